@@ -1,0 +1,190 @@
+"""The ``fwwrules`` command line (also ``python -m fwwrules``).
+
+Exit status: 0 for any answer (an attack that is not allowed is still an answer), 2 for an
+unusable file, an unknown id or a bad argument. Errors are one clear message each on stderr,
+never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .errors import FwwError, QueryError
+
+EXIT_OK = 0
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # argparse already exits 2; keep its one line
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def _point(text: str) -> tuple[float, float]:
+    try:
+        x, y = (float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected X,Y (two numbers), got {text!r}") from None
+    if not all(v == v and abs(v) != float("inf") for v in (x, y)):
+        raise argparse.ArgumentTypeError(f"expected finite numbers, got {text!r}")
+    return (x, y)
+
+
+def _emit(result: Any, args: argparse.Namespace) -> None:
+    if args.json:
+        print(json.dumps(result.to_dict(args.lang), indent=2, ensure_ascii=False))
+    else:
+        print(result.explain(args.lang))
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from . import load
+
+    scenario = load(args.file)
+    print(scenario.summary() if hasattr(scenario, "summary") else f"{args.file}: ok")
+    return EXIT_OK
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from .scenario import json_schema
+
+    print(json.dumps(json_schema(), indent=2))
+    return EXIT_OK
+
+
+def cmd_ruling(args: argparse.Namespace) -> int:
+    from . import load, ruling
+
+    scenario = load(args.file)
+    result = ruling(
+        scenario,
+        args.attacker,
+        args.target,
+        weapon=args.weapon,
+        rules=args.rules,
+        band=args.band,
+        quick=args.quick,
+    )
+    _emit(result, args)
+    return EXIT_OK
+
+
+def cmd_withdraw(args: argparse.Namespace) -> int:
+    from . import load, withdraw
+
+    _emit(withdraw(load(args.file), args.model, rules=args.rules), args)
+    return EXIT_OK
+
+
+def cmd_slide(args: argparse.Namespace) -> int:
+    from . import load, slide
+
+    _emit(slide(load(args.file), args.model, args.to, rules=args.rules), args)
+    return EXIT_OK
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    from . import load
+
+    scenario = load(args.file)
+    if (args.attacker is None) != (args.target is None):
+        raise QueryError("give both --attacker and --target, or neither")
+    try:
+        from .draw import render_file
+    except ImportError as exc:  # matplotlib is an optional extra
+        raise QueryError(f"drawing needs matplotlib: pip install 'fwwrules[draw]' ({exc})") from None
+    out = render_file(
+        scenario,
+        args.output,
+        attacker=args.attacker,
+        target=args.target,
+        weapon=args.weapon,
+        lang=args.lang,
+    )
+    print(out)
+    return EXIT_OK
+
+
+def cmd_grid(args: argparse.Namespace) -> int:
+    from . import grid_cover, load
+
+    _emit(grid_cover(load(args.file), args.attacker, args.target, attack=args.attack), args)
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="fwwrules", description=__doc__.splitlines()[0] if __doc__ else None)
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    def command(name: str, func: Callable[[argparse.Namespace], int], help_: str) -> Any:
+        sp = sub.add_parser(name, help=help_, description=help_)
+        sp.set_defaults(func=func)
+        return sp
+
+    def answer_options(sp: Any) -> None:
+        sp.add_argument("--lang", choices=("en", "de"), default="en", help="language of the text")
+        sp.add_argument("--json", action="store_true", help="print the ruling as JSON")
+
+    sp = command("check", cmd_check, "validate a scenario or grid file")
+    sp.add_argument("file")
+
+    command("schema", cmd_schema, "print the JSON Schema of the scenario file")
+
+    sp = command("ruling", cmd_ruling, "may the attacker attack the target, and how")
+    sp.add_argument("file")
+    sp.add_argument("--attacker", required=True)
+    sp.add_argument("--target", required=True)
+    sp.add_argument("--weapon")
+    sp.add_argument("--rules", choices=("core", "vts"))
+    sp.add_argument("--band", choices=("short", "long"))
+    sp.add_argument("--quick", action="store_true", help="a Quick Action attack (-2)")
+    answer_options(sp)
+
+    sp = command("withdraw", cmd_withdraw, "the free attacks a withdrawal provokes")
+    sp.add_argument("file")
+    sp.add_argument("--model", required=True)
+    sp.add_argument("--rules", choices=("core", "vts"))
+    answer_options(sp)
+
+    sp = command("slide", cmd_slide, "whether a slide to a new centre is legal")
+    sp.add_argument("file")
+    sp.add_argument("--model", required=True)
+    sp.add_argument("--to", required=True, type=_point, metavar="X,Y")
+    sp.add_argument("--rules", choices=("core", "vts"))
+    answer_options(sp)
+
+    sp = command("render", cmd_render, "draw the board as PNG or SVG")
+    sp.add_argument("file")
+    sp.add_argument("-o", "--output", default="board.png")
+    sp.add_argument("--attacker")
+    sp.add_argument("--target")
+    sp.add_argument("--weapon")
+    sp.add_argument("--lang", choices=("en", "de"), default="en")
+
+    sp = command("grid", cmd_grid, "Pathfinder 1e grid cover")
+    sp.add_argument("file")
+    sp.add_argument("--attacker", required=True)
+    sp.add_argument("--target", required=True)
+    sp.add_argument("--attack", choices=("ranged", "melee", "reach"), default="ranged")
+    answer_options(sp)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except FwwError as exc:
+        print(f"fwwrules: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:  # e.g. `fwwrules schema | head`
+        return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

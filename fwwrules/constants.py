@@ -1,0 +1,52 @@
+"""Named constants: every tolerance and limit of the engine lives here, once.
+
+All lengths are millimetres unless the name says otherwise.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+MM_PER_INCH: Final = 25.4
+"""One inch in millimetres (RULES.md: units)."""
+
+LENGTH_EPSILON_MM: Final = 1e-6
+"""A segment is *inside* a piece only over a length above this.
+
+Touching a boundary (a grazed corner, a line along an edge, a tangent to a base) stays below it
+and is never a crossing; a 0.5 mm clip of a corner is far above it and counts.
+"""
+
+DEFAULT_CONTACT_TOLERANCE_MM: Final = 0.5
+"""Two bases whose gap is at most this are in contact (scenario option ``contact_tolerance``).
+
+Bases overlapping by more than it are invalid; cover touching the shooter's base uses it too.
+"""
+
+SIZE_CLASS_TOLERANCE_MM: Final = 0.01
+"""Slack when comparing a base diameter with the 40 mm and 60 mm class limits.
+
+A 1.5748 in base is a 40 mm base even though 1.5748 * 25.4 is 39.99992 mm.
+"""
+
+# --- Limits that keep a public Binder safe --------------------------------------------------
+MAX_FILE_BYTES: Final = 1_000_000
+"""A scenario file larger than this is refused before it is parsed."""
+
+MAX_MODELS: Final = 200
+"""Most models one scenario may hold."""
+
+MAX_TERRAIN: Final = 500
+"""Most terrain pieces one scenario may hold."""
+
+MAX_WEAPONS: Final = 200
+"""Most weapon profiles one scenario may hold."""
+
+MAX_POLYGON_VERTICES: Final = 256
+"""Most vertices one terrain polygon may have."""
+
+MAX_GRID_CELLS: Final = 10_000
+"""Most squares a Pathfinder grid map may have."""
+
+MAX_COORDINATE: Final = 1e6
+"""Largest absolute coordinate or length (in the file's units) a scenario may use."""

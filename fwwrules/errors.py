@@ -1,0 +1,79 @@
+"""Errors a user can act on: every one names the file and the place inside it.
+
+The CLI turns each of them into a message on stderr and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+
+def format_path(path: Sequence[str | int]) -> str:
+    """Render a location inside a document the way a reader writes it.
+
+    >>> format_path(("models", 2, "base"))
+    'models[2].base'
+    >>> format_path(())
+    '(document)'
+    """
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out or "(document)"
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong with a file: where (path inside the document, line if known) and what."""
+
+    path: tuple[str | int, ...]
+    message: str
+    line: int | None = None
+
+    def render(self, source: str) -> str:
+        where = source if self.line is None else f"{source}:{self.line}"
+        return f"{where}: {format_path(self.path)}: {self.message}"
+
+
+class FwwError(Exception):
+    """Base class of the errors the CLI reports with exit status 2."""
+
+
+class ScenarioError(FwwError):
+    """A scenario file that cannot be used. ``problems`` lists every finding."""
+
+    def __init__(self, source: str, problems: Iterable[Problem]) -> None:
+        self.source = source
+        self.problems = tuple(problems)
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        lines = [p.render(self.source) for p in self.problems]
+        return "\n".join(lines) if lines else f"{self.source}: unusable scenario"
+
+
+class UnknownIdError(FwwError, KeyError):
+    """A query named an id that the scenario does not have."""
+
+    def __init__(self, kind: str, ident: str, known: Iterable[str], source: str = "") -> None:
+        self.kind = kind
+        self.ident = ident
+        self.known = tuple(sorted(known))
+        self.source = source
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        where = f"{self.source}: " if self.source else ""
+        known = ", ".join(self.known) if self.known else "none"
+        return f"{where}unknown {self.kind} id {self.ident!r} (known: {known})"
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return self.render()
+
+
+class QueryError(FwwError, ValueError):
+    """A query that makes no sense for this scenario (a bad position, a wrong option)."""

@@ -1,0 +1,289 @@
+"""Ruling objects: what was decided, plus the reasons, each citing a clause id.
+
+Every ruling is frozen data with three views:
+
+* ``to_dict(lang)``: the JSON of SPEC.md (``fwwrules ... --json``);
+* ``explain(lang)``: readable text, English or German;
+* ``_repr_html_()``: the same in a notebook.
+
+(The module is ``rulings``, plural, so that ``fwwrules.ruling`` stays the function of SPEC.md.)
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .catalogue import check_lang, render
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """One reason: a clause id, the variant of its message, and the values it needs.
+
+    >>> Reason("size.classes", params={"model": "Dogmeat", "diameter": 40, "size": "large"}).text()
+    'Dogmeat: a 40 mm base is Large.'
+    """
+
+    clause: str
+    key: str = ""
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def message_id(self) -> str:
+        return f"{self.clause}/{self.key}" if self.key else self.clause
+
+    def text(self, lang: str = "en") -> str:
+        return render(self.message_id, self.params, lang)
+
+    def to_dict(self, lang: str = "en") -> dict[str, Any]:
+        return {
+            "clause": self.clause,
+            "key": self.key,
+            "params": _jsonable(dict(self.params)),
+            "text": self.text(lang),
+        }
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, float):
+        return round(value, 3)
+    return value
+
+
+class Explained:
+    """Mixin: ``explain`` and ``_repr_html_`` from ``headline()`` and ``reasons``.
+
+    Subclasses are frozen dataclasses with a ``reasons`` field and a ``headline(lang)`` method.
+    """
+
+    __slots__ = ()
+    reasons: tuple[Reason, ...]
+
+    def headline(self, lang: str = "en") -> str:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def explain(self, lang: str = "en") -> str:
+        check_lang(lang)
+        lines = [self.headline(lang)]
+        lines += [f"  [{r.clause}] {r.text(lang)}" for r in self.reasons]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        return self.html("en")
+
+    def html(self, lang: str = "en") -> str:
+        check_lang(lang)
+        items = "".join(
+            f"<li><code>{html.escape(r.clause)}</code> {html.escape(r.text(lang))}</li>"
+            for r in self.reasons
+        )
+        return (
+            f'<div class="fwwrules-ruling"><p><b>{html.escape(self.headline(lang))}</b></p>'
+            f"<ul>{items}</ul></div>"
+        )
+
+    def __str__(self) -> str:
+        return self.explain("en")
+
+
+# --- parts of an attack ruling --------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RangeInfo:
+    """Edge-to-edge ``distance`` in scenario units, the bands the base reaches, the band used."""
+
+    distance: float
+    bands: tuple[str, ...]
+    band: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"distance": round(self.distance, 3), "bands": list(self.bands), "band": self.band}
+
+
+@dataclass(frozen=True, slots=True)
+class CoverEntry:
+    """A piece (terrain, model or Significant Edge) that gives cover, with its modifier."""
+
+    source: str
+    clause: str
+    modifier: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"source": self.source, "clause": self.clause, "modifier": self.modifier}
+
+
+@dataclass(frozen=True, slots=True)
+class IgnoredEntry:
+    """A piece the Line of Cover meets that gives no cover, and the clause that says why."""
+
+    source: str
+    clause: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"source": self.source, "clause": self.clause}
+
+
+@dataclass(frozen=True, slots=True)
+class SkillInfo:
+    """The skill test: icon used, base value, total modifier, ``target = value + modifier``."""
+
+    icon: str | None
+    value: int | None
+    modifier: int
+
+    @property
+    def target(self) -> int | None:
+        return None if self.value is None else self.value + self.modifier
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "icon": self.icon,
+            "value": self.value,
+            "modifier": self.modifier,
+            "target": self.target,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ArmorInfo:
+    """The target's armor bonus (``core``) and Armor Boosts (``vts``) for this attack."""
+
+    bonus: int = 0
+    boost: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"bonus": self.bonus, "boost": self.boost}
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A decision left to the attacker: ``kind`` (``band``, ``charge-marker``), its options."""
+
+    kind: str
+    clause: str
+    options: tuple[str, ...]
+    chosen: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "clause": self.clause,
+            "options": list(self.options),
+            "chosen": self.chosen,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class IntoMelee:
+    """Shooting into a melee: the skill modifier and (``core``) the Armor-die numbers 1-4."""
+
+    modifier: int
+    numbers: tuple[str, ...] | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "modifier": self.modifier,
+            "numbers": None if self.numbers is None else list(self.numbers),
+        }
+
+
+Segment = tuple[tuple[float, float], tuple[float, float]]
+
+
+@dataclass(frozen=True, slots=True)
+class Crossing:
+    """How the Line of Cover meets one piece (for drawing and for the reasons).
+
+    ``how`` is ``crossed`` (entered and exited), ``entered`` (entered only: area terrain or the
+    piece the target stands on), ``grazed`` (touched its boundary only) or ``edge`` (a
+    Significant Edge). ``points`` are where it enters and leaves, in millimetres.
+    """
+
+    source: str
+    how: str
+    points: tuple[tuple[float, float], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Sight:
+    """The geometry behind a ruling, in millimetres, for the drawing layer.
+
+    ``witness`` is a clear segment proving LoS (``None`` when there is none); ``loc`` the Line
+    of Cover; ``crossings`` how it meets each piece; ``blockers`` the pieces that block LoS.
+    """
+
+    witness: Segment | None
+    loc: Segment
+    crossings: tuple[Crossing, ...] = ()
+    blockers: tuple[str, ...] = ()
+
+
+DICE_ORDER = ("green", "black", "yellow", "blue")
+
+
+@dataclass(frozen=True, slots=True)
+class AttackRuling(Explained):
+    """The answer to "may A attack T with W, and how?" (``fwwrules ruling``)."""
+
+    attacker: str
+    target: str
+    weapon: str
+    rules: str
+    kind: str
+    allowed: bool
+    not_allowed: tuple[str, ...] = ()
+    line_of_sight: bool | None = None
+    range: RangeInfo | None = None
+    cover: tuple[CoverEntry, ...] = ()
+    ignored: tuple[IgnoredEntry, ...] = ()
+    skill: SkillInfo = SkillInfo(None, None, 0)
+    armor: ArmorInfo = ArmorInfo()
+    effect_dice: Mapping[str, int] = field(default_factory=dict)
+    choices: tuple[Choice, ...] = ()
+    into_melee: IntoMelee | None = None
+    reasons: tuple[Reason, ...] = ()
+    sight: Sight | None = field(default=None, compare=False)
+    labels: Mapping[str, str] = field(default_factory=dict, compare=False)
+
+    @property
+    def cover_modifier(self) -> int:
+        return sum(c.modifier for c in self.cover)
+
+    def headline(self, lang: str = "en") -> str:
+        values = {
+            "attacker": self.labels.get(self.attacker, self.attacker),
+            "target": self.labels.get(self.target, self.target),
+            "weapon": self.labels.get(self.weapon, self.weapon),
+            "kind": self.kind,
+        }
+        key = "ruling/allowed" if self.allowed else "ruling/not-allowed"
+        return render(key, values, lang)
+
+    def to_dict(self, lang: str = "en") -> dict[str, Any]:
+        return {
+            "attacker": self.attacker,
+            "target": self.target,
+            "weapon": self.weapon,
+            "rules": self.rules,
+            "kind": self.kind,
+            "allowed": self.allowed,
+            "not_allowed": list(self.not_allowed),
+            "line_of_sight": self.line_of_sight,
+            "range": None if self.range is None else self.range.to_dict(),
+            "cover": [c.to_dict() for c in self.cover],
+            "ignored": [i.to_dict() for i in self.ignored],
+            "skill": self.skill.to_dict(),
+            "armor": self.armor.to_dict(),
+            "effect_dice": {c: int(self.effect_dice.get(c, 0)) for c in DICE_ORDER},
+            "choices": [c.to_dict() for c in self.choices],
+            "into_melee": None if self.into_melee is None else self.into_melee.to_dict(),
+            "reasons": [r.to_dict(lang) for r in self.reasons],
+        }

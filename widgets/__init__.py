@@ -1,0 +1,1 @@
+"""ipywidgets panels for fwwrules (import as ``fwwrules_widgets``)."""
