@@ -50,3 +50,9 @@ MAX_GRID_CELLS: Final = 10_000
 
 MAX_COORDINATE: Final = 1e6
 """Largest absolute coordinate or length (in the file's units) a scenario may use."""
+
+MAX_NESTING: Final = 32
+"""Deepest nesting of lists and mappings a file may have (a scenario needs about 6 levels)."""
+
+MAX_REPORTED_PROBLEMS: Final = 50
+"""Most problems an error message lists; the rest are counted in one closing line."""

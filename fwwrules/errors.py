@@ -5,15 +5,25 @@ The CLI turns each of them into a message on stderr and exit status 2, never a t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+
+from .constants import MAX_REPORTED_PROBLEMS
+
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def format_path(path: Sequence[str | int]) -> str:
     """Render a location inside a document the way a reader writes it.
 
+    Keys that are not plain words are quoted, so a key holding spaces, dots or terminal control
+    characters can neither be misread nor reach the terminal raw.
+
     >>> format_path(("models", 2, "base"))
     'models[2].base'
+    >>> format_path(("rulers", "dark red"))
+    "rulers['dark red']"
     >>> format_path(())
     '(document)'
     """
@@ -21,8 +31,10 @@ def format_path(path: Sequence[str | int]) -> str:
     for part in path:
         if isinstance(part, int):
             out += f"[{part}]"
+        elif _PLAIN_KEY.fullmatch(part):
+            out += f".{part}" if out else part
         else:
-            out += f".{part}" if out else str(part)
+            out += f"[{part!r}]"
     return out or "(document)"
 
 
@@ -52,7 +64,16 @@ class ScenarioError(FwwError):
         super().__init__(self.render())
 
     def render(self) -> str:
-        lines = [p.render(self.source) for p in self.problems]
+        """One line per problem, ``file:LINE: path: message``.
+
+        At most :data:`~fwwrules.constants.MAX_REPORTED_PROBLEMS` lines are shown, then a line
+        counting the rest (a generated file may have thousands of the same mistake).
+        """
+        shown = self.problems[:MAX_REPORTED_PROBLEMS]
+        lines = [p.render(self.source) for p in shown]
+        rest = len(self.problems) - len(shown)
+        if rest:
+            lines.append(f"{self.source}: ... and {rest} more problem{'s' if rest > 1 else ''}")
         return "\n".join(lines) if lines else f"{self.source}: unusable scenario"
 
 
