@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
 
 import shapely
 from shapely.geometry import Point, Polygon
@@ -93,6 +93,8 @@ class Board:
     terrain_ids: tuple[str, ...]
     tree: STRtree
     contact_tolerance: float
+    memo: dict[Any, Any] = field(default_factory=dict, repr=False)
+    """Derived geometry memoised per key (merged pieces per set of ids), filled on first use."""
 
     def terrain_near(self, geom: shapely.Geometry) -> list[TerrainGeometry]:
         """Terrain whose bounding box meets ``geom``'s (an STRtree query), in file order."""

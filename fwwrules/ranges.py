@@ -1,0 +1,104 @@
+"""Range rulers and range bands (``ranged.range``).
+
+Distances are base edge to base edge, top-down. The short band reaches from the attacker's
+base edge out to the short ruler's length; the long band is the next stretch, the long ruler
+laid end to end after the short one.
+
+Boundary cases
+--------------
+* A target is in a band if any part of its base lies in it. A base whose nearest point is
+  exactly at the short ruler's end is in the short band; it also reaches into the long band
+  only if its farthest point lies strictly beyond that end.
+* A base in both bands lets the attacker choose (a :class:`~fwwrules.rulings.Choice`).
+* Overlapping or touching bases are at distance 0 (short band).
+* A weapon without a long band cannot reach past its short ruler.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .rulings import Choice, Reason
+from .scenario import Scenario, Weapon
+
+
+def band_limits(scenario: Scenario, weapon: Weapon) -> tuple[float, float | None]:
+    """Where the short and long bands end, in mm from the attacker's base edge.
+
+    ``(short_end, long_end)``; ``long_end`` is ``None`` for a weapon without a long band, and
+    ``(0, None)`` for a melee weapon.
+    """
+    if weapon.short is None:
+        return (0.0, None)
+    short_end = scenario.length_mm(weapon.short)
+    if weapon.long is None:
+        return (short_end, None)
+    return (short_end, short_end + scenario.length_mm(weapon.long))
+
+
+@dataclass(frozen=True, slots=True)
+class RangeResult:
+    """Edge-to-edge ``distance`` (mm), the bands the target reaches, the band used."""
+
+    distance: float
+    bands: tuple[str, ...]
+    band: str | None
+    choice: Choice | None
+    reasons: tuple[Reason, ...]
+
+
+def range_bands(
+    scenario: Scenario,
+    weapon: Weapon,
+    nearest: float,
+    farthest: float,
+    *,
+    band: str | None = None,
+) -> RangeResult:
+    """``ranged.range``: which bands a target spans, given its nearest and farthest distance.
+
+    ``nearest``/``farthest`` are the distances (mm) from the attacker's base edge to the
+    nearest and farthest point of the target (a point target has ``nearest == farthest``).
+    ``band`` is the attacker's choice when the target is in both bands; a band the target is
+    not in is ignored with a reason.
+
+    >>> from fwwrules.scenario import Scenario, Weapon
+    >>> s, w = Scenario(units="in"), Weapon("gun", "rifle", short="red", long="green")
+    >>> range_bands(s, w, 6 * 25.4, 6 * 25.4 + 32).bands    # touching the red ruler's end
+    ('short', 'long')
+    >>> range_bands(s, w, 6 * 25.4, 6 * 25.4).bands         # a point exactly at the end
+    ('short',)
+    >>> range_bands(s, w, 14 * 25.4 + 0.1, 15 * 25.4).bands  # beyond red + green
+    ()
+    """
+    short_end, long_end = band_limits(scenario, weapon)
+    nearest = max(nearest, 0.0)
+    bands: list[str] = []
+    if nearest <= short_end:
+        bands.append("short")
+    if long_end is not None and nearest <= long_end and farthest > short_end:
+        bands.append("long")
+    d_units = scenario.from_mm(nearest)
+    values = {
+        "distance": d_units,
+        "units": scenario.units,
+        "short": scenario.from_mm(short_end),
+        "long": None if long_end is None else scenario.from_mm(long_end),
+    }
+    reasons: list[Reason] = []
+    choice = None
+    chosen: str | None
+    if not bands:
+        key = "out" if long_end is not None else "out-short-only"
+        reasons.append(Reason("ranged.range", key, values))
+        return RangeResult(nearest, (), None, None, tuple(reasons))
+    if len(bands) == 2:
+        chosen = band if band in bands else "short"
+        choice = Choice("band", "ranged.range", tuple(bands), chosen)
+        reasons.append(Reason("ranged.range", "both", {**values, "band": chosen}))
+    else:
+        chosen = bands[0]
+        reasons.append(Reason("ranged.range", "in", {**values, "band": chosen}))
+    if band is not None and band not in bands:
+        reasons.append(Reason("ranged.range", "band-unavailable", {"band": band}))
+    return RangeResult(nearest, tuple(bands), chosen, choice, tuple(reasons))
