@@ -45,7 +45,179 @@ _SIZE: dict[str, Entry] = {
 }
 
 # --- ranged.*, terrain.*, cover.* (issue: ranged attacks) -----------------------------------
-_RANGED: dict[str, Entry] = {}
+_RANGED: dict[str, Entry] = {
+    "ranged.skill/has": {
+        "en": "The weapon needs the {icon} skill icon; the attacker has it at {value}.",
+        "de": "Die Waffe braucht das Fertigkeitssymbol {icon}; der Angreifer hat es mit "
+        "Fertigkeitswert {value}.",
+    },
+    "ranged.skill/missing": {
+        "en": "{attacker} lacks the {icon} skill icon, so it cannot use this weapon.",
+        "de": "{attacker} hat das Fertigkeitssymbol {icon} nicht und kann die Waffe nicht "
+        "einsetzen.",
+    },
+    "ranged.skill/below-one": {
+        "en": "The adjusted skill value is {target}, below 1: the attack is still allowed, but "
+        "only a special icon face on the d20 succeeds.",
+        "de": "Der angepasste Fertigkeitswert ist {target}, also unter 1: Der Angriff ist "
+        "erlaubt, gelingt aber nur mit einem Symbol auf dem W20.",
+    },
+    "ranged.skill/dice-cap": {
+        "en": "{count} {colour} dice would join the test; at most 4 of one colour are rolled.",
+        "de": "{count} Effektwürfel {colour} kämen hinzu; höchstens 4 einer Farbe werden "
+        "geworfen.",
+    },
+    "ranged.range/in": {
+        "en": "The target is {distance:.1f} {units} away (edge to edge): {band}.",
+        "de": "Das Ziel ist {distance:.1f} {units} entfernt (Base-Kante zu Base-Kante): {band}.",
+    },
+    "ranged.range/both": {
+        "en": "The target is {distance:.1f} {units} away and its base lies in both bands; the "
+        "attacker chooses ({band} taken).",
+        "de": "Das Ziel ist {distance:.1f} {units} entfernt und seine Base liegt in beiden "
+        "Reichweiten; der Angreifer wählt ({band} gewählt).",
+    },
+    "ranged.range/out": {
+        "en": "The target is {distance:.1f} {units} away, beyond the long band that ends at "
+        "{long:.1f} {units}: out of range.",
+        "de": "Das Ziel ist {distance:.1f} {units} entfernt, jenseits der langen Reichweite "
+        "(bis {long:.1f} {units}): außer Reichweite.",
+    },
+    "ranged.range/out-short-only": {
+        "en": "The target is {distance:.1f} {units} away; the weapon has only a short band, "
+        "ending at {short:.1f} {units}: out of range.",
+        "de": "Das Ziel ist {distance:.1f} {units} entfernt; die Waffe hat nur eine kurze "
+        "Reichweite bis {short:.1f} {units}: außer Reichweite.",
+    },
+    "ranged.range/band-unavailable": {
+        "en": "The {band} band was asked for, but the target is not in it.",
+        "de": "Die {band} war gewünscht, aber das Ziel liegt nicht darin.",
+    },
+    "ranged.los/clear": {
+        "en": "Line of sight: a straight line joins {attacker}'s base to {target} without "
+        "crossing anything that blocks it.",
+        "de": "Sichtlinie: Eine gerade Linie verbindet die Base von {attacker} mit {target}, "
+        "ohne sichtblockierendes Gelände zu kreuzen.",
+    },
+    "ranged.los/blocked": {
+        "en": "No line of sight: every straight line from {attacker}'s base to {target} is "
+        "blocked (by {blockers}).",
+        "de": "Keine Sichtlinie: Jede gerade Linie von der Base von {attacker} zu {target} "
+        "wird blockiert (durch {blockers}).",
+    },
+    "ranged.los.models": {
+        "en": "{model} stands in the way, but Normal and Large models never block line of "
+        "sight.",
+        "de": "{model} steht im Weg, aber normale und große Modelle blockieren die Sichtlinie "
+        "nie.",
+    },
+    "ranged.los.huge": {
+        "en": "{model} is a Huge model and blocks line of sight for smaller models.",
+        "de": "{model} ist ein riesiges Modell und blockiert die Sichtlinie für kleinere "
+        "Modelle.",
+    },
+    "terrain.kinds/huge-variant": {
+        "en": "{source} counts as {kind} (not {declared}) because a Huge model takes part in "
+        "this shot.",
+        "de": "{source} zählt als {kind} (statt {declared}), weil ein riesiges Modell an "
+        "diesem Schuss beteiligt ist.",
+    },
+    "cover.line/crossed": {
+        "en": "The Line of Cover passes right through {source} ({kind}): {modifier:+d}.",
+        "de": "Die Deckungslinie verläuft vollständig durch {source} ({kind}): {modifier:+d}.",
+    },
+    "cover.line/grazed": {
+        "en": "The Line of Cover only touches {source}; touching is not passing through.",
+        "de": "Die Deckungslinie berührt {source} nur; Berühren ist kein Durchqueren.",
+    },
+    "cover.line/entered-only": {
+        "en": "The Line of Cover enters {source} but does not leave it (the target stands on "
+        "it): no cover.",
+        "de": "Die Deckungslinie tritt in {source} ein, aber nicht wieder aus (das Ziel steht "
+        "darauf): keine Deckung.",
+    },
+    "cover.line/none": {
+        "en": "Nothing along the Line of Cover gives cover.",
+        "de": "Nichts entlang der Deckungslinie gewährt Deckung.",
+    },
+    "cover.shooter-contact": {
+        "en": "{source} touches the shooter's base, so it is ignored as cover.",
+        "de": "{source} berührt die Base des Schützen und wird als Deckung ignoriert.",
+    },
+    "cover.armor/core": {
+        "en": "The target is in cover: its armor rises by 1 (once, however many objects).",
+        "de": "Das Ziel ist in Deckung: Seine Rüstung steigt um 1 (einmal, egal wie viele "
+        "Objekte).",
+    },
+    "cover.armor/vts": {
+        "en": "The target is in cover: it gets one Armor Boost for this attack (Vault-Tec "
+        "Simulator).",
+        "de": "Das Ziel ist in Deckung: Es erhält für diesen Angriff einen Armor Boost "
+        "(Vault-Tec Simulator).",
+    },
+    "cover.area": {
+        "en": "The Line of Cover enters the area terrain {source}; entering is enough: "
+        "{modifier:+d}.",
+        "de": "Die Deckungslinie tritt in das Gebietsgelände {source} ein; das genügt: "
+        "{modifier:+d}.",
+    },
+    "cover.models/enemy": {
+        "en": "The Line of Cover passes through the base of {source}, an enemy model: "
+        "{modifier:+d}.",
+        "de": "Die Deckungslinie verläuft durch die Base von {source}, einem feindlichen "
+        "Modell: {modifier:+d}.",
+    },
+    "cover.models/neutral": {
+        "en": "The Line of Cover passes through the base of {source}, a neutral model: "
+        "{modifier:+d}.",
+        "de": "Die Deckungslinie verläuft durch die Base von {source}, einem neutralen "
+        "Modell: {modifier:+d}.",
+    },
+    "cover.models/friendly": {
+        "en": "{source} is on the shooter's {by} and never gives cover.",
+        "de": "{source} gehört zur selben Seite ({by}) wie der Schütze und gibt nie Deckung.",
+    },
+    "cover.models/tangent": {
+        "en": "The Line of Cover only touches the base of {source}: no cover.",
+        "de": "Die Deckungslinie berührt die Base von {source} nur: keine Deckung.",
+    },
+    "cover.models/by-faction": {
+        "en": "Option {option} = faction: models count as friendly only within one faction "
+        "(the German reading; the original says side).",
+        "de": "Option {option} = faction: Modelle gelten nur innerhalb einer Fraktion als "
+        "verbündet (deutsche Lesart; das Original sagt Seite).",
+    },
+    "cover.huge": {
+        "en": "The Line of Cover passes through {source}, a Huge model, which gives cover to "
+        "smaller targets: {modifier:+d}.",
+        "de": "Die Deckungslinie verläuft durch {source}, ein riesiges Modell, das kleineren "
+        "Zielen Deckung gibt: {modifier:+d}.",
+    },
+    "cover.huge/engaged": {
+        "en": "{source} is Huge, but {target} is engaged with it: no cover from it.",
+        "de": "{source} ist riesig, aber {target} ist mit ihm im Nahkampf gebunden: keine "
+        "Deckung.",
+    },
+    "cover.huge/not-smaller": {
+        "en": "{source} is Huge, but the target is not smaller than it: no cover from it.",
+        "de": "{source} ist riesig, aber das Ziel ist nicht kleiner: keine Deckung.",
+    },
+    "elevation.shooter-cover/ignored": {
+        "en": "{source} is more than Orange from the target; an Elevated shooter ignores it.",
+        "de": "{source} ist mehr als Orange vom Ziel entfernt; ein erhöhter Schütze ignoriert "
+        "es.",
+    },
+    "elevation.edge-cover/crossed": {
+        "en": "The Line of Cover crosses the Significant Edge {side} of {terrain}, within "
+        "Orange of the Elevated target: {modifier:+d}.",
+        "de": "Die Deckungslinie kreuzt die signifikante Kante {side} von {terrain}, innerhalb "
+        "von Orange des erhöhten Ziels: {modifier:+d}.",
+    },
+    "action.quick": {
+        "en": "A Quick Action attack: {modifier:+d} to the skill value.",
+        "de": "Angriff als Schnellaktion: {modifier:+d} auf den Fertigkeitswert.",
+    },
+}
 
 # --- elevation.* ----------------------------------------------------------------------------
 _ELEVATION: dict[str, Entry] = {}
