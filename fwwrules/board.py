@@ -19,6 +19,7 @@ from shapely.strtree import STRtree
 from .constants import SIZE_CLASS_TOLERANCE_MM
 
 if TYPE_CHECKING:
+    from .elevation import SignificantEdge
     from .scenario import Scenario, Terrain
 
 SizeClass = Literal["normal", "large", "huge"]
@@ -93,6 +94,8 @@ class Board:
     terrain_ids: tuple[str, ...]
     tree: STRtree
     contact_tolerance: float
+    significant_edges: tuple[SignificantEdge, ...] = ()
+    """``elevation.significant-edge``: every Significant Edge, computed once (elevation.py)."""
     memo: dict[Any, Any] = field(default_factory=dict, repr=False)
     """Derived geometry memoised per key (merged pieces per set of ids), filled on first use."""
 
@@ -121,6 +124,8 @@ def terrain_polygon(t: Terrain, unit_mm: float) -> Polygon:
 
 
 def build_board(scenario: Scenario) -> Board:
+    from .elevation import significant_edges_of
+
     u = scenario.unit_mm
     models = {
         m.id: ModelGeometry(
@@ -151,4 +156,5 @@ def build_board(scenario: Scenario) -> Board:
         terrain_ids=ids,
         tree=tree,
         contact_tolerance=scenario.contact_tolerance_mm,
+        significant_edges=significant_edges_of(terrain.values(), scenario.ruler_mm("orange")),
     )

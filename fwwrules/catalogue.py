@@ -220,7 +220,67 @@ _RANGED: dict[str, Entry] = {
 }
 
 # --- elevation.* ----------------------------------------------------------------------------
-_ELEVATION: dict[str, Entry] = {}
+_ELEVATION: dict[str, Entry] = {
+    "elevation.elevated/yes": {
+        "en": "{high} stands {difference:g} {unit} higher than {low}, at least Orange "
+        "({orange:g} {unit}): {high} is Elevated.",
+        "de": "{high} steht {difference:g} {unit} höher als {low}, mindestens Orange "
+        "({orange:g} {unit}): {high} ist erhöht.",
+    },
+    "elevation.elevated/neither": {
+        "en": "{attacker} and {target} stand {difference:g} {unit} apart in height, less than "
+        "Orange ({orange:g} {unit}): neither is Elevated.",
+        "de": "{attacker} und {target} stehen {difference:g} {unit} verschieden hoch, weniger "
+        "als Orange ({orange:g} {unit}): keines der Modelle ist erhöht.",
+    },
+    "elevation.significant-edge": {
+        "en": "The {side} edge of {piece} drops from {top:g} to {bottom:g} {unit}, at least "
+        "Orange ({orange:g} {unit}): a Significant Edge.",
+        "de": "Die Kante {side} von {piece} fällt von {top:g} auf {bottom:g} {unit} ab, "
+        "mindestens Orange ({orange:g} {unit}): eine Signifikante Kante.",
+    },
+    "elevation.edge-blocks-los/far": {
+        "en": "{model} stands {distance:g} {unit} from the Significant Edge {side} of {piece}, "
+        "more than Orange ({orange:g} {unit}): the edge blocks LoS to and from {model}.",
+        "de": "{model} steht {distance:g} {unit} von der Signifikanten Kante {side} von "
+        "{piece} entfernt, mehr als Orange ({orange:g} {unit}): die Kante blockiert die "
+        "Sichtlinie zu und von {model}.",
+    },
+    "elevation.edge-blocks-los/near": {
+        "en": "{model} stands {distance:g} {unit} from the Significant Edge {side} of {piece}, "
+        "within Orange ({orange:g} {unit}): the edge does not block LoS.",
+        "de": "{model} steht {distance:g} {unit} von der Signifikanten Kante {side} von "
+        "{piece} entfernt, innerhalb von Orange ({orange:g} {unit}): die Kante blockiert die "
+        "Sichtlinie nicht.",
+    },
+    "elevation.edge-cover/near": {
+        "en": "{model} is Elevated and stands {distance:g} {unit} from the Significant Edge "
+        "{side} of {piece}, within Orange ({orange:g} {unit}): the edge does not block LoS "
+        "and counts as cover if the Line of Cover crosses it.",
+        "de": "{model} ist erhöht und steht {distance:g} {unit} von der Signifikanten Kante "
+        "{side} von {piece} entfernt, innerhalb von Orange ({orange:g} {unit}): die Kante "
+        "blockiert die Sichtlinie nicht und zählt als Deckung, wenn die Deckungslinie sie "
+        "kreuzt.",
+    },
+    "elevation.shooter-cover/applies": {
+        "en": "{attacker} shoots while Elevated: only cover within Orange ({orange:g} {unit}) "
+        "of {target} counts.",
+        "de": "{attacker} schießt erhöht: nur Deckung innerhalb von Orange ({orange:g} {unit}) "
+        "um {target} zählt.",
+    },
+    "elevation.terrain-variant": {
+        "en": "{piece} counts as {kind} (instead of {usual}) for a shot involving an Elevated "
+        "model.",
+        "de": "{piece} gilt bei einem Schuss mit einem erhöhten Modell als {kind} (statt "
+        "{usual}).",
+    },
+    "elevation.standing-on": {
+        "en": "{model} stands on {piece} (height {height:g} {unit}): it neither blocks nor "
+        "covers this shot; only its Significant Edges count.",
+        "de": "{model} steht auf {piece} (Höhe {height:g} {unit}): es blockiert und deckt bei "
+        "diesem Schuss nicht; nur seine Signifikanten Kanten zählen.",
+    },
+}
 
 # --- melee.*, action.quick ------------------------------------------------------------------
 _MELEE: dict[str, Entry] = {}
@@ -250,6 +310,14 @@ WORDS: dict[str, Entry] = {
     "friendly": {"en": "friendly", "de": "verbündet"},
     "enemy": {"en": "enemy", "de": "feindlich"},
     "neutral": {"en": "neutral", "de": "neutral"},
+    "north": {"en": "north", "de": "Nord"},
+    "north-east": {"en": "north-east", "de": "Nordost"},
+    "east": {"en": "east", "de": "Ost"},
+    "south-east": {"en": "south-east", "de": "Südost"},
+    "south": {"en": "south", "de": "Süd"},
+    "south-west": {"en": "south-west", "de": "Südwest"},
+    "west": {"en": "west", "de": "West"},
+    "north-west": {"en": "north-west", "de": "Nordwest"},
 }
 
 MESSAGES: dict[str, Entry] = {}

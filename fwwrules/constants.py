@@ -56,3 +56,10 @@ MAX_NESTING: Final = 32
 
 MAX_REPORTED_PROBLEMS: Final = 50
 """Most problems an error message lists; the rest are counted in one closing line."""
+
+EDGE_PROBE_MM: Final = 1e-3
+"""How far beyond a terrain edge the ground is probed (``elevation.significant-edge``), and how
+far along a line either side of an edge's end point it is probed (``edge_crossed``).
+
+Far below any gap between pieces on a real table, far above floating-point noise.
+"""

@@ -1,0 +1,678 @@
+"""Elevation (``elevation.*``, RoP p.18): who is Elevated, Significant Edges, and the shot context.
+
+The table is seen from above; heights are the only third dimension. A terrain piece's
+``height`` is the height of its top above the *table* (not above whatever it stands on), and a
+model's ``elevation`` is the height of its base above the table. All values here are in
+millimetres (``scenario.board``); reasons report them in scenario units.
+
+Orange is ``scenario.ruler_mm("orange")`` (2", or the scenario's override).
+
+What this module decides, and what it leaves to :mod:`fwwrules.los` and :mod:`fwwrules.cover`:
+
+* :func:`is_elevated` (``elevation.elevated``);
+* :func:`significant_edges_of` (``elevation.significant-edge``), computed once per scenario
+  into ``scenario.board.significant_edges``;
+* :func:`standing_on` / :func:`pieces_under` (``elevation.standing-on``);
+* :func:`shot_context`: for one pair of models, which edges act as walls for LoS
+  (``elevation.edge-blocks-los``), which edges may give cover (``elevation.edge-cover``), how
+  far cover may lie from the target (``elevation.shooter-cover``), and which pieces change kind
+  (``elevation.terrain-variant``). LoS and cover apply it; :func:`edge_crossed` is the exact
+  crossing test both should use for edges.
+
+Boundary cases (decisions)
+--------------------------
+* **Exactly Orange counts** everywhere a height is compared: a base exactly Orange higher is
+  Elevated, a drop of exactly Orange makes a Significant Edge. Comparisons allow
+  :data:`~fwwrules.constants.LENGTH_EPSILON_MM` so that 2" written in inches (50.8 mm) is
+  still exactly Orange.
+* **Distance from a model to an edge** is measured from the *edge of its base* (the nearest
+  point of the base disc) to the nearest point of the edge segment; 0 when the base reaches
+  over the edge. "More than Orange" (edge blocks LoS) is ``distance > Orange + epsilon``;
+  "within Orange" (edge gives cover) is ``distance <= Orange + epsilon``: a model exactly
+  Orange from an edge is within Orange, so that edge does not block but may give cover.
+* **Distance from the target to a piece of cover** (for an Elevated shooter) is edge to edge:
+  from the target's base to the nearest point of the piece's outline (0 when they touch or
+  overlap); cover exactly Orange away still counts.
+* **Which edges matter for a shot**: only edges whose top lies between the two models' levels
+  (above the lower model's base, at or below the Elevated model's base). An edge the lower
+  model stands on top of hides nothing from it; an edge higher than both models is an
+  ordinary piece of terrain whose kind decides.
+* **Pieces without a height** are not surfaces: they have no edges and raise no ground. Give
+  ``height`` only to terrain one can stand on (roofs, platforms, gantries), not to woods.
+* **A piece of height 0** is flat on the table: nobody "stands on" it in the sense of
+  ``elevation.standing-on``, so area terrain of height 0 still covers a target inside it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import shapely
+from shapely.geometry import LineString, Point
+
+from .constants import EDGE_PROBE_MM, LENGTH_EPSILON_MM
+from .rulings import Reason
+
+if TYPE_CHECKING:
+    from .board import Board, TerrainGeometry
+    from .scenario import Scenario
+
+Point2 = tuple[float, float]
+
+COMPASS: tuple[str, ...] = (
+    "east",
+    "north-east",
+    "north",
+    "north-west",
+    "west",
+    "south-west",
+    "south",
+    "south-east",
+)
+"""Names of the side an edge faces, by its outward normal: +x is east, +y is north.
+
+The board is drawn with y growing upwards (matplotlib's default), so "north" is the top of
+the picture. A normal between two names goes to the nearer one (22.5° sectors).
+"""
+
+
+# ---------------------------------------------------------------------------------------------
+# elevation.elevated
+# ---------------------------------------------------------------------------------------------
+
+
+def orange_mm(scenario: Scenario) -> float:
+    """The Orange ruler in millimetres (the scenario may override it)."""
+    return scenario.ruler_mm("orange")
+
+
+def height_difference(scenario: Scenario, a_id: str, b_id: str) -> float:
+    """How much higher ``a``'s base stands than ``b``'s, in millimetres (negative if lower)."""
+    models = scenario.board.models
+    _require_model(scenario, a_id)
+    _require_model(scenario, b_id)
+    return models[a_id].elevation - models[b_id].elevation
+
+
+def is_elevated(scenario: Scenario, a_id: str, b_id: str) -> bool:
+    """``elevation.elevated``: ``a``'s base stands at least Orange higher than ``b``'s.
+
+    Exactly Orange counts (within :data:`LENGTH_EPSILON_MM`). The relation is one-way: at most
+    one of ``is_elevated(s, a, b)`` and ``is_elevated(s, b, a)`` is true.
+    """
+    return height_difference(scenario, a_id, b_id) >= orange_mm(scenario) - LENGTH_EPSILON_MM
+
+
+def _require_model(scenario: Scenario, ident: str) -> None:
+    if ident not in scenario.board.models:
+        scenario.model(ident)  # raises UnknownIdError naming the known ids
+
+
+# ---------------------------------------------------------------------------------------------
+# elevation.significant-edge
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SignificantEdge:
+    """``elevation.significant-edge``: (part of) a terrain edge where the ground drops by Orange+.
+
+    ``terrain`` is the piece, ``index`` the edge's index in the piece's outline (edge ``i``
+    runs from vertex ``i`` to vertex ``i + 1`` of ``board.terrain[terrain].polygon.exterior``),
+    ``a``/``b`` the part of that edge (mm) that is significant, ``top`` the piece's height and
+    ``bottom`` the height of the ground just beyond (the table, 0, or the top of the piece
+    there), ``side`` the compass name of the outward normal (see :data:`COMPASS`).
+
+    An edge is split where what lies beyond it changes; adjacent parts with the same ground are
+    merged, so one part has one ``bottom``. The end points of a part belong to it.
+    """
+
+    terrain: str
+    index: int
+    a: Point2
+    b: Point2
+    top: float
+    bottom: float
+    side: str
+
+    @property
+    def drop(self) -> float:
+        return self.top - self.bottom
+
+    @property
+    def label(self) -> str:
+        """``piece:side``, the name a ruling shows for the edge."""
+        return f"{self.terrain}:{self.side}"
+
+    def distance_to_disc(self, x: float, y: float, r: float) -> float:
+        """Distance (mm) from a base (centre ``x, y``, radius ``r``) to this edge part.
+
+        Measured from the base's edge; 0 when the base reaches over the edge.
+
+        >>> e = SignificantEdge("roof", 0, (0.0, 0.0), (100.0, 0.0), 60.0, 0.0, "south")
+        >>> e.distance_to_disc(50, 66, 16), e.distance_to_disc(150, 0, 16)
+        (50.0, 34.0)
+        >>> e.distance_to_disc(5, 5, 16)  # the base reaches over the edge
+        0.0
+        """
+        return max(0.0, _segment_distance(x, y, self.a, self.b) - r)
+
+
+def compass(nx: float, ny: float) -> str:
+    """The compass name of a direction (+x east, +y north).
+
+    >>> compass(0, 1), compass(1, 0), compass(-1, -1), compass(0.2, -1)
+    ('north', 'east', 'south-west', 'south')
+    """
+    angle = math.degrees(math.atan2(ny, nx)) % 360.0
+    return COMPASS[int(((angle + 22.5) % 360.0) // 45.0)]
+
+
+def _segment_distance(x: float, y: float, a: Point2, b: Point2) -> float:
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((x - ax) * dx + (y - ay) * dy) / length2))
+    return math.hypot(x - (ax + t * dx), y - (ay + t * dy))
+
+
+def _signed_area(coords: list[Point2]) -> float:
+    s = 0.0
+    for (x0, y0), (x1, y1) in itertools.pairwise(coords):
+        s += x0 * y1 - x1 * y0
+    return s / 2
+
+
+def significant_edges_of(
+    terrain: Iterable[TerrainGeometry], orange: float
+) -> tuple[SignificantEdge, ...]:
+    """``elevation.significant-edge``: every Significant Edge of a board, in file order.
+
+    ``terrain`` is the board's pieces (mm), ``orange`` the Orange ruler in mm. For each piece
+    with a ``height`` and each edge of its outline, the ground just beyond the edge is the
+    highest top among the *other* pieces with a height that lie beyond it there (the table, 0,
+    when none does). The edge is split where that ground changes (where another piece's outline
+    meets the edge); a part is significant when ``top - ground >= Orange`` (exactly Orange
+    counts). So a platform on a roof has Significant Edges only where the drop to the roof (or
+    below, past the roof's edge) is at least Orange, and two touching roofs of the same height
+    have none along their seam.
+
+    "Beyond" is decided at the middle of each part: a piece beyond the edge there either holds
+    that point inside it (the edge lies on top of it), or shares the edge line with the piece
+    and lies on the outer side (probed :data:`EDGE_PROBE_MM` outside).
+    """
+    pieces = [t for t in terrain if t.height is not None]
+    if not pieces:
+        return ()
+    tree = shapely.STRtree([t.polygon for t in pieces])
+    out: list[SignificantEdge] = []
+    for k, piece in enumerate(pieces):
+        top = float(piece.height or 0.0)
+        if top < orange - LENGTH_EPSILON_MM:
+            continue  # no drop from it can reach Orange
+        coords = [(float(x), float(y)) for x, y in piece.polygon.exterior.coords]
+        ccw = _signed_area(coords) > 0
+        for i in range(len(coords) - 1):
+            a, b = coords[i], coords[i + 1]
+            out.extend(_edge_parts(piece, k, i, a, b, top, ccw, pieces, tree, orange))
+    return tuple(out)
+
+
+def _edge_parts(
+    piece: TerrainGeometry,
+    k: int,
+    index: int,
+    a: Point2,
+    b: Point2,
+    top: float,
+    ccw: bool,
+    pieces: list[TerrainGeometry],
+    tree: shapely.STRtree,
+    orange: float,
+) -> list[SignificantEdge]:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy)
+    if length <= LENGTH_EPSILON_MM:
+        return []
+    # Outward normal: the right-hand side of a counter-clockwise ring.
+    nx, ny = (dy / length, -dx / length) if ccw else (-dy / length, dx / length)
+    side = compass(nx, ny)
+    line = LineString([a, b])
+    neighbours = [pieces[int(j)] for j in sorted(tree.query(line)) if int(j) != k]
+    ts = {0.0, 1.0}
+    for q in neighbours:
+        meet = line.intersection(q.polygon.boundary)
+        for x, y in shapely.get_coordinates(meet):
+            t = ((x - a[0]) * dx + (y - a[1]) * dy) / (length * length)
+            if 0.0 < t < 1.0:
+                ts.add(float(t))
+    cuts = sorted(ts)
+    parts: list[tuple[float, float, float]] = []  # (t0, t1, ground)
+    for t0, t1 in itertools.pairwise(cuts):
+        if (t1 - t0) * length <= LENGTH_EPSILON_MM:
+            continue
+        tm = (t0 + t1) / 2
+        mx, my = a[0] + tm * dx, a[1] + tm * dy
+        ground = 0.0
+        mid = Point(mx, my)
+        probe = Point(mx + nx * EDGE_PROBE_MM, my + ny * EDGE_PROBE_MM)
+        for q in neighbours:
+            h = float(q.height or 0.0)
+            if h <= ground:
+                continue
+            if q.polygon.contains(mid) or (
+                q.polygon.boundary.distance(mid) <= LENGTH_EPSILON_MM and q.polygon.contains(probe)
+            ):
+                ground = h
+        joined = parts and abs(parts[-1][1] - t0) * length <= LENGTH_EPSILON_MM
+        if joined and parts[-1][2] == ground:
+            parts[-1] = (parts[-1][0], t1, ground)
+        else:
+            parts.append((t0, t1, ground))
+    edges = []
+    for t0, t1, ground in parts:
+        if top - ground >= orange - LENGTH_EPSILON_MM:
+            pa = a if t0 == 0.0 else (a[0] + t0 * dx, a[1] + t0 * dy)
+            pb = b if t1 == 1.0 else (a[0] + t1 * dx, a[1] + t1 * dy)
+            edges.append(SignificantEdge(piece.id, index, pa, pb, top, ground, side))
+    return edges
+
+
+# ---------------------------------------------------------------------------------------------
+# elevation.standing-on
+# ---------------------------------------------------------------------------------------------
+
+
+def pieces_under(scenario: Scenario, model_id: str) -> tuple[str, ...]:
+    """Every piece a model stands on (``elevation.standing-on``), highest first.
+
+    A piece is under the model when its outline contains the model's centre (the outline's
+    boundary counts) and its ``height`` is above 0 and at most the model's elevation (+
+    :data:`LENGTH_EPSILON_MM`). A model on a platform on a roof stands on both: neither
+    blocks nor covers its shots. Ties in height keep file order.
+    """
+    _require_model(scenario, model_id)
+    board = scenario.board
+    mg = board.models[model_id]
+    centre = Point(mg.disc.x, mg.disc.y)
+    found = []
+    for t in board.terrain_near(centre):
+        if t.height is None or t.height <= 0.0:
+            continue
+        if t.height <= mg.elevation + LENGTH_EPSILON_MM and t.polygon.covers(centre):
+            found.append(t)
+    found.sort(key=lambda t: -float(t.height or 0.0))
+    return tuple(t.id for t in found)
+
+
+def standing_on(scenario: Scenario, model_id: str) -> str | None:
+    """``elevation.standing-on``: the highest piece the model stands on, or ``None``.
+
+    See :func:`pieces_under` for the test. A model whose elevation is below a piece's height
+    stands *in* it (area terrain, a ruin) and not on it.
+    """
+    under = pieces_under(scenario, model_id)
+    return under[0] if under else None
+
+
+# ---------------------------------------------------------------------------------------------
+# Crossing an edge
+# ---------------------------------------------------------------------------------------------
+
+
+def _orient(ax: float, ay: float, bx: float, by: float, px: float, py: float) -> float:
+    """Signed distance of ``p`` from the line ``a -> b`` (positive on the left)."""
+    length = math.hypot(bx - ax, by - ay)
+    if length == 0:
+        return 0.0
+    return ((bx - ax) * (py - ay) - (by - ay) * (px - ax)) / length
+
+
+def edge_crossed(board: Board, edge: SignificantEdge, p: Point2, q: Point2) -> Point2 | None:
+    """Where the segment ``p -> q`` crosses a Significant Edge, or ``None``.
+
+    Crossing means passing from one side of the edge to the other (between the piece's top and
+    the drop). Grazing is never crossing: a segment that runs along the edge, or that only
+    touches it with one of its own end points, does not cross it. A segment through an *end
+    point* of the edge part crosses it when it passes from inside the piece to outside (or
+    back) there, so a line through the piece's corner, or through the joint between two parts
+    of one edge, crosses; a line that only touches the corner from outside does not.
+    """
+    (px, py), (qx, qy) = p, q
+    (ax, ay), (bx, by) = edge.a, edge.b
+    eps = LENGTH_EPSILON_MM
+    o1 = _orient(ax, ay, bx, by, px, py)
+    o2 = _orient(ax, ay, bx, by, qx, qy)
+    if not ((o1 > eps and o2 < -eps) or (o1 < -eps and o2 > eps)):
+        return None  # both ends on one side, or an end on the edge line: no crossing
+    o3 = _orient(px, py, qx, qy, ax, ay)
+    o4 = _orient(px, py, qx, qy, bx, by)
+    if (o3 > eps and o4 > eps) or (o3 < -eps and o4 < -eps):
+        return None  # the line passes beside the edge part
+    t = o1 / (o1 - o2)
+    x, y = px + t * (qx - px), py + t * (qy - py)
+    if abs(o3) > eps and abs(o4) > eps:
+        return (x, y)  # a proper crossing
+    # Through an end point of the part: inside the piece on one side, outside on the other?
+    vx, vy = (ax, ay) if abs(o3) <= eps else (bx, by)
+    length = math.hypot(qx - px, qy - py)
+    ux, uy = (qx - px) / length, (qy - py) / length
+    poly = board.terrain[edge.terrain].polygon
+    before = Point(vx - ux * EDGE_PROBE_MM, vy - uy * EDGE_PROBE_MM)
+    after = Point(vx + ux * EDGE_PROBE_MM, vy + uy * EDGE_PROBE_MM)
+    inside_before, inside_after = poly.contains(before), poly.contains(after)
+    outside_before, outside_after = not poly.covers(before), not poly.covers(after)
+    if (inside_before and outside_after) or (outside_before and inside_after):
+        return (vx, vy)
+    return None
+
+
+def crossed_edges(
+    board: Board, edges: Iterable[SignificantEdge], p: Point2, q: Point2
+) -> tuple[SignificantEdge, ...]:
+    """The edges of ``edges`` that ``p -> q`` crosses (see :func:`edge_crossed`)."""
+    return tuple(e for e in edges if edge_crossed(board, e, p, q) is not None)
+
+
+def covering_edges(
+    board: Board, edges: Iterable[SignificantEdge], p: Point2, q: Point2
+) -> tuple[SignificantEdge, ...]:
+    """``elevation.edge-cover``: the crossed edges that give cover, **one per piece**.
+
+    Decision: the Significant Edges of one piece are one object (the drop off that roof), so a
+    Line of Cover crossing two parts of one piece's edge (at their joint, or an L-shaped roof
+    twice) gives -2 once; edges of two different pieces (a platform and the roof under it) are
+    two objects, -4. The first crossed part (nearest ``q``, the target) stands for the piece.
+    """
+    hits = [(e, edge_crossed(board, e, p, q)) for e in edges]
+    crossed = [(e, x) for e, x in hits if x is not None]
+    crossed.sort(key=lambda ex: math.hypot(ex[1][0] - q[0], ex[1][1] - q[1]))
+    seen: set[str] = set()
+    out = []
+    for e, _ in crossed:
+        if e.terrain not in seen:
+            seen.add(e.terrain)
+            out.append(e)
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# The shot context
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ShotContext:
+    """How elevation changes one shot between two models (attacker, target).
+
+    * ``attacker_elevated`` / ``target_elevated``: ``elevation.elevated`` each way (at most one).
+    * ``excluded``: pieces that neither block nor cover this shot, those the attacker or the
+      target stands on (``elevation.standing-on``, every piece under each model).
+    * ``elevated_kind``: ``elevation.terrain-variant``, piece id -> kind for pieces with
+      ``elevated:``, filled only when one of the two is Elevated.
+    * ``los_edges``: ``elevation.edge-blocks-los``, edges that act as zero-width walls for LoS
+      (the Elevated model stands more than Orange from them). Only edges whose top lies
+      between the two models' levels and that could meet a line between the two bases.
+    * ``cover_edges``: ``elevation.edge-cover``, when the target is Elevated, the edges within
+      Orange of it (inclusive) that could meet a line between the two bases. Cover counts the
+      ones the Line of Cover crosses, one per piece (:func:`covering_edges`).
+    * ``cover_within``: ``elevation.shooter-cover``, when the attacker is Elevated: only cover
+      at most this far (mm, Orange, edge to edge) from the target's base counts.
+    * ``reasons``: what applies, citing ``elevation.*`` with values (scenario units).
+    """
+
+    attacker_elevated: bool = False
+    target_elevated: bool = False
+    excluded: frozenset[str] = frozenset()
+    elevated_kind: Mapping[str, str] = field(default_factory=dict)
+    los_edges: tuple[SignificantEdge, ...] = ()
+    cover_edges: tuple[SignificantEdge, ...] = ()
+    cover_within: float | None = None
+    reasons: tuple[Reason, ...] = ()
+
+    @classmethod
+    def flat(cls) -> ShotContext:
+        """No elevation at all (shots at terrain or a point are taken at table level)."""
+        return cls()
+
+    @property
+    def elevated(self) -> bool:
+        return self.attacker_elevated or self.target_elevated
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _EdgeArrays:
+    ax: np.ndarray[Any, np.dtype[np.float64]]
+    ay: np.ndarray[Any, np.dtype[np.float64]]
+    bx: np.ndarray[Any, np.dtype[np.float64]]
+    by: np.ndarray[Any, np.dtype[np.float64]]
+    top: np.ndarray[Any, np.dtype[np.float64]]
+
+
+def _edge_arrays(board: Board) -> _EdgeArrays:
+    memo: dict[Any, Any] | None = getattr(board, "memo", None)
+    if memo is not None:
+        cached = memo.get("elevation.edges")
+        if isinstance(cached, _EdgeArrays):
+            return cached
+    edges = board.significant_edges
+    arr = np.array(
+        [(e.a[0], e.a[1], e.b[0], e.b[1], e.top) for e in edges], dtype=np.float64
+    ).reshape(-1, 5)
+    result = _EdgeArrays(arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3], arr[:, 4])
+    if memo is not None:
+        memo["elevation.edges"] = result
+    return result
+
+
+def _disc_edge_distances(
+    arrs: _EdgeArrays, x: float, y: float, r: float
+) -> np.ndarray[Any, np.dtype[np.float64]]:
+    dx, dy = arrs.bx - arrs.ax, arrs.by - arrs.ay
+    length2 = dx * dx + dy * dy
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.where(length2 > 0, ((x - arrs.ax) * dx + (y - arrs.ay) * dy) / length2, 0.0)
+    t = np.clip(t, 0.0, 1.0)
+    d = np.hypot(x - (arrs.ax + t * dx), y - (arrs.ay + t * dy)) - r
+    out: np.ndarray[Any, np.dtype[np.float64]] = np.maximum(d, 0.0)
+    return out
+
+
+def _near_pair(
+    arrs: _EdgeArrays, a: tuple[float, float, float], b: tuple[float, float, float]
+) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """Edges whose bounding box meets the bounding box of both bases (a cheap superset of the
+    edges any segment between the two bases can meet)."""
+    xmin = min(a[0] - a[2], b[0] - b[2]) - LENGTH_EPSILON_MM
+    xmax = max(a[0] + a[2], b[0] + b[2]) + LENGTH_EPSILON_MM
+    ymin = min(a[1] - a[2], b[1] - b[2]) - LENGTH_EPSILON_MM
+    ymax = max(a[1] + a[2], b[1] + b[2]) + LENGTH_EPSILON_MM
+    ex0, ex1 = np.minimum(arrs.ax, arrs.bx), np.maximum(arrs.ax, arrs.bx)
+    ey0, ey1 = np.minimum(arrs.ay, arrs.by), np.maximum(arrs.ay, arrs.by)
+    box: np.ndarray[Any, np.dtype[np.bool_]] = (
+        (ex1 >= xmin) & (ex0 <= xmax) & (ey1 >= ymin) & (ey0 <= ymax)
+    )
+    return box
+
+
+def _r(scenario: Scenario, mm: float) -> float:
+    return round(scenario.from_mm(mm), 3)
+
+
+def shot_context(scenario: Scenario, attacker_id: str, target_id: str) -> ShotContext:
+    """Elevation for one shot between two models (``elevation.*``); see :class:`ShotContext`.
+
+    Boundary cases: a height difference of exactly Orange makes the higher model Elevated; an
+    Elevated model exactly Orange from an edge is *within* Orange (the edge does not block LoS
+    and, for an Elevated target, may give cover); with neither model Elevated no edge matters
+    and no ``elevated:`` kind applies, but the pieces each model stands on are still excluded.
+    """
+    board = scenario.board
+    _require_model(scenario, attacker_id)
+    _require_model(scenario, target_id)
+    unit = scenario.units
+    orange = orange_mm(scenario)
+    ma, mt = board.models[attacker_id], board.models[target_id]
+    label = {m.id: m.label for m in scenario.models}
+    reasons: list[Reason] = []
+
+    under_a = pieces_under(scenario, attacker_id)
+    under_t = pieces_under(scenario, target_id)
+    for mid, under in ((attacker_id, under_a), (target_id, under_t)):
+        if under:
+            top = board.terrain[under[0]]
+            reasons.append(
+                Reason(
+                    "elevation.standing-on",
+                    "",
+                    {
+                        "model": label[mid],
+                        "piece": scenario.terrain_piece(top.id).label,
+                        "pieces": [scenario.terrain_piece(t).label for t in under],
+                        "height": _r(scenario, float(top.height or 0.0)),
+                        "unit": unit,
+                    },
+                )
+            )
+    excluded = frozenset(under_a) | frozenset(under_t)
+
+    diff = ma.elevation - mt.elevation
+    attacker_elevated = diff >= orange - LENGTH_EPSILON_MM
+    target_elevated = -diff >= orange - LENGTH_EPSILON_MM
+    if not (attacker_elevated or target_elevated):
+        if abs(diff) > LENGTH_EPSILON_MM:
+            reasons.append(
+                Reason(
+                    "elevation.elevated",
+                    "neither",
+                    {
+                        "attacker": label[attacker_id],
+                        "target": label[target_id],
+                        "difference": _r(scenario, abs(diff)),
+                        "orange": _r(scenario, orange),
+                        "unit": unit,
+                    },
+                )
+            )
+        return ShotContext(excluded=excluded, reasons=tuple(reasons))
+
+    high, low = (ma, mt) if attacker_elevated else (mt, ma)
+    reasons.append(
+        Reason(
+            "elevation.elevated",
+            "yes",
+            {
+                "high": label[high.id],
+                "low": label[low.id],
+                "difference": _r(scenario, abs(diff)),
+                "orange": _r(scenario, orange),
+                "unit": unit,
+            },
+        )
+    )
+
+    # elevation.terrain-variant
+    elevated_kind: dict[str, str] = {}
+    for tid in board.terrain_ids:
+        t = board.terrain[tid]
+        if t.elevated is not None and tid not in excluded:
+            elevated_kind[tid] = t.elevated
+    if elevated_kind:
+        pair = LineString([ma.disc.center, mt.disc.center])
+        reach = max(ma.disc.r, mt.disc.r)
+        for tid, kind in elevated_kind.items():
+            t = board.terrain[tid]
+            if t.polygon.distance(pair) <= reach + LENGTH_EPSILON_MM:
+                reasons.append(
+                    Reason(
+                        "elevation.terrain-variant",
+                        "",
+                        {
+                            "piece": scenario.terrain_piece(tid).label,
+                            "kind": kind,
+                            "usual": t.kind,
+                        },
+                    )
+                )
+
+    # Significant Edges between the two levels, near the pair.
+    los_edges: list[SignificantEdge] = []
+    cover_edges: list[SignificantEdge] = []
+    edges = board.significant_edges
+    if edges:
+        arrs = _edge_arrays(board)
+        hd = high.disc
+        eps = LENGTH_EPSILON_MM
+        between = (arrs.top > low.elevation + eps) & (arrs.top <= high.elevation + eps)
+        pa, pt = (ma.disc.x, ma.disc.y, ma.disc.r), (mt.disc.x, mt.disc.y, mt.disc.r)
+        near = _near_pair(arrs, pa, pt)
+        dist = _disc_edge_distances(arrs, hd.x, hd.y, hd.r)
+        for i in np.flatnonzero(between & near):
+            e = edges[int(i)]
+            d = float(dist[i])
+            values = {
+                "model": label[high.id],
+                "piece": scenario.terrain_piece(e.terrain).label,
+                "side": e.side,
+                "distance": _r(scenario, d),
+                "orange": _r(scenario, orange),
+                "top": _r(scenario, e.top),
+                "bottom": _r(scenario, e.bottom),
+                "unit": unit,
+            }
+            if d > orange + eps:
+                los_edges.append(e)
+                reasons.append(Reason("elevation.edge-blocks-los", "far", values))
+            elif target_elevated:
+                cover_edges.append(e)
+                reasons.append(Reason("elevation.edge-cover", "near", values))
+            else:
+                reasons.append(Reason("elevation.edge-blocks-los", "near", values))
+
+    cover_within = None
+    if attacker_elevated:
+        cover_within = orange
+        reasons.append(
+            Reason(
+                "elevation.shooter-cover",
+                "applies",
+                {
+                    "attacker": label[attacker_id],
+                    "target": label[target_id],
+                    "orange": _r(scenario, orange),
+                    "unit": unit,
+                },
+            )
+        )
+    return ShotContext(
+        attacker_elevated=attacker_elevated,
+        target_elevated=target_elevated,
+        excluded=excluded,
+        elevated_kind=elevated_kind,
+        los_edges=tuple(los_edges),
+        cover_edges=tuple(cover_edges),
+        cover_within=cover_within,
+        reasons=tuple(reasons),
+    )
+
+
+def distance_to_piece(scenario: Scenario, model_id: str, piece_id: str) -> float:
+    """Edge-to-edge distance (mm) from a model's base to a terrain piece or another model's base.
+
+    0 when they touch or overlap. Used for ``elevation.shooter-cover`` ("within Orange of the
+    target" means ``distance_to_piece(...) <= Orange``, exactly Orange included).
+    """
+    board = scenario.board
+    _require_model(scenario, model_id)
+    d = board.models[model_id].disc
+    if piece_id in board.models:
+        return max(0.0, d.gap(board.models[piece_id].disc))
+    if piece_id not in board.terrain:
+        scenario.terrain_piece(piece_id)  # raises UnknownIdError
+    poly = board.terrain[piece_id].polygon
+    return max(0.0, float(poly.distance(Point(d.x, d.y))) - d.r)
