@@ -1,0 +1,1096 @@
+"""Draw a scenario with matplotlib: bases, terrain, edges, and the geometry behind a ruling.
+
+Coordinates
+-----------
+Everything is drawn in board millimetres (``scenario.board``), whatever the file's ``units``:
+x grows to the right and **y grows upwards**, exactly as the scenario file's coordinates (the
+origin is the lower left corner of the picture). The aspect is equal, so a 40 mm base is a
+true circle of 40 mm; the axis labels say mm. Bases are exact :class:`~matplotlib.patches.Circle`
+patches; round terrain is drawn from the same polygon the rules decide with.
+
+Boundary cases
+--------------
+* A part that is missing is skipped, never guessed: no ruling, no ``sight`` in it, a rules
+  module that has not landed (``fwwrules.melee.engagements``), a board without
+  ``significant_edges``. The artist stays in :class:`BoardArtists`, empty and invisible, so
+  an update can fill it later.
+* A ruling without a witness line and with ``line_of_sight`` False draws the blocked fan; a
+  ruling whose ``line_of_sight`` is None (not asked) draws neither.
+* A grazed piece is drawn with its own marker (diamond) and line style (dotted); it is never
+  drawn as a crossing.
+* Range rings are centred on the attacker at base radius + band end (the bands are measured
+  from the base edge); a weapon without a long band has no long ring.
+
+In-place updates
+----------------
+:func:`draw_board` builds the artists once; :func:`update_board` moves and re-labels the same
+artists (``set_center``, ``set_data``, ``set_text``) for a changed scenario or ruling, so a
+panel redraws once per change without rebuilding the figure. :func:`moving_artists` lists the
+artists that change when one model moves (for blitting).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from matplotlib.artist import Artist
+from matplotlib.axes import Axes
+from matplotlib.legend import Legend
+from matplotlib.lines import Line2D
+from matplotlib.patches import Circle, Patch
+from matplotlib.patches import Polygon as PolygonPatch
+from matplotlib.text import Annotation, Text
+from matplotlib.typing import LineStyleType
+
+from .text import draw_word
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from ..rulings import AttackRuling
+    from ..scenario import Scenario
+
+XY = tuple[float, float]
+
+OKABE_ITO: tuple[str, ...] = (
+    "#0072B2",  # blue
+    "#D55E00",  # vermillion
+    "#009E73",  # bluish green
+    "#CC79A7",  # reddish purple
+    "#E69F00",  # orange
+    "#56B4E9",  # sky blue
+    "#F0E442",  # yellow
+    "#000000",  # black
+)
+"""The Okabe-Ito palette, safe for the common colour-vision deficiencies."""
+
+CIRCLE_OUTLINE_POINTS = 97
+"""Points of the *highlight outline* drawn around a base (the base itself is an exact Circle)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainLook:
+    """How one terrain kind is drawn: fill, edge, hatch, edge line style, opacity."""
+
+    face: str
+    edge: str
+    hatch: str
+    linestyle: LineStyleType = "-"
+    alpha: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class BoardStyle:
+    """Every colour, hatch, line style and size of a board picture, in one place.
+
+    Colours are Okabe-Ito (colour-blind safe); hatches and line styles carry the same meaning,
+    so no distinction rests on colour alone: sides differ by hatch too, grazes by marker and
+    line style, legal and illegal slides by line style and label.
+    """
+
+    figsize: tuple[float, float] = (9.0, 6.0)
+    dpi: float = 100.0
+    margin_mm: float = 30.0
+    font_size: float = 7.0
+    legend_font_size: float = 7.0
+    # Sides: colour and hatch by the order sides first appear among the models.
+    side_colours: tuple[str, ...] = OKABE_ITO[:6]
+    side_hatches: tuple[str, ...] = ("", "//", "..", "xx", "\\\\", "++")
+    neutral_colour: str = "#999999"
+    neutral_hatch: str = "oo"
+    base_alpha: float = 0.8
+    base_edge: str = "#000000"
+    base_linewidth: float = 1.0
+    # Terrain by kind.
+    terrain: tuple[tuple[str, TerrainLook], ...] = (
+        ("blocking", TerrainLook("#4D4D4D", "#000000", "xx")),
+        ("cover", TerrainLook("#B3A27A", "#5C4F2E", "//")),
+        ("area", TerrainLook("#A8D5BA", "#2E6B45", "..", "--", 0.6)),
+        ("dense-area", TerrainLook("#5E9C76", "#1F4A30", "oo", "--", 0.8)),
+        ("scenery", TerrainLook("#EEEEEE", "#888888", "", ":", 0.8)),
+    )
+    edge_colour: str = "#CC79A7"
+    edge_linewidth: float = 3.5
+    edge_linestyle: LineStyleType = "--"
+    # Sight and cover.
+    los_colour: str = "#009E73"
+    los_linewidth: float = 2.0
+    fan_colour: str = "#D55E00"
+    fan_alpha: float = 0.45
+    fan_linestyle: LineStyleType = ":"
+    fan_lines: int = 5
+    blocker_colour: str = "#D55E00"
+    loc_colour: str = "#000000"
+    loc_linestyle: LineStyleType = "--"
+    loc_linewidth: float = 1.2
+    cover_colour: str = "#E69F00"
+    cover_linewidth: float = 3.0
+    crossing_marker: str = "o"
+    graze_colour: str = "#56B4E9"
+    graze_linestyle: LineStyleType = ":"
+    graze_marker: str = "D"
+    ignored_colour: str = "#777777"
+    ignored_linestyle: LineStyleType = "-."
+    marker_size: float = 6.0
+    # Bands, melee.
+    band_colours: tuple[str, str] = ("#0072B2", "#56B4E9")
+    band_linestyles: tuple[LineStyleType, LineStyleType] = ("-", "--")
+    band_linewidth: float = 1.0
+    engaged_colour: str = "#CC79A7"
+    engaged_linewidth: float = 4.0
+    number_colour: str = "#000000"
+    slide_legal_colour: str = "#009E73"
+    slide_illegal_colour: str = "#D55E00"
+    slide_legal_linestyle: LineStyleType = "-"
+    slide_illegal_linestyle: LineStyleType = "--"
+    free_attack_colour: str = "#D55E00"
+
+    def terrain_look(self, kind: str) -> TerrainLook:
+        """The look of a terrain kind (``scenery``'s for an unknown kind)."""
+        looks = dict(self.terrain)
+        return looks.get(kind, looks["scenery"])
+
+
+DEFAULT_STYLE = BoardStyle()
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class BoardArtists:
+    """The artists of one board picture, by role, for tests and in-place updates.
+
+    Dictionaries are keyed by model or terrain id. Overlays that vary in number (crossing
+    segments, fan lines, engagement links) are single :class:`~matplotlib.lines.Line2D`
+    artists whose pieces are separated by NaN; texts and arrows that vary in number are
+    pools whose unused members are invisible.
+    """
+
+    figure: Figure
+    ax: Axes
+    style: BoardStyle
+    bases: dict[str, Circle]
+    labels: dict[str, Text]
+    terrain: dict[str, PolygonPatch]
+    terrain_labels: dict[str, Text]
+    edges: Line2D
+    sight: Line2D
+    fan: Line2D
+    fan_label: Text
+    blockers: Line2D
+    loc: Line2D
+    cover_outline: Line2D
+    crossings: Line2D
+    crossing_points: Line2D
+    grazes: Line2D
+    graze_points: Line2D
+    ignored: Line2D
+    ignored_labels: list[Text]
+    bands: dict[str, Circle]
+    engagements: Line2D
+    numbers: list[Text]
+    slide_ghost: Circle
+    slide_path: Line2D
+    slide_label: Text
+    free_attacks: list[Annotation]
+    title: Text
+    state: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def legend(self) -> Legend | None:
+        return self.ax.get_legend()
+
+    def legend_texts(self) -> list[str]:
+        leg = self.legend
+        return [] if leg is None else [t.get_text() for t in leg.get_texts()]
+
+    def overlays(self) -> list[Artist]:
+        """Every artist that depends on the ruling (not on the board alone)."""
+        singles: list[Artist] = [
+            self.sight,
+            self.fan,
+            self.fan_label,
+            self.blockers,
+            self.loc,
+            self.cover_outline,
+            self.crossings,
+            self.crossing_points,
+            self.grazes,
+            self.graze_points,
+            self.ignored,
+            self.engagements,
+            self.slide_ghost,
+            self.slide_path,
+            self.slide_label,
+            *self.bands.values(),
+        ]
+        return singles + list(self.ignored_labels) + list(self.numbers) + list(self.free_attacks)
+
+
+# --- small geometry helpers ------------------------------------------------------------------
+
+
+def _nan_join(pieces: Iterable[Sequence[XY]]) -> tuple[list[float], list[float]]:
+    """Polylines joined into one x/y list, separated by NaN (one artist, many pieces)."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for piece in pieces:
+        if not piece:
+            continue
+        if xs:
+            xs.append(math.nan)
+            ys.append(math.nan)
+        xs.extend(p[0] for p in piece)
+        ys.extend(p[1] for p in piece)
+    return xs, ys
+
+
+def _set_pieces(line: Line2D, pieces: Iterable[Sequence[XY]]) -> None:
+    xs, ys = _nan_join(pieces)
+    line.set_data(xs, ys)
+    line.set_visible(bool(xs))
+
+
+def _circle_points(x: float, y: float, r: float) -> list[XY]:
+    n = CIRCLE_OUTLINE_POINTS
+    return [
+        (x + r * math.cos(2 * math.pi * i / (n - 1)), y + r * math.sin(2 * math.pi * i / (n - 1)))
+        for i in range(n)
+    ]
+
+
+def _outline(scenario: Scenario, source: str) -> list[XY] | None:
+    """The outline (mm) of a model or terrain piece by id, or None for anything else."""
+    board = scenario.board
+    if source in board.models:
+        d = board.models[source].disc
+        return _circle_points(d.x, d.y, d.r)
+    if source in board.terrain:
+        return [(float(x), float(y)) for x, y in board.terrain[source].polygon.exterior.coords]
+    return None
+
+
+def _anchor(scenario: Scenario, source: str) -> XY | None:
+    """Where to write a note about a piece: above a base, or inside a terrain piece."""
+    board = scenario.board
+    if source in board.models:
+        d = board.models[source].disc
+        return (d.x, d.y + d.r)
+    if source in board.terrain:
+        p = board.terrain[source].polygon.representative_point()
+        return (float(p.x), float(p.y))
+    return None
+
+
+def _sides(scenario: Scenario) -> list[str]:
+    """Sides in the order they first appear among the models (neutral factions last)."""
+    out: list[str] = []
+    for m in scenario.models:
+        if m.faction in scenario.neutral:
+            continue
+        s = scenario.side_of(m.faction)
+        if s not in out:
+            out.append(s)
+    return out
+
+
+def _side_look(scenario: Scenario, faction: str, style: BoardStyle) -> tuple[str, str, str]:
+    """(side name, colour, hatch) for a faction."""
+    if faction in scenario.neutral:
+        return (faction, style.neutral_colour, style.neutral_hatch)
+    side = scenario.side_of(faction)
+    sides = _sides(scenario)
+    i = sides.index(side) if side in sides else len(sides)
+    return (
+        side,
+        style.side_colours[i % len(style.side_colours)],
+        style.side_hatches[i % len(style.side_hatches)],
+    )
+
+
+def board_limits(scenario: Scenario, margin: float) -> tuple[float, float, float, float]:
+    """``(xmin, xmax, ymin, ymax)`` in mm: every base and terrain piece plus ``margin``."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for g in scenario.board.models.values():
+        d = g.disc
+        xs += [d.x - d.r, d.x + d.r]
+        ys += [d.y - d.r, d.y + d.r]
+    for t in scenario.board.terrain.values():
+        x0, y0, x1, y1 = t.polygon.bounds
+        xs += [x0, x1]
+        ys += [y0, y1]
+    if not xs:
+        return (0.0, 100.0, 0.0, 100.0)
+    return (min(xs) - margin, max(xs) + margin, min(ys) - margin, max(ys) + margin)
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.4g}"
+
+
+# --- drawing -----------------------------------------------------------------------------------
+
+
+def draw_board(
+    scenario: Scenario,
+    ax: Axes | None = None,
+    *,
+    style: BoardStyle = DEFAULT_STYLE,
+    ruling: AttackRuling | None = None,
+    lang: str = "en",
+    show_bands: bool = True,
+    engagements: bool = True,
+    into_melee: bool = True,
+    slide: Any = None,
+    withdraw: Any = None,
+) -> BoardArtists:
+    """Draw ``scenario`` (and, when given, a ruling, slide or withdrawal) on ``ax``.
+
+    Without ``ax`` a figure of ``style.figsize`` is made with pyplot (so a notebook shows it),
+    laid out with fixed margins and the legend at the right. Returns the artists; pass them
+    to :func:`update_board` to show another ruling or moved models without redrawing all.
+
+    ``slide`` is a slide ruling (``fwwrules.slide``), ``withdraw`` a withdrawal ruling
+    (``fwwrules.withdraw``); ``engagements`` draws the engagement links of
+    ``fwwrules.melee.engagements`` when that function exists.
+    """
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        fig = plt.figure(figsize=style.figsize, dpi=style.dpi)
+        fig.subplots_adjust(left=0.08, right=0.66, bottom=0.09, top=0.92)
+        ax = fig.add_subplot()
+    fig_ = ax.get_figure()
+    assert fig_ is not None
+    figure: Figure = fig_  # type: ignore[assignment]
+    ax.set_aspect("equal", adjustable="box")
+    x0, x1, y0, y1 = board_limits(scenario, style.margin_mm)
+    ax.set_xlim(x0, x1)
+    ax.set_ylim(y0, y1)
+    ax.autoscale(False)
+    fs = style.font_size
+
+    terrain: dict[str, PolygonPatch] = {}
+    terrain_labels: dict[str, Text] = {}
+    for t in scenario.terrain:
+        g = scenario.board.terrain[t.id]
+        look = style.terrain_look(t.kind)
+        patch = PolygonPatch(
+            list(g.polygon.exterior.coords),
+            closed=True,
+            facecolor=look.face,
+            edgecolor=look.edge,
+            hatch=look.hatch or None,
+            linestyle=look.linestyle,
+            alpha=look.alpha,
+            zorder=1,
+            label=t.id,
+        )
+        ax.add_patch(patch)
+        terrain[t.id] = patch
+        p = g.polygon.representative_point()
+        terrain_labels[t.id] = ax.text(
+            p.x,
+            p.y,
+            "",
+            fontsize=fs,
+            ha="center",
+            va="center",
+            zorder=2.5,
+            bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.7},
+        )
+
+    edges = Line2D(
+        [],
+        [],
+        color=style.edge_colour,
+        linewidth=style.edge_linewidth,
+        linestyle=style.edge_linestyle,
+        zorder=2,
+    )
+    ax.add_line(edges)
+
+    bases: dict[str, Circle] = {}
+    labels: dict[str, Text] = {}
+    for m in scenario.models:
+        _add_base(ax, scenario, m.id, style, bases, labels)
+
+    def line(zorder: float, **kw: Any) -> Line2D:
+        ln = Line2D([], [], zorder=zorder, visible=False, **kw)
+        ax.add_line(ln)
+        return ln
+
+    bands = {
+        name: Circle(
+            (0.0, 0.0),
+            1.0,
+            fill=False,
+            edgecolor=style.band_colours[i],
+            linestyle=style.band_linestyles[i],
+            linewidth=style.band_linewidth,
+            zorder=1.5,
+            visible=False,
+        )
+        for i, name in enumerate(("short", "long"))
+    }
+    for c in bands.values():
+        ax.add_patch(c)
+
+    engaged = line(
+        2.8,
+        color=style.engaged_colour,
+        linewidth=style.engaged_linewidth,
+        solid_capstyle="round",
+        alpha=0.8,
+    )
+    blockers = line(4.0, color=style.blocker_colour, linewidth=2.5)
+    fan = line(
+        4.1,
+        color=style.fan_colour,
+        alpha=style.fan_alpha,
+        linestyle=style.fan_linestyle,
+        linewidth=1.2,
+    )
+    ignored = line(
+        4.2, color=style.ignored_colour, linestyle=style.ignored_linestyle, linewidth=1.8
+    )
+    cover_outline = line(4.3, color=style.cover_colour, linewidth=style.cover_linewidth)
+    grazes = line(4.4, color=style.graze_colour, linestyle=style.graze_linestyle, linewidth=2.0)
+    loc = line(
+        4.5, color=style.loc_colour, linestyle=style.loc_linestyle, linewidth=style.loc_linewidth
+    )
+    crossings = line(4.6, color=style.cover_colour, linewidth=style.cover_linewidth + 1.0)
+    sight = line(4.45, color=style.los_colour, linewidth=style.los_linewidth)
+    crossing_points = line(
+        4.8,
+        color=style.cover_colour,
+        linestyle="none",
+        marker=style.crossing_marker,
+        markersize=style.marker_size,
+        markeredgecolor="black",
+    )
+    graze_points = line(
+        4.8,
+        color=style.graze_colour,
+        linestyle="none",
+        marker=style.graze_marker,
+        markersize=style.marker_size,
+        markeredgecolor="black",
+    )
+    slide_path = line(4.5, color=style.slide_legal_colour, linestyle=":", linewidth=1.2)
+    slide_ghost = Circle((0.0, 0.0), 1.0, fill=False, linewidth=2.0, zorder=4.5, visible=False)
+    ax.add_patch(slide_ghost)
+    note_box = {"boxstyle": "round,pad=0.2", "fc": "white", "ec": "none", "alpha": 0.8}
+    fan_label = ax.text(
+        0, 0, "", fontsize=fs, color=style.fan_colour, ha="center", va="center",
+        zorder=5, visible=False, bbox=note_box,
+    )  # fmt: skip
+    slide_label = ax.text(
+        0, 0, "", fontsize=fs, ha="center", va="bottom", zorder=5, visible=False, bbox=note_box
+    )
+    ax.set_xlabel(draw_word("x-axis", lang))
+    ax.set_ylabel(draw_word("y-axis", lang))
+    ax.tick_params(labelsize=fs)
+
+    artists = BoardArtists(
+        figure=figure,
+        ax=ax,
+        style=style,
+        bases=bases,
+        labels=labels,
+        terrain=terrain,
+        terrain_labels=terrain_labels,
+        edges=edges,
+        sight=sight,
+        fan=fan,
+        fan_label=fan_label,
+        blockers=blockers,
+        loc=loc,
+        cover_outline=cover_outline,
+        crossings=crossings,
+        crossing_points=crossing_points,
+        grazes=grazes,
+        graze_points=graze_points,
+        ignored=ignored,
+        ignored_labels=[],
+        bands=bands,
+        engagements=engaged,
+        numbers=[],
+        slide_ghost=slide_ghost,
+        slide_path=slide_path,
+        slide_label=slide_label,
+        free_attacks=[],
+        title=ax.title,
+        state={"animated": False},
+    )
+    return update_board(
+        artists,
+        scenario,
+        ruling=ruling,
+        lang=lang,
+        show_bands=show_bands,
+        engagements=engagements,
+        into_melee=into_melee,
+        slide=slide,
+        withdraw=withdraw,
+    )
+
+
+def _add_base(
+    ax: Axes,
+    scenario: Scenario,
+    model_id: str,
+    style: BoardStyle,
+    bases: dict[str, Circle],
+    labels: dict[str, Text],
+) -> None:
+    m = scenario.model(model_id)
+    d = scenario.board.models[model_id].disc
+    _, colour, hatch = _side_look(scenario, m.faction, style)
+    base = Circle(
+        (d.x, d.y),
+        d.r,
+        facecolor=colour,
+        edgecolor=style.base_edge,
+        hatch=hatch or None,
+        alpha=style.base_alpha,
+        linewidth=style.base_linewidth,
+        zorder=3,
+        label=model_id,
+        picker=True,
+    )
+    ax.add_patch(base)
+    bases[model_id] = base
+    labels[model_id] = ax.text(
+        d.x,
+        d.y - d.r - 1.5,
+        "",
+        fontsize=style.font_size,
+        ha="center",
+        va="top",
+        zorder=3.5,
+    )
+
+
+def update_board(
+    artists: BoardArtists,
+    scenario: Scenario,
+    *,
+    ruling: AttackRuling | None = None,
+    lang: str = "en",
+    show_bands: bool = True,
+    engagements: bool = True,
+    into_melee: bool = True,
+    slide: Any = None,
+    withdraw: Any = None,
+) -> BoardArtists:
+    """Bring ``artists`` in line with ``scenario`` and the given rulings, in place.
+
+    Moves bases (``set_center``) and labels, refills every overlay (``set_data``,
+    ``set_text``), and relabels the legend for ``lang``. Draws nothing: the caller redraws
+    once (``fig.canvas.draw_idle()``) or blits :func:`moving_artists`.
+    """
+    draw_word("board", lang)  # checks lang
+    style = artists.style
+    ax = artists.ax
+    board = scenario.board
+    unit = scenario.units
+
+    # Bases and their labels.
+    for m in scenario.models:
+        if m.id not in artists.bases:
+            _add_base(ax, scenario, m.id, style, artists.bases, artists.labels)
+            _animate([artists.bases[m.id], artists.labels[m.id]], artists.state["animated"])
+        d = board.models[m.id].disc
+        base = artists.bases[m.id]
+        base.set_center((d.x, d.y))
+        base.set_radius(d.r)
+        base.set_visible(True)
+        text = m.label
+        if m.elevation:
+            text += f" ↑{_fmt(m.elevation)} {unit}"
+        lab = artists.labels[m.id]
+        lab.set_position((d.x, d.y - d.r - 1.5))
+        lab.set_text(text)
+        lab.set_visible(True)
+    for mid in artists.bases.keys() - board.models.keys():
+        artists.bases[mid].set_visible(False)
+        artists.labels[mid].set_visible(False)
+
+    # Terrain labels: name and height.
+    for t in scenario.terrain:
+        tl = artists.terrain_labels.get(t.id)
+        if tl is None:
+            continue
+        text = t.label
+        if t.height is not None:
+            text += f"\n{draw_word('height', lang)} {_fmt(t.height)} {unit}"
+        tl.set_text(text)
+
+    # Significant Edges (elevation), when the board knows them.
+    edges = getattr(board, "significant_edges", None) or ()
+    _set_pieces(artists.edges, [[_xy(e.a), _xy(e.b)] for e in edges])
+
+    _draw_sight(artists, scenario, ruling, lang)
+    _draw_bands(artists, scenario, ruling if show_bands else None)
+    _draw_engagements(artists, scenario, engagements)
+    _draw_numbers(artists, scenario, ruling if into_melee else None)
+    _draw_slide(artists, scenario, slide, lang)
+    _draw_withdraw(artists, scenario, withdraw)
+
+    title = scenario.title or draw_word("board", lang)
+    if ruling is not None:
+        title = f"{title}\n{ruling.headline(lang)}"
+    artists.title.set_text(title)
+    artists.title.set_fontsize(style.font_size + 1)
+    ax.set_xlabel(draw_word("x-axis", lang))
+    ax.set_ylabel(draw_word("y-axis", lang))
+
+    _update_legend(
+        artists,
+        scenario,
+        lang,
+        ruling=ruling is not None,
+        bands=show_bands and ruling is not None and ruling.kind == "ranged",
+        engaged=engagements and artists.engagements.get_visible(),
+        slide=slide is not None,
+        withdraw=withdraw is not None,
+        edges=bool(edges),
+    )
+    artists.state["lang"] = lang
+    return artists
+
+
+def _xy(p: Any) -> XY:
+    """A point from a tuple or a shapely Point."""
+    if hasattr(p, "x") and hasattr(p, "y"):
+        return (float(p.x), float(p.y))
+    return (float(p[0]), float(p[1]))
+
+
+def _disc(scenario: Scenario, ident: str) -> tuple[float, float, float] | None:
+    g = scenario.board.models.get(ident)
+    return None if g is None else (g.disc.x, g.disc.y, g.disc.r)
+
+
+def _draw_sight(
+    artists: BoardArtists, scenario: Scenario, ruling: AttackRuling | None, lang: str
+) -> None:
+    style = artists.style
+    sight = None if ruling is None else ruling.sight
+    if ruling is None or sight is None:
+        for a in (
+            artists.sight,
+            artists.fan,
+            artists.fan_label,
+            artists.blockers,
+            artists.loc,
+            artists.cover_outline,
+            artists.crossings,
+            artists.crossing_points,
+            artists.grazes,
+            artists.graze_points,
+            artists.ignored,
+        ):
+            a.set_visible(False)
+        _sync_texts(artists, artists.ignored_labels, [])
+        return
+
+    # The witness that proves LoS, or the blocked fan.
+    if sight.witness is not None:
+        _set_pieces(artists.sight, [[_xy(sight.witness[0]), _xy(sight.witness[1])]])
+    else:
+        _set_pieces(artists.sight, [])
+    blocked = sight.witness is None and ruling.line_of_sight is False
+    if blocked:
+        fan = _fan(scenario, ruling, style.fan_lines)
+        _set_pieces(artists.fan, fan)
+        mid = fan[len(fan) // 2]
+        artists.fan_label.set_position(((mid[0][0] + mid[1][0]) / 2, (mid[0][1] + mid[1][1]) / 2))
+        artists.fan_label.set_text("✕ " + draw_word("no-los", lang))
+        artists.fan_label.set_visible(True)
+        _set_pieces(artists.blockers, [o for b in sight.blockers if (o := _outline(scenario, b))])
+    else:
+        _set_pieces(artists.fan, [])
+        artists.fan_label.set_visible(False)
+        _set_pieces(artists.blockers, [])
+
+    # The Line of Cover, what it crosses, what it only grazes, what is ignored.
+    _set_pieces(artists.loc, [[_xy(sight.loc[0]), _xy(sight.loc[1])]])
+    ignored = {i.source: i.clause for i in ruling.ignored}
+    outlines: list[list[XY]] = []
+    segments: list[list[XY]] = []
+    points: list[XY] = []
+    graze_outlines: list[list[XY]] = []
+    graze_points: list[XY] = []
+    for c in sight.crossings:
+        pts = [_xy(p) for p in c.points]
+        outline = None if c.source in ignored else _outline(scenario, c.source)
+        if c.how == "grazed":
+            graze_points.extend(pts)
+            if outline:
+                graze_outlines.append(outline)
+            continue
+        points.extend(pts)
+        if len(pts) >= 2:
+            segments.append([pts[0], pts[-1]])
+        if outline:
+            outlines.append(outline)
+    _set_pieces(artists.cover_outline, outlines)
+    _set_pieces(artists.crossings, segments)
+    _set_pieces(artists.crossing_points, [[p] for p in points])
+    _set_pieces(artists.grazes, graze_outlines)
+    _set_pieces(artists.graze_points, [[p] for p in graze_points])
+    _set_pieces(artists.ignored, [o for s in ignored if (o := _outline(scenario, s))])
+    notes = []
+    for source, clause in ignored.items():
+        at = _anchor(scenario, source)
+        if at is not None:
+            notes.append((at, f"{draw_word('ignored', lang)}: {clause}"))
+    _sync_texts(
+        artists,
+        artists.ignored_labels,
+        notes,
+        color=style.ignored_colour,
+        fontsize=style.font_size,
+        ha="center",
+        va="bottom",
+        zorder=5,
+    )
+
+
+def _fan(scenario: Scenario, ruling: AttackRuling, n: int) -> list[list[XY]]:
+    """Lines across the attacker's and target's bases (offsets -r..r along the normal)."""
+    assert ruling.sight is not None
+    (ax_, ay), (tx, ty) = _xy(ruling.sight.loc[0]), _xy(ruling.sight.loc[1])
+    a = _disc(scenario, ruling.attacker)
+    t = _disc(scenario, ruling.target)
+    ra = 0.0 if a is None else a[2]
+    rt = 0.0 if t is None else t[2]
+    length = math.hypot(tx - ax_, ty - ay)
+    if length == 0:
+        return [[(ax_, ay), (tx, ty)]]
+    nx, ny = -(ty - ay) / length, (tx - ax_) / length
+    n = max(n, 1)
+    ks = [0.0] if n == 1 else [-1 + 2 * i / (n - 1) for i in range(n)]
+    return [
+        [(ax_ + k * ra * nx, ay + k * ra * ny), (tx + k * rt * nx, ty + k * rt * ny)] for k in ks
+    ]
+
+
+def _draw_bands(artists: BoardArtists, scenario: Scenario, ruling: AttackRuling | None) -> None:
+    limits: tuple[float, float | None] = (0.0, None)
+    a = None if ruling is None else _disc(scenario, ruling.attacker)
+    if ruling is not None and a is not None and ruling.kind == "ranged":
+        try:
+            from ..ranges import band_limits
+
+            limits = band_limits(scenario, scenario.weapon(ruling.weapon))
+        except ImportError:  # the ranges module has not landed
+            limits = (0.0, None)
+    for name, end in zip(("short", "long"), limits, strict=True):
+        ring = artists.bands[name]
+        if a is None or end is None or end <= 0:
+            ring.set_visible(False)
+            continue
+        ring.set_center((a[0], a[1]))
+        ring.set_radius(a[2] + end)
+        ring.set_visible(True)
+
+
+def _engagement_links(scenario: Scenario) -> list[tuple[str, str]] | None:
+    try:
+        from ..melee import engagements as engagement_graph
+    except ImportError:  # melee.engagements has not landed
+        return None
+    graph: Mapping[str, Sequence[str]] = engagement_graph(scenario)
+    links = []
+    for a, others in graph.items():
+        for b in others:
+            if a < b or a not in graph.get(b, ()):
+                links.append((a, b))
+    return sorted(set(links))
+
+
+def _draw_engagements(artists: BoardArtists, scenario: Scenario, on: bool) -> None:
+    links = _engagement_links(scenario) if on else None
+    pieces = []
+    for a, b in links or ():
+        da, db = _disc(scenario, a), _disc(scenario, b)
+        if da is not None and db is not None:
+            pieces.append([(da[0], da[1]), (db[0], db[1])])
+    _set_pieces(artists.engagements, pieces)
+
+
+def _draw_numbers(artists: BoardArtists, scenario: Scenario, ruling: AttackRuling | None) -> None:
+    """``melee.shoot-into``: the Armor-die numbers 1-4 written beside each base they pick."""
+    numbers = None
+    if ruling is not None and ruling.into_melee is not None:
+        numbers = ruling.into_melee.numbers
+    by_model: dict[str, list[int]] = {}
+    for i, mid in enumerate(numbers or (), start=1):
+        by_model.setdefault(mid, []).append(i)
+    notes = []
+    for mid, ns in by_model.items():
+        d = _disc(scenario, mid)
+        if d is not None:
+            at = (d[0] + d[2] * 0.75, d[1] + d[2] * 0.75)
+            notes.append((at, " ".join(str(n) for n in ns)))
+    _sync_texts(
+        artists,
+        artists.numbers,
+        notes,
+        fontsize=artists.style.font_size + 2,
+        fontweight="bold",
+        color=artists.style.number_colour,
+        ha="left",
+        va="bottom",
+        zorder=6,
+        bbox={"boxstyle": "circle,pad=0.2", "fc": "#F0E442", "ec": "black"},
+    )
+
+
+def _get(obj: Any, *names: str) -> Any:
+    """The first attribute (or mapping key) of ``obj`` among ``names`` that is present."""
+    for n in names:
+        if isinstance(obj, Mapping) and n in obj:
+            return obj[n]
+        if hasattr(obj, n):
+            return getattr(obj, n)
+    return None
+
+
+def _draw_slide(artists: BoardArtists, scenario: Scenario, slide: Any, lang: str) -> None:
+    """A ghost base at the slide's destination: solid and "legal", or dashed and "not legal"."""
+    style = artists.style
+    model = None if slide is None else _get(slide, "model")
+    to = None if slide is None else _get(slide, "to", "destination", "at")
+    d = None if model is None else _disc(scenario, str(model))
+    if d is None or to is None:
+        for a in (artists.slide_ghost, artists.slide_path, artists.slide_label):
+            a.set_visible(False)
+        return
+    u = scenario.unit_mm
+    x, y = float(to[0]) * u, float(to[1]) * u
+    legal = bool(_get(slide, "legal"))
+    colour = style.slide_legal_colour if legal else style.slide_illegal_colour
+    ghost = artists.slide_ghost
+    ghost.set_center((x, y))
+    ghost.set_radius(d[2])
+    ghost.set_edgecolor(colour)
+    ghost.set_linestyle(style.slide_legal_linestyle if legal else style.slide_illegal_linestyle)
+    ghost.set_visible(True)
+    artists.slide_path.set_color(colour)
+    _set_pieces(artists.slide_path, [[(d[0], d[1]), (x, y)]])
+    text = draw_word("slide-legal" if legal else "slide-illegal", lang)
+    breaks = _get(slide, "breaks") or ()
+    if breaks:
+        text += f" ({draw_word('breaks', lang)} {', '.join(str(b) for b in breaks)})"
+    label = artists.slide_label
+    label.set_position((x, y + d[2] + 1.5))
+    label.set_text(text)
+    label.set_color(colour)
+    label.set_visible(True)
+
+
+def _draw_withdraw(artists: BoardArtists, scenario: Scenario, withdraw: Any) -> None:
+    """An arrow from each model that gets a free attack to the model withdrawing."""
+    pieces: list[tuple[XY, XY]] = []
+    model = None if withdraw is None else _get(withdraw, "model")
+    m = None if model is None else _disc(scenario, str(model))
+    if m is not None:
+        for fa in _get(withdraw, "free_attacks") or ():
+            who = fa if isinstance(fa, str) else _get(fa, "attacker")
+            a = None if who is None else _disc(scenario, str(who))
+            if a is None:
+                continue
+            dx, dy = m[0] - a[0], m[1] - a[1]
+            dist = math.hypot(dx, dy) or 1.0
+            ux, uy = dx / dist, dy / dist
+            start = (a[0] + ux * a[2] * 0.5, a[1] + uy * a[2] * 0.5)
+            end = (m[0] - ux * m[2] * 0.5, m[1] - uy * m[2] * 0.5)
+            pieces.append((start, end))
+    pool = artists.free_attacks
+    while len(pool) < len(pieces):
+        ann = artists.ax.annotate(
+            "",
+            xy=(0, 0),
+            xytext=(0, 0),
+            zorder=6,
+            arrowprops={
+                "arrowstyle": "-|>",
+                "color": artists.style.free_attack_colour,
+                "linewidth": 2.0,
+                "mutation_scale": 14,
+            },
+        )
+        ann.set_animated(bool(artists.state["animated"]))
+        pool.append(ann)
+    for i, ann in enumerate(pool):
+        if i < len(pieces):
+            start, end = pieces[i]
+            ann.xy = end
+            ann.set_position(start)
+            ann.set_visible(True)
+        else:
+            ann.set_visible(False)
+
+
+def _sync_texts(
+    artists: BoardArtists, pool: list[Text], notes: Sequence[tuple[XY, str]], **kw: Any
+) -> None:
+    """Show ``notes`` with the texts of ``pool`` (made when missing; the rest hidden)."""
+    while len(pool) < len(notes):
+        t = artists.ax.text(0, 0, "", visible=False, **kw)
+        t.set_animated(bool(artists.state["animated"]))
+        pool.append(t)
+    for i, t in enumerate(pool):
+        if i < len(notes):
+            at, text = notes[i]
+            t.set_position(at)
+            t.set_text(text)
+            t.set_visible(True)
+        else:
+            t.set_visible(False)
+
+
+# --- legend ------------------------------------------------------------------------------------
+
+
+def _legend_entries(
+    artists: BoardArtists,
+    scenario: Scenario,
+    *,
+    ruling: bool,
+    bands: bool,
+    engaged: bool,
+    slide: bool,
+    withdraw: bool,
+    edges: bool,
+) -> list[tuple[str, str, Artist]]:
+    """(key, data part of the label, proxy artist) for every legend entry."""
+    st = artists.style
+    out: list[tuple[str, str, Artist]] = []
+    seen_factions: list[str] = []
+    for m in scenario.models:
+        side, colour, hatch = _side_look(scenario, m.faction, st)
+        if side in seen_factions:
+            continue
+        seen_factions.append(side)
+        proxy = Patch(facecolor=colour, edgecolor=st.base_edge, hatch=hatch or None)
+        out.append(("side", side, proxy))
+    for kind in dict.fromkeys(t.kind for t in scenario.terrain):
+        lk = st.terrain_look(kind)
+        proxy = Patch(
+            facecolor=lk.face,
+            edgecolor=lk.edge,
+            hatch=lk.hatch or None,
+            linestyle=lk.linestyle,
+            alpha=lk.alpha,
+        )
+        out.append((kind, "", proxy))
+    if edges:
+        out.append(("edge", "", _proxy(st.edge_colour, st.edge_linestyle, st.edge_linewidth)))
+    if ruling:
+        out += [
+            ("los", "", _proxy(st.los_colour, "-", st.los_linewidth)),
+            ("no-los", "", _proxy(st.fan_colour, st.fan_linestyle, 1.2)),
+            ("loc", "", _proxy(st.loc_colour, st.loc_linestyle, st.loc_linewidth)),
+            (
+                "crossed",
+                "",
+                _proxy(st.cover_colour, "-", st.cover_linewidth, st.crossing_marker),
+            ),
+            ("grazed", "", _proxy(st.graze_colour, st.graze_linestyle, 2.0, st.graze_marker)),
+            ("ignored", "", _proxy(st.ignored_colour, st.ignored_linestyle, 1.8)),
+        ]
+    if bands:
+        out += [
+            (
+                "short-band",
+                "",
+                _proxy(st.band_colours[0], st.band_linestyles[0], st.band_linewidth),
+            ),
+            (
+                "long-band",
+                "",
+                _proxy(st.band_colours[1], st.band_linestyles[1], st.band_linewidth),
+            ),
+        ]
+    if engaged:
+        out.append(("engaged", "", _proxy(st.engaged_colour, "-", st.engaged_linewidth)))
+    if slide:
+        out += [
+            ("slide-legal", "", _proxy(st.slide_legal_colour, st.slide_legal_linestyle, 2.0)),
+            (
+                "slide-illegal",
+                "",
+                _proxy(st.slide_illegal_colour, st.slide_illegal_linestyle, 2.0),
+            ),
+        ]
+    if withdraw:
+        out.append(("free-attack", "", _proxy(st.free_attack_colour, "-", 2.0, ">")))
+    return out
+
+
+def _proxy(colour: str, linestyle: LineStyleType, width: float, marker: str = "") -> Line2D:
+    return Line2D(
+        [], [], color=colour, linestyle=linestyle, linewidth=width, marker=marker or "None"
+    )
+
+
+def _label(key: str, data: str, lang: str) -> str:
+    word = draw_word(key, lang)
+    return f"{word}: {data}" if data else word
+
+
+def _update_legend(artists: BoardArtists, scenario: Scenario, lang: str, **which: bool) -> None:
+    """Relabel the legend in place; rebuild it only when its set of entries changes."""
+    entries = _legend_entries(artists, scenario, **which)
+    keys = [(k, d) for k, d, _ in entries]
+    leg = artists.legend
+    if leg is not None and artists.state.get("legend_keys") == keys:
+        for text, (k, d) in zip(leg.get_texts(), keys, strict=True):
+            text.set_text(_label(k, d, lang))
+        return
+    if leg is not None:
+        leg.remove()
+    ax = artists.ax
+    leg = ax.legend(
+        [p for _, _, p in entries],
+        [_label(k, d, lang) for k, d, _ in entries],
+        loc="upper left",
+        bbox_to_anchor=(1.02, 1.0),
+        borderaxespad=0.0,
+        fontsize=artists.style.legend_font_size,
+        handlelength=2.5,
+        frameon=False,
+    )
+    artists.state["legend_keys"] = keys
+
+
+# --- blitting ----------------------------------------------------------------------------------
+
+
+def moving_artists(artists: BoardArtists, model_id: str | None = None) -> list[Artist]:
+    """The artists that change when ``model_id`` moves: its base and label, and every overlay.
+
+    Blitting draws only these over a cached background (``animated=True``).
+    """
+    out: list[Artist] = []
+    if model_id is not None and model_id in artists.bases:
+        out += [artists.bases[model_id], artists.labels[model_id]]
+    return out + artists.overlays()
+
+
+def _animate(items: Iterable[Artist], on: bool) -> None:
+    for a in items:
+        a.set_animated(on)
+
+
+def set_animated(artists: BoardArtists, items: Sequence[Artist], on: bool) -> None:
+    """Mark ``items`` animated (left out of full draws) or not; pools made later follow."""
+    artists.state["animated"] = on
+    _animate(items, on)
