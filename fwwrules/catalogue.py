@@ -283,7 +283,250 @@ _ELEVATION: dict[str, Entry] = {
 }
 
 # --- melee.*, action.quick ------------------------------------------------------------------
-_MELEE: dict[str, Entry] = {}
+_MELEE: dict[str, Entry] = {
+    "melee.engaged/close-combat": {
+        "en": "{attacker} is engaged with {target}: this is a close combat attack.",
+        "de": "{attacker} ist mit {target} im Nahkampf gebunden: das ist ein Nahkampfangriff.",
+    },
+    "melee.engaged/only-engaged": {
+        "en": "{attacker} is engaged (with {engaged}) and may only attack models it is engaged "
+        "with, in close combat; {target} is not one of them.",
+        "de": "{attacker} ist im Nahkampf gebunden (mit {engaged}) und darf nur Modelle im "
+        "Nahkampf angreifen, mit denen es gebunden ist; {target} gehört nicht dazu.",
+    },
+    "melee.engaged/no-contact": {
+        "en": "{weapon} is a melee weapon, and {attacker} is not engaged with {target}.",
+        "de": "{weapon} ist eine Nahkampfwaffe, und {attacker} ist nicht mit {target} im "
+        "Nahkampf gebunden.",
+    },
+    "melee.skill/melee": {
+        "en": "{attacker} uses its Melee skill ({value}) with {weapon}.",
+        "de": "{attacker} nutzt seinen Nahkampf-Fertigkeitswert ({value}) mit {weapon}.",
+    },
+    "melee.skill/weapon": {
+        "en": "{attacker} uses its {icon} skill ({value}) with {weapon} in close combat.",
+        "de": "{attacker} nutzt seinen Fertigkeitswert {icon} ({value}) mit {weapon} im Nahkampf.",
+    },
+    "melee.skill/missing": {
+        "en": "{attacker} lacks the skill icon that {weapon} needs: no attack.",
+        "de": "{attacker} fehlt das Fertigkeitssymbol, das {weapon} braucht: kein Angriff.",
+    },
+    "melee.ranged-weapon/core": {
+        "en": "{weapon} is not a melee weapon: treated as if one piece of cover affected it, "
+        "{modifier:+d} skill and {target}'s armor +1.",
+        "de": "{weapon} ist keine Nahkampfwaffe: als ob ein Stück Deckung wirkt, "
+        "{modifier:+d} auf den Fertigkeitswert und +1 auf die Rüstung von {target}.",
+    },
+    "melee.ranged-weapon/vts": {
+        "en": "{weapon} is not a melee weapon: {modifier:+d} skill, and {target} gets one Armor "
+        "Boost for this attack (Vault-Tec Simulator).",
+        "de": "{weapon} ist keine Nahkampfwaffe: {modifier:+d} auf den Fertigkeitswert, und "
+        "{target} erhält für diesen Angriff einen Armor Boost (Vault-Tec Simulator).",
+    },
+    "melee.ranged-weapon/min-range": {
+        "en": "{weapon} has a minimum range ({min_range:g}): it cannot be used in close combat.",
+        "de": "{weapon} hat eine Mindestreichweite ({min_range:g}): im Nahkampf nicht nutzbar.",
+    },
+    "melee.ranged-weapon/dice": {
+        "en": "The target is in base contact, so {weapon} rolls its short range dice: {dice}.",
+        "de": "Das Ziel steht in Base-Kontakt, daher nutzt {weapon} die Effektwürfel der kurzen "
+        "Reichweite: {dice}.",
+    },
+    "melee.strength": {
+        "en": "{attacker} has Strength {strength} (7 or more) and uses a melee weapon: "
+        "+1 black (Damage) die.",
+        "de": "{attacker} hat Stärke {strength} (7 oder mehr) und nutzt eine Nahkampfwaffe: "
+        "+1 schwarzer (Schaden) Effektwürfel.",
+    },
+    "melee.super-mutant/used": {
+        "en": "{attacker} is a Super Mutant and uses its Melee value instead of its {weapon_icon} "
+        "skill; the ranged weapon penalties still apply.",
+        "de": "{attacker} ist ein Supermutant und nutzt seinen Nahkampf-Wert statt des "
+        "Fertigkeitswerts {weapon_icon}; die Abzüge für Fernkampfwaffen gelten weiterhin.",
+    },
+    "melee.super-mutant/not-used": {
+        "en": "{attacker} is a Super Mutant and could use its Melee value, but its {weapon_icon} "
+        "skill is higher.",
+        "de": "{attacker} ist ein Supermutant und könnte seinen Nahkampf-Wert nutzen, aber sein "
+        "Fertigkeitswert {weapon_icon} ist höher.",
+    },
+    "melee.super-mutant/vts": {
+        "en": "{attacker} is a Super Mutant, but the Vault-Tec Simulator removes the Super "
+        "Mutant close combat rule.",
+        "de": "{attacker} ist ein Supermutant, aber im Vault-Tec Simulator entfällt die "
+        "Sonderregel für Supermutanten im Nahkampf.",
+    },
+    "melee.outnumbered": {
+        "en": "{target} is outnumbered (engaged with {count}: {foes}): +1 green (Accuracy) die.",
+        "de": "{target} ist in Unterzahl (im Nahkampf gebunden mit {count}: {foes}): +1 grüner "
+        "(Genauigkeit) Effektwürfel (Überzahl).",
+    },
+    "melee.charge-bonus/one": {
+        "en": "{attacker} charged {target} and holds one Charge Bonus marker: +1 {dice} die.",
+        "de": "{attacker} hat {target} angestürmt und hält einen Ansturm-Bonusmarker: "
+        "+1 Effektwürfel {dice}.",
+    },
+    "melee.charge-bonus/two": {
+        "en": "{attacker} charged {target} and holds two Charge Bonus markers: +1 black and "
+        "+1 green die.",
+        "de": "{attacker} hat {target} angestürmt und hält zwei Ansturm-Bonusmarker: "
+        "+1 schwarzer und +1 grüner Effektwürfel.",
+    },
+    "melee.charge-bonus/discarded": {
+        "en": "{attacker}'s Charge Bonus markers were gained against {charged}, not {target}: "
+        "they are discarded without effect.",
+        "de": "Die Ansturm-Bonusmarker von {attacker} gelten {charged}, nicht {target}: sie "
+        "werden ohne Wirkung abgelegt.",
+    },
+    "melee.stunned/attack": {
+        "en": "{target} is Stunned: {modifier:+d} skill for close combat attacks against it.",
+        "de": "{target} ist betäubt: {modifier:+d} auf den Fertigkeitswert für Nahkampfangriffe "
+        "gegen es.",
+    },
+    "melee.stunned/no-free-attack": {
+        "en": "{model} is Stunned and makes no free attack when {withdrawer} withdraws.",
+        "de": "{model} ist betäubt und führt keinen freien Angriff aus, wenn sich {withdrawer} "
+        "aus dem Nahkampf zurückzieht.",
+    },
+    "melee.withdraw/headline": {
+        "en": "{model} withdrawing from close combat provokes {count} free attack(s){who}.",
+        "de": "Der Rückzug von {model} aus dem Nahkampf erlaubt {count} freie(n) Angriff(e){who}.",
+    },
+    "melee.withdraw/not-engaged": {
+        "en": "{model} is not engaged: moving away provokes nothing.",
+        "de": "{model} ist nicht im Nahkampf gebunden: die Bewegung erlaubt keine freien Angriffe.",
+    },
+    "melee.withdraw/move": {
+        "en": "{model} leaves base contact with a normal Move (a Charge is not allowed); the "
+        "free attacks happen after it declares the move and before it moves, and trigger no "
+        "reactions.",
+        "de": "{model} verlässt den Base-Kontakt mit einer normalen Bewegungsaktion (kein "
+        "Ansturm); die freien Angriffe folgen nach der Ankündigung und vor der Bewegung und "
+        "lösen keine Reaktionen aus.",
+    },
+    "melee.withdraw/free-attack": {
+        "en": "{model} gets a free Quick Action attack with {weapon} (skill target {target}).",
+        "de": "{model} erhält einen freien Angriff als Schnellaktion mit {weapon} "
+        "(Zielwert {target}).",
+    },
+    "melee.withdraw/still-engaged": {
+        "en": "{model} is still engaged with {others}: no free attack.",
+        "de": "{model} ist noch mit {others} im Nahkampf gebunden: kein freier Angriff.",
+    },
+    "melee.withdraw/no-weapon": {
+        "en": "{model} has no weapon it may use against {withdrawer} ({clauses}): no free attack.",
+        "de": "{model} hat keine Waffe, die es gegen {withdrawer} nutzen darf ({clauses}): kein "
+        "freier Angriff.",
+    },
+    "melee.slide/headline-legal": {
+        "en": "{model} may slide to ({x:g}, {y:g}).",
+        "de": "{model} darf per Slide nach ({x:g}, {y:g}) ziehen.",
+    },
+    "melee.slide/headline-illegal": {
+        "en": "{model} may not slide to ({x:g}, {y:g}).",
+        "de": "{model} darf nicht per Slide nach ({x:g}, {y:g}) ziehen.",
+    },
+    "melee.slide/vts": {
+        "en": "The Vault-Tec Simulator (version 1.5) has no slide.",
+        "de": "Im Vault-Tec Simulator (Version 1.5) entfällt der Slide.",
+    },
+    "melee.slide/not-engaged": {
+        "en": "{model} is not engaged: a slide follows a close combat attack by an engaged model.",
+        "de": "{model} ist nicht im Nahkampf gebunden: ein Slide folgt nur auf einen "
+        "Nahkampfangriff eines gebundenen Modells.",
+    },
+    "melee.slide/keeps": {
+        "en": "The new position keeps base contact with {models}.",
+        "de": "Die neue Position hält den Base-Kontakt zu {models}.",
+    },
+    "melee.slide/breaks": {
+        "en": "The new position would leave base contact with {model} (gap {gap:.2f}): a slide "
+        "may not break an engagement.",
+        "de": "Die neue Position verliert den Base-Kontakt zu {model} (Abstand {gap:.2f}): ein "
+        "Slide darf keine Nahkampfbindung lösen.",
+    },
+    "melee.slide/overlap": {
+        "en": "The new position overlaps the base of {model} by {overlap:.2f}.",
+        "de": "Die neue Position überlappt die Base von {model} um {overlap:.2f}.",
+    },
+    "melee.slide/new": {
+        "en": "The slide brings {models} into the engagement.",
+        "de": "Der Slide bindet zusätzlich {models} in den Nahkampf.",
+    },
+    "melee.slide/path": {
+        "en": "Shortest path around opposing bases: {length:.2f}{limit}.",
+        "de": "Kürzester Weg um gegnerische Basen herum: {length:.2f}{limit}.",
+    },
+    "melee.slide/too-far": {
+        "en": "The shortest path ({length:.2f}) is longer than the Move of {model} ({move:g}); "
+        "detour forced by {blockers}.",
+        "de": "Der kürzeste Weg ({length:.2f}) ist länger als die Bewegung von {model} "
+        "({move:g}); Umweg erzwungen durch {blockers}.",
+    },
+    "melee.slide/no-path": {
+        "en": "No path reaches the new position without passing through an opposing base; "
+        "blocked by {blockers}.",
+        "de": "Kein Weg erreicht die neue Position, ohne eine gegnerische Base zu durchqueren; "
+        "blockiert durch {blockers}.",
+    },
+    "melee.slide/through-engaged": {
+        "en": "The path may pass through the engaged enemy ({models}).",
+        "de": "Der Weg darf durch den gebundenen Gegner ({models}) führen.",
+    },
+    "melee.slide/option-needed": {
+        "en": "Without this option the slide would be blocked by {blockers}.",
+        "de": "Ohne diese Option wäre der Slide durch {blockers} blockiert.",
+    },
+    "melee.slide/friends": {
+        "en": "Friendly bases may be passed through; only ending on one is forbidden.",
+        "de": "Verbündete Basen dürfen durchquert werden; nur darauf enden ist verboten.",
+    },
+    "melee.slide/no-free-attacks": {
+        "en": "A slide keeps every engagement, so it provokes no free attacks; close combat "
+        "triggers fire after it.",
+        "de": "Ein Slide hält jede Nahkampfbindung, daher provoziert er keine freien Angriffe; "
+        "Nahkampf-Trigger werden danach ausgelöst.",
+    },
+    "melee.slide/terrain": {
+        "en": "Terrain does not stop a slide here (the rules of play leave movement through "
+        "terrain to the scenario).",
+        "de": "Gelände hält einen Slide hier nicht auf (die Regeln überlassen Bewegung durch "
+        "Gelände dem Szenario).",
+    },
+    "melee.shoot-into/core": {
+        "en": "{target} is engaged with {engaged}: shooting into the melee gives {modifier:+d} "
+        "skill.",
+        "de": "{target} ist mit {engaged} im Nahkampf gebunden: Schuss in den Nahkampf, "
+        "{modifier:+d} auf den Fertigkeitswert.",
+    },
+    "melee.shoot-into/vts": {
+        "en": "{target} is engaged with {engaged}: shooting into the melee gives {modifier:+d} "
+        "skill; a hit always strikes {target} (Vault-Tec Simulator).",
+        "de": "{target} ist mit {engaged} im Nahkampf gebunden: Schuss in den Nahkampf, "
+        "{modifier:+d} auf den Fertigkeitswert; ein Treffer trifft immer {target} "
+        "(Vault-Tec Simulator).",
+    },
+    "melee.shoot-into/numbers": {
+        "en": "On a success the red Armor die picks the model hit: {numbers}.",
+        "de": "Bei Erfolg bestimmt der rote Rüstungswürfel das getroffene Modell: {numbers}.",
+    },
+    "melee.shoot-into/unseen": {
+        "en": "{model} touches the target but is not in the Line of Sight of {attacker}: no "
+        "number.",
+        "de": "{model} steht in Base-Kontakt mit dem Ziel, aber nicht in der Sichtlinie von "
+        "{attacker}: keine Zahl.",
+    },
+    "melee.shoot-into/too-many": {
+        "en": "Only four numbers exist: {models} get none.",
+        "de": "Es gibt nur vier Zahlen: {models} erhalten keine.",
+    },
+    "melee.shoot-into/scatter": {
+        "en": "Area effects and thrown weapons use the same numbers (the model picked is the "
+        "centre of the effect); a miss scatters from {target}.",
+        "de": "Flächeneffekte und Wurfwaffen nutzen dieselben Zahlen (das gewählte Modell ist "
+        "der Mittelpunkt des Effekts); ein Fehlwurf streut von {target} aus.",
+    },
+}
 
 # --- grid.* (Pathfinder 1e) -----------------------------------------------------------------
 _GRID: dict[str, Entry] = {}
