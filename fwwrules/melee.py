@@ -40,7 +40,6 @@ from typing import TYPE_CHECKING, Any
 
 from .catalogue import render
 from .constants import LENGTH_EPSILON_MM
-from .errors import UnknownIdError
 from .rulings import Choice, Explained, IntoMelee, Reason, SkillInfo
 from .scenario import Model, Scenario, Weapon
 
@@ -559,9 +558,646 @@ def into_melee(
     return IntoMelee(modifier, numbers), tuple(reasons)
 
 
-def withdraw(*args: Any, **kwargs: Any) -> Any:  # replaced below in the next commit
-    raise NotImplementedError
+# ---------------------------------------------------------------------------------------------
+# Exact shortest paths among open discs (for melee.slide)
+# ---------------------------------------------------------------------------------------------
+
+Point2 = tuple[float, float]
 
 
-def slide(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError
+@dataclass(frozen=True, slots=True)
+class _Obstacle:
+    """An open disc the slider's centre may not enter: an opposing base grown by the slider."""
+
+    id: str
+    x: float
+    y: float
+    r: float
+
+
+def _seg_clear(p: Point2, q: Point2, obstacles: Sequence[_Obstacle]) -> bool:
+    """True when segment ``pq`` enters no obstacle's interior (a tangent is not entering)."""
+    px, py = p
+    dx, dy = q[0] - px, q[1] - py
+    ll = dx * dx + dy * dy
+    for o in obstacles:
+        t = 0.0 if ll == 0.0 else ((o.x - px) * dx + (o.y - py) * dy) / ll
+        t = max(0.0, min(1.0, t))
+        cx, cy = px + t * dx - o.x, py + t * dy - o.y
+        if math.hypot(cx, cy) < o.r - LENGTH_EPSILON_MM:
+            return False
+    return True
+
+
+def _inside_any(p: Point2, obstacles: Sequence[_Obstacle], skip: int = -1) -> bool:
+    return any(
+        k != skip and math.hypot(p[0] - o.x, p[1] - o.y) < o.r - LENGTH_EPSILON_MM
+        for k, o in enumerate(obstacles)
+    )
+
+
+def _point_tangents(p: Point2, o: _Obstacle) -> list[float]:
+    """Angles (around ``o``) of the tangent points from ``p``; ``p`` itself when it lies on it."""
+    dx, dy = p[0] - o.x, p[1] - o.y
+    d = math.hypot(dx, dy)
+    base = math.atan2(dy, dx)
+    if d <= o.r + LENGTH_EPSILON_MM:
+        return [base]
+    w = math.acos(o.r / d)
+    return [base - w, base + w]
+
+
+def _bitangents(a: _Obstacle, b: _Obstacle) -> list[tuple[Point2, Point2]]:
+    """Segments tangent to both circles (outer, and inner when the circles are apart)."""
+    dx, dy = b.x - a.x, b.y - a.y
+    z = dx * dx + dy * dy
+    if z == 0.0:
+        return []
+    out: list[tuple[Point2, Point2]] = []
+    for s2 in (1.0, -1.0):
+        r = s2 * b.r - a.r
+        h = z - r * r
+        if h < -LENGTH_EPSILON_MM:
+            continue
+        root = math.sqrt(max(h, 0.0))
+        for pm in (1.0, -1.0) if root > 0 else (1.0,):
+            na = (dx * r + pm * dy * root) / z
+            nb = (dy * r - pm * dx * root) / z
+            # the line na*x + nb*y + c = 0 has signed distance a.r from a, s2*b.r from b
+            ta = (a.x - a.r * na, a.y - a.r * nb)
+            tb = (b.x - s2 * b.r * na, b.y - s2 * b.r * nb)
+            out.append((ta, tb))
+    return out
+
+
+def _blocked_arcs(i: int, obstacles: Sequence[_Obstacle]) -> list[tuple[float, float]] | None:
+    """Open angular intervals (start, length) of circle ``i`` inside other discs; ``None``: all."""
+    a = obstacles[i]
+    out: list[tuple[float, float]] = []
+    for k, b in enumerate(obstacles):
+        if k == i:
+            continue
+        d = math.hypot(b.x - a.x, b.y - a.y)
+        if d + a.r <= b.r - LENGTH_EPSILON_MM:
+            return None  # circle i lies inside disc k
+        if d >= a.r + b.r or d + b.r <= a.r:
+            continue
+        c = (a.r * a.r + d * d - b.r * b.r) / (2 * a.r * d)
+        w = math.acos(max(-1.0, min(1.0, c)))
+        phi = math.atan2(b.y - a.y, b.x - a.x)
+        out.append(((phi - w) % _TWO_PI, 2 * w))
+    return out
+
+
+def _arc_free(
+    start: float, length: float, blocked: Sequence[tuple[float, float]], r: float
+) -> bool:
+    """True when the arc (start, start+length) meets no open blocked interval."""
+    eps = LENGTH_EPSILON_MM / r
+    for s, w in blocked:
+        if (s - start) % _TWO_PI < length - eps or (start - s) % _TWO_PI < w - eps:
+            return False
+    return True
+
+
+def shortest_path(start: Point2, goal: Point2, obstacles: Sequence[_Obstacle]) -> float | None:
+    """Length of the shortest path from ``start`` to ``goal`` avoiding the open discs, or None.
+
+    Exact: a shortest path among discs consists of straight segments tangent to the circles and
+    arcs along them (the visibility graph of tangent points). Segments may graze a circle and
+    arcs may run along its boundary (grazing is not entering); points where two circles cross
+    cut the arcs. Obstacles containing ``start`` or ``goal`` must be removed by the caller.
+    """
+    if _seg_clear(start, goal, obstacles):
+        return math.dist(start, goal)
+    nodes: list[Point2] = [start, goal]
+    on_circle: list[list[tuple[float, int]]] = [[] for _ in obstacles]
+    edges: dict[int, list[tuple[int, float]]] = {}
+
+    def add_node(i: int, angle: float) -> int | None:
+        o = obstacles[i]
+        p = (o.x + o.r * math.cos(angle), o.y + o.r * math.sin(angle))
+        if _inside_any(p, obstacles, skip=i):
+            return None
+        nodes.append(p)
+        n = len(nodes) - 1
+        on_circle[i].append((angle % _TWO_PI, n))
+        return n
+
+    def link(u: int, v: int, length: float) -> None:
+        edges.setdefault(u, []).append((v, length))
+        edges.setdefault(v, []).append((u, length))
+
+    blocked = [_blocked_arcs(i, obstacles) for i in range(len(obstacles))]
+    for i, o in enumerate(obstacles):
+        if blocked[i] is None:
+            continue
+        for end in (0, 1):
+            p = nodes[end]
+            for ang in _point_tangents(p, o):
+                n = add_node(i, ang)
+                if n is not None and _seg_clear(p, nodes[n], obstacles):
+                    link(end, n, math.dist(p, nodes[n]))
+    for i in range(len(obstacles)):
+        for k in range(i + 1, len(obstacles)):
+            if blocked[i] is None or blocked[k] is None:
+                continue
+            a, b = obstacles[i], obstacles[k]
+            for ta, tb in _bitangents(a, b):
+                if not _seg_clear(ta, tb, obstacles):
+                    continue
+                na = add_node(i, math.atan2(ta[1] - a.y, ta[0] - a.x))
+                nb = add_node(k, math.atan2(tb[1] - b.y, tb[0] - b.x))
+                if na is not None and nb is not None:
+                    link(na, nb, math.dist(ta, tb))
+    for i, o in enumerate(obstacles):
+        arcs = blocked[i]
+        pts = sorted(on_circle[i])
+        if arcs is None or len(pts) < 2:
+            continue
+        for j in range(len(pts)):
+            a0, n0 = pts[j]
+            a1, n1 = pts[(j + 1) % len(pts)]
+            length = (a1 - a0) % _TWO_PI
+            if len(pts) == 2 and j == 1 and length == 0.0:
+                continue
+            if _arc_free(a0, length, arcs, o.r):
+                link(n0, n1, o.r * length)
+    dist = {0: 0.0}
+    heap = [(0.0, 0)]
+    while heap:
+        d, u = heapq.heappop(heap)
+        if u == 1:
+            return d
+        if d > dist.get(u, math.inf):
+            continue
+        for v, w in edges.get(u, ()):
+            nd = d + w
+            if nd < dist.get(v, math.inf):
+                dist[v] = nd
+                heapq.heappush(heap, (nd, v))
+    return None
+
+
+def _clusters(obstacles: Sequence[_Obstacle]) -> list[list[int]]:
+    """Groups of obstacles whose discs overlap or touch (connected components)."""
+    parent = list(range(len(obstacles)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, a in enumerate(obstacles):
+        for k in range(i + 1, len(obstacles)):
+            b = obstacles[k]
+            if math.hypot(a.x - b.x, a.y - b.y) <= a.r + b.r:
+                parent[find(i)] = find(k)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(obstacles)):
+        groups.setdefault(find(i), []).append(i)
+    return list(groups.values())
+
+
+def _blockers(start: Point2, goal: Point2, obstacles: Sequence[_Obstacle]) -> list[str]:
+    """The obstacles that stand in the way: a cluster that alone cuts ``goal`` off from
+    ``start``, else those the straight segment enters."""
+    cut: list[str] = []
+    for group in _clusters(obstacles):
+        sub = [obstacles[i] for i in group]
+        if shortest_path(start, goal, sub) is None:
+            cut.extend(o.id for o in sub)
+    if cut:
+        return cut
+    return [o.id for o in obstacles if not _seg_clear(start, goal, [o])]
+
+
+# ---------------------------------------------------------------------------------------------
+# melee.withdraw (with action.quick and melee.stunned)
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FreeAttack:
+    """One free Quick Action attack provoked by a withdrawal, with its best weapon."""
+
+    attacker: str
+    weapon: str
+    skill: SkillInfo
+    ruling: AttackRuling | None = field(default=None, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"attacker": self.attacker, "weapon": self.weapon, "skill": self.skill.to_dict()}
+
+
+@dataclass(frozen=True, slots=True)
+class NoAttack:
+    """A model the withdrawing model leaves that gets no free attack, and why.
+
+    ``clause`` is the first reason (``melee.withdraw``: still engaged with ``others``;
+    ``melee.stunned``; or the clause that forbids every weapon, e.g. ``melee.skill``);
+    ``clauses`` lists them all.
+    """
+
+    model: str
+    clause: str
+    clauses: tuple[str, ...] = ()
+    others: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "clause": self.clause,
+            "clauses": list(self.clauses),
+            "engaged_with": list(self.others),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class WithdrawRuling(Explained):
+    """What leaving close combat costs ``model`` (``fwwrules withdraw``)."""
+
+    model: str
+    rules: str
+    engaged: tuple[str, ...]
+    free_attacks: tuple[FreeAttack, ...]
+    no_attack: tuple[NoAttack, ...]
+    reasons: tuple[Reason, ...]
+    labels: Mapping[str, str] = field(default_factory=dict, compare=False)
+
+    def headline(self, lang: str = "en") -> str:
+        who = ", ".join(self.labels.get(f.attacker, f.attacker) for f in self.free_attacks)
+        return render(
+            "melee.withdraw/headline",
+            {
+                "model": self.labels.get(self.model, self.model),
+                "count": len(self.free_attacks),
+                "who": f" ({who})" if who else "",
+            },
+            lang,
+        )
+
+    def to_dict(self, lang: str = "en") -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "rules": self.rules,
+            "engaged": list(self.engaged),
+            "free_attacks": [f.to_dict() for f in self.free_attacks],
+            "no_attack": [n.to_dict() for n in self.no_attack],
+            "reasons": [r.to_dict(lang) for r in self.reasons],
+        }
+
+
+def _best_free_attack(
+    scenario: Scenario, attacker_id: str, target_id: str, rules: str
+) -> tuple[FreeAttack | None, tuple[str, ...]]:
+    """The attacker's best close combat weapon against the withdrawing model, as a Quick Action.
+
+    Best: the highest skill target of the resulting ruling; ties go to the earlier weapon in
+    card order (the Improvised Weapon comes last). ``None`` and the forbidding clauses when no
+    weapon may be used.
+    """
+    from .attack import ruling
+
+    best: FreeAttack | None = None
+    forbidden: list[str] = []
+    for weapon in scenario.weapons_of(scenario.model(attacker_id)):
+        r = ruling(scenario, attacker_id, target_id, weapon=weapon.id, rules=rules, quick=True)
+        target = r.skill.target
+        if not r.allowed or target is None:
+            forbidden.extend(c for c in r.not_allowed if c not in forbidden)
+            continue
+        if best is None or (best.skill.target is not None and target > best.skill.target):
+            best = FreeAttack(attacker_id, weapon.id, r.skill, r)
+    return best, tuple(forbidden)
+
+
+def withdraw(scenario: Scenario, model_id: str, rules: str | None = None) -> WithdrawRuling:
+    """``melee.withdraw``: the free attacks a model provokes by moving out of base contact.
+
+    Each opposing model it is engaged with gets one free Quick Action attack (``action.quick``,
+    -2) against it, before it moves, unless that model
+
+    * is still engaged with another model (``melee.withdraw``): engaged with anyone besides the
+      withdrawing model, or
+    * is Stunned (``melee.stunned``), or
+    * may use none of its weapons against it (the forbidding clause, e.g. ``melee.skill``).
+
+    Each free attack uses the attacker's best weapon (see :func:`_best_free_attack`) through
+    :func:`fwwrules.attack.ruling` with ``quick=True``. The free attacks trigger no reactions; a
+    withdrawal is a normal Move, never a Charge. A model that is not engaged provokes nothing.
+    """
+    r = _rules(scenario, rules)
+    model = scenario.model(model_id)
+    eng = engagements(scenario)
+    foes = eng[model.id]
+    reasons: list[Reason] = []
+    free: list[FreeAttack] = []
+    none: list[NoAttack] = []
+    if not foes:
+        reasons.append(Reason("melee.withdraw", "not-engaged", {"model": model.label}))
+    else:
+        reasons.append(Reason("melee.withdraw", "move", {"model": model.label}))
+    for f in foes:
+        foe = scenario.model(f)
+        others = tuple(x for x in eng[f] if x != model.id)
+        clauses: list[str] = []
+        if others:
+            clauses.append("melee.withdraw")
+            reasons.append(
+                Reason(
+                    "melee.withdraw",
+                    "still-engaged",
+                    {"model": foe.label, "others": [_label(scenario, x) for x in others]},
+                )
+            )
+        if foe.stunned:
+            clauses.append("melee.stunned")
+            reasons.append(
+                Reason(
+                    "melee.stunned",
+                    "no-free-attack",
+                    {"model": foe.label, "withdrawer": model.label},
+                )
+            )
+        if clauses:
+            none.append(NoAttack(f, clauses[0], tuple(clauses), others))
+            continue
+        best, forbidden = _best_free_attack(scenario, f, model.id, r)
+        if best is None:
+            clause = forbidden[0] if forbidden else "melee.skill"
+            none.append(NoAttack(f, clause, forbidden or (clause,)))
+            reasons.append(
+                Reason(
+                    "melee.withdraw",
+                    "no-weapon",
+                    {"model": foe.label, "withdrawer": model.label, "clauses": list(forbidden)},
+                )
+            )
+            continue
+        free.append(best)
+        reasons.append(
+            Reason(
+                "melee.withdraw",
+                "free-attack",
+                {
+                    "model": foe.label,
+                    "weapon": _weapon_label(scenario, best.weapon),
+                    "target": best.skill.target,
+                },
+            )
+        )
+        reasons.append(Reason("action.quick", "", {"modifier": QUICK_ACTION_MODIFIER}))
+    labels = {m.id: m.label for m in scenario.models}
+    return WithdrawRuling(model.id, r, foes, tuple(free), tuple(none), tuple(reasons), labels)
+
+
+def _weapon_label(scenario: Scenario, weapon_id: str) -> str:
+    return scenario.weapon(weapon_id).label
+
+
+# ---------------------------------------------------------------------------------------------
+# melee.slide
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SlideRuling(Explained):
+    """The answer to "may ``model`` slide to ``to``?" (``fwwrules slide``).
+
+    Lengths (``to``, ``path_length``) are in scenario units. ``path_length`` is the length of
+    the shortest legal path of the base centre (``None`` when none exists or it was not
+    looked for, e.g. under ``vts``).
+    """
+
+    model: str
+    to: tuple[float, float]
+    rules: str
+    legal: bool
+    not_allowed: tuple[str, ...] = ()
+    breaks: tuple[str, ...] = ()
+    overlaps: tuple[str, ...] = ()
+    new_engagements: tuple[str, ...] = ()
+    path_length: float | None = None
+    blocked_by: tuple[str, ...] = ()
+    reasons: tuple[Reason, ...] = ()
+    labels: Mapping[str, str] = field(default_factory=dict, compare=False)
+
+    def headline(self, lang: str = "en") -> str:
+        key = "melee.slide/headline-legal" if self.legal else "melee.slide/headline-illegal"
+        values = {
+            "model": self.labels.get(self.model, self.model),
+            "x": self.to[0],
+            "y": self.to[1],
+        }
+        return render(key, values, lang)
+
+    def to_dict(self, lang: str = "en") -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "to": list(self.to),
+            "rules": self.rules,
+            "legal": self.legal,
+            "not_allowed": list(self.not_allowed),
+            "breaks": list(self.breaks),
+            "overlaps": list(self.overlaps),
+            "new_engagements": list(self.new_engagements),
+            "path_length": None if self.path_length is None else round(self.path_length, 3),
+            "blocked_by": list(self.blocked_by),
+            "reasons": [r.to_dict(lang) for r in self.reasons],
+        }
+
+
+def _obstacles(
+    scenario: Scenario, mover: Model, start: Point2, goal: Point2, skip: Sequence[str]
+) -> list[_Obstacle]:
+    """Opposing bases on the mover's level, grown by the mover's radius less the tolerance.
+
+    The mover's centre may touch such a disc but not enter it: its base may come as close as
+    contact allows (overlap up to the contact tolerance). Obstacles that already hold ``start``
+    or ``goal`` are left out (an overlap at the goal is reported on its own).
+    """
+    geo = scenario.board.models
+    me = geo[mover.id].disc
+    tol = scenario.board.contact_tolerance
+    out = []
+    for m in scenario.models:
+        if m.id == mover.id or m.id in skip:
+            continue
+        if not scenario.opposing(mover, m) or not same_level(scenario, mover, m):
+            continue
+        d = geo[m.id].disc
+        o = _Obstacle(m.id, d.x, d.y, d.r + me.r - tol)
+        if o.r <= 0 or _inside_any(start, [o]) or _inside_any(goal, [o]):
+            continue
+        out.append(o)
+    return out
+
+
+def slide(
+    scenario: Scenario, model_id: str, to: tuple[float, float], rules: str | None = None
+) -> SlideRuling:
+    """``melee.slide`` (``core`` only): may the model end a slide with its centre at ``to``?
+
+    ``to`` is in scenario units. Legal when all hold:
+
+    * the model is engaged (a slide follows its close combat attack);
+    * at ``to`` its base still touches every model it was engaged with (``breaks`` lists those
+      it would leave; contact as in :func:`engagements`);
+    * it overlaps no other base on its level by more than the contact tolerance (``overlaps``);
+    * a path of its centre exists that never takes its base into an opposing base (deeper than
+      the contact tolerance); friendly bases may be passed through. With the option
+      ``slide_through_engaged_enemy`` (German reading, translation note 3) the models it is
+      engaged with may be passed through too;
+    * when the model has a ``move``, the shortest such path is no longer than it.
+
+    The path is decided exactly (:func:`shortest_path`: tangent segments and arcs around the
+    grown discs). Only the end position must keep contact; on the way the base may swing
+    around. Models it touches at ``to`` that it was not engaged with join the engagement
+    (``new_engagements``). Terrain does not stop a slide: RULES.md says nothing on moving
+    through terrain, so the engine leaves it to the players (a reason says so when the straight
+    line meets terrain). A slide provokes no free attacks. ``vts``: never legal.
+    """
+    from .board import Disc
+    from .errors import QueryError
+
+    r = _rules(scenario, rules)
+    model = scenario.model(model_id)
+    x, y = float(to[0]), float(to[1])
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise QueryError(f"the slide's end position must be finite numbers, got {to!r}")
+    labels = {m.id: m.label for m in scenario.models}
+    if r == "vts":
+        return SlideRuling(
+            model.id, (x, y), r, False, ("melee.slide",),
+            reasons=(Reason("melee.slide", "vts", {}),), labels=labels,
+        )  # fmt: skip
+    geo = scenario.board.models
+    u = scenario.unit_mm
+    me = geo[model.id].disc
+    new = Disc(x * u, y * u, me.r)
+    start, goal = me.center, new.center
+    tol = scenario.board.contact_tolerance
+    engaged = engagements(scenario)[model.id]
+    reasons: list[Reason] = []
+    failed = False
+    if not engaged:
+        failed = True
+        reasons.append(Reason("melee.slide", "not-engaged", {"model": model.label}))
+    breaks = tuple(e for e in engaged if not _touching(scenario, new, geo[e].disc))
+    kept = [labels[e] for e in engaged if e not in breaks]
+    if kept:
+        reasons.append(Reason("melee.slide", "keeps", {"models": kept}))
+    for b in breaks:
+        failed = True
+        gap = scenario.from_mm(new.gap(geo[b].disc))
+        reasons.append(Reason("melee.slide", "breaks", {"model": labels[b], "gap": gap}))
+    level = [m for m in scenario.models if m.id != model.id and same_level(scenario, model, m)]
+    overlaps = []
+    for m in level:
+        g = new.gap(geo[m.id].disc)
+        if g < -tol - LENGTH_EPSILON_MM:
+            failed = True
+            overlaps.append(m.id)
+            reasons.append(
+                Reason(
+                    "melee.slide", "overlap", {"model": m.label, "overlap": scenario.from_mm(-g)}
+                )
+            )
+    new_eng = tuple(
+        m.id
+        for m in level
+        if m.id not in engaged
+        and scenario.opposing(model, m)
+        and _touching(scenario, new, geo[m.id].disc)
+    )
+    if new_eng:
+        reasons.append(Reason("melee.slide", "new", {"models": [labels[m] for m in new_eng]}))
+
+    through = scenario.options.slide_through_engaged_enemy
+    skip = engaged if through else ()
+    obstacles = _obstacles(scenario, model, start, goal, skip)
+    length_mm = shortest_path(start, goal, obstacles)
+    move_mm = None if model.move is None else scenario.to_mm(model.move)
+    blocked_by: tuple[str, ...] = ()
+    if length_mm is None:
+        failed = True
+        blocked_by = tuple(_blockers(start, goal, obstacles))
+        reasons.append(
+            Reason("melee.slide", "no-path", {"blockers": [labels[b] for b in blocked_by]})
+        )
+    else:
+        limit = "" if move_mm is None else f" / {model.move:g}"
+        reasons.append(
+            Reason("melee.slide", "path", {"length": scenario.from_mm(length_mm), "limit": limit})
+        )
+        if move_mm is not None and length_mm > move_mm + LENGTH_EPSILON_MM:
+            failed = True
+            blocked_by = tuple(o.id for o in obstacles if not _seg_clear(start, goal, [o]))
+            reasons.append(
+                Reason(
+                    "melee.slide",
+                    "too-far",
+                    {
+                        "length": scenario.from_mm(length_mm),
+                        "model": model.label,
+                        "move": model.move,
+                        "blockers": [labels[b] for b in blocked_by] or ["-"],
+                    },
+                )
+            )
+    if through and engaged:
+        reasons.append(
+            Reason("option/used", "", {"option": "slide_through_engaged_enemy", "value": "true"})
+        )
+        reasons.append(
+            Reason("melee.slide", "through-engaged", {"models": [labels[e] for e in engaged]})
+        )
+        strict = _obstacles(scenario, model, start, goal, ())
+        strict_len = shortest_path(start, goal, strict)
+        worse = strict_len is None or (
+            move_mm is not None and strict_len > move_mm + LENGTH_EPSILON_MM
+        )
+        if length_mm is not None and worse:
+            names = [labels[b] for b in _blockers(start, goal, strict)]
+            reasons.append(Reason("melee.slide", "option-needed", {"blockers": names}))
+    friends = [
+        _Obstacle(m.id, *geo[m.id].disc.center, geo[m.id].disc.r + me.r - tol)
+        for m in level
+        if not scenario.opposing(model, m)
+    ]
+    friends_crossed = not _seg_clear(start, goal, friends)
+    if friends_crossed:
+        reasons.append(Reason("melee.slide", "friends", {}))
+    if _meets_terrain(scenario, start, goal, me.r):
+        reasons.append(Reason("melee.slide", "terrain", {}))
+    legal = not failed
+    if legal:
+        reasons.append(Reason("melee.slide", "no-free-attacks", {}))
+    return SlideRuling(
+        model=model.id,
+        to=(x, y),
+        rules=r,
+        legal=legal,
+        not_allowed=() if legal else ("melee.slide",),
+        breaks=breaks,
+        overlaps=tuple(overlaps),
+        new_engagements=new_eng,
+        path_length=None if length_mm is None else scenario.from_mm(length_mm),
+        blocked_by=blocked_by,
+        reasons=tuple(reasons),
+        labels=labels,
+    )
+
+
+def _meets_terrain(scenario: Scenario, start: Point2, goal: Point2, radius: float) -> bool:
+    """True when the base, swept along the straight line, touches a terrain piece's interior."""
+    from shapely.geometry import LineString, Point
+
+    swept = LineString([start, goal]) if start != goal else Point(start)
+    area = swept.buffer(radius)
+    return any(
+        t.kind != "scenery" and t.polygon.intersection(area).area > 0
+        for t in scenario.board.terrain_near(area)
+    )
