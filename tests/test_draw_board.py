@@ -1,0 +1,321 @@
+"""fwwrules.draw: the board picture, checked through its artists (never golden images)."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from types import SimpleNamespace
+
+import matplotlib
+import pytest
+from matplotlib.figure import Figure
+from matplotlib.patches import Circle
+
+import fwwrules
+from fwwrules.draw import BoardStyle, draw_board, draw_word, moving_artists, update_board
+from fwwrules.ranges import band_limits
+from fwwrules.rulings import AttackRuling, Crossing, IgnoredEntry, IntoMelee, Sight
+
+matplotlib.use("Agg")
+
+BOARD = """
+format: fwwrules/scenario@1
+title: Test board
+units: {units}
+models:
+  - {{id: knight, name: Knight, faction: bos, base: {b40}, at: [{x50}, {x100}], skills: {{rifle: 7}},
+     weapons: [laser]}}
+  - {{id: brute, name: Brute, faction: mutants, base: {b40}, at: [{x250}, {x100}]}}
+  - {{id: dog, faction: mutants, base: {b32}, at: [{x250}, {x140}]}}
+terrain:
+  - {{id: wall, kind: blocking, rect: {{at: [{x150}, {x160}], size: [{x20}, {x80}]}}, height: {x50}}}
+  - {{id: crate, kind: cover, polygon: [[{x140}, {x80}], [{x160}, {x80}], [{x160}, {x120}],
+     [{x140}, {x120}]]}}
+  - {{id: wood, kind: area, circle: {{at: [{x150}, {x30}], diameter: {x60}}}}}
+weapons:
+  - {{id: laser, type: rifle, short: red, long: green, dice: {{short: [green], long: [black]}}}}
+"""
+
+
+def board(units: str = "mm") -> fwwrules.Scenario:
+    k = 1 / 25.4 if units == "in" else 1.0
+    values = {f"x{n}": round(n * k, 6) for n in (20, 30, 50, 60, 80, 100, 120, 140, 150, 160, 250)}
+    values |= {"b40": round(40 * k, 6), "b32": round(32 * k, 6), "units": units}
+    return fwwrules.loads(BOARD.format(**values))
+
+
+def attack(**kw: object) -> AttackRuling:
+    """A ruling as the rules layer would return it (data only: drawing decides nothing)."""
+    sight = Sight(
+        witness=((70.0, 100.0), (230.0, 100.0)),
+        loc=((50.0, 100.0), (250.0, 100.0)),
+        crossings=(
+            Crossing("crate", "crossed", ((140.0, 100.0), (160.0, 100.0))),
+            Crossing("wall", "grazed", ((140.0, 120.0),)),
+        ),
+    )
+    values: dict[str, object] = {
+        "attacker": "knight",
+        "target": "brute",
+        "weapon": "laser",
+        "rules": "core",
+        "kind": "ranged",
+        "allowed": True,
+        "line_of_sight": True,
+        "sight": sight,
+    }
+    values.update(kw)
+    return AttackRuling(**values)  # type: ignore[arg-type]
+
+
+def blocked() -> AttackRuling:
+    sight = Sight(witness=None, loc=((50.0, 100.0), (250.0, 100.0)), blockers=("wall",))
+    return attack(allowed=False, line_of_sight=False, sight=sight, not_allowed=("ranged.los",))
+
+
+def axes() -> tuple[Figure, object]:
+    fig = Figure(figsize=(9, 6))
+    return fig, fig.add_subplot()
+
+
+def data(line: object) -> list[tuple[float, float]]:
+    xs, ys = line.get_data()  # type: ignore[attr-defined]
+    return [(float(x), float(y)) for x, y in zip(xs, ys, strict=True)]
+
+
+def points(line: object) -> list[tuple[float, float]]:
+    """The line's points without the NaN separators between pieces."""
+    return [p for p in data(line) if not math.isnan(p[0])]
+
+
+@pytest.mark.parametrize("units", ["mm", "in"])
+def test_size_classes_bases_are_exact_circles_true_to_size_in_mm(units: str) -> None:
+    s = board(units)
+    _, ax = axes()
+    art = draw_board(s, ax)
+    for m in s.models:
+        base = art.bases[m.id]
+        assert type(base) is Circle
+        assert base.center == pytest.approx(tuple(v * s.unit_mm for v in m.at))
+        assert base.get_radius() == pytest.approx(m.base * s.unit_mm / 2)
+    assert art.bases["knight"].get_radius() == pytest.approx(20.0, abs=1e-4)
+    assert ax.get_aspect() == 1.0
+    assert "mm" in ax.get_xlabel() and "mm" in ax.get_ylabel()
+    # y grows upwards, as in the scenario file
+    lo, hi = ax.get_ylim()
+    assert lo < hi
+
+
+def test_sides_differ_by_hatch_and_legend_not_colour_alone() -> None:
+    s = board()
+    art = draw_board(s, axes()[1])
+    b = art.bases
+    assert b["brute"].get_hatch() == b["dog"].get_hatch()
+    assert b["knight"].get_hatch() != b["brute"].get_hatch()
+    assert b["knight"].get_facecolor() != b["brute"].get_facecolor()
+    texts = art.legend_texts()
+    assert "side: bos" in texts and "side: mutants" in texts
+    assert art.labels["knight"].get_text() == "Knight"
+
+
+def test_terrain_kinds_hatched_labelled_and_in_legend() -> None:
+    s = board()
+    art = draw_board(s, axes()[1])
+    hatches = {t: p.get_hatch() for t, p in art.terrain.items()}
+    assert len(set(hatches.values())) == 3
+    texts = art.legend_texts()
+    for kind in ("blocking", "cover", "area"):
+        assert draw_word(kind) in texts
+    assert "50" in art.terrain_labels["wall"].get_text()
+    assert "height" in art.terrain_labels["wall"].get_text()
+    assert art.terrain_labels["crate"].get_text() == "crate"
+    # the wall's patch is the rules' polygon
+    xs = sorted({round(x) for x, _ in art.terrain["wall"].get_xy()})
+    assert xs == [140, 160]
+
+
+def test_elevation_significant_edge_drawn_thick_dashed() -> None:
+    s = fwwrules.loads(
+        """
+format: fwwrules/scenario@1
+models: [{id: a, faction: x, base: 32, at: [20, 20]}]
+terrain: [{id: roof, kind: blocking, rect: {at: [100, 100], size: [60, 60]}, height: 60}]
+"""
+    )
+    edges = s.board.significant_edges
+    assert edges
+    art = draw_board(s, axes()[1])
+    pts = points(art.edges)
+    for e in edges:
+        assert (e.a[0], e.a[1]) in pts and (e.b[0], e.b[1]) in pts
+    assert art.edges.get_linestyle() == "--"
+    assert art.edges.get_linewidth() >= 3
+    assert draw_word("edge") in art.legend_texts()
+
+
+def test_ranged_los_witness_line_drawn_and_no_fan() -> None:
+    art = draw_board(board(), axes()[1], ruling=attack())
+    assert art.sight.get_visible()
+    assert data(art.sight) == [(70.0, 100.0), (230.0, 100.0)]
+    assert not art.fan.get_visible() and not art.fan_label.get_visible()
+    assert data(art.loc) == [(50.0, 100.0), (250.0, 100.0)]
+
+
+def test_ranged_los_blocked_fan_drawn_faint_and_marked() -> None:
+    s = board()
+    art = draw_board(s, axes()[1], ruling=blocked())
+    style = art.style
+    assert not art.sight.get_visible()
+    assert art.fan.get_visible() and art.fan.get_alpha() == style.fan_alpha < 1
+    xs, _ = art.fan.get_data()
+    assert sum(1 for x in xs if math.isnan(x)) == style.fan_lines - 1  # NaN separators
+    pts = points(art.fan)
+    # fan lines run from the attacker's base to the target's base
+    for p in pts[::2]:
+        assert abs(p[0] - 50.0) < 1e-9 and abs(p[1] - 100.0) <= 20.0
+    assert art.fan_label.get_visible()
+    assert draw_word("no-los") in art.fan_label.get_text()
+    assert art.blockers.get_visible()
+    wall_x = {round(x) for x, _ in points(art.blockers)}
+    assert wall_x == {140, 160}
+
+
+def test_cover_line_crossing_and_graze_differ_in_marker_and_line_style() -> None:
+    art = draw_board(board(), axes()[1], ruling=attack())
+    assert data(art.crossings) == [(140.0, 100.0), (160.0, 100.0)]
+    assert points(art.crossing_points) == [(140.0, 100.0), (160.0, 100.0)]
+    assert points(art.graze_points) == [(140.0, 120.0)]
+    assert art.crossing_points.get_marker() != art.graze_points.get_marker()
+    assert art.crossings.get_linestyle() != art.grazes.get_linestyle()
+    # the crossed piece is outlined as cover, the grazed one only dotted
+    assert {round(x) for x, _ in points(art.cover_outline)} == {140, 160}
+    assert art.grazes.get_visible()
+    assert draw_word("grazed") in art.legend_texts()
+
+
+def test_cover_shooter_contact_ignored_piece_marked_with_clause() -> None:
+    r = attack(ignored=(IgnoredEntry("crate", "cover.shooter-contact"),))
+    art = draw_board(board(), axes()[1], ruling=r)
+    shown = [t.get_text() for t in art.ignored_labels if t.get_visible()]
+    assert shown == ["ignored: cover.shooter-contact"]
+    assert art.ignored.get_visible()
+    # an ignored piece is not outlined as cover
+    assert not art.cover_outline.get_visible()
+
+
+def test_ranged_range_band_rings_at_base_radius_plus_band_end() -> None:
+    s = board()
+    art = draw_board(s, axes()[1], ruling=attack())
+    short_end, long_end = band_limits(s, s.weapon("laser"))
+    assert long_end is not None
+    for name, end in (("short", short_end), ("long", long_end)):
+        ring = art.bands[name]
+        assert ring.get_visible() and ring.center == pytest.approx((50.0, 100.0))
+        assert ring.get_radius() == pytest.approx(20.0 + end)
+    art2 = draw_board(s, axes()[1], ruling=attack(), show_bands=False)
+    assert not any(r.get_visible() for r in art2.bands.values())
+
+
+def test_melee_shoot_into_numbers_written_beside_bases() -> None:
+    r = attack(into_melee=IntoMelee(2, ("brute", "dog", "brute", "dog")))
+    art = draw_board(board(), axes()[1], ruling=r)
+    shown = {t.get_text(): t.get_position() for t in art.numbers if t.get_visible()}
+    assert set(shown) == {"1 3", "2 4"}
+    assert shown["1 3"][0] > 250 and shown["2 4"][1] > 140
+    art2 = draw_board(board(), axes()[1], ruling=r, into_melee=False)
+    assert not any(t.get_visible() for t in art2.numbers)
+
+
+@pytest.mark.parametrize("legal", [True, False])
+def test_melee_slide_ghost_base_legal_and_illegal_by_style_and_label(legal: bool) -> None:
+    s = board()
+    slide = SimpleNamespace(model="knight", to=(60.0, 130.0), legal=legal, breaks=())
+    art = draw_board(s, axes()[1], slide=slide)
+    ghost = art.slide_ghost
+    assert ghost.get_visible() and ghost.center == (60.0, 130.0)
+    assert ghost.get_radius() == art.bases["knight"].get_radius()
+    style = art.style
+    expected = style.slide_legal_linestyle if legal else style.slide_illegal_linestyle
+    assert ghost.get_linestyle() == expected
+    assert art.slide_label.get_text() == draw_word("slide-legal" if legal else "slide-illegal")
+
+
+def test_melee_withdraw_free_attack_arrows_from_each_attacker() -> None:
+    s = board()
+    wd = SimpleNamespace(
+        model="knight", free_attacks=(SimpleNamespace(attacker="brute"), {"attacker": "dog"})
+    )
+    art = draw_board(s, axes()[1], withdraw=wd)
+    arrows = [a for a in art.free_attacks if a.get_visible()]
+    assert len(arrows) == 2
+    for a in arrows:
+        assert a.xy[0] < a.get_position()[0]  # pointing at the knight on the left
+    assert draw_word("free-attack") in art.legend_texts()
+
+
+def test_everything_skipped_gracefully_without_ruling() -> None:
+    art = draw_board(board(), axes()[1])
+    for a in art.overlays():
+        assert not a.get_visible()
+
+
+def test_update_board_moves_same_artists_in_place() -> None:
+    s = board()
+    fig, ax = axes()
+    art = draw_board(s, ax, ruling=attack())
+    base, ring, legend = art.bases["knight"], art.bands["short"], art.legend
+    moved = dataclasses.replace(
+        s,
+        models=tuple(
+            dataclasses.replace(m, at=(60.0, 20.0)) if m.id == "knight" else m for m in s.models
+        ),
+    )
+    update_board(art, moved, ruling=blocked())
+    assert art.bases["knight"] is base and base.center == (60.0, 20.0)
+    assert art.labels["knight"].get_position()[1] < 20.0
+    assert art.bands["short"] is ring and ring.center == (60.0, 20.0)
+    assert art.legend is legend
+    assert art.fan.get_visible() and not art.sight.get_visible()
+    assert len(ax.patches) == len(draw_board(s, axes()[1], ruling=attack()).ax.patches)
+
+
+def test_lang_de_relabels_legend_and_axes_in_place() -> None:
+    s = board()
+    art = draw_board(s, axes()[1], ruling=blocked())
+    texts = art.legend.get_texts()
+    update_board(art, s, ruling=blocked(), lang="de")
+    assert art.legend.get_texts() == texts  # same Text objects
+    de = art.legend_texts()
+    assert "Deckungslinie" in de and "sichtblockierendes Gelände" in de and "Seite: bos" in de
+    assert "blockiert" in art.fan_label.get_text()
+    with pytest.raises(ValueError):
+        update_board(art, s, lang="fr")
+
+
+def test_moving_artists_are_the_base_label_and_overlays() -> None:
+    art = draw_board(board(), axes()[1], ruling=attack())
+    moving = moving_artists(art, "knight")
+    assert art.bases["knight"] in moving and art.labels["knight"] in moving
+    assert art.sight in moving and art.bands["short"] in moving
+    assert art.bases["brute"] not in moving
+
+
+def test_board_style_is_frozen_and_colour_blind_palette() -> None:
+    style = BoardStyle()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        style.fan_lines = 3  # type: ignore[misc]
+    assert style.side_colours[0] == "#0072B2"
+    custom = BoardStyle(fan_lines=3)
+    art = draw_board(board(), axes()[1], ruling=blocked(), style=custom)
+    xs, _ = art.fan.get_data()
+    assert sum(1 for x in xs if math.isnan(x)) == 2
+
+
+def test_draw_board_without_ax_makes_fixed_size_figure() -> None:
+    import matplotlib.pyplot as plt
+
+    art = draw_board(board())
+    try:
+        assert tuple(art.figure.get_size_inches()) == BoardStyle().figsize
+    finally:
+        plt.close(art.figure)  # type: ignore[arg-type]
