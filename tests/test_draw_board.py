@@ -23,12 +23,13 @@ format: fwwrules/scenario@1
 title: Test board
 units: {units}
 models:
-  - {{id: knight, name: Knight, faction: bos, base: {b40}, at: [{x50}, {x100}], skills: {{rifle: 7}},
-     weapons: [laser]}}
+  - {{id: knight, name: Knight, faction: bos, base: {b40}, at: [{x50}, {x100}],
+     skills: {{rifle: 7}}, weapons: [laser]}}
   - {{id: brute, name: Brute, faction: mutants, base: {b40}, at: [{x250}, {x100}]}}
   - {{id: dog, faction: mutants, base: {b32}, at: [{x250}, {x140}]}}
 terrain:
-  - {{id: wall, kind: blocking, rect: {{at: [{x150}, {x160}], size: [{x20}, {x80}]}}, height: {x50}}}
+  - {{id: wall, kind: blocking, rect: {{at: [{x150}, {x160}], size: [{x20}, {x80}]}},
+     height: {x50}}}
   - {{id: crate, kind: cover, polygon: [[{x140}, {x80}], [{x160}, {x80}], [{x160}, {x120}],
      [{x140}, {x120}]]}}
   - {{id: wood, kind: area, circle: {{at: [{x150}, {x30}], diameter: {x60}}}}}
@@ -261,7 +262,7 @@ def test_everything_skipped_gracefully_without_ruling() -> None:
 
 def test_update_board_moves_same_artists_in_place() -> None:
     s = board()
-    fig, ax = axes()
+    _, ax = axes()
     art = draw_board(s, ax, ruling=attack())
     base, ring, legend = art.bases["knight"], art.bands["short"], art.legend
     moved = dataclasses.replace(
