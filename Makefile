@@ -5,15 +5,24 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed
+# JupyterLab settings overrides, installed by binder/postBuild exactly as on Binder.
+LAB_SETTINGS = $(VENV)/share/jupyter/lab/settings/overrides.json
 NBVAL   = --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg
+# Extra pytest options, e.g. `make test PYTEST_ARGS="-x -k cover"` (.ci/run adds --junitxml).
+PYTEST_ARGS ?=
 LAB_HOST ?= 127.0.0.1
 LAB_PORT ?= 8888
+# The same settings tools/regen_notebooks.py gives the kernel that stores the notebooks'
+# outputs, so nbval compares like with like.
+export PYTHONHASHSEED = 0
+export TZ = UTC
 
-.PHONY: help env lab test lint typecheck unit notebooks browser format bench notebooks-regen clean
+.PHONY: help env lab test lint typecheck unit test-binder format bench notebooks-regen clean
 
 help:
 	@echo "make lab    - open JupyterLab on notebooks/ (creates the environment)"
 	@echo "make test   - ruff, mypy --strict, pytest (unit, doctests, nbval, browser)"
+	@echo "make test-binder - build a venv the way Binder does and run a notebook in it"
 	@echo "make format - apply ruff's formatter and fixes"
 	@echo "make bench  - print the benchmark figures"
 	@echo "make notebooks-regen - re-execute notebooks and store their outputs"
@@ -21,15 +30,19 @@ help:
 # The environment is rebuilt whenever pyproject.toml changes.
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[lab,dev]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[lab,dev]'
 	touch $(STAMP)
 
-env: $(STAMP)
+# No "Select Kernel" dialog, no news popup, no autosave: the same overrides as on Binder.
+$(LAB_SETTINGS): binder/overrides.json binder/postBuild $(STAMP)
+	NB_PYTHON_PREFIX=$(VENV) bash binder/postBuild
 
-lab: $(STAMP)
-	$(BIN)/jupyter lab --notebook-dir=notebooks --ip=$(LAB_HOST) --port=$(LAB_PORT) \
-		$$( [ "$$(id -u)" = 0 ] && echo --allow-root )
+env: $(STAMP) $(LAB_SETTINGS)
+
+lab: env
+	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks --ServerApp.ip=$(LAB_HOST) \
+		--ServerApp.port=$(LAB_PORT) $$( [ "$$(id -u)" = 0 ] && echo --allow-root )
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -38,10 +51,18 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy fwwrules
 
+# Unit tests, doctests, the widgets, nbval on every notebook and the browser test.
+# pytest's exit 5 ("no tests collected") is an error, and says so.
 unit: $(STAMP)
-	$(BIN)/pytest $(NBVAL) tests fwwrules widgets notebooks
+	@rc=0; $(BIN)/pytest $(NBVAL) $(PYTEST_ARGS) tests fwwrules widgets notebooks || rc=$$?; \
+	if [ $$rc = 5 ]; then echo "make: pytest collected no tests (exit 5)" >&2; fi; \
+	exit $$rc
 
 test: lint typecheck unit
+
+# The slow Binder check (about a minute; .ci/run runs it through FWWRULES_BINDER_BUILD=1).
+test-binder: $(STAMP)
+	FWWRULES_BINDER_BUILD=1 $(BIN)/pytest $(PYTEST_ARGS) tests/test_binder.py
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix .
@@ -54,4 +75,4 @@ notebooks-regen: $(STAMP)
 	$(BIN)/python tools/regen_notebooks.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache artifacts
