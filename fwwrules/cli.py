@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .errors import FwwError, QueryError
+from .errors import FwwError, QueryError, ScenarioError
 
 EXIT_OK = 0
 EXIT_USAGE = 2
+EXIT_INTERNAL = 1
 
 
 class _Parser(argparse.ArgumentParser):
@@ -43,10 +45,12 @@ def _emit(result: Any, args: argparse.Namespace) -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    """``fwwrules check FILE``: ``FILE: ok: <summary>`` on stdout, or the problems (exit 2)."""
     from . import load
 
     scenario = load(args.file)
-    print(scenario.summary() if hasattr(scenario, "summary") else f"{args.file}: ok")
+    summary = scenario.summary() if hasattr(scenario, "summary") else None
+    print(f"{args.file}: ok" + (f": {summary}" if summary else ""))
     return EXIT_OK
 
 
@@ -97,7 +101,9 @@ def cmd_render(args: argparse.Namespace) -> int:
     try:
         from .draw import render_file
     except ImportError as exc:  # matplotlib is an optional extra
-        raise QueryError(f"drawing needs matplotlib: pip install 'fwwrules[draw]' ({exc})") from None
+        raise QueryError(
+            f"drawing needs matplotlib: pip install 'fwwrules[draw]' ({exc})"
+        ) from None
     out = render_file(
         scenario,
         args.output,
@@ -176,14 +182,47 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; return its exit status (argparse's own usage errors exit 2 directly).
+
+    A :class:`~fwwrules.errors.ScenarioError` prints one ``file:LINE: path: message`` line per
+    problem (the form editors and CI logs link to); other user errors print one
+    ``fwwrules: error: ...`` line. Either way exit status 2 and no traceback. A bug in fwwrules
+    itself prints one line and exits 1; ``FWWRULES_DEBUG=1`` shows its traceback.
+    """
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))
-    except FwwError as exc:
-        print(f"fwwrules: {exc}", file=sys.stderr)
+    except ScenarioError as exc:
+        print(exc.render(), file=sys.stderr)
         return EXIT_USAGE
-    except BrokenPipeError:  # e.g. `fwwrules schema | head`
+    except FwwError as exc:
+        print(f"fwwrules: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:  # e.g. `fwwrules schema | head`: stop quietly
+        _silence_stdout()
         return EXIT_OK
+    except KeyboardInterrupt:
+        print("fwwrules: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        if os.environ.get("FWWRULES_DEBUG"):
+            raise
+        name = type(exc).__name__
+        print(
+            f"fwwrules: internal error ({name}: {exc}); this is a bug in fwwrules, please "
+            "report it (FWWRULES_DEBUG=1 shows the traceback)",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL
+
+
+def _silence_stdout() -> None:
+    """Point stdout at devnull so that the interpreter's final flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # pragma: no cover - stdout without a file descriptor
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

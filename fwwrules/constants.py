@@ -51,6 +51,12 @@ MAX_GRID_CELLS: Final = 10_000
 MAX_COORDINATE: Final = 1e6
 """Largest absolute coordinate or length (in the file's units) a scenario may use."""
 
+SANE_BASE_MM: Final = (10.0, 300.0)
+"""Base diameters outside this range (after unit conversion) are refused as a likely mistake."""
+
+SANE_RULER_MM: Final = (5.0, 2000.0)
+"""Ruler lengths (and range bands given as lengths) outside this range are refused likewise."""
+
 MAX_NESTING: Final = 32
 """Deepest nesting of lists and mappings a file may have (a scenario needs about 6 levels)."""
 

@@ -1,41 +1,66 @@
 """Reading scenario files safely: YAML or JSON in, plain data and a line locator out.
 
 Nothing in a file is ever executed. YAML goes through a strict safe loader that refuses tags
-(``!!python/object`` and friends), anchors and aliases (no "billion laughs") and duplicate keys;
-JSON refuses duplicate keys. Every refusal is a :class:`~fwwrules.errors.ScenarioError` naming
-the file and the line.
+(``!!python/object`` and friends, custom ``!tags``), anchors and aliases (no "billion laughs"),
+duplicate keys and nesting deeper than :data:`~fwwrules.constants.MAX_NESTING`; JSON refuses
+duplicate keys and the same depth. Every refusal is a :class:`~fwwrules.errors.ScenarioError`
+naming the file, the place inside it and, where the text gives one, the line.
+
+Boundary cases
+--------------
+* A file of exactly :data:`~fwwrules.constants.MAX_FILE_BYTES` bytes is read; one byte more is
+  refused before parsing.
+* A UTF-8 byte order mark is accepted (editors on Windows write one).
+* JSON's ``NaN`` and ``Infinity`` parse, and are then refused by the schema with their path, as
+  YAML's ``.nan`` and ``.inf`` are.
+* Implicitly typed YAML values other than text, numbers, booleans and null (dates such as
+  ``2024-01-01``) are refused with a hint to quote them.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Mapping, Sequence
+import re
+import types
+import typing
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
-from .constants import MAX_FILE_BYTES
+from .constants import MAX_FILE_BYTES, MAX_NESTING
 from .errors import FwwError, Problem, ScenarioError
 
-_PLAIN_TAGS = frozenset(
-    "tag:yaml.org,2002:" + name for name in ("str", "int", "float", "bool", "null", "map", "seq")
-)
+_YAML = "tag:yaml.org,2002:"
+_PLAIN_TAGS = frozenset(_YAML + name for name in ("str", "int", "float", "bool", "null"))
+_COLLECTION_TAGS = frozenset(_YAML + name for name in ("map", "seq"))
+_IMPLICIT_TAGS = frozenset(_YAML + name for name in ("timestamp", "merge", "value"))
+
+Path_ = tuple[str | int, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Document:
-    """A parsed file: its data, the name used in messages, and where each value stands."""
+    """A parsed file: its data, the name used in messages, and where each value stands.
+
+    ``root`` is the YAML node tree (JSON text is composed as YAML for this); it is ``None``
+    when no line numbers are known.
+    """
 
     data: Any
     source: str
     root: yaml.Node | None = None
 
     def line(self, path: Sequence[str | int]) -> int | None:
-        """The 1-based line of the value at ``path``, or of its nearest ancestor (YAML only)."""
+        """The 1-based line of the value at ``path``, or of its nearest ancestor.
+
+        A mapping entry is located by its key, so ``models[2].base`` points at the line of
+        ``base:`` even when the value starts on the next line.
+        """
         node = self.root
         line = None if node is None else node.start_mark.line + 1
         for part in path:
@@ -44,14 +69,18 @@ class Document:
                 for key, value in node.value:
                     if isinstance(key, yaml.ScalarNode) and key.value == str(part):
                         child = value
+                        line = key.start_mark.line + 1
                         break
-            elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
-                if 0 <= part < len(node.value):
-                    child = node.value[part]
+            elif (
+                isinstance(node, yaml.SequenceNode)
+                and isinstance(part, int)
+                and 0 <= part < len(node.value)
+            ):
+                child = node.value[part]
+                line = child.start_mark.line + 1
             if child is None:
                 break
             node = child
-            line = node.start_mark.line + 1
         return line
 
     def problem(self, path: Sequence[str | int], message: str) -> Problem:
@@ -61,73 +90,173 @@ class Document:
         return ScenarioError(self.source, [self.problem(path, message)])
 
 
+# ---------------------------------------------------------------------------------------------
+# YAML
+# ---------------------------------------------------------------------------------------------
+
+
 class _StrictLoader(yaml.SafeLoader):
-    """SafeLoader that refuses aliases; tags and duplicate keys are checked on the node tree."""
+    """SafeLoader that refuses aliases and deep nesting while composing the node tree.
+
+    Tags and duplicate keys are checked on the finished tree (:func:`_check_nodes`), before
+    anything is constructed, so no constructor ever sees a tag.
+    """
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._depth = 0
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
+            event = self.peek_event()  # type: ignore[no-untyped-call]
             raise yaml.MarkedYAMLError(
-                None, None, "YAML anchors and aliases are not allowed", event.start_mark
+                None, None, "YAML anchors and aliases (*name) are not allowed", event.start_mark
             )
-        return super().compose_node(parent, index)
+        self._depth += 1
+        try:
+            if self._depth > MAX_NESTING:
+                mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]
+                msg = f"nested deeper than {MAX_NESTING} levels"
+                raise yaml.MarkedYAMLError(None, None, msg, mark)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
 
-def _check_nodes(node: yaml.Node, source: str) -> None:
-    """Refuse non-plain tags and duplicate mapping keys anywhere in the tree."""
-    stack = [node]
+def _walk_nodes(root: yaml.Node) -> Iterator[tuple[yaml.Node, Path_, yaml.Node | None]]:
+    """Every node with its path; mapping values come with their key node."""
+    stack: list[tuple[yaml.Node, Path_, yaml.Node | None]] = [(root, (), None)]
     while stack:
-        current = stack.pop()
-        line = current.start_mark.line + 1
-        if current.tag not in _PLAIN_TAGS:
-            tag = current.tag.replace("tag:yaml.org,2002:", "!!")
-            if isinstance(current, yaml.ScalarNode) and not tag.startswith("!"):
-                msg = f"values of type {tag} are not supported; quote the value"
-            else:
-                msg = f"YAML tag {tag} is not allowed: scenario files are plain data"
-            raise ScenarioError(source, [Problem((), msg, line)])
-        if isinstance(current, yaml.MappingNode):
+        node, path, key = stack.pop()
+        yield node, path, key
+        if isinstance(node, yaml.MappingNode):
+            for k, v in reversed(node.value):
+                part: str | int = k.value if isinstance(k, yaml.ScalarNode) else "?"
+                stack.append((v, (*path, part), k))
+                if not isinstance(k, yaml.ScalarNode) or k.tag not in _PLAIN_TAGS:
+                    stack.append((k, (*path, part), None))
+        elif isinstance(node, yaml.SequenceNode):
+            for i in reversed(range(len(node.value))):
+                stack.append((node.value[i], (*path, i), None))
+
+
+def _duplicate_key(root: yaml.Node) -> Problem | None:
+    for node, path, _ in _walk_nodes(root):
+        if isinstance(node, yaml.MappingNode):
             seen: set[str] = set()
-            for key, value in current.value:
+            for key, _value in node.value:
                 if isinstance(key, yaml.ScalarNode):
                     if key.value in seen:
-                        problem = Problem(
-                            (), f"duplicate key {key.value!r}", key.start_mark.line + 1
+                        return Problem(
+                            (*path, key.value),
+                            f"duplicate key {key.value!r} (each key may appear once)",
+                            key.start_mark.line + 1,
                         )
-                        raise ScenarioError(source, [problem])
                     seen.add(key.value)
-                stack.extend((key, value))
-        elif isinstance(current, yaml.SequenceNode):
-            stack.extend(current.value)
+    return None
+
+
+def _check_nodes(root: yaml.Node, source: str) -> None:
+    """Refuse non-plain tags and duplicate mapping keys anywhere in the tree."""
+    for node, path, _ in _walk_nodes(root):
+        allowed = _COLLECTION_TAGS if isinstance(node, yaml.CollectionNode) else _PLAIN_TAGS
+        if node.tag not in allowed:
+            tag = node.tag.replace(_YAML, "!!")
+            line = node.start_mark.line + 1
+            if isinstance(node, yaml.ScalarNode) and node.tag in _IMPLICIT_TAGS:
+                msg = (
+                    f"values of type {tag} are not supported; quote the value (got {node.value!r})"
+                )
+            else:
+                msg = f"YAML tag {tag} is not allowed: scenario files are plain data"
+            raise ScenarioError(source, [Problem(path, msg, line)])
+    dup = _duplicate_key(root)
+    if dup is not None:
+        raise ScenarioError(source, [dup])
+
+
+def _compose(text: str) -> yaml.Node | None:
+    loader = _StrictLoader(text)
+    try:
+        node: yaml.Node | None = loader.get_single_node()
+        return node
+    finally:
+        loader.dispose()
+
+
+def _yaml_problem(exc: yaml.YAMLError) -> Problem:
+    if isinstance(exc, yaml.MarkedYAMLError):
+        mark = exc.problem_mark or exc.context_mark
+        line = None if mark is None else mark.line + 1
+        what = " ".join(p for p in (exc.context, exc.problem) if p) or "unreadable YAML"
+        if "block" in what:  # PyYAML's words for an indentation mistake
+            what += " (check the indentation)"
+        return Problem((), f"broken YAML: {what}", line)
+    return Problem((), f"broken YAML: {exc}")
 
 
 def _parse_yaml(text: str, source: str) -> Document:
-    loader = _StrictLoader(text)
     try:
-        root = loader.get_single_node()
+        root = _compose(text)
         if root is None:
             return Document(None, source)
         _check_nodes(root, source)
-        data = loader.construct_document(root)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = None if mark is None else mark.line + 1
-        what = exc.problem or exc.context or "unreadable YAML"
-        raise ScenarioError(source, [Problem((), f"broken YAML: {what}", line)]) from None
+        loader = _StrictLoader("")
+        try:
+            data = loader.construct_document(root)
+        finally:
+            loader.dispose()
     except yaml.YAMLError as exc:
-        raise ScenarioError(source, [Problem((), f"broken YAML: {exc}")]) from None
-    finally:
-        loader.dispose()  # type: ignore[no-untyped-call]
+        raise ScenarioError(source, [_yaml_problem(exc)]) from None
+    except RecursionError:  # pragma: no cover - MAX_NESTING stops this first
+        raise ScenarioError(source, [Problem((), "nested too deeply")]) from None
     return Document(data, source, root)
+
+
+# ---------------------------------------------------------------------------------------------
+# JSON
+# ---------------------------------------------------------------------------------------------
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise ValueError(f"duplicate key {key!r}")
+            raise _DuplicateKey(key)
         out[key] = value
     return out
+
+
+def _depth(data: Any) -> int:
+    """Nesting depth of plain data (a scalar is 0), without recursion."""
+    deepest = 0
+    stack = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            value = list(value.values())
+        if isinstance(value, list):
+            deepest = max(deepest, depth + 1)
+            stack.extend((v, depth + 1) for v in value)
+    return deepest
+
+
+def _json_nodes(text: str) -> yaml.Node | None:
+    """JSON text composed as YAML, for line numbers only (best effort: ``None`` on failure).
+
+    JSON allows tabs between tokens where YAML does not; a tab outside a string is whitespace,
+    and inside a JSON string it must be escaped, so replacing tabs keeps every line and value.
+    """
+    try:
+        return _compose(text.replace("\t", " "))
+    except (yaml.YAMLError, RecursionError):
+        return None
 
 
 def _parse_json(text: str, source: str) -> Document:
@@ -136,82 +265,287 @@ def _parse_json(text: str, source: str) -> Document:
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as exc:
-        raise ScenarioError(source, [Problem((), f"broken JSON: {exc.msg}", exc.lineno)]) from None
-    except ValueError as exc:
-        raise ScenarioError(source, [Problem((), str(exc))]) from None
-    # Reuse YAML's node tree for line numbers: JSON text is (nearly always) YAML too.
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
-        root = None
-    return Document(data, source, root)
+        problem = Problem((), f"broken JSON: {exc.msg} (column {exc.colno})", exc.lineno)
+        raise ScenarioError(source, [problem]) from None
+    except _DuplicateKey as exc:
+        root = _json_nodes(text)
+        dup = None if root is None else _duplicate_key(root)
+        raise ScenarioError(
+            source, [dup or Problem((), f"duplicate key {exc.key!r} (each key may appear once)")]
+        ) from None
+    except RecursionError:
+        problem = Problem((), f"nested deeper than {MAX_NESTING} levels")
+        raise ScenarioError(source, [problem]) from None
+    if _depth(data) > MAX_NESTING:
+        problem = Problem((), f"nested deeper than {MAX_NESTING} levels")
+        raise ScenarioError(source, [problem])
+    return Document(data, source, _json_nodes(text))
+
+
+# ---------------------------------------------------------------------------------------------
+# Files and text
+# ---------------------------------------------------------------------------------------------
 
 
 def read_document(path: str | os.PathLike[str]) -> Document:
     """Read a YAML or JSON file (by suffix; anything but ``.json`` is read as YAML).
 
-    Refuses files over :data:`~fwwrules.constants.MAX_FILE_BYTES`, non-UTF-8 text, empty files
-    and documents whose top level is not a mapping.
+    Refuses files over :data:`~fwwrules.constants.MAX_FILE_BYTES` (without reading more than
+    one byte past the limit), non-UTF-8 text (naming the line of the first bad byte), empty
+    files and documents whose top level is not a mapping.
     """
     p = Path(path)
     source = str(path)
     try:
-        size = p.stat().st_size
+        if not p.is_file():
+            what = "no such file" if not p.exists() else "not a regular file"
+            raise FwwError(f"{source}: cannot read the file ({what})")
+        with p.open("rb") as f:
+            raw = f.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise FwwError(f"{source}: cannot read the file ({exc.strerror or exc})") from None
-    if not p.is_file():
-        raise FwwError(f"{source}: not a file")
-    if size > MAX_FILE_BYTES:
-        raise ScenarioError(
-            source, [Problem((), f"file is {size} bytes; the limit is {MAX_FILE_BYTES} bytes")]
-        )
+    if len(raw) > MAX_FILE_BYTES:
+        msg = f"the file is larger than the limit of {MAX_FILE_BYTES} bytes"
+        raise ScenarioError(source, [Problem((), msg)])
     try:
-        text = p.read_text(encoding="utf-8")
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        msg = f"not UTF-8 text (byte {exc.start})"
-        raise ScenarioError(source, [Problem((), msg)]) from None
-    except OSError as exc:
-        raise FwwError(f"{source}: cannot read the file ({exc.strerror or exc})") from None
+        offset = exc.start
+        line = raw[:offset].count(b"\n") + 1
+        byte = raw[offset : offset + 1]
+        msg = f"not UTF-8 text (byte {byte!r} at offset {offset}); save the file as UTF-8"
+        raise ScenarioError(source, [Problem((), msg, line)]) from None
     return parse_text(text, source, json_=p.suffix.lower() == ".json")
+
+
+def describe(value: Any) -> str:
+    """A short, safe rendering of a value from a file, for "(got ...)" in messages.
+
+    >>> describe("wall"), describe(True), describe(None), describe(2.5), describe([1])
+    ("'wall'", 'true', 'null', '2.5', 'a list')
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        text = repr(value)
+        return text if len(text) <= 40 else text[:37] + "..."
+    if isinstance(value, str):
+        text = repr(value)
+        return text if len(text) <= 40 else repr(value[:30]) + "..."
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    return type(value).__name__
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    return describe(value)
 
 
 def parse_text(text: str, source: str = "<string>", *, json_: bool = False) -> Document:
     """Parse scenario text already in memory (the notebooks' "write your own" cells use it)."""
-    if len(text.encode("utf-8")) > MAX_FILE_BYTES:
-        raise ScenarioError(source, [Problem((), f"text exceeds {MAX_FILE_BYTES} bytes")])
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+        msg = f"the text is larger than the limit of {MAX_FILE_BYTES} bytes"
+        raise ScenarioError(source, [Problem((), msg)])
     doc = _parse_json(text, source) if json_ else _parse_yaml(text, source)
     if doc.data is None:
         raise doc.fail((), "the file is empty; expected a mapping that starts with 'format:'")
     if not isinstance(doc.data, dict):
-        kind = type(doc.data).__name__
-        kind = {"list": "a list", "str": "a string", "int": "a number"}.get(kind, kind)
-        raise doc.fail((), f"expected a mapping at the top level, got {kind}")
+        raise doc.fail(
+            (), f"expected a mapping (key: value) at the top level (got {_kind(doc.data)})"
+        )
     return doc
 
 
-def problems_from_validation(doc: Document, exc: ValidationError) -> list[Problem]:
-    """Turn pydantic's findings into :class:`Problem` s with paths and lines."""
-    problems = []
+# ---------------------------------------------------------------------------------------------
+# pydantic findings as readable problems
+# ---------------------------------------------------------------------------------------------
+
+_QUOTED = re.compile(r"'((?:[^'\\]|\\.)*)'")
+
+
+def _clean_loc(data: Any, loc: Sequence[Any]) -> tuple[Path_, bool]:
+    """The part of pydantic's ``loc`` that is a real place in the data.
+
+    pydantic inserts names of union members and validators (``literal['a','b']``,
+    ``function-after[...]``, ``constrained-float``) and ``[key]`` for a bad mapping key. Walking
+    the data along the location keeps exactly the keys and indexes that exist; a last key that
+    does not exist is kept too (a missing key). Returns the path and whether the finding is
+    about a mapping key rather than a value.
+    """
+    out: list[str | int] = []
+    cur = data
+    is_key = False
+    for i, part in enumerate(loc):
+        last = i == len(loc) - 1
+        in_dict = isinstance(cur, dict) and _hashable(part) and part in cur
+        in_list = isinstance(cur, list) and isinstance(part, int) and 0 <= part < len(cur)
+        if in_dict or in_list:
+            out.append(part)
+            cur = cur[part]
+        elif part == "[key]":
+            is_key = True
+        elif last and isinstance(cur, dict) and isinstance(part, (str, int)):
+            out.append(part)
+    return tuple(out), is_key
+
+
+def _hashable(value: Any) -> bool:
+    return isinstance(value, (str, int, float, bool)) or value is None
+
+
+def _strip(tp: Any) -> Any:
+    """Remove ``Annotated`` and ``| None`` around a type."""
+    while True:
+        origin = typing.get_origin(tp)
+        if origin is typing.Annotated:
+            tp = typing.get_args(tp)[0]
+            continue
+        if origin in (typing.Union, types.UnionType):
+            args = [a for a in typing.get_args(tp) if a is not type(None)]
+            if len(args) == 1:
+                tp = args[0]
+                continue
+        return tp
+
+
+def _type_at(model: type[BaseModel], path: Sequence[str | int]) -> Any:
+    """The declared type at ``path`` inside ``model``, or ``None`` when it cannot be told."""
+    tp: Any = model
+    for part in path:
+        tp = _strip(tp)
+        if isinstance(tp, type) and issubclass(tp, BaseModel):
+            fields = tp.model_fields
+            if not isinstance(part, str) or part not in fields:
+                return None
+            tp = fields[part].annotation
+            continue
+        origin, args = typing.get_origin(tp), typing.get_args(tp)
+        if origin is list and isinstance(part, int) and args:
+            tp = args[0]
+        elif origin is tuple and isinstance(part, int) and args:
+            tp = args[min(part, len(args) - 1)]
+        elif origin is dict and len(args) == 2:
+            tp = args[1]
+        else:
+            return None
+    return _strip(tp)
+
+
+def _number(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _expected(err: Mapping[str, Any], path: Path_, model: type[BaseModel] | None) -> str:
+    """What was expected, in words (without the "(got ...)" part)."""
+    kind = err["type"]
+    ctx = err.get("ctx") or {}
+    if kind == "literal_error":
+        choices = _QUOTED.findall(str(ctx.get("expected", "")))
+        if len(choices) == 1:
+            return f"expected {choices[0]!r}"
+        if choices:
+            return f"expected one of {', '.join(choices)}"
+    if kind in ("float_type", "float_parsing"):
+        return "expected a number"
+    if kind in ("int_type", "int_parsing", "int_from_float"):
+        return "expected a whole number"
+    if kind in ("bool_type", "bool_parsing"):
+        return "expected true or false"
+    if kind in ("string_type", "string_unicode"):
+        return "expected text"
+    if kind == "string_pattern_mismatch":
+        pattern = str(ctx.get("pattern", ""))
+        if "a-z0-9" in pattern:
+            return "expected an id: lowercase letters a-z, digits and '-' (such as 'laser-rifle')"
+        return "expected text without control characters"
+    if kind == "string_too_long":
+        return f"expected at most {ctx.get('max_length')} characters"
+    if kind in ("dict_type", "model_type", "model_attributes_type", "mapping_type"):
+        return "expected a mapping (key: value)"
+    if kind in ("list_type", "tuple_type", "set_type", "iterable_type"):
+        return "expected a list"
+    if kind == "too_short":
+        return f"expected at least {_plural(int(ctx.get('min_length', 0)), 'item')}"
+    if kind == "too_long":
+        return f"expected at most {_plural(int(ctx.get('max_length', 0)), 'item')}"
+    if kind == "greater_than":
+        return f"expected a number above {_number(ctx.get('gt'))}"
+    if kind == "greater_than_equal":
+        return f"expected a number of at least {_number(ctx.get('ge'))}"
+    if kind == "less_than":
+        return f"expected a number below {_number(ctx.get('lt'))}"
+    if kind == "less_than_equal":
+        return f"expected a number of at most {_number(ctx.get('le'))}"
+    if kind == "finite_number":
+        return "expected a finite number (not NaN or infinity)"
+    if kind in ("value_error", "assertion_error"):
+        return str(ctx.get("error", err["msg"]))
+    if kind == "missing":
+        return f"required key {path[-1]!r} is missing" if path else "a required key is missing"
+    if kind == "extra_forbidden":
+        name = path[-1] if path else "?"
+        msg = f"unknown key {name!r}"
+        parent = None if model is None else _type_at(model, path[:-1])
+        if isinstance(parent, type) and issubclass(parent, BaseModel):
+            msg += f"; expected one of {', '.join(parent.model_fields)}"
+        return msg
+    return str(err["msg"])
+
+
+def problems_from_validation(
+    doc: Document, exc: ValidationError, model: type[BaseModel] | None = None
+) -> list[Problem]:
+    """Turn pydantic's findings into :class:`Problem` s with clean paths, lines and words.
+
+    ``model`` (the schema class validated against) lets an unknown key list the known ones.
+    Findings at the same place (the members of a union) become one problem.
+    """
+    grouped: dict[tuple[Path_, bool], list[Mapping[str, Any]]] = {}
     for err in exc.errors(include_url=False):
-        loc = tuple(part for part in err["loc"] if isinstance(part, (str, int)))
-        # pydantic appends tagged-union and function-validator names; drop what is not a key.
-        path = tuple(p for p in loc if not (isinstance(p, str) and ("[" in p or "-" in p and p.startswith("function"))))
-        msg = err["msg"]
-        if err["type"] == "extra_forbidden":
-            msg = "unknown key"
-            if path:
-                msg = f"unknown key {path[-1]!r}"
-        elif err["type"] == "missing":
-            msg = "required key is missing"
-        elif err["type"] in ("finite_number",):
-            msg = "expected a finite number (no NaN or infinity)"
-        if "input" in err and err["type"] not in ("missing", "extra_forbidden"):
-            shown = repr(err["input"])
-            if len(shown) <= 40:
-                msg = f"{msg} (got {shown})"
+        key = _clean_loc(doc.data, err["loc"])
+        grouped.setdefault(key, []).append(dict(err))
+    problems = []
+    for (path, is_key), errs in grouped.items():
+        texts: list[str] = []
+        for found in errs:
+            text = _expected(found, path, model)
+            if text not in texts:
+                texts.append(text)
+        msg = " or ".join([texts[0], *(t.removeprefix("expected ") for t in texts[1:])])
+        first = errs[0]
+        if is_key:
+            msg = f"unknown key {path[-1]!r}" + (
+                f"; {msg}" if first["type"] == "literal_error" else f": {msg}"
+            )
+        elif first["type"] not in ("missing", "extra_forbidden") and "input" in first:
+            value = first["input"]
+            if first["type"] == "too_long" and isinstance(value, (list, dict)):
+                msg += f" (got {len(value)})"
+            elif first["type"] != "value_error" or not isinstance(value, (list, dict)):
+                got = describe(value)
+                if f"(got {got})" not in msg:
+                    msg += f" (got {got})"
         problems.append(doc.problem(path, msg))
     return problems
 
+
+# ---------------------------------------------------------------------------------------------
+# Dispatch by format
+# ---------------------------------------------------------------------------------------------
 
 Parser = Callable[[Document], Any]
 
@@ -223,10 +557,11 @@ def load_any(path: str | os.PathLike[str], parsers: Mapping[str, Parser]) -> Any
 
 
 def parse_document(doc: Document, parsers: Mapping[str, Parser]) -> Any:
+    """Hand a document to the parser of its ``format`` (a required, exact string)."""
     fmt = doc.data.get("format")
     expected = " or ".join(repr(k) for k in parsers)
-    if fmt is None:
-        raise doc.fail(("format",), f"required key is missing; expected {expected}")
-    if fmt not in parsers:
-        raise doc.fail(("format",), f"unknown format {fmt!r}; expected {expected}")
+    if "format" not in doc.data:
+        raise doc.fail(("format",), f"required key 'format' is missing; expected {expected}")
+    if not isinstance(fmt, str) or fmt not in parsers:
+        raise doc.fail(("format",), f"unknown format; expected {expected} (got {describe(fmt)})")
     return parsers[fmt](doc)

@@ -17,14 +17,27 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints
-from pydantic import ValidationError, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    StrictBool,
+    StrictInt,
+    StringConstraints,
+    ValidationError,
+    WithJsonSchema,
+    field_validator,
+    model_validator,
+)
 from shapely import validation as shapely_validation
 from shapely.geometry import Polygon
 
@@ -36,9 +49,17 @@ from .constants import (
     MAX_TERRAIN,
     MAX_WEAPONS,
     MM_PER_INCH,
+    SANE_BASE_MM,
+    SANE_RULER_MM,
 )
 from .errors import Problem, ScenarioError, UnknownIdError
-from .loading import Document, parse_document, problems_from_validation, read_document
+from .loading import (
+    Document,
+    describe,
+    parse_document,
+    problems_from_validation,
+    read_document,
+)
 
 SCENARIO_FORMAT = "fwwrules/scenario@1"
 IMPROVISED = "improvised"
@@ -63,6 +84,7 @@ RULER_INCHES: Mapping[str, float] = {
 """Default ruler lengths in inches (RULES.md "Range rulers"); a scenario may override them."""
 
 DICE_COLOURS: tuple[DiceColour, ...] = ("black", "green", "yellow", "blue")
+MAX_DICE_PER_COLOUR = 4
 SKILL_ICONS: tuple[SkillIcon, ...] = ("pistol", "rifle", "heavy", "melee", "thrown")
 TERRAIN_KINDS: tuple[TerrainKind, ...] = ("blocking", "cover", "area", "dense-area", "scenery")
 
@@ -70,24 +92,23 @@ TERRAIN_KINDS: tuple[TerrainKind, ...] = ("blocking", "cover", "area", "dense-ar
 # The file schema (pydantic). Field names are the public file format of SPEC.md.
 # ---------------------------------------------------------------------------------------------
 
-Ident = Annotated[
-    str, StringConstraints(strict=True, pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=64)
+IDENT_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
+Ident = Annotated[str, StringConstraints(strict=True, pattern=IDENT_PATTERN, max_length=64)]
+# Numbers are strict: a string ("40") or a boolean (true) is an error, never converted.
+Number = Annotated[
+    float, Field(strict=True, allow_inf_nan=False, ge=-MAX_COORDINATE, le=MAX_COORDINATE)
 ]
-Number = Annotated[float, Field(allow_inf_nan=False, ge=-MAX_COORDINATE, le=MAX_COORDINATE)]
-NonNegative = Annotated[float, Field(allow_inf_nan=False, ge=0, le=MAX_COORDINATE)]
-Positive = Annotated[float, Field(allow_inf_nan=False, gt=0, le=MAX_COORDINATE)]
+NonNegative = Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=MAX_COORDINATE)]
+Positive = Annotated[float, Field(strict=True, allow_inf_nan=False, gt=0, le=MAX_COORDINATE)]
 Point = tuple[Number, Number]
-Text = Annotated[str, StringConstraints(strict=True, max_length=200)]
+# Display text: one line, no control characters (they could drive a terminal).
+Text = Annotated[
+    str, StringConstraints(strict=True, max_length=200, pattern=r"^[^\x00-\x1f\x7f-\x9f]*$")
+]
 
 
 class _Spec(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
-
-
-def _reject_bool(value: Any) -> Any:
-    if isinstance(value, bool):
-        raise ValueError("expected a number, got true/false")
-    return value
 
 
 class OptionsSpec(_Spec):
@@ -105,7 +126,7 @@ class ModelSpec(_Spec):
     id: Ident
     name: Text | None = None
     faction: Ident
-    base: Annotated[float, Field(allow_inf_nan=False, gt=0, le=MAX_COORDINATE)]
+    base: Positive
     at: Point
     elevation: NonNegative = 0.0
     skills: dict[SkillIcon, Annotated[StrictInt, Field(ge=0, le=20)]] = Field(default_factory=dict)
@@ -116,8 +137,6 @@ class ModelSpec(_Spec):
     weapons: list[Ident] = Field(default_factory=list)
     move: Positive | None = None
 
-    _b = field_validator("base", "elevation", "move", mode="before")(_reject_bool)
-
     @field_validator("at", mode="before")
     @classmethod
     def _point(cls, value: Any) -> Any:
@@ -125,12 +144,24 @@ class ModelSpec(_Spec):
 
 
 def _point_before(value: Any) -> Any:
-    if isinstance(value, (list, tuple)):
-        if len(value) != 2:
-            raise ValueError(f"expected a point [x, y], got {len(value)} numbers")
-        for v in value:
-            _reject_bool(v)
+    """A point is a list of exactly two numbers; say so in one message, not per index."""
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(f"expected a point [x, y] (got {describe(value)})")
+    if len(value) != 2:
+        raise ValueError(f"expected a point [x, y] (got {_items(len(value))})")
     return value
+
+
+def _pair_before(value: Any) -> Any:
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(f"expected [width, height] (got {describe(value)})")
+    if len(value) != 2:
+        raise ValueError(f"expected [width, height] (got {_items(len(value))})")
+    return value
+
+
+def _items(n: int) -> str:
+    return f"{n} item" + ("" if n == 1 else "s")
 
 
 class RectSpec(_Spec):
@@ -139,6 +170,7 @@ class RectSpec(_Spec):
     angle: Annotated[float, Field(allow_inf_nan=False, ge=-360, le=360)] = 0.0
 
     _p = field_validator("at", mode="before")(_point_before)
+    _s = field_validator("size", mode="before")(_pair_before)
 
 
 class CircleSpec(_Spec):
@@ -178,7 +210,50 @@ class TerrainSpec(_Spec):
         return self
 
 
-RangeSpec = Colour | Positive
+def _range_value_check(value: Any) -> str | float:
+    """A band or minimum range: a ruler colour, or a positive finite length (one message)."""
+    colours = ", ".join(RULER_COLOURS)
+    if isinstance(value, str):
+        if value in RULER_COLOURS:
+            return value
+        raise ValueError(f"expected a ruler colour ({colours}) or a length (got {value!r})")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"expected a ruler colour ({colours}) or a length (got {describe(value)})")
+    if not math.isfinite(value):
+        raise ValueError(f"expected a finite length (got {describe(value)})")
+    if not 0 < value <= MAX_COORDINATE:
+        raise ValueError(f"expected a length above 0 (got {describe(value)})")
+    return float(value)
+
+
+RangeSpec = Annotated[
+    Colour | float,
+    PlainValidator(_range_value_check),
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"enum": list(RULER_COLOURS)},
+                {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_COORDINATE},
+            ]
+        }
+    ),
+]
+
+
+def _dice_limit(colours: list[str]) -> list[str]:
+    """RULES.md "Dice facts": at most 4 effect dice of each colour in one test."""
+    for colour in DICE_COLOURS:
+        n = colours.count(colour)
+        if n > MAX_DICE_PER_COLOUR:
+            raise ValueError(f"at most {MAX_DICE_PER_COLOUR} {colour} dice in one test (got {n})")
+    return colours
+
+
+DiceList = Annotated[
+    list[DiceColour],
+    Field(max_length=MAX_DICE_PER_COLOUR * len(DICE_COLOURS)),
+    AfterValidator(_dice_limit),
+]
 
 
 class WeaponSpec(_Spec):
@@ -188,33 +263,7 @@ class WeaponSpec(_Spec):
     short: RangeSpec | None = None
     long: RangeSpec | None = None
     min_range: RangeSpec | None = None
-    dice: dict[
-        Literal["short", "long", "melee"],
-        Annotated[list[DiceColour], Field(max_length=16)],
-    ] = Field(default_factory=dict)
-
-    _b = field_validator("short", "long", "min_range", mode="before")(_reject_bool)
-
-    @model_validator(mode="after")
-    def _bands(self) -> WeaponSpec:
-        if self.type == "melee":
-            if self.short is not None or self.long is not None:
-                raise ValueError("a melee weapon has no range bands (no short/long)")
-            extra = set(self.dice) - {"melee"}
-            if extra:
-                raise ValueError(f"a melee weapon lists dice under 'melee', not {sorted(extra)}")
-        else:
-            if self.short is None:
-                raise ValueError("a ranged or thrown weapon needs a short band ('short')")
-            if "melee" in self.dice:
-                raise ValueError("dice of a ranged weapon are listed by band (short, long)")
-            if "long" in self.dice and self.long is None:
-                raise ValueError("dice for the long band given, but the weapon has no long band")
-        for band, colours in self.dice.items():
-            for colour in DICE_COLOURS:
-                if colours.count(colour) > 4:
-                    raise ValueError(f"at most 4 {colour} dice in one test ({band} band)")
-        return self
+    dice: dict[Literal["short", "long", "melee"], DiceList] = Field(default_factory=dict)
 
 
 class ScenarioSpec(_Spec):
@@ -344,7 +393,12 @@ class Options:
 
 @dataclass(frozen=True, slots=True)
 class Scenario:
-    """A whole board. Build it with :func:`load`, :func:`parse` or directly; it validates."""
+    """A whole board, as a file states it (lengths in :attr:`units`).
+
+    :func:`load_scenario` and :func:`parse_scenario` check everything the loading rules of
+    SPEC.md name. Building one directly (or with ``dataclasses.replace``) does not validate: it
+    only derives :attr:`board`; to check a hand-made scenario, parse ``dump_text(scenario)``.
+    """
 
     models: tuple[Model, ...] = ()
     terrain: tuple[Terrain, ...] = ()
@@ -452,6 +506,23 @@ class Scenario:
     def from_mm(self, value: float) -> float:
         return value / self.unit_mm
 
+    def summary(self) -> str:
+        """One line for ``fwwrules check``: title, rules, units and what the board holds.
+
+        >>> Scenario(title="Demo", units="in").summary()
+        "'Demo': core rules, units in, 0 models, 0 terrain pieces, 0 weapons"
+        """
+        title = "untitled" if self.title is None else repr(self.title)
+
+        def count(n: int, word: str) -> str:
+            return f"{n} {word}" + ("" if n == 1 else "s")
+
+        return (
+            f"{title}: {self.rules} rules, units {self.units}, "
+            f"{count(len(self.models), 'model')}, {count(len(self.terrain), 'terrain piece')}, "
+            f"{count(len(self.weapons), 'weapon')}"
+        )
+
 
 from .board import Board  # noqa: E402  (Board needs Scenario's names at import time)
 
@@ -480,7 +551,7 @@ def _from_spec(spec: ScenarioSpec, source: str) -> Scenario:
             at=(float(m.at[0]), float(m.at[1])),
             elevation=float(m.elevation),
             name=m.name,
-            skills=dict(m.skills),
+            skills={str(k): v for k, v in m.skills.items()},
             strength=m.strength,
             keywords=tuple(m.keywords),
             status=tuple(m.status),
@@ -546,27 +617,27 @@ def _semantic_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
     """Cross-references and geometry that a field-by-field schema cannot see."""
     problems: list[Problem] = []
     owner: dict[str, tuple[str | int, ...]] = {}
-    for kind, items in (("models", spec.models), ("terrain", spec.terrain)):
-        for i, item in enumerate(items):
-            if item.id in owner:
-                first = owner[item.id]
-                problems.append(
-                    doc.problem(
-                        (kind, i, "id"),
-                        f"duplicate id {item.id!r} (already used at {_fmt(first)})",
-                    )
+    ids = [("models", i, m.id) for i, m in enumerate(spec.models)]
+    ids += [("terrain", i, t.id) for i, t in enumerate(spec.terrain)]
+    for kind, i, ident in ids:
+        if ident in owner:
+            first = owner[ident]
+            problems.append(
+                doc.problem(
+                    (kind, i, "id"), f"duplicate id {ident!r} (already used at {_fmt(first)})"
                 )
-            else:
-                owner[item.id] = (kind, i, "id")
+            )
+        else:
+            owner[ident] = (kind, i, "id")
     weapon_ids: dict[str, int] = {}
-    for i, w in enumerate(spec.weapons):
-        if w.id == IMPROVISED:
+    for i, weapon in enumerate(spec.weapons):
+        if weapon.id == IMPROVISED:
             problems.append(
                 doc.problem(("weapons", i, "id"), "'improvised' is built in; choose another id")
             )
-        elif w.id in weapon_ids:
-            problems.append(doc.problem(("weapons", i, "id"), f"duplicate weapon id {w.id!r}"))
-        weapon_ids.setdefault(w.id, i)
+        elif weapon.id in weapon_ids:
+            problems.append(doc.problem(("weapons", i, "id"), f"duplicate weapon id {weapon.id!r}"))
+        weapon_ids.setdefault(weapon.id, i)
     model_ids = {m.id for m in spec.models}
     for i, m in enumerate(spec.models):
         for j, w in enumerate(m.weapons):
@@ -582,9 +653,7 @@ def _semantic_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
             t = m.charge_bonus.target
             if t not in model_ids:
                 problems.append(
-                    doc.problem(
-                        ("models", i, "charge_bonus", "target"), f"unknown model id {t!r}"
-                    )
+                    doc.problem(("models", i, "charge_bonus", "target"), f"unknown model id {t!r}")
                 )
             elif t == m.id:
                 problems.append(
@@ -611,26 +680,77 @@ def _semantic_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
                 )
             )
     unit = MM_PER_INCH if spec.units == "in" else 1.0
+    low, high = SANE_BASE_MM
     for i, m in enumerate(spec.models):
         mm = m.base * unit
-        if not 10.0 <= mm <= 300.0:
+        if not low <= mm <= high:
             problems.append(
                 doc.problem(
                     ("models", i, "base"),
-                    f"a base of {mm:g} mm makes no sense; expected 10 to 300 mm (32, 40, 60 ...)",
+                    f"a base of {mm:g} mm makes no sense; expected {low:g} to {high:g} mm"
+                    " (32, 40, 60 ...; check 'units')",
                 )
             )
     for colour, length in spec.rulers.items():
-        mm = length * unit
-        if not 5.0 <= mm <= 2000.0:
-            problems.append(
-                doc.problem(("rulers", colour), f"a ruler of {mm:g} mm makes no sense")
-            )
-    for i, t in enumerate(spec.terrain):
-        if t.polygon is not None:
-            problems.extend(_polygon_problems(t.polygon, ("terrain", i, "polygon"), doc))
+        problems.extend(_ruler_problems(length * unit, ("rulers", colour), doc))
+    for i, weapon in enumerate(spec.weapons):
+        for band in ("short", "long"):
+            value = getattr(weapon, band)
+            if isinstance(value, float):
+                problems.extend(_ruler_problems(value * unit, ("weapons", i, band), doc))
+    for i, piece in enumerate(spec.terrain):
+        if piece.polygon is not None:
+            problems.extend(_polygon_problems(piece.polygon, ("terrain", i, "polygon"), doc))
+    for i, weapon in enumerate(spec.weapons):
+        problems.extend(_weapon_problems(weapon, ("weapons", i), doc))
     problems.extend(_overlap_problems(spec, doc, unit))
     return problems
+
+
+def _weapon_problems(w: WeaponSpec, at: tuple[str | int, ...], doc: Document) -> list[Problem]:
+    """Bands and dice that do not fit the weapon's type (``ranged.range``, ``melee.skill``)."""
+    out: list[Problem] = []
+    if w.type == "melee":
+        for band in ("short", "long", "min_range"):
+            if getattr(w, band) is not None:
+                out.append(doc.problem((*at, band), "a melee weapon has no range bands"))
+        for band in sorted(set(w.dice) - {"melee"}):
+            out.append(
+                doc.problem((*at, "dice", band), "a melee weapon lists its dice under 'melee'")
+            )
+        return out
+    if w.short is None:
+        out.append(
+            doc.problem(
+                (*at, "short"),
+                f"required key 'short' is missing: a {w.type} weapon needs a short band",
+            )
+        )
+    if "melee" in w.dice:
+        out.append(
+            doc.problem(
+                (*at, "dice", "melee"),
+                f"a {w.type} weapon lists its dice by band (short, long), not under 'melee'",
+            )
+        )
+    if "long" in w.dice and w.long is None:
+        out.append(
+            doc.problem((*at, "dice", "long"), "dice for a long band, but 'long' is not given")
+        )
+    return out
+
+
+def _ruler_problems(mm: float, path: tuple[str | int, ...], doc: Document) -> list[Problem]:
+    """A ruler (or a band given as a length) outside a sane range: likely a unit mistake."""
+    low, high = SANE_RULER_MM
+    if low <= mm <= high:
+        return []
+    return [
+        doc.problem(
+            path,
+            f"a ruler of {mm:g} mm makes no sense; expected {low:g} to {high:g} mm (check 'units')",
+        )
+    ]
 
 
 def _fmt(path: tuple[str | int, ...]) -> str:
@@ -642,12 +762,26 @@ def _fmt(path: tuple[str | int, ...]) -> str:
 def _polygon_problems(
     points: list[tuple[float, float]], path: tuple[str | int, ...], doc: Document
 ) -> list[Problem]:
+    """A terrain polygon must be simple: 3 or more corners, an area, no edge crossing another.
+
+    Touching itself at a corner counts as crossing (shapely calls such a ring invalid).
+    """
     if len(points) < 3:
-        return [doc.problem(path, f"a polygon needs at least 3 points, got {len(points)}")]
+        return [doc.problem(path, f"expected at least 3 points (got {len(points)})")]
     poly = Polygon(points)
     if not poly.is_valid:
         why = shapely_validation.explain_validity(poly)
-        return [doc.problem(path, f"the polygon is not simple (self-intersecting?): {why}")]
+        match = re.fullmatch(r"(.*)\[(\S+) (\S+)\]", why)
+        if match and "self-intersection" in match.group(1).lower():
+            x, y = float(match.group(2)), float(match.group(3))
+            msg = (
+                f"the polygon's edges cross each other at ({x:g}, {y:g}); expected a simple outline"
+            )
+        elif match and "too few points" in match.group(1).lower():
+            msg = "expected at least 3 distinct points"
+        else:
+            msg = f"expected a simple polygon ({why})"
+        return [doc.problem(path, msg)]
     if poly.area <= 0:
         return [doc.problem(path, "the polygon has no area (all points on one line)")]
     return []
@@ -685,7 +819,7 @@ def parse_scenario(doc: Document) -> Scenario:
     try:
         spec = ScenarioSpec.model_validate(doc.data)
     except ValidationError as exc:
-        raise ScenarioError(doc.source, problems_from_validation(doc, exc)) from None
+        raise ScenarioError(doc.source, problems_from_validation(doc, exc, ScenarioSpec)) from None
     problems = _semantic_problems(spec, doc)
     if problems:
         raise ScenarioError(doc.source, problems)
@@ -741,7 +875,10 @@ def _model_data(m: Model) -> dict[str, Any]:
         if getattr(m, key):
             d[key] = list(getattr(m, key))
     if m.charge_bonus is not None:
-        d["charge_bonus"] = {"target": m.charge_bonus.target, "markers": list(m.charge_bonus.markers)}
+        d["charge_bonus"] = {
+            "target": m.charge_bonus.target,
+            "markers": list(m.charge_bonus.markers),
+        }
     if m.move is not None:
         d["move"] = m.move
     return d
