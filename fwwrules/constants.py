@@ -17,6 +17,14 @@ Touching a boundary (a grazed corner, a line along an edge, a tangent to a base)
 and is never a crossing; a 0.5 mm clip of a corner is far above it and counts.
 """
 
+BOUNDARY_TOLERANCE_MM: Final = 1e-9
+"""A point closer than this to an outline counts as lying on it (floating-point rounding only).
+
+A line computed through two corners of an edge runs *along* that edge even when rounding puts
+it 1e-16 mm inside; a line computed as a tangent touches the base even when rounding gives it a
+chord of depth 1e-13 mm. Far below :data:`LENGTH_EPSILON_MM` and anything a table shows.
+"""
+
 DEFAULT_CONTACT_TOLERANCE_MM: Final = 0.5
 """Two bases whose gap is at most this are in contact (scenario option ``contact_tolerance``).
 
