@@ -473,31 +473,54 @@ def _edge_arrays(board: Board) -> _EdgeArrays:
 def _disc_edge_distances(
     arrs: _EdgeArrays, x: float, y: float, r: float
 ) -> np.ndarray[Any, np.dtype[np.float64]]:
-    dx, dy = arrs.bx - arrs.ax, arrs.by - arrs.ay
-    length2 = dx * dx + dy * dy
-    with np.errstate(invalid="ignore", divide="ignore"):
-        t = np.where(length2 > 0, ((x - arrs.ax) * dx + (y - arrs.ay) * dy) / length2, 0.0)
-    t = np.clip(t, 0.0, 1.0)
-    d = np.hypot(x - (arrs.ax + t * dx), y - (arrs.ay + t * dy)) - r
+    d = _point_segments(x, y, arrs.ax, arrs.ay, arrs.bx, arrs.by) - r
     out: np.ndarray[Any, np.dtype[np.float64]] = np.maximum(d, 0.0)
+    return out
+
+
+def _point_segments(
+    x: float | np.ndarray[Any, np.dtype[np.float64]],
+    y: float | np.ndarray[Any, np.dtype[np.float64]],
+    ax: float | np.ndarray[Any, np.dtype[np.float64]],
+    ay: float | np.ndarray[Any, np.dtype[np.float64]],
+    bx: float | np.ndarray[Any, np.dtype[np.float64]],
+    by: float | np.ndarray[Any, np.dtype[np.float64]],
+) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """Distances from points to segments, element-wise (numpy broadcasting)."""
+    dx, dy = np.subtract(bx, ax), np.subtract(by, ay)
+    length2 = dx * dx + dy * dy
+    safe = np.where(length2 > 0, length2, 1.0)
+    t = np.clip(((np.subtract(x, ax)) * dx + (np.subtract(y, ay)) * dy) / safe, 0.0, 1.0)
+    t = np.where(length2 > 0, t, 0.0)
+    out: np.ndarray[Any, np.dtype[np.float64]] = np.hypot(
+        np.subtract(x, np.add(ax, t * dx)), np.subtract(y, np.add(ay, t * dy))
+    )
     return out
 
 
 def _near_pair(
     arrs: _EdgeArrays, a: tuple[float, float, float], b: tuple[float, float, float]
 ) -> np.ndarray[Any, np.dtype[np.bool_]]:
-    """Edges whose bounding box meets the bounding box of both bases (a cheap superset of the
-    edges any segment between the two bases can meet)."""
-    xmin = min(a[0] - a[2], b[0] - b[2]) - LENGTH_EPSILON_MM
-    xmax = max(a[0] + a[2], b[0] + b[2]) + LENGTH_EPSILON_MM
-    ymin = min(a[1] - a[2], b[1] - b[2]) - LENGTH_EPSILON_MM
-    ymax = max(a[1] + a[2], b[1] + b[2]) + LENGTH_EPSILON_MM
-    ex0, ex1 = np.minimum(arrs.ax, arrs.bx), np.maximum(arrs.ax, arrs.bx)
-    ey0, ey1 = np.minimum(arrs.ay, arrs.by), np.maximum(arrs.ay, arrs.by)
-    box: np.ndarray[Any, np.dtype[np.bool_]] = (
-        (ex1 >= xmin) & (ex0 <= xmax) & (ey1 >= ymin) & (ey0 <= ymax)
+    """Edges that could meet a segment between the two bases: those within the larger radius
+    of the segment joining the centres (a capsule holding the convex hull of both bases; the
+    same hull when the bases are equal). Rotation- and translation-invariant."""
+    (px, py, ra), (qx, qy, rb) = a, b
+    ax, ay, bx, by = arrs.ax, arrs.ay, arrs.bx, arrs.by
+    d = np.minimum(
+        np.minimum(
+            _point_segments(px, py, ax, ay, bx, by), _point_segments(qx, qy, ax, ay, bx, by)
+        ),
+        np.minimum(
+            _point_segments(ax, ay, px, py, qx, qy), _point_segments(bx, by, px, py, qx, qy)
+        ),
     )
-    return box
+    o1 = (bx - ax) * (py - ay) - (by - ay) * (px - ax)
+    o2 = (bx - ax) * (qy - ay) - (by - ay) * (qx - ax)
+    o3 = (qx - px) * (ay - py) - (qy - py) * (ax - px)
+    o4 = (qx - px) * (by - py) - (qy - py) * (bx - px)
+    crossing = (o1 * o2 < 0) & (o3 * o4 < 0)
+    near: np.ndarray[Any, np.dtype[np.bool_]] = crossing | (d <= max(ra, rb) + LENGTH_EPSILON_MM)
+    return near
 
 
 def _r(scenario: Scenario, mm: float) -> float:
