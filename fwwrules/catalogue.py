@@ -529,7 +529,255 @@ _MELEE: dict[str, Entry] = {
 }
 
 # --- grid.* (Pathfinder 1e) -----------------------------------------------------------------
-_GRID: dict[str, Entry] = {}
+_GRID: dict[str, Entry] = {
+    # words used by headlines, the drawing and the panel
+    "grid/attack/ranged": {"en": "ranged attack", "de": "Fernkampfangriff"},
+    "grid/attack/melee": {"en": "melee attack", "de": "Nahkampfangriff"},
+    "grid/attack/reach": {"en": "reach attack", "de": "Nahkampfangriff mit Reichweite"},
+    "grid/kind/open": {"en": "open square", "de": "freies Feld"},
+    "grid/kind/wall": {"en": "wall", "de": "Mauer"},
+    "grid/kind/low": {"en": "low obstacle", "de": "niedriges Hindernis"},
+    "grid/kind/arrow-slit": {"en": "arrow slit", "de": "Schussscharte"},
+    "grid/kind/border-wall": {
+        "en": "wall on a square border",
+        "de": "Mauer auf einer Feldkante",
+    },
+    "grid/kind/creature": {"en": "creature", "de": "Kreatur"},
+    "grid/verdict/clear": {"en": "clear line", "de": "freie Linie"},
+    "grid/verdict/wall": {"en": "through a wall square", "de": "durch ein Mauerfeld"},
+    "grid/verdict/border-wall": {
+        "en": "across a border wall",
+        "de": "über eine Mauer an der Feldkante",
+    },
+    "grid/verdict/arrow-slit": {"en": "through an arrow slit", "de": "durch eine Schussscharte"},
+    "grid/verdict/low": {"en": "over a low obstacle", "de": "über ein niedriges Hindernis"},
+    "grid/verdict/creature": {
+        "en": "through a creature (soft)",
+        "de": "durch eine Kreatur (weich)",
+    },
+    "grid/word/corner": {"en": "chosen corner", "de": "gewählter Eckpunkt"},
+    "grid/word/attacker": {"en": "attacker", "de": "Angreifer"},
+    "grid/word/target": {"en": "target", "de": "Ziel"},
+    "grid/word/attack": {"en": "attack", "de": "Angriff"},
+    "grid/word/language": {"en": "language", "de": "Sprache"},
+    "grid/word/ignored": {"en": "ignored", "de": "ignoriert"},
+    # headlines
+    "grid/headline/none": {
+        "en": "{target} has no cover against the {attack} of {attacker}.",
+        "de": "{target} hat keine Deckung gegen den {attack} von {attacker}.",
+    },
+    "grid/headline/soft": {
+        "en": "{target} has soft cover against the {attack} of {attacker}: +{ac} AC, no Reflex "
+        "bonus.",
+        "de": "{target} hat weiche Deckung gegen den {attack} von {attacker}: +{ac} auf die RK, "
+        "kein Bonus auf Reflexwürfe.",
+    },
+    "grid/headline/partial": {
+        "en": "{target} has cover against the {attack} of {attacker}; partial cover is suggested "
+        "(the GM decides): +{ac} AC, +{reflex} on Reflex saves.",
+        "de": "{target} hat Deckung gegen den {attack} von {attacker}; vorgeschlagen wird "
+        "teilweise Deckung (die SL entscheidet): +{ac} auf die RK, +{reflex} auf Reflexwürfe.",
+    },
+    "grid/headline/cover": {
+        "en": "{target} has cover against the {attack} of {attacker}: +{ac} AC, +{reflex} on "
+        "Reflex saves.",
+        "de": "{target} hat Deckung gegen den {attack} von {attacker}: +{ac} auf die RK, "
+        "+{reflex} auf Reflexwürfe.",
+    },
+    "grid/headline/improved": {
+        "en": "{target} has improved cover against the {attack} of {attacker}: +{ac} AC, "
+        "+{reflex} on Reflex saves.",
+        "de": "{target} hat verbesserte Deckung gegen den {attack} von {attacker}: +{ac} auf die "
+        "RK, +{reflex} auf Reflexwürfe.",
+    },
+    "grid/headline/total": {
+        "en": "{target} has total cover against {attacker}: no {attack} is possible.",
+        "de": "{target} hat vollständige Deckung gegen {attacker}: kein {attack} ist möglich.",
+    },
+    "grid/headline/out-of-reach": {
+        "en": "But {target} is out of reach of {attacker}: the attack is not allowed.",
+        "de": "{target} steht aber außerhalb der Reichweite von {attacker}: kein Angriff möglich.",
+    },
+    # grid.ranged
+    "grid.ranged/corner": {
+        "en": "{attacker} takes corner ({x}, {y}), the best one for it: {clear} of {n} lines to "
+        "the corners of square ({c}, {r}) of {target} are clear.",
+        "de": "{attacker} wählt den Eckpunkt ({x}, {y}), den für ihn günstigsten: {clear} von "
+        "{n} Linien zu den Eckpunkten des Feldes ({c}, {r}) von {target} sind frei.",
+    },
+    "grid.ranged/wall": {
+        "en": "A line passes through the wall square ({c}, {r}).",
+        "de": "Eine Linie führt durch das Mauerfeld ({c}, {r}).",
+    },
+    "grid.ranged/border-wall": {
+        "en": "A line crosses a wall on the square borders at ({x}, {y}).",
+        "de": "Eine Linie kreuzt bei ({x}, {y}) eine Mauer auf den Feldkanten.",
+    },
+    "grid.ranged/arrow-slit": {
+        "en": "A line passes through the arrow slit in square ({c}, {r}).",
+        "de": "Eine Linie führt durch die Schussscharte im Feld ({c}, {r}).",
+    },
+    "grid.ranged/result-none": {
+        "en": "No line from that corner passes anything that gives cover: no cover.",
+        "de": "Keine Linie von diesem Eckpunkt führt durch etwas, das Deckung gibt: keine Deckung.",
+    },
+    "grid.ranged/result-soft": {
+        "en": "Only creatures stand on the lines: soft cover, +{ac} AC.",
+        "de": "Auf den Linien stehen nur Kreaturen: weiche Deckung, +{ac} auf die RK.",
+    },
+    "grid.ranged/result-cover": {
+        "en": "Terrain on a line gives cover: +{ac} AC, +{reflex} on Reflex saves.",
+        "de": "Gelände auf einer Linie gibt Deckung: +{ac} auf die RK, +{reflex} auf Reflexwürfe.",
+    },
+    "grid.ranged/result-partial": {
+        "en": "With partial cover: +{ac} AC, +{reflex} on Reflex saves.",
+        "de": "Mit teilweiser Deckung: +{ac} auf die RK, +{reflex} auf Reflexwürfe.",
+    },
+    # grid.melee
+    "grid.melee/adjacent-clear": {
+        "en": "{target} is adjacent; none of the {n} lines from the corners of square ({c}, {r}) "
+        "of {attacker} to the square of {target} crosses a wall.",
+        "de": "{target} steht angrenzend; keine der {n} Linien von den Eckpunkten des Feldes "
+        "({c}, {r}) von {attacker} zum Feld von {target} kreuzt eine Mauer.",
+    },
+    "grid.melee/adjacent-wall": {
+        "en": "{target} is adjacent, and a line from a corner of square ({c}, {r}) of "
+        "{attacker} to the square of {target} crosses a wall (low walls count too).",
+        "de": "{target} steht angrenzend, und eine Linie von einem Eckpunkt des Feldes ({c}, {r}) "
+        "von {attacker} zum Feld von {target} kreuzt eine Mauer (auch niedrige Mauern zählen).",
+    },
+    "grid.melee/reach": {
+        "en": "{target} is not adjacent ({distance} squares away, reach {reach}): the cover of "
+        "this melee attack is judged like a ranged attack.",
+        "de": "{target} steht nicht angrenzend ({distance} Felder entfernt, Reichweite "
+        "{reach}): Deckung gegen diesen Nahkampfangriff wird wie bei einem Fernkampfangriff "
+        "bestimmt.",
+    },
+    "grid.melee/out-of-reach": {
+        "en": "{target} is {distance} squares away, beyond the reach of {attacker} ({reach} "
+        "squares); cover is shown as for a ranged attack.",
+        "de": "{target} ist {distance} Felder entfernt, außerhalb der Reichweite von {attacker} "
+        "({reach} Felder); die Deckung wird wie bei einem Fernkampfangriff gezeigt.",
+    },
+    "grid.melee/wall": {
+        "en": "A line passes through the wall square ({c}, {r}).",
+        "de": "Eine Linie führt durch das Mauerfeld ({c}, {r}).",
+    },
+    "grid.melee/border-wall": {
+        "en": "A line crosses a wall on the square borders at ({x}, {y}).",
+        "de": "Eine Linie kreuzt bei ({x}, {y}) eine Mauer auf den Feldkanten.",
+    },
+    "grid.melee/arrow-slit": {
+        "en": "A line passes through the wall with the arrow slit in square ({c}, {r}).",
+        "de": "Eine Linie führt durch die Mauer mit der Schussscharte im Feld ({c}, {r}).",
+    },
+    "grid.melee/result-none": {
+        "en": "No cover against this melee attack.",
+        "de": "Keine Deckung gegen diesen Nahkampfangriff.",
+    },
+    "grid.melee/result-cover": {
+        "en": "Cover against this melee attack: +{ac} AC, +{reflex} on Reflex saves.",
+        "de": "Deckung gegen diesen Nahkampfangriff: +{ac} auf die RK, +{reflex} auf Reflexwürfe.",
+    },
+    # grid.low-obstacle
+    "grid.low-obstacle/counts": {
+        "en": "The low obstacle in square ({c}, {r}) is {target_ft:g} ft from {target} (at most "
+        "{limit} ft) and {attacker} is not closer to it ({attacker_ft:g} ft): it gives cover.",
+        "de": "Das niedrige Hindernis im Feld ({c}, {r}) ist {target_ft:g} ft von {target} "
+        "entfernt (höchstens {limit} ft), und {attacker} steht nicht näher daran "
+        "({attacker_ft:g} ft): es gibt Deckung.",
+    },
+    "grid.low-obstacle/far": {
+        "en": "The low obstacle in square ({c}, {r}) is {target_ft:g} ft from {target}, more "
+        "than {limit} ft: it gives no cover.",
+        "de": "Das niedrige Hindernis im Feld ({c}, {r}) ist {target_ft:g} ft von {target} "
+        "entfernt, mehr als {limit} ft: es gibt keine Deckung.",
+    },
+    "grid.low-obstacle/attacker-closer": {
+        "en": "{attacker} is closer to the low obstacle in square ({c}, {r}) ({attacker_ft:g} "
+        "ft) than {target} is ({target_ft:g} ft): it is ignored.",
+        "de": "{attacker} steht näher am niedrigen Hindernis im Feld ({c}, {r}) "
+        "({attacker_ft:g} ft) als {target} ({target_ft:g} ft): es wird ignoriert.",
+    },
+    # grid.soft
+    "grid.soft/through": {
+        "en": "A line passes through square ({c}, {r}), which {creature} occupies.",
+        "de": "Eine Linie führt durch das Feld ({c}, {r}), das {creature} besetzt.",
+    },
+    "grid.soft": {
+        "en": "Soft cover from creatures: no Reflex bonus, and it does not allow Stealth.",
+        "de": "Weiche Deckung durch Kreaturen: kein Bonus auf Reflexwürfe, und sie erlaubt "
+        "keinen Wurf auf Heimlichkeit.",
+    },
+    # grid.big
+    "grid.big/attacker": {
+        "en": "{attacker} fills {size}x{size} squares and may use any of them.",
+        "de": "{attacker} besetzt {size}x{size} Felder und darf jedes davon verwenden.",
+    },
+    "grid.big/target": {
+        "en": "{target} fills {size}x{size} squares; {attacker} may pick any of them.",
+        "de": "{target} besetzt {size}x{size} Felder; {attacker} darf jedes davon wählen.",
+    },
+    # grid.partial
+    "grid.partial/suggested": {
+        "en": "{clear} of {n} lines from the chosen corner are clear, so more than half of "
+        "{target} is visible: partial cover suggested (+2 AC, +1 Reflex instead of +4/+2). "
+        "This is the GM's call.",
+        "de": "{clear} von {n} Linien vom gewählten Eckpunkt sind frei, mehr als die Hälfte von "
+        "{target} ist also sichtbar: vorgeschlagen wird teilweise Deckung (+2 RK, +1 "
+        "Reflexwürfe statt +4/+2). Das entscheidet die SL.",
+    },
+    "grid.partial/not": {
+        "en": "Only {clear} of {n} lines from the chosen corner are clear (not more than half): "
+        "full cover, no partial cover.",
+        "de": "Nur {clear} von {n} Linien vom gewählten Eckpunkt sind frei (nicht mehr als die "
+        "Hälfte): volle Deckung, keine teilweise Deckung.",
+    },
+    # grid.total
+    "grid.total": {
+        "en": "No straight line from any point of the space of {attacker} reaches the space of "
+        "{target} without crossing a wall: total cover, no attack possible.",
+        "de": "Keine gerade Linie von irgendeinem Punkt des Feldes von {attacker} erreicht das "
+        "Feld von {target}, ohne eine Mauer zu kreuzen: vollständige Deckung, kein Angriff "
+        "möglich.",
+    },
+    # grid.improved
+    "grid.improved": {
+        "en": "An arrow slit gives improved cover: +{ac} AC, +{reflex} on Reflex saves, improved "
+        "evasion against effects that allow a Reflex save, and +{stealth} on Stealth checks.",
+        "de": "Eine Schussscharte gibt verbesserte Deckung: +{ac} auf die RK, +{reflex} auf "
+        "Reflexwürfe, Verbessertes Entrinnen gegen Effekte mit Reflexwurf und +{stealth} auf "
+        "Würfe für Heimlichkeit.",
+    },
+    # grid.consequences
+    "grid.consequences/no-aoo": {
+        "en": "{attacker} may not make attacks of opportunity against {target}, who has cover.",
+        "de": "{attacker} darf gegen {target} keine Gelegenheitsangriffe ausführen, da {target} "
+        "Deckung hat.",
+    },
+    "grid.consequences/reflex": {
+        "en": "{target} adds +{reflex} to Reflex saves against effects starting on the side of "
+        "{attacker}.",
+        "de": "{target} erhält +{reflex} auf Reflexwürfe gegen Effekte, die auf der Seite von "
+        "{attacker} entstehen.",
+    },
+    "grid.consequences/stealth": {
+        "en": "The cover lets {target} attempt a Stealth check.",
+        "de": "Die Deckung erlaubt {target} einen Wurf auf Heimlichkeit.",
+    },
+    "grid.consequences/aoo-none": {
+        "en": "Without cover, {attacker} may make attacks of opportunity against {target}, and "
+        "{target} gets no Stealth check from cover.",
+        "de": "Ohne Deckung darf {attacker} Gelegenheitsangriffe gegen {target} ausführen, und "
+        "{target} erhält durch Deckung keinen Wurf auf Heimlichkeit.",
+    },
+    "grid.consequences/aoo-soft": {
+        "en": "Soft cover counts against ranged attacks only: attacks of opportunity against "
+        "{target} stay possible, and it allows no Stealth check.",
+        "de": "Weiche Deckung zählt nur gegen Fernkampfangriffe: Gelegenheitsangriffe gegen "
+        "{target} bleiben möglich, und sie erlaubt keinen Wurf auf Heimlichkeit.",
+    },
+}
 
 # Words that appear inside messages (values are translated through this table when a
 # reason's value is one of these tokens, e.g. size classes, kinds, dice colours).
