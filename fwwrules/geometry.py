@@ -336,11 +336,17 @@ def _solid_blocks(solid: _Solid, lines: NDArray[Any], alive: BoolArray) -> BoolA
 
 def _clear_many(obs: _Obstacles, p: Array, q: Array) -> BoolArray:
     """(K,) True where the segment p[k]-q[k] crosses no obstacle."""
+    d = q - p
+    short = np.hypot(d[:, 0], d[:, 1]) <= _EPS  # nothing is inside them over more than epsilon
     blocked = _discs_block(obs.discs, p, q) | _walls_block(obs.walls, p, q)
+    if short.any():
+        blocked &= ~short
+        if short.all():
+            return ~blocked
     if obs.solids and not blocked.all():
         lines = shapely.linestrings(np.stack([p, q], axis=1))
         for s in obs.solids:
-            blocked |= _solid_blocks(s, lines, ~blocked)
+            blocked |= _solid_blocks(s, lines, ~blocked & ~short)
             if blocked.all():
                 break
     return ~blocked
@@ -1189,7 +1195,9 @@ def _features(
     if len(verts):
         inside = shapely.intersects(hull, shapely.points(verts))
         verts, w_in, w_out = verts[inside], w_in[inside], w_out[inside]
-    edges = np.vstack([s.edges for s in obs.solids] + [w.pieces for w in obs.walls])
+    edges = np.vstack(
+        [np.zeros((0, 4))] + [s.edges for s in obs.solids] + [w.pieces for w in obs.walls]
+    )
     free: list[Array] = [w.verts for w in obs.walls]
     free.append(_circle_edge_points(edges, a.x, a.y, a.r))
     free.append(_circle_circle_points(a.x, a.y, a.r, obs.discs))
