@@ -33,9 +33,11 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from .catalogue import render
@@ -125,6 +127,11 @@ def contacts(scenario: Scenario, model_id: str) -> tuple[str, ...]:
     return tuple(m.id for m in scenario.models if in_contact(scenario, model_id, m.id))
 
 
+_ENGAGEMENT_CACHE: OrderedDict[int, tuple[Scenario, Mapping[str, tuple[str, ...]]]] = OrderedDict()
+_ENGAGEMENT_CACHE_SIZE = 16
+_ENGAGEMENT_LOCK = threading.Lock()
+
+
 def engagements(scenario: Scenario) -> Mapping[str, tuple[str, ...]]:
     """``melee.engaged``: for every model id, the opposing models it is engaged with.
 
@@ -134,7 +141,24 @@ def engagements(scenario: Scenario) -> Mapping[str, tuple[str, ...]]:
 
     Boundary cases: a gap of exactly the contact tolerance engages; a gap a hair above it does
     not; models an Orange ruler or more apart in elevation never engage.
+
+    The graph of the last few scenarios is kept (a scenario is frozen; the cache holds the
+    scenario itself, so its identity cannot be reused while cached).
     """
+    with _ENGAGEMENT_LOCK:
+        hit = _ENGAGEMENT_CACHE.get(id(scenario))
+        if hit is not None and hit[0] is scenario:
+            _ENGAGEMENT_CACHE.move_to_end(id(scenario))
+            return hit[1]
+    graph = MappingProxyType(_engagement_graph(scenario))
+    with _ENGAGEMENT_LOCK:
+        _ENGAGEMENT_CACHE[id(scenario)] = (scenario, graph)
+        while len(_ENGAGEMENT_CACHE) > _ENGAGEMENT_CACHE_SIZE:
+            _ENGAGEMENT_CACHE.popitem(last=False)
+    return graph
+
+
+def _engagement_graph(scenario: Scenario) -> dict[str, tuple[str, ...]]:
     models = scenario.models
     out: dict[str, list[str]] = {m.id: [] for m in models}
     geo = scenario.board.models
