@@ -64,8 +64,7 @@ _RANGED: dict[str, Entry] = {
     },
     "ranged.skill/dice-cap": {
         "en": "{count} {colour} dice would join the test; at most 4 of one colour are rolled.",
-        "de": "{count} Effektwürfel {colour} kämen hinzu; höchstens 4 einer Farbe werden "
-        "geworfen.",
+        "de": "{count} Effektwürfel {colour} kämen hinzu; höchstens 4 einer Farbe werden geworfen.",
     },
     "ranged.range/in": {
         "en": "The target is {distance:.1f} {units} away (edge to edge): {band}.",
@@ -106,15 +105,12 @@ _RANGED: dict[str, Entry] = {
         "wird blockiert (durch {blockers}).",
     },
     "ranged.los.models": {
-        "en": "{model} stands in the way, but Normal and Large models never block line of "
-        "sight.",
-        "de": "{model} steht im Weg, aber normale und große Modelle blockieren die Sichtlinie "
-        "nie.",
+        "en": "{model} stands in the way, but Normal and Large models never block line of sight.",
+        "de": "{model} steht im Weg, aber normale und große Modelle blockieren die Sichtlinie nie.",
     },
     "ranged.los.huge": {
         "en": "{model} is a Huge model and blocks line of sight for smaller models.",
-        "de": "{model} ist ein riesiges Modell und blockiert die Sichtlinie für kleinere "
-        "Modelle.",
+        "de": "{model} ist ein riesiges Modell und blockiert die Sichtlinie für kleinere Modelle.",
     },
     "terrain.kinds/huge-variant": {
         "en": "{source} counts as {kind} (not {declared}) because a Huge model takes part in "
@@ -195,8 +191,7 @@ _RANGED: dict[str, Entry] = {
     },
     "cover.huge/engaged": {
         "en": "{source} is Huge, but {target} is engaged with it: no cover from it.",
-        "de": "{source} ist riesig, aber {target} ist mit ihm im Nahkampf gebunden: keine "
-        "Deckung.",
+        "de": "{source} ist riesig, aber {target} ist mit ihm im Nahkampf gebunden: keine Deckung.",
     },
     "cover.huge/not-smaller": {
         "en": "{source} is Huge, but the target is not smaller than it: no cover from it.",
@@ -204,8 +199,7 @@ _RANGED: dict[str, Entry] = {
     },
     "elevation.shooter-cover/ignored": {
         "en": "{source} is more than Orange from the target; an Elevated shooter ignores it.",
-        "de": "{source} ist mehr als Orange vom Ziel entfernt; ein erhöhter Schütze ignoriert "
-        "es.",
+        "de": "{source} ist mehr als Orange vom Ziel entfernt; ein erhöhter Schütze ignoriert es.",
     },
     "elevation.edge-cover/crossed": {
         "en": "The Line of Cover crosses the Significant Edge {side} of {terrain}, within "
@@ -271,8 +265,7 @@ _ELEVATION: dict[str, Entry] = {
     "elevation.terrain-variant": {
         "en": "{piece} counts as {kind} (instead of {usual}) for a shot involving an Elevated "
         "model.",
-        "de": "{piece} gilt bei einem Schuss mit einem erhöhten Modell als {kind} (statt "
-        "{usual}).",
+        "de": "{piece} gilt bei einem Schuss mit einem erhöhten Modell als {kind} (statt {usual}).",
     },
     "elevation.standing-on": {
         "en": "{model} stands on {piece} (height {height:g} {unit}): it neither blocks nor "
@@ -387,6 +380,10 @@ _MELEE: dict[str, Entry] = {
         "en": "{model} is Stunned and makes no free attack when {withdrawer} withdraws.",
         "de": "{model} ist betäubt und führt keinen freien Angriff aus, wenn sich {withdrawer} "
         "aus dem Nahkampf zurückzieht.",
+    },
+    "melee.withdraw/headline-none": {
+        "en": "{model} may withdraw from close combat without any free attack.",
+        "de": "{model} kann sich ohne freien Angriff aus dem Nahkampf zurückziehen.",
     },
     "melee.withdraw/headline": {
         "en": "{model} withdrawing from close combat provokes {count} free attack(s){who}.",
@@ -785,8 +782,13 @@ WORDS: dict[str, Entry] = {
     "normal": {"en": "Normal", "de": "Normal"},
     "large": {"en": "Large", "de": "Groß"},
     "huge": {"en": "Huge", "de": "Riesig"},
-    "ranged": {"en": "ranged attack", "de": "Fernkampfangriff"},
-    "melee": {"en": "close combat attack", "de": "Nahkampfangriff"},
+    "ranged-attack": {"en": "ranged attack", "de": "Fernkampfangriff"},
+    "melee-attack": {"en": "close combat attack", "de": "Nahkampfangriff"},
+    "pistol": {"en": "Pistol", "de": "Pistole"},
+    "rifle": {"en": "Rifle", "de": "Gewehr"},
+    "heavy": {"en": "Heavy Weapon", "de": "schwere Waffe"},
+    "melee": {"en": "Melee", "de": "Nahkampf"},
+    "thrown": {"en": "Thrown", "de": "Wurfwaffe"},
     "short": {"en": "short range", "de": "kurze Reichweite"},
     "long": {"en": "long range", "de": "lange Reichweite"},
     "black": {"en": "black (Damage)", "de": "schwarz (Schaden)"},
@@ -832,29 +834,41 @@ def word(token: str, lang: str) -> str:
 
 
 class _Values(dict[str, Any]):
-    """Template values: strings found in :data:`WORDS` are translated on the fly."""
+    """Template values: ids become display names, tokens in :data:`WORDS` are translated."""
 
-    def __init__(self, values: Mapping[str, Any], lang: str) -> None:
+    def __init__(self, values: Mapping[str, Any], lang: str, labels: Mapping[str, str]) -> None:
         super().__init__(values)
         self.lang = lang
+        self.labels = labels
+
+    def _one(self, value: str) -> str:
+        if value in self.labels:
+            return self.labels[value]
+        return word(value, self.lang)
 
     def __getitem__(self, key: str) -> Any:
         value = super().__getitem__(key)
         if isinstance(value, str):
-            return word(value, self.lang)
+            return self._one(value)
         if isinstance(value, (list, tuple)):
-            return ", ".join(word(v, self.lang) if isinstance(v, str) else str(v) for v in value)
+            return ", ".join(self._one(v) if isinstance(v, str) else str(v) for v in value)
         return value
 
 
-def render(message_id: str, values: Mapping[str, Any], lang: str = "en") -> str:
-    """The text of one message.
+def render(
+    message_id: str,
+    values: Mapping[str, Any],
+    lang: str = "en",
+    labels: Mapping[str, str] | None = None,
+) -> str:
+    """The text of one message; ``labels`` maps ids to display names.
 
-    >>> render("size.classes", {"model": "Dogmeat", "diameter": 40, "size": "large"}, "de")
+    >>> render("size.classes", {"model": "dogmeat", "diameter": 40, "size": "large"}, "de",
+    ...        {"dogmeat": "Dogmeat"})
     'Dogmeat: eine Base von 40 mm ist Groß.'
     """
     check_lang(lang)
     entry = MESSAGES.get(message_id)
     if entry is None:
         raise KeyError(f"no message {message_id!r} in the catalogue")
-    return entry[lang].format_map(_Values(values, lang))
+    return entry[lang].format_map(_Values(values, lang, labels or {}))

@@ -852,8 +852,9 @@ class WithdrawRuling(Explained):
 
     def headline(self, lang: str = "en") -> str:
         who = ", ".join(self.labels.get(f.attacker, f.attacker) for f in self.free_attacks)
+        key = "melee.withdraw/headline" if self.free_attacks else "melee.withdraw/headline-none"
         return render(
-            "melee.withdraw/headline",
+            key,
             {
                 "model": self.labels.get(self.model, self.model),
                 "count": len(self.free_attacks),
