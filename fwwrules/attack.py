@@ -1,6 +1,234 @@
-"""(being written) attack"""
-from typing import Any
+"""``ruling()``: may the attacker attack the target, and how? (``fwwrules ruling``)
 
-def ruling(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError
+It composes the rule families in the order a player checks them:
 
+1. close combat or ranged (``melee.engaged``), weapon and skill (``ranged.skill`` /
+   ``melee.skill``);
+2. for a ranged attack: range (``ranged.range``), line of sight (``ranged.los*``), cover
+   (``cover.*``) with elevation (``elevation.*``), and shooting into a melee
+   (``melee.shoot-into``);
+3. for a close combat attack: the close combat terms (``melee.*``);
+4. a Quick Action (``action.quick``), and the total skill target.
+
+Boundary cases
+--------------
+* Every check runs even when an earlier one already refuses the attack, so a refused ruling
+  still lists all that is wrong (``not_allowed`` holds each clause id once, in this order).
+* A skill target below 1 still allows the attack, but only a special icon face can succeed
+  (``ranged.skill``, key ``below-one``).
+* ``weapon=None`` takes the model's first weapon, or the Improvised Weapon when it has none.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .cover import line_of_cover
+from .errors import QueryError
+from .los import shot_line_of_sight
+from .melee import classify, close_combat_terms, into_melee, quick_action
+from .ranges import range_bands
+from .rulings import (
+    ArmorInfo,
+    AttackRuling,
+    Choice,
+    CoverEntry,
+    IgnoredEntry,
+    IntoMelee,
+    RangeInfo,
+    Reason,
+    Sight,
+    SkillInfo,
+)
+from .scenario import Scenario, Weapon
+from .shot import Shot, Target, build_shot
+
+
+def _weapon(scenario: Scenario, attacker: str, weapon: str | None) -> Weapon:
+    model = scenario.model(attacker)
+    if weapon is None:
+        return scenario.weapons_of(model)[0]
+    w = scenario.weapon(weapon)
+    if w not in scenario.weapons_of(model):
+        carried = ", ".join(x.id for x in scenario.weapons_of(model))
+        raise QueryError(f"{attacker!r} does not carry weapon {weapon!r} (it has: {carried})")
+    return w
+
+
+def _size_reasons(scenario: Scenario, shot: Shot) -> list[Reason]:
+    """``size.classes`` and ``terrain.kinds``: say so when a Huge model changes the shot."""
+    board = scenario.board
+    huge_near = shot.huge_involved or any(
+        mg.size == "huge"
+        for mid, mg in board.models.items()
+        if mid not in (shot.attacker, shot.target)
+    )
+    if not huge_near:
+        return []
+    out = []
+    for mid in (shot.attacker, shot.target):
+        if mid in board.models:
+            mg = board.models[mid]
+            diameter = round(2 * mg.disc.r, 2)
+            out.append(
+                Reason("size.classes", "", {"model": mid, "diameter": diameter, "size": mg.size})
+            )
+    for tid, kind in shot.kinds.items():
+        declared = board.terrain[tid].kind
+        if kind != declared and tid not in shot.context.elevated_kind:
+            out.append(
+                Reason(
+                    "terrain.kinds",
+                    "huge-variant",
+                    {"source": tid, "kind": kind, "declared": declared},
+                )
+            )
+    return out
+
+
+def ruling(
+    scenario: Scenario,
+    attacker: str,
+    target: Target,
+    weapon: str | None = None,
+    rules: str | None = None,
+    band: str | None = None,
+    quick: bool = False,
+) -> AttackRuling:
+    """Rule on one attack. ``rules`` overrides the scenario's ruleset (``core`` or ``vts``).
+
+    ``target`` is a model id, a terrain piece id, or a point ``(x, y)`` in scenario units.
+    ``band`` is the attacker's choice when the target is in both range bands.
+    """
+    rules = rules or scenario.rules
+    if rules not in ("core", "vts"):
+        raise QueryError(f"unknown rules {rules!r}; expected core or vts")
+    if band not in (None, "short", "long"):
+        raise QueryError(f"unknown band {band!r}; expected short or long")
+    w = _weapon(scenario, attacker, weapon)
+    shot = build_shot(scenario, attacker, target)
+    model = scenario.model(attacker)
+    labels = {m.id: m.label for m in scenario.models}
+    labels.update({t.id: t.label for t in scenario.terrain})
+    labels[w.id] = w.label
+
+    reasons: list[Reason] = []
+    not_allowed: list[str] = []
+    modifier = 0
+    dice: Counter[str] = Counter()
+    choices: list[Choice] = []
+    cover: tuple[CoverEntry, ...] = ()
+    ignored: tuple[IgnoredEntry, ...] = ()
+    armor = ArmorInfo()
+    range_info: RangeInfo | None = None
+    into: IntoMelee | None = None
+    los_ok: bool | None = None
+    sight: Sight | None = None
+
+    def refuse(clause: str) -> None:
+        if clause not in not_allowed:
+            not_allowed.append(clause)
+
+    target_is_model = shot.target_type == "model"
+    if target_is_model:
+        cls = classify(scenario, attacker, shot.target, w)
+        kind = cls.kind
+        reasons.extend(cls.reasons)
+        for clause in cls.not_allowed:
+            refuse(clause)
+    else:
+        kind = "ranged"
+        if w.type == "melee":
+            reasons.append(Reason("melee.engaged", "not-a-model", {"target": shot.target}))
+            refuse("melee.engaged")
+
+    if kind == "melee":
+        terms = close_combat_terms(scenario, attacker, shot.target, w, rules)
+        icon, value = terms.icon, terms.value
+        modifier += sum(m for _, m in terms.modifiers)
+        dice.update(terms.dice)
+        choices.extend(terms.choices)
+        armor = ArmorInfo(terms.armor_bonus, terms.armor_boost)
+        reasons.extend(terms.reasons)
+        for clause in terms.not_allowed:
+            refuse(clause)
+    else:
+        # ranged.skill: the weapon type's skill icon.
+        icon = w.type
+        value = model.skills.get(icon)
+        if value is None:
+            reasons.append(Reason("ranged.skill", "missing", {"attacker": attacker, "icon": icon}))
+            refuse("ranged.skill")
+        else:
+            reasons.append(Reason("ranged.skill", "has", {"icon": icon, "value": value}))
+        # ranged.range
+        if w.type != "melee":
+            near, far = shot.target_distances()
+            rng = range_bands(scenario, w, near, far, band=band)
+            reasons.extend(rng.reasons)
+            range_info = RangeInfo(scenario.from_mm(max(rng.distance, 0.0)), rng.bands, rng.band)
+            if rng.band is None:
+                refuse("ranged.range")
+            else:
+                for colour in w.dice.get(rng.band, ()):
+                    dice[colour] += 1
+            if rng.choice is not None:
+                choices.append(rng.choice)
+        # size.classes and terrain.kinds where a Huge model changes the shot
+        reasons.extend(_size_reasons(scenario, shot))
+        # elevation context, then ranged.los and cover.*
+        reasons.extend(shot.context.reasons)
+        los = shot_line_of_sight(shot)
+        los_ok = los.visible
+        reasons.extend(los.reasons)
+        if not los.visible:
+            refuse("ranged.los")
+        cov = line_of_cover(shot, rules)
+        reasons.extend(cov.reasons)
+        cover, ignored, armor = cov.cover, cov.ignored, cov.armor
+        modifier += cov.modifier
+        sight = Sight(los.witness, shot.loc, cov.crossings, los.blockers)
+        # melee.shoot-into
+        if target_is_model:
+            found = into_melee(scenario, attacker, shot.target, rules)
+            if found is not None:
+                into, into_reasons = found
+                modifier += into.modifier
+                reasons.extend(into_reasons)
+
+    quick_mods, quick_reasons = quick_action(quick)
+    modifier += sum(m for _, m in quick_mods)
+    reasons.extend(quick_reasons)
+
+    skill = SkillInfo(icon, value, modifier)
+    if skill.target is not None and skill.target < 1 and not not_allowed:
+        reasons.append(Reason("ranged.skill", "below-one", {"target": skill.target}))
+    for colour in list(dice):
+        if dice[colour] > 4:
+            reasons.append(
+                Reason("ranged.skill", "dice-cap", {"colour": colour, "count": dice[colour]})
+            )
+            dice[colour] = 4
+    if sight is None:
+        sight = Sight(None, shot.loc)
+    return AttackRuling(
+        attacker=attacker,
+        target=shot.target,
+        weapon=w.id,
+        rules=rules,
+        kind=kind,
+        allowed=not not_allowed,
+        not_allowed=tuple(not_allowed),
+        line_of_sight=los_ok,
+        range=range_info,
+        cover=cover,
+        ignored=ignored,
+        skill=skill,
+        armor=armor,
+        effect_dice=dict(dice),
+        choices=tuple(choices),
+        into_melee=into,
+        reasons=tuple(reasons),
+        sight=sight,
+        labels=labels,
+    )

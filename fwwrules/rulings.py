@@ -35,15 +35,16 @@ class Reason:
     def message_id(self) -> str:
         return f"{self.clause}/{self.key}" if self.key else self.clause
 
-    def text(self, lang: str = "en") -> str:
-        return render(self.message_id, self.params, lang)
+    def text(self, lang: str = "en", labels: Mapping[str, str] | None = None) -> str:
+        """The reason in words; ``labels`` maps ids to display names."""
+        return render(self.message_id, self.params, lang, labels)
 
-    def to_dict(self, lang: str = "en") -> dict[str, Any]:
+    def to_dict(self, lang: str = "en", labels: Mapping[str, str] | None = None) -> dict[str, Any]:
         return {
             "clause": self.clause,
             "key": self.key,
             "params": _jsonable(dict(self.params)),
-            "text": self.text(lang),
+            "text": self.text(lang, labels),
         }
 
 
@@ -69,10 +70,16 @@ class Explained:
     def headline(self, lang: str = "en") -> str:  # pragma: no cover - overridden
         raise NotImplementedError
 
+    def display_names(self) -> Mapping[str, str]:
+        """Ids to display names, used when rendering reasons (``labels`` field if present)."""
+        labels = getattr(self, "labels", None)
+        return labels if isinstance(labels, Mapping) else {}
+
     def explain(self, lang: str = "en") -> str:
         check_lang(lang)
+        names = self.display_names()
         lines = [self.headline(lang)]
-        lines += [f"  [{r.clause}] {r.text(lang)}" for r in self.reasons]
+        lines += [f"  [{r.clause}] {r.text(lang, names)}" for r in self.reasons]
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
@@ -80,8 +87,9 @@ class Explained:
 
     def html(self, lang: str = "en") -> str:
         check_lang(lang)
+        names = self.display_names()
         items = "".join(
-            f"<li><code>{html.escape(r.clause)}</code> {html.escape(r.text(lang))}</li>"
+            f"<li><code>{html.escape(r.clause)}</code> {html.escape(r.text(lang, names))}</li>"
             for r in self.reasons
         )
         return (
@@ -262,7 +270,7 @@ class AttackRuling(Explained):
             "attacker": self.labels.get(self.attacker, self.attacker),
             "target": self.labels.get(self.target, self.target),
             "weapon": self.labels.get(self.weapon, self.weapon),
-            "kind": self.kind,
+            "kind": f"{self.kind}-attack",
         }
         key = "ruling/allowed" if self.allowed else "ruling/not-allowed"
         return render(key, values, lang)
@@ -285,5 +293,5 @@ class AttackRuling(Explained):
             "effect_dice": {c: int(self.effect_dice.get(c, 0)) for c in DICE_ORDER},
             "choices": [c.to_dict() for c in self.choices],
             "into_melee": None if self.into_melee is None else self.into_melee.to_dict(),
-            "reasons": [r.to_dict(lang) for r in self.reasons],
+            "reasons": [r.to_dict(lang, self.labels) for r in self.reasons],
         }

@@ -1,0 +1,188 @@
+"""Line of Cover and cover modifiers (``cover.*``; kinds from ``terrain.kinds``).
+
+The Line of Cover (LoC) joins the centres of the attacker's and the target's bases. Each object
+it passes through gives -2 to the attacker's skill value, and any cover raises the target's
+armor once.
+
+Boundary cases
+--------------
+* ``cover.line``: an object counts when the LoC enters *and* exits it. A graze (touching a
+  corner, running along an edge) is no crossing. The piece the target stands on (the LoC's end
+  lies inside it) is entered but not exited: no cover (the desk of RoP example 3). Touching
+  pieces of one kind act as one object.
+* ``cover.area``: area terrain (``area``, ``dense-area``) only has to be entered. A target whose
+  base reaches into a wood while the LoC stays outside gets nothing.
+* ``cover.shooter-contact``: any piece (terrain or model) whose gap to the shooter's base is at
+  most the contact tolerance is ignored.
+* ``cover.models``: Normal and Large models not on the shooter's side give cover when the LoC
+  fully crosses their base (a tangent does not). ``options.cover_by: faction`` compares
+  factions instead of sides (the German reading; named in the reasons when used).
+* ``cover.huge``: a Huge model the LoC crosses gives cover to a smaller target, whatever its
+  side, unless the target is engaged with it.
+* ``cover.armor``: ``core`` +1 armor once however many objects; ``vts`` one Armor Boost.
+* Elevation: when the target is Elevated, Significant Edges within Orange of it that the LoC
+  crosses count as cover (``elevation.edge-cover``); when the attacker is Elevated, only cover
+  within Orange of the target counts (``elevation.shooter-cover``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from shapely.geometry import LineString, Point
+
+from .board import SIZE_RANK
+from .elevation import covering_edges, edge_crossed
+from .geometry import disc_passage, passage
+from .rulings import ArmorInfo, CoverEntry, Crossing, IgnoredEntry, Reason
+from .shot import Shot
+from .terrain import AREA_KINDS, merged
+
+COVER_MODIFIER = -2
+"""Skill modifier for each object the Line of Cover passes through (``cover.line``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CoverResult:
+    cover: tuple[CoverEntry, ...]
+    ignored: tuple[IgnoredEntry, ...]
+    crossings: tuple[Crossing, ...]
+    armor: ArmorInfo
+    reasons: tuple[Reason, ...]
+
+    @property
+    def modifier(self) -> int:
+        return sum(c.modifier for c in self.cover)
+
+
+def armor_for_cover(rules: str, covered: bool) -> tuple[ArmorInfo, Reason | None]:
+    """``cover.armor``: +1 armor once (``core``) or one Armor Boost (``vts``)."""
+    if not covered:
+        return ArmorInfo(), None
+    if rules == "vts":
+        return ArmorInfo(boost=1), Reason("cover.armor", "vts", {})
+    return ArmorInfo(bonus=1), Reason("cover.armor", "core", {})
+
+
+def _engaged(shot: Shot, a: str, b: str) -> bool:
+    from .melee import engagements
+
+    return b in engagements(shot.scenario).get(a, ())
+
+
+def line_of_cover(shot: Shot, rules: str) -> CoverResult:
+    """The cover a shot meets along its Line of Cover (``cover.line`` and friends)."""
+    scenario = shot.scenario
+    board = scenario.board
+    p, q = shot.loc
+    loc = LineString([p, q])
+    shooter = Point(shot.a.x, shot.a.y)
+    tol = board.contact_tolerance
+    ctx = shot.context
+    target_disc = shot.b
+    target_geom = shot.b_polygon if shot.b_polygon is not None else None
+
+    def near_target(geom: object) -> bool:
+        """elevation.shooter-cover: only cover within Orange of the target counts."""
+        if ctx.cover_within is None:
+            return True
+        if target_disc is not None:
+            d = geom.distance(Point(target_disc.x, target_disc.y)) - target_disc.r  # type: ignore[attr-defined]
+        else:
+            assert target_geom is not None
+            d = geom.distance(target_geom)  # type: ignore[attr-defined]
+        return bool(d <= ctx.cover_within)
+
+    cover: list[CoverEntry] = []
+    ignored: list[IgnoredEntry] = []
+    crossings: list[Crossing] = []
+    reasons: list[Reason] = []
+
+    def give(source: str, clause: str, key: str, **values: object) -> None:
+        cover.append(CoverEntry(source, clause, COVER_MODIFIER))
+        reasons.append(
+            Reason(clause, key, {"source": source, "modifier": COVER_MODIFIER, **values})
+        )
+
+    def ignore(source: str, clause: str, key: str, **values: object) -> None:
+        ignored.append(IgnoredEntry(source, clause))
+        reasons.append(Reason(clause, key, {"source": source, **values}))
+
+    # --- terrain ------------------------------------------------------------------------
+    for solid in merged(board, shot.kinds, los=False).near(loc):
+        pas = passage(p, q, solid.geometry)
+        if pas.how == "none":
+            continue
+        label = solid.label
+        crossings.append(Crossing(label, pas.how, pas.points))
+        area = solid.kind in AREA_KINDS
+        counts = pas.how == "crossed" or (area and pas.how in ("entered", "inside", "exited"))
+        if pas.how == "grazed":
+            ignore(label, "cover.line", "grazed", kind=solid.kind)
+            continue
+        if solid.geometry.distance(shooter) - shot.a.r <= tol:
+            ignore(label, "cover.shooter-contact", "", kind=solid.kind)
+            continue
+        if not counts:
+            ignore(label, "cover.line", "entered-only", kind=solid.kind)
+            continue
+        if not near_target(solid.geometry):
+            ignore(label, "elevation.shooter-cover", "ignored", kind=solid.kind)
+            continue
+        if area:
+            give(label, "cover.area", "", kind=solid.kind)
+        else:
+            give(label, "cover.line", "crossed", kind=solid.kind)
+
+    # --- models -------------------------------------------------------------------------
+    attacker = scenario.model(shot.attacker)
+    target_rank = SIZE_RANK[board.models[shot.target].size] if shot.target_type == "model" else None
+    by = scenario.options.cover_by
+    for m in scenario.models:
+        if m.id in (shot.attacker, shot.target):
+            continue
+        mg = board.models[m.id]
+        if not loc.intersects(Point(mg.disc.x, mg.disc.y).buffer(mg.disc.r + tol, quad_segs=4)):
+            continue
+        pas = disc_passage(p, q, mg.disc)
+        if pas.how == "none":
+            continue
+        crossings.append(Crossing(m.id, pas.how, pas.points))
+        if pas.how != "crossed":
+            ignore(m.id, "cover.models", "tangent")
+            continue
+        if mg.disc.gap(shot.a) <= tol:
+            ignore(m.id, "cover.shooter-contact", "", kind="model")
+            continue
+        if not near_target(Point(mg.disc.x, mg.disc.y).buffer(mg.disc.r, quad_segs=16)):
+            ignore(m.id, "elevation.shooter-cover", "ignored", kind="model")
+            continue
+        if mg.size == "huge":
+            if target_rank is None or target_rank >= SIZE_RANK["huge"]:
+                ignore(m.id, "cover.huge", "not-smaller")
+            elif _engaged(shot, shot.target, m.id):
+                ignore(m.id, "cover.huge", "engaged", target=shot.target)
+            else:
+                give(m.id, "cover.huge", "")
+            continue
+        relation = scenario.relation(attacker, m, by=by)
+        if relation == "friendly":
+            ignore(m.id, "cover.models", "friendly", by=by)
+        else:
+            give(m.id, "cover.models", relation, by=by)
+
+    # --- Significant Edges (elevation.edge-cover) --------------------------------------
+    for edge in covering_edges(board, ctx.cover_edges, p, q):
+        hit = edge_crossed(board, edge, p, q)
+        label = f"{edge.terrain}:{edge.side}"
+        crossings.append(Crossing(label, "edge", () if hit is None else (hit,)))
+        give(label, "elevation.edge-cover", "crossed", terrain=edge.terrain, side=edge.side)
+
+    armor, armor_reason = armor_for_cover(rules, bool(cover))
+    if armor_reason is not None:
+        reasons.append(armor_reason)
+    elif not cover:
+        reasons.append(Reason("cover.line", "none", {}))
+    if by == "faction" and any(r.clause == "cover.models" for r in reasons):
+        reasons.append(Reason("cover.models", "by-faction", {"option": "cover_by"}))
+    return CoverResult(tuple(cover), tuple(ignored), tuple(crossings), armor, tuple(reasons))

@@ -1,0 +1,117 @@
+"""One shot's geometry: who shoots at what, and how the terrain looks for that shot.
+
+A target is a model id, a terrain piece id, or a point ``(x, y)`` in scenario units
+(``ranged.los``: "a target may also be a terrain object or a point").
+
+Boundary cases
+--------------
+* The Line of Cover runs from the attacker's centre to the target's centre; for a terrain
+  target that is a point inside the piece (its centroid when inside, else a representative
+  point), for a point target the point itself.
+* Elevation (``elevation.*``) applies between two models; shots at terrain or a point are
+  taken at table level.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from shapely.geometry import Polygon
+
+from .board import SIZE_RANK, Disc
+from .elevation import ShotContext, shot_context
+from .errors import QueryError, UnknownIdError
+from .scenario import Scenario
+from .terrain import shot_kinds
+
+Target = str | tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Shot:
+    """Everything geometric about one attack, in millimetres."""
+
+    scenario: Scenario
+    attacker: str
+    target: str
+    target_type: str  # "model" | "terrain" | "point"
+    a: Disc
+    b: Disc | None
+    b_polygon: Polygon | None
+    loc: tuple[tuple[float, float], tuple[float, float]]
+    huge_involved: bool
+    context: ShotContext
+    kinds: Mapping[str, str]
+
+    @property
+    def smaller_rank(self) -> int:
+        """Size rank of the smaller of attacker and target (a point or terrain counts as Huge)."""
+        board = self.scenario.board
+        ranks = [SIZE_RANK[board.models[self.attacker].size]]
+        if self.target_type == "model":
+            ranks.append(SIZE_RANK[board.models[self.target].size])
+        return min(ranks)
+
+    def target_distances(self) -> tuple[float, float]:
+        """Nearest and farthest distance (mm) from the attacker's base edge to the target."""
+        ax, ay = self.a.x, self.a.y
+        if self.b is not None:
+            d = math.hypot(self.b.x - ax, self.b.y - ay)
+            return (d - self.a.r - self.b.r, d - self.a.r + self.b.r)
+        assert self.b_polygon is not None
+        from shapely.geometry import Point
+
+        centre = Point(ax, ay)
+        near = self.b_polygon.distance(centre) - self.a.r
+        far = max(math.hypot(x - ax, y - ay) for x, y in self.b_polygon.exterior.coords) - self.a.r
+        return (near, far)
+
+
+def build_shot(scenario: Scenario, attacker: str, target: Target) -> Shot:
+    """Resolve ``attacker`` and ``target`` into a :class:`Shot` (raises on unknown ids)."""
+    board = scenario.board
+    scenario.model(attacker)  # raises UnknownIdError with the known ids
+    a = board.models[attacker].disc
+    b: Disc | None = None
+    poly: Polygon | None = None
+    if isinstance(target, tuple):
+        x, y = (float(v) for v in target)
+        if not (math.isfinite(x) and math.isfinite(y)):
+            raise QueryError(f"target point must be finite, got {target!r}")
+        b = Disc(x * scenario.unit_mm, y * scenario.unit_mm, 0.0)
+        ident, kind, end = f"point({x:g},{y:g})", "point", (b.x, b.y)
+    elif target in board.models:
+        if target == attacker:
+            raise QueryError(f"{attacker!r} cannot target itself")
+        b = board.models[target].disc
+        ident, kind, end = target, "model", (b.x, b.y)
+    elif target in board.terrain:
+        poly = board.terrain[target].polygon
+        c = poly.centroid if poly.contains(poly.centroid) else poly.representative_point()
+        ident, kind, end = target, "terrain", (float(c.x), float(c.y))
+    else:
+        known = list(board.models) + list(board.terrain)
+        raise UnknownIdError("target", str(target), known, scenario.source)
+    huge = board.models[attacker].size == "huge" or (
+        kind == "model" and board.models[ident].size == "huge"
+    )
+    ctx = shot_context(scenario, attacker, ident) if kind == "model" else ShotContext.flat()
+    excluded = set(ctx.excluded)
+    if kind == "terrain":
+        excluded.add(ident)
+    kinds = shot_kinds(board, huge=huge, elevated_kind=ctx.elevated_kind, excluded=excluded)
+    return Shot(
+        scenario=scenario,
+        attacker=attacker,
+        target=ident,
+        target_type=kind,
+        a=a,
+        b=b,
+        b_polygon=poly,
+        loc=((a.x, a.y), end),
+        huge_involved=huge,
+        context=ctx,
+        kinds=kinds,
+    )

@@ -1,0 +1,126 @@
+"""Terrain kinds (``terrain.kinds``) and the merged solids the rules look at.
+
+Each piece is declared ``blocking``, ``cover``, ``area``, ``dense-area`` or ``scenery``. A piece
+may declare another kind for shots involving a Huge model (``huge:``) and for shots involving an
+Elevated model (``elevated:``, clause ``elevation.terrain-variant``).
+
+Boundary cases
+--------------
+* Precedence: the Elevated variant wins over the Huge variant when both apply.
+* Pieces of one kind that touch or overlap act as one piece (RULES.md geometry conventions): a
+  line along the seam between two crates is inside cover, and the pair counts as one object.
+  For line of sight every blocker is merged with every blocker it touches, whatever its kind,
+  because a line along the seam between a wall and a dense wood passes through neither gap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+
+import shapely
+from shapely.geometry.base import BaseGeometry
+from shapely.strtree import STRtree
+
+from .board import Board, TerrainGeometry
+from .geometry import merge_touching
+
+BLOCKS_LOS = frozenset({"blocking", "dense-area"})
+GIVES_COVER = frozenset({"blocking", "cover", "area", "dense-area"})
+AREA_KINDS = frozenset({"area", "dense-area"})
+
+
+def effective_kind(piece: TerrainGeometry, *, huge: bool, elevated_kind: Mapping[str, str]) -> str:
+    """``terrain.kinds``: the kind a piece has for this shot.
+
+    ``huge`` is true when the attacker or the target is a Huge model; ``elevated_kind`` maps
+    piece ids to their Elevated variant when the shot involves an Elevated model.
+    """
+    if piece.id in elevated_kind:
+        return elevated_kind[piece.id]
+    if huge and piece.huge is not None:
+        return piece.huge
+    return piece.kind
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Solid:
+    """One or more touching pieces acting as one: member ids (file order), kind, geometry."""
+
+    ids: tuple[str, ...]
+    kind: str
+    geometry: BaseGeometry
+
+    @property
+    def label(self) -> str:
+        return "+".join(self.ids)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SolidSet:
+    """Solids with an STRtree over them, built once per distinct set of pieces."""
+
+    solids: tuple[Solid, ...]
+    tree: STRtree
+
+    def near(self, geom: BaseGeometry) -> list[Solid]:
+        return [self.solids[int(i)] for i in sorted(self.tree.query(geom))]
+
+
+def _solid_set(solids: list[Solid]) -> SolidSet:
+    for s in solids:
+        shapely.prepare(s.geometry)
+    return SolidSet(tuple(solids), STRtree([s.geometry for s in solids]))
+
+
+def merged(board: Board, kinds: Mapping[str, str], *, los: bool) -> SolidSet:
+    """The solids for a shot, given each relevant piece's effective kind.
+
+    ``kinds`` maps piece id to kind (pieces left out take no part). With ``los=True`` only
+    LoS blockers are kept and merged together; otherwise every covering kind is merged per
+    kind. Memoised on the board, so a board whose shots all see the same kinds merges once.
+    """
+    key = ("los" if los else "cover", tuple(sorted(kinds.items())))
+    cached = board.memo.get(key)
+    if cached is not None:
+        assert isinstance(cached, SolidSet)
+        return cached
+    solids: list[Solid] = []
+    order = {tid: i for i, tid in enumerate(board.terrain_ids)}
+    if los:
+        pieces = [
+            (tid, board.terrain[tid].polygon)
+            for tid in board.terrain_ids
+            if kinds.get(tid) in BLOCKS_LOS
+        ]
+        for ids, geom in merge_touching(pieces):
+            solids.append(Solid(ids, "blocking", geom))
+    else:
+        by_kind: dict[str, list[str]] = {}
+        for tid, kind in kinds.items():
+            if kind in GIVES_COVER:
+                by_kind.setdefault(kind, []).append(tid)
+        for kind in sorted(by_kind):
+            ids_sorted = sorted(by_kind[kind], key=order.__getitem__)
+            pieces = [(tid, board.terrain[tid].polygon) for tid in ids_sorted]
+            for ids, geom in merge_touching(pieces):
+                solids.append(Solid(ids, kind, geom))
+        solids.sort(key=lambda s: order[s.ids[0]])
+    result = _solid_set(solids)
+    board.memo[key] = result
+    return result
+
+
+def shot_kinds(
+    board: Board,
+    *,
+    huge: bool,
+    elevated_kind: Mapping[str, str],
+    excluded: Collection[str],
+) -> dict[str, str]:
+    """Every piece's effective kind for one shot, leaving out the excluded pieces."""
+    return {
+        tid: effective_kind(board.terrain[tid], huge=huge, elevated_kind=elevated_kind)
+        for tid in board.terrain_ids
+        if tid not in excluded
+    }
