@@ -1,1 +1,27 @@
-"""ipywidgets panels for fwwrules (import as ``fwwrules_widgets``)."""
+"""ipywidgets panels for fwwrules (import as ``fwwrules_widgets``).
+
+The panels hold controls and call :mod:`fwwrules`; they decide nothing. Test them headless:
+set ``.value`` on a control, then look at ``.ruling`` and ``.artists``.
+
+* :class:`AttackPanel`: one attack, with dropdowns, position controls and mouse dragging
+  (ipympl); the ruling beside the board.
+* :class:`ExampleStepper` with :class:`Step`: Prev/Next through worked examples.
+* :class:`MeleePanel`: engagements, outnumbered, withdraw and slide previews, into-melee.
+"""
+
+from __future__ import annotations
+
+from .attack_panel import AttackPanel, move_model
+from .melee_panel import MeleePanel
+from .stepper import ExampleStepper, Step
+from .view import BoardView, ipympl_active
+
+__all__ = [
+    "AttackPanel",
+    "BoardView",
+    "ExampleStepper",
+    "MeleePanel",
+    "Step",
+    "ipympl_active",
+    "move_model",
+]

@@ -1,0 +1,216 @@
+"""MeleePanel: engagements, who is outnumbered, withdraw and slide previews, and the Armor-die
+numbers of a shot into a melee. It asks :mod:`fwwrules.melee` and :func:`fwwrules.ruling`.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+import ipywidgets as widgets
+
+import fwwrules
+from fwwrules import melee
+from fwwrules.draw import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board, update_board
+from fwwrules.errors import FwwError
+from fwwrules.scenario import Scenario
+
+from .attack_panel import error_html
+from .text import ui
+from .view import BoardView
+
+NONE = ""
+
+
+class MeleePanel:
+    """Close combat on ``scenario``.
+
+    Controls: ``withdrawer`` (a model that withdraws, or ``""``), ``slider`` with ``to_x`` /
+    ``to_y`` (a model that slides and where its centre ends, scenario units), ``shooter`` and
+    ``target`` (a shot into a melee), ``rules``, ``lang``. Answers: ``engagements``
+    (``fwwrules.melee.engagements``), ``outnumbered`` (ids, ``melee.is_outnumbered``),
+    ``withdrawal``, ``slide``, ``ruling`` (each None when not asked or not answerable;
+    ``errors`` says why). ``artists`` is the board, updated in place, redrawn once per change.
+    """
+
+    def __init__(
+        self,
+        scenario: Scenario,
+        *,
+        lang: str = "en",
+        style: BoardStyle = DEFAULT_STYLE,
+        interactive: bool | None = None,
+    ) -> None:
+        self.scenario = scenario
+        self.engagements: Mapping[str, tuple[str, ...]] = {}
+        self.outnumbered: tuple[str, ...] = ()
+        self.withdrawal: Any = None
+        self.slide: Any = None
+        self.ruling: Any = None
+        self.errors: dict[str, str] = {}
+        self._hold = 0
+        ids = [(m.label, m.id) for m in scenario.models]
+        layout = widgets.Layout(width="250px")
+        none = [(ui("none", lang), NONE)]
+        self.withdrawer = widgets.Dropdown(options=none + ids, value=NONE, layout=layout)
+        self.slider = widgets.Dropdown(options=none + ids, value=NONE, layout=layout)
+        step = 0.1 if scenario.units == "in" else 1.0
+        self.to_x = widgets.FloatText(value=0.0, step=step, layout=layout)
+        self.to_y = widgets.FloatText(value=0.0, step=step, layout=layout)
+        self.shooter = widgets.Dropdown(options=none + ids, value=NONE, layout=layout)
+        self.target = widgets.Dropdown(options=ids, layout=layout)
+        self.rules = widgets.Dropdown(options=["core", "vts"], value=scenario.rules, layout=layout)
+        self.lang = widgets.Dropdown(
+            options=[("English", "en"), ("Deutsch", "de")], value=lang, layout=layout
+        )
+        self.engaged_html = widgets.HTML(layout=widgets.Layout(width="380px"))
+        self.html = widgets.HTML(layout=widgets.Layout(width="380px"))
+        self.view = BoardView(style, interactive=interactive)
+        self._compute()
+        self.artists: BoardArtists = draw_board(
+            scenario, self.view.ax, style=style, lang=lang, **self._overlays()
+        )
+        self.view.artists = self.artists
+        self._show_text()
+        self._relabel()
+        for control in (
+            self.withdrawer,
+            self.to_x,
+            self.to_y,
+            self.shooter,
+            self.target,
+            self.rules,
+            self.lang,
+        ):
+            control.observe(self._changed, "value")
+        self.slider.observe(self._slider_changed, "value")
+        controls = widgets.VBox(
+            [
+                self.rules,
+                self.lang,
+                self.withdrawer,
+                self.slider,
+                self.to_x,
+                self.to_y,
+                self.shooter,
+                self.target,
+            ]
+        )
+        self.widget = widgets.HBox(
+            [controls, self.view.widget, widgets.VBox([self.engaged_html, self.html])]
+        )
+        self.view.redraw()
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    # --- asking the rules ---------------------------------------------------------------------
+    def _ask(self, key: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except FwwError as exc:
+            self.errors[key] = str(exc)
+            return None
+
+    def _compute(self) -> None:
+        s, rules = self.scenario, self.rules.value
+        self.errors = {}
+        self.engagements = melee.engagements(s)
+        self.outnumbered = tuple(m.id for m in s.models if melee.is_outnumbered(s, m.id))
+        self.withdrawal = None
+        if self.withdrawer.value:
+            self.withdrawal = self._ask(
+                "withdraw", fwwrules.withdraw, s, self.withdrawer.value, rules=rules
+            )
+        self.slide = None
+        if self.slider.value:
+            to = (float(self.to_x.value), float(self.to_y.value))
+            self.slide = self._ask("slide", fwwrules.slide, s, self.slider.value, to, rules=rules)
+        self.ruling = None
+        if self.shooter.value:
+            self.ruling = self._ask(
+                "ruling", fwwrules.ruling, s, self.shooter.value, self.target.value, rules=rules
+            )
+
+    def _overlays(self) -> dict[str, Any]:
+        return {
+            "ruling": self.ruling,
+            "slide": self.slide,
+            "withdraw": self.withdrawal,
+            "show_bands": False,
+        }
+
+    def refresh(self) -> None:
+        """Ask again, update the artists in place, show the texts, redraw once."""
+        self._compute()
+        update_board(self.artists, self.scenario, lang=self.lang.value, **self._overlays())
+        self._show_text()
+        self.view.redraw()
+
+    # --- text ---------------------------------------------------------------------------------
+    def _show_text(self) -> None:
+        lang = self.lang.value
+        s = self.scenario
+        items = []
+        outnumbered = f" <b>({html.escape(ui('outnumbered', lang))})</b>"
+        for mid, foes in self.engagements.items():
+            if not foes:
+                continue
+            mark = outnumbered if mid in self.outnumbered else ""
+            names = ", ".join(html.escape(s.model(f).label) for f in foes)
+            items.append(f"<li>{html.escape(s.model(mid).label)}: {names}{mark}</li>")
+        body = (
+            f"<ul>{''.join(items)}</ul>"
+            if items
+            else f"<p>{html.escape(ui('not-engaged', lang))}</p>"
+        )
+        self.engaged_html.value = f"<h4>{html.escape(ui('engagements', lang))}</h4>{body}"
+        parts = [r.html(lang) for r in (self.withdrawal, self.slide, self.ruling) if r is not None]
+        parts += [error_html(FwwError(e), lang) for e in self.errors.values()]
+        self.html.value = "".join(parts)
+
+    def _relabel(self) -> None:
+        lang = self.lang.value
+        names = {
+            "withdrawer": "withdraw",
+            "slider": "slide",
+            "to_x": "x",
+            "to_y": "y",
+            "shooter": "shooter",
+            "target": "target",
+            "rules": "rules",
+            "lang": "lang",
+        }
+        for attr, key in names.items():
+            getattr(self, attr).description = ui(key, lang)
+        with self._held():
+            for control in (self.withdrawer, self.slider, self.shooter):
+                value = control.value
+                control.options = [(ui("none", lang), NONE), *control.options[1:]]
+                control.value = value
+
+    # --- callbacks ----------------------------------------------------------------------------
+    @contextmanager
+    def _held(self) -> Iterator[None]:
+        self._hold += 1
+        try:
+            yield
+        finally:
+            self._hold -= 1
+
+    def _changed(self, change: dict[str, Any]) -> None:
+        if self._hold:
+            return
+        if change["owner"] is self.lang:
+            self._relabel()
+        self.refresh()
+
+    def _slider_changed(self, change: dict[str, Any]) -> None:
+        if self._hold:
+            return
+        if change["new"]:
+            with self._held():
+                self.to_x.value, self.to_y.value = self.scenario.model(change["new"]).at
+        self.refresh()

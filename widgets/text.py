@@ -1,0 +1,40 @@
+"""Labels of the panels' controls, in English and German."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+UI_WORDS: Mapping[str, Mapping[str, str]] = {
+    "attacker": {"en": "Attacker", "de": "Angreifer"},
+    "target": {"en": "Target", "de": "Ziel"},
+    "weapon": {"en": "Weapon", "de": "Waffe"},
+    "band": {"en": "Range", "de": "Reichweite"},
+    "rules": {"en": "Rules", "de": "Regeln"},
+    "lang": {"en": "Language", "de": "Sprache"},
+    "model": {"en": "Move", "de": "Bewegen"},
+    "x": {"en": "x", "de": "x"},
+    "y": {"en": "y", "de": "y"},
+    "auto": {"en": "auto", "de": "automatisch"},
+    "short": {"en": "short", "de": "kurz"},
+    "long": {"en": "long", "de": "lang"},
+    "none": {"en": "(none)", "de": "(keins)"},
+    "prev": {"en": "◀ Previous", "de": "◀ Zurück"},
+    "next": {"en": "Next ▶", "de": "Weiter ▶"},
+    "withdraw": {"en": "Withdraws", "de": "Zieht sich zurück"},
+    "slide": {"en": "Slides", "de": "Slide"},
+    "shooter": {"en": "Shooter", "de": "Schütze"},
+    "engagements": {"en": "Engagements", "de": "Nahkampfbindungen"},
+    "outnumbered": {"en": "outnumbered", "de": "in Unterzahl"},
+    "not-engaged": {"en": "No model is engaged.", "de": "Kein Modell ist im Nahkampf gebunden."},
+    "error": {"en": "Cannot answer", "de": "Keine Antwort möglich"},
+    "drag-hint": {
+        "en": "Drag a base with the mouse, or set x and y.",
+        "de": "Eine Base mit der Maus ziehen oder x und y setzen.",
+    },
+}
+
+
+def ui(key: str, lang: str) -> str:
+    """A control label in ``lang`` (English when the language is unknown to the table)."""
+    entry = UI_WORDS[key]
+    return entry.get(lang, entry["en"])
