@@ -318,10 +318,14 @@ def close_combat_terms(
     * ``melee.outnumbered``: the target engaged with more than one opposing model: +1 green.
     * ``melee.charge-bonus``: markers held against this target: one marker adds its colour, two
       markers add one black and one green; against another target they are discarded unused.
+
+    The target may be a terrain piece or a point (never Stunned nor outnumbered); whether the
+    attack is allowed at all is :func:`classify`'s answer.
     """
     attacker = scenario.model(attacker_id)
-    target = scenario.model(target_id)
-    a_label, t_label = attacker.label, target.label
+    target = next((m for m in scenario.models if m.id == target_id), None)  # None: terrain/point
+    a_label, t_label = attacker.label, _label(scenario, target_id)
+    eng = engagements(scenario)
     reasons: list[Reason] = []
     modifiers: list[tuple[str, int]] = []
     not_allowed: list[str] = []
@@ -400,7 +404,7 @@ def close_combat_terms(
         dice.update(weapon.dice.get("melee", ()))
 
     # --- melee.stunned -----------------------------------------------------------------------
-    if target.stunned and target.id in engagements(scenario)[attacker.id]:
+    if target is not None and target.stunned and target.id in eng[attacker.id]:
         modifiers.append(("melee.stunned", STUNNED_MODIFIER))
         reasons.append(
             Reason("melee.stunned", "attack", {"target": t_label, "modifier": STUNNED_MODIFIER})
@@ -414,7 +418,7 @@ def close_combat_terms(
         )
 
     # --- melee.outnumbered -------------------------------------------------------------------
-    foes = engagements(scenario)[target.id]
+    foes = eng.get(target_id, ())
     if len(foes) > 1:
         dice["green"] += 1
         reasons.append(
@@ -432,7 +436,7 @@ def close_combat_terms(
     # --- melee.charge-bonus ------------------------------------------------------------------
     cb = attacker.charge_bonus
     if cb is not None:
-        if cb.target == target.id:
+        if cb.target == target_id:
             added = ("black", "green") if len(cb.markers) >= 2 else (cb.markers[0],)
             dice.update(added)
             reasons.append(

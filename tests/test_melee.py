@@ -595,3 +595,16 @@ def test_melee_slide_shortest_path_agrees_with_a_polygon_oracle(
         assert _polygon_reachable(start, goal, obs, 0.99)
     if _polygon_reachable(start, goal, obs, 1.01):  # reachable around larger discs
         assert got is not None
+
+
+def test_melee_engaged_terrain_target_with_a_melee_weapon() -> None:
+    from fwwrules.scenario import Rect, Terrain
+
+    s = board(
+        model("a", "x", (0, 0), charge_bonus=ChargeBonus("b", ("black",))),
+        model("b", "y", (300, 0)),
+        terrain=(Terrain("crate", "cover", Rect((100, 0), (20, 20))),),
+    )
+    assert classify(s, "a", "crate", SWORD).not_allowed == ("melee.engaged",)
+    t = close_combat_terms(s, "a", "crate", SWORD, "core")
+    assert t.dice == {"black": 1} and t.modifiers == ()  # the sword only; markers discarded
