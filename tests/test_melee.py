@@ -607,4 +607,4 @@ def test_melee_engaged_terrain_target_with_a_melee_weapon() -> None:
     )
     assert classify(s, "a", "crate", SWORD).not_allowed == ("melee.engaged",)
     t = close_combat_terms(s, "a", "crate", SWORD, "core")
-    assert t.dice == {"black": 1} and t.modifiers == ()  # the sword only; markers discarded
+    assert t.dice == {"black": 1, "yellow": 1} and t.modifiers == ()  # the sword only
