@@ -140,7 +140,7 @@ class BoardStyle:
     band_linestyles: tuple[LineStyleType, LineStyleType] = ("-", "--")
     band_linewidth: float = 1.0
     engaged_colour: str = "#CC79A7"
-    engaged_linewidth: float = 4.0
+    engaged_linewidth: float = 3.0
     number_colour: str = "#000000"
     slide_legal_colour: str = "#009E73"
     slide_illegal_colour: str = "#D55E00"
@@ -326,6 +326,23 @@ def board_limits(scenario: Scenario, margin: float) -> tuple[float, float, float
     return (min(xs) - margin, max(xs) + margin, min(ys) - margin, max(ys) + margin)
 
 
+def _fit_box(
+    ax: Axes, figure: Figure, limits: tuple[float, float, float, float]
+) -> tuple[float, float, float, float]:
+    """Widen the shorter side of ``limits`` so that, at equal aspect, the board fills the
+    Axes' box (no empty bands around a long, narrow board)."""
+    x0, x1, y0, y1 = limits
+    pos = ax.get_position()
+    w_in, h_in = figure.get_size_inches()
+    box = (w_in * pos.width) / (h_in * pos.height)
+    dx, dy = x1 - x0, y1 - y0
+    if dx / dy < box:
+        grow = (dy * box - dx) / 2
+        return (x0 - grow, x1 + grow, y0, y1)
+    grow = (dx / box - dy) / 2
+    return (x0, x1, y0 - grow, y1 + grow)
+
+
 def _fmt(value: float) -> str:
     return f"{value:.4g}"
 
@@ -365,10 +382,10 @@ def draw_board(
     fig_ = ax.get_figure()
     assert fig_ is not None
     figure: Figure = fig_  # type: ignore[assignment]
-    ax.set_aspect("equal", adjustable="box")
-    x0, x1, y0, y1 = board_limits(scenario, style.margin_mm)
+    x0, x1, y0, y1 = _fit_box(ax, figure, board_limits(scenario, style.margin_mm))
     ax.set_xlim(x0, x1)
     ax.set_ylim(y0, y1)
+    ax.set_aspect("equal", adjustable="box")
     ax.autoscale(False)
     fs = style.font_size
 
@@ -439,7 +456,7 @@ def draw_board(
         ax.add_patch(c)
 
     engaged = line(
-        2.8,
+        3.2,
         color=style.engaged_colour,
         linewidth=style.engaged_linewidth,
         solid_capstyle="round",
