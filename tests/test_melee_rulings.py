@@ -114,7 +114,7 @@ def test_melee_outnumbered_ruling_adds_green(rules: str) -> None:
     assert r.kind == "melee" and r.allowed
     assert r.effect_dice["green"] == 1
     back = fwwrules.ruling(s, "super-mutant-1", "brotherhood-a", weapon="board", rules=rules)
-    assert back.effect_dice["green"] == 0 and back.effect_dice["black"] == 2
+    assert back.effect_dice.get("green", 0) == 0 and back.effect_dice["black"] == 2
 
 
 @pytest.mark.parametrize("rules", RULES)
