@@ -27,7 +27,8 @@ def board(body: str, head: str = HEAD) -> fwwrules.Scenario:
 def shooter_target(x: float = 300, *, target_base: float = 32, extra: str = "") -> str:
     return f"""\
 models:
-  - {{id: a, faction: x, base: 32, at: [0, 0], skills: {{rifle: 5, pistol: 4}}, weapons: [rifle, pistol, club]}}
+  - {{id: a, faction: x, base: 32, at: [0, 0], skills: {{rifle: 5, pistol: 4}},
+     weapons: [rifle, pistol, club]}}
   - {{id: t, faction: y, base: {target_base}, at: [{x}, 0], skills: {{rifle: 4}}, weapons: [rifle]}}
 {extra}"""
 
@@ -175,7 +176,10 @@ terrain:
 
 def test_ranged_los_grazing_a_corner_is_not_blocked() -> None:
     # The wall's corner touches the tangent line y = 16 of both bases exactly.
-    wall = "terrain:\n  - {id: wall, kind: blocking, polygon: [[140, 16], [160, 16], [160, 300], [140, 300]]}\n"
+    wall = (
+        "terrain:\n  - {id: wall, kind: blocking, "
+        "polygon: [[140, 16], [160, 16], [160, 300], [140, 300]]}\n"
+    )
     r = fwwrules.ruling(board(shooter_target(extra=wall)), "a", "t")
     assert r.line_of_sight is True
     # Reaching down to the other tangent y = -16 still leaves that tangent line clear ...
@@ -247,14 +251,20 @@ terrain:
 
 # --- cover.* boundary cases -----------------------------------------------------------------
 def test_cover_line_grazing_edge_is_no_cover() -> None:
-    extra = "terrain:\n  - {id: crate, kind: cover, polygon: [[140, 0], [170, 0], [170, 30], [140, 30]]}\n"
+    extra = (
+        "terrain:\n  - {id: crate, kind: cover, "
+        "polygon: [[140, 0], [170, 0], [170, 30], [140, 30]]}\n"
+    )
     r = fwwrules.ruling(board(shooter_target(extra=extra)), "a", "t")
     assert r.cover == ()
     assert [(i.source, i.clause) for i in r.ignored] == [("crate", "cover.line")]
 
 
 def test_cover_line_half_millimetre_corner_clip_counts() -> None:
-    extra = "terrain:\n  - {id: crate, kind: cover, polygon: [[140, -0.5], [170, -0.5], [170, 30], [140, 30]]}\n"
+    extra = (
+        "terrain:\n  - {id: crate, kind: cover, "
+        "polygon: [[140, -0.5], [170, -0.5], [170, 30], [140, 30]]}\n"
+    )
     r = fwwrules.ruling(board(shooter_target(extra=extra)), "a", "t")
     assert [c.source for c in r.cover] == ["crate"]
 
