@@ -142,6 +142,15 @@ def engagements(scenario: Scenario) -> Mapping[str, tuple[str, ...]]:
     Boundary cases: a gap of exactly the contact tolerance engages; a gap a hair above it does
     not; models an Orange ruler or more apart in elevation never engage.
 
+    >>> from fwwrules.scenario import Model, Scenario
+    >>> a, b = Model("a", "x", 32, (0, 0)), Model("b", "y", 32, (32.5, 0))  # gap 0.5 mm
+    >>> engagements(Scenario(models=(a, b)))["a"]
+    ('b',)
+    >>> engagements(Scenario(models=(a, Model("b", "y", 32, (32.51, 0)))))["a"]
+    ()
+    >>> engagements(Scenario(models=(a, Model("b", "x", 32, (32, 0)))))["a"]  # a friend
+    ()
+
     The graph of the last few scenarios is kept (a scenario is frozen; the cache holds the
     scenario itself, so its identity cannot be reused while cached).
     """

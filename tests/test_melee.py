@@ -608,3 +608,24 @@ def test_melee_engaged_terrain_target_with_a_melee_weapon() -> None:
     assert classify(s, "a", "crate", SWORD).not_allowed == ("melee.engaged",)
     t = close_combat_terms(s, "a", "crate", SWORD, "core")
     assert t.dice == {"black": 1, "yellow": 1} and t.modifiers == ()  # the sword only
+
+
+def test_melee_slide_terrain_does_not_stop_it_and_says_so() -> None:
+    from fwwrules.scenario import Rect, Terrain
+
+    s = example("melee-behemoth-slide")
+    wall = Terrain("wall", "blocking", Rect((260, 345), (30, 10)))
+    r = slide(replace(s, terrain=(wall,)), "behemoth", (324.8, 343.4))
+    assert r.legal
+    assert [x.key for x in r.reasons if x.key == "terrain"] == ["terrain"]
+    assert not any(x.key == "terrain" for x in slide(s, "behemoth", (324.8, 343.4)).reasons)
+
+
+def test_melee_slide_over_a_friend_says_friends_may_be_passed() -> None:
+    s = board(
+        model("slider", "x", (-32, 0)),
+        model("foe", "y", (0, 0)),
+        model("friend", "x", (-49.1, -28.35)),  # 29 mm off the middle of the way
+    )
+    r = slide(s, "slider", (-16, -27.7))
+    assert r.overlaps == () and any(x.key == "friends" for x in r.reasons)
