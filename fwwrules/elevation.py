@@ -422,7 +422,9 @@ class ShotContext:
       Orange of it (inclusive) that could meet a line between the two bases. Cover counts the
       ones the Line of Cover crosses, one per piece (:func:`covering_edges`).
     * ``cover_within``: ``elevation.shooter-cover``, when the attacker is Elevated: only cover
-      at most this far (mm, Orange, edge to edge) from the target's base counts.
+      at most this far (mm, edge to edge) from the target's base counts. It is Orange plus
+      :data:`LENGTH_EPSILON_MM`, so a plain ``distance <= cover_within`` keeps cover exactly
+      Orange away (``200 - 133.2`` is ``66.80000000000001`` in floating point).
     * ``reasons``: what applies, citing ``elevation.*`` with values (scenario units).
     """
 
@@ -659,7 +661,7 @@ def shot_context(scenario: Scenario, attacker_id: str, target_id: str) -> ShotCo
 
     cover_within = None
     if attacker_elevated:
-        cover_within = orange
+        cover_within = orange + LENGTH_EPSILON_MM  # exactly Orange still counts
         reasons.append(
             Reason(
                 "elevation.shooter-cover",

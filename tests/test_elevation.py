@@ -294,7 +294,7 @@ def test_elevation_edge_cover_stacked_platform_counts_each_piece() -> None:
 def test_elevation_shooter_cover_only_within_orange_of_the_target() -> None:
     s = example("rooftop")
     ctx = shot_context(s, "lookout", "knight")
-    assert ctx.attacker_elevated and ctx.cover_within == pytest.approx(ORANGE)
+    assert ctx.attacker_elevated and ctx.cover_within == pytest.approx(ORANGE, abs=1e-5)
     assert distance_to_piece(s, "knight", "crate-near") <= ORANGE
     assert distance_to_piece(s, "knight", "crate-far") > ORANGE
     assert shot_context(s, "knight", "lookout").cover_within is None
