@@ -130,17 +130,13 @@ def ruling(
             not_allowed.append(clause)
 
     target_is_model = shot.target_type == "model"
-    if target_is_model:
-        cls = classify(scenario, attacker, shot.target, w)
-        kind = cls.kind
-        reasons.extend(cls.reasons)
-        for clause in cls.not_allowed:
-            refuse(clause)
-    else:
-        kind = "ranged"
-        if w.type == "melee":
-            reasons.append(Reason("melee.engaged", "not-a-model", {"target": shot.target}))
-            refuse("melee.engaged")
+    # melee.engaged: close combat or ranged, and whether engagement forbids it (a terrain
+    # piece or a point is never engaged with, so an engaged attacker may not shoot at it).
+    cls = classify(scenario, attacker, shot.target, w)
+    kind = cls.kind
+    reasons.extend(cls.reasons)
+    for clause in cls.not_allowed:
+        refuse(clause)
 
     if kind == "melee":
         terms = close_combat_terms(scenario, attacker, shot.target, w, rules)

@@ -292,11 +292,6 @@ _MELEE: dict[str, Entry] = {
         "de": "{weapon} ist eine Nahkampfwaffe, und {attacker} ist nicht mit {target} im "
         "Nahkampf gebunden.",
     },
-    "melee.engaged/not-a-model": {
-        "en": "{target} is not a model: a melee weapon only attacks a model in base contact.",
-        "de": "{target} ist kein Modell: eine Nahkampfwaffe greift nur ein Modell in "
-        "Base-Kontakt an.",
-    },
     "melee.skill/melee": {
         "en": "{attacker} uses its Melee skill ({value}) with {weapon}.",
         "de": "{attacker} nutzt seinen Nahkampf-Fertigkeitswert ({value}) mit {weapon}.",

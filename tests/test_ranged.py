@@ -332,3 +332,15 @@ def test_cli_ruling_json_and_exit_codes(capsys: pytest.CaptureFixture[str]) -> N
     assert "nobody" in err and "Traceback" not in err
     assert main(["ruling", path, "--attacker", "knight", "--target", "brute", "--lang", "de"]) == 0
     assert "Deckungslinie" in capsys.readouterr().out
+
+
+def test_melee_engaged_attacker_may_not_shoot_terrain_or_a_point() -> None:
+    extra = """\
+  - {id: e, faction: y, base: 32, at: [32.2, 0]}
+terrain:
+  - {id: crate, kind: cover, rect: {at: [100, 100], size: [20, 20]}}
+"""
+    s = board(shooter_target(extra=extra))
+    for target in ("crate", (100.0, -100.0)):
+        r = fwwrules.ruling(s, "a", target)
+        assert not r.allowed and "melee.engaged" in r.not_allowed
