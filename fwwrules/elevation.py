@@ -206,35 +206,64 @@ def significant_edges_of(
     that point inside it (the edge lies on top of it), or shares the edge line with the piece
     and lies on the outer side (probed :data:`EDGE_PROBE_MM` outside).
     """
-    pieces = [t for t in terrain if t.height is not None]
-    if not pieces:
+    pieces = tuple(t for t in terrain if t.height is not None)
+    if not pieces or all(float(t.height or 0.0) < orange - LENGTH_EPSILON_MM for t in pieces):
         return ()
+    # Memoised on the pieces' ids, heights and outlines: a scenario rebuilt after a model moved
+    # (dataclasses.replace) finds its edges again without recomputing them.
+    wkb = shapely.to_wkb([t.polygon for t in pieces])
+    key = (orange, tuple((t.id, t.height) for t in pieces), tuple(wkb))
+    cached = _EDGE_CACHE.get(key)
+    if cached is None:
+        cached = _compute_edges(pieces, orange)
+        if len(_EDGE_CACHE) >= _EDGE_CACHE_LIMIT:
+            _EDGE_CACHE.pop(next(iter(_EDGE_CACHE)))
+        _EDGE_CACHE[key] = cached
+    return cached
+
+
+_EDGE_CACHE: dict[Any, tuple[SignificantEdge, ...]] = {}
+_EDGE_CACHE_LIMIT = 32
+
+
+def _compute_edges(
+    pieces: tuple[TerrainGeometry, ...], orange: float
+) -> tuple[SignificantEdge, ...]:
     tree = shapely.STRtree([t.polygon for t in pieces])
     out: list[SignificantEdge] = []
     for k, piece in enumerate(pieces):
         top = float(piece.height or 0.0)
         if top < orange - LENGTH_EPSILON_MM:
             continue  # no drop from it can reach Orange
-        coords = [(float(x), float(y)) for x, y in piece.polygon.exterior.coords]
+        coords = [(float(x), float(y)) for x, y in shapely.get_coordinates(piece.polygon.exterior)]
         ccw = _signed_area(coords) > 0
+        # Pieces touching or overlapping this one; per edge, those that meet the edge itself.
+        near = [pieces[int(j)] for j in sorted(tree.query(piece.polygon)) if int(j) != k]
+        near = [q for q in near if q.polygon.intersects(piece.polygon)]
+        hits = np.zeros((len(coords) - 1, len(near)), dtype=bool)
+        if near:
+            xy = np.asarray(coords, dtype=np.float64)
+            lines = shapely.linestrings(np.stack([xy[:-1], xy[1:]], axis=1))
+            for j, q in enumerate(near):
+                hits[:, j] = shapely.intersects(lines, q.polygon)
         for i in range(len(coords) - 1):
             a, b = coords[i], coords[i + 1]
-            out.extend(_edge_parts(piece, k, i, a, b, top, ccw, pieces, tree, orange))
+            beyond = [near[int(j)] for j in np.flatnonzero(hits[i])] if near else []
+            out.extend(_edge_parts(piece, i, a, b, top, ccw, beyond, orange))
     return tuple(out)
 
 
 def _edge_parts(
     piece: TerrainGeometry,
-    k: int,
     index: int,
     a: Point2,
     b: Point2,
     top: float,
     ccw: bool,
-    pieces: list[TerrainGeometry],
-    tree: shapely.STRtree,
+    neighbours: list[TerrainGeometry],
     orange: float,
 ) -> list[SignificantEdge]:
+    """The significant parts of edge ``index`` (``a -> b``); ``neighbours`` meet the edge."""
     dx, dy = b[0] - a[0], b[1] - a[1]
     length = math.hypot(dx, dy)
     if length <= LENGTH_EPSILON_MM:
@@ -242,8 +271,13 @@ def _edge_parts(
     # Outward normal: the right-hand side of a counter-clockwise ring.
     nx, ny = (dy / length, -dx / length) if ccw else (-dy / length, dx / length)
     side = compass(nx, ny)
+    if not neighbours:  # the table lies beyond the whole edge
+        return (
+            [SignificantEdge(piece.id, index, a, b, top, 0.0, side)]
+            if top >= orange - (LENGTH_EPSILON_MM)
+            else []
+        )
     line = LineString([a, b])
-    neighbours = [pieces[int(j)] for j in sorted(tree.query(line)) if int(j) != k]
     ts = {0.0, 1.0}
     for q in neighbours:
         meet = line.intersection(q.polygon.boundary)
