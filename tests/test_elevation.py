@@ -183,6 +183,18 @@ def test_elevation_significant_edge_function_matches_board() -> None:
     assert again == s.board.significant_edges
 
 
+def test_elevation_significant_edge_memo_follows_the_terrain() -> None:
+    s = example("rooftop")
+    moved = dataclasses.replace(
+        s, models=tuple(dataclasses.replace(m, at=(m.at[0] + 5, m.at[1])) for m in s.models)
+    )
+    assert moved.board.significant_edges is s.board.significant_edges
+    lower = dataclasses.replace(
+        s, terrain=tuple(dataclasses.replace(t, height=40.0) for t in s.terrain)
+    )
+    assert lower.board.significant_edges == ()
+
+
 # --- elevation.standing-on ---------------------------------------------------------------------
 
 
