@@ -55,7 +55,7 @@ RUN_ALL_TIMEOUT = 180
 RULING_CHANGE_TIMEOUT = 30
 # The lab settings a visitor gets on Binder (binder/overrides.json), seeded as user settings.
 OVERRIDES = REPO / "binder" / "overrides.json"
-REQUIRED_SETTINGS = {
+REQUIRED_SETTINGS: dict[str, dict[str, Any]] = {
     "@jupyterlab/notebook-extension:tracker": {"autoStartDefaultKernel": True},
     "@jupyterlab/apputils-extension:notification": {"fetchNews": "false"},
     "@jupyterlab/docmanager-extension:plugin": {"autosave": False},
@@ -135,7 +135,6 @@ def lab(tmp_path: Path) -> Iterator[Lab]:
     """A JupyterLab server over a copy of notebooks/, stopped by its PID afterwards."""
     root = tmp_path / "root"
     shutil.copytree(REPO / "notebooks", root / "notebooks", ignore=_ignore_checkpoints)
-    _DEV_make_stand_in(root / "notebooks" / NOTEBOOK)
     settings = tmp_path / "user-settings"
     _seed_user_settings(settings)
     token = secrets.token_hex(16)
@@ -202,7 +201,7 @@ def _wait_for_server(proc: subprocess.Popen[bytes], status_url: str, log: Path) 
 def test_attack_panel_ruling_follows_target_choice(chromium: Path, lab: Lab) -> None:
     from playwright.sync_api import sync_playwright
 
-    # assert (REPO / "notebooks" / NOTEBOOK).exists(), f"notebooks/{NOTEBOOK} is missing"
+    assert (REPO / "notebooks" / NOTEBOOK).exists(), f"notebooks/{NOTEBOOK} is missing"
 
     ARTIFACTS.mkdir(exist_ok=True)
     workspace = secrets.token_hex(6)
@@ -211,7 +210,7 @@ def test_attack_panel_ruling_follows_target_choice(chromium: Path, lab: Lab) -> 
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(chromium), args=CHROMIUM_FLAGS)
         try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page = browser.new_page(viewport={"width": 1400, "height": 1200})
             page.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
             page.on("pageerror", lambda e: console.append(f"pageerror: {e}"))
             try:
@@ -240,23 +239,35 @@ def _drive(page: Any, url: str) -> None:
 
     before = _text(ruling)
     assert before.strip(), "the attack panel shows an empty ruling"
-    target = _target_dropdown(panel.first)
-    current = target.evaluate("s => s.options[s.selectedIndex].textContent")
-    options = [o for o in target.locator("option").all_text_contents() if o != current]
-    assert options, "the target dropdown offers a single choice: nothing to change"
-    target.select_option(label=options[0])
+    attacker = _selected(_dropdown(panel.first, "attacker", "angreifer"))
+    target = _dropdown(panel.first, "target", "ziel")
+    current = _selected(target)
+    assert current in before, f"the ruling does not name the target {current!r}:\n{before}"
+    labels = target.locator("option").all_text_contents()
+    choices = [label for label in labels if label not in (current, attacker)]
+    assert choices, f"the target dropdown offers no other model: {labels}"
+    choice = choices[0]
+    target.select_option(label=choice)
     deadline = time.monotonic() + RULING_CHANGE_TIMEOUT
     after = before
-    while after == before and time.monotonic() < deadline:
+    while (after == before or choice not in after) and time.monotonic() < deadline:
         page.wait_for_timeout(200)
         after = _text(ruling)
-    panel.first.scroll_into_view_if_needed()
+    # The panel's top (controls) and its ruling in view, without the file browser.
+    page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
+    panel.first.evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(500)
     page.screenshot(path=str(ARTIFACTS / "browser-attack-panel.png"))
     assert after != before, (
-        f"choosing target {options[0]!r} instead of {current!r} left the ruling unchanged:\n"
-        f"{before}"
+        f"choosing target {choice!r} instead of {current!r} left the ruling unchanged:\n{before}"
     )
-    assert after.strip(), "the ruling went blank after choosing another target"
+    assert choice in after, f"the ruling does not name the new target {choice!r}:\n{after}"
+    assert panel.first.locator(".fwwrules-error").count() == 0, after
+
+
+def _selected(select: Any) -> str:
+    text: str = select.evaluate("s => s.options[s.selectedIndex].textContent")
+    return text
 
 
 def _text(ruling: Any) -> str:
@@ -273,35 +284,12 @@ def _text(ruling: Any) -> str:
     return text
 
 
-def _target_dropdown(panel: Any) -> Any:
-    """The <select> of the Dropdown whose label says target (English or German)."""
+def _dropdown(panel: Any, *names: str) -> Any:
+    """The <select> of the panel's Dropdown whose label starts with one of ``names``."""
     dropdowns = panel.locator(".widget-dropdown")
     labels = [t.strip().lower() for t in dropdowns.locator("label").all_inner_texts()]
     for index in range(dropdowns.count()):
         label = dropdowns.nth(index).locator("label").inner_text().strip().lower()
-        if label.startswith(("target", "ziel")):
+        if label.startswith(names):
             return dropdowns.nth(index).locator("select")
-    raise AssertionError(f"no target dropdown in the attack panel; labels: {labels}")
-
-
-def _DEV_make_stand_in(path: Path) -> None:
-    """TEMPORARY until notebook 01 exists: a notebook with the panel's structure."""
-    if path.exists():
-        return
-    import nbformat
-
-    code = """import ipywidgets as w
-from IPython.display import display
-pos = {"a": 0.0, "b": 5.0, "c": 12.0}
-target = w.Dropdown(options=["b", "c"], description="target")
-x = w.FloatText(value=0.0, description="x")
-out = w.HTML()
-def update(*_):
-    d = abs(pos[target.value] - x.value)
-    out.value = f'<div class="fwwrules-ruling">a shoots {target.value}: {d:.1f} in</div>'
-target.observe(update, "value"); x.observe(update, "value"); update()
-display(w.VBox([target, x, out]))"""
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell("1 + 1"), nbformat.v4.new_code_cell(code)]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
-    nbformat.write(nb, path)
+    raise AssertionError(f"no {names[0]} dropdown in the attack panel; labels: {labels}")
