@@ -117,8 +117,10 @@ class BoardView:
         return found
 
     def _moving(self) -> list[Artist]:
+        # The title (the ruling's headline) is left out: text is costly to draw, and the drop
+        # redraws it once.
         assert self.artists is not None
-        return [*moving_artists(self.artists, self.dragging), self.artists.title]
+        return moving_artists(self.artists, self.dragging)
 
     def _press(self, event: MouseEvent) -> None:
         if event.inaxes is not self.ax or event.button != 1 or event.xdata is None:

@@ -32,8 +32,9 @@ artists that change when one model moves (for blitting).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from matplotlib.artist import Artist
@@ -986,21 +987,25 @@ def _legend_entries(
     slide: bool,
     withdraw: bool,
     edges: bool,
-) -> list[tuple[str, str, Artist]]:
-    """(key, data part of the label, proxy artist) for every legend entry."""
+) -> list[tuple[str, str, Callable[[], Artist]]]:
+    """(key, data part of the label, maker of its proxy artist) for every legend entry.
+
+    The proxies are made only when the legend is (re)built, not on every update.
+    """
     st = artists.style
-    out: list[tuple[str, str, Artist]] = []
+    out: list[tuple[str, str, Callable[[], Artist]]] = []
     seen_factions: list[str] = []
     for m in scenario.models:
         side, colour, hatch = _side_look(scenario, m.faction, st)
         if side in seen_factions:
             continue
         seen_factions.append(side)
-        proxy = Patch(facecolor=colour, edgecolor=st.base_edge, hatch=hatch or None)
+        proxy = partial(Patch, facecolor=colour, edgecolor=st.base_edge, hatch=hatch or None)
         out.append(("side", side, proxy))
     for kind in dict.fromkeys(t.kind for t in scenario.terrain):
         lk = st.terrain_look(kind)
-        proxy = Patch(
+        proxy = partial(
+            Patch,
             facecolor=lk.face,
             edgecolor=lk.edge,
             hatch=lk.hatch or None,
@@ -1009,46 +1014,56 @@ def _legend_entries(
         )
         out.append((kind, "", proxy))
     if edges:
-        out.append(("edge", "", _proxy(st.edge_colour, st.edge_linestyle, st.edge_linewidth)))
+        out.append(
+            ("edge", "", partial(_proxy, st.edge_colour, st.edge_linestyle, st.edge_linewidth))
+        )
     if ruling:
         out += [
-            ("los", "", _proxy(st.los_colour, "-", st.los_linewidth)),
-            ("no-los", "", _proxy(st.fan_colour, st.fan_linestyle, 1.2)),
-            ("loc", "", _proxy(st.loc_colour, st.loc_linestyle, st.loc_linewidth)),
+            ("los", "", partial(_proxy, st.los_colour, "-", st.los_linewidth)),
+            ("no-los", "", partial(_proxy, st.fan_colour, st.fan_linestyle, 1.2)),
+            ("loc", "", partial(_proxy, st.loc_colour, st.loc_linestyle, st.loc_linewidth)),
             (
                 "crossed",
                 "",
-                _proxy(st.cover_colour, "-", st.cover_linewidth, st.crossing_marker),
+                partial(_proxy, st.cover_colour, "-", st.cover_linewidth, st.crossing_marker),
             ),
-            ("grazed", "", _proxy(st.graze_colour, st.graze_linestyle, 2.0, st.graze_marker)),
-            ("ignored", "", _proxy(st.ignored_colour, st.ignored_linestyle, 1.8)),
+            (
+                "grazed",
+                "",
+                partial(_proxy, st.graze_colour, st.graze_linestyle, 2.0, st.graze_marker),
+            ),
+            ("ignored", "", partial(_proxy, st.ignored_colour, st.ignored_linestyle, 1.8)),
         ]
     if bands:
         out += [
             (
                 "short-band",
                 "",
-                _proxy(st.band_colours[0], st.band_linestyles[0], st.band_linewidth),
+                partial(_proxy, st.band_colours[0], st.band_linestyles[0], st.band_linewidth),
             ),
             (
                 "long-band",
                 "",
-                _proxy(st.band_colours[1], st.band_linestyles[1], st.band_linewidth),
+                partial(_proxy, st.band_colours[1], st.band_linestyles[1], st.band_linewidth),
             ),
         ]
     if engaged:
-        out.append(("engaged", "", _proxy(st.engaged_colour, "-", st.engaged_linewidth)))
+        out.append(("engaged", "", partial(_proxy, st.engaged_colour, "-", st.engaged_linewidth)))
     if slide:
         out += [
-            ("slide-legal", "", _proxy(st.slide_legal_colour, st.slide_legal_linestyle, 2.0)),
+            (
+                "slide-legal",
+                "",
+                partial(_proxy, st.slide_legal_colour, st.slide_legal_linestyle, 2.0),
+            ),
             (
                 "slide-illegal",
                 "",
-                _proxy(st.slide_illegal_colour, st.slide_illegal_linestyle, 2.0),
+                partial(_proxy, st.slide_illegal_colour, st.slide_illegal_linestyle, 2.0),
             ),
         ]
     if withdraw:
-        out.append(("free-attack", "", _proxy(st.free_attack_colour, "-", 2.0, ">")))
+        out.append(("free-attack", "", partial(_proxy, st.free_attack_colour, "-", 2.0, ">")))
     return out
 
 
@@ -1076,7 +1091,7 @@ def _update_legend(artists: BoardArtists, scenario: Scenario, lang: str, **which
         leg.remove()
     ax = artists.ax
     leg = ax.legend(
-        [p for _, _, p in entries],
+        [make() for _, _, make in entries],
         [_label(k, d, lang) for k, d, _ in entries],
         loc="upper left",
         bbox_to_anchor=(1.02, 1.0),

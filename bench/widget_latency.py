@@ -1,0 +1,170 @@
+"""Widget latency on the crowded board: move a model in the AttackPanel and time each change.
+
+Headless on matplotlib's Agg backend, the AttackPanel on ``bench/_board.py``'s crowded board
+(24 models, 40 terrain pieces; a comparable board is built here if that file is missing). One
+model is moved 50 times along a path across the board; for each change the script times
+
+* ``ruling``:   ``fwwrules.ruling`` alone (the rules' share);
+* ``full``:     drag -> ruling -> artists updated in place -> one full draw (``draw_idle``);
+* ``full+png``: the same plus the PNG the panel publishes when ipympl is absent;
+* ``blit``:     drag -> ruling -> artists updated in place -> blit (cached background, only the
+  moving artists drawn: what a mouse drag does under ipympl);
+* ``rebuild``:  for comparison, drawing the whole figure from scratch each time (10 moves).
+
+Prints the median and the 90th percentile in ms. Goal: drag -> ruling -> redraw <= 50 ms.
+
+Usage: ``python bench/widget_latency.py [--moves N] [--heights]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+from fwwrules_widgets import AttackPanel
+
+import fwwrules
+from fwwrules import Model, Rect, Scenario, Terrain, Weapon
+from fwwrules.draw import draw_board
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+def _fallback_board() -> Scenario:
+    """A comparable crowded board when bench/_board.py is not there: 24 models, 40 pieces."""
+    kinds = ["blocking"] * 12 + ["cover"] * 10 + ["area"] * 6 + ["dense-area"] * 6
+    kinds += ["scenery"] * 6
+    terrain = tuple(
+        Terrain(
+            id=f"{k}-{i:02d}",
+            kind=k,
+            shape=Rect((80.0 + (i % 8) * 150.0, 150.0 + (i // 8) * 230.0), (60.0, 25.0), 15.0 * i),
+        )
+        for i, k in enumerate(kinds)
+    )
+    models = tuple(
+        Model(
+            id=f"m{j:02d}",
+            faction="vault" if j < 12 else "raiders",
+            base=(32.0, 40.0, 60.0)[j % 3],
+            at=(60.0 + (j % 12) * 95.0, 50.0 if j < 12 else 1170.0),
+            skills={"rifle": 6},
+            weapons=("rifle",),
+        )
+        for j in range(24)
+    )
+    rifle = Weapon("rifle", "rifle", short="black", long="black", dice={"short": ("black",)})
+    return Scenario(models=models, terrain=terrain, weapons=(rifle,), title="Fallback board")
+
+
+def board(heights: bool) -> tuple[Scenario, str]:
+    try:
+        from _board import crowded_board
+    except ImportError:
+        return _fallback_board(), "fallback board (bench/_board.py missing)"
+    return crowded_board(heights=heights), "bench/_board.py crowded_board"
+
+
+def path(scenario: Scenario, model_id: str, n: int) -> list[tuple[float, float]]:
+    """``n`` positions on a circle of 150 mm around the model's start (clamped to the board)."""
+    x0, y0 = scenario.model(model_id).at
+    out = []
+    for i in range(n):
+        a = 2 * math.pi * i / n
+        out.append((x0 + 150.0 * math.cos(a), y0 + 150.0 * math.sin(a)))
+    return out
+
+
+def timed(fn: Callable[[], object]) -> float:
+    t = time.perf_counter()
+    fn()
+    return (time.perf_counter() - t) * 1000.0
+
+
+def report(name: str, times: list[float]) -> None:
+    times = sorted(times)
+    p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
+    print(f"  {name:<44} median {statistics.median(times):8.1f} ms   p90 {p90:8.1f} ms")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--moves", type=int, default=50)
+    ap.add_argument("--heights", action="store_true", help="terrain with heights (elevation)")
+    args = ap.parse_args()
+    scenario, source = board(args.heights)
+    attacker, target = scenario.models[0].id, scenario.models[-1].id
+    print(
+        f"widget latency: {source}, {len(scenario.models)} models, {len(scenario.terrain)} "
+        f"terrain pieces, {args.moves} moves of {target!r}, attacker {attacker!r}, Agg"
+    )
+    moves = path(scenario, target, args.moves)
+
+    panel = AttackPanel(scenario, attacker=attacker, target=target, interactive=False)
+    view = panel.view
+    u = scenario.unit_mm
+
+    ruling_times = [
+        timed(lambda x=x, y=y: fwwrules.ruling(_moved(scenario, target, x, y), attacker, target))
+        for x, y in moves
+    ]
+
+    # full draw, no PNG: the change as matplotlib sees it
+    view.interactive = True  # skip the PNG publish for this series only
+    full = [timed(lambda x=x, y=y: panel.move(target, x, y)) for x, y in moves]
+    view.interactive = False
+    full_png = [timed(lambda x=x, y=y: panel.move(target, x, y)) for x, y in moves]
+
+    # blitting: press on the base, drag, release (the ipympl path, driven directly)
+    panel.move(target, *scenario.model(target).at)
+    base = panel.artists.bases[target]
+    cx, cy = base.center
+    px, py = view.ax.transData.transform((cx, cy))
+    from matplotlib.backend_bases import MouseEvent
+
+    canvas = view.figure.canvas
+    press = MouseEvent("button_press_event", canvas, px, py, button=1)
+    canvas.callbacks.process("button_press_event", press)
+    assert view.dragging == target, "the press did not pick the target's base"
+    blit = [timed(lambda x=x, y=y: view.drag_to(x * u, y * u)) for x, y in moves]
+    release = MouseEvent("button_release_event", canvas, px, py, button=1)
+    drop = timed(lambda: canvas.callbacks.process("button_release_event", release))
+
+    rebuild = []
+    for x, y in moves[:10]:
+
+        def again(x: float = x, y: float = y) -> None:
+            s = _moved(scenario, target, x, y)
+            r = fwwrules.ruling(s, attacker, target)
+            view.ax.clear()
+            draw_board(s, view.ax, ruling=r)
+            canvas.draw()
+
+        rebuild.append(timed(again))
+
+    report("ruling only (fwwrules.ruling)", ruling_times)
+    report("drag -> ruling -> in-place update + full draw", full)
+    report("  ... + PNG for the Image widget (no ipympl)", full_png)
+    report("drag -> ruling -> in-place update + blit", blit)
+    report("rebuilding the figure each change (10 moves)", rebuild)
+    print(f"  {'drop (one full redraw after a drag)':<44} {drop:8.1f} ms")
+    return 0
+
+
+def _moved(scenario: Scenario, model_id: str, x: float, y: float) -> Scenario:
+    from fwwrules_widgets import move_model
+
+    return move_model(scenario, model_id, x, y)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
