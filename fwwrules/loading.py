@@ -177,7 +177,9 @@ def _check_nodes(root: yaml.Node, source: str) -> None:
         if node.tag not in allowed:
             tag = node.tag.replace(_YAML, "!!")
             line = node.start_mark.line + 1
-            if isinstance(node, yaml.ScalarNode) and node.tag in _IMPLICIT_TAGS:
+            if node.tag == _YAML + "merge":
+                msg = "YAML merge keys (<<) are not allowed: write the keys out"
+            elif isinstance(node, yaml.ScalarNode) and node.tag in _IMPLICIT_TAGS:
                 msg = (
                     f"values of type {tag} are not supported; quote the value (got {node.value!r})"
                 )
@@ -400,7 +402,11 @@ def _clean_loc(data: Any, loc: Sequence[Any]) -> tuple[Path_, bool]:
         last = i == len(loc) - 1
         in_dict = isinstance(cur, dict) and _hashable(part) and part in cur
         in_list = isinstance(cur, list) and isinstance(part, int) and 0 <= part < len(cur)
-        if in_dict or in_list:
+        if in_dict:
+            # a non-text key (YAML ``1:``) is shown as written, never as a list index
+            out.append(part if isinstance(part, str) else describe(part))
+            cur = cur[part]
+        elif in_list:
             out.append(part)
             cur = cur[part]
         elif part == "[key]":
@@ -505,6 +511,8 @@ def _expected(err: Mapping[str, Any], path: Path_, model: type[BaseModel] | None
         return "expected a finite number (not NaN or infinity)"
     if kind in ("value_error", "assertion_error"):
         return str(ctx.get("error", err["msg"]))
+    if kind == "invalid_key":
+        return "expected a key of text; write it in quotes"
     if kind == "missing":
         return f"required key {path[-1]!r} is missing" if path else "a required key is missing"
     if kind == "extra_forbidden":

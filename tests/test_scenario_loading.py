@@ -392,3 +392,28 @@ def test_schema_refuses_what_the_loader_refuses(
     validator = jsonschema.Draft202012Validator(_schema_from_cli(capsys))
     data = yaml.safe_load((Path(__file__).parent / "malformed" / name).read_text())
     assert list(validator.iter_errors(data)) != []
+
+
+@pytest.mark.parametrize(
+    ("added", "expected"),
+    [
+        ("1: x", "f.yaml:2: 1: expected a key of text; write it in quotes (got 1)"),
+        ("<<: {rules: vts}", "f.yaml:2: ['<<']: YAML merge keys (<<) are not allowed"),
+        ("? [a, b]\n: x", "f.yaml:2: (document): broken YAML"),
+    ],
+)
+def test_odd_yaml_keys_are_refused_cleanly(good_yaml: str, added: str, expected: str) -> None:
+    text = good_yaml.replace("\n", f"\n{added}\n", 1)
+    with pytest.raises(ScenarioError) as info:
+        fwwrules.loads(text, source="f.yaml")
+    assert str(info.value).startswith(expected)
+
+
+def test_every_shipped_scenario_example_loads() -> None:
+    paths = [
+        p
+        for p in sorted(fwwrules.examples_dir().rglob("*.yaml"))
+        if "fwwrules/scenario@1" in p.read_text(encoding="utf-8")
+    ]
+    for path in paths:
+        assert isinstance(load_scenario(path), Scenario), path
