@@ -163,6 +163,28 @@ class SignificantEdge:
         return max(0.0, _segment_distance(x, y, self.a, self.b) - r)
 
 
+def edge_reason(scenario: Scenario, edge: SignificantEdge) -> Reason:
+    """``elevation.significant-edge``: a reason describing one edge (for drawings, notebooks).
+
+    >>> import fwwrules
+    >>> s = fwwrules.load(fwwrules.example_path("elevation-rooftop"))
+    >>> edge_reason(s, s.board.significant_edges[0]).text("de")[:48]
+    'Die Kante Süd von Building fällt von 102 auf 0 mm'
+    """
+    return Reason(
+        "elevation.significant-edge",
+        "",
+        {
+            "piece": scenario.terrain_piece(edge.terrain).label,
+            "side": edge.side,
+            "top": _r(scenario, edge.top),
+            "bottom": _r(scenario, edge.bottom),
+            "orange": _r(scenario, orange_mm(scenario)),
+            "unit": scenario.units,
+        },
+    )
+
+
 def compass(nx: float, ny: float) -> str:
     """The compass name of a direction (+x east, +y north).
 
