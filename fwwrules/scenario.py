@@ -112,29 +112,45 @@ class _Spec(BaseModel):
 
 
 class OptionsSpec(_Spec):
-    contact_tolerance: NonNegative | None = None
-    cover_by: Literal["side", "faction"] = "side"
-    slide_through_engaged_enemy: StrictBool = False
+    """Interpretation switches; each defaults to the original rulebook's reading."""
+
+    contact_tolerance: NonNegative | None = Field(
+        None, description="Largest gap (in `units`) between two bases that still counts as contact"
+    )
+    cover_by: Literal["side", "faction"] = Field(
+        "side", description="Which models give cover: those of other sides, or other factions"
+    )
+    slide_through_engaged_enemy: StrictBool = Field(
+        False, description="Let a slide pass through the engaged enemy (German reading)"
+    )
 
 
 class ChargeBonusSpec(_Spec):
-    target: Ident
+    """Charge Bonus markers a model holds after charging `target`."""
+
+    target: Ident = Field(description="Id of the charged model")
     markers: Annotated[list[Literal["black", "green"]], Field(min_length=1, max_length=2)]
 
 
 class ModelSpec(_Spec):
-    id: Ident
-    name: Text | None = None
-    faction: Ident
-    base: Positive
-    at: Point
-    elevation: NonNegative = 0.0
-    skills: dict[SkillIcon, Annotated[StrictInt, Field(ge=0, le=20)]] = Field(default_factory=dict)
+    """A model on the table; lengths in the scenario's `units`."""
+
+    id: Ident = Field(description="Unique id: lowercase letters, digits and '-'")
+    name: Text | None = Field(None, description="Display name")
+    faction: Ident = Field(description="Faction id; sides group factions")
+    base: Positive = Field(description="Base diameter")
+    at: Point = Field(description="Base centre [x, y]")
+    elevation: NonNegative = Field(0.0, description="Height of the base above the table")
+    skills: dict[SkillIcon, Annotated[StrictInt, Field(ge=0, le=20)]] = Field(
+        default_factory=dict, description="Skill values by icon"
+    )
     strength: Annotated[StrictInt, Field(ge=1, le=20)] | None = None
     keywords: list[Ident] = Field(default_factory=list)
     status: list[Status] = Field(default_factory=list)
     charge_bonus: ChargeBonusSpec | None = None
-    weapons: list[Ident] = Field(default_factory=list)
+    weapons: list[Ident] = Field(
+        default_factory=list, description="Weapon ids; every model also has 'improvised'"
+    )
     move: Positive | None = None
 
     @field_validator("at", mode="before")
@@ -165,31 +181,41 @@ def _items(n: int) -> str:
 
 
 class RectSpec(_Spec):
-    at: Point
-    size: tuple[Positive, Positive]
-    angle: Annotated[float, Field(allow_inf_nan=False, ge=-360, le=360)] = 0.0
+    """A rectangle by centre, size and counter-clockwise rotation in degrees."""
+
+    at: Point = Field(description="Centre [x, y]")
+    size: tuple[Positive, Positive] = Field(description="[width, height]")
+    angle: Annotated[float, Field(strict=True, allow_inf_nan=False, ge=-360, le=360)] = 0.0
 
     _p = field_validator("at", mode="before")(_point_before)
     _s = field_validator("size", mode="before")(_pair_before)
 
 
 class CircleSpec(_Spec):
-    at: Point
+    """A round terrain piece."""
+
+    at: Point = Field(description="Centre [x, y]")
     diameter: Positive
 
     _p = field_validator("at", mode="before")(_point_before)
 
 
 class TerrainSpec(_Spec):
-    id: Ident
+    """A terrain piece: exactly one of `polygon`, `rect` or `circle`."""
+
+    id: Ident = Field(description="Unique id (models and terrain share the namespace)")
     name: Text | None = None
     kind: TerrainKind
-    polygon: Annotated[list[Point], Field(max_length=MAX_POLYGON_VERTICES)] | None = None
+    polygon: Annotated[list[Point], Field(max_length=MAX_POLYGON_VERTICES)] | None = Field(
+        None, description="Corners [[x, y], ...] of a simple polygon (3 or more)"
+    )
     rect: RectSpec | None = None
     circle: CircleSpec | None = None
-    height: NonNegative | None = None
-    huge: TerrainKind | None = None
-    elevated: TerrainKind | None = None
+    height: NonNegative | None = Field(None, description="Height, for elevation")
+    huge: TerrainKind | None = Field(None, description="Kind seen by shots involving a Huge model")
+    elevated: TerrainKind | None = Field(
+        None, description="Kind seen by shots involving an Elevated model"
+    )
 
     @field_validator("polygon", mode="before")
     @classmethod
@@ -257,24 +283,34 @@ DiceList = Annotated[
 
 
 class WeaponSpec(_Spec):
-    id: Ident
+    """A weapon profile; ranged and thrown weapons need `short`, melee weapons have no bands."""
+
+    id: Ident = Field(description="Weapon id ('improvised' is built in)")
     name: Text | None = None
-    type: SkillIcon
-    short: RangeSpec | None = None
-    long: RangeSpec | None = None
+    type: SkillIcon = Field(description="The skill icon the weapon uses")
+    short: RangeSpec | None = Field(None, description="Short band: a ruler colour or a length")
+    long: RangeSpec | None = Field(None, description="Long band, laid after the short one")
     min_range: RangeSpec | None = None
-    dice: dict[Literal["short", "long", "melee"], DiceList] = Field(default_factory=dict)
+    dice: dict[Literal["short", "long", "melee"], DiceList] = Field(
+        default_factory=dict, description="Effect dice by band (melee weapons: under 'melee')"
+    )
 
 
 class ScenarioSpec(_Spec):
+    """A Fallout: Wasteland Warfare board for fwwrules (SPEC.md "Scenario file")."""
+
     format: Literal["fwwrules/scenario@1"]
     title: Text | None = None
-    rules: Rules = "core"
-    units: Units = "mm"
+    rules: Rules = Field("core", description="Ruleset: core (Rules of Play) or vts")
+    units: Units = Field("mm", description="Unit of every length in the file")
     options: OptionsSpec = Field(default_factory=OptionsSpec)
-    rulers: dict[Colour, Positive] = Field(default_factory=dict)
-    sides: dict[Ident, list[Ident]] = Field(default_factory=dict)
-    neutral: list[Ident] = Field(default_factory=list)
+    rulers: dict[Colour, Positive] = Field(
+        default_factory=dict, description="Ruler lengths (in `units`) overriding the defaults"
+    )
+    sides: dict[Ident, list[Ident]] = Field(
+        default_factory=dict, description="Side id to factions; default: one side per faction"
+    )
+    neutral: list[Ident] = Field(default_factory=list, description="Factions neutral to all")
     models: Annotated[list[ModelSpec], Field(max_length=MAX_MODELS)] = Field(default_factory=list)
     terrain: Annotated[list[TerrainSpec], Field(max_length=MAX_TERRAIN)] = Field(
         default_factory=list
