@@ -606,6 +606,12 @@ _GRID: dict[str, Entry] = {
         "en": "A line passes through the wall square ({c}, {r}).",
         "de": "Eine Linie führt durch das Mauerfeld ({c}, {r}).",
     },
+    "grid.ranged/wall-corner": {
+        "en": "A line squeezes between wall squares at the corner ({x}, {y}); touching walls act "
+        "as one wall, so it is blocked.",
+        "de": "Eine Linie zwängt sich beim Eckpunkt ({x}, {y}) zwischen Mauerfeldern hindurch; "
+        "sich berührende Mauern gelten als eine Mauer, die Linie ist also blockiert.",
+    },
     "grid.ranged/border-wall": {
         "en": "A line crosses a wall on the square borders at ({x}, {y}).",
         "de": "Eine Linie kreuzt bei ({x}, {y}) eine Mauer auf den Feldkanten.",
@@ -659,6 +665,12 @@ _GRID: dict[str, Entry] = {
     "grid.melee/wall": {
         "en": "A line passes through the wall square ({c}, {r}).",
         "de": "Eine Linie führt durch das Mauerfeld ({c}, {r}).",
+    },
+    "grid.melee/wall-corner": {
+        "en": "A line squeezes between wall squares at the corner ({x}, {y}); touching walls act "
+        "as one wall, so it is blocked.",
+        "de": "Eine Linie zwängt sich beim Eckpunkt ({x}, {y}) zwischen Mauerfeldern hindurch; "
+        "sich berührende Mauern gelten als eine Mauer, die Linie ist also blockiert.",
     },
     "grid.melee/border-wall": {
         "en": "A line crosses a wall on the square borders at ({x}, {y}).",

@@ -24,7 +24,8 @@ Geometry (boundary cases)
 
 * Squares of one kind that share an edge act as one piece: a line running exactly along the
   seam between two wall squares (or two low squares, or two squares of one big creature) passes
-  through both.
+  through both. A wall square and an arrow-slit square count as one wall too; along the seam
+  between a wall and a low square the line passes the low obstacle only.
 * Border walls: a line crossing a wall segment's relative interior is blocked; touching the
   wall's free end, or running along it, is not. Where wall material meets at a grid point
   (two collinear walls end to end, an L corner, or two wall squares touching diagonally), a
@@ -149,6 +150,7 @@ BORDER_WALL = "border-wall"
 CREATURE = "creature"
 VERDICTS: tuple[str, ...] = (WALL, BORDER_WALL, ARROW_SLIT, LOW, CREATURE)
 _BLOCKS_EFFECT = frozenset({WALL, BORDER_WALL})
+_SOLID = frozenset({WALL, ARROW_SLIT})  # an arrow slit is a wall with a slit in it
 
 Corner = tuple[int, int]
 Square = tuple[int, int]
@@ -774,9 +776,11 @@ class _Tracer:
             if not (s.inside(a) and s.inside(b)):
                 continue
             ka, kb = s.kind(a), s.kind(b)
-            if ka == kb and ka != OPEN:
+            if ka == kb or (ka in _SOLID and kb in _SOLID):
                 square_terrain(a)
                 square_terrain(b)
+            elif OPEN not in (ka, kb):  # a low square beside a wall square: the low one
+                square_terrain(a if ka not in _SOLID else b)
             occ = s.occupant(a)
             if occ is not None and occ == s.occupant(b) and creatures and not effect_only:
                 square_terrain(a)
@@ -1205,6 +1209,8 @@ def _obstruction_reasons(lines: Sequence[GridLine], clause: str, judge: _Judge) 
                 }
                 key2 = "counts" if o.counted else o.ignored_by
                 out.append(Reason("grid.low-obstacle", key2, {**base, **dist}))
+            elif o.kind == WALL and o.point is not None:
+                out.append(Reason(clause, "wall-corner", base))
             else:
                 out.append(Reason(clause, o.kind, base))
     return out
