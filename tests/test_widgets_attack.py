@@ -79,6 +79,7 @@ def panel(**kw: Any) -> AttackPanel:
 
 
 def count_draws(p: AttackPanel) -> list[int]:
+    """Counts full draws (``figure.canvas.draw_idle``) from now on."""
     canvas = p.view.figure.canvas
     original = canvas.draw_idle
     calls = [0]
@@ -89,6 +90,23 @@ def count_draws(p: AttackPanel) -> list[int]:
 
     canvas.draw_idle = counted  # type: ignore[method-assign]
     return calls
+
+
+def count_shown(p: AttackPanel) -> list[int]:
+    """Counts the pictures the panel shows (PNG publishes, without ipympl) from now on."""
+    original = p.view._publish
+    calls = [0]
+
+    def counted() -> None:
+        calls[0] += 1
+        original()
+
+    p.view._publish = counted  # type: ignore[method-assign]
+    return calls
+
+
+def pixels(p: AttackPanel) -> bytes:
+    return bytes(p.view.figure.canvas.buffer_rgba())  # type: ignore[attr-defined]
 
 
 def test_panel_exposes_controls_ruling_and_artists(spy: Spy) -> None:
@@ -138,25 +156,54 @@ def test_ranged_range_band_and_weapon_controls_reach_the_ruling(spy: Spy) -> Non
 
 def test_attacker_change_refreshes_weapons_and_calls_rules_once(spy: Spy) -> None:
     p = panel()
-    draws = count_draws(p)
+    draws, shown = count_draws(p), count_shown(p)
     n = len(spy.calls)
     p.attacker.value = "dog"
     assert len(spy.calls) == n + 1 and spy.calls[-1]["attacker"] == "dog"
     assert [v for _, v in p.weapon.options] == ["improvised"]
-    assert draws[0] == 1
+    assert draws[0] == 1 and shown[0] == 1  # the title changed: one full draw
 
 
 @pytest.mark.parametrize(
     "control,value",
     [("target", "dog"), ("band", "short"), ("rules", "vts"), ("lang", "de"), ("x", 60.0)],
 )
-def test_each_change_redraws_once_in_place(spy: Spy, control: str, value: Any) -> None:
+def test_each_change_redraws_at_most_once_in_place(spy: Spy, control: str, value: Any) -> None:
     p = panel()
-    draws = count_draws(p)
+    draws, shown = count_draws(p), count_shown(p)
     patches = list(p.view.ax.patches)
     getattr(p, control).value = value
-    assert draws[0] == 1
+    assert draws[0] <= 1 and shown[0] == 1
     assert list(p.view.ax.patches) == patches  # same artists, no rebuild
+    assert not any(a.get_animated() for a in p.artists.overlays())  # savefig shows all
+
+
+def test_cached_background_gives_the_same_pixels_as_a_full_draw(spy: Spy) -> None:
+    p = panel()
+    draws = count_draws(p)
+    p.band.value = "long"  # only overlays change: no full draw
+    p.rules.value = "vts"
+    assert draws[0] == 0
+    cached = pixels(p)
+    p.view.invalidate()
+    p.view.redraw()
+    assert draws[0] == 1
+    assert pixels(p) == cached
+
+
+def test_moving_the_same_model_again_reuses_the_background(spy: Spy) -> None:
+    p = panel()
+    p.model.value = "dog"
+    p.x.value = 240.0  # first move of the dog: one full draw without it, then the dog on top
+    draws, shown = count_draws(p), count_shown(p)
+    p.x.value = 230.0
+    p.y.value = 290.0
+    assert draws[0] == 0 and shown[0] == 2
+    assert p.artists.bases["dog"].center == (230.0, 290.0)
+    before = pixels(p)
+    p.view.invalidate()
+    p.view.redraw()
+    assert pixels(p) == before
 
 
 def test_lang_de_changes_labels_text_and_controls(spy: Spy) -> None:

@@ -158,12 +158,12 @@ class AttackPanel:
     def _update_artists(self) -> None:
         update_board(self.artists, self.scenario, ruling=self.ruling, lang=self.lang.value)
 
-    def refresh(self) -> None:
+    def refresh(self, moved: str | None = None) -> None:
         """Recompute the ruling, update the artists in place, show the text, redraw once."""
         self._compute()
         self._update_artists()
         self._show_text()
-        self.view.redraw()
+        self.view.redraw(moved)
 
     def move(self, model_id: str, x: float, y: float) -> None:
         """Put a model's centre at (x, y) in scenario units and refresh (one redraw)."""
@@ -171,7 +171,7 @@ class AttackPanel:
         if model_id == self.model.value:
             with self._held():
                 self.x.value, self.y.value = float(x), float(y)
-        self.refresh()
+        self.refresh(moved=model_id)
 
     # --- control callbacks ------------------------------------------------------------------
     @contextmanager

@@ -76,17 +76,68 @@ class BoardView:
         self._offset = (0.0, 0.0)
         self._last = (0.0, 0.0)
         self._background: Any = None
+        self._cache: tuple[tuple[Any, ...], Any] | None = None
+        self._cache_key: str | None = None
         canvas_ = fig.canvas
         canvas_.mpl_connect("button_press_event", self._press)
         canvas_.mpl_connect("motion_notify_event", self._motion)
         canvas_.mpl_connect("button_release_event", self._release)
 
     # --- drawing -------------------------------------------------------------------------
-    def redraw(self) -> None:
-        """Draw the whole figure once (and show it, without ipympl)."""
-        self.figure.canvas.draw_idle()
-        if not self.interactive:
-            self._publish()
+    def redraw(self, moved: str | None = None) -> None:
+        """Show the current artists: at most one full draw per change.
+
+        With ipympl: one ``draw_idle``. Without (Agg, shown as a PNG): the figure minus the
+        moving artists (``moved``'s base and label, and every overlay) is drawn once and
+        cached; while nothing else changes (same moved model, title, legend, language), a
+        change restores that background and draws only the moving artists over it, in
+        z-order, then publishes the PNG. Artists are animated only during that draw, so a
+        ``savefig`` of the figure always shows everything.
+        """
+        if self.interactive or self.artists is None:
+            self.figure.canvas.draw_idle()
+            if not self.interactive:
+                self._publish()
+            return
+        key = moved if moved is not None else self._cache_key
+        items = sorted(moving_artists(self.artists, key), key=lambda a: a.get_zorder())
+        signature = (key, *self._static_signature())
+        canvas: Any = self.figure.canvas
+        set_animated(self.artists, items, True)
+        try:
+            if self._cache is None or self._cache[0] != signature:
+                canvas.draw_idle()  # the one full draw: everything that stays put
+                self._cache = (signature, canvas.copy_from_bbox(self.figure.bbox))
+                self._cache_key = key
+            else:
+                canvas.restore_region(self._cache[1])
+            for a in items:
+                if a.get_visible():
+                    self.ax.draw_artist(a)
+        finally:
+            set_animated(self.artists, items, False)
+        self._publish()
+
+    def _static_signature(self) -> tuple[Any, ...]:
+        """What the cached background depends on besides the moved model."""
+        assert self.artists is not None
+        art = self.artists
+        legend = art.legend
+        return (
+            art.title.get_text(),
+            id(legend),
+            tuple(art.legend_texts()),
+            art.ax.get_xlabel(),
+            len(art.bases),
+            tuple(t.get_text() for t in art.terrain_labels.values()),
+            art.ax.get_xlim(),
+            art.ax.get_ylim(),
+        )
+
+    def invalidate(self) -> None:
+        """Forget the cached background (the next redraw draws everything)."""
+        self._cache = None
+        self._cache_key = None
 
     def _publish(self) -> None:
         from PIL import Image
@@ -103,6 +154,7 @@ class BoardView:
         """Empty the Axes (a new scenario is drawn from scratch)."""
         self.ax.clear()
         self.artists = None
+        self.invalidate()
 
     # --- dragging ------------------------------------------------------------------------
     def model_at(self, x: float, y: float) -> str | None:
@@ -178,4 +230,5 @@ class BoardView:
         self._background = None
         if self.on_drop is not None:
             self.on_drop(mid, x, y)
-        self.redraw()
+        self.invalidate()
+        self.redraw(mid)
