@@ -35,6 +35,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, TypeAlias
 
 import numpy as np
@@ -108,6 +109,7 @@ class _Solid:
     w_in: Array  # (V, 2) unit direction of the edge arriving at the vertex
     w_out: Array  # (V, 2) unit direction of the edge leaving it
     convex: BoolArray  # (V,) False for reflex corners (no line touches those without entering)
+    is_convex: bool  # one convex polygon (then its part inside a convex region is connected)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -191,6 +193,9 @@ def _solid(geom: BaseGeometry) -> _Solid:
         w_in=wi_all,
         w_out=wo_all,
         convex=turn >= -_WEDGE_SLACK,
+        is_convex=isinstance(geom, Polygon)
+        and not geom.interiors
+        and bool(np.all(turn >= -_WEDGE_SLACK)),
     )
     _remember(_SOLIDS, geom, data)
     return data
@@ -228,10 +233,33 @@ class _Obstacles:
     solids: tuple[_Solid, ...]
     walls: tuple[_Wall, ...]
     discs: Array  # (H, 3): x, y, r
+    geoms: NDArray[Any]  # (S,) the solids' geometries, for vectorised predicates
+    cores: NDArray[Any]  # (S,)
+    deeps: NDArray[Any]  # (S,)
 
     @property
     def empty(self) -> bool:
         return not self.solids and not self.walls and len(self.discs) == 0
+
+    def subset(
+        self, keep_solids: BoolArray, keep_walls: Sequence[bool], keep_discs: BoolArray
+    ) -> _Obstacles:
+        return _obstacles(
+            [s for s, k in zip(self.solids, keep_solids, strict=True) if k],
+            [w for w, k in zip(self.walls, keep_walls, strict=True) if k],
+            self.discs[keep_discs],
+        )
+
+
+def _obstacles(solids: Sequence[_Solid], walls: Sequence[_Wall], discs: Array) -> _Obstacles:
+    return _Obstacles(
+        tuple(solids),
+        tuple(walls),
+        discs,
+        np.asarray([s.geom for s in solids] + [None], dtype=object)[:-1],
+        np.asarray([s.core for s in solids] + [None], dtype=object)[:-1],
+        np.asarray([s.deep for s in solids] + [None], dtype=object)[:-1],
+    )
 
 
 def _split(obstacles: Sequence[Obstacle]) -> _Obstacles:
@@ -239,7 +267,10 @@ def _split(obstacles: Sequence[Obstacle]) -> _Obstacles:
     walls: list[_Wall] = []
     discs: list[tuple[float, float, float]] = []
     for ob in obstacles:
-        if isinstance(ob, Disc):
+        hit = _SOLIDS.get(id(ob))
+        if hit is not None and hit[0] is ob:  # the hot path: a piece seen before
+            solids.append(hit[1])
+        elif isinstance(ob, Disc):
             if ob.r > 0:
                 discs.append((ob.x, ob.y, ob.r))
         elif isinstance(ob, (Polygon, MultiPolygon)):
@@ -256,7 +287,7 @@ def _split(obstacles: Sequence[Obstacle]) -> _Obstacles:
             walls.extend(sub.walls)
         else:
             raise TypeError(f"not an obstacle: {ob!r}")
-    return _Obstacles(tuple(solids), tuple(walls), np.asarray(discs, dtype=float).reshape(-1, 3))
+    return _obstacles(solids, walls, np.asarray(discs, dtype=float).reshape(-1, 3))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -709,11 +740,14 @@ def distance_to_disc(geom: BaseGeometry, disc: Disc) -> float:
 # ---------------------------------------------------------------------------------------------
 
 
-def _outer_polygon(x: float, y: float, r: float, n: int = 16) -> Array:
-    """Vertices of a regular n-gon circumscribed about the circle (it contains the disc)."""
-    rr = r / math.cos(math.pi / n) + 1e3 * _TOL
-    ang = np.arange(n) * (2 * math.pi / n)
-    return np.column_stack([x + rr * np.cos(ang), y + rr * np.sin(ang)])
+_UNIT16 = np.column_stack(
+    [np.cos(np.arange(16) * (2 * math.pi / 16)), np.sin(np.arange(16) * (2 * math.pi / 16))]
+) / math.cos(math.pi / 16)
+
+
+def _outer_polygon(x: float, y: float, r: float) -> Array:
+    """Vertices of a regular 16-gon circumscribed about the circle (it contains the disc)."""
+    return np.asarray(_UNIT16 * (r + 1e3 * _TOL) + np.asarray([x, y]), dtype=float)
 
 
 def _hull(discs: Sequence[Disc]) -> BaseGeometry:
@@ -723,16 +757,139 @@ def _hull(discs: Sequence[Disc]) -> BaseGeometry:
     return hull
 
 
-def _restrict(obs: _Obstacles, hull: BaseGeometry) -> _Obstacles:
-    """Only the obstacles meeting the hull can touch a segment inside it."""
-    solids = tuple(s for s in obs.solids if shapely.intersects(hull, s.geom))
-    walls = tuple(w for w in obs.walls if shapely.intersects(hull, w.geom))
-    discs = obs.discs
-    if len(discs):
-        pts = shapely.points(discs[:, 0], discs[:, 1])
-        near = shapely.distance(hull, pts) < discs[:, 2]
-        discs = discs[near]
-    return _Obstacles(solids, walls, discs)
+def _restrict(obs: _Obstacles, region: BaseGeometry) -> _Obstacles:
+    """Only the obstacles meeting ``region`` can touch a segment inside it."""
+    keep = shapely.intersects(obs.geoms, region) if len(obs.geoms) else np.zeros(0, dtype=bool)
+    walls = [bool(shapely.intersects(w.geom, region)) for w in obs.walls]
+    near = np.zeros(len(obs.discs), dtype=bool)
+    if len(obs.discs):
+        pts = shapely.points(obs.discs[:, 0], obs.discs[:, 1])
+        near = shapely.distance(region, pts) < obs.discs[:, 2]
+    return obs.subset(keep, walls, near)
+
+
+def _restrict_to_corridor(obs: _Obstacles, cor: _Corridor) -> _Obstacles:
+    """Only the obstacles meeting the hull of the two discs (the quadrilateral or a disc)."""
+    keep = np.zeros(0, dtype=bool)
+    if len(obs.geoms):
+        keep = shapely.intersects(obs.geoms, cor.quad) | shapely.dwithin(
+            obs.geoms[:, None], cor.centres[None, :], cor.radii[None, :]
+        ).any(axis=1)
+    walls = [
+        bool(shapely.intersects(w.geom, cor.quad))
+        or bool(shapely.dwithin(w.geom, cor.centres, cor.radii).any())
+        for w in obs.walls
+    ]
+    near = np.zeros(len(obs.discs), dtype=bool)
+    if len(obs.discs):
+        pts = shapely.points(obs.discs[:, 0], obs.discs[:, 1])
+        near = shapely.distance(cor.quad, pts) < obs.discs[:, 2]
+        cen = shapely.get_coordinates(cor.centres)
+        for k in range(2):
+            near |= (
+                np.hypot(obs.discs[:, 0] - cen[k, 0], obs.discs[:, 1] - cen[k, 1])
+                < obs.discs[:, 2] + cor.radii[k]
+            )
+    return obs.subset(keep, walls, near)
+
+
+def _clear_one(p: Point, q: Point, obs: _Obstacles) -> bool:
+    """``segment_clear`` for one segment, with scalar maths (the hot path)."""
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    length = math.hypot(dx, dy)
+    if length <= _EPS:
+        return True
+    for cx, cy, r in obs.discs.tolist():
+        rx, ry = cx - p[0], cy - p[1]
+        dist = abs(dx * ry - dy * rx) / length
+        if r - dist > _TOL:
+            tc = (rx * dx + ry * dy) / length
+            half = math.sqrt(r * r - dist * dist)
+            if min(tc + half, length) - max(tc - half, 0.0) > _EPS:
+                return False
+    if obs.walls and _walls_block(obs.walls, np.asarray([p]), np.asarray([q]))[0]:
+        return False
+    if len(obs.cores):
+        line = LineString([p, q])
+        hits = np.flatnonzero(shapely.intersects(obs.cores, line))
+        for i in hits.tolist():
+            s = obs.solids[i]
+            if not s.deep.is_empty and shapely.intersects(s.deep, line):
+                return False
+            if shapely.length(shapely.intersection(line, s.core)) > _EPS:
+                return False
+    return True
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Corridor:
+    """The convex hull of two disjoint discs: the quadrilateral of the outer tangent points
+    plus the two discs. Its long sides are the outer tangent segments."""
+
+    quad: BaseGeometry
+    sides: NDArray[Any]  # (2,) LineStrings
+    centres: NDArray[Any]  # (2,) Points: a's and b's centres
+    radii: Array  # (2,)
+    ends: Array  # (2, 2, 2): side k, [point on a, point on b]
+
+
+def _corridor(a: Disc, b: Disc) -> _Corridor:
+    dx, dy = b.x - a.x, b.y - a.y
+    dist = math.hypot(dx, dy)
+    # outer tangents: n . (a - b) = a.r - b.r, so n = R(+-delta) applied to (a - b) / dist
+    phi = math.atan2(-dy, -dx)
+    delta = math.acos(max(-1.0, min(1.0, (a.r - b.r) / dist)))
+    ends = np.empty((2, 2, 2))
+    for k, sg in enumerate((1.0, -1.0)):
+        nx, ny = math.cos(phi + sg * delta), math.sin(phi + sg * delta)
+        # tangent points: each centre moved by its radius against the normal
+        ends[k, 0] = (a.x - a.r * nx, a.y - a.r * ny)
+        ends[k, 1] = (b.x - b.r * nx, b.y - b.r * ny)
+    quad = shapely.polygons(ends[[0, 0, 1, 1, 0], [0, 1, 1, 0, 0]])
+    sides = shapely.linestrings(ends)
+    centres = shapely.points([[a.x, a.y], [b.x, b.y]])
+    return _Corridor(quad, sides, centres, np.asarray([a.r, b.r]), ends)
+
+
+def _cut_by_one(obs: _Obstacles, cor: _Corridor, a: Disc, b: Disc) -> bool:
+    """Quick exact "no": one obstacle, kept away from both bases, spans the corridor.
+
+    A connected set inside the hull that meets both long sides and neither disc separates the
+    two discs (their ends of the hull lie on opposite sides of it). Pieces are eroded by
+    ``_DEEP_MM``, so every segment that meets the set is blocked over a length above epsilon.
+    A piece's part inside the quadrilateral is checked for a component touching both sides
+    (one convex piece: always connected).
+    """
+    if len(obs.deeps):
+        deeps = obs.deeps[:, None]
+        cand = shapely.intersects(deeps, cor.sides[None, :]).all(axis=1) & ~(
+            shapely.dwithin(deeps, cor.centres[None, :], cor.radii[None, :]).any(axis=1)
+        )
+        for i in np.flatnonzero(cand).tolist():
+            s = obs.solids[i]
+            if s.is_convex:
+                return True
+            # the overlay puts the part's edges on the sides only up to rounding: allow
+            # LENGTH_EPSILON_MM, which keeps every point within it deeper than 9 * epsilon
+            part = shapely.intersection(s.deep, cor.quad)
+            for g in getattr(part, "geoms", [part]):
+                if shapely.dwithin(g, cor.sides, _EPS).all():
+                    return True
+    for cx, cy, r in obs.discs.tolist():
+        deep = r - _DEEP_MM
+        if deep <= 0:
+            continue
+        if math.hypot(cx - a.x, cy - a.y) <= deep + a.r or math.hypot(cx - b.x, cy - b.y) <= (
+            deep + b.r
+        ):
+            continue
+        e = cor.ends
+        if (
+            _point_segment_distance((cx, cy), tuple(e[0, 0]), tuple(e[0, 1])) < deep
+            and _point_segment_distance((cx, cy), tuple(e[1, 0]), tuple(e[1, 1])) < deep
+        ):
+            return True
+    return False
 
 
 class _Lines:
@@ -860,8 +1017,14 @@ class _DiscTarget:
     def __init__(self, a: Disc, b: Disc) -> None:
         self.a, self.b = a, b
         self.discs = [b]
-        self.hull = _hull([a, b])
-        self.outline = shapely.Polygon(_outer_polygon(b.x, b.y, b.r))
+
+    @cached_property
+    def hull(self) -> BaseGeometry:
+        return _hull([self.a, self.b])
+
+    @cached_property
+    def outline(self) -> BaseGeometry:
+        return shapely.Polygon(_outer_polygon(self.b.x, self.b.y, self.b.r))
 
     def extra_points(self, obs: _Obstacles, edges: Array) -> list[Array]:
         b = self.b
@@ -1101,9 +1264,7 @@ def find_clear_segment(a: Disc, b: Disc, obstacles: Sequence[Obstacle]) -> Segme
     ca: Point = (float(a.x), float(a.y))
     cb: Point = (float(b.x), float(b.y))
     obs = _split(obstacles)
-    if obs.empty:
-        return (ca, cb)
-    if _clear_many(obs, np.asarray([ca]), np.asarray([cb]))[0]:
+    if obs.empty or _clear_one(ca, cb, obs):
         return (ca, cb)
     dist = math.hypot(b.x - a.x, b.y - a.y)
     if dist <= a.r + b.r:
@@ -1113,11 +1274,15 @@ def find_clear_segment(a: Disc, b: Disc, obstacles: Sequence[Obstacle]) -> Segme
         s = min(max((a.r + (dist - b.r)) / 2 / dist, 0.0), 1.0)
         x = (a.x + s * (b.x - a.x), a.y + s * (b.y - a.y))
         return (x, x)
-    target = _DiscTarget(a, b)
-    obs = _restrict(obs, target.hull)
+    cor = _corridor(a, b)
+    # 1. quick exact "no": one blocker spans the corridor between the bases
+    if _cut_by_one(obs, cor, a, b):
+        return None
+    obs = _restrict_to_corridor(obs, cor)
     if obs.empty:
         return (ca, cb)
-    # 1. cheap candidates: the centre line's gap, the four common tangents of a and b
+    # 2. cheap candidates: the centre line's gap, the four common tangents of a and b
+    target = _DiscTarget(a, b)
     ma, mb = np.asarray(ca), np.asarray(cb)
     lines = _Lines()
     nrm = np.asarray([[a.y - b.y, b.x - a.x]]) / dist
@@ -1128,10 +1293,10 @@ def find_clear_segment(a: Disc, b: Disc, obstacles: Sequence[Obstacle]) -> Segme
     i = _first_clear(obs, p, q)
     if i >= 0:
         return _as_segment(p[i], q[i])
-    # 2. quick exact "no"
+    # 3. quick exact "no": the blockers together cut the hull
     if _separated(obs, target.hull, a, target.outline):
         return None
-    # 3. every extremal line
+    # 4. every extremal line
     return _search(obs, a, target)
 
 
@@ -1162,7 +1327,7 @@ def find_clear_segment_to_polygon(
     if math.hypot(nb[0] - ca[0], nb[1] - ca[1]) <= a.r:
         return (nb, nb)  # the base reaches the piece
     obs = _split(obstacles)
-    if obs.empty or _clear_many(obs, np.asarray([ca]), np.asarray([nb]))[0]:
+    if obs.empty or _clear_one(ca, nb, obs):
         return (ca, nb)
     tgt = _PolygonTarget(a, target)
     obs = _restrict(obs, tgt.hull)
