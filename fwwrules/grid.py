@@ -332,7 +332,9 @@ class GridSpec(_Spec):
     def _legend_keys(cls, value: Any) -> Any:
         if isinstance(value, dict):
             for key in value:
-                if isinstance(key, str) and len(key) == 1 and key.isspace():
+                if isinstance(key, str) and len(key) != 1:
+                    raise ValueError(f"legend keys are single map characters (got {key!r})")
+                if isinstance(key, str) and key.isspace():
                     raise ValueError("a blank character cannot stand for a square")
         return value
 
