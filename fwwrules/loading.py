@@ -260,14 +260,23 @@ def _depth(data: Any) -> int:
     return deepest
 
 
+_JSON_TO_YAML = str.maketrans({"\t": " ", "\x85": " ", "\u2028": " ", "\u2029": " "})
+"""Characters YAML reads as line breaks or refuses between tokens, but JSON does not."""
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
 def _json_nodes(text: str) -> yaml.Node | None:
     """JSON text composed as YAML, for line numbers only (best effort: ``None`` on failure).
 
     JSON allows tabs between tokens where YAML does not; a tab outside a string is whitespace,
     and inside a JSON string it must be escaped, so replacing tabs keeps every line and value.
+    YAML counts U+0085, U+2028 and U+2029 as line breaks, JSON (and editors) do not.
+    YAML also refuses escaped UTF-16 surrogates (``"\\ud83d\\ude00"``, an emoji); they can
+    only stand in text values, so they are blanked for this purpose.
     """
+    text = _SURROGATE_ESCAPE.sub(" ", text.translate(_JSON_TO_YAML))
     try:
-        return _compose(text.replace("\t", " "))
+        return _compose(text)
     except (yaml.YAMLError, RecursionError):
         return None
 

@@ -224,3 +224,17 @@ def test_equal_scenarios_compare_equal_and_differences_show(good_yaml: str) -> N
         s, models=(dataclasses.replace(s.models[0], at=(100.0, 100.5)), *s.models[1:])
     )
     assert moved != s
+
+
+@settings(max_examples=40, deadline=None)
+@given(scenarios(), st.sampled_from([2, None, "\t"]))
+def test_json_line_locator_finds_every_model(scenario: Scenario, indent: int | str | None) -> None:
+    """Messages about a JSON file name the right line, whatever the layout and the names."""
+    import json
+
+    text = json.dumps(to_data(scenario), indent=indent, ensure_ascii=False)
+    doc = parse_text(text, "x.json", json_=True)
+    assert doc.root is not None
+    for i, model in enumerate(scenario.models):
+        at = text.index(f'"id": {json.dumps(model.id)}')
+        assert doc.line(("models", i, "id")) == text[:at].count("\n") + 1
