@@ -30,8 +30,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from shapely.geometry import LineString, Point
+from shapely.geometry.base import BaseGeometry
 
-from .board import SIZE_RANK
+from .board import SIZE_RANK, Disc
 from .elevation import covering_edges, edge_crossed
 from .geometry import disc_passage, passage
 from .rulings import ArmorInfo, CoverEntry, Crossing, IgnoredEntry, Reason
@@ -82,15 +83,21 @@ def line_of_cover(shot: Shot, rules: str) -> CoverResult:
     target_disc = shot.b
     target_geom = shot.b_polygon if shot.b_polygon is not None else None
 
-    def near_target(geom: object) -> bool:
+    def near_target(piece: BaseGeometry | Disc) -> bool:
         """elevation.shooter-cover: only cover within Orange of the target counts."""
         if ctx.cover_within is None:
             return True
-        if target_disc is not None:
-            d = geom.distance(Point(target_disc.x, target_disc.y)) - target_disc.r  # type: ignore[attr-defined]
+        if isinstance(piece, Disc):
+            if target_disc is not None:
+                d = piece.gap(target_disc)
+            else:
+                assert target_geom is not None
+                d = target_geom.distance(Point(piece.x, piece.y)) - piece.r
+        elif target_disc is not None:
+            d = piece.distance(Point(target_disc.x, target_disc.y)) - target_disc.r
         else:
             assert target_geom is not None
-            d = geom.distance(target_geom)  # type: ignore[attr-defined]
+            d = piece.distance(target_geom)
         return bool(d <= ctx.cover_within)
 
     cover: list[CoverEntry] = []
@@ -110,6 +117,8 @@ def line_of_cover(shot: Shot, rules: str) -> CoverResult:
 
     # --- terrain ------------------------------------------------------------------------
     for solid in merged(board, shot.kinds, los=False).near(loc):
+        if not solid.geometry.intersects(loc):
+            continue
         pas = passage(p, q, solid.geometry)
         if pas.how == "none":
             continue
@@ -142,8 +151,6 @@ def line_of_cover(shot: Shot, rules: str) -> CoverResult:
         if m.id in (shot.attacker, shot.target):
             continue
         mg = board.models[m.id]
-        if not loc.intersects(Point(mg.disc.x, mg.disc.y).buffer(mg.disc.r + tol, quad_segs=4)):
-            continue
         pas = disc_passage(p, q, mg.disc)
         if pas.how == "none":
             continue
@@ -154,7 +161,7 @@ def line_of_cover(shot: Shot, rules: str) -> CoverResult:
         if mg.disc.gap(shot.a) <= tol:
             ignore(m.id, "cover.shooter-contact", "", kind="model")
             continue
-        if not near_target(Point(mg.disc.x, mg.disc.y).buffer(mg.disc.r, quad_segs=16)):
+        if not near_target(mg.disc):
             ignore(m.id, "elevation.shooter-cover", "ignored", kind="model")
             continue
         if mg.size == "huge":

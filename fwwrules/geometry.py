@@ -618,11 +618,12 @@ def disc_passage(p: Point, q: Point, disc: Disc) -> Passage:
         runs.append((a, b))
     touches = False
     if not runs:
-        touches = _point_segment_distance((disc.x, disc.y), p, q) <= disc.r + _TOL
+        touches = point_segment_distance((disc.x, disc.y), p, q) <= disc.r + _TOL
     return _classify(runs, p, q, touches)
 
 
-def _point_segment_distance(c: Point, p: Point, q: Point) -> float:
+def point_segment_distance(c: Point, p: Point, q: Point) -> float:
+    """Distance from point ``c`` to the segment ``p -> q`` (exact)."""
     dx, dy = q[0] - p[0], q[1] - p[1]
     l2 = dx * dx + dy * dy
     t = 0.0 if l2 == 0 else max(0.0, min(1.0, ((c[0] - p[0]) * dx + (c[1] - p[1]) * dy) / l2))
@@ -885,8 +886,8 @@ def _cut_by_one(obs: _Obstacles, cor: _Corridor, a: Disc, b: Disc) -> bool:
             continue
         e = cor.ends
         if (
-            _point_segment_distance((cx, cy), tuple(e[0, 0]), tuple(e[0, 1])) < deep
-            and _point_segment_distance((cx, cy), tuple(e[1, 0]), tuple(e[1, 1])) < deep
+            point_segment_distance((cx, cy), tuple(e[0, 0]), tuple(e[0, 1])) < deep
+            and point_segment_distance((cx, cy), tuple(e[1, 0]), tuple(e[1, 1])) < deep
         ):
             return True
     return False

@@ -23,14 +23,15 @@ Boundary cases
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
 import shapely
-from shapely.geometry import LineString, MultiPoint, Point
+from shapely.geometry import LineString, Point
 
-from .board import SIZE_RANK
-from .geometry import find_clear_segment, find_clear_segment_to_polygon
+from .board import SIZE_RANK, Disc
+from .geometry import find_clear_segment, find_clear_segment_to_polygon, point_segment_distance
 from .rulings import Reason, Segment
 from .scenario import Scenario
 from .shot import Shot, Target, build_shot
@@ -47,50 +48,78 @@ class LosResult:
     reasons: tuple[Reason, ...]
 
 
-def _hull(shot: Shot) -> shapely.Geometry:
-    a = (
-        Point(shot.a.x, shot.a.y).buffer(shot.a.r, quad_segs=8)
-        if shot.a.r > 0
-        else Point(shot.a.x, shot.a.y)
-    )
+def _box(shot: Shot) -> shapely.Geometry:
+    """The bounding box of attacker and target: a cheap first filter for obstacles."""
+    a = shot.a
     if shot.b_polygon is not None:
-        other: shapely.Geometry = shot.b_polygon
+        bx0, by0, bx1, by1 = shot.b_polygon.bounds
     else:
         assert shot.b is not None
-        other = (
-            Point(shot.b.x, shot.b.y).buffer(shot.b.r, quad_segs=8)
-            if shot.b.r > 0
-            else (Point(shot.b.x, shot.b.y))
-        )
-    # The 8-segment buffers lie inside the true circles: widen by the sagitta so the hull
-    # covers them (cos(pi/16) of the radius is the inner distance).
-    pad = max(shot.a.r, shot.b.r if shot.b is not None else 0.0) * 0.02 + 1e-3
-    return MultiPoint([]).union(a).union(other).convex_hull.buffer(pad)
+        b = shot.b
+        bx0, by0, bx1, by1 = b.x - b.r, b.y - b.r, b.x + b.r, b.y + b.r
+    return shapely.box(
+        min(a.x - a.r, bx0), min(a.y - a.r, by0), max(a.x + a.r, bx1), max(a.y + a.r, by1)
+    )
+
+
+def _hull(shot: Shot) -> shapely.Geometry:
+    """The convex hull of attacker and target (for naming blockers; circles as 32-gons
+    widened to contain the true circles)."""
+    parts = [Point(shot.a.x, shot.a.y).buffer(shot.a.r * _WIDEN + 1e-3, quad_segs=8)]
+    if shot.b_polygon is not None:
+        parts.append(shot.b_polygon)
+    else:
+        assert shot.b is not None
+        parts.append(Point(shot.b.x, shot.b.y).buffer(shot.b.r * _WIDEN + 1e-3, quad_segs=8))
+    return shapely.union_all(parts).convex_hull
+
+
+_WIDEN = 1.0 / math.cos(math.pi / 32)
+"""A regular 32-gon with this circumradius factor contains its circle."""
 
 
 def obstacles(shot: Shot) -> tuple[list[Any], list[str]]:
-    """The LoS obstacles for a shot near the attacker and target, with their labels."""
+    """The LoS obstacles that may lie between attacker and target, with their labels.
+
+    A superset is fine (the exact search restricts to the hull itself); nothing that meets
+    the hull of the two bases may be left out.
+    """
     board = shot.scenario.board
-    hull = _hull(shot)
+    box = _box(shot)
     obs: list[Any] = []
     labels: list[str] = []
-    for solid in merged(board, shot.kinds, los=True).near(hull):
-        if solid.geometry.intersects(hull):
-            obs.append(solid.geometry)
-            labels.append(solid.label)
+    for solid in merged(board, shot.kinds, los=True).near(box):
+        obs.append(solid.geometry)
+        labels.append(solid.label)
     smaller = shot.smaller_rank
+    (px, py), (qx, qy) = shot.loc
+    reach = max(shot.a.r, shot.b.r if shot.b is not None else _polygon_reach(shot))
     for mid, mg in board.models.items():
         if mid in (shot.attacker, shot.target) or mg.size != "huge":
             continue
-        if smaller < SIZE_RANK[mg.size] and hull.distance(Point(mg.disc.x, mg.disc.y)) < mg.disc.r:
+        near = point_segment_distance((mg.disc.x, mg.disc.y), (px, py), (qx, qy))
+        if smaller < SIZE_RANK[mg.size] and near < mg.disc.r + reach:
             obs.append(mg.disc)
             labels.append(mid)
     for edge in shot.context.los_edges:
         line = LineString([edge.a, edge.b])
-        if line.intersects(hull):
+        if line.intersects(box):
             obs.append(line)
             labels.append(f"{edge.terrain}:{edge.side}")
     return obs, labels
+
+
+def _polygon_reach(shot: Shot) -> float:
+    """How far a terrain target reaches from the Line of Cover's end (a disc around it)."""
+    assert shot.b_polygon is not None
+    qx, qy = shot.loc[1]
+    return max(math.hypot(x - qx, y - qy) for x, y in shot.b_polygon.exterior.coords)
+
+
+def _meets(obstacle: Any, hull: shapely.Geometry) -> bool:
+    if isinstance(obstacle, Disc):
+        return bool(hull.distance(Point(obstacle.x, obstacle.y)) < obstacle.r)
+    return bool(obstacle.intersects(hull))
 
 
 def shot_line_of_sight(shot: Shot) -> LosResult:
@@ -105,16 +134,17 @@ def shot_line_of_sight(shot: Shot) -> LosResult:
     reasons: list[Reason] = []
     board = shot.scenario.board
     p, q = shot.loc
-    loc = LineString([p, q])
     for mid, mg in board.models.items():
         # ranged.los.models: Normal and Large models on the way are no obstacle.
         if mid in (shot.attacker, shot.target) or mg.size == "huge":
             continue
-        if loc.distance(Point(mg.disc.x, mg.disc.y)) < mg.disc.r:
+        if point_segment_distance((mg.disc.x, mg.disc.y), p, q) < mg.disc.r:
             reasons.append(Reason("ranged.los.models", "", {"model": mid}))
     if witness is not None:
         reasons.append(Reason("ranged.los", "clear", values))
         return LosResult(True, witness, (), tuple(reasons))
+    hull = _hull(shot)
+    labels = [label for label, o in zip(labels, obs, strict=True) if _meets(o, hull)]
     reasons.append(Reason("ranged.los", "blocked", {**values, "blockers": labels or ["-"]}))
     for label in labels:
         if label in shot.scenario.board.models:
