@@ -122,14 +122,46 @@ def _meets(obstacle: Any, hull: shapely.Geometry) -> bool:
     return bool(obstacle.intersects(hull))
 
 
-def shot_line_of_sight(shot: Shot) -> LosResult:
-    """``ranged.los`` for a prepared :class:`~fwwrules.shot.Shot`."""
+def _search(shot: Shot) -> tuple[Segment | None, list[str]]:
+    """The witness segment (or ``None``) and the labels of the obstacles meeting the hull."""
+    key: tuple[Any, ...] | None = None
+    if shot.target_type == "model":
+        pair = tuple(sorted((shot.attacker, shot.target)))
+        edges = tuple((e.terrain, e.index, e.a, e.b) for e in shot.context.los_edges)
+        key = ("los-pair", pair, tuple(sorted(shot.kinds.items())), edges)
+        memo = shot.scenario.board.memo
+        if key in memo:
+            witness, labels = memo[key]
+            if witness is not None and pair[0] != shot.attacker:
+                witness = (witness[1], witness[0])
+            return witness, list(labels)
     obs, labels = obstacles(shot)
     if shot.b_polygon is not None:
         witness = find_clear_segment_to_polygon(shot.a, shot.b_polygon, obs)
     else:
         assert shot.b is not None
         witness = find_clear_segment(shot.a, shot.b, obs)
+    if witness is None:
+        hull = _hull(shot)
+        labels = [label for label, o in zip(labels, obs, strict=True) if _meets(o, hull)]
+    else:
+        labels = []
+    if key is not None:
+        stored = witness
+        if witness is not None and key[1][0] != shot.attacker:
+            stored = (witness[1], witness[0])
+        shot.scenario.board.memo[key] = (stored, tuple(labels))
+    return witness, labels
+
+
+def shot_line_of_sight(shot: Shot) -> LosResult:
+    """``ranged.los`` for a prepared :class:`~fwwrules.shot.Shot`.
+
+    Between two models the answer is symmetric (every obstacle rule of this module is), so
+    it is memoised on the board per unordered pair and per set of obstacles: the return shot
+    reuses the search, with the witness reversed.
+    """
+    witness, labels = _search(shot)
     values = {"attacker": shot.attacker, "target": shot.target}
     reasons: list[Reason] = []
     board = shot.scenario.board
@@ -143,8 +175,6 @@ def shot_line_of_sight(shot: Shot) -> LosResult:
     if witness is not None:
         reasons.append(Reason("ranged.los", "clear", values))
         return LosResult(True, witness, (), tuple(reasons))
-    hull = _hull(shot)
-    labels = [label for label, o in zip(labels, obs, strict=True) if _meets(o, hull)]
     reasons.append(Reason("ranged.los", "blocked", {**values, "blockers": labels or ["-"]}))
     for label in labels:
         if label in shot.scenario.board.models:
