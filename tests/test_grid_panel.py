@@ -1,0 +1,78 @@
+"""The grid panel, headless: set a control's ``.value``, then look at the ruling, the text and
+the drawn line artists. The panel asks ``fwwrules.grid_cover``; these tests compare with it."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+pytest.importorskip("ipywidgets")
+pytest.importorskip("matplotlib")
+
+from fwwrules_widgets.grid_panel import GridPanel
+
+import fwwrules
+from fwwrules.grid import grid_cover
+
+
+def _segments(panel: GridPanel, verdict: str) -> int:
+    xs = list(panel.artists.lines[verdict].get_xdata())
+    return sum(1 for x in xs if isinstance(x, float) and math.isnan(x))
+
+
+@pytest.fixture
+def panel() -> GridPanel:
+    return GridPanel(fwwrules.load(fwwrules.example_path("grid/rogue")))
+
+
+def test_grid_panel_starts_with_a_ruling(panel: GridPanel) -> None:
+    assert (panel.attacker.value, panel.target.value) == ("rogue", "goblin")
+    assert panel.ruling == grid_cover(panel.scenario, "rogue", "goblin")
+    assert bytes(panel.image.value).startswith(b"\x89PNG")
+    assert panel.ruling.headline("en") in panel.text.value
+
+
+def test_grid_panel_attack_type_changes_ruling_and_lines(panel: GridPanel) -> None:
+    before = (_segments(panel, "clear"), _segments(panel, "wall"))
+    png = panel.image.value
+    panel.attack.value = "melee"  # the rogue's melee attack around the wall corner
+    assert panel.ruling is not None
+    assert panel.ruling == grid_cover(panel.scenario, "rogue", "goblin", attack="melee")
+    assert panel.ruling.cover == "cover"
+    after = (_segments(panel, "clear"), _segments(panel, "wall"))
+    assert after != before
+    assert sum(after) == len(panel.ruling.lines) == 16
+    assert after[1] == sum(1 for ln in panel.ruling.lines if ln.verdict == "wall") > 0
+    assert bytes(panel.image.value) != bytes(png)
+    assert "Goblin has cover" in panel.text.value
+
+
+def test_grid_panel_attacker_and_target_controls(panel: GridPanel) -> None:
+    panel.attacker.value = "ogre"
+    panel.target.value = "rogue"
+    panel.attack.value = "reach"
+    assert panel.ruling is not None and panel.ruling.procedure == "ranged"
+    assert panel.artists.roles == {"ogre": "attacker", "rogue": "target"}
+    assert (
+        panel.artists.creatures["ogre"].get_facecolor()
+        != panel.artists.creatures["goblin"].get_facecolor()
+    )
+    assert _segments(panel, "wall") == sum(1 for ln in panel.ruling.lines if ln.verdict == "wall")
+
+
+def test_grid_panel_language_switch(panel: GridPanel) -> None:
+    panel.attack.value = "melee"
+    panel.lang.value = "de"
+    assert panel.attack.value == "melee"  # relabelling keeps the choice
+    assert "Goblin hat Deckung gegen den Nahkampfangriff" in panel.text.value
+    assert panel.attacker.description == "Angreifer"
+    legend = [t.get_text() for t in panel.artists.legend.get_texts()]
+    assert "Mauer" in legend and "durch ein Mauerfeld" in legend
+
+
+def test_grid_panel_same_creature_shows_the_error(panel: GridPanel) -> None:
+    panel.target.value = "rogue"
+    assert panel.ruling is None and panel.error is not None
+    assert "cannot attack itself" in panel.text.value
+    assert all(len(line.get_xdata()) == 0 for line in panel.artists.lines.values())

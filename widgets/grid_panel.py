@@ -1,0 +1,133 @@
+"""GridPanel: Pathfinder 1e grid cover in a notebook. Pick the attacker, the target, the
+attack type and the language; the panel asks :func:`fwwrules.grid_cover` and shows the
+picture (:func:`fwwrules.draw.grid.draw_grid`) and the ruling. It decides nothing itself.
+
+The figure is drawn on an Agg canvas and shown as a PNG :class:`ipywidgets.Image`, so the
+panel works the same in JupyterLab, on Binder and in a headless test. A change updates the
+artists in place (:func:`~fwwrules.draw.grid.update_grid`) and draws once.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+from typing import Any
+
+import ipywidgets as widgets
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+import fwwrules
+from fwwrules.catalogue import render
+from fwwrules.draw.grid import DEFAULT_GRID_STYLE, GridArtists, GridStyle, draw_grid, update_grid
+from fwwrules.errors import FwwError
+from fwwrules.grid import ATTACKS, GridRuling, GridScenario
+
+LANGS = (("English", "en"), ("Deutsch", "de"))
+
+
+class GridPanel:
+    """Grid cover on ``scenario``.
+
+    Controls: ``attacker``, ``target`` (creature ids), ``attack`` (``ranged``, ``melee``,
+    ``reach``), ``lang`` (``en``, ``de``). Answers: ``ruling`` (a
+    :class:`~fwwrules.grid.GridRuling`, or None when the query cannot be answered: ``error``
+    says why). ``artists`` is the picture; ``text`` the HTML shown beside it. ``widget`` is
+    the whole panel (a notebook displays the panel itself too).
+    """
+
+    def __init__(
+        self,
+        scenario: GridScenario,
+        *,
+        attacker: str | None = None,
+        target: str | None = None,
+        attack: str = "ranged",
+        lang: str = "en",
+        style: GridStyle = DEFAULT_GRID_STYLE,
+    ) -> None:
+        if not isinstance(scenario, GridScenario):
+            raise TypeError(f"GridPanel needs a grid scenario, not {type(scenario).__name__}")
+        if len(scenario.creatures) < 2:
+            raise ValueError("GridPanel needs a grid with at least two creatures")
+        self.scenario = scenario
+        self.ruling: GridRuling | None = None
+        self.error: str | None = None
+        self._hold = 0
+        ids = [(c.label, c.id) for c in scenario.creatures]
+        first, second = ids[0][1], ids[1][1]
+        layout = widgets.Layout(width="260px")
+        self.attacker = widgets.Dropdown(options=ids, value=attacker or first, layout=layout)
+        self.target = widgets.Dropdown(
+            options=ids,
+            value=target or (second if (attacker or first) == first else first),
+            layout=layout,
+        )
+        self.attack = widgets.ToggleButtons(options=[(a, a) for a in ATTACKS], value=attack)
+        self.lang = widgets.ToggleButtons(options=LANGS, value=lang)
+        self.text = widgets.HTML()
+        self.figure = Figure(figsize=style.figsize, dpi=style.dpi)
+        FigureCanvasAgg(self.figure)
+        self.figure.subplots_adjust(left=0.06, right=0.68, bottom=0.06, top=0.86)
+        ax = self.figure.add_subplot()
+        self.artists: GridArtists = draw_grid(scenario, ax, lang=lang, style=style)
+        self.image = widgets.Image(format="png")
+        for control in (self.attacker, self.target, self.attack, self.lang):
+            control.observe(self._changed, names="value")
+        self.widget = widgets.VBox(
+            [
+                widgets.HBox([self.attacker, self.target]),
+                widgets.HBox([self.attack, self.lang]),
+                widgets.HBox([self.image, self.text]),
+            ]
+        )
+        self.refresh()
+
+    # --- behaviour --------------------------------------------------------------------------
+    def _changed(self, change: Any) -> None:
+        if not self._hold:
+            self.refresh()
+
+    def refresh(self) -> None:
+        """Ask the rules again, then update the labels, the picture and the text."""
+        lang = self.lang.value
+        try:
+            self.ruling = fwwrules.grid_cover(
+                self.scenario, self.attacker.value, self.target.value, attack=self.attack.value
+            )
+            self.error = None
+        except FwwError as exc:
+            self.ruling = None
+            self.error = str(exc)
+        self._label(lang)
+        update_grid(self.artists, self.scenario, self.ruling, lang=lang)
+        if self.ruling is not None:
+            self.text.value = self.ruling.html(lang)
+        else:
+            self.text.value = f'<p class="fwwrules-error">{html.escape(self.error or "")}</p>'
+        self._publish()
+
+    def _label(self, lang: str) -> None:
+        self.attacker.description = render("grid/word/attacker", {}, lang)
+        self.target.description = render("grid/word/target", {}, lang)
+        self.attack.description = render("grid/word/attack", {}, lang)
+        self.lang.description = render("grid/word/language", {}, lang)
+        options = [(render(f"grid/attack/{a}", {}, lang), a) for a in ATTACKS]
+        if list(self.attack.options) != options:
+            value = self.attack.value
+            self._hold += 1
+            try:
+                self.attack.options = options
+                self.attack.value = value
+            finally:
+                self._hold -= 1
+
+    def _publish(self) -> None:
+        out = io.BytesIO()
+        self.figure.savefig(out, format="png", metadata={"Software": None})
+        self.image.value = out.getvalue()
+
+    def _ipython_display_(self) -> None:  # pragma: no cover - notebook only
+        from IPython.display import display
+
+        display(self.widget)
