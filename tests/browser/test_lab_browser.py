@@ -244,10 +244,10 @@ def _drive(page: Any, url: str) -> None:
     current = _selected(target)
     assert current in before, f"the ruling does not name the target {current!r}:\n{before}"
     labels = target.locator("option").all_text_contents()
-    choices = [label for label in labels if label not in (current, attacker)]
+    choices = [label for label in labels if _plain(label) not in (current, attacker)]
     assert choices, f"the target dropdown offers no other model: {labels}"
-    choice = choices[0]
-    target.select_option(label=choice)
+    target.select_option(label=choices[0])
+    choice = _plain(choices[0])
     deadline = time.monotonic() + RULING_CHANGE_TIMEOUT
     after = before
     while (after == before or choice not in after) and time.monotonic() < deadline:
@@ -267,7 +267,12 @@ def _drive(page: Any, url: str) -> None:
 
 def _selected(select: Any) -> str:
     text: str = select.evaluate("s => s.options[s.selectedIndex].textContent")
-    return text
+    return _plain(text)
+
+
+def _plain(text: str) -> str:
+    """Dropdown labels use no-break spaces (ipywidgets keeps runs of spaces that way)."""
+    return text.replace("\xa0", " ")
 
 
 def _text(ruling: Any) -> str:
@@ -277,11 +282,11 @@ def _text(ruling: Any) -> str:
     for _ in range(20):
         try:
             text: str = ruling.inner_text(timeout=5000)
-            return text
+            return _plain(text)
         except Error:
             time.sleep(0.1)
     text = ruling.inner_text(timeout=5000)
-    return text
+    return _plain(text)
 
 
 def _dropdown(panel: Any, *names: str) -> Any:
