@@ -147,11 +147,16 @@ def line_of_cover(shot: Shot, rules: str) -> CoverResult:
     attacker = scenario.model(shot.attacker)
     target_rank = SIZE_RANK[board.models[shot.target].size] if shot.target_type == "model" else None
     by = scenario.options.cover_by
+    x0, x1 = min(p[0], q[0]) - tol, max(p[0], q[0]) + tol
+    y0, y1 = min(p[1], q[1]) - tol, max(p[1], q[1]) + tol
     for m in scenario.models:
         if m.id in (shot.attacker, shot.target):
             continue
         mg = board.models[m.id]
-        pas = disc_passage(p, q, mg.disc)
+        d = mg.disc
+        if d.x + d.r < x0 or d.x - d.r > x1 or d.y + d.r < y0 or d.y - d.r > y1:
+            continue  # cannot reach the Line of Cover
+        pas = disc_passage(p, q, d)
         if pas.how == "none":
             continue
         crossings.append(Crossing(m.id, pas.how, pas.points))
