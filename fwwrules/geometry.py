@@ -110,6 +110,7 @@ class _Solid:
     w_out: Array  # (V, 2) unit direction of the edge leaving it
     convex: BoolArray  # (V,) False for reflex corners (no line touches those without entering)
     is_convex: bool  # one convex polygon (then its part inside a convex region is connected)
+    py_edges: tuple[tuple[float, float, float, float, float], ...]  # ax, ay, ex, ey, |e|
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -196,6 +197,11 @@ def _solid(geom: BaseGeometry) -> _Solid:
         is_convex=isinstance(geom, Polygon)
         and not geom.interiors
         and bool(np.all(turn >= -_WEDGE_SLACK)),
+        py_edges=tuple(
+            (x0, y0, x1 - x0, y1 - y0, math.hypot(x1 - x0, y1 - y0))
+            for x0, y0, x1, y1 in e_all.tolist()
+            if (x1, y1) != (x0, y0)
+        ),
     )
     _remember(_SOLIDS, geom, data)
     return data
@@ -498,6 +504,59 @@ def _runs(p: Point, q: Point, solid: _Solid) -> list[tuple[float, float]]:
     return [(a, b) for a, b in runs if (b - a) * length > _EPS]
 
 
+def _convex_clip(
+    p: Point, q: Point, edges: tuple[tuple[float, float, float, float, float], ...], grow: float
+) -> tuple[float, float, float] | None:
+    """Liang-Barsky clip of pq to a convex polygon (counter-clockwise edges), each edge pushed
+    out by ``grow``: (t0, t1, depth of the midpoint), or None when pq misses it."""
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    length = math.hypot(dx, dy)
+    t0, t1 = -math.inf, math.inf
+    for ax, ay, ex, ey, el in edges:
+        f = (ex * (p[1] - ay) - ey * (p[0] - ax)) / el + grow  # signed distance of p, inside > 0
+        g = (ex * dy - ey * dx) / el  # its rate along pq
+        if abs(g) <= 1e-15 * length:
+            if f < 0:
+                return None
+            continue
+        t = -f / g
+        if g > 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+    t0, t1 = max(t0, 0.0), min(t1, 1.0)
+    if t0 > t1:
+        return None
+    tm = (t0 + t1) / 2
+    mx, my = p[0] + tm * dx, p[1] + tm * dy
+    depth = min((ex * (my - ay) - ey * (mx - ax)) / el for ax, ay, ex, ey, el in edges)
+    return t0, t1, depth
+
+
+def _solid_runs(p: Point, q: Point, data: _Solid) -> list[tuple[float, float]] | None:
+    """Inside stretches of pq; None instead of [] when pq stays clear of the piece's closure
+    (farther than the boundary tolerance)."""
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    length = math.hypot(dx, dy)
+    if length == 0.0:
+        return []
+    if data.is_convex:
+        near = _convex_clip(p, q, data.py_edges, _TOL)
+        if near is None:
+            return None
+        clip = _convex_clip(p, q, data.py_edges, 0.0)
+        if clip is None:
+            return []
+        t0, t1, depth = clip
+        if depth <= _TOL or (t1 - t0) * length <= _EPS:
+            return []
+        step = _TOL / length
+        return [(0.0 if t0 <= step else t0, 1.0 if t1 >= 1.0 - step else t1)]
+    if not shapely.dwithin(data.geom, LineString([p, q]), _TOL):
+        return None
+    return _runs(p, q, data)
+
+
 def interior_length(p: Point, q: Point, solid: Polygon | MultiPolygon) -> float:
     """Length of the segment ``pq`` inside the open interior of ``solid``.
 
@@ -515,7 +574,7 @@ def interior_length(p: Point, q: Point, solid: Polygon | MultiPolygon) -> float:
     """
     dx, dy = q[0] - p[0], q[1] - p[1]
     length = math.hypot(dx, dy)
-    return sum((b - a) for a, b in _runs(p, q, _solid(solid))) * length
+    return sum((b - a) for a, b in _solid_runs(p, q, _solid(solid)) or []) * length
 
 
 @dataclass(frozen=True, slots=True)
@@ -569,6 +628,9 @@ def _classify(runs: list[tuple[float, float]], p: Point, q: Point, touches: bool
     return Passage(how, total, tuple(pts))
 
 
+_NONE = Passage("none", 0.0, ())
+
+
 def passage(p: Point, q: Point, solid: Polygon | MultiPolygon) -> Passage:
     """How the segment ``p -> q`` meets a terrain piece (``cover.line``).
 
@@ -586,7 +648,9 @@ def passage(p: Point, q: Point, solid: Polygon | MultiPolygon) -> Passage:
     'grazed'
     """
     data = _solid(solid)
-    runs = _runs(p, q, data)
+    runs = _solid_runs(p, q, data)
+    if runs is None:
+        return _NONE
     touches = False
     if not runs:
         line = LineString([p, q]) if p != q else ShapelyPoint(p)
@@ -607,6 +671,8 @@ def disc_passage(p: Point, q: Point, disc: Disc) -> Passage:
     >>> disc_passage((-50, 0), (0, 0), Disc(0, 0, 16)).how
     'entered'
     """
+    if point_segment_distance((disc.x, disc.y), p, q) > disc.r + _TOL:
+        return _NONE
     t0, t1, length = _chord(p, q, disc)
     dx, dy = q[0] - p[0], q[1] - p[1]
     total = math.hypot(dx, dy)
