@@ -39,8 +39,7 @@ def ipympl_active() -> bool:
 class BoardView:
     """A figure with one board Axes, shown as a widget (``.widget``).
 
-    ``redraw()`` draws once (``figure.canvas.draw_idle``) and, without ipympl, publishes the
-    pixels to the Image widget. Mouse dragging calls ``on_move`` for every motion (the panel
+    ``redraw(moved)`` shows a change with at most one full draw (see :meth:`redraw`). Mouse dragging calls ``on_move`` for every motion (the panel
     updates its scenario, ruling and artists there, drawing nothing) and ``on_drop`` once
     on release; the view blits in between.
     """
@@ -87,26 +86,27 @@ class BoardView:
     def redraw(self, moved: str | None = None) -> None:
         """Show the current artists: at most one full draw per change.
 
-        With ipympl: one ``draw_idle``. Without (Agg, shown as a PNG): the figure minus the
-        moving artists (``moved``'s base and label, and every overlay) is drawn once and
-        cached; while nothing else changes (same moved model, title, legend, language), a
-        change restores that background and draws only the moving artists over it, in
-        z-order, then publishes the PNG. Artists are animated only during that draw, so a
-        ``savefig`` of the figure always shows everything.
+        The figure minus the moving artists (``moved``'s base and label, and every overlay)
+        is drawn once and cached; while nothing else changes (same moved model, title, legend,
+        language), a change restores that background and draws only the moving artists over
+        it, in z-order, then shows the result (a blit with ipympl, a PNG without). Artists
+        are animated only during that draw, so a ``savefig`` of the figure, or a redraw by
+        the frontend, always shows everything.
         """
-        if self.interactive or self.artists is None:
-            self.figure.canvas.draw_idle()
+        canvas: Any = self.figure.canvas
+        if self.artists is None:
+            canvas.draw_idle()
             if not self.interactive:
                 self._publish()
             return
         key = moved if moved is not None else self._cache_key
         items = sorted(moving_artists(self.artists, key), key=lambda a: a.get_zorder())
         signature = (key, *self._static_signature())
-        canvas: Any = self.figure.canvas
         set_animated(self.artists, items, True)
         try:
             if self._cache is None or self._cache[0] != signature:
-                canvas.draw_idle()  # the one full draw: everything that stays put
+                # The one full draw (synchronous: the background is copied right after).
+                canvas.draw() if self.interactive else canvas.draw_idle()
                 self._cache = (signature, canvas.copy_from_bbox(self.figure.bbox))
                 self._cache_key = key
             else:
@@ -116,7 +116,10 @@ class BoardView:
                     self.ax.draw_artist(a)
         finally:
             set_animated(self.artists, items, False)
-        self._publish()
+        if self.interactive:
+            canvas.blit(self.figure.bbox)
+        else:
+            self._publish()
 
     def _static_signature(self) -> tuple[Any, ...]:
         """What the cached background depends on besides the moved model."""
