@@ -505,32 +505,45 @@ def _runs(p: Point, q: Point, solid: _Solid) -> list[tuple[float, float]]:
 
 
 def _convex_clip(
-    p: Point, q: Point, edges: tuple[tuple[float, float, float, float, float], ...], grow: float
-) -> tuple[float, float, float] | None:
-    """Liang-Barsky clip of pq to a convex polygon (counter-clockwise edges), each edge pushed
-    out by ``grow``: (t0, t1, depth of the midpoint), or None when pq misses it."""
-    dx, dy = q[0] - p[0], q[1] - p[1]
-    length = math.hypot(dx, dy)
-    t0, t1 = -math.inf, math.inf
+    p: Point, q: Point, edges: tuple[tuple[float, float, float, float, float], ...]
+) -> tuple[bool, float, float, float]:
+    """Liang-Barsky clip of pq to a convex polygon (counter-clockwise edges).
+
+    Returns (near, t0, t1, depth): ``near`` is whether pq comes within the boundary
+    tolerance of the polygon (every edge pushed out by it); (t0, t1) the clipped parameters
+    (t0 > t1 when pq misses it) and ``depth`` the distance of their midpoint from the
+    outline (negative outside).
+    """
+    p0, p1 = p
+    dx, dy = q[0] - p0, q[1] - p1
+    flat = 1e-15 * math.hypot(dx, dy)
+    t0 = n0 = -math.inf
+    t1 = n1 = math.inf
+    fg = []
     for ax, ay, ex, ey, el in edges:
-        f = (ex * (p[1] - ay) - ey * (p[0] - ax)) / el + grow  # signed distance of p, inside > 0
+        f = (ex * (p1 - ay) - ey * (p0 - ax)) / el  # signed distance of p, inside > 0
         g = (ex * dy - ey * dx) / el  # its rate along pq
-        if abs(g) <= 1e-15 * length:
+        fg.append((f, g))
+        if -flat <= g <= flat:
             if f < 0:
-                return None
+                t0 = math.inf
+                if f < -_TOL:
+                    return (False, 1.0, 0.0, -1.0)
             continue
-        t = -f / g
+        t, tn = -f / g, -(f + _TOL) / g
         if g > 0:
-            t0 = max(t0, t)
+            t0 = t if t > t0 else t0
+            n0 = tn if tn > n0 else n0
         else:
-            t1 = min(t1, t)
+            t1 = t if t < t1 else t1
+            n1 = tn if tn < n1 else n1
+    near = max(n0, 0.0) <= min(n1, 1.0)
     t0, t1 = max(t0, 0.0), min(t1, 1.0)
-    if t0 > t1:
-        return None
+    if not near or t0 > t1:
+        return (near, t0, t1, -1.0)
     tm = (t0 + t1) / 2
-    mx, my = p[0] + tm * dx, p[1] + tm * dy
-    depth = min((ex * (my - ay) - ey * (mx - ax)) / el for ax, ay, ex, ey, el in edges)
-    return t0, t1, depth
+    depth = min(f + tm * g for f, g in fg)
+    return (True, t0, t1, depth)
 
 
 def _solid_runs(p: Point, q: Point, data: _Solid) -> list[tuple[float, float]] | None:
@@ -541,13 +554,9 @@ def _solid_runs(p: Point, q: Point, data: _Solid) -> list[tuple[float, float]] |
     if length == 0.0:
         return []
     if data.is_convex:
-        near = _convex_clip(p, q, data.py_edges, _TOL)
-        if near is None:
+        near, t0, t1, depth = _convex_clip(p, q, data.py_edges)
+        if not near:
             return None
-        clip = _convex_clip(p, q, data.py_edges, 0.0)
-        if clip is None:
-            return []
-        t0, t1, depth = clip
         if depth <= _TOL or (t1 - t0) * length <= _EPS:
             return []
         step = _TOL / length
