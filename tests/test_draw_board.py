@@ -129,7 +129,11 @@ def test_terrain_kinds_hatched_labelled_and_in_legend() -> None:
         assert draw_word(kind) in texts
     assert "50" in art.terrain_labels["wall"].get_text()
     assert "height" in art.terrain_labels["wall"].get_text()
-    assert art.terrain_labels["crate"].get_text() == "crate"
+    # an unnamed piece without a height carries no label unless the style asks for one
+    assert not art.terrain_labels["crate"].get_visible()
+    named = draw_board(s, axes()[1], style=BoardStyle(label_unnamed_terrain=True))
+    assert named.terrain_labels["crate"].get_text() == "crate"
+    assert named.terrain_labels["crate"].get_visible()
     # the wall's patch is the rules' polygon
     xs = sorted({round(x) for x, _ in art.terrain["wall"].get_xy()})
     assert xs == [140, 160]
@@ -198,7 +202,7 @@ def test_cover_shooter_contact_ignored_piece_marked_with_clause() -> None:
     r = attack(ignored=(IgnoredEntry("crate", "cover.shooter-contact"),))
     art = draw_board(board(), axes()[1], ruling=r)
     shown = [t.get_text() for t in art.ignored_labels if t.get_visible()]
-    assert shown == ["ignored: cover.shooter-contact"]
+    assert shown == ["crate ignored: cover.shooter-contact"]
     assert art.ignored.get_visible()
     # an ignored piece is not outlined as cover
     assert not art.cover_outline.get_visible()

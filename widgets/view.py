@@ -39,9 +39,9 @@ def ipympl_active() -> bool:
 class BoardView:
     """A figure with one board Axes, shown as a widget (``.widget``).
 
-    ``redraw(moved)`` shows a change with at most one full draw (see :meth:`redraw`). Mouse dragging calls ``on_move`` for every motion (the panel
-    updates its scenario, ruling and artists there, drawing nothing) and ``on_drop`` once
-    on release; the view blits in between.
+    ``redraw(moved)`` shows a change with at most one full draw (see :meth:`redraw`). Mouse
+    dragging calls ``on_move`` for every motion (the panel updates its scenario, ruling and
+    artists there, drawing nothing) and ``on_drop`` once on release; the view blits in between.
     """
 
     def __init__(self, style: BoardStyle = DEFAULT_STYLE, *, interactive: bool | None = None):
@@ -148,6 +148,7 @@ class BoardView:
         canvas: Any = self.figure.canvas
         rgba = canvas.buffer_rgba()
         img = Image.frombuffer("RGBA", (rgba.shape[1], rgba.shape[0]), rgba, "raw", "RGBA", 0, 1)
+        img = img.convert("RGB")  # the figure is opaque; RGB encodes about twice as fast
         out = io.BytesIO()
         img.save(out, format="png", compress_level=1)
         assert isinstance(self.widget, widgets.Image)

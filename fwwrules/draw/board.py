@@ -96,6 +96,8 @@ class BoardStyle:
     dpi: float = 100.0
     margin_mm: float = 30.0
     font_size: float = 7.0
+    label_unnamed_terrain: bool = False
+    """Also write the id of terrain without a ``name`` (a height is always written)."""
     legend_font_size: float = 7.0
     # Sides: colour and hatch by the order sides first appear among the models.
     side_colours: tuple[str, ...] = OKABE_ITO[:6]
@@ -325,6 +327,17 @@ def board_limits(scenario: Scenario, margin: float) -> tuple[float, float, float
     if not xs:
         return (0.0, 100.0, 0.0, 100.0)
     return (min(xs) - margin, max(xs) + margin, min(ys) - margin, max(ys) + margin)
+
+
+def _piece_label(scenario: Scenario, source: str) -> str:
+    """A model's or terrain piece's display name (its id when it has none)."""
+    for m in scenario.models:
+        if m.id == source:
+            return m.label
+    for t in scenario.terrain:
+        if t.id == source:
+            return t.label
+    return source
 
 
 def _fit_box(
@@ -637,15 +650,18 @@ def update_board(
         artists.bases[mid].set_visible(False)
         artists.labels[mid].set_visible(False)
 
-    # Terrain labels: name and height.
+    # Terrain labels: name and height (unnamed pieces without a height only when the style
+    # asks: on a crowded board forty ids cost more to draw than everything else).
     for t in scenario.terrain:
         tl = artists.terrain_labels.get(t.id)
         if tl is None:
             continue
-        text = t.label
+        named = t.name is not None or t.height is not None or style.label_unnamed_terrain
+        lines = [t.label] if named else []
         if t.height is not None:
-            text += f"\n{draw_word('height', lang)} {_fmt(t.height)} {unit}"
-        tl.set_text(text)
+            lines.append(f"{draw_word('height', lang)} {_fmt(t.height)} {unit}")
+        tl.set_text("\n".join(lines))
+        tl.set_visible(bool(lines))
 
     # Significant Edges (elevation), when the board knows them.
     edges = getattr(board, "significant_edges", None) or ()
@@ -766,7 +782,8 @@ def _draw_sight(
     for source, clause in ignored.items():
         at = _anchor(scenario, source)
         if at is not None:
-            notes.append((at, f"{draw_word('ignored', lang)}: {clause}"))
+            label = _piece_label(scenario, source)
+            notes.append((at, f"{label} {draw_word('ignored', lang)}: {clause}"))
     _sync_texts(
         artists,
         artists.ignored_labels,
