@@ -111,6 +111,7 @@ class _Solid:
     convex: BoolArray  # (V,) False for reflex corners (no line touches those without entering)
     is_convex: bool  # one convex polygon (then its part inside a convex region is connected)
     py_edges: tuple[tuple[float, float, float, float, float], ...]  # ax, ay, ex, ey, |e|
+    bounds: tuple[float, float, float, float]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -202,6 +203,7 @@ def _solid(geom: BaseGeometry) -> _Solid:
             for x0, y0, x1, y1 in e_all.tolist()
             if (x1, y1) != (x0, y0)
         ),
+        bounds=tuple(float(v) for v in geom.bounds),  # type: ignore[arg-type]
     )
     _remember(_SOLIDS, geom, data)
     return data
@@ -561,9 +563,83 @@ def _solid_runs(p: Point, q: Point, data: _Solid) -> list[tuple[float, float]] |
             return []
         step = _TOL / length
         return [(0.0 if t0 <= step else t0, 1.0 if t1 >= 1.0 - step else t1)]
-    if not shapely.dwithin(data.geom, LineString([p, q]), _TOL):
+    x0, y0, x1, y1 = data.bounds
+    if (
+        max(p[0], q[0]) < x0 - _TOL
+        or min(p[0], q[0]) > x1 + _TOL
+        or max(p[1], q[1]) < y0 - _TOL
+        or min(p[1], q[1]) > y1 + _TOL
+    ):
         return None
+    if len(data.py_edges) <= _SMALL_POLYGON:
+        return _runs_small(p, q, data)
     return _runs(p, q, data)
+
+
+_SMALL_POLYGON = 64
+"""Pieces with at most this many edges are clipped with plain Python (faster than numpy)."""
+
+
+def _runs_small(p: Point, q: Point, data: _Solid) -> list[tuple[float, float]]:
+    """:func:`_runs` in plain Python: the same crossings, the same midpoint test (inside by
+    the even-odd rule and deeper than the boundary tolerance)."""
+    p0, p1 = p
+    dx, dy = q[0] - p0, q[1] - p1
+    length = math.hypot(dx, dy)
+    nx, ny = -dy / length, dx / length
+    l2 = length * length
+    near = 1e3 * _TOL
+    ts = [0.0, 1.0]
+    for ax, ay, ex, ey, _el in data.py_edges:
+        bx, by = ax + ex, ay + ey
+        sa = (ax - p0) * nx + (ay - p1) * ny
+        sb = (bx - p0) * nx + (by - p1) * ny
+        if -near <= sa <= near:
+            ts.append(((ax - p0) * dx + (ay - p1) * dy) / l2)
+        if -near <= sb <= near:
+            ts.append(((bx - p0) * dx + (by - p1) * dy) / l2)
+        if (sa > _TOL and sb < -_TOL) or (sa < -_TOL and sb > _TOL):
+            k = sa / (sa - sb)
+            ts.append(((ax + k * ex - p0) * dx + (ay + k * ey - p1) * dy) / l2)
+    step = _TOL / length
+    inner = sorted(t for t in ts if step < t < 1.0 - step)
+    cuts = [0.0]
+    for t in inner:
+        if t - cuts[-1] > step:
+            cuts.append(t)
+    if 1.0 - cuts[-1] <= step and len(cuts) > 1:
+        cuts.pop()
+    cuts.append(1.0)
+    runs: list[tuple[float, float]] = []
+    start: float | None = None
+    for i in range(len(cuts) - 1):
+        tm = (cuts[i] + cuts[i + 1]) / 2
+        ins = _deep_inside(p0 + tm * dx, p1 + tm * dy, data.py_edges)
+        if ins and start is None:
+            start = cuts[i]
+        elif not ins and start is not None:
+            runs.append((start, cuts[i]))
+            start = None
+    if start is not None:
+        runs.append((start, 1.0))
+    return [(a, b) for a, b in runs if (b - a) * length > _EPS]
+
+
+def _deep_inside(
+    x: float, y: float, edges: tuple[tuple[float, float, float, float, float], ...]
+) -> bool:
+    """Inside (even-odd over every ring) and farther than the boundary tolerance from it."""
+    inside = False
+    for ax, ay, ex, ey, el in edges:
+        by = ay + ey
+        if (ay > y) != (by > y) and x < ax + (y - ay) * ex / ey:
+            inside = not inside
+        # distance from (x, y) to the edge
+        t = ((x - ax) * ex + (y - ay) * ey) / (el * el)
+        t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
+        if math.hypot(ax + t * ex - x, ay + t * ey - y) <= _TOL:
+            return False
+    return inside
 
 
 def interior_length(p: Point, q: Point, solid: Polygon | MultiPolygon) -> float:
