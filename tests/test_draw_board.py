@@ -8,6 +8,8 @@ from types import SimpleNamespace
 
 import matplotlib
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle
 
@@ -324,3 +326,38 @@ def test_draw_board_without_ax_makes_fixed_size_figure() -> None:
         assert tuple(art.figure.get_size_inches()) == BoardStyle().figsize
     finally:
         plt.close(art.figure)  # type: ignore[arg-type]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    ax_=st.floats(0, 400),
+    ay=st.floats(0, 400),
+    angle=st.floats(0, 2 * math.pi),
+    dist=st.floats(45, 300),
+)
+def test_ranged_los_fan_and_loc_join_the_two_bases(
+    ax_: float, ay: float, angle: float, dist: float
+) -> None:
+    """Property: wherever the bases stand, every fan line starts in the attacker's base and
+    ends in the target's, and each base is drawn at its exact centre and radius."""
+    s = fwwrules.Scenario(
+        models=(
+            fwwrules.Model("a", "x", 40.0, (ax_, ay)),
+            fwwrules.Model(
+                "t", "y", 32.0, (ax_ + dist * math.cos(angle), ay + dist * math.sin(angle))
+            ),
+        )
+    )
+    a, t = s.board.models["a"].disc, s.board.models["t"].disc
+    sight = Sight(witness=None, loc=((a.x, a.y), (t.x, t.y)), blockers=())
+    r = AttackRuling(
+        "a", "t", "improvised", "core", "ranged", False, line_of_sight=False, sight=sight
+    )
+    art = draw_board(s, axes()[1], ruling=r)
+    for disc, base in ((a, art.bases["a"]), (t, art.bases["t"])):
+        assert base.center == (disc.x, disc.y) and base.get_radius() == disc.r
+    pts = points(art.fan)
+    assert len(pts) == 2 * art.style.fan_lines
+    for start, end in zip(pts[::2], pts[1::2], strict=True):
+        assert math.dist(start, (a.x, a.y)) <= a.r + 1e-9
+        assert math.dist(end, (t.x, t.y)) <= t.r + 1e-9

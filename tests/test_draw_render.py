@@ -63,3 +63,20 @@ def test_import_draw_loads_matplotlib_but_not_ipywidgets() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["True", "False", "False"]
+
+
+def test_cli_render_with_attacker_and_target_draws_the_ruling(tmp_path: Path) -> None:
+    from fwwrules.cli import main
+
+    example = fwwrules.example_path("cover-example-1")
+    out = tmp_path / "board.svg"
+    code = main(
+        ["render", str(example), "-o", str(out), "--attacker", "knight", "--target", "brute"]
+    )
+    assert code == 0 and out.is_file()
+    plain = tmp_path / "plain.svg"
+    assert main(["render", str(example), "-o", str(plain)]) == 0
+    assert out.read_bytes() != plain.read_bytes()  # the lines of the ruling are in it
+    assert (
+        main(["render", str(example), "-o", str(tmp_path / "x.png"), "--attacker", "knight"]) == 2
+    )
