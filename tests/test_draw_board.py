@@ -361,3 +361,20 @@ def test_ranged_los_fan_and_loc_join_the_two_bases(
     for start, end in zip(pts[::2], pts[1::2], strict=True):
         assert math.dist(start, (a.x, a.y)) <= a.r + 1e-9
         assert math.dist(end, (t.x, t.y)) <= t.r + 1e-9
+
+
+def test_elevation_edge_cover_highlights_the_significant_edge_crossed() -> None:
+    s = fwwrules.load(fwwrules.example_path("elevation-rooftop"))
+    r = fwwrules.ruling(s, "knight", "lookout")
+    assert r.sight is not None
+    edge_crossings = [c for c in r.sight.crossings if c.how == "edge"]
+    assert edge_crossings
+    art = draw_board(s, axes()[1], ruling=r)
+    outlined = points(art.cover_outline)
+    terrain, _, side = edge_crossings[0].source.partition(":")
+    parts = [e for e in s.board.significant_edges if e.terrain == terrain and e.side == side]
+    assert parts
+    for e in parts:
+        assert (e.a[0], e.a[1]) in outlined and (e.b[0], e.b[1]) in outlined
+    for p in edge_crossings[0].points:
+        assert (p[0], p[1]) in points(art.crossing_points)

@@ -263,19 +263,28 @@ def _circle_points(x: float, y: float, r: float) -> list[XY]:
     ]
 
 
-def _outline(scenario: Scenario, source: str) -> list[XY] | None:
-    """The outline (mm) of a model or terrain piece by id, or None for anything else."""
+def _edge_parts(scenario: Scenario, source: str) -> list[list[XY]]:
+    """The parts (mm) of a Significant Edge named ``"<terrain>:<side>"``, as rulings name it."""
+    terrain, _, side = source.partition(":")
+    edges = getattr(scenario.board, "significant_edges", None) or ()
+    return [[_xy(e.a), _xy(e.b)] for e in edges if e.terrain == terrain and e.side == side]
+
+
+def _outlines(scenario: Scenario, source: str) -> list[list[XY]]:
+    """The outline (mm) of a model, terrain piece or Significant Edge by the id a ruling uses;
+    empty for anything else (a point target, an id the board does not know)."""
     board = scenario.board
     if source in board.models:
         d = board.models[source].disc
-        return _circle_points(d.x, d.y, d.r)
+        return [_circle_points(d.x, d.y, d.r)]
     if source in board.terrain:
-        return [(float(x), float(y)) for x, y in board.terrain[source].polygon.exterior.coords]
-    return None
+        return [[(float(x), float(y)) for x, y in board.terrain[source].polygon.exterior.coords]]
+    return _edge_parts(scenario, source)
 
 
 def _anchor(scenario: Scenario, source: str) -> XY | None:
-    """Where to write a note about a piece: above a base, or inside a terrain piece."""
+    """Where to write a note about a piece: above a base, inside a terrain piece, or at the
+    middle of a Significant Edge."""
     board = scenario.board
     if source in board.models:
         d = board.models[source].disc
@@ -283,6 +292,10 @@ def _anchor(scenario: Scenario, source: str) -> XY | None:
     if source in board.terrain:
         p = board.terrain[source].polygon.representative_point()
         return (float(p.x), float(p.y))
+    parts = _edge_parts(scenario, source)
+    if parts:
+        (x0, y0), (x1, y1) = parts[0]
+        return ((x0 + x1) / 2, (y0 + y1) / 2)
     return None
 
 
@@ -745,7 +758,7 @@ def _draw_sight(
         artists.fan_label.set_position(((mid[0][0] + mid[1][0]) / 2, (mid[0][1] + mid[1][1]) / 2))
         artists.fan_label.set_text("✕ " + draw_word("no-los", lang))
         artists.fan_label.set_visible(True)
-        _set_pieces(artists.blockers, [o for b in sight.blockers if (o := _outline(scenario, b))])
+        _set_pieces(artists.blockers, [o for b in sight.blockers for o in _outlines(scenario, b)])
     else:
         _set_pieces(artists.fan, [])
         artists.fan_label.set_visible(False)
@@ -761,23 +774,21 @@ def _draw_sight(
     graze_points: list[XY] = []
     for c in sight.crossings:
         pts = [_xy(p) for p in c.points]
-        outline = None if c.source in ignored else _outline(scenario, c.source)
+        outline = [] if c.source in ignored else _outlines(scenario, c.source)
         if c.how == "grazed":
             graze_points.extend(pts)
-            if outline:
-                graze_outlines.append(outline)
+            graze_outlines.extend(outline)
             continue
         points.extend(pts)
         if len(pts) >= 2:
             segments.append([pts[0], pts[-1]])
-        if outline:
-            outlines.append(outline)
+        outlines.extend(outline)
     _set_pieces(artists.cover_outline, outlines)
     _set_pieces(artists.crossings, segments)
     _set_pieces(artists.crossing_points, [[p] for p in points])
     _set_pieces(artists.grazes, graze_outlines)
     _set_pieces(artists.graze_points, [[p] for p in graze_points])
-    _set_pieces(artists.ignored, [o for s in ignored if (o := _outline(scenario, s))])
+    _set_pieces(artists.ignored, [o for s in ignored for o in _outlines(scenario, s)])
     notes = []
     for source, clause in ignored.items():
         at = _anchor(scenario, source)
