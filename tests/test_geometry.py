@@ -371,3 +371,27 @@ def test_cover_shooter_contact_distance_to_disc() -> None:
 
 def test_ranged_los_segment_clear_zero_length() -> None:
     assert segment_clear((5, 5), (5, 5), [box(0, 0, 10, 10)])
+
+
+def test_ranged_los_l_shaped_blocker_spanning_the_corridor() -> None:
+    # a non-convex piece whose foot spans the corridor: the quick "no" must see it
+    ell = Polygon([(90, -100), (110, -100), (110, 60), (60, 60), (60, 40), (90, 40)])
+    assert find_clear_segment(A, B, [ell]) is None
+    # the same shape with a notch through the foot: a straight gap at y = 0
+    notched = ell.difference(box(85, -0.5, 115, 0.5))
+    seg = find_clear_segment(A, B, [notched])
+    _assert_witness(seg, A, B, [notched])
+
+
+def test_ranged_los_blocker_touching_a_base_still_decided() -> None:
+    # a wall that reaches into the attacker's base cannot serve the quick "no"; the exact
+    # search decides: the base's far side sees past the wall's end
+    wall = box(10, -100, 30, 10)
+    seg = find_clear_segment(A, B, [wall])
+    _assert_witness(seg, A, B, [wall])
+    assert find_clear_segment(A, B, [box(10, -100, 30, 100)]) is None
+
+
+def test_ranged_los_huge_base_spanning_the_corridor() -> None:
+    assert find_clear_segment(A, B, [Disc(100, 0, 40)]) is None
+    assert find_clear_segment(Disc(0, 0, 30), Disc(200, 0, 30), [Disc(100, 0, 29)]) is not None

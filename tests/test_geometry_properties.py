@@ -19,7 +19,7 @@ from shapely import affinity
 from shapely.geometry import LineString, Polygon, box
 
 from fwwrules.board import Disc
-from fwwrules.geometry import find_clear_segment, segment_clear
+from fwwrules.geometry import find_clear_segment, find_clear_segment_to_polygon, segment_clear
 
 SETTINGS = settings(
     max_examples=60,
@@ -178,3 +178,31 @@ def test_ranged_los_exact_agrees_with_module_segment_test_on_samples(
                 continue
             want = bool(_oracle_clear(p[None, :], q[None, :], obs)[0])
             assert segment_clear(tuple(p), tuple(q), obs) == want
+
+
+@settings(max_examples=40, deadline=None)
+@given(scenes(), rects())
+def test_ranged_los_terrain_target_oracle_and_witness(
+    scene: tuple[Disc, Disc, list[object]], target: Polygon
+) -> None:
+    """``ranged.los`` at a terrain piece: the witness ends in the piece and is clear; a
+    sampled clear segment (base points to points of the piece) is never contradicted."""
+    a, _, obs = scene
+    obs = [o for o in obs if not (isinstance(o, Polygon) and o.intersects(target))]
+    seg = find_clear_segment_to_polygon(a, target, obs)
+    if seg is not None:
+        p, q = seg
+        assert math.hypot(p[0] - a.x, p[1] - a.y) <= a.r + 1e-7
+        assert target.distance(shapely.Point(q)) <= 1e-7
+        assert segment_clear(p, q, obs)
+    u = np.linspace(0.05, 0.95, 5)
+    minx, miny, maxx, maxy = target.bounds
+    grid = np.asarray([(minx + s * (maxx - minx), miny + t * (maxy - miny)) for s in u for t in u])
+    grid = grid[shapely.contains_xy(target, grid[:, 0], grid[:, 1])]
+    if len(grid) == 0:
+        return
+    pa = _sample_points(a)
+    p = np.repeat(pa, len(grid), axis=0)
+    q = np.tile(grid, (len(pa), 1))
+    if _oracle_clear(p, q, obs).any():
+        assert seg is not None
