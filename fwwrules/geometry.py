@@ -27,7 +27,19 @@ Line of sight (``ranged.los``) is decided exactly by :func:`find_clear_segment`:
 segment exists, it can be slid and turned until it touches two *features* (a base outline, a
 Huge base, an obstacle corner, a point where an obstacle outline meets a base outline), so
 testing the finitely many lines through two features decides it; sampling is only a test
-oracle.
+oracle. In order, cheapest first:
+
+1. the centre-to-centre segment (returned when clear);
+2. a quick exact "no": one blocker, clear of both bases, spans the corridor between them
+   (meets both outer common tangents inside the hull), so every segment must cross it;
+3. cheap candidates: the centre line's gap and the four common tangents of the two bases;
+4. a second exact "no": the blockers together cut the hull of the two bases into pieces;
+5. every line through two features, tested in vectorised batches, stopping at the first
+   clear one. Lines through a convex corner that point into the corner are dropped (they
+   enter the piece there), as are lines whose features do not lie on their segment.
+
+The "no" proofs use pieces eroded by ten times LENGTH_EPSILON_MM, so a segment meeting the
+eroded piece is inside the piece over more than epsilon: the proofs never deny a grazing line.
 """
 
 from __future__ import annotations
