@@ -207,3 +207,16 @@ def test_example_stepper_bad_step_kind_is_an_error() -> None:
         ExampleStepper(
             [Step("x", example("cover-example-1"), {"kind": "dance"})], interactive=False
         )
+
+
+def test_example_stepper_board_cannot_be_dragged() -> None:
+    from matplotlib.backend_bases import MouseEvent
+
+    st = ExampleStepper(steps(), interactive=False)
+    canvas = st.view.figure.canvas
+    centre = st.artists.bases["knight"].center  # type: ignore[union-attr]
+    px, py = st.view.ax.transData.transform(centre)
+    canvas.callbacks.process(
+        "button_press_event", MouseEvent("button_press_event", canvas, px, py, button=1)
+    )
+    assert st.view.dragging is None

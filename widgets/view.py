@@ -179,7 +179,9 @@ class BoardView:
         return moving_artists(self.artists, self.dragging)
 
     def _press(self, event: MouseEvent) -> None:
-        if event.inaxes is not self.ax or event.button != 1 or event.xdata is None:
+        if self.on_move is None or event.inaxes is not self.ax or event.button != 1:
+            return  # nothing to drag for (the stepper), or not a left click on the board
+        if event.xdata is None:
             return
         assert event.ydata is not None
         mid = self.model_at(event.xdata, event.ydata)
