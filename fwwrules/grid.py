@@ -683,6 +683,7 @@ class _Tracer:
     def __init__(self, scenario: GridScenario, own: Iterable[str]) -> None:
         self.s = scenario
         self.own = frozenset(own)
+        self._cache: dict[tuple[Point, Point, bool, bool], tuple[Obstruction, ...]] = {}
 
     def own_square(self, sq: Square) -> bool:
         occ = self.s.occupant(sq)
@@ -752,14 +753,54 @@ class _Tracer:
         """Everything the segment ``p``-``q`` passes. ``start_inside`` / ``end_inside`` are
         points inside the squares the ends belong to (their centres), which tell from which
         side the ends meet walls."""
+        ends: list[Obstruction | None]
+        if p == q:  # zero length: walls between the two squares at their shared corner
+            rays = self._rays(p)
+            before = (start_inside[0] - p[0], start_inside[1] - p[1])
+            after = (end_inside[0] - q[0], end_inside[1] - q[1])
+            ends = [self._sealed(p, before, after, rays) if rays else None]
+        else:
+            d = (q[0] - p[0], q[1] - p[1])
+            ends = [
+                self._end(p, (start_inside[0] - p[0], start_inside[1] - p[1]), d),
+                self._end(q, (-d[0], -d[1]), (end_inside[0] - q[0], end_inside[1] - q[1])),
+            ]
+        out = list(self._middle(p, q, creatures, effect_only))
+        for ob in ends:
+            if ob is not None and ob not in out:
+                out.append(ob)
+        return tuple(out)
+
+    def _end(self, x: Point, before: Point, after: Point) -> Obstruction | None:
+        """Walls at an end of the segment: ``before`` points into the square the end belongs
+        to (or back along the segment), ``after`` along the segment (or into the square)."""
+        rays = self._rays(x)
+        return self._sealed(x, before, after, rays) if rays else None
+
+    @staticmethod
+    def _sealed(x: Point, before: Point, after: Point, rays: list[Point]) -> Obstruction | None:
+        if not _separated(before, after, rays):
+            return None
+        borders = [r for r in rays if r[0] == 0 or r[1] == 0]
+        kind = BORDER_WALL if _separated(before, after, borders) else WALL
+        return Obstruction(kind, point=x)
+
+    def _middle(
+        self, p: Point, q: Point, creatures: bool, effect_only: bool
+    ) -> tuple[Obstruction, ...]:
+        """What the segment passes between its ends (cached: many lines share a segment)."""
+        key = (p, q, creatures, effect_only)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
         s = self.s
         found: list[Obstruction] = []
         seen: set[tuple[str, Square | None, Point | None]] = set()
 
         def add(ob: Obstruction) -> None:
-            key = (ob.kind, ob.square, ob.point)
-            if key not in seen:
-                seen.add(key)
+            k = (ob.kind, ob.square, ob.point)
+            if k not in seen:
+                seen.add(k)
                 found.append(ob)
 
         def square_terrain(sq: Square) -> None:
@@ -790,17 +831,16 @@ class _Tracer:
         d = (q[0] - p[0], q[1] - p[1])
         back = (-d[0], -d[1])
         for x in self._grid_points(p, q):
-            rays = self._rays(x)
-            if not rays:
+            if x in (p, q):
                 continue
-            at_start, at_end = x == p, x == q
-            before = (start_inside[0] - x[0], start_inside[1] - x[1]) if at_start else back
-            after = (end_inside[0] - x[0], end_inside[1] - x[1]) if at_end else d
-            if _separated(before, after, rays):
-                borders = [r for r in rays if r[0] == 0 or r[1] == 0]
-                kind = BORDER_WALL if _separated(before, after, borders) else WALL
-                add(Obstruction(kind, point=x))
-        return tuple(found)
+            rays = self._rays(x)
+            if rays:
+                ob = self._sealed(x, back, d, rays)
+                if ob is not None:
+                    add(ob)
+        result = tuple(found)
+        self._cache[key] = result
+        return result
 
 
 def _centre(sq: Square) -> Point:
@@ -862,6 +902,57 @@ def _clip(u: Point, d: Point, box: tuple[Corner, Corner]) -> tuple[Fraction, Fra
     return (lo, hi) if lo <= hi else None
 
 
+def _hull(points: Sequence[Corner]) -> list[Corner]:
+    """Convex hull, counter-clockwise in the (x, y) plane (monotone chain, integers)."""
+    pts = sorted(set(points))
+
+    def turn(o: Corner, a: Corner, b: Corner) -> int:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower: list[Corner] = []
+    upper: list[Corner] = []
+    for pt in pts:
+        while len(lower) >= 2 and turn(lower[-2], lower[-1], pt) <= 0:
+            lower.pop()
+        lower.append(pt)
+    for pt in reversed(pts):
+        while len(upper) >= 2 and turn(upper[-2], upper[-1], pt) <= 0:
+            upper.pop()
+        upper.append(pt)
+    return lower[:-1] + upper[:-1]
+
+
+def _in_hull(hull: Sequence[Corner], pt: Corner) -> bool:
+    """``pt`` inside or on the boundary of a convex polygon given counter-clockwise."""
+    n = len(hull)
+    for i in range(n):
+        (ax, ay), (bx, by) = hull[i], hull[(i + 1) % n]
+        if (bx - ax) * (pt[1] - ay) - (by - ay) * (pt[0] - ax) < 0:
+            return False
+    return True
+
+
+def _wall_square_on(scenario: GridScenario, tracer: _Tracer, p: Point, q: Point) -> bool:
+    """Whether the segment meets the open interior of a wall square (early exit)."""
+    (px, py), (qx, qy) = (p, q) if p[0] <= q[0] else (q, p)
+    if px == qx:
+        return any(scenario.kind(sq) == WALL for sq in squares_crossed(p, q))
+    slope = (qy - py) / (qx - px)
+    for c in range(math.floor(px), math.ceil(qx)):
+        xa, xb = max(px, Fraction(c)), min(qx, Fraction(c + 1))
+        if xa >= xb:
+            continue
+        ya, yb = py + (xa - px) * slope, py + (xb - px) * slope
+        if ya == yb:
+            rows = [] if _is_int(ya) else [math.floor(ya)]
+        else:
+            rows = list(range(math.floor(min(ya, yb)), math.ceil(max(ya, yb))))
+        for r in rows:
+            if scenario.kind((c, r)) == WALL and not tracer.own_square((c, r)):
+                return True
+    return False
+
+
 def _box_centre(box: tuple[Corner, Corner]) -> Point:
     return (Fraction(box[0][0] + box[1][0], 2), Fraction(box[0][1] + box[1][1], 2))
 
@@ -877,14 +968,16 @@ def line_of_effect(scenario: GridScenario, attacker: Creature, target: Creature)
 
     Exact: corner-to-corner segments are tried first; if all are blocked, every line through
     two critical grid points (corners of the spaces, of wall squares, ends of wall edges)
-    within the two spaces' bounding box is tried, between the near ends of its chords through
-    the two spaces.
+    inside the convex hull of the two spaces is tried, between the near ends of its chords
+    through the two spaces.
     """
     tracer = _Tracer(scenario, (attacker.id, target.id))
     abox, tbox = attacker.box, target.box
     ac, tc = _box_centre(abox), _box_centre(tbox)
 
     def clear(p: Point, q: Point) -> bool:
+        if _wall_square_on(scenario, tracer, p, q):  # fast exit: most candidates end here
+            return False
         return not tracer.trace(p, q, ac, tc, effect_only=True)
 
     for a in _box_corners(abox):
@@ -909,7 +1002,10 @@ def line_of_effect(scenario: GridScenario, attacker: Creature, target: Creature)
         for pt in points
         if all(scenario.kind((pt[0] + dc, pt[1] + dr)) == WALL for dc in (-1, 0) for dr in (-1, 0))
     }
-    cands = sorted(pt for pt in points - solid if x0 <= pt[0] <= x1 and y0 <= pt[1] <= y1)
+    hull = _hull(_box_corners(abox) + _box_corners(tbox))
+    # A segment from one space to the other lies in their convex hull: only points there can
+    # pin it.
+    cands = sorted(pt for pt in points - solid if _in_hull(hull, pt))
     tried: set[tuple[int, int, int]] = set()
     for i, u in enumerate(cands):
         for v in cands[i + 1 :]:
@@ -1154,15 +1250,28 @@ class _Judge:
         return GridLine(p, q, _verdict(through), through)
 
     # --- ranged (and reach beyond adjacency) -------------------------------------------------
-    def ranged_choices(self) -> list[_Choice]:
+    def ranged_choices(
+        self, *, stop_when_clear: bool = False, first_only: bool = False
+    ) -> list[_Choice]:
+        """Every (attacker square, corner, target square) in tie-break order. A corner shared
+        by several of the attacker's squares is tried once, with the first of them (its lines
+        do not depend on the square: no wall runs inside a space). With ``stop_when_clear``
+        the search ends at the first choice whose lines are all clear (nothing beats it)."""
         out: list[_Choice] = []
         index = 0
+        seen: set[Corner] = set()
         for a_sq in self.a.squares:
             for p in _corners(a_sq):
+                if p in seen:
+                    continue
+                seen.add(p)
                 for t_sq in self.t.squares:
                     lines = tuple(self.line(a_sq, p, t_sq, q, melee=False) for q in _corners(t_sq))
-                    out.append(_Choice(a_sq, p, t_sq, lines, _category(lines, partial=True), index))
+                    choice = _Choice(a_sq, p, t_sq, lines, _category(lines, partial=True), index)
+                    out.append(choice)
                     index += 1
+                    if first_only or (stop_when_clear and choice.obstructed == 0):
+                        return out
         return out
 
     # --- melee against an adjacent target ----------------------------------------------------
@@ -1253,6 +1362,7 @@ def grid_cover(
     if tgt.size > 1:
         reasons.append(Reason("grid.big", "target", {**names, "size": tgt.size}))
 
+    effect = line_of_effect(scenario, att, tgt)
     if melee_proc:
         choices = judge.melee_choices()
         best = min(choices, key=lambda c: c.key)
@@ -1267,7 +1377,8 @@ def grid_cover(
             msg = "reach" if in_reach else "out-of-reach"
             dist = creature_distance(att, tgt)
             reasons.append(Reason("grid.melee", msg, {**names, "reach": reach, "distance": dist}))
-        choices = judge.ranged_choices()
+        # Under total cover every line is blocked; the first choice shows that.
+        choices = judge.ranged_choices(stop_when_clear=True, first_only=not effect)
         best = min(choices, key=lambda c: c.key)
         clear = sum(1 for ln in best.lines if ln.clear)
         reasons.append(
@@ -1298,7 +1409,7 @@ def grid_cover(
         elif category == "cover":
             reasons.append(Reason("grid.partial", "not", {**names, "clear": clear, "n": n}))
 
-    if not line_of_effect(scenario, att, tgt):
+    if not effect:
         category = "total"
         partial = None
         reasons.append(Reason("grid.total", "", names))
