@@ -39,7 +39,7 @@ _GENERAL: dict[str, Entry] = {
 # --- size.* ---------------------------------------------------------------------------------
 _SIZE: dict[str, Entry] = {
     "size.classes": {
-        "en": "{model}: a {diameter:g} mm base is {size}.",
+        "en": "{model} stands on a base of {diameter:g} mm: {size}.",
         "de": "{model}: eine Base von {diameter:g} mm ist {size}.",
     },
 }
@@ -169,9 +169,15 @@ _RANGED: dict[str, Entry] = {
         "de": "Die Deckungslinie verläuft durch die Base von {source}, einem neutralen "
         "Modell: {modifier:+d}.",
     },
+    "cover.models/other-faction": {
+        "en": "The Line of Cover passes through the base of {source}, an allied model of "
+        "another faction; read by faction it gives cover: {modifier:+d}.",
+        "de": "Die Deckungslinie verläuft durch die Base von {source}, einem verbündeten "
+        "Modell einer anderen Fraktion; nach Fraktion gelesen gibt es Deckung: {modifier:+d}.",
+    },
     "cover.models/friendly": {
         "en": "{source} is on the shooter's {by} and never gives cover.",
-        "de": "{source} gehört zur selben Seite ({by}) wie der Schütze und gibt nie Deckung.",
+        "de": "{source} gehört zur selben {by} wie der Schütze und gibt nie Deckung.",
     },
     "cover.models/tangent": {
         "en": "The Line of Cover only touches the base of {source}: no cover.",
@@ -813,6 +819,8 @@ WORDS: dict[str, Entry] = {
     "dense-area": {"en": "dense area", "de": "dichtes Gebiet"},
     "scenery": {"en": "scenery", "de": "Kulisse"},
     "friendly": {"en": "friendly", "de": "verbündet"},
+    "side": {"en": "side", "de": "Seite"},
+    "faction": {"en": "faction", "de": "Fraktion"},
     "enemy": {"en": "enemy", "de": "feindlich"},
     "neutral": {"en": "neutral", "de": "neutral"},
     "north": {"en": "north", "de": "Nord"},

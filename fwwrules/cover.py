@@ -180,6 +180,8 @@ def line_of_cover(shot: Shot, rules: str) -> CoverResult:
         relation = scenario.relation(attacker, m, by=by)
         if relation == "friendly":
             ignore(m.id, "cover.models", "friendly", by=by)
+        elif by == "faction" and scenario.relation(attacker, m) == "friendly":
+            give(m.id, "cover.models", "other-faction", by=by)
         else:
             give(m.id, "cover.models", relation, by=by)
 
