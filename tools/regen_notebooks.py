@@ -7,8 +7,9 @@
 Each notebook runs top to bottom in a fresh kernel of *this* Python (as nbval's
 ``--nbval-current-env`` does), with its own folder as working directory and the
 deterministic settings of ``DETERMINISTIC_ENV`` (the Makefile exports the same ones for
-nbval). Then the volatile parts are removed, so re-running on an unchanged notebook gives
-an unchanged file:
+nbval), and an empty IPython profile whose PNG figures carry no matplotlib version.
+Then the volatile parts are removed, so re-running on an unchanged notebook gives an
+unchanged file:
 
 - notebook metadata: widget state, the Python patch version, editor leftovers;
 - cell metadata: execution timings, UI state (``collapsed``, ``scrolled``);
@@ -27,7 +28,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
+import tempfile
 import uuid
 from pathlib import Path
 from typing import Any
@@ -36,6 +39,9 @@ REPO = Path(__file__).resolve().parents[1]
 NOTEBOOKS = REPO / "notebooks"
 DETERMINISTIC_ENV = {"PYTHONHASHSEED": "0", "TZ": "UTC"}
 CELL_TIMEOUT_S = 300
+KERNEL_CONFIG = """\
+c.InlineBackend.print_figure_kwargs = {"bbox_inches": "tight", "metadata": {"Software": None}}
+"""
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 # language_info keys that do not change between machines (the version does).
 LANGUAGE_INFO_KEYS = (
@@ -87,6 +93,13 @@ def regenerate(path: Path) -> None:
 
     nb = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]
     os.environ.update(DETERMINISTIC_ENV)  # inherited by the kernel
+    # A private IPython profile: no user startup files, and PNGs without the
+    # "Software: Matplotlib version …" chunk (it changes with every matplotlib release).
+    ipython_dir = Path(tempfile.mkdtemp(prefix="regen-ipython-"))
+    profile = ipython_dir / "profile_default"
+    profile.mkdir()
+    (profile / "ipython_kernel_config.py").write_text(KERNEL_CONFIG)
+    os.environ["IPYTHONDIR"] = str(ipython_dir)
     client = NotebookClient(
         nb,
         kernel_name="python3",
@@ -96,7 +109,10 @@ def regenerate(path: Path) -> None:
         store_widget_state=False,
         resources={"metadata": {"path": str(path.parent.resolve())}},
     )
-    client.execute()
+    try:
+        client.execute()
+    finally:
+        shutil.rmtree(ipython_dir, ignore_errors=True)
     for index, cell in enumerate(nb.cells):
         if _tagged(cell, RAISES) and not _has_error(cell):
             raise AssertionError(f"cell {index} is tagged {RAISES} but did not raise")
