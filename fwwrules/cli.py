@@ -111,6 +111,7 @@ def cmd_render(args: argparse.Namespace) -> int:
         target=args.target,
         weapon=args.weapon,
         lang=args.lang,
+        attack=args.attack,
     )
     print(out)
     return EXIT_OK
@@ -170,6 +171,12 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--attacker")
     sp.add_argument("--target")
     sp.add_argument("--weapon")
+    sp.add_argument(
+        "--attack",
+        choices=("ranged", "melee", "reach"),
+        default="ranged",
+        help="for a grid file: the attack whose lines are drawn",
+    )
     sp.add_argument("--lang", choices=("en", "de"), default="en")
 
     sp = command("grid", cmd_grid, "Pathfinder 1e grid cover")

@@ -80,3 +80,13 @@ def test_cli_render_with_attacker_and_target_draws_the_ruling(tmp_path: Path) ->
     assert (
         main(["render", str(example), "-o", str(tmp_path / "x.png"), "--attacker", "knight"]) == 2
     )
+
+
+def test_render_grid_file_draws_the_grid_with_the_lines(tmp_path: Path) -> None:
+    from fwwrules.cli import main
+
+    out = tmp_path / "grid.svg"
+    path = str(fwwrules.example_path("grid/cleric"))
+    assert main(["render", path, "-o", str(out), "--attacker", "ogre", "--target", "cleric"]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert "<svg" in text and "Cleric" in text

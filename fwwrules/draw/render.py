@@ -14,6 +14,7 @@ from ..errors import QueryError
 from .board import DEFAULT_STYLE, BoardStyle, draw_board
 
 if TYPE_CHECKING:
+    from ..grid import GridScenario
     from ..scenario import Scenario
 
 SVG_HASHSALT = "fwwrules"
@@ -21,7 +22,7 @@ SVG_HASHSALT = "fwwrules"
 
 
 def render_file(
-    scenario: Scenario,
+    scenario: Scenario | GridScenario,
     path: str | os.PathLike[str],
     *,
     attacker: str | None = None,
@@ -29,9 +30,13 @@ def render_file(
     weapon: str | None = None,
     lang: str = "en",
     style: BoardStyle = DEFAULT_STYLE,
+    attack: str = "ranged",
 ) -> Path:
     """Draw the board (with the ruling's LoS and LoC when ``attacker`` and ``target`` are given)
     into ``path``; the suffix picks the format (``.png`` or ``.svg``). Returns the path.
+
+    A Pathfinder grid scenario is drawn with :func:`fwwrules.draw.grid.draw_grid`, with the
+    lines of :func:`fwwrules.grid_cover` for ``attack`` (``ranged``, ``melee``, ``reach``).
 
     Raises :class:`~fwwrules.errors.QueryError` for another suffix or for only one of
     ``attacker``/``target``.
@@ -46,16 +51,30 @@ def render_file(
         raise QueryError(f"cannot render to {out.name!r}: the name must end in .png or .svg")
     if (attacker is None) != (target is None):
         raise QueryError("give both attacker and target, or neither")
-    ruling = None
-    if attacker is not None and target is not None:
-        from ..attack import ruling as make_ruling
+    from ..grid import GridScenario
 
-        ruling = make_ruling(scenario, attacker, target, weapon=weapon)
-    fig = Figure(figsize=style.figsize, dpi=style.dpi)
-    FigureCanvasAgg(fig)
-    fig.subplots_adjust(left=0.08, right=0.66, bottom=0.09, top=0.92)
-    ax = fig.add_subplot()
-    draw_board(scenario, ax, style=style, ruling=ruling, lang=lang)
+    if isinstance(scenario, GridScenario):
+        # A Pathfinder grid: the grid drawing, with the lines of grid_cover for a pair.
+        from ..grid import grid_cover
+        from .grid import DEFAULT_GRID_STYLE, draw_grid
+
+        grid_ruling = None
+        if attacker is not None and target is not None:
+            grid_ruling = grid_cover(scenario, attacker, target, attack=attack)
+        fig = Figure(figsize=DEFAULT_GRID_STYLE.figsize, dpi=DEFAULT_GRID_STYLE.dpi)
+        FigureCanvasAgg(fig)
+        fig.subplots_adjust(left=0.06, right=0.68, bottom=0.06, top=0.86)
+        draw_grid(scenario, fig.add_subplot(), ruling=grid_ruling, lang=lang)
+    else:
+        ruling = None
+        if attacker is not None and target is not None:
+            from ..attack import ruling as make_ruling
+
+            ruling = make_ruling(scenario, attacker, target, weapon=weapon)
+        fig = Figure(figsize=style.figsize, dpi=style.dpi)
+        FigureCanvasAgg(fig)
+        fig.subplots_adjust(left=0.08, right=0.66, bottom=0.09, top=0.92)
+        draw_board(scenario, fig.add_subplot(), style=style, ruling=ruling, lang=lang)
     if suffix == ".png":
         fig.savefig(out, format="png", metadata={"Software": None})
     else:
