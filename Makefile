@@ -45,7 +45,7 @@ $(LAB_SETTINGS): binder/overrides.json binder/postBuild $(STAMP)
 env: $(STAMP) $(LAB_SETTINGS)
 
 lab: env
-	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks --ServerApp.ip=$(LAB_HOST) \
+	exec $(BIN)/jupyter lab --ServerApp.root_dir=notebooks --ServerApp.ip=$(LAB_HOST) \
 		--ServerApp.port=$(LAB_PORT) $$( [ "$$(id -u)" = 0 ] && echo --allow-root )
 
 lint: $(STAMP)
