@@ -7,30 +7,16 @@ set ``.value`` on a control, then look at ``.ruling`` and ``.artists``.
   (ipympl); the ruling beside the board.
 * :class:`ExampleStepper` with :class:`Step`: Prev/Next through worked examples.
 * :class:`MeleePanel`: engagements, outnumbered, withdraw and slide previews, into-melee.
-* :class:`GridPanel` (``grid_panel``): Pathfinder 1e grid cover, when that module is there.
+* :class:`GridPanel`: Pathfinder 1e grid cover (attacker, target, attack type).
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-from typing import Any
-
 from .attack_panel import AttackPanel, move_model
+from .grid_panel import GridPanel
 from .melee_panel import MeleePanel
 from .stepper import ExampleStepper, Step
 from .view import BoardView, ipympl_active
-
-
-def _grid_panel() -> Any:
-    """``grid_panel.GridPanel`` once that module exists, else None (only a *missing* module
-    is tolerated; an error inside an existing one is raised)."""
-    if importlib.util.find_spec(f"{__name__}.grid_panel") is None:
-        return None
-    return getattr(importlib.import_module(f"{__name__}.grid_panel"), "GridPanel", None)
-
-
-GridPanel: Any = _grid_panel()
 
 __all__ = [
     "AttackPanel",

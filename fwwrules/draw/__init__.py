@@ -6,10 +6,6 @@ millimetres with y growing upwards (as in the scenario file); see :mod:`fwwrules
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-from typing import Any
-
 from .board import (
     DEFAULT_STYLE,
     OKABE_ITO,
@@ -22,21 +18,9 @@ from .board import (
     set_animated,
     update_board,
 )
+from .grid import GridArtists, GridStyle, draw_grid, update_grid
 from .render import render_file
 from .text import DRAW_WORDS, draw_word
-
-
-def _draw_grid() -> Any:
-    """``fwwrules.draw.grid.draw_grid`` once that module exists, else None.
-
-    Only a *missing* module is tolerated; an error inside an existing one is raised.
-    """
-    if importlib.util.find_spec(f"{__name__}.grid") is None:
-        return None
-    return getattr(importlib.import_module(f"{__name__}.grid"), "draw_grid", None)
-
-
-draw_grid: Any = _draw_grid()
 
 __all__ = [
     "DEFAULT_STYLE",
@@ -44,6 +28,8 @@ __all__ = [
     "OKABE_ITO",
     "BoardArtists",
     "BoardStyle",
+    "GridArtists",
+    "GridStyle",
     "TerrainLook",
     "board_limits",
     "draw_board",
@@ -53,4 +39,5 @@ __all__ = [
     "render_file",
     "set_animated",
     "update_board",
+    "update_grid",
 ]
