@@ -18,7 +18,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from shapely.geometry import Polygon
+from shapely.geometry import Point, Polygon
 
 from .board import SIZE_RANK, Disc
 from .elevation import ShotContext, shot_context
@@ -61,8 +61,6 @@ class Shot:
             d = math.hypot(self.b.x - ax, self.b.y - ay)
             return (d - self.a.r - self.b.r, d - self.a.r + self.b.r)
         assert self.b_polygon is not None
-        from shapely.geometry import Point
-
         centre = Point(ax, ay)
         near = self.b_polygon.distance(centre) - self.a.r
         far = max(math.hypot(x - ax, y - ay) for x, y in self.b_polygon.exterior.coords) - self.a.r
