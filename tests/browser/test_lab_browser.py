@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import shutil
 import socket
@@ -65,6 +66,7 @@ REQUIRED_SETTINGS: dict[str, dict[str, Any]] = {
 # HTML widget with the ruling in <div class="fwwrules-ruling">.
 PANEL = ".jp-OutputArea-output"
 RULING = ".fwwrules-ruling"
+TARGET_LABEL = re.compile(r"^\s*(Target|Ziel)\s*$", re.IGNORECASE)
 
 JS_KERNEL_IDLE = """() => {
   const app = window.jupyterapp;
@@ -230,7 +232,9 @@ def _drive(page: Any, url: str) -> None:
     # Not awaited: awaiting the command's promise inside evaluate hangs.
     page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
 
-    panel = page.locator(PANEL).filter(has=page.locator(RULING)).filter(has=page.locator("select"))
+    # The attack panel's output: a ruling and a dropdown labelled Target (Ziel in German).
+    target_label = page.locator(".widget-dropdown label", has_text=TARGET_LABEL)
+    panel = page.locator(PANEL).filter(has=page.locator(RULING)).filter(has=target_label)
     ruling = panel.first.locator(RULING).first
     ruling.wait_for(state="visible", timeout=RUN_ALL_TIMEOUT * 1000)
     page.wait_for_function(JS_ALL_RUN, timeout=RUN_ALL_TIMEOUT * 1000)
