@@ -354,6 +354,10 @@ def pieces_under(scenario: Scenario, model_id: str) -> tuple[str, ...]:
     """
     _require_model(scenario, model_id)
     board = scenario.board
+    key = ("pieces-under", model_id)
+    if key in board.memo:
+        cached: tuple[str, ...] = board.memo[key]
+        return cached
     mg = board.models[model_id]
     centre = Point(mg.disc.x, mg.disc.y)
     found = []
@@ -363,6 +367,7 @@ def pieces_under(scenario: Scenario, model_id: str) -> tuple[str, ...]:
         if t.height <= mg.elevation + LENGTH_EPSILON_MM and t.polygon.covers(centre):
             found.append(t)
     found.sort(key=lambda t: -float(t.height or 0.0))
+    board.memo[key] = tuple(t.id for t in found)
     return tuple(t.id for t in found)
 
 

@@ -27,6 +27,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import shapely
 from shapely.geometry import LineString, Point
 
@@ -63,19 +64,25 @@ def _box(shot: Shot) -> shapely.Geometry:
 
 
 def _hull(shot: Shot) -> shapely.Geometry:
-    """The convex hull of attacker and target (for naming blockers; circles as 32-gons
-    widened to contain the true circles)."""
-    parts = [Point(shot.a.x, shot.a.y).buffer(shot.a.r * _WIDEN + 1e-3, quad_segs=8)]
+    """The convex hull of attacker and target (for naming blockers): each circle as a
+    32-gon widened so that it contains the true circle."""
+    points = [_ring(shot.a)]
     if shot.b_polygon is not None:
-        parts.append(shot.b_polygon)
+        points.append(np.asarray(shot.b_polygon.exterior.coords))
     else:
         assert shot.b is not None
-        parts.append(Point(shot.b.x, shot.b.y).buffer(shot.b.r * _WIDEN + 1e-3, quad_segs=8))
-    return shapely.union_all(parts).convex_hull
+        points.append(_ring(shot.b))
+    return shapely.multipoints(np.concatenate(points)).convex_hull
 
 
+_RING = np.linspace(0.0, 2.0 * math.pi, 32, endpoint=False)
 _WIDEN = 1.0 / math.cos(math.pi / 32)
 """A regular 32-gon with this circumradius factor contains its circle."""
+
+
+def _ring(d: Disc) -> np.ndarray[Any, np.dtype[np.float64]]:
+    r = d.r * _WIDEN + 1e-3
+    return np.column_stack((d.x + r * np.cos(_RING), d.y + r * np.sin(_RING)))
 
 
 def obstacles(shot: Shot) -> tuple[list[Any], list[str]]:
@@ -166,11 +173,15 @@ def shot_line_of_sight(shot: Shot) -> LosResult:
     reasons: list[Reason] = []
     board = shot.scenario.board
     p, q = shot.loc
+    x0, x1, y0, y1 = min(p[0], q[0]), max(p[0], q[0]), min(p[1], q[1]), max(p[1], q[1])
     for mid, mg in board.models.items():
         # ranged.los.models: Normal and Large models on the way are no obstacle.
         if mid in (shot.attacker, shot.target) or mg.size == "huge":
             continue
-        if point_segment_distance((mg.disc.x, mg.disc.y), p, q) < mg.disc.r:
+        d = mg.disc
+        if d.x + d.r < x0 or d.x - d.r > x1 or d.y + d.r < y0 or d.y - d.r > y1:
+            continue
+        if point_segment_distance((d.x, d.y), p, q) < d.r:
             reasons.append(Reason("ranged.los.models", "", {"model": mid}))
     if witness is not None:
         reasons.append(Reason("ranged.los", "clear", values))

@@ -448,10 +448,12 @@ class Scenario:
     neutral: tuple[str, ...] = ()
     source: str = field(default="<scenario>", compare=False)
     board: Board = field(init=False, compare=False, repr=False)
+    _by_id: Mapping[str, Model] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         from .board import build_board
 
+        object.__setattr__(self, "_by_id", {m.id: m for m in self.models})
         object.__setattr__(self, "board", build_board(self))
 
     # --- lookups ----------------------------------------------------------------------------
@@ -461,10 +463,10 @@ class Scenario:
         return MM_PER_INCH if self.units == "in" else 1.0
 
     def model(self, ident: str) -> Model:
-        for m in self.models:
-            if m.id == ident:
-                return m
-        raise UnknownIdError("model", ident, (m.id for m in self.models), self.source)
+        m = self._by_id.get(ident)
+        if m is None:
+            raise UnknownIdError("model", ident, (m.id for m in self.models), self.source)
+        return m
 
     def terrain_piece(self, ident: str) -> Terrain:
         for t in self.terrain:

@@ -80,7 +80,8 @@ def merged(board: Board, kinds: Mapping[str, str], *, los: bool) -> SolidSet:
     LoS blockers are kept and merged together; otherwise every covering kind is merged per
     kind. Memoised on the board, so a board whose shots all see the same kinds merges once.
     """
-    key = ("los" if los else "cover", tuple(sorted(kinds.items())))
+    signature = kinds.signature if isinstance(kinds, KindMap) else tuple(sorted(kinds.items()))
+    key = ("los" if los else "cover", signature)
     cached = board.memo.get(key)
     if cached is not None:
         assert isinstance(cached, SolidSet)
@@ -111,16 +112,38 @@ def merged(board: Board, kinds: Mapping[str, str], *, los: bool) -> SolidSet:
     return result
 
 
+class KindMap(dict[str, str]):
+    """Piece id -> kind for one shot, with a hashable ``signature`` of its contents."""
+
+    __slots__ = ("signature",)
+
+    def __init__(self, kinds: Mapping[str, str]) -> None:
+        super().__init__(kinds)
+        self.signature = tuple(sorted(kinds.items()))
+
+
 def shot_kinds(
     board: Board,
     *,
     huge: bool,
     elevated_kind: Mapping[str, str],
     excluded: Collection[str],
-) -> dict[str, str]:
-    """Every piece's effective kind for one shot, leaving out the excluded pieces."""
-    return {
-        tid: effective_kind(board.terrain[tid], huge=huge, elevated_kind=elevated_kind)
-        for tid in board.terrain_ids
-        if tid not in excluded
-    }
+) -> KindMap:
+    """Every piece's effective kind for one shot, leaving out the excluded pieces.
+
+    Memoised on the board: most shots of a board share one map (and so one set of merged
+    solids). Treat the result as read-only.
+    """
+    key = ("kinds", huge, tuple(sorted(elevated_kind.items())), tuple(sorted(excluded)))
+    cached = board.memo.get(key)
+    if cached is None:
+        cached = KindMap(
+            {
+                tid: effective_kind(board.terrain[tid], huge=huge, elevated_kind=elevated_kind)
+                for tid in board.terrain_ids
+                if tid not in excluded
+            }
+        )
+        board.memo[key] = cached
+    assert isinstance(cached, KindMap)
+    return cached
