@@ -357,10 +357,22 @@ def _walls_block(walls: Sequence[_Wall], p: Array, q: Array) -> BoolArray:
         sq = (e[..., 0] * (qq[..., 1] - a[..., 1]) - e[..., 1] * (qq[..., 0] - a[..., 0])) / el
         sa = (d[..., 0] * (a[..., 1] - pp[..., 1]) - d[..., 1] * (a[..., 0] - pp[..., 0])) / dl
         sb = (d[..., 0] * (b[..., 1] - pp[..., 1]) - d[..., 1] * (b[..., 0] - pp[..., 0])) / dl
-        hit = (((sp > _TOL) & (sq < -_TOL)) | ((sp < -_TOL) & (sq > _TOL))) & (
-            ((sa > _TOL) & (sb < -_TOL)) | ((sa < -_TOL) & (sb > _TOL))
-        )
-    return np.asarray(hit.any(axis=1), dtype=bool)
+        across = ((sp > _TOL) & (sq < -_TOL)) | ((sp < -_TOL) & (sq > _TOL))
+        hit = across & (((sa > _TOL) & (sb < -_TOL)) | ((sa < -_TOL) & (sb > _TOL)))
+    out = np.asarray(hit.any(axis=1), dtype=bool)
+    # A segment through the joint of wall pieces (a corner of a ring of edges, the point where
+    # one edge is split in two) crosses the wall when pieces leave that joint on both sides of
+    # it; one that only touches a corner from outside (all pieces on one side) stays clear.
+    at_a = across & (np.abs(sa) <= _TOL)  # passes through a piece's start; its end is on sb
+    at_b = across & (np.abs(sb) <= _TOL)
+    for i in np.flatnonzero((at_a | at_b).any(axis=1) & ~out):
+        sides: dict[tuple[float, float], set[bool]] = {}
+        for j in np.flatnonzero(at_a[i]):
+            sides.setdefault((pieces[j, 0], pieces[j, 1]), set()).add(bool(sb[i, j] > 0))
+        for j in np.flatnonzero(at_b[i]):
+            sides.setdefault((pieces[j, 2], pieces[j, 3]), set()).add(bool(sa[i, j] > 0))
+        out[i] = any(len(found) == 2 for found in sides.values())
+    return out
 
 
 def _solid_blocks(solid: _Solid, lines: NDArray[Any], alive: BoolArray) -> BoolArray:

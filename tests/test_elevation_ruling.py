@@ -69,15 +69,6 @@ def roof(height: float, kind: str = "blocking") -> Terrain:
     return Terrain("roof", kind, ((0.0, 0.0), (300.0, 0.0), (300.0, 200.0), (0.0, 200.0)), height)
 
 
-JOINT_LEAK = pytest.mark.xfail(
-    strict=True,
-    reason="geometry._walls_block lets a line pass through the joint of two wall pieces "
-    "(a corner of a ring of Significant Edges, the joint of two parts of one edge); the fix "
-    "(pieces meeting at the vertex on both sides of the line = crossing) is in the elevation "
-    "report. Remove this mark when it lands.",
-)
-
-
 # --- elevation.edge-blocks-los -----------------------------------------------------------------
 
 
@@ -96,7 +87,6 @@ def test_elevation_edge_blocks_los_not_for_a_model_near_the_edge() -> None:
     assert rule(s, "knight", "lookout").line_of_sight is True
 
 
-@JOINT_LEAK
 def test_elevation_edge_blocks_los_through_the_corner_of_the_roof() -> None:
     # A model deep on a square roof, its enemy diagonally beyond the roof's corner: a line
     # through the corner joins the two bases, but it leaves the roof there, so it crosses the
@@ -112,7 +102,6 @@ def test_elevation_edge_blocks_los_through_the_corner_of_the_roof() -> None:
     assert rule(s3, "down", "up").line_of_sight is True  # within Orange of two edges
 
 
-@JOINT_LEAK
 def test_elevation_edge_blocks_los_through_the_joint_of_two_edge_parts() -> None:
     # The tall block's east edge is split where a shed lies beyond it; a line through the joint
     # still crosses the edge.

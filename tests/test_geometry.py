@@ -395,3 +395,15 @@ def test_ranged_los_blocker_touching_a_base_still_decided() -> None:
 def test_ranged_los_huge_base_spanning_the_corridor() -> None:
     assert find_clear_segment(A, B, [Disc(100, 0, 40)]) is None
     assert find_clear_segment(Disc(0, 0, 30), Disc(200, 0, 30), [Disc(100, 0, 29)]) is not None
+
+
+def test_elevation_edge_blocks_los_through_the_joint_of_two_wall_pieces() -> None:
+    """Two edge pieces meeting at (0, 0): through the joint is a crossing, touching is not."""
+    walls = [LineString([(-10, -10), (0, 0)]), LineString([(0, 0), (10, -10)])]
+    # Through the joint, with one piece on each side of the segment: blocked.
+    assert not segment_clear((0, 10), (0, -20), walls)
+    # Through the joint, both pieces on one side (touching the corner from outside): clear.
+    assert segment_clear((-20, 0), (20, 0), walls)
+    # A straight edge split in two: through the split point is a crossing.
+    split = [LineString([(-10, 0), (0, 0)]), LineString([(0, 0), (10, 0)])]
+    assert not segment_clear((0, 10), (0, -10), split)
