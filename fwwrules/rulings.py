@@ -213,6 +213,11 @@ class Crossing:
     ``how`` is ``crossed`` (entered and exited), ``entered`` (entered only: area terrain or the
     piece the target stands on), ``grazed`` (touched its boundary only) or ``edge`` (a
     Significant Edge). ``points`` are where it enters and leaves, in millimetres.
+
+    ``source`` names a terrain piece (``crate``), touching pieces of one kind acting as one
+    (``crate-1+crate-2``), a model (``dogmeat``) or a Significant Edge as
+    ``"<terrain>:<side>"`` (``roof:north``); the same names appear in ``cover``, ``ignored``
+    and ``Sight.blockers``.
     """
 
     source: str
