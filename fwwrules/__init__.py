@@ -69,9 +69,7 @@ def example_path(name: str) -> Path:
         p = base / f"{name}{suffix}"
         if p.is_file():
             return p
-    known = sorted(
-        str(p.relative_to(base).with_suffix("")) for p in base.rglob("*.yaml")
-    )
+    known = sorted(str(p.relative_to(base).with_suffix("")) for p in base.rglob("*.yaml"))
     raise UnknownIdError("example", name, known)
 
 

@@ -24,7 +24,7 @@ class Reason:
     """One reason: a clause id, the variant of its message, and the values it needs.
 
     >>> Reason("size.classes", params={"model": "Dogmeat", "diameter": 40, "size": "large"}).text()
-    'Dogmeat: a 40 mm base is Large.'
+    'Dogmeat stands on a base of 40 mm: Large.'
     """
 
     clause: str

@@ -65,7 +65,9 @@ def test_cover_models_option_cover_by_faction_changes_example_2() -> None:
     m = s.model("settler-b")
     allied = replace(
         s,
-        models=tuple(replace(x, faction="minutemen") if x.id == "settler-b" else x for x in s.models),
+        models=tuple(
+            replace(x, faction="minutemen") if x.id == "settler-b" else x for x in s.models
+        ),
         sides={"commonwealth": ("settlers", "minutemen")},
     )
     assert fwwrules.ruling(allied, "settler-a", "knight-1").cover == ()

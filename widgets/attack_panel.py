@@ -74,21 +74,23 @@ class AttackPanel:
         attacker = attacker or scenario.models[0].id
         target = target or next(m.id for m in scenario.models if m.id != attacker)
         layout = widgets.Layout(width="250px")
-        self.attacker = widgets.Dropdown(options=ids, value=attacker, layout=layout)
-        self.target = widgets.Dropdown(options=ids, value=target, layout=layout)
-        self.weapon = widgets.Dropdown(options=self._weapon_options(attacker), layout=layout)
+        # Labels take their natural width so the choices are not cut off ("Sole S...").
+        kw: dict[str, Any] = {"layout": layout, "style": {"description_width": "initial"}}
+        self.attacker = widgets.Dropdown(options=ids, value=attacker, **kw)
+        self.target = widgets.Dropdown(options=ids, value=target, **kw)
+        self.weapon = widgets.Dropdown(options=self._weapon_options(attacker), **kw)
         if weapon is not None:
             self.weapon.value = weapon
-        self.band = widgets.Dropdown(options=[AUTO, "short", "long"], value=AUTO, layout=layout)
-        self.rules = widgets.Dropdown(options=["core", "vts"], value=scenario.rules, layout=layout)
+        self.band = widgets.Dropdown(options=[AUTO, "short", "long"], value=AUTO, **kw)
+        self.rules = widgets.Dropdown(options=["core", "vts"], value=scenario.rules, **kw)
         self.lang = widgets.Dropdown(
-            options=[("English", "en"), ("Deutsch", "de")], value=lang, layout=layout
+            options=[("English", "en"), ("Deutsch", "de")], value=lang, **kw
         )
-        self.model = widgets.Dropdown(options=ids, value=target, layout=layout)
+        self.model = widgets.Dropdown(options=ids, value=target, **kw)
         step = 0.1 if scenario.units == "in" else 1.0
         at = scenario.model(target).at
-        self.x = widgets.FloatText(value=at[0], step=step, layout=layout)
-        self.y = widgets.FloatText(value=at[1], step=step, layout=layout)
+        self.x = widgets.FloatText(value=at[0], step=step, **kw)
+        self.y = widgets.FloatText(value=at[1], step=step, **kw)
         self.hint = widgets.HTML()
         self.html = widgets.HTML(layout=widgets.Layout(width="380px"))
 
