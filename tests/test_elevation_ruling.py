@@ -12,6 +12,7 @@ import math
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from transforms import moved
 
 import fwwrules
 from fwwrules.rulings import AttackRuling
@@ -279,25 +280,6 @@ def test_elevation_ruling_explains_in_both_languages(lang: str) -> None:
 # --- properties --------------------------------------------------------------------------------
 
 
-def _moved(s: Scenario, angle: float, dx: float, dy: float) -> Scenario:
-    c, si = math.cos(math.radians(angle)), math.sin(math.radians(angle))
-
-    def pt(p: tuple[float, float]) -> tuple[float, float]:
-        return (p[0] * c - p[1] * si + dx, p[0] * si + p[1] * c + dy)
-
-    terrain = []
-    for t in s.terrain:
-        shape = t.shape
-        if isinstance(shape, Rect):
-            shape = Rect(pt(shape.at), shape.size, shape.angle + angle)
-        else:
-            assert isinstance(shape, tuple)
-            shape = tuple(pt(p) for p in shape)
-        terrain.append(dataclasses.replace(t, shape=shape))
-    models = tuple(dataclasses.replace(m, at=pt(m.at)) for m in s.models)
-    return dataclasses.replace(s, models=models, terrain=tuple(terrain))
-
-
 def _rulings(s: Scenario) -> list[object]:
     out: list[object] = []
     ids = [m.id for m in s.models]
@@ -331,4 +313,4 @@ def test_elevation_rulings_do_not_change_when_the_board_turns_or_moves(
     name: str, angle: float, dx: float, dy: float
 ) -> None:
     s = example(name)
-    assert _rulings(_moved(s, angle, dx, dy)) == _rulings(s)
+    assert _rulings(moved(s, math.radians(angle), dx, dy)) == _rulings(s)

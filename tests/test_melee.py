@@ -12,6 +12,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from transforms import moved
 
 import fwwrules
 from fwwrules.constants import LENGTH_EPSILON_MM
@@ -160,22 +161,13 @@ def test_melee_engaged_is_symmetric(s: Scenario) -> None:
             assert a in eng[b]
 
 
-def _moved(s: Scenario, angle: float, dx: float, dy: float) -> Scenario:
-    c, sn = math.cos(angle), math.sin(angle)
-
-    def f(p: tuple[float, float]) -> tuple[float, float]:
-        return (p[0] * c - p[1] * sn + dx, p[0] * sn + p[1] * c + dy)
-
-    return replace(s, models=tuple(replace(m, at=f(m.at)) for m in s.models))
-
-
 @settings(max_examples=60, deadline=None)
 @given(crowds(), st.floats(0, 2 * math.pi), st.floats(-500, 500), st.floats(-500, 500))
 def test_melee_engaged_rotation_and_translation_change_nothing(
     s: Scenario, angle: float, dx: float, dy: float
 ) -> None:
     assume(_gaps_far_from_threshold(s))
-    assert engagements(_moved(s, angle, dx, dy)) == engagements(s)
+    assert engagements(moved(s, angle, dx, dy)) == engagements(s)
 
 
 # --- melee.skill ----------------------------------------------------------------------------
@@ -511,7 +503,7 @@ def test_melee_slide_rotation_and_translation_change_nothing(
     before = slide(s, "slider", to)
     c, sn = math.cos(angle), math.sin(angle)
     moved_to = (to[0] * c - to[1] * sn + dx, to[0] * sn + to[1] * c + dy)
-    after = slide(_moved(s, angle, dx, dy), "slider", moved_to)
+    after = slide(moved(s, angle, dx, dy), "slider", moved_to)
     g = s.board.models
     from fwwrules.board import Disc
 

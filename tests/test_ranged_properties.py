@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from transforms import moved
 
 import fwwrules
 from fwwrules.geometry import segment_clear
@@ -67,21 +68,6 @@ def summary(r: fwwrules.AttackRuling) -> tuple[object, ...]:
     )
 
 
-def transform(s: Scenario, angle: float, dx: float, dy: float, scale: float = 1.0) -> Scenario:
-    ca, sa = math.cos(angle), math.sin(angle)
-
-    def f(p: tuple[float, float]) -> tuple[float, float]:
-        x, y = p
-        return ((x * ca - y * sa + dx) * scale, (x * sa + y * ca + dy) * scale)
-
-    assert all(isinstance(t.shape, tuple) for t in s.terrain)
-    return replace(
-        s,
-        models=tuple(replace(m, at=f(m.at), base=m.base * scale) for m in s.models),
-        terrain=tuple(replace(t, shape=tuple(f(p) for p in t.shape)) for t in s.terrain),  # type: ignore[union-attr]
-    )
-
-
 @SETTINGS
 @given(boards(equal_bases=True))
 def test_ranged_los_symmetric_for_equal_bases(s: Scenario) -> None:
@@ -98,14 +84,14 @@ def test_ranged_los_symmetric_for_equal_bases(s: Scenario) -> None:
 def test_ranged_rulings_invariant_under_rotation_and_translation(
     s: Scenario, angle: float, dx: float, dy: float
 ) -> None:
-    moved = transform(s, angle, dx, dy)
-    assert summary(fwwrules.ruling(s, "m0", "m1")) == summary(fwwrules.ruling(moved, "m0", "m1"))
+    other = moved(s, angle, dx, dy)
+    assert summary(fwwrules.ruling(s, "m0", "m1")) == summary(fwwrules.ruling(other, "m0", "m1"))
 
 
 @SETTINGS
 @given(boards())
 def test_ranged_rulings_same_in_inches(s: Scenario) -> None:
-    inches = replace(transform(s, 0.0, 0.0, 0.0, 1 / MM_PER_INCH), units="in")
+    inches = replace(moved(s, 0.0, 0.0, 0.0, 1 / MM_PER_INCH), units="in")
     a, b = fwwrules.ruling(s, "m0", "m1"), fwwrules.ruling(inches, "m0", "m1")
     assert summary(a)[:-1] == summary(b)[:-1]
     if a.range is not None and b.range is not None:
