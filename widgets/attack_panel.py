@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import html
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import ipywidgets as widgets
@@ -18,6 +16,7 @@ from fwwrules.errors import FwwError
 from fwwrules.rulings import AttackRuling
 from fwwrules.scenario import Scenario
 
+from .panel import ControlPanel
 from .text import ui
 from .view import BoardView
 
@@ -41,7 +40,7 @@ def error_html(exc: Exception, lang: str) -> str:
     )
 
 
-class AttackPanel:
+class AttackPanel(ControlPanel):
     """Controls, board and ruling for one attack on ``scenario``.
 
     Attributes tests and notebooks use: ``scenario`` (the current, moved scenario),
@@ -176,13 +175,6 @@ class AttackPanel:
         self.refresh(moved=model_id)
 
     # --- control callbacks ------------------------------------------------------------------
-    @contextmanager
-    def _held(self) -> Iterator[None]:
-        self._hold += 1
-        try:
-            yield
-        finally:
-            self._hold -= 1
 
     def _weapon_options(self, attacker: str) -> list[tuple[str, str]]:
         m = self.scenario.model(attacker)
@@ -193,13 +185,6 @@ class AttackPanel:
             return
         with self._held():
             self.weapon.options = self._weapon_options(change["new"])
-        self.refresh()
-
-    def _changed(self, change: dict[str, Any]) -> None:
-        if self._hold:
-            return
-        if change["owner"] is self.lang:
-            self._relabel()
         self.refresh()
 
     def _model_changed(self, change: dict[str, Any]) -> None:

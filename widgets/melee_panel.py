@@ -5,8 +5,7 @@ numbers of a shot into a melee. It asks :mod:`fwwrules.melee` and :func:`fwwrule
 from __future__ import annotations
 
 import html
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from typing import Any
 
 import ipywidgets as widgets
@@ -18,13 +17,14 @@ from fwwrules.errors import FwwError
 from fwwrules.scenario import Scenario
 
 from .attack_panel import error_html
+from .panel import ControlPanel
 from .text import ui
 from .view import BoardView
 
 NONE = ""
 
 
-class MeleePanel:
+class MeleePanel(ControlPanel):
     """Close combat on ``scenario``.
 
     Controls: ``withdrawer`` (a model that withdraws, or ``""``), ``slider`` with ``to_x`` /
@@ -192,20 +192,6 @@ class MeleePanel:
                 control.value = value
 
     # --- callbacks ----------------------------------------------------------------------------
-    @contextmanager
-    def _held(self) -> Iterator[None]:
-        self._hold += 1
-        try:
-            yield
-        finally:
-            self._hold -= 1
-
-    def _changed(self, change: dict[str, Any]) -> None:
-        if self._hold:
-            return
-        if change["owner"] is self.lang:
-            self._relabel()
-        self.refresh()
 
     def _slider_changed(self, change: dict[str, Any]) -> None:
         if self._hold:
