@@ -55,15 +55,22 @@ def _weapon(scenario: Scenario, attacker: str, weapon: str | None) -> Weapon:
     return w
 
 
+def _labels(scenario: Scenario) -> dict[str, str]:
+    """Display names of models and terrain by id (memoised on the board)."""
+    memo = scenario.board.memo
+    if "labels" not in memo:
+        labels = {m.id: m.label for m in scenario.models}
+        labels.update({t.id: t.label for t in scenario.terrain})
+        memo["labels"] = labels
+    cached: dict[str, str] = memo["labels"]
+    return cached
+
+
 def _size_reasons(scenario: Scenario, shot: Shot) -> list[Reason]:
     """``size.classes`` and ``terrain.kinds``: say so when a Huge model changes the shot."""
     board = scenario.board
-    huge_near = shot.huge_involved or any(
-        mg.size == "huge"
-        for mid, mg in board.models.items()
-        if mid not in (shot.attacker, shot.target)
-    )
-    if not huge_near:
+    huge_ids = {mid for mid, mg in board.models.items() if mg.size == "huge"}
+    if not (shot.huge_involved or huge_ids - {shot.attacker, shot.target}):
         return []
     out = []
     for mid in (shot.attacker, shot.target):
@@ -108,9 +115,7 @@ def ruling(
     w = _weapon(scenario, attacker, weapon)
     shot = build_shot(scenario, attacker, target)
     model = scenario.model(attacker)
-    labels = {m.id: m.label for m in scenario.models}
-    labels.update({t.id: t.label for t in scenario.terrain})
-    labels[w.id] = w.label
+    labels = {**_labels(scenario), w.id: w.label}
 
     reasons: list[Reason] = []
     not_allowed: list[str] = []

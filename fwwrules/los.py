@@ -135,7 +135,7 @@ def _search(shot: Shot) -> tuple[Segment | None, list[str]]:
     if shot.target_type == "model":
         pair = tuple(sorted((shot.attacker, shot.target)))
         edges = tuple((e.terrain, e.index, e.a, e.b) for e in shot.context.los_edges)
-        key = ("los-pair", pair, tuple(sorted(shot.kinds.items())), edges)
+        key = ("los-pair", pair, shot.kinds.signature, edges)
         memo = shot.scenario.board.memo
         if key in memo:
             witness, labels = memo[key]

@@ -15,7 +15,6 @@ Boundary cases
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from shapely.geometry import Point, Polygon
@@ -24,7 +23,7 @@ from .board import SIZE_RANK, Disc
 from .elevation import ShotContext, shot_context
 from .errors import QueryError, UnknownIdError
 from .scenario import Scenario
-from .terrain import shot_kinds
+from .terrain import KindMap, shot_kinds
 
 Target = str | tuple[float, float]
 
@@ -43,7 +42,7 @@ class Shot:
     loc: tuple[tuple[float, float], tuple[float, float]]
     huge_involved: bool
     context: ShotContext
-    kinds: Mapping[str, str]
+    kinds: KindMap
 
     @property
     def smaller_rank(self) -> int:
