@@ -61,6 +61,16 @@ def cmd_schema(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _target(text: str) -> str | tuple[float, float]:
+    """A target id, or a point ``X,Y`` in the scenario's units (ids never hold a comma)."""
+    if "," not in text:
+        return text
+    try:
+        return _point(text)
+    except argparse.ArgumentTypeError as exc:
+        raise QueryError(f"--target: {exc}") from None
+
+
 def cmd_ruling(args: argparse.Namespace) -> int:
     from . import load, ruling
 
@@ -68,7 +78,7 @@ def cmd_ruling(args: argparse.Namespace) -> int:
     result = ruling(
         scenario,
         args.attacker,
-        args.target,
+        _target(args.target),
         weapon=args.weapon,
         rules=args.rules,
         band=args.band,
@@ -145,7 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp = command("ruling", cmd_ruling, "may the attacker attack the target, and how")
     sp.add_argument("file")
     sp.add_argument("--attacker", required=True)
-    sp.add_argument("--target", required=True)
+    sp.add_argument("--target", required=True, help="a model id, a terrain id, or a point X,Y")
     sp.add_argument("--weapon")
     sp.add_argument("--rules", choices=("core", "vts"))
     sp.add_argument("--band", choices=("short", "long"))

@@ -344,3 +344,16 @@ terrain:
     for target in ("crate", (100.0, -100.0)):
         r = fwwrules.ruling(s, "a", target)
         assert not r.allowed and "melee.engaged" in r.not_allowed
+
+
+def test_ranged_los_cli_target_may_be_a_point(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from fwwrules.cli import main
+
+    path = str(fwwrules.example_path("cover-example-1"))
+    assert main(["ruling", path, "--attacker", "knight", "--target", "300,100", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["target"] == "point(300,100)" and data["line_of_sight"] is True
+    assert main(["ruling", path, "--attacker", "knight", "--target", "3,x"]) == 2
+    assert "--target" in capsys.readouterr().err
