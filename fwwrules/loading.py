@@ -497,8 +497,7 @@ def _expected(err: Mapping[str, Any], path: Path_, model: type[BaseModel] | None
         pattern = str(ctx.get("pattern", ""))
         if "a-z0-9" in pattern:
             return (
-                "expected an id: lowercase letters a-z, digits and '-', not starting with '-'"
-                " (such as 'laser-rifle')"
+                "expected an id: lowercase letters a-z, digits and '-' (such as 'laser-rifle')"
             )
         return "expected text without control characters"
     if kind == "string_too_long":

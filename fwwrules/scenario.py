@@ -92,7 +92,7 @@ TERRAIN_KINDS: tuple[TerrainKind, ...] = ("blocking", "cover", "area", "dense-ar
 # The file schema (pydantic). Field names are the public file format of SPEC.md.
 # ---------------------------------------------------------------------------------------------
 
-IDENT_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
+IDENT_PATTERN = r"^[a-z0-9-]+$"  # SPEC.md: [a-z0-9-]+
 Ident = Annotated[str, StringConstraints(strict=True, pattern=IDENT_PATTERN, max_length=64)]
 # Numbers are strict: a string ("40") or a boolean (true) is an error, never converted.
 Number = Annotated[

@@ -417,3 +417,18 @@ def test_every_shipped_scenario_example_loads() -> None:
     ]
     for path in paths:
         assert isinstance(load_scenario(path), Scenario), path
+
+
+def test_ids_follow_the_spec_pattern() -> None:
+    """SPEC.md: ids are ``[a-z0-9-]+`` (a leading dash included); capitals and '_' are not."""
+    import fwwrules
+
+    text = (
+        "format: fwwrules/scenario@1\nmodels:\n"
+        "  - {id: -scout, faction: x, base: 32, at: [0, 0]}\n"
+        "  - {id: 2nd, faction: y, base: 32, at: [100, 0]}\n"
+    )
+    s = fwwrules.loads(text)
+    assert [m.id for m in s.models] == ["-scout", "2nd"]
+    with pytest.raises(fwwrules.ScenarioError, match=r"models\[0\]\.id"):
+        fwwrules.loads(text.replace("-scout", "Scout_1"))
