@@ -697,6 +697,19 @@ def _arc_free(
     return True
 
 
+ROUTE_ARC_STEP = math.radians(5.0)
+"""Arcs of a route are drawn as chords of at most this angle (drawing only; lengths are exact)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """A shortest path: its exact ``length`` and the ``points`` of a polyline that follows it
+    (the arcs around bases as short chords, for drawing)."""
+
+    length: float
+    points: tuple[Point2, ...]
+
+
 def shortest_path(start: Point2, goal: Point2, obstacles: Sequence[_Obstacle]) -> float | None:
     """Length of the shortest path from ``start`` to ``goal`` avoiding the open discs, or None.
 
@@ -705,11 +718,22 @@ def shortest_path(start: Point2, goal: Point2, obstacles: Sequence[_Obstacle]) -
     arcs may run along its boundary (grazing is not entering); points where two circles cross
     cut the arcs. Obstacles containing ``start`` or ``goal`` must be removed by the caller.
     """
+    route = shortest_route(start, goal, obstacles)
+    return None if route is None else route.length
+
+
+# An edge of the tangent graph: (to node, length, arc) with arc = None for a straight segment,
+# else (circle index, start angle at the from-node, signed sweep).
+_Arc = tuple[int, float, float]
+
+
+def shortest_route(start: Point2, goal: Point2, obstacles: Sequence[_Obstacle]) -> Route | None:
+    """:func:`shortest_path` with the way itself (see :class:`Route`)."""
     if _seg_clear(start, goal, obstacles):
-        return math.dist(start, goal)
+        return Route(math.dist(start, goal), (start, goal))
     nodes: list[Point2] = [start, goal]
     on_circle: list[list[tuple[float, int]]] = [[] for _ in obstacles]
-    edges: dict[int, list[tuple[int, float]]] = {}
+    edges: dict[int, list[tuple[int, float, _Arc | None]]] = {}
 
     def add_node(i: int, angle: float) -> int | None:
         o = obstacles[i]
@@ -721,9 +745,10 @@ def shortest_path(start: Point2, goal: Point2, obstacles: Sequence[_Obstacle]) -
         on_circle[i].append((angle % _TWO_PI, n))
         return n
 
-    def link(u: int, v: int, length: float) -> None:
-        edges.setdefault(u, []).append((v, length))
-        edges.setdefault(v, []).append((u, length))
+    def link(u: int, v: int, length: float, arc: _Arc | None = None) -> None:
+        back = None if arc is None else (arc[0], arc[1] + arc[2], -arc[2])
+        edges.setdefault(u, []).append((v, length, arc))
+        edges.setdefault(v, []).append((u, length, back))
 
     blocked = [_blocked_arcs(i, obstacles) for i in range(len(obstacles))]
     for i, o in enumerate(obstacles):
@@ -759,21 +784,49 @@ def shortest_path(start: Point2, goal: Point2, obstacles: Sequence[_Obstacle]) -
             if len(pts) == 2 and j == 1 and length == 0.0:
                 continue
             if _arc_free(a0, length, arcs, o.r):
-                link(n0, n1, o.r * length)
+                link(n0, n1, o.r * length, (i, a0, length))
     dist = {0: 0.0}
+    prev: dict[int, tuple[int, _Arc | None]] = {}
     heap = [(0.0, 0)]
     while heap:
         d, u = heapq.heappop(heap)
         if u == 1:
-            return d
+            return Route(d, _route_points(nodes, prev, obstacles))
         if d > dist.get(u, math.inf):
             continue
-        for v, w in edges.get(u, ()):
+        for v, w, arc in edges.get(u, ()):
             nd = d + w
             if nd < dist.get(v, math.inf):
                 dist[v] = nd
+                prev[v] = (u, arc)
                 heapq.heappush(heap, (nd, v))
     return None
+
+
+def _route_points(
+    nodes: Sequence[Point2],
+    prev: Mapping[int, tuple[int, _Arc | None]],
+    obstacles: Sequence[_Obstacle],
+) -> tuple[Point2, ...]:
+    """The polyline from node 0 (start) to node 1 (goal), arcs as chords."""
+    legs: list[list[Point2]] = []
+    v = 1
+    while v != 0:
+        u, arc = prev[v]
+        if arc is None:
+            legs.append([nodes[v]])
+        else:
+            i, a0, sweep = arc
+            o = obstacles[i]
+            n = max(1, math.ceil(abs(sweep) / ROUTE_ARC_STEP))
+            pts = [a0 + sweep * k / n for k in range(1, n)]
+            legs.append([(o.x + o.r * math.cos(a), o.y + o.r * math.sin(a)) for a in pts])
+            legs[-1].append(nodes[v])
+        v = u
+    out: list[Point2] = [nodes[0]]
+    for leg in reversed(legs):
+        out.extend(leg)
+    return tuple(out)
 
 
 def _clusters(obstacles: Sequence[_Obstacle]) -> list[list[int]]:
@@ -1006,7 +1059,8 @@ class SlideRuling(Explained):
 
     Lengths (``to``, ``path_length``) are in scenario units. ``path_length`` is the length of
     the shortest legal path of the base centre (``None`` when none exists or it was not
-    looked for, e.g. under ``vts``).
+    looked for, e.g. under ``vts``); ``path`` is that way as a polyline from the model's centre
+    to ``to`` (arcs around bases as short chords, for drawing).
     """
 
     model: str
@@ -1019,6 +1073,7 @@ class SlideRuling(Explained):
     new_engagements: tuple[str, ...] = ()
     path_length: float | None = None
     blocked_by: tuple[str, ...] = ()
+    path: tuple[tuple[float, float], ...] = ()
     reasons: tuple[Reason, ...] = ()
     labels: Mapping[str, str] = field(default_factory=dict, compare=False)
 
@@ -1042,6 +1097,7 @@ class SlideRuling(Explained):
             "overlaps": list(self.overlaps),
             "new_engagements": list(self.new_engagements),
             "path_length": None if self.path_length is None else round(self.path_length, 3),
+            "path": [[round(x, 3), round(y, 3)] for x, y in self.path],
             "blocked_by": list(self.blocked_by),
             "reasons": [r.to_dict(lang) for r in self.reasons],
         }
@@ -1156,7 +1212,8 @@ def slide(
     through = scenario.options.slide_through_engaged_enemy
     skip = engaged if through else ()
     obstacles = _obstacles(scenario, model, start, goal, skip)
-    length_mm = shortest_path(start, goal, obstacles)
+    route = shortest_route(start, goal, obstacles)
+    length_mm = None if route is None else route.length
     move_mm = None if model.move is None else scenario.to_mm(model.move)
     blocked_by: tuple[str, ...] = ()
     if length_mm is None:
@@ -1223,10 +1280,15 @@ def slide(
         overlaps=tuple(overlaps),
         new_engagements=new_eng,
         path_length=None if length_mm is None else scenario.from_mm(length_mm),
+        path=() if route is None else tuple(_units(scenario, p) for p in route.points),
         blocked_by=blocked_by,
         reasons=tuple(reasons),
         labels=labels,
     )
+
+
+def _units(scenario: Scenario, p: Point2) -> tuple[float, float]:
+    return (scenario.from_mm(p[0]), scenario.from_mm(p[1]))
 
 
 def _meets_terrain(scenario: Scenario, start: Point2, goal: Point2, radius: float) -> bool:

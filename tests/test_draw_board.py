@@ -378,3 +378,24 @@ def test_elevation_edge_cover_highlights_the_significant_edge_crossed() -> None:
         assert (e.a[0], e.a[1]) in outlined and (e.b[0], e.b[1]) in outlined
     for p in edge_crossings[0].points:
         assert (p[0], p[1]) in points(art.crossing_points)
+
+
+def test_melee_slide_drawn_along_the_legal_path_around_a_base() -> None:
+    """The slide overlay follows the ruling's path (bending round Dogmeat), not a straight line."""
+    import matplotlib.pyplot as plt
+
+    import fwwrules
+    from fwwrules.draw import draw_board
+
+    s = fwwrules.load(fwwrules.example_path("melee-behemoth-slide"))
+    r = fwwrules.slide(s, "behemoth", (324.8, 343.4))
+    assert r.legal and len(r.path) > 2  # it bends round Dogmeat
+    fig = plt.figure()
+    try:
+        arts = draw_board(s, fig.add_subplot(), slide=r)
+        xs, ys = arts.slide_path.get_data()
+        assert len(xs) == len(r.path)
+        assert (xs[0], ys[0]) == pytest.approx(s.model("behemoth").at)
+        assert (xs[-1], ys[-1]) == pytest.approx((324.8, 343.4))
+    finally:
+        plt.close(fig)

@@ -6,6 +6,7 @@ into a melee) live in ``test_melee_rulings.py``.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import replace
 
@@ -25,6 +26,7 @@ from fwwrules.melee import (
     is_outnumbered,
     quick_action,
     shortest_path,
+    shortest_route,
     slide,
 )
 from fwwrules.scenario import IMPROVISED_WEAPON, ChargeBonus, Model, Options, Scenario, Weapon
@@ -527,6 +529,19 @@ def test_melee_slide_shortest_path_round_one_disc() -> None:
     tangent = math.sqrt(d * d - r * r)
     arc = r * (math.pi - 2 * math.acos(r / d))
     assert got == pytest.approx(2 * tangent + arc, abs=1e-9)
+
+
+def test_melee_slide_shortest_route_follows_the_circle() -> None:
+    """The route's polyline starts and ends at the ends, never enters the disc, and its length
+    approaches the exact length from below (chords are shorter than arcs)."""
+    r, d = 5.0, 10.0
+    route = shortest_route((-d, 0), (d, 0), [_Obstacle("a", 0, 0, r)])
+    assert route is not None
+    assert route.points[0] == (-d, 0) and route.points[-1] == (d, 0)
+    assert all(math.hypot(x, y) >= r - 1e-9 for x, y in route.points)
+    drawn = sum(math.dist(p, q) for p, q in itertools.pairwise(route.points))
+    assert route.length - 0.01 < drawn <= route.length + 1e-9
+    assert len(route.points) > 4  # the arc is drawn as several chords
 
 
 def test_melee_slide_shortest_path_grazing_is_not_entering() -> None:

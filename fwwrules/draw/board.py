@@ -929,7 +929,10 @@ def _draw_slide(artists: BoardArtists, scenario: Scenario, slide: Any, lang: str
     ghost.set_linestyle(style.slide_legal_linestyle if legal else style.slide_illegal_linestyle)
     ghost.set_visible(True)
     artists.slide_path.set_color(colour)
-    _set_pieces(artists.slide_path, [[(d[0], d[1]), (x, y)]])
+    # The shortest legal way (bending around bases) when the ruling has one, else straight.
+    path = _get(slide, "path") or ()
+    way = [(float(px) * u, float(py) * u) for px, py in path] or [(d[0], d[1]), (x, y)]
+    _set_pieces(artists.slide_path, [way])
     text = draw_word("slide-legal" if legal else "slide-illegal", lang)
     breaks = _get(slide, "breaks") or ()
     if breaks:
