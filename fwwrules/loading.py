@@ -496,7 +496,7 @@ def _expected(err: Mapping[str, Any], path: Path_, model: type[BaseModel] | None
     if kind == "string_pattern_mismatch":
         pattern = str(ctx.get("pattern", ""))
         if "a-z0-9" in pattern:
-            return "expected an id: lowercase a-z, digits and '-' (such as 'laser-rifle')"
+            return "expected an id: lowercase letters, digits and '-' (such as 'laser-rifle')"
         return "expected text without control characters"
     if kind == "string_too_long":
         return f"expected at most {ctx.get('max_length')} characters"
