@@ -26,6 +26,7 @@ import itertools
 import math
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -39,6 +40,7 @@ from _board import LOS_KINDS, crowded_board
 
 from fwwrules.board import Disc
 from fwwrules.geometry import find_clear_segment, merge_touching
+from fwwrules.scenario import Scenario
 
 SAMPLES = 32
 
@@ -147,6 +149,24 @@ def main() -> None:
         print(line)
 
 
+def _all_rulings_best(
+    pairs: list[tuple[str, str]], repeat: int, board: Callable[[], Scenario]
+) -> tuple[float, float]:
+    """Best wall and CPU seconds of ``repeat`` runs of every ruling on ``board()``."""
+    import fwwrules
+
+    best = best_cpu = math.inf
+    for _ in range(repeat):
+        scenario = board()
+        gc.collect()  # start each timed run with no garbage pending (as timeit does)
+        t0, c0 = time.perf_counter(), time.process_time()
+        for x, y in pairs:
+            fwwrules.ruling(scenario, x, y)
+        best = min(best, time.perf_counter() - t0)
+        best_cpu = min(best_cpu, time.process_time() - c0)
+    return best, best_cpu
+
+
 def time_full_rulings(
     pairs: list[tuple[str, str]], repeat: int, *, heights: bool = False
 ) -> list[str]:
@@ -157,54 +177,36 @@ def time_full_rulings(
     """
     import fwwrules
 
-    lines = []
-    best_full = best_full_cpu = math.inf
-    for _ in range(repeat):
-        fresh = crowded_board()  # a new board: nothing memoised from the last run
-        gc.collect()  # start each timed run with no garbage pending (as timeit does)
-        t0, c0 = time.perf_counter(), time.process_time()
-        for x, y in pairs:
-            fwwrules.ruling(fresh, x, y)
-        best_full = min(best_full, time.perf_counter() - t0)
-        best_full_cpu = min(best_full_cpu, time.process_time() - c0)
-    lines.append(
-        f"  552 fwwrules.ruling : {best_full * 1e3:8.1f} ms wall, "
-        f"{best_full_cpu * 1e3:.1f} ms CPU (best of {repeat}, fresh board each run)"
-    )
-    # the same with the board's one-time geometry built (merged pieces, edges), only the
-    # per-pair LoS memo emptied before each run
-    warm = crowded_board()
+    # A new board each run: nothing memoised from the last run.
+    full, full_cpu = _all_rulings_best(pairs, repeat, crowded_board)
+    lines = [
+        f"  552 fwwrules.ruling : {full * 1e3:8.1f} ms wall, "
+        f"{full_cpu * 1e3:.1f} ms CPU (best of {repeat}, fresh board each run)"
+    ]
+    # The same with the board's one-time geometry built (merged pieces, edges), only the
+    # per-pair LoS memo emptied before each run.
+    warm_board = crowded_board()
     for x, y in pairs:
-        fwwrules.ruling(warm, x, y)
-    best_warm = best_warm_cpu = math.inf
-    for _ in range(repeat):
-        for key in [k for k in warm.board.memo if isinstance(k, tuple) and k[:1] == ("los-pair",)]:
-            del warm.board.memo[key]
-        gc.collect()
-        t0, c0 = time.perf_counter(), time.process_time()
-        for x, y in pairs:
-            fwwrules.ruling(warm, x, y)
-        best_warm = min(best_warm, time.perf_counter() - t0)
-        best_warm_cpu = min(best_warm_cpu, time.process_time() - c0)
+        fwwrules.ruling(warm_board, x, y)
+
+    def warm() -> Scenario:
+        memo = warm_board.board.memo
+        for key in [k for k in memo if isinstance(k, tuple) and k[:1] == ("los-pair",)]:
+            del memo[key]
+        return warm_board
+
+    best, best_cpu = _all_rulings_best(pairs, repeat, warm)
     lines.append(
-        f"  ... board geometry built once: {best_warm * 1e3:8.1f} ms wall, "
-        f"{best_warm_cpu * 1e3:.1f} ms CPU (LoS memo emptied each run)"
+        f"  ... board geometry built once: {best * 1e3:8.1f} ms wall, "
+        f"{best_cpu * 1e3:.1f} ms CPU (LoS memo emptied each run)"
     )
     if heights:
-        # The same board with heights on every second piece (Significant Edges, standing on
-        # terrain): the elevation goal is within 1.5x of the flat board.
-        best_h = best_h_cpu = math.inf
-        for _ in range(repeat):
-            fresh = crowded_board(heights=True)
-            gc.collect()
-            t0, c0 = time.perf_counter(), time.process_time()
-            for x, y in pairs:
-                fwwrules.ruling(fresh, x, y)
-            best_h = min(best_h, time.perf_counter() - t0)
-            best_h_cpu = min(best_h_cpu, time.process_time() - c0)
+        # Heights on every second piece (Significant Edges, standing on terrain): the
+        # elevation goal is within 1.5x of the flat board.
+        best, best_cpu = _all_rulings_best(pairs, repeat, lambda: crowded_board(heights=True))
         lines.append(
-            f"  ... with heights    : {best_h * 1e3:8.1f} ms wall, {best_h_cpu * 1e3:.1f} ms CPU "
-            f"({best_h_cpu / best_full_cpu:.2f}x the flat board, CPU)"
+            f"  ... with heights    : {best * 1e3:8.1f} ms wall, {best_cpu * 1e3:.1f} ms CPU "
+            f"({best_cpu / full_cpu:.2f}x the flat board, CPU)"
         )
     return lines
 
