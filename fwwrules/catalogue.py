@@ -561,8 +561,6 @@ _GRID: dict[str, Entry] = {
     "grid/word/corner": {"en": "chosen corner", "de": "gewählter Eckpunkt"},
     "grid/word/attacker": {"en": "attacker", "de": "Angreifer"},
     "grid/word/target": {"en": "target", "de": "Ziel"},
-    "grid/word/attack": {"en": "attack", "de": "Angriff"},
-    "grid/word/language": {"en": "language", "de": "Sprache"},
     "grid/word/ignored": {"en": "ignored", "de": "ignoriert"},
     # headlines
     "grid/headline/none": {

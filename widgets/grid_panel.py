@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import html
 import io
-from typing import Any
 
 import ipywidgets as widgets
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -23,10 +22,13 @@ from fwwrules.draw.grid import DEFAULT_GRID_STYLE, GridArtists, GridStyle, draw_
 from fwwrules.errors import FwwError
 from fwwrules.grid import ATTACKS, GridRuling, GridScenario
 
+from .panel import ControlPanel
+from .text import ui
+
 LANGS = (("English", "en"), ("Deutsch", "de"))
 
 
-class GridPanel:
+class GridPanel(ControlPanel):
     """Grid cover on ``scenario``.
 
     Controls: ``attacker``, ``target`` (creature ids), ``attack`` (``ranged``, ``melee``,
@@ -53,7 +55,6 @@ class GridPanel:
         self.scenario = scenario
         self.ruling: GridRuling | None = None
         self.error: str | None = None
-        self._hold = 0
         ids = [(c.label, c.id) for c in scenario.creatures]
         first, second = ids[0][1], ids[1][1]
         layout = widgets.Layout(width="260px")
@@ -81,13 +82,10 @@ class GridPanel:
                 widgets.HBox([self.image, self.text]),
             ]
         )
+        self._relabel()
         self.refresh()
 
     # --- behaviour --------------------------------------------------------------------------
-    def _changed(self, change: Any) -> None:
-        if not self._hold:
-            self.refresh()
-
     def refresh(self) -> None:
         """Ask the rules again, then update the labels, the picture and the text."""
         lang = self.lang.value
@@ -99,7 +97,6 @@ class GridPanel:
         except FwwError as exc:
             self.ruling = None
             self.error = str(exc)
-        self._label(lang)
         update_grid(self.artists, self.scenario, self.ruling, lang=lang)
         if self.ruling is not None:
             self.text.value = self.ruling.html(lang)
@@ -107,20 +104,16 @@ class GridPanel:
             self.text.value = f'<p class="fwwrules-error">{html.escape(self.error or "")}</p>'
         self._publish()
 
-    def _label(self, lang: str) -> None:
-        self.attacker.description = render("grid/word/attacker", {}, lang)
-        self.target.description = render("grid/word/target", {}, lang)
-        self.attack.description = render("grid/word/attack", {}, lang)
-        self.lang.description = render("grid/word/language", {}, lang)
+    def _relabel(self) -> None:
+        lang = self.lang.value
+        for key in ("attacker", "target", "attack", "lang"):
+            getattr(self, key).description = ui(key, lang)
         options = [(render(f"grid/attack/{a}", {}, lang), a) for a in ATTACKS]
         if list(self.attack.options) != options:
             value = self.attack.value
-            self._hold += 1
-            try:
+            with self._held():
                 self.attack.options = options
                 self.attack.value = value
-            finally:
-                self._hold -= 1
 
     def _publish(self) -> None:
         out = io.BytesIO()

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from fwwrules.catalogue import check_lang
+
 UI_WORDS: Mapping[str, Mapping[str, str]] = {
     "attacker": {"en": "Attacker", "de": "Angreifer"},
     "target": {"en": "Target", "de": "Ziel"},
     "weapon": {"en": "Weapon", "de": "Waffe"},
+    "attack": {"en": "Attack", "de": "Angriff"},
     "band": {"en": "Range", "de": "Reichweite"},
     "rules": {"en": "Rules", "de": "Regeln"},
     "lang": {"en": "Language", "de": "Sprache"},
@@ -35,6 +38,6 @@ UI_WORDS: Mapping[str, Mapping[str, str]] = {
 
 
 def ui(key: str, lang: str) -> str:
-    """A control label in ``lang`` (English when the language is unknown to the table)."""
-    entry = UI_WORDS[key]
-    return entry.get(lang, entry["en"])
+    """A control label in ``lang`` (``en`` or ``de``; another language is an error, as in the
+    catalogue)."""
+    return UI_WORDS[key][check_lang(lang)]
