@@ -13,11 +13,10 @@ import html
 import io
 
 import ipywidgets as widgets
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 import fwwrules
 from fwwrules.catalogue import render
+from fwwrules.draw.figure import figure_of, new_axes
 from fwwrules.draw.grid import DEFAULT_GRID_STYLE, GridArtists, GridStyle, draw_grid, update_grid
 from fwwrules.errors import FwwError
 from fwwrules.grid import ATTACKS, GridRuling, GridScenario
@@ -67,10 +66,8 @@ class GridPanel(ControlPanel):
         self.attack = widgets.ToggleButtons(options=[(a, a) for a in ATTACKS], value=attack)
         self.lang = widgets.ToggleButtons(options=LANGS, value=lang)
         self.text = widgets.HTML()
-        self.figure = Figure(figsize=style.figsize, dpi=style.dpi)
-        FigureCanvasAgg(self.figure)
-        self.figure.subplots_adjust(left=0.06, right=0.68, bottom=0.06, top=0.86)
-        ax = self.figure.add_subplot()
+        ax = new_axes(style.figsize, style.dpi, style.margins)
+        self.figure = figure_of(ax)
         self.artists: GridArtists = draw_grid(scenario, ax, lang=lang, style=style)
         self.image = widgets.Image(format="png")
         for control in (self.attacker, self.target, self.attack, self.lang):

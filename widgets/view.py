@@ -25,6 +25,7 @@ from matplotlib.backend_bases import MouseEvent
 from matplotlib.figure import Figure
 
 from fwwrules.draw import DEFAULT_STYLE, BoardArtists, BoardStyle, moving_artists, set_animated
+from fwwrules.draw.figure import place_axes
 
 MoveCallback = Callable[[str, float, float], None]
 """``(model id, x, y)`` with x, y in board millimetres."""
@@ -64,7 +65,7 @@ class BoardView:
             fig = Figure(figsize=style.figsize, dpi=style.dpi)
             FigureCanvasAgg(fig)
             self.widget = widgets.Image(format="png")
-        fig.subplots_adjust(left=0.08, right=0.66, bottom=0.09, top=0.9)
+        place_axes(fig, style.margins)
         self.figure = fig
         self.ax = fig.add_subplot()
         self.artists: BoardArtists | None = None

@@ -46,6 +46,7 @@ from matplotlib.patches import Polygon as PolygonPatch
 from matplotlib.text import Annotation, Text
 from matplotlib.typing import LineStyleType
 
+from .figure import Margins, figure_of, new_axes
 from .text import draw_word
 
 if TYPE_CHECKING:
@@ -94,6 +95,8 @@ class BoardStyle:
 
     figsize: tuple[float, float] = (9.0, 6.0)
     dpi: float = 100.0
+    margins: Margins = (0.08, 0.66, 0.09, 0.92)
+    """Where the board's Axes sits in the figure (the legend uses the room on the right)."""
     margin_mm: float = 30.0
     font_size: float = 7.0
     label_unnamed_terrain: bool = False
@@ -401,14 +404,8 @@ def draw_board(
     ``fwwrules.melee.engagements`` when that function exists.
     """
     if ax is None:
-        import matplotlib.pyplot as plt
-
-        fig = plt.figure(figsize=style.figsize, dpi=style.dpi)
-        fig.subplots_adjust(left=0.08, right=0.66, bottom=0.09, top=0.92)
-        ax = fig.add_subplot()
-    fig_ = ax.get_figure()
-    assert fig_ is not None
-    figure: Figure = fig_  # type: ignore[assignment]
+        ax = new_axes(style.figsize, style.dpi, style.margins, pyplot=True)
+    figure = figure_of(ax)
     x0, x1, y0, y1 = _fit_box(ax, figure, board_limits(scenario, style.margin_mm))
     ax.set_xlim(x0, x1)
     ax.set_ylim(y0, y1)

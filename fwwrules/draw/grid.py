@@ -26,6 +26,7 @@ from matplotlib.text import Text
 
 from ..catalogue import check_lang, render
 from ..grid import ARROW_SLIT, LOW, VERDICTS, WALL, GridRuling, GridScenario
+from .figure import Margins, figure_of, new_axes
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +53,8 @@ class GridStyle:
 
     figsize: tuple[float, float] = (8.0, 5.5)
     dpi: float = 100.0
+    margins: Margins = (0.06, 0.68, 0.06, 0.86)
+    """Where the grid's Axes sits in the figure (the legend uses the room on the right)."""
     font_size: float = 8.0
     title_width: int = 70
     grid_colour: str = "#BBBBBB"
@@ -147,14 +150,8 @@ def draw_grid(
     """
     check_lang(lang)
     if ax is None:
-        import matplotlib.pyplot as plt
-
-        fig = plt.figure(figsize=style.figsize, dpi=style.dpi)
-        fig.subplots_adjust(left=0.06, right=0.68, bottom=0.06, top=0.86)
-        ax = fig.add_subplot()
-    fig_ = ax.get_figure()
-    assert fig_ is not None
-    figure: Figure = fig_  # type: ignore[assignment]
+        ax = new_axes(style.figsize, style.dpi, style.margins, pyplot=True)
+    figure = figure_of(ax)
     w, h = scenario.width, scenario.height
     ax.set_xlim(-0.25, w + 0.25)
     ax.set_ylim(h + 0.25, -0.25)  # rows grow downward

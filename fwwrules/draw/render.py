@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import QueryError
 from .board import DEFAULT_STYLE, BoardStyle, draw_board
+from .figure import figure_of, new_axes
 
 if TYPE_CHECKING:
     from ..grid import GridScenario
@@ -42,8 +43,6 @@ def render_file(
     ``attacker``/``target``.
     """
     from matplotlib import rc_context
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
 
     out = Path(path)
     suffix = out.suffix.lower()
@@ -61,20 +60,18 @@ def render_file(
         grid_ruling = None
         if attacker is not None and target is not None:
             grid_ruling = grid_cover(scenario, attacker, target, attack=attack)
-        fig = Figure(figsize=DEFAULT_GRID_STYLE.figsize, dpi=DEFAULT_GRID_STYLE.dpi)
-        FigureCanvasAgg(fig)
-        fig.subplots_adjust(left=0.06, right=0.68, bottom=0.06, top=0.86)
-        draw_grid(scenario, fig.add_subplot(), ruling=grid_ruling, lang=lang)
+        g = DEFAULT_GRID_STYLE
+        ax = new_axes(g.figsize, g.dpi, g.margins)
+        draw_grid(scenario, ax, ruling=grid_ruling, lang=lang)
     else:
         ruling = None
         if attacker is not None and target is not None:
             from ..attack import ruling as make_ruling
 
             ruling = make_ruling(scenario, attacker, target, weapon=weapon)
-        fig = Figure(figsize=style.figsize, dpi=style.dpi)
-        FigureCanvasAgg(fig)
-        fig.subplots_adjust(left=0.08, right=0.66, bottom=0.09, top=0.92)
-        draw_board(scenario, fig.add_subplot(), style=style, ruling=ruling, lang=lang)
+        ax = new_axes(style.figsize, style.dpi, style.margins)
+        draw_board(scenario, ax, style=style, ruling=ruling, lang=lang)
+    fig = figure_of(ax)
     if suffix == ".png":
         fig.savefig(out, format="png", metadata={"Software": None})
     else:
