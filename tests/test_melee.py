@@ -319,7 +319,15 @@ def test_melee_outnumbered_example_1() -> None:
 def test_melee_outnumbered_example_2() -> None:
     s = example("melee-outnumbered-2")
     out = {m.id for m in s.models if is_outnumbered(s, m.id)}
-    assert out == {"super-mutant-1", "brotherhood-a", "brotherhood-b"}
+    # the caption names exactly two: Brotherhood A and Super Mutant 1 (RULES.md melee.outnumbered)
+    assert out == {"super-mutant-1", "brotherhood-a"}
+    e = engagements(s)
+    assert set(e["brotherhood-a"]) == {"super-mutant-1", "super-mutant-2", "super-mutant-3"}
+    assert set(e["brotherhood-b"]) == {"super-mutant-1"}
+    t = close_combat_terms(s, "super-mutant-1", "brotherhood-b", s.weapon("board"), "core")
+    assert "green" not in t.dice  # Brotherhood B is not outnumbered
+    t = close_combat_terms(s, "brotherhood-a", "super-mutant-3", IMPROVISED_WEAPON, "core")
+    assert "green" not in t.dice
     t = close_combat_terms(s, "super-mutant-2", "brotherhood-a", s.weapon("board"), "vts")
     assert t.dice == {"black": 2, "green": 1}
     t = close_combat_terms(s, "brotherhood-a", "super-mutant-2", IMPROVISED_WEAPON, "core")
