@@ -276,7 +276,8 @@ def test_cover_huge_no_cover_from_a_smaller_huge_model() -> None:
 # --- 5. minimum range -------------------------------------------------------------------------
 
 MIN_WEAPONS = """\
-  - {id: rifle, type: rifle, short: red, long: green, min_range: orange, dice: {short: [green], long: [black]}}
+  - {id: rifle, type: rifle, short: red, long: green, min_range: orange,
+     dice: {short: [green], long: [black]}}
 """
 
 
@@ -380,13 +381,12 @@ def test_terrain_kinds_huge_wall_declared_cover_lets_behemoth_see_and_covers_sma
 
 
 def test_terrain_kinds_huge_variant_documented_in_the_schema() -> None:
-    import json
-
-    from fwwrules.cli import main
-
     # the schema's description of `huge` says what it governs
     import contextlib
     import io
+    import json
+
+    from fwwrules.cli import main
 
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
