@@ -13,6 +13,7 @@ Each rule family owns one section below; keep entries in the order of RULES.md.
 
 from __future__ import annotations
 
+import string
 from collections.abc import Mapping
 from typing import Any
 
@@ -29,6 +30,32 @@ _GENERAL: dict[str, Entry] = {
     "ruling/not-allowed": {
         "en": "{attacker} may not attack {target} with {weapon}.",
         "de": "{attacker} darf {target} nicht mit {weapon} angreifen.",
+    },
+    "ruling/skill": {
+        "en": "Skill test: {icon} skill value {value} {op} {amount} = {target}; a success needs a "
+        "d20 roll of {target} or less.",
+        "de": "Fertigkeitsprobe: Fertigkeitswert {icon} {value} {op} {amount} = {target}; ein "
+        "Erfolg braucht einen W20-Wurf von {target} oder weniger.",
+    },
+    "ruling/skill-plain": {
+        "en": "Skill test: {icon} skill value {value}; a success needs a d20 roll of {target} or "
+        "less.",
+        "de": "Fertigkeitsprobe: Fertigkeitswert {icon} {value}; ein Erfolg braucht einen "
+        "W20-Wurf von {target} oder weniger.",
+    },
+    "ruling/skill-below-one": {
+        "en": "Skill test: {icon} skill value {value} {op} {amount} = {target}; below 1, only a "
+        "special icon face of the d20 succeeds.",
+        "de": "Fertigkeitsprobe: Fertigkeitswert {icon} {value} {op} {amount} = {target}; unter "
+        "1 gelingt sie nur mit einem Symbol auf dem W20.",
+    },
+    "ruling/dice": {
+        "en": "Effect dice joining the roll: {dice}.",
+        "de": "Effektwürfel zum Wurf: {dice}.",
+    },
+    "ruling/no-dice": {
+        "en": "No effect dice join the roll.",
+        "de": "Keine Effektwürfel kommen zum Wurf hinzu.",
     },
     "option/used": {
         "en": "Option {option} = {value} (translation note; the original reads otherwise).",
@@ -67,26 +94,26 @@ _RANGED: dict[str, Entry] = {
         "de": "{count} Effektwürfel {colour} kämen hinzu; höchstens 4 einer Farbe werden geworfen.",
     },
     "ranged.range/in": {
-        "en": "The target is {distance:.1f} {units} away (edge to edge): {band}.",
-        "de": "Das Ziel ist {distance:.1f} {units} entfernt (Base-Kante zu Base-Kante): {band}.",
+        "en": "The target is {distance} away (edge to edge): {band}.",
+        "de": "Das Ziel ist {distance} entfernt (Base-Kante zu Base-Kante): {band}.",
     },
     "ranged.range/both": {
-        "en": "The target is {distance:.1f} {units} away and its base lies in both bands; the "
+        "en": "The target is {distance} away and its base lies in both bands; the "
         "attacker chooses ({band} taken).",
-        "de": "Das Ziel ist {distance:.1f} {units} entfernt und seine Base liegt in beiden "
+        "de": "Das Ziel ist {distance} entfernt und seine Base liegt in beiden "
         "Reichweiten; der Angreifer wählt ({band} gewählt).",
     },
     "ranged.range/out": {
-        "en": "The target is {distance:.1f} {units} away, beyond the long band that ends at "
-        "{long:.1f} {units}: out of range.",
-        "de": "Das Ziel ist {distance:.1f} {units} entfernt, jenseits der langen Reichweite "
-        "(bis {long:.1f} {units}): außer Reichweite.",
+        "en": "The target is {distance} away, beyond the long band that ends at "
+        "{long}: out of range.",
+        "de": "Das Ziel ist {distance} entfernt, jenseits der langen Reichweite "
+        "(bis {long}): außer Reichweite.",
     },
     "ranged.range/out-short-only": {
-        "en": "The target is {distance:.1f} {units} away; the weapon has only a short band, "
-        "ending at {short:.1f} {units}: out of range.",
-        "de": "Das Ziel ist {distance:.1f} {units} entfernt; die Waffe hat nur eine kurze "
-        "Reichweite bis {short:.1f} {units}: außer Reichweite.",
+        "en": "The target is {distance} away; the weapon has only a short band, "
+        "ending at {short}: out of range.",
+        "de": "Das Ziel ist {distance} entfernt; die Waffe hat nur eine kurze "
+        "Reichweite bis {short}: außer Reichweite.",
     },
     "ranged.range/band-unavailable": {
         "en": "The {band} band was asked for, but the target is not in it.",
@@ -210,7 +237,7 @@ _RANGED: dict[str, Entry] = {
     "elevation.edge-cover/crossed": {
         "en": "The Line of Cover crosses the Significant Edge {side} of {terrain}, within "
         "Orange of the Elevated target: {modifier:+d}.",
-        "de": "Die Deckungslinie kreuzt die signifikante Kante {side} von {terrain}, innerhalb "
+        "de": "Die Deckungslinie kreuzt die Signifikante Kante {side} von {terrain}, innerhalb "
         "von Orange des erhöhten Ziels: {modifier:+d}.",
     },
     "action.quick": {
@@ -222,50 +249,50 @@ _RANGED: dict[str, Entry] = {
 # --- elevation.* ----------------------------------------------------------------------------
 _ELEVATION: dict[str, Entry] = {
     "elevation.elevated/yes": {
-        "en": "{high} stands {difference:g} {unit} higher than {low}, at least Orange "
-        "({orange:g} {unit}): {high} is Elevated.",
-        "de": "{high} steht {difference:g} {unit} höher als {low}, mindestens Orange "
-        "({orange:g} {unit}): {high} ist erhöht.",
+        "en": "{high} stands {difference} higher than {low}, at least Orange "
+        "({orange}): {high} is Elevated.",
+        "de": "{high} steht {difference} höher als {low}, mindestens Orange "
+        "({orange}): {high} ist erhöht.",
     },
     "elevation.elevated/neither": {
-        "en": "{attacker} and {target} stand {difference:g} {unit} apart in height, less than "
-        "Orange ({orange:g} {unit}): neither is Elevated.",
-        "de": "{attacker} und {target} stehen {difference:g} {unit} verschieden hoch, weniger "
-        "als Orange ({orange:g} {unit}): keines der Modelle ist erhöht.",
+        "en": "{attacker} and {target} stand {difference} apart in height, less than "
+        "Orange ({orange}): neither is Elevated.",
+        "de": "{attacker} und {target} stehen {difference} verschieden hoch, weniger "
+        "als Orange ({orange}): keines der Modelle ist erhöht.",
     },
     "elevation.significant-edge": {
-        "en": "The {side} edge of {piece} drops from {top:g} to {bottom:g} {unit}, at least "
-        "Orange ({orange:g} {unit}): a Significant Edge.",
-        "de": "Die Kante {side} von {piece} fällt von {top:g} auf {bottom:g} {unit} ab, "
-        "mindestens Orange ({orange:g} {unit}): eine Signifikante Kante.",
+        "en": "The {side} edge of {piece} drops from {top} to {bottom}, at least "
+        "Orange ({orange}): a Significant Edge.",
+        "de": "Die Kante {side} von {piece} fällt von {top} auf {bottom} ab, "
+        "mindestens Orange ({orange}): eine Signifikante Kante.",
     },
     "elevation.edge-blocks-los/far": {
-        "en": "{model} stands {distance:g} {unit} from the Significant Edge {side} of {piece}, "
-        "more than Orange ({orange:g} {unit}): the edge blocks LoS to and from {model}.",
-        "de": "{model} steht {distance:g} {unit} von der Signifikanten Kante {side} von "
-        "{piece} entfernt, mehr als Orange ({orange:g} {unit}): die Kante blockiert die "
+        "en": "{model} stands {distance} from the Significant Edge {side} of {piece}, "
+        "more than Orange ({orange}): the edge blocks LoS to and from {model}.",
+        "de": "{model} steht {distance} von der Signifikanten Kante {side} von "
+        "{piece} entfernt, mehr als Orange ({orange}): die Kante blockiert die "
         "Sichtlinie zu und von {model}.",
     },
     "elevation.edge-blocks-los/near": {
-        "en": "{model} stands {distance:g} {unit} from the Significant Edge {side} of {piece}, "
-        "within Orange ({orange:g} {unit}): the edge does not block LoS.",
-        "de": "{model} steht {distance:g} {unit} von der Signifikanten Kante {side} von "
-        "{piece} entfernt, innerhalb von Orange ({orange:g} {unit}): die Kante blockiert die "
+        "en": "{model} stands {distance} from the Significant Edge {side} of {piece}, "
+        "within Orange ({orange}): the edge does not block LoS.",
+        "de": "{model} steht {distance} von der Signifikanten Kante {side} von "
+        "{piece} entfernt, innerhalb von Orange ({orange}): die Kante blockiert die "
         "Sichtlinie nicht.",
     },
     "elevation.edge-cover/near": {
-        "en": "{model} is Elevated and stands {distance:g} {unit} from the Significant Edge "
-        "{side} of {piece}, within Orange ({orange:g} {unit}): the edge does not block LoS "
+        "en": "{model} is Elevated and stands {distance} from the Significant Edge "
+        "{side} of {piece}, within Orange ({orange}): the edge does not block LoS "
         "and counts as cover if the Line of Cover crosses it.",
-        "de": "{model} ist erhöht und steht {distance:g} {unit} von der Signifikanten Kante "
-        "{side} von {piece} entfernt, innerhalb von Orange ({orange:g} {unit}): die Kante "
+        "de": "{model} ist erhöht und steht {distance} von der Signifikanten Kante "
+        "{side} von {piece} entfernt, innerhalb von Orange ({orange}): die Kante "
         "blockiert die Sichtlinie nicht und zählt als Deckung, wenn die Deckungslinie sie "
         "kreuzt.",
     },
     "elevation.shooter-cover/applies": {
-        "en": "{attacker} shoots while Elevated: only cover within Orange ({orange:g} {unit}) "
+        "en": "{attacker} shoots while Elevated: only cover within Orange ({orange}) "
         "of {target} counts.",
-        "de": "{attacker} schießt erhöht: nur Deckung innerhalb von Orange ({orange:g} {unit}) "
+        "de": "{attacker} schießt erhöht: nur Deckung innerhalb von Orange ({orange}) "
         "um {target} zählt.",
     },
     "elevation.terrain-variant": {
@@ -274,9 +301,9 @@ _ELEVATION: dict[str, Entry] = {
         "de": "{piece} gilt bei einem Schuss mit einem erhöhten Modell als {kind} (statt {usual}).",
     },
     "elevation.standing-on": {
-        "en": "{model} stands on {piece} (height {height:g} {unit}): it neither blocks nor "
+        "en": "{model} stands on {piece} (height {height}): it neither blocks nor "
         "covers this shot; only its Significant Edges count.",
-        "de": "{model} steht auf {piece} (Höhe {height:g} {unit}): es blockiert und deckt bei "
+        "de": "{model} steht auf {piece} (Höhe {height}): es blockiert und deckt bei "
         "diesem Schuss nicht; nur seine Signifikanten Kanten zählen.",
     },
 }
@@ -323,8 +350,8 @@ _MELEE: dict[str, Entry] = {
         "{target} erhält für diesen Angriff einen Armor Boost (Vault-Tec Simulator).",
     },
     "melee.ranged-weapon/min-range": {
-        "en": "{weapon} has a minimum range ({min_range:g}): it cannot be used in close combat.",
-        "de": "{weapon} hat eine Mindestreichweite ({min_range:g}): im Nahkampf nicht nutzbar.",
+        "en": "{weapon} has a minimum range ({min_range}): it cannot be used in close combat.",
+        "de": "{weapon} hat eine Mindestreichweite ({min_range}): im Nahkampf nicht nutzbar.",
     },
     "melee.ranged-weapon/dice": {
         "en": "The target is in base contact, so {weapon} rolls its short range dice: {dice}.",
@@ -391,9 +418,13 @@ _MELEE: dict[str, Entry] = {
         "en": "{model} may withdraw from close combat without any free attack.",
         "de": "{model} kann sich ohne freien Angriff aus dem Nahkampf zurückziehen.",
     },
+    "melee.withdraw/headline-one": {
+        "en": "{model} withdrawing from close combat provokes 1 free attack{who}.",
+        "de": "Der Rückzug von {model} aus dem Nahkampf erlaubt 1 freien Angriff{who}.",
+    },
     "melee.withdraw/headline": {
-        "en": "{model} withdrawing from close combat provokes {count} free attack(s){who}.",
-        "de": "Der Rückzug von {model} aus dem Nahkampf erlaubt {count} freie(n) Angriff(e){who}.",
+        "en": "{model} withdrawing from close combat provokes {count} free attacks{who}.",
+        "de": "Der Rückzug von {model} aus dem Nahkampf erlaubt {count} freie Angriffe{who}.",
     },
     "melee.withdraw/not-engaged": {
         "en": "{model} is not engaged: moving away provokes nothing.",
@@ -423,11 +454,11 @@ _MELEE: dict[str, Entry] = {
     },
     "melee.slide/headline-legal": {
         "en": "{model} may slide to ({x:g}, {y:g}).",
-        "de": "{model} darf per Slide nach ({x:g}, {y:g}) ziehen.",
+        "de": "{model} darf per Slide nach ({x:g}; {y:g}) ziehen.",
     },
     "melee.slide/headline-illegal": {
         "en": "{model} may not slide to ({x:g}, {y:g}).",
-        "de": "{model} darf nicht per Slide nach ({x:g}, {y:g}) ziehen.",
+        "de": "{model} darf nicht per Slide nach ({x:g}; {y:g}) ziehen.",
     },
     "melee.slide/vts": {
         "en": "The Vault-Tec Simulator (version 1.5) has no slide.",
@@ -443,28 +474,32 @@ _MELEE: dict[str, Entry] = {
         "de": "Die neue Position hält den Base-Kontakt zu {models}.",
     },
     "melee.slide/breaks": {
-        "en": "The new position would leave base contact with {model} (gap {gap:.2f}): a slide "
+        "en": "The new position would leave base contact with {model} (gap {gap}): a slide "
         "may not break an engagement.",
-        "de": "Die neue Position verliert den Base-Kontakt zu {model} (Abstand {gap:.2f}): ein "
+        "de": "Die neue Position verliert den Base-Kontakt zu {model} (Abstand {gap}): ein "
         "Slide darf keine Nahkampfbindung lösen.",
     },
     "melee.slide/overlap": {
-        "en": "The new position overlaps the base of {model} by {overlap:.2f}.",
-        "de": "Die neue Position überlappt die Base von {model} um {overlap:.2f}.",
+        "en": "The new position overlaps the base of {model} by {overlap}.",
+        "de": "Die neue Position überlappt die Base von {model} um {overlap}.",
     },
     "melee.slide/new": {
         "en": "The slide brings {models} into the engagement.",
         "de": "Der Slide bindet zusätzlich {models} in den Nahkampf.",
     },
     "melee.slide/path": {
-        "en": "Shortest path around opposing bases: {length:.2f}{limit}.",
-        "de": "Kürzester Weg um gegnerische Basen herum: {length:.2f}{limit}.",
+        "en": "Shortest path around opposing bases: {length}.",
+        "de": "Kürzester Weg um gegnerische Basen herum: {length}.",
+    },
+    "melee.slide/path-move": {
+        "en": "Shortest path around opposing bases: {length}, of a Move of {move}.",
+        "de": "Kürzester Weg um gegnerische Basen herum: {length}, bei einer Bewegung von {move}.",
     },
     "melee.slide/too-far": {
-        "en": "The shortest path ({length:.2f}) is longer than the Move of {model} ({move:g}); "
+        "en": "The shortest path ({length}) is longer than the Move of {model} ({move}); "
         "detour forced by {blockers}.",
-        "de": "Der kürzeste Weg ({length:.2f}) ist länger als die Bewegung von {model} "
-        "({move:g}); Umweg erzwungen durch {blockers}.",
+        "de": "Der kürzeste Weg ({length}) ist länger als die Bewegung von {model} "
+        "({move}); Umweg erzwungen durch {blockers}.",
     },
     "melee.slide/no-path": {
         "en": "No path reaches the new position without passing through an opposing base; "
@@ -851,26 +886,115 @@ def word(token: str, lang: str) -> str:
     return token if entry is None else entry[lang]
 
 
+LENGTH_KEYS: frozenset[str] = frozenset(
+    {
+        "distance",
+        "short",
+        "long",
+        "min_range",
+        "gap",
+        "overlap",
+        "length",
+        "move",
+        "difference",
+        "orange",
+        "top",
+        "bottom",
+        "height",
+    }
+)
+"""Value names that are lengths in the scenario's units, when the reason carries its ``units``
+(or ``unit``) value; a reason without one (grid squares) keeps plain numbers.
+
+They are shown with their unit, and in a millimetre scenario also in inches, since the rulers
+are in inches: ``265.9 mm (10.5″)``; German with a decimal comma: ``265,9 mm (10,5″)``.
+"""
+
+WORD_KEYS: frozenset[str] = frozenset(
+    {"icon", "weapon_icon", "size", "kind", "declared", "usual", "band", "by", "colour", "side"}
+)
+"""Value names that are vocabulary (skill icons, size classes, kinds, bands, colours): always
+shown as the word of :data:`WORDS` in the reader's language, never as a display name, even
+when a weapon or model happens to have that id (a weapon called ``rifle``)."""
+
+
+def number(value: float, decimals: int, lang: str) -> str:
+    """``value`` with ``decimals`` places, trailing zeros dropped; German with a decimal comma.
+
+    >>> number(10.5, 1, "de"), number(2.0, 1, "en"), number(-0.25, 2, "de")
+    ('10,5', '2', '-0,25')
+    """
+    text = f"{value:.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    if text in ("-0", ""):
+        text = "0"
+    return text.replace(".", ",") if lang == "de" else text
+
+
+def length(value: float, units: str, lang: str) -> str:
+    """A length in the scenario's ``units`` with its unit; a mm length also in inches.
+
+    One decimal place, two below 1 (a gap of 0.25 mm stays visible).
+
+    >>> length(265.92, "mm", "de")
+    '265,9 mm (10,5″)'
+    >>> length(50.8, "mm", "en"), length(6, "in", "en"), length(0.25, "mm", "en")
+    ('50.8 mm (2″)', '6″', '0.25 mm (0.01″)')
+    """
+
+    def places(v: float) -> int:
+        return 2 if abs(v) < 1 else 1
+
+    if units == "in":
+        return f"{number(value, places(value), lang)}″"
+    inches = value / 25.4
+    return f"{number(value, places(value), lang)} mm ({number(inches, places(inches), lang)}″)"
+
+
 class _Values(dict[str, Any]):
-    """Template values: ids become display names, tokens in :data:`WORDS` are translated."""
+    """Template values: ids become display names, tokens in :data:`WORDS` are translated,
+    lengths get their unit (:func:`length`)."""
 
     def __init__(self, values: Mapping[str, Any], lang: str, labels: Mapping[str, str]) -> None:
         super().__init__(values)
         self.lang = lang
         self.labels = labels
+        units = values.get("units", values.get("unit"))
+        self.units = None if units is None else str(units)
 
-    def _one(self, value: str) -> str:
-        if value in self.labels:
+    def _one(self, value: str, key: str) -> str:
+        if key not in WORD_KEYS and value in self.labels:
             return self.labels[value]
         return word(value, self.lang)
 
     def __getitem__(self, key: str) -> Any:
         value = super().__getitem__(key)
+        if (
+            self.units is not None
+            and key in LENGTH_KEYS
+            and isinstance(value, (int, float))
+            and not isinstance(value, bool)
+        ):
+            return length(float(value), self.units, self.lang)
         if isinstance(value, str):
-            return self._one(value)
+            return self._one(value, key)
         if isinstance(value, (list, tuple)):
-            return ", ".join(self._one(v) if isinstance(v, str) else str(v) for v in value)
+            return ", ".join(self._one(v, key) if isinstance(v, str) else str(v) for v in value)
         return value
+
+
+class _Formatter(string.Formatter):
+    """``str.format`` whose numbers use the reader's decimal separator."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        text: str = format(value, format_spec)
+        if self.lang == "de" and isinstance(value, float):
+            text = text.replace(".", ",")
+        return text
 
 
 def render(
@@ -889,4 +1013,4 @@ def render(
     entry = MESSAGES.get(message_id)
     if entry is None:
         raise KeyError(f"no message {message_id!r} in the catalogue")
-    return entry[lang].format_map(_Values(values, lang, labels or {}))
+    return _Formatter(lang).vformat(entry[lang], (), _Values(values, lang, labels or {}))

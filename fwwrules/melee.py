@@ -388,7 +388,11 @@ def close_combat_terms(
                 Reason(
                     "melee.ranged-weapon",
                     "min-range",
-                    {"weapon": weapon.label, "min_range": scenario.from_mm(min_range)},
+                    {
+                        "weapon": weapon.label,
+                        "min_range": scenario.from_mm(min_range),
+                        "units": scenario.units,
+                    },
                 )
             )
         modifiers.append(("melee.ranged-weapon", RANGED_WEAPON_MODIFIER))
@@ -918,7 +922,10 @@ class WithdrawRuling(Explained):
 
     def headline(self, lang: str = "en") -> str:
         who = ", ".join(self.labels.get(f.attacker, f.attacker) for f in self.free_attacks)
-        key = "melee.withdraw/headline" if self.free_attacks else "melee.withdraw/headline-none"
+        n = len(self.free_attacks)
+        key = {0: "melee.withdraw/headline-none", 1: "melee.withdraw/headline-one"}.get(
+            n, "melee.withdraw/headline"
+        )
         return render(
             key,
             {
@@ -1186,7 +1193,11 @@ def slide(
     for b in breaks:
         failed = True
         gap = scenario.from_mm(new.gap(geo[b].disc))
-        reasons.append(Reason("melee.slide", "breaks", {"model": labels[b], "gap": gap}))
+        reasons.append(
+            Reason(
+                "melee.slide", "breaks", {"model": labels[b], "gap": gap, "units": scenario.units}
+            )
+        )
     level = [m for m in scenario.models if m.id != model.id and same_level(scenario, model, m)]
     overlaps = []
     for m in level:
@@ -1196,7 +1207,9 @@ def slide(
             overlaps.append(m.id)
             reasons.append(
                 Reason(
-                    "melee.slide", "overlap", {"model": m.label, "overlap": scenario.from_mm(-g)}
+                    "melee.slide",
+                    "overlap",
+                    {"model": m.label, "overlap": scenario.from_mm(-g), "units": scenario.units},
                 )
             )
     new_eng = tuple(
@@ -1223,10 +1236,11 @@ def slide(
             Reason("melee.slide", "no-path", {"blockers": [labels[b] for b in blocked_by]})
         )
     else:
-        limit = "" if move_mm is None else f" / {model.move:g}"
-        reasons.append(
-            Reason("melee.slide", "path", {"length": scenario.from_mm(length_mm), "limit": limit})
-        )
+        values = {"length": scenario.from_mm(length_mm), "units": scenario.units}
+        if model.move is None:
+            reasons.append(Reason("melee.slide", "path", values))
+        else:
+            reasons.append(Reason("melee.slide", "path-move", {**values, "move": model.move}))
         if move_mm is not None and length_mm > move_mm + LENGTH_EPSILON_MM:
             failed = True
             blocked_by = tuple(o.id for o in obstacles if not _seg_clear(start, goal, [o]))
@@ -1238,6 +1252,7 @@ def slide(
                         "length": scenario.from_mm(length_mm),
                         "model": model.label,
                         "move": model.move,
+                        "units": scenario.units,
                         "blockers": [labels[b] for b in blocked_by] or ["-"],
                     },
                 )

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .catalogue import check_lang, render
+from .catalogue import check_lang, render, word
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,16 +272,67 @@ class AttackRuling(Explained):
 
     def headline(self, lang: str = "en") -> str:
         values = {
-            "attacker": self.labels.get(self.attacker, self.attacker),
-            "target": self.labels.get(self.target, self.target),
-            "weapon": self.labels.get(self.weapon, self.weapon),
+            "attacker": self.attacker,
+            "target": self.target,
+            "weapon": self.weapon,
             "kind": f"{self.kind}-attack",
         }
         key = "ruling/allowed" if self.allowed else "ruling/not-allowed"
-        return render(key, values, lang)
+        names = {
+            k: v for k, v in self.labels.items() if k in (self.attacker, self.target, self.weapon)
+        }
+        return render(key, values, lang, names)
+
+    def summary(self, lang: str = "en") -> tuple[str, ...]:
+        """The roll an allowed attack makes: the adjusted skill value (value + modifiers) and
+        what a success needs, then the effect dice that join the roll. Empty when refused."""
+        check_lang(lang)
+        if not self.allowed or self.skill.value is None or self.skill.target is None:
+            return ()
+        values = {
+            "icon": self.skill.icon,
+            "value": self.skill.value,
+            "op": "−" if self.skill.modifier < 0 else "+",
+            "amount": abs(self.skill.modifier),
+            "target": self.skill.target,
+        }
+        if self.skill.target < 1:
+            key = "ruling/skill-below-one"
+        elif self.skill.modifier == 0:
+            key = "ruling/skill-plain"
+        else:
+            key = "ruling/skill"
+        dice = [
+            f"{self.effect_dice[c]} {word(c, lang)}"
+            for c in DICE_ORDER
+            if self.effect_dice.get(c, 0) > 0
+        ]
+        dice_line = (
+            render("ruling/dice", {"dice": "; ".join(dice)}, lang)
+            if dice
+            else render("ruling/no-dice", {}, lang)
+        )
+        return (render(key, values, lang), dice_line)
+
+    def explain(self, lang: str = "en") -> str:
+        text = Explained.explain(self, lang)
+        lines = self.summary(lang)
+        if not lines:
+            return text
+        head, _, rest = text.partition("\n")
+        return "\n".join([head, *(f"  {x}" for x in lines), *([rest] if rest else [])])
+
+    def html(self, lang: str = "en") -> str:
+        text = Explained.html(self, lang)
+        lines = self.summary(lang)
+        if not lines:
+            return text
+        extra = "".join(f"<p>{html.escape(x)}</p>" for x in lines)
+        return text.replace("</b></p>", "</b></p>" + extra, 1)
 
     def to_dict(self, lang: str = "en") -> dict[str, Any]:
         return {
+            "summary": list(self.summary(lang)),
             "attacker": self.attacker,
             "target": self.target,
             "weapon": self.weapon,

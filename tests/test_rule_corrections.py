@@ -393,3 +393,81 @@ def test_terrain_kinds_huge_variant_documented_in_the_schema() -> None:
         assert main(["schema"]) == 0
     text = json.dumps(json.loads(buf.getvalue()))
     assert "only when the target is Huge" in text
+
+
+# --- texts (English and German) ---------------------------------------------------------------
+
+
+def test_ranged_range_lengths_have_units_and_german_decimal_comma() -> None:
+    s = fwwrules.load(fwwrules.example_path("cover-example-1"))
+    r = fwwrules.ruling(s, "knight", "brute")
+    assert "265,9 mm (10,5″)" in r.explain("de")
+    assert "265.9 mm (10.5″)" in r.explain("en")
+    inch = board(
+        model("a", "x", (0, 0), base=1.25) + model("t", "y", (10, 0), base=1.25), units="in"
+    )
+    assert "8,8″" in fwwrules.ruling(inch, "a", "t").explain("de")
+
+
+def test_ranged_skill_named_by_its_icon_never_by_a_weapon_id() -> None:
+    weapons = """\
+  - {id: rifle, name: Laser Musket, type: rifle, short: red, dice: {short: [green]}}
+"""
+    s = board(model("a", "x", (0, 0)) + model("t", "y", (100, 0)), weapons=weapons)
+    r = fwwrules.ruling(s, "a", "t")
+    assert "Fertigkeitssymbol Gewehr" in r.explain("de")
+    assert "Rifle skill icon" in r.explain("en")
+    assert "Laser Musket skill" not in r.explain("en")
+    missing = board(
+        model("a", "x", (0, 0)).replace("rifle: 7, ", "") + model("t", "y", (100, 0)),
+        weapons=weapons,
+    )
+    assert "Fertigkeitssymbol Gewehr nicht" in fwwrules.ruling(missing, "a", "t").explain("de")
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_ranged_skill_ruling_states_adjusted_value_and_effect_dice(lang: str) -> None:
+    s = fwwrules.load(fwwrules.example_path("cover-example-1"))
+    r = fwwrules.ruling(s, "knight", "brute")
+    assert r.skill.to_dict() == {"icon": "rifle", "value": 6, "modifier": -2, "target": 4}
+    text = r.explain(lang)
+    if lang == "en":
+        assert "Rifle skill value 6 − 2 = 4; a success needs a d20 roll of 4 or less" in text
+        assert "Effect dice joining the roll: 1 black (Damage)." in text
+    else:
+        assert "Fertigkeitswert Gewehr 6 − 2 = 4; ein Erfolg braucht einen W20-Wurf von 4" in text
+        assert "Effektwürfel zum Wurf: 1 schwarz (Schaden)." in text
+    assert r.to_dict(lang)["summary"] == list(r.summary(lang))
+
+
+def test_melee_withdraw_headline_grammar_without_placeholders() -> None:
+    from fwwrules.catalogue import MESSAGES
+
+    for entry in MESSAGES.values():
+        for text in entry.values():
+            assert "(n)" not in text and "(e)" not in text and "(s)" not in text, text
+    s = fwwrules.load(fwwrules.example_path("melee-outnumbered-1"))
+    two = fwwrules.withdraw(s, "super-mutant-1")
+    assert len(two.free_attacks) == 2
+    assert "2 freie Angriffe" in two.explain("de") and "2 free attacks" in two.explain("en")
+    pair = board(model("a", "x", (0, 0)) + model("b", "y", (32, 0)))
+    one = fwwrules.withdraw(pair, "a")
+    assert len(one.free_attacks) == 1
+    assert "1 freien Angriff" in one.explain("de") and "1 free attack " in one.explain("en")
+
+
+def test_elevation_significant_edge_one_capitalisation() -> None:
+    from fwwrules.catalogue import MESSAGES
+
+    german = " ".join(e["de"] for e in MESSAGES.values())
+    assert "signifikante Kante" not in german and "signifikanten Kante" not in german
+    assert "Signifikante Kante" in german
+    assert "Armor Boost" in german  # the German text of the seeds keeps the English term
+
+
+def test_melee_slide_lengths_have_units() -> None:
+    s = board(model("s", "x", (-32, 0)) + model("d", "y", (0, 0)))
+    r = fwwrules.slide(s, "s", (60, 0))  # leaves Dogmeat: gap 28 mm
+    de = r.explain("de")
+    assert "28 mm (1,1″)" in de
+    assert any(x.params.get("units") == "mm" for x in r.reasons if x.key == "breaks")
