@@ -83,12 +83,10 @@ def _size_reasons(scenario: Scenario, shot: Shot) -> list[Reason]:
     for tid, kind in shot.kinds.items():
         declared = board.terrain[tid].kind
         if kind != declared and tid not in shot.context.elevated_kind:
+            # the Huge kind governs cover only when the target is Huge (terrain.kinds)
+            key = "huge-variant" if shot.cover_kinds.get(tid) == kind else "huge-variant-sight"
             out.append(
-                Reason(
-                    "terrain.kinds",
-                    "huge-variant",
-                    {"source": tid, "kind": kind, "declared": declared},
-                )
+                Reason("terrain.kinds", key, {"source": tid, "kind": kind, "declared": declared})
             )
     return out
 

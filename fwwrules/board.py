@@ -44,6 +44,19 @@ def size_class(diameter_mm: float) -> SizeClass:
     return "normal"
 
 
+def smaller_base(diameter_mm: float, than_mm: float) -> bool:
+    """True when a base of ``diameter_mm`` is smaller than one of ``than_mm``.
+
+    ``ranged.los.huge`` and ``cover.huge`` compare base diameters, not size classes: an 80 mm
+    Huge model is bigger than a 60 mm Huge one. Differences up to
+    :data:`~fwwrules.constants.SIZE_CLASS_TOLERANCE_MM` count as equal.
+
+    >>> smaller_base(60, 80), smaller_base(60, 60), smaller_base(59.995, 60), smaller_base(80, 60)
+    (True, False, False, False)
+    """
+    return diameter_mm < than_mm - SIZE_CLASS_TOLERANCE_MM
+
+
 @dataclass(frozen=True, slots=True)
 class Disc:
     """An exact circle: centre ``(x, y)`` and radius ``r``, in millimetres."""

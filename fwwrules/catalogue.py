@@ -136,14 +136,25 @@ _RANGED: dict[str, Entry] = {
         "de": "{model} steht im Weg, aber normale und große Modelle blockieren die Sichtlinie nie.",
     },
     "ranged.los.huge": {
-        "en": "{model} is a Huge model and blocks line of sight for smaller models.",
-        "de": "{model} ist ein riesiges Modell und blockiert die Sichtlinie für kleinere Modelle.",
+        "en": "{model} is a Huge model on a {diameter:g} mm base and blocks line of sight for "
+        "models on smaller bases (the smaller base here: {smaller:g} mm).",
+        "de": "{model} ist ein riesiges Modell auf einer Base von {diameter:g} mm und blockiert "
+        "die Sichtlinie für Modelle auf kleineren Basen (die kleinere Base hier: {smaller:g} "
+        "mm).",
     },
     "terrain.kinds/huge-variant": {
         "en": "{source} counts as {kind} (not {declared}) because a Huge model takes part in "
         "this shot.",
         "de": "{source} zählt als {kind} (statt {declared}), weil ein riesiges Modell an "
         "diesem Schuss beteiligt ist.",
+    },
+    "terrain.kinds/huge-variant-sight": {
+        "en": "{source} counts as {kind} (not {declared}) for line of sight, because a Huge "
+        "model takes part in this shot; for cover the target is not Huge, so it keeps its "
+        "normal kind.",
+        "de": "{source} zählt für die Sichtlinie als {kind} (statt {declared}), weil ein "
+        "riesiges Modell an diesem Schuss beteiligt ist; für die Deckung behält es seine "
+        "normale Art, da das Ziel nicht riesig ist.",
     },
     "cover.line/crossed": {
         "en": "The Line of Cover passes right through {source} ({kind}): {modifier:+d}.",
@@ -227,8 +238,15 @@ _RANGED: dict[str, Entry] = {
         "de": "{source} ist riesig, aber {target} ist mit ihm im Nahkampf gebunden: keine Deckung.",
     },
     "cover.huge/not-smaller": {
-        "en": "{source} is Huge, but the target is not smaller than it: no cover from it.",
-        "de": "{source} ist riesig, aber das Ziel ist nicht kleiner: keine Deckung.",
+        "en": "{source} is Huge ({diameter:g} mm base), but the base of {target} "
+        "({target_diameter:g} mm) is not smaller: no cover from it.",
+        "de": "{source} ist riesig (Base {diameter:g} mm), aber die Base von {target} "
+        "({target_diameter:g} mm) ist nicht kleiner: keine Deckung.",
+    },
+    "cover.huge/no-base": {
+        "en": "{source} is Huge, but {target} has no base to be smaller than it: no cover from it.",
+        "de": "{source} ist riesig, aber {target} hat keine Base, die kleiner sein könnte: keine "
+        "Deckung.",
     },
     "elevation.shooter-cover/ignored": {
         "en": "{source} is more than Orange from the target; an Elevated shooter ignores it.",

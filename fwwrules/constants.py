@@ -34,7 +34,9 @@ Bases overlapping by more than it are invalid; cover touching the shooter's base
 SIZE_CLASS_TOLERANCE_MM: Final = 0.01
 """Slack when comparing a base diameter with the 40 mm and 60 mm class limits.
 
-A 1.5748 in base is a 40 mm base even though 1.5748 * 25.4 is 39.99992 mm.
+A 1.5748 in base is a 40 mm base even though 1.5748 * 25.4 is 39.99992 mm. The same slack
+decides whether one base is *smaller* than another (``ranged.los.huge``, ``cover.huge``): a
+base must be smaller by more than it, so two 60 mm bases, one written in inches, are equal.
 """
 
 # --- Limits that keep a public Binder safe --------------------------------------------------

@@ -9,7 +9,10 @@ Boundary cases
 * ``cover.line``: an object counts when the LoC enters *and* exits it. A graze (touching a
   corner, running along an edge) is no crossing. The piece the target stands on (the LoC's end
   lies inside it) is entered but not exited: no cover (the desk of RoP example 3). Touching
-  pieces of one kind act as one object.
+  solid pieces judge each piece on its own (two abutting crates crossed: -4; a crate that
+  does not touch the shooter counts even when it abuts one that does); they act as one object
+  only for a line running along their seam (each piece alone merely grazed). Touching or
+  overlapping area pieces of one kind form one area.
 * ``cover.area``: area terrain (``area``, ``dense-area``) only has to be entered. A target whose
   base reaches into a wood while the LoC stays outside gets nothing.
 * ``cover.shooter-contact``: any piece (terrain or model) whose gap to the shooter's base is at
@@ -17,8 +20,11 @@ Boundary cases
 * ``cover.models``: Normal and Large models not on the shooter's side give cover when the LoC
   fully crosses their base (a tangent does not). ``options.cover_by: faction`` compares
   factions instead of sides (the German reading; named in the reasons when used).
-* ``cover.huge``: a Huge model the LoC crosses gives cover to a smaller target, whatever its
-  side, unless the target is engaged with it.
+* ``cover.huge``: a Huge model the LoC crosses gives cover to a target whose base diameter is
+  smaller than its own (an 80 mm model covers a 60 mm one; equal bases: no cover), whatever
+  its side, unless the target is engaged with it. A terrain or point target gets none.
+* ``terrain.kinds``: a piece's Huge variant decides its cover only when the target is Huge;
+  a smaller target shot at by a Huge model keeps the cover of the piece's normal kind.
 * ``cover.armor``: ``core`` +1 armor once however many objects; ``vts`` one Armor Boost.
 * Elevation: when the target is Elevated, Significant Edges within Orange of it that the LoC
   crosses count as cover (``elevation.edge-cover``); when the attacker is Elevated, only cover
@@ -32,9 +38,9 @@ from dataclasses import dataclass
 from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
-from .board import SIZE_RANK, Disc
+from .board import Disc, smaller_base
 from .elevation import covering_edges, edge_crossed
-from .geometry import disc_passage, passage
+from .geometry import Passage, disc_passage, passage
 from .rulings import ArmorInfo, CoverEntry, Crossing, IgnoredEntry, Reason
 from .shot import Shot
 from .terrain import AREA_KINDS, merged
@@ -116,36 +122,43 @@ def line_of_cover(shot: Shot, rules: str) -> CoverResult:
         reasons.append(Reason(clause, key, {"source": source, **values}))
 
     # --- terrain ------------------------------------------------------------------------
-    for solid in merged(board, shot.kinds, los=False).near(loc):
-        if not solid.geometry.intersects(loc):
-            continue
-        pas = passage(p, q, solid.geometry)
-        if pas.how == "none":
-            continue
-        label = solid.label
+    def judge(label: str, geom: BaseGeometry, pas: Passage, kind: str) -> None:
         crossings.append(Crossing(label, pas.how, pas.points))
-        area = solid.kind in AREA_KINDS
+        area = kind in AREA_KINDS
         counts = pas.how == "crossed" or (area and pas.how in ("entered", "inside", "exited"))
         if pas.how == "grazed":
-            ignore(label, "cover.line", "grazed", kind=solid.kind)
-            continue
-        if solid.geometry.distance(shooter) - shot.a.r <= tol:
-            ignore(label, "cover.shooter-contact", "", kind=solid.kind)
-            continue
-        if not counts:
-            ignore(label, "cover.line", "entered-only", kind=solid.kind)
-            continue
-        if not near_target(solid.geometry):
-            ignore(label, "elevation.shooter-cover", "ignored", kind=solid.kind)
-            continue
-        if area:
-            give(label, "cover.area", "", kind=solid.kind)
+            ignore(label, "cover.line", "grazed", kind=kind)
+        elif geom.distance(shooter) - shot.a.r <= tol:
+            ignore(label, "cover.shooter-contact", "", kind=kind)
+        elif not counts:
+            ignore(label, "cover.line", "entered-only", kind=kind)
+        elif not near_target(geom):
+            ignore(label, "elevation.shooter-cover", "ignored", kind=kind)
+        elif area:
+            give(label, "cover.area", "", kind=kind)
         else:
-            give(label, "cover.line", "crossed", kind=solid.kind)
+            give(label, "cover.line", "crossed", kind=kind)
+
+    for solid in merged(board, shot.cover_kinds, los=False).near(loc):
+        if not solid.geometry.intersects(loc):
+            continue
+        if len(solid.ids) > 1 and solid.kind not in AREA_KINDS:
+            # Abutting solid pieces are judged piece by piece; they act as one only for a line
+            # running along their seam (every piece alone is merely grazed, the union is not).
+            pieces = [(tid, board.terrain[tid].polygon) for tid in solid.ids]
+            own = [(tid, g, passage(p, q, g)) for tid, g in pieces]
+            if any(ps.how not in ("none", "grazed") for _, _, ps in own):
+                for tid, g, ps in own:
+                    if ps.how != "none":
+                        judge(tid, g, ps, solid.kind)
+                continue
+        pas = passage(p, q, solid.geometry)
+        if pas.how != "none":
+            judge(solid.label, solid.geometry, pas, solid.kind)
 
     # --- models -------------------------------------------------------------------------
     attacker = scenario.model(shot.attacker)
-    target_rank = SIZE_RANK[board.models[shot.target].size] if shot.target_type == "model" else None
+    target_diameter = 2 * board.models[shot.target].disc.r if shot.target_type == "model" else None
     by = scenario.options.cover_by
     x0, x1 = min(p[0], q[0]) - tol, max(p[0], q[0]) + tol
     y0, y1 = min(p[1], q[1]) - tol, max(p[1], q[1]) + tol
@@ -170,8 +183,17 @@ def line_of_cover(shot: Shot, rules: str) -> CoverResult:
             ignore(m.id, "elevation.shooter-cover", "ignored", kind="model")
             continue
         if mg.size == "huge":
-            if target_rank is None or target_rank >= SIZE_RANK["huge"]:
-                ignore(m.id, "cover.huge", "not-smaller")
+            if target_diameter is None:
+                ignore(m.id, "cover.huge", "no-base", target=shot.target)
+            elif not smaller_base(target_diameter, 2 * d.r):
+                ignore(
+                    m.id,
+                    "cover.huge",
+                    "not-smaller",
+                    target=shot.target,
+                    diameter=round(2 * d.r, 2),
+                    target_diameter=round(target_diameter, 2),
+                )
             elif _engaged(shot, shot.target, m.id):
                 ignore(m.id, "cover.huge", "engaged", target=shot.target)
             else:

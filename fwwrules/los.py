@@ -6,8 +6,10 @@ anything that blocks LoS for this shot:
 
 * terrain whose kind for the shot is ``blocking`` or ``dense-area`` (``terrain.kinds``), touching
   pieces merged into one solid;
-* a Huge model's base, when the smaller of attacker and target is smaller than it
-  (``ranged.los.huge``); Normal and Large models never block (``ranged.los.models``);
+* a Huge model's base, when the smaller base of attacker and target has a smaller diameter
+  than it (``ranged.los.huge``: diameters, not size classes, so an 80 mm model blocks the
+  line between two 60 mm ones; a point or terrain target has no base, only the attacker's
+  counts); Normal and Large models never block (``ranged.los.models``);
 * Significant Edges, for shots to or from an Elevated model standing more than Orange from the
   edge (``elevation.edge-blocks-los``).
 
@@ -31,7 +33,7 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Point
 
-from .board import SIZE_RANK, Disc
+from .board import Disc, smaller_base
 from .geometry import find_clear_segment, find_clear_segment_to_polygon, point_segment_distance
 from .rulings import Reason, Segment
 from .scenario import Scenario
@@ -98,14 +100,14 @@ def obstacles(shot: Shot) -> tuple[list[Any], list[str]]:
     for solid in merged(board, shot.kinds, los=True).near(box):
         obs.append(solid.geometry)
         labels.append(solid.label)
-    smaller = shot.smaller_rank
+    smaller = shot.smaller_diameter
     (px, py), (qx, qy) = shot.loc
     reach = max(shot.a.r, shot.b.r if shot.b is not None else _polygon_reach(shot))
     for mid, mg in board.models.items():
         if mid in (shot.attacker, shot.target) or mg.size != "huge":
             continue
         near = point_segment_distance((mg.disc.x, mg.disc.y), (px, py), (qx, qy))
-        if smaller < SIZE_RANK[mg.size] and near < mg.disc.r + reach:
+        if smaller_base(smaller, 2 * mg.disc.r) and near < mg.disc.r + reach:
             obs.append(mg.disc)
             labels.append(mid)
     for edge in shot.context.los_edges:
@@ -188,8 +190,13 @@ def shot_line_of_sight(shot: Shot) -> LosResult:
         return LosResult(True, witness, (), tuple(reasons))
     reasons.append(Reason("ranged.los", "blocked", {**values, "blockers": labels or ["-"]}))
     for label in labels:
-        if label in shot.scenario.board.models:
-            reasons.append(Reason("ranged.los.huge", "", {"model": label}))
+        if label in board.models:
+            huge = {
+                "model": label,
+                "diameter": round(2 * board.models[label].disc.r, 2),
+                "smaller": round(shot.smaller_diameter, 2),
+            }
+            reasons.append(Reason("ranged.los.huge", "", huge))
     return LosResult(False, None, tuple(labels), tuple(reasons))
 
 

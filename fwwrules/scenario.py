@@ -212,7 +212,14 @@ class TerrainSpec(_Spec):
     rect: RectSpec | None = None
     circle: CircleSpec | None = None
     height: NonNegative | None = Field(None, description="Height, for elevation")
-    huge: TerrainKind | None = Field(None, description="Kind seen by shots involving a Huge model")
+    huge: TerrainKind | None = Field(
+        None,
+        description=(
+            "Kind for Huge models (terrain.kinds): it governs line of sight on every line to or "
+            "from a Huge model, and cover only when the target is Huge; a smaller target keeps "
+            "the cover of the piece's normal kind"
+        ),
+    )
     elevated: TerrainKind | None = Field(
         None, description="Kind seen by shots involving an Elevated model"
     )

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from shapely.geometry import Point, Polygon
 
-from .board import SIZE_RANK, Disc
+from .board import Disc
 from .elevation import ShotContext, shot_context
 from .errors import QueryError, UnknownIdError
 from .scenario import Scenario
@@ -43,15 +43,19 @@ class Shot:
     huge_involved: bool
     context: ShotContext
     kinds: KindMap
+    cover_kinds: KindMap
 
     @property
-    def smaller_rank(self) -> int:
-        """Size rank of the smaller of attacker and target (a point or terrain counts as Huge)."""
+    def smaller_diameter(self) -> float:
+        """Base diameter (mm) of the smaller of attacker and target (``ranged.los.huge``).
+
+        A point or terrain target has no base: only the attacker's counts.
+        """
         board = self.scenario.board
-        ranks = [SIZE_RANK[board.models[self.attacker].size]]
+        diameters = [2 * board.models[self.attacker].disc.r]
         if self.target_type == "model":
-            ranks.append(SIZE_RANK[board.models[self.target].size])
-        return min(ranks)
+            diameters.append(2 * board.models[self.target].disc.r)
+        return min(diameters)
 
     def target_distances(self) -> tuple[float, float]:
         """Nearest and farthest distance (mm) from the attacker's base edge to the target."""
@@ -91,14 +95,18 @@ def build_shot(scenario: Scenario, attacker: str, target: Target) -> Shot:
     else:
         known = list(board.models) + list(board.terrain)
         raise UnknownIdError("target", str(target), known, scenario.source)
-    huge = board.models[attacker].size == "huge" or (
-        kind == "model" and board.models[ident].size == "huge"
-    )
+    huge_target = kind == "model" and board.models[ident].size == "huge"
+    huge = board.models[attacker].size == "huge" or huge_target
     ctx = shot_context(scenario, attacker, ident) if kind == "model" else ShotContext.flat()
     excluded = set(ctx.excluded)
     if kind == "terrain":
         excluded.add(ident)
+    # terrain.kinds: the Huge variant governs line of sight on every line to or from a Huge
+    # model, and cover only when the target is Huge.
     kinds = shot_kinds(board, huge=huge, elevated_kind=ctx.elevated_kind, excluded=excluded)
+    cover_kinds = shot_kinds(
+        board, huge=huge_target, elevated_kind=ctx.elevated_kind, excluded=excluded
+    )
     return Shot(
         scenario=scenario,
         attacker=attacker,
@@ -111,4 +119,5 @@ def build_shot(scenario: Scenario, attacker: str, target: Target) -> Shot:
         huge_involved=huge,
         context=ctx,
         kinds=kinds,
+        cover_kinds=cover_kinds,
     )

@@ -7,10 +7,14 @@ Elevated model (``elevated:``, clause ``elevation.terrain-variant``).
 Boundary cases
 --------------
 * Precedence: the Elevated variant wins over the Huge variant when both apply.
-* Pieces of one kind that touch or overlap act as one piece (docs/rules.md, "Conventions"): a
-  line along the seam between two crates is inside cover, and the pair counts as one object.
-  For line of sight every blocker is merged with every blocker it touches, whatever its kind,
-  because a line along the seam between a wall and a dense wood passes through neither gap.
+* Pieces of one kind that touch or overlap are merged into one solid here; for cover the Line
+  of Cover judges solid pieces (``blocking``, ``cover``) piece by piece and treats the merged
+  solid as one object only for a line along the seam (see :mod:`fwwrules.cover`); touching
+  area pieces of one kind stay one area (docs/rules.md, "Conventions"). For line of sight
+  every blocker is merged with every blocker it touches, whatever its kind, because a line
+  along the seam between a wall and a dense wood passes through neither gap.
+* The Huge variant is asked for with ``huge=True``: shots use it for line of sight on every
+  line to or from a Huge model, and for cover only when the target is Huge.
 """
 
 from __future__ import annotations

@@ -319,7 +319,7 @@ def test_melee_outnumbered_example_1() -> None:
 def test_melee_outnumbered_example_2() -> None:
     s = example("melee-outnumbered-2")
     out = {m.id for m in s.models if is_outnumbered(s, m.id)}
-    # the caption names exactly two: Brotherhood A and Super Mutant 1 (RULES.md melee.outnumbered)
+    # the caption names exactly two: Brotherhood A and Super Mutant 1 (melee.outnumbered)
     assert out == {"super-mutant-1", "brotherhood-a"}
     e = engagements(s)
     assert set(e["brotherhood-a"]) == {"super-mutant-1", "super-mutant-2", "super-mutant-3"}

@@ -219,9 +219,17 @@ def test_ranged_los_huge_blocks_smaller_pairs_only() -> None:
     r = fwwrules.ruling(board(shooter_target(extra=huge)), "a", "t")
     assert r.line_of_sight is False
     assert any(x.clause == "ranged.los.huge" for x in r.reasons)
-    big = board(
+    # diameters, not size classes: 60 mm bases are smaller than the 120 mm wall (blocked) ...
+    sixty = board(
         shooter_target(400, target_base=60, extra=huge).replace(
             "base: 32, at: [0, 0]", "base: 60, at: [-20, 0]"
+        )
+    )
+    assert fwwrules.ruling(sixty, "a", "t").line_of_sight is False
+    # ... and 120 mm bases are not (seen)
+    big = board(
+        shooter_target(400, target_base=120, extra=huge).replace(
+            "base: 32, at: [0, 0]", "base: 120, at: [-60, 0]"
         )
     )
     assert fwwrules.ruling(big, "a", "t").line_of_sight is True

@@ -2,7 +2,7 @@
 
 Every scenario is built here, in the file format, and asked through the public API
 (``fwwrules.loads``, ``fwwrules.ruling``, ``fwwrules.slide``, ``.to_dict()``). Each test is
-named after the clause it checks and asserts what RULES.md (the rulebook) says happens, in
+named after the clause it checks and asserts what the rulebook says happens, in
 both rulesets where they differ.
 """
 
