@@ -525,6 +525,12 @@ _MELEE: dict[str, Entry] = {
         "de": "Kein Weg erreicht die neue Position, ohne eine gegnerische Base zu durchqueren; "
         "blockiert durch {blockers}.",
     },
+    "melee.slide/breaks-on-path": {
+        "en": "No path keeps base contact with {model} all the way: at ({x:g}, {y:g}) {blocker} "
+        "is in the way, and getting round it would break contact with {model}.",
+        "de": "Kein Weg hält den Base-Kontakt zu {model} auf ganzer Länge: bei ({x:g}; {y:g}) "
+        "steht {blocker} im Weg, und um es herum ginge der Kontakt zu {model} verloren.",
+    },
     "melee.slide/through-engaged": {
         "en": "The path may pass through the engaged enemy ({models}).",
         "de": "Der Weg darf durch den gebundenen Gegner ({models}) führen.",

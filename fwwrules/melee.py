@@ -731,8 +731,56 @@ def shortest_path(start: Point2, goal: Point2, obstacles: Sequence[_Obstacle]) -
 _Arc = tuple[int, float, float]
 
 
-def shortest_route(start: Point2, goal: Point2, obstacles: Sequence[_Obstacle]) -> Route | None:
-    """:func:`shortest_path` with the way itself (see :class:`Route`)."""
+def _outside(p: Point2, within: Sequence[_Obstacle]) -> bool:
+    """True when ``p`` lies outside one of the closed discs ``within`` (beyond the epsilon)."""
+    return any(math.hypot(p[0] - w.x, p[1] - w.y) > w.r + LENGTH_EPSILON_MM for w in within)
+
+
+def _outside_arcs(a: _Obstacle, within: Sequence[_Obstacle]) -> list[tuple[float, float]] | None:
+    """Open angular intervals (start, length) of circle ``a`` outside the closed discs
+    ``within``; ``None`` when the whole circle lies outside one of them."""
+    out: list[tuple[float, float]] = []
+    for w in within:
+        d = math.hypot(w.x - a.x, w.y - a.y)
+        if d + a.r <= w.r + LENGTH_EPSILON_MM:
+            continue  # circle a lies inside w
+        if d >= a.r + w.r or d + a.r <= w.r or d + w.r <= a.r:
+            return None  # apart, or w inside circle a: every point of the circle is outside w
+        c = (a.r * a.r + d * d - w.r * w.r) / (2 * a.r * d)
+        half_in = math.acos(max(-1.0, min(1.0, c)))
+        phi = math.atan2(w.y - a.y, w.x - a.x)
+        out.append(((phi + half_in) % _TWO_PI, _TWO_PI - 2 * half_in))
+    return out
+
+
+def relevant_obstacles(
+    obstacles: Sequence[_Obstacle], within: Sequence[_Obstacle]
+) -> list[_Obstacle]:
+    """The obstacles that reach into every disc of ``within`` (the others cannot touch a path
+    that stays inside them). All of them when ``within`` is empty."""
+    return [
+        o for o in obstacles if all(math.hypot(o.x - w.x, o.y - w.y) < o.r + w.r for w in within)
+    ]
+
+
+def shortest_route(
+    start: Point2,
+    goal: Point2,
+    obstacles: Sequence[_Obstacle],
+    within: Sequence[_Obstacle] = (),
+) -> Route | None:
+    """:func:`shortest_path` with the way itself (see :class:`Route`).
+
+    ``within``: closed discs the whole path must stay inside (``melee.slide``: the slider's
+    centre stays within contact distance of every model it is engaged with). Their
+    intersection is convex, so a straight segment between two points inside it stays inside;
+    arcs along an obstacle are cut where they leave it. ``None`` when ``start`` or ``goal``
+    lies outside, or no path exists. Obstacles that do not reach into every disc of
+    ``within`` are dropped first, which keeps the search small among many bases.
+    """
+    if _outside(start, within) or _outside(goal, within):
+        return None
+    obstacles = relevant_obstacles(obstacles, within)
     if _seg_clear(start, goal, obstacles):
         return Route(math.dist(start, goal), (start, goal))
     nodes: list[Point2] = [start, goal]
@@ -742,7 +790,7 @@ def shortest_route(start: Point2, goal: Point2, obstacles: Sequence[_Obstacle]) 
     def add_node(i: int, angle: float) -> int | None:
         o = obstacles[i]
         p = (o.x + o.r * math.cos(angle), o.y + o.r * math.sin(angle))
-        if _inside_any(p, obstacles, skip=i):
+        if _inside_any(p, obstacles, skip=i) or _outside(p, within):
             return None
         nodes.append(p)
         n = len(nodes) - 1
@@ -755,6 +803,10 @@ def shortest_route(start: Point2, goal: Point2, obstacles: Sequence[_Obstacle]) 
         edges.setdefault(v, []).append((u, length, back))
 
     blocked = [_blocked_arcs(i, obstacles) for i in range(len(obstacles))]
+    if within:
+        for i, o in enumerate(obstacles):
+            arcs, out = blocked[i], _outside_arcs(o, within)
+            blocked[i] = None if arcs is None or out is None else arcs + out
     for i, o in enumerate(obstacles):
         if blocked[i] is None:
             continue
@@ -1225,16 +1277,37 @@ def slide(
     through = scenario.options.slide_through_engaged_enemy
     skip = engaged if through else ()
     obstacles = _obstacles(scenario, model, start, goal, skip)
-    route = shortest_route(start, goal, obstacles)
+    # the centre stays within contact distance of every engaged model at every point
+    within = [
+        _Obstacle(e, geo[e].disc.x, geo[e].disc.y, geo[e].disc.r + me.r + tol) for e in engaged
+    ]
+    route = None if not engaged or breaks else shortest_route(start, goal, obstacles, within)
     length_mm = None if route is None else route.length
     move_mm = None if model.move is None else scenario.to_mm(model.move)
     blocked_by: tuple[str, ...] = ()
-    if length_mm is None:
+    if not engaged or breaks:
+        pass  # already refused: nothing to find a path for
+    elif length_mm is None:
         failed = True
-        blocked_by = tuple(_blockers(start, goal, obstacles))
-        reasons.append(
-            Reason("melee.slide", "no-path", {"blockers": [labels[b] for b in blocked_by]})
-        )
+        cuts = _contact_cuts(start, obstacles, within)
+        blocked_by = tuple(dict.fromkeys(c[2] for c in cuts))
+        if not cuts:
+            reasons.append(
+                Reason("melee.slide", "no-path", {"blockers": [labels[b] for b in blocked_by]})
+            )
+        for e, (px, py), cause in cuts:
+            reasons.append(
+                Reason(
+                    "melee.slide",
+                    "breaks-on-path",
+                    {
+                        "model": e,
+                        "blocker": cause,
+                        "x": round(scenario.from_mm(px), 1),
+                        "y": round(scenario.from_mm(py), 1),
+                    },
+                )
+            )
     else:
         values = {"length": scenario.from_mm(length_mm), "units": scenario.units}
         if model.move is None:
@@ -1265,7 +1338,8 @@ def slide(
             Reason("melee.slide", "through-engaged", {"models": [labels[e] for e in engaged]})
         )
         strict = _obstacles(scenario, model, start, goal, ())
-        strict_len = shortest_path(start, goal, strict)
+        strict_route = shortest_route(start, goal, strict, within)
+        strict_len = None if strict_route is None else strict_route.length
         worse = strict_len is None or (
             move_mm is not None and strict_len > move_mm + LENGTH_EPSILON_MM
         )
@@ -1300,6 +1374,51 @@ def slide(
         reasons=tuple(reasons),
         labels=labels,
     )
+
+
+def _contact_cuts(
+    start: Point2, obstacles: Sequence[_Obstacle], within: Sequence[_Obstacle]
+) -> list[tuple[str, Point2, str]]:
+    """Where a slide that hugs an engaged model's base must stop, both ways round.
+
+    For each engaged model (a disc of ``within``) the slider's centre runs round it at its
+    present distance; the first point each way where an obstacle (an opposing base) or the
+    edge of another engaged model's contact disc cuts that ring is where going on would break
+    contact. Returns ``(engaged id, point in mm, id of what cuts it)``, nearest first, without
+    repeats; empty when nothing cuts the ring.
+    """
+    out: list[tuple[str, Point2, str]] = []
+    for k, w in enumerate(within):
+        r = math.hypot(start[0] - w.x, start[1] - w.y)
+        if r <= LENGTH_EPSILON_MM:
+            continue
+        ring = _Obstacle(w.id, w.x, w.y, r)
+        cuts: list[tuple[float, float, str]] = []  # (start angle, length, cause)
+        for o in obstacles:
+            arcs = _blocked_arcs(0, [ring, o])
+            if arcs is None:
+                cuts.append((0.0, _TWO_PI, o.id))
+            cuts.extend((s, length, o.id) for s, length in arcs or ())
+        for j, other in enumerate(within):
+            if j != k:
+                arcs = _outside_arcs(ring, [other])
+                if arcs is None:
+                    cuts.append((0.0, _TWO_PI, other.id))
+                cuts.extend((s, length, other.id) for s, length in arcs or ())
+        if not cuts:
+            continue
+        theta = math.atan2(start[1] - w.y, start[0] - w.x)
+        ccw = min(cuts, key=lambda c: (c[0] - theta) % _TWO_PI)
+        cw = min(cuts, key=lambda c: (theta - c[0] - c[1]) % _TWO_PI)
+        hits = [
+            ((ccw[0] - theta) % _TWO_PI, ccw[0], ccw[2]),
+            ((theta - cw[0] - cw[1]) % _TWO_PI, cw[0] + cw[1], cw[2]),
+        ]
+        for _, angle, cause in sorted(hits):
+            p = (w.x + r * math.cos(angle), w.y + r * math.sin(angle))
+            if all(math.dist(p, q) > LENGTH_EPSILON_MM for _, q, _ in out):
+                out.append((w.id, p, cause))
+    return out
 
 
 def _units(scenario: Scenario, p: Point2) -> tuple[float, float]:
