@@ -578,6 +578,12 @@ _MELEE: dict[str, Entry] = {
         "de": "{model} steht in Base-Kontakt mit dem Ziel, aber nicht in der Sichtlinie von "
         "{attacker}: keine Zahl.",
     },
+    "melee.shoot-into/not-in-melee": {
+        "en": "{model} touches the target but is engaged with nobody, so it is not in the melee: "
+        "no number.",
+        "de": "{model} steht in Base-Kontakt mit dem Ziel, ist aber mit niemandem im Nahkampf "
+        "gebunden und gehört daher nicht zum Nahkampf: keine Zahl.",
+    },
     "melee.shoot-into/too-many": {
         "en": "Only four numbers exist: {models} get none.",
         "de": "Es gibt nur vier Zahlen: {models} erhalten keine.",

@@ -532,8 +532,10 @@ def into_melee(
     is engaged with the target (that is close combat, not shooting into a melee).
 
     * ``core``: +2 skill. The red Armor die's numbers 1-4 go to the target first, then to each
-      other model in base contact with the target (any side, the attacker's friends too) that
-      the attacker can see, then round again from the target until four numbers are given.
+      other model in that melee (in base contact with the target and itself engaged with at
+      least one model: any side, the attacker's friends too; a friend of the target that
+      touches it but is engaged with nobody is not in it) that the attacker can see, then
+      round again from the target until four numbers are given.
       Two models: target 1 and 3, the other 2 and 4; three: target 1 and 4; with four or more
       models in contact only the first three get a number. The order of the others: clockwise
       around the target (as drawn, y up) starting from the direction of the attacker, ties by
@@ -568,7 +570,15 @@ def into_melee(
             "melee.shoot-into", "core", {"target": t_label, "engaged": foes, "modifier": modifier}
         )
     )
-    near = [m for m in contacts(scenario, target_id) if m != attacker.id]
+    eng = engagements(scenario)
+    near = []
+    for m in contacts(scenario, target_id):
+        if m == attacker.id:
+            continue
+        if eng.get(m):
+            near.append(m)
+        else:  # touches the target but is engaged with nobody: not in that melee
+            reasons.append(Reason("melee.shoot-into", "not-in-melee", {"model": m}))
     seen: list[str] = []
     for m in near:
         if has_line_of_sight(scenario, attacker.id, m):
