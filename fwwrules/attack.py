@@ -167,7 +167,7 @@ def ruling(
             reasons.extend(rng.reasons)
             range_info = RangeInfo(scenario.from_mm(max(rng.distance, 0.0)), rng.bands, rng.band)
             if rng.band is None:
-                refuse("ranged.range")
+                refuse(rng.refusal or "ranged.range")
             else:
                 for colour in w.dice.get(rng.band, ()):
                     dice[colour] += 1

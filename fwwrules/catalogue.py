@@ -119,6 +119,18 @@ _RANGED: dict[str, Entry] = {
         "en": "The {band} band was asked for, but the target is not in it.",
         "de": "Die {band} war gewünscht, aber das Ziel liegt nicht darin.",
     },
+    "ranged.min-range/inside": {
+        "en": "{weapon} has a minimum range of {min_range}; the target's whole base lies inside "
+        "it (its far edge is {farthest} away): out of range.",
+        "de": "{weapon} hat eine Mindestreichweite von {min_range}; die ganze Base des Ziels "
+        "liegt darin (ihre ferne Kante ist {farthest} entfernt): außer Reichweite.",
+    },
+    "ranged.min-range/reaches": {
+        "en": "The weapon's minimum range is {min_range}; the short band starts there, and the "
+        "target's base reaches it.",
+        "de": "Die Mindestreichweite der Waffe beträgt {min_range}; dort beginnt die kurze "
+        "Reichweite, und die Base des Ziels reicht bis dorthin.",
+    },
     "ranged.los/clear": {
         "en": "Line of sight: a straight line joins {attacker}'s base to {target} without "
         "crossing anything that blocks it.",
@@ -919,6 +931,7 @@ def word(token: str, lang: str) -> str:
 LENGTH_KEYS: frozenset[str] = frozenset(
     {
         "distance",
+        "farthest",
         "short",
         "long",
         "min_range",

@@ -1,16 +1,24 @@
-"""Range rulers and range bands (``ranged.range``).
+"""Range rulers and range bands (``ranged.range``, ``ranged.min-range``).
 
 Distances are base edge to base edge, top-down. The short band reaches from the attacker's
 base edge out to the short ruler's length; the long band is the next stretch, the long ruler
-laid end to end after the short one.
+laid end to end after the short one. A weapon with a minimum range has a short band that
+starts there.
 
 Boundary cases
 --------------
-* A target is in a band if any part of its base lies in it. A base whose nearest point is
-  exactly at the short ruler's end is in the short band; it also reaches into the long band
-  only if its farthest point lies strictly beyond that end.
+* Every comparison with a ruler length has the ruler tolerance (the scenario's contact
+  tolerance, 0.5 mm by default), in favour of "within": a base that reaches to within it of a
+  band's end is in that band. A board built with a distance exactly at a ruler's length then
+  gets the same answer however it is moved, rotated or written (mm or inches).
+* A target is in a band if any part of its base lies in it. A base whose nearest point is at
+  the short ruler's end is in the short band; it also reaches into the long band only if its
+  farthest point lies beyond that end by more than the tolerance.
+* ``ranged.min-range``: a base lying wholly inside the minimum range (its farthest point
+  short of it by more than the tolerance) is out of range; one that reaches the minimum
+  range is in the short band.
 * A base in both bands lets the attacker choose (a :class:`~fwwrules.rulings.Choice`).
-* Overlapping or touching bases are at distance 0 (short band).
+* Overlapping or touching bases are at distance 0 (short band, unless a minimum range).
 * A weapon without a long band cannot reach past its short ruler.
 """
 
@@ -36,15 +44,36 @@ def band_limits(scenario: Scenario, weapon: Weapon) -> tuple[float, float | None
     return (short_end, short_end + scenario.length_mm(weapon.long))
 
 
+def min_range_mm(scenario: Scenario, weapon: Weapon) -> float:
+    """The weapon's minimum range in mm (0 when it has none)."""
+    return 0.0 if weapon.min_range is None else scenario.length_mm(weapon.min_range)
+
+
+def within_ruler(distance_mm: float, ruler_mm: float, tolerance_mm: float) -> bool:
+    """True when ``distance_mm`` reaches no farther than ``ruler_mm`` plus the ruler tolerance.
+
+    >>> within_ruler(355.6 + 1e-9, 355.6, 0.5), within_ruler(356.0, 355.6, 0.5)
+    (True, True)
+    >>> within_ruler(356.2, 355.6, 0.5)
+    False
+    """
+    return distance_mm <= ruler_mm + tolerance_mm
+
+
 @dataclass(frozen=True, slots=True)
 class RangeResult:
-    """Edge-to-edge ``distance`` (mm), the bands the target reaches, the band used."""
+    """Edge-to-edge ``distance`` (mm), the bands the target reaches, the band used.
+
+    ``refusal`` is the clause that puts the target out of range (``ranged.range`` or
+    ``ranged.min-range``), ``None`` when it is in a band.
+    """
 
     distance: float
     bands: tuple[str, ...]
     band: str | None
     choice: Choice | None
     reasons: tuple[Reason, ...]
+    refusal: str | None = None
 
 
 def range_bands(
@@ -68,16 +97,14 @@ def range_bands(
     ('short', 'long')
     >>> range_bands(s, w, 6 * 25.4, 6 * 25.4).bands         # a point exactly at the end
     ('short',)
-    >>> range_bands(s, w, 14 * 25.4 + 0.1, 15 * 25.4).bands  # beyond red + green
+    >>> range_bands(s, w, 14 * 25.4 + 0.1, 15 * 25.4).bands  # within the ruler tolerance
+    ('long',)
+    >>> range_bands(s, w, 14 * 25.4 + 0.6, 15 * 25.4).bands  # beyond red + green
     ()
     """
     short_end, long_end = band_limits(scenario, weapon)
+    tol = scenario.board.contact_tolerance
     nearest = max(nearest, 0.0)
-    bands: list[str] = []
-    if nearest <= short_end:
-        bands.append("short")
-    if long_end is not None and nearest <= long_end and farthest > short_end:
-        bands.append("long")
     d_units = scenario.from_mm(nearest)
     values = {
         "distance": d_units,
@@ -86,12 +113,45 @@ def range_bands(
         "long": None if long_end is None else scenario.from_mm(long_end),
     }
     reasons: list[Reason] = []
+    min_end = min_range_mm(scenario, weapon)
+    if min_end > 0 and not within_ruler(min_end, max(farthest, 0.0), tol):
+        # ranged.min-range: the whole base lies inside the minimum range
+        reasons.append(
+            Reason(
+                "ranged.min-range",
+                "inside",
+                {
+                    "weapon": weapon.id,
+                    "min_range": scenario.from_mm(min_end),
+                    "farthest": scenario.from_mm(max(farthest, 0.0)),
+                    "units": scenario.units,
+                },
+            )
+        )
+        return RangeResult(nearest, (), None, None, tuple(reasons), "ranged.min-range")
+    bands: list[str] = []
+    if within_ruler(nearest, short_end, tol):
+        bands.append("short")
+    if (
+        long_end is not None
+        and within_ruler(nearest, long_end, tol)
+        and not within_ruler(farthest, short_end, tol)
+    ):
+        bands.append("long")
+    if min_end > 0:
+        reasons.append(
+            Reason(
+                "ranged.min-range",
+                "reaches",
+                {"min_range": scenario.from_mm(min_end), "units": scenario.units},
+            )
+        )
     choice = None
     chosen: str | None
     if not bands:
         key = "out" if long_end is not None else "out-short-only"
         reasons.append(Reason("ranged.range", key, values))
-        return RangeResult(nearest, (), None, None, tuple(reasons))
+        return RangeResult(nearest, (), None, None, tuple(reasons), "ranged.range")
     if len(bands) == 2:
         chosen = band if band in bands else "short"
         choice = Choice("band", "ranged.range", tuple(bands), chosen)
