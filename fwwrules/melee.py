@@ -101,7 +101,9 @@ def same_level(scenario: Scenario, a: Model, b: Model) -> bool:
     such a model Elevated), so the two are never in base contact.
     """
     ga, gb = scenario.board.models[a.id], scenario.board.models[b.id]
-    return abs(ga.elevation - gb.elevation) < scenario.ruler_mm("orange")
+    # the same comparison as elevation.elevated: a difference of Orange (less the epsilon,
+    # so that an exact Orange written in inches is Orange) is another level
+    return abs(ga.elevation - gb.elevation) < scenario.ruler_mm("orange") - LENGTH_EPSILON_MM
 
 
 def _touching(scenario: Scenario, a: Disc, b: Disc) -> bool:
@@ -178,7 +180,7 @@ def _engagement_graph(scenario: Scenario) -> dict[str, tuple[str, ...]]:
         for i in range(j):
             a = models[i]
             ga = geo[a.id]
-            if abs(ga.elevation - gb.elevation) >= orange:
+            if abs(ga.elevation - gb.elevation) >= orange - LENGTH_EPSILON_MM:  # as same_level
                 continue
             if not scenario.opposing(a, b):
                 continue
