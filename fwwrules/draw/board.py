@@ -931,9 +931,15 @@ def _draw_slide(artists: BoardArtists, scenario: Scenario, slide: Any, lang: str
     way = [(float(px) * u, float(py) * u) for px, py in path] or [(d[0], d[1]), (x, y)]
     _set_pieces(artists.slide_path, [way])
     text = draw_word("slide-legal" if legal else "slide-illegal", lang)
-    breaks = _get(slide, "breaks") or ()
+    breaks = list(_get(slide, "breaks") or ())
+    # melee.slide: contacts that would break on the way (no path keeps them all)
+    for r in _get(slide, "reasons") or ():
+        if getattr(r, "key", "") == "breaks-on-path" and r.params.get("model") not in breaks:
+            breaks.append(r.params["model"])
     if breaks:
-        text += f" ({draw_word('breaks', lang)} {', '.join(str(b) for b in breaks)})"
+        names = {m.id: m.label for m in scenario.models}
+        who = ", ".join(names.get(str(b), str(b)) for b in breaks)
+        text += f" ({draw_word('breaks', lang)} {who})"
     label = artists.slide_label
     label.set_position((x, y + d[2] + 1.5))
     label.set_text(text)
