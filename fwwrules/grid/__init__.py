@@ -87,6 +87,7 @@ Rule decisions (documented per clause)
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 from .cover import GridLine, GridRuling, PartialCover, _Choice, _Judge, grid_cover
@@ -139,9 +140,7 @@ _LAZY = {"parse_grid", "GridSpec", "CreatureSpec"}
 def __getattr__(name: str) -> Any:
     """The file-format names, imported on first use (they need pydantic)."""
     if name in _LAZY:
-        from . import fileformat
-
-        return getattr(fileformat, name)
+        return getattr(importlib.import_module(f"{__name__}.fileformat"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
