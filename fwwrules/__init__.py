@@ -75,6 +75,24 @@ def example_path(name: str) -> Path:
     raise UnknownIdError("example", name, known)
 
 
+def examples() -> dict[str, str]:
+    """The shipped examples: name (as :func:`example_path` takes it) to title, sorted by name.
+
+    A file without a ``title`` maps to ``""``. Grid examples are named ``grid/<name>``.
+    """
+    from .loading import read_document
+
+    base = examples_dir()
+    out: dict[str, str] = {}
+    for p in base.rglob("*.yaml"):
+        data = read_document(p).data
+        title = data.get("title") if isinstance(data, dict) else None
+        out[p.relative_to(base).with_suffix("").as_posix()] = (
+            title if isinstance(title, str) else ""
+        )
+    return dict(sorted(out.items()))
+
+
 from .attack import ruling  # noqa: E402
 from .grid import grid_cover  # noqa: E402
 from .melee import slide, withdraw  # noqa: E402
@@ -96,6 +114,7 @@ __all__ = [
     "Weapon",
     "dump_text",
     "example_path",
+    "examples",
     "examples_dir",
     "grid_cover",
     "load",
