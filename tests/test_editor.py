@@ -12,7 +12,7 @@ from pathlib import Path
 import matplotlib
 import pytest
 from fwwrules_widgets import AttackPanel, BoardEditor, EditRefused
-from fwwrules_widgets.editor import _board_supported, stop_at_contact
+from fwwrules_widgets.editor import _board_supported
 from matplotlib.backend_bases import MouseButton, MouseEvent
 
 import fwwrules
@@ -119,21 +119,6 @@ def test_editor_dragged_base_stops_at_the_board_edge() -> None:
     ed.snap_box.value = False
     end = ed.move("raider", (40, 4))
     assert end == (pytest.approx(24 - NORMAL_IN / 2, abs=1e-4), 4.0)
-
-
-def test_stop_at_contact_boundary_cases() -> None:
-    a = {"at": [0.0, 0.0], "base": 2.0}
-    b = {"at": [10.0, 0.0], "base": 2.0}
-    # head on: stops with the centres 2 apart (gap 0)
-    assert stop_at_contact([a, b], 0, (10.0, 0.0), None) == pytest.approx((8.0, 0.0))
-    # grazing past (closest gap exactly 0 at the end) is not held back
-    assert stop_at_contact([a, b], 0, (0.0, 2.0), None) == (0.0, 2.0)
-    # moving away from a base it already overlaps is free
-    c = {"at": [9.0, 0.0], "base": 2.0}
-    assert stop_at_contact([c, b], 0, (0.0, 0.0), None) == (0.0, 0.0)
-    # another level does not hold it back
-    d = {"at": [10.0, 0.0], "base": 2.0, "elevation": 3.0}
-    assert stop_at_contact([a, d], 0, (10.0, 0.0), None) == (10.0, 0.0)
 
 
 def test_editor_base_placed_overlapping_is_refused_with_the_loaders_message() -> None:

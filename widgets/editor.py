@@ -49,9 +49,11 @@ from fwwrules.constants import MM_PER_INCH
 from fwwrules.draw import DEFAULT_STYLE, BoardStyle
 from fwwrules.errors import FwwError, Problem, ScenarioError, format_path
 from fwwrules.loading import Document, parse_text
+from fwwrules.placement import stop_at_contact
 from fwwrules.scenario import (
     SCENARIO_FORMAT,
     TERRAIN_KINDS,
+    Model,
     Scenario,
     dump_text,
     load_scenario,
@@ -162,54 +164,24 @@ def piece_centre(piece: Mapping[str, Any]) -> XY:
     return _centroid(piece["polygon"])
 
 
-def stop_at_contact(
-    models: Sequence[Mapping[str, Any]],
-    index: int,
-    to: XY,
-    bounds: tuple[float, float, float, float] | None,
-) -> XY:
-    """Where ``models[index]`` ends when moved in a straight line toward ``to``.
+def _placement_scenario(models: Sequence[Mapping[str, Any]], units: str) -> Scenario:
+    """The bases of file data as a models-only scenario, for :mod:`fwwrules.placement`.
 
-    It stops where its base would first touch another base on the same level (gap 0, never
-    overlapping) or would leave ``bounds`` (``xmin, ymin, xmax, ymax`` of the board). Bases
-    that already overlap it where it starts do not hold it back (so an overlap can be undone
-    by moving apart). All lengths in one unit.
-
-    The editor's own copy of the rule of ``fwwrules.placement.stop_at_contact``: it works on
-    file data, which may be invalid elsewhere while the author edits.
+    Entries the loader would reject (no positive base, no point, a repeated id) are left out:
+    they are flagged red already, and cannot hold another base back.
     """
-    me = models[index]
-    r = float(me["base"]) / 2
-    sx, sy = float(me["at"][0]), float(me["at"][1])
-    dx, dy = to[0] - sx, to[1] - sy
-    t_stop = 1.0
-    for j, other in enumerate(models):
-        if j == index or float(other.get("elevation", 0)) != float(me.get("elevation", 0)):
+    out: list[Model] = []
+    seen: set[str] = set()
+    for m in models:
+        try:
+            base, x, y = float(m["base"]), float(m["at"][0]), float(m["at"][1])
+            ident = str(m["id"])
+        except (KeyError, TypeError, ValueError, IndexError):
             continue
-        ox, oy = float(other["at"][0]), float(other["at"][1])
-        reach = r + float(other["base"]) / 2
-        fx, fy = sx - ox, sy - oy
-        c = fx * fx + fy * fy - reach * reach
-        if c < 0:
-            continue  # overlapping already: free to move away
-        a = dx * dx + dy * dy
-        b = 2 * (fx * dx + fy * dy)
-        if a == 0 or b >= 0:
-            continue  # standing still, or moving away
-        disc = b * b - 4 * a * c
-        if disc < 0:
-            continue
-        t = (-b - math.sqrt(disc)) / (2 * a)
-        if 0 <= t < t_stop:
-            t_stop = t
-    if bounds is not None:
-        x0, y0, x1, y1 = bounds
-        for start, delta, low, high in ((sx, dx, x0 + r, x1 - r), (sy, dy, y0 + r, y1 - r)):
-            if delta > 0 and start <= high and start + delta * t_stop > high:
-                t_stop = (high - start) / delta
-            elif delta < 0 and start >= low and start + delta * t_stop < low:
-                t_stop = (low - start) / delta
-    return (sx + dx * t_stop, sy + dy * t_stop)
+        if base > 0 and ident not in seen and all(map(math.isfinite, (base, x, y))):
+            seen.add(ident)
+            out.append(Model(ident, str(m.get("faction", "")), base, (x, y)))
+    return Scenario(models=tuple(out), units=units)
 
 
 def _board_supported() -> bool:
@@ -509,15 +481,15 @@ class BoardEditor(ControlPanel):
     def move(self, ident: str, to: Sequence[float]) -> XY:
         """Move a model's base centre, or a terrain piece's centre, toward ``to``.
 
-        A base stops at contact with another base and at the board's edge (see
-        :func:`stop_at_contact`); returns where it ended. A piece of terrain goes to ``to``.
+        A base stops at contact with another base and at the board's edge
+        (:func:`fwwrules.placement.stop_at_contact`); returns where it ended. A piece of
+        terrain goes to ``to``.
         """
         data = self.data
         key, i = self._where(ident, data)
         target = self.snap(to)
         if key == "models":
-            end = stop_at_contact(data["models"], i, target, self.bounds)
-            end = (_round(end[0]), _round(end[1]))
+            end = self._stop(data["models"], ident, target)
             data["models"][i]["at"] = list(end)
         else:
             piece = data["terrain"][i]
@@ -526,6 +498,15 @@ class BoardEditor(ControlPanel):
             self._translate(piece, end[0] - cx, end[1] - cy)
         self._commit(data)
         return end
+
+    def _stop(self, models: Sequence[Mapping[str, Any]], ident: str, to: XY) -> XY:
+        """Where a base moved toward ``to`` ends (:func:`fwwrules.placement.stop_at_contact`
+        on this board's table), rounded as the editor writes coordinates."""
+        scenario = _placement_scenario(models, self.units)
+        if ident not in {m.id for m in scenario.models}:
+            return to  # its own entry is unusable (flagged red): nothing to stop it
+        end = stop_at_contact(scenario, ident, to, bounds=self.bounds)
+        return (_round(end[0]), _round(end[1]))
 
     @staticmethod
     def _translate(piece: Data, dx: float, dy: float) -> None:
@@ -636,6 +617,8 @@ class BoardEditor(ControlPanel):
             if name not in fields:
                 raise self._refuse(f"unknown property {name!r}; expected one of {fields}")
             if name == "base" and isinstance(value, str):
+                if value not in BASE_CLASSES_MM:
+                    raise self._refuse(f"unknown base size {value!r}")
                 value = _round(BASE_CLASSES_MM[value] / self.unit_mm)
             if value is None or value == NONE or value == [] or value == {}:
                 if name in ("kind", "faction", "base"):
@@ -1255,7 +1238,7 @@ class BoardEditor(ControlPanel):
             m = models[where[1]]
             sx, sy = self._drag["start"]
             to = self.snap((float(m["at"][0]) + x - sx, float(m["at"][1]) + y - sy))
-            end = stop_at_contact(models, where[1], to, self.bounds)
+            end = self._stop(models, ident, to)
             self.bases[ident].set_center(end)
             self.labels[ident].set_position(end)
         elif what == "terrain":
