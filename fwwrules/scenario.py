@@ -82,7 +82,7 @@ RULER_INCHES: Mapping[str, float] = {
     "blue": 10.0,
     "black": 12.0,
 }
-"""Default ruler lengths in inches (RULES.md "Range rulers"); a scenario may override them."""
+"""Default ruler lengths in inches (docs/rules.md, "Range rulers"); a scenario may override them."""
 
 DICE_COLOURS: tuple[DiceColour, ...] = ("black", "green", "yellow", "blue")
 MAX_DICE_PER_COLOUR = 4
@@ -90,10 +90,10 @@ SKILL_ICONS: tuple[SkillIcon, ...] = ("pistol", "rifle", "heavy", "melee", "thro
 TERRAIN_KINDS: tuple[TerrainKind, ...] = ("blocking", "cover", "area", "dense-area", "scenery")
 
 # ---------------------------------------------------------------------------------------------
-# The file schema (pydantic). Field names are the public file format of SPEC.md.
+# The file schema (pydantic). Field names are the public file format (docs/scenario-format.md).
 # ---------------------------------------------------------------------------------------------
 
-IDENT_PATTERN = r"^[a-z0-9-]+$"  # SPEC.md: [a-z0-9-]+
+IDENT_PATTERN = r"^[a-z0-9-]+$"  # docs/scenario-format.md: [a-z0-9-]+
 Ident = Annotated[str, StringConstraints(strict=True, pattern=IDENT_PATTERN, max_length=64)]
 # Numbers are strict: a string ("40") or a boolean (true) is an error, never converted.
 Number = Annotated[
@@ -272,7 +272,7 @@ RangeSpec = Annotated[
 
 
 def _dice_limit(colours: list[str]) -> list[str]:
-    """RULES.md "Dice facts": at most 4 effect dice of each colour in one test."""
+    """Dice facts: at most 4 effect dice of each colour in one test."""
     for colour in DICE_COLOURS:
         n = colours.count(colour)
         if n > MAX_DICE_PER_COLOUR:
@@ -302,7 +302,7 @@ class WeaponSpec(_Spec):
 
 
 class ScenarioSpec(_Spec):
-    """A Fallout: Wasteland Warfare board for fwwrules (SPEC.md "Scenario file")."""
+    """A Fallout: Wasteland Warfare board for fwwrules (docs/scenario-format.md)."""
 
     format: Literal["fwwrules/scenario@1"]
     title: Text | None = None
@@ -437,8 +437,9 @@ class Scenario:
     """A whole board, as a file states it (lengths in :attr:`units`).
 
     :func:`load_scenario` and :func:`parse_scenario` check everything the loading rules of
-    SPEC.md name. Building one directly (or with ``dataclasses.replace``) does not validate: it
-    only derives :attr:`board`; to check a hand-made scenario, parse ``dump_text(scenario)``.
+    docs/scenario-format.md name. Building one directly (or with ``dataclasses.replace``) does
+    not validate: it only derives :attr:`board`; to check a hand-made scenario, parse
+    ``dump_text(scenario)``.
     """
 
     models: tuple[Model, ...] = ()
