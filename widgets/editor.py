@@ -1,6 +1,6 @@
 """BoardEditor: build a scenario with the mouse (or with method calls) inside a notebook.
 
-The editor holds the board as plain data in the file format (SPEC.md "Scenario file"), in
+The editor holds the board as plain data in the file format (docs/scenario-format.md), in
 the board's ``units``. Every change makes a new copy of that data, runs it through the
 loader's own validation (:func:`fwwrules.scenario.parse_scenario`) and keeps the copy on the
 undo stack, so the messages in the panel are the messages ``fwwrules check`` prints, and what
@@ -108,7 +108,7 @@ def _round(value: float) -> float:
 
 
 def _slug(text: str) -> str:
-    """An id made of a display text: lowercase letters, digits and '-' (SPEC.md ids)."""
+    """An id made of a display text: lowercase letters, digits and '-' (the file format's ids)."""
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40]
 
 
