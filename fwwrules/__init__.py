@@ -76,6 +76,7 @@ def example_path(name: str) -> Path:
 from .attack import ruling  # noqa: E402
 from .grid import grid_cover  # noqa: E402
 from .melee import slide, withdraw  # noqa: E402
+from .threat import ThreatMap, threat_map  # noqa: E402
 
 __all__ = [
     "AttackRuling",
@@ -90,6 +91,7 @@ __all__ = [
     "Scenario",
     "ScenarioError",
     "Terrain",
+    "ThreatMap",
     "UnknownIdError",
     "Weapon",
     "dump_text",
@@ -101,5 +103,6 @@ __all__ = [
     "ruling",
     "save",
     "slide",
+    "threat_map",
     "withdraw",
 ]
