@@ -90,3 +90,18 @@ far along a line either side of an edge's end point it is probed (``edge_crossed
 
 Far below any gap between pieces on a real table, far above floating-point noise.
 """
+
+MAX_THREAT_POSITIONS: Final = 65_536
+"""Most target positions one threat map may have (``fwwrules threat``; 256 x 256).
+
+A step that would give more positions is refused with the smallest step that fits.
+"""
+
+THREAT_SURE_MARGIN_MM: Final = 1e-3
+"""How clear a threat map's fast path must be of every boundary to decide a cell by itself.
+
+A position whose Line of Cover, sight line, range or base lies within this of a piece's
+outline, a base, a ruler's end or a contact is decided by :func:`fwwrules.ruling` itself
+(``fwwrules.threat``), so the map agrees with the rulings exactly at boundary positions.
+It is far above :data:`LENGTH_EPSILON_MM` and floating-point noise, far below a table's detail.
+"""
