@@ -1209,8 +1209,8 @@ def _cover_counts(
                 count += hit_e
                 unsure |= any_g & ~hit_e
                 continue
-            # Touching solid pieces (merged, or judged piece by piece along a seam, RULES.md
-            # geometry conventions): sure only where the line meets one of them alone.
+            # Touching solid pieces (merged, or judged piece by piece along a seam, docs/rules.md
+            # conventions): sure only where the line meets one of them alone.
             unsure |= hits > 1
             for poly, parts, hit_g in member_hits:
                 alone = hit_g & (hits == 1)
