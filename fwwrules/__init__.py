@@ -96,6 +96,7 @@ def examples() -> dict[str, str]:
 from .attack import ruling  # noqa: E402
 from .grid import grid_cover  # noqa: E402
 from .melee import slide, withdraw  # noqa: E402
+from .threat import ThreatMap, threat_map  # noqa: E402
 
 __all__ = [
     "AttackRuling",
@@ -110,6 +111,7 @@ __all__ = [
     "Scenario",
     "ScenarioError",
     "Terrain",
+    "ThreatMap",
     "UnknownIdError",
     "Weapon",
     "dump_text",
@@ -122,5 +124,6 @@ __all__ = [
     "ruling",
     "save",
     "slide",
+    "threat_map",
     "withdraw",
 ]
