@@ -56,6 +56,10 @@ MAX_POLYGON_VERTICES: Final = 256
 MAX_GRID_CELLS: Final = 10_000
 """Most squares a Pathfinder grid map may have."""
 
+MAX_GRID_WALL_EDGES: Final = 20_200
+"""Most square borders the ``walls`` of one grid file may cover together (a wall of length n
+covers n borders; overlaps count again). Every border of the largest map is 2 * 100 * 101."""
+
 MAX_COORDINATE: Final = 1e6
 """Largest absolute coordinate or length (in the file's units) a scenario may use."""
 
