@@ -40,7 +40,8 @@ def load(path: str | os.PathLike[str]) -> Any:
     Raises :class:`ScenarioError` naming the file and the place inside it when the file is
     unusable.
     """
-    from .grid import GRID_FORMAT, parse_grid
+    from .grid.fileformat import parse_grid
+    from .grid.vocabulary import GRID_FORMAT
     from .loading import load_any
     from .scenario import SCENARIO_FORMAT, parse_scenario
 
@@ -49,7 +50,8 @@ def load(path: str | os.PathLike[str]) -> Any:
 
 def loads(text: str, source: str = "<string>", *, json: bool = False) -> Any:
     """Like :func:`load`, for text in memory (notebooks build scenarios this way)."""
-    from .grid import GRID_FORMAT, parse_grid
+    from .grid.fileformat import parse_grid
+    from .grid.vocabulary import GRID_FORMAT
     from .loading import parse_document, parse_text
     from .scenario import SCENARIO_FORMAT, parse_scenario
 
@@ -94,6 +96,7 @@ def examples() -> dict[str, str]:
 from .attack import ruling  # noqa: E402
 from .grid import grid_cover  # noqa: E402
 from .melee import slide, withdraw  # noqa: E402
+from .threat import ThreatMap, threat_map  # noqa: E402
 
 __all__ = [
     "AttackRuling",
@@ -108,6 +111,7 @@ __all__ = [
     "Scenario",
     "ScenarioError",
     "Terrain",
+    "ThreatMap",
     "UnknownIdError",
     "Weapon",
     "dump_text",
@@ -120,5 +124,6 @@ __all__ = [
     "ruling",
     "save",
     "slide",
+    "threat_map",
     "withdraw",
 ]
