@@ -72,9 +72,10 @@ def _target(text: str) -> str | tuple[float, float]:
 
 
 def cmd_ruling(args: argparse.Namespace) -> int:
-    from . import load, ruling
+    from . import ruling
+    from .files import load_scenario_file
 
-    scenario = load(args.file)
+    scenario = load_scenario_file(args.file)
     result = ruling(
         scenario,
         args.attacker,
@@ -89,16 +90,18 @@ def cmd_ruling(args: argparse.Namespace) -> int:
 
 
 def cmd_withdraw(args: argparse.Namespace) -> int:
-    from . import load, withdraw
+    from . import withdraw
+    from .files import load_scenario_file
 
-    _emit(withdraw(load(args.file), args.model, rules=args.rules), args)
+    _emit(withdraw(load_scenario_file(args.file), args.model, rules=args.rules), args)
     return EXIT_OK
 
 
 def cmd_slide(args: argparse.Namespace) -> int:
-    from . import load, slide
+    from . import slide
+    from .files import load_scenario_file
 
-    _emit(slide(load(args.file), args.model, args.to, rules=args.rules), args)
+    _emit(slide(load_scenario_file(args.file), args.model, args.to, rules=args.rules), args)
     return EXIT_OK
 
 
@@ -130,7 +133,8 @@ def cmd_render(args: argparse.Namespace) -> int:
 def cmd_grid(args: argparse.Namespace) -> int:
     from . import grid_cover, load
 
-    _emit(grid_cover(load(args.file), args.attacker, args.target, attack=args.attack), args)
+    grid = load(args.file)  # grid_cover refuses a scenario file with a clear error
+    _emit(grid_cover(grid, args.attacker, args.target, attack=args.attack), args)  # type: ignore[arg-type]
     return EXIT_OK
 
 
