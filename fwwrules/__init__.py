@@ -7,8 +7,8 @@
 
 This module only re-exports. ``import fwwrules`` loads neither matplotlib nor ipywidgets
 (drawing lives in :mod:`fwwrules.draw`, the panels in :mod:`fwwrules_widgets`) nor pydantic:
-the file readers (:func:`load`, :func:`loads`) and the Pathfinder rulings (:func:`grid_cover`)
-are imported when first asked for.
+the file readers (:func:`load`, :func:`loads`, :func:`examples`) and the Pathfinder rulings
+(:func:`grid_cover`) are imported when first asked for.
 """
 
 from __future__ import annotations
@@ -26,12 +26,12 @@ from .rulings import AttackRuling, Reason
 from .saving import dump_text, save
 
 if TYPE_CHECKING:
-    from .files import load, loads
+    from .files import examples, load, loads
     from .grid import grid_cover
 
 __version__ = "0.1.0"
 
-_LAZY = {"load": "files", "loads": "files", "grid_cover": "grid"}
+_LAZY = {"load": "files", "loads": "files", "examples": "files", "grid_cover": "grid"}
 """Names whose modules import pydantic, by module: imported on first use."""
 
 
@@ -61,6 +61,7 @@ __all__ = [
     "Weapon",
     "dump_text",
     "example_path",
+    "examples",
     "examples_dir",
     "grid_cover",
     "load",

@@ -8,7 +8,7 @@ fields named after the reason's values.
 German uses the rulebook's terms: Sichtlinie (LoS), Deckungslinie (LoC), Deckung,
 Fertigkeitswert, Effektwürfel, Rüstung, Nahkampf, gebunden, Slide, Überzahl.
 
-Each rule family owns one section below; keep entries in the order of RULES.md.
+Each rule family owns one section below; keep entries in the order of docs/clauses.txt.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Final
 
 MM_PER_INCH: Final = 25.4
-"""One inch in millimetres (RULES.md: units)."""
+"""One inch in millimetres (the rulebook measures in inches)."""
 
 LENGTH_EPSILON_MM: Final = 1e-6
 """A segment is *inside* a piece only over a length above this.

@@ -39,8 +39,8 @@ Relation = Literal["friendly", "neutral", "enemy"]
 class Scenario:
     """A whole board, as a file states it (lengths in :attr:`units`).
 
-    :func:`~fwwrules.load` checks everything the loading rules of SPEC.md name. Building one
-    directly (or with ``dataclasses.replace``) neither validates nor computes anything: the
+    :func:`~fwwrules.load` checks everything the loading rules of docs/scenario-format.md
+    name. Building one directly (or with ``dataclasses.replace``) neither validates nor computes anything: the
     derived geometry (:attr:`board`, Significant Edges, engagements ...) is computed on first
     use and kept in the scenario's one cache (:class:`~fwwrules.board.Derived`). To check a
     hand-made scenario, parse ``dump_text(scenario)``.

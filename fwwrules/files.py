@@ -12,8 +12,9 @@ import os
 from .data import Scenario
 from .errors import QueryError
 from .grid import GRID_FORMAT, GridScenario, parse_grid
-from .loading import Parser, load_any, parse_document, parse_text
+from .loading import Parser, load_any, parse_document, parse_text, read_document
 from .pieces import SCENARIO_FORMAT
+from .resources import examples_dir
 from .scenario_spec import parse_scenario
 
 PARSERS: dict[str, Parser] = {SCENARIO_FORMAT: parse_scenario, GRID_FORMAT: parse_grid}
@@ -28,6 +29,23 @@ def load(path: str | os.PathLike[str]) -> Scenario | GridScenario:
     """
     result: Scenario | GridScenario = load_any(path, PARSERS)
     return result
+
+
+def examples() -> dict[str, str]:
+    """The shipped examples: name (as :func:`~fwwrules.example_path` takes it) to title, sorted
+    by name.
+
+    A file without a ``title`` maps to ``""``. Grid examples are named ``grid/<name>``.
+    """
+    base = examples_dir()
+    out: dict[str, str] = {}
+    for p in base.rglob("*.yaml"):
+        data = read_document(p).data
+        title = data.get("title") if isinstance(data, dict) else None
+        out[p.relative_to(base).with_suffix("").as_posix()] = (
+            title if isinstance(title, str) else ""
+        )
+    return dict(sorted(out.items()))
 
 
 def load_scenario_file(path: str | os.PathLike[str]) -> Scenario:

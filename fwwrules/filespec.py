@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from .constants import MAX_COORDINATE
 from .loading import describe
 
-IDENT_PATTERN = r"^[a-z0-9-]+$"  # SPEC.md: [a-z0-9-]+
+IDENT_PATTERN = r"^[a-z0-9-]+$"  # docs/scenario-format.md: [a-z0-9-]+
 Ident = Annotated[str, StringConstraints(strict=True, pattern=IDENT_PATTERN, max_length=64)]
 
 TEXT_MAX_LENGTH = 200

@@ -32,7 +32,7 @@ RULER_INCHES: Mapping[str, float] = {
     "blue": 10.0,
     "black": 12.0,
 }
-"""Default ruler lengths in inches (RULES.md "Range rulers"); a scenario may override them."""
+"""Default ruler lengths in inches (docs/rules.md, "Range rulers"); a scenario may override them."""
 
 DICE_COLOURS: tuple[DiceColour, ...] = ("black", "green", "yellow", "blue")
 MAX_DICE_PER_COLOUR = 4

@@ -90,7 +90,7 @@ from .pieces import (
 )
 
 # ---------------------------------------------------------------------------------------------
-# The file schema (pydantic). Field names are the public file format of SPEC.md.
+# The file schema (pydantic). Field names are the public file format (docs/scenario-format.md).
 # ---------------------------------------------------------------------------------------------
 
 
@@ -229,7 +229,7 @@ RangeSpec = Annotated[
 
 
 def _dice_limit(colours: list[str]) -> list[str]:
-    """RULES.md "Dice facts": at most 4 effect dice of each colour in one test."""
+    """Dice facts: at most 4 effect dice of each colour in one test."""
     for colour in DICE_COLOURS:
         n = colours.count(colour)
         if n > MAX_DICE_PER_COLOUR:
@@ -267,7 +267,7 @@ class BoardSpec(Spec):
 
 
 class ScenarioSpec(Spec):
-    """A Fallout: Wasteland Warfare board for fwwrules (SPEC.md "Scenario file")."""
+    """A Fallout: Wasteland Warfare board for fwwrules (docs/scenario-format.md)."""
 
     format: Literal["fwwrules/scenario@1"]
     title: Text | None = None

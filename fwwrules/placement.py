@@ -1,0 +1,145 @@
+"""Placing a base by hand: where a straight move stops, and the board it must stay on.
+
+Panels and the board editor move bases with the mouse; these pure functions say where such a
+move ends so that a base never overlaps another base and never leaves the table.
+
+* :func:`board_bounds`: the table ``(xmin, ymin, xmax, ymax)`` in scenario units: the
+  scenario's ``board: {size: [w, h]}`` from the origin, or (without it) the contents' extent
+  plus a margin.
+* :func:`stop_at_contact`: move a base along the straight segment from where it stands toward
+  a point and stop at the first contact with another base (gap 0) or at the table's edge.
+
+Terrain does not stop a base (models stand on and in terrain); only other bases and the
+table's edge do.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from .constants import BOARD_MARGIN_MM, BOUNDARY_TOLERANCE_MM
+
+if TYPE_CHECKING:
+    from .data import Scenario
+
+Bounds = tuple[float, float, float, float]
+"""``(xmin, ymin, xmax, ymax)``."""
+
+CONTENT_MARGIN_MM = BOARD_MARGIN_MM
+"""Without a ``board`` size, the table is the contents' extent plus this on every side."""
+
+
+def board_bounds(scenario: Scenario) -> Bounds:
+    """The table ``(xmin, ymin, xmax, ymax)`` in scenario units.
+
+    With ``board: {size: [w, h]}`` it is ``(0, 0, w, h)``. Without it, every base and terrain
+    piece plus :data:`CONTENT_MARGIN_MM` on each side; an empty scenario gets
+    ``(0, 0, 100 mm, 100 mm)``.
+
+    >>> from fwwrules.scenario import Model, Scenario
+    >>> s = Scenario(models=(Model("a", "x", 40.0, (100.0, 50.0)),))
+    >>> board_bounds(s)
+    (50.0, 0.0, 150.0, 100.0)
+    """
+    size = scenario.board_size
+    if size is not None:
+        return (0.0, 0.0, float(size[0]), float(size[1]))
+    u = scenario.unit_mm
+    xmin, xmax, ymin, ymax = scenario.limits_mm(CONTENT_MARGIN_MM)
+    return (xmin / u, ymin / u, xmax / u, ymax / u)
+
+
+def _first_contact(
+    px: float, py: float, dx: float, dy: float, qx: float, qy: float, reach: float
+) -> float | None:
+    """The smallest s in [0, 1] where ``|p + s d - q| = reach``, moving closer; ``0.0`` when
+    already within ``reach`` and moving closer; None when the move never comes that close."""
+    ox, oy = px - qx, py - qy
+    c = ox * ox + oy * oy - reach * reach
+    b = 2.0 * (ox * dx + oy * dy)
+    if c <= 0.0:  # touching or overlapping already: only moving away is free
+        return 0.0 if b < 0.0 else None
+    a = dx * dx + dy * dy
+    disc = b * b - 4.0 * a * c
+    if a == 0.0 or disc < 0.0 or b >= 0.0:
+        return None
+    s = (-b - math.sqrt(disc)) / (2.0 * a)
+    return s if s <= 1.0 else None
+
+
+def _edge_stop(p: float, d: float, low: float, high: float) -> float | None:
+    """The smallest s in [0, 1] where ``p + s d`` reaches ``low`` or ``high`` moving outward
+    (``0.0`` when already outside and moving further out)."""
+    if d < 0.0:
+        if p <= low:
+            return 0.0
+        s = (low - p) / d
+        return s if s <= 1.0 else None
+    if d > 0.0:
+        if p >= high:
+            return 0.0
+        s = (high - p) / d
+        return s if s <= 1.0 else None
+    return None
+
+
+def stop_at_contact(
+    scenario: Scenario,
+    model_id: str,
+    to: tuple[float, float],
+    *,
+    bounds: Bounds | None = None,
+) -> tuple[float, float]:
+    """Where ``model_id``'s centre ends when moved straight toward ``to`` (scenario units).
+
+    The base moves along the segment from its centre to ``to`` and stops at the first point
+    where it touches another base (gap 0, never overlapping) or where its edge reaches the
+    table's edge (``bounds``, default :func:`board_bounds`). Boundary cases:
+
+    * a base already in contact with (or overlapping) another may move away from it, but a
+      move that brings the two centres closer stops at once (the base stays put);
+    * a base already (partly) off the table may move back on, not further off;
+    * a move passing another base at exactly the sum of the radii touches it (gap 0) and
+      stops there;
+    * ``to`` equal to the centre returns the centre; other bases' overlaps are not checked.
+
+    The stop is placed a rounding step (:data:`~fwwrules.constants.BOUNDARY_TOLERANCE_MM`)
+    before the contact, so the bases touch within any contact tolerance and never overlap.
+
+    >>> from fwwrules.scenario import Model, Scenario
+    >>> s = Scenario(models=(Model("a", "x", 20.0, (0.0, 0.0)), Model("b", "y", 20.0, (50.0, 0.0))))
+    >>> x, y = stop_at_contact(s, "a", (100.0, 0.0))
+    >>> round(x, 6), y
+    (30.0, 0.0)
+    >>> stop_at_contact(s, "a", (0.0, 25.0))  # sideways: free (the contents' margin is 30)
+    (0.0, 25.0)
+    """
+    scenario.model(model_id)  # raises UnknownIdError for a bad id
+    u = scenario.unit_mm
+    board = scenario.board
+    me = board.models[model_id].disc
+    px, py, r = me.x, me.y, me.r
+    tx, ty = float(to[0]) * u, float(to[1]) * u
+    dx, dy = tx - px, ty - py
+    length = math.hypot(dx, dy)
+    if length == 0.0:
+        return (px / u, py / u)
+    s = 1.0
+    for mid, g in board.models.items():
+        if mid == model_id:
+            continue
+        hit = _first_contact(px, py, dx, dy, g.disc.x, g.disc.y, r + g.disc.r)
+        if hit is not None:
+            s = min(s, hit)
+    xmin, ymin, xmax, ymax = board_bounds(scenario) if bounds is None else bounds
+    for p, d, low, high in (
+        (px, dx, xmin * u + r, xmax * u - r),
+        (py, dy, ymin * u + r, ymax * u - r),
+    ):
+        hit = _edge_stop(p, d, low, high)
+        if hit is not None:
+            s = min(s, hit)
+    if s < 1.0:
+        s = max(0.0, s - BOUNDARY_TOLERANCE_MM / length)
+    return ((px + s * dx) / u, (py + s * dy) / u)

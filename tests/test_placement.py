@@ -1,0 +1,144 @@
+"""fwwrules.placement: a hand-moved base stops at contact and stays on the table."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fwwrules.constants import DEFAULT_CONTACT_TOLERANCE_MM
+from fwwrules.errors import UnknownIdError
+from fwwrules.placement import CONTENT_MARGIN_MM, board_bounds, stop_at_contact
+from fwwrules.scenario import Model, Scenario
+
+BIG = (-1000.0, -1000.0, 1000.0, 1000.0)
+
+
+def two(units: str = "mm", gap_x: float = 50.0) -> Scenario:
+    return Scenario(
+        units=units,
+        models=(
+            Model("a", "red", 20.0, (0.0, 0.0)),
+            Model("b", "blue", 20.0, (gap_x, 0.0)),
+        ),
+    )
+
+
+def gap_mm(s: Scenario, a: str, b: str) -> float:
+    return s.board.models[a].disc.gap(s.board.models[b].disc)
+
+
+def moved(s: Scenario, mid: str, at: tuple[float, float]) -> Scenario:
+    models = tuple(dataclasses.replace(m, at=at) if m.id == mid else m for m in s.models)
+    return dataclasses.replace(s, models=models)
+
+
+def test_move_straight_into_a_base_stops_at_contact_gap_zero() -> None:
+    s = two()
+    at = stop_at_contact(s, "a", (100.0, 0.0))
+    after = moved(s, "a", at)
+    assert 0.0 <= gap_mm(after, "a", "b") <= 1e-6
+    assert at[1] == 0.0
+
+
+def test_move_short_of_the_other_base_reaches_the_point() -> None:
+    assert stop_at_contact(two(), "a", (20.0, 0.0)) == (20.0, 0.0)
+
+
+def test_move_passing_beside_a_base_is_free() -> None:
+    # b's centre is 50 mm away along x; passing 25 mm above it is clear (radii sum 20).
+    s = two()
+    s = moved(s, "a", (0.0, 25.0))
+    assert stop_at_contact(s, "a", (100.0, 25.0), bounds=BIG) == (100.0, 25.0)
+
+
+def test_move_grazing_a_base_tangentially_stops_where_it_touches() -> None:
+    """Passing at exactly the radius sum touches the other base (gap 0) once: a contact."""
+    s = moved(two(), "a", (0.0, 20.0))
+    x, y = stop_at_contact(s, "a", (100.0, 20.0), bounds=BIG)
+    assert (x, y) == (pytest.approx(50.0, abs=1e-6), 20.0)
+
+
+def test_base_in_contact_may_move_away_but_not_closer() -> None:
+    s = two(gap_x=20.0)  # touching
+    assert stop_at_contact(s, "a", (-10.0, 0.0)) == (-10.0, 0.0)
+    assert stop_at_contact(s, "a", (10.0, 0.0)) == (0.0, 0.0)
+
+
+def test_inches_scenario_answers_in_inches() -> None:
+    s = Scenario(
+        units="in",
+        models=(Model("a", "red", 1.0, (0.0, 0.0)), Model("b", "blue", 1.0, (3.0, 0.0))),
+    )
+    x, y = stop_at_contact(s, "a", (10.0, 0.0))
+    assert x == pytest.approx(2.0, abs=1e-9)
+    assert y == 0.0
+
+
+def test_move_stops_at_the_table_edge_from_board_bounds() -> None:
+    s = two()
+    _, ymin, _, _ = board_bounds(s)
+    x, y = stop_at_contact(s, "a", (0.0, -1000.0))
+    assert y == pytest.approx(ymin + 10.0, abs=1e-6)
+    assert y >= ymin + 10.0
+    assert x == 0.0
+
+
+def test_board_bounds_without_size_is_contents_plus_margin() -> None:
+    s = two()
+    assert board_bounds(s) == pytest.approx(
+        (-10.0 - CONTENT_MARGIN_MM, -10.0 - CONTENT_MARGIN_MM, 60.0 + CONTENT_MARGIN_MM, 10.0 + 30)
+    )
+
+
+def test_board_bounds_uses_board_size_when_the_scenario_has_one() -> None:
+    s = two()
+    if not hasattr(s, "board_size"):
+        pytest.skip("the scenario has no board_size yet")
+    s = dataclasses.replace(s, board_size=(600.0, 400.0))  # type: ignore[call-arg]
+    assert board_bounds(s) == (0.0, 0.0, 600.0, 400.0)
+
+
+def test_explicit_bounds_override_the_scenario() -> None:
+    s = two()
+    x, _ = stop_at_contact(s, "a", (-100.0, 0.0), bounds=(-30.0, -30.0, 100.0, 30.0))
+    assert x == pytest.approx(-20.0, abs=1e-6)
+
+
+def test_unknown_model_is_an_error() -> None:
+    with pytest.raises(UnknownIdError):
+        stop_at_contact(two(), "nobody", (1.0, 1.0))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    tx=st.floats(-300, 300),
+    ty=st.floats(-300, 300),
+    bx=st.floats(-80, 80),
+    by=st.floats(-80, 80),
+)
+def test_never_overlapping_never_off_the_table(tx: float, ty: float, bx: float, by: float) -> None:
+    """Whatever the aim, the moved base never overlaps another by more than rounding, and
+    stays within the table; a contact stop lies within the contact tolerance."""
+    s = Scenario(
+        models=(
+            Model("a", "red", 25.0, (0.0, 0.0)),
+            Model("b", "blue", 32.0, (bx, by)),
+        )
+    )
+    if gap_mm(s, "a", "b") < 0:
+        return  # not a valid starting board
+    bounds = (-150.0, -150.0, 150.0, 150.0)
+    x, y = stop_at_contact(s, "a", (tx, ty), bounds=bounds)
+    after = moved(s, "a", (x, y))
+    g = gap_mm(after, "a", "b")
+    assert g >= -1e-9
+    assert -150.0 + 12.5 - 1e-9 <= x <= 150.0 - 12.5 + 1e-9
+    assert -150.0 + 12.5 - 1e-9 <= y <= 150.0 - 12.5 + 1e-9
+    reached = math.isclose(x, tx, abs_tol=1e-9) and math.isclose(y, ty, abs_tol=1e-9)
+    at_edge = min(x + 137.5, 137.5 - x, y + 137.5, 137.5 - y) <= 1e-6
+    if not reached and not at_edge:
+        assert g <= DEFAULT_CONTACT_TOLERANCE_MM
