@@ -40,10 +40,11 @@ class Scenario:
     """A whole board, as a file states it (lengths in :attr:`units`).
 
     :func:`~fwwrules.load` checks everything the loading rules of docs/scenario-format.md
-    name. Building one directly (or with ``dataclasses.replace``) neither validates nor computes anything: the
-    derived geometry (:attr:`board`, Significant Edges, engagements ...) is computed on first
-    use and kept in the scenario's one cache (:class:`~fwwrules.board.Derived`). To check a
-    hand-made scenario, parse ``dump_text(scenario)``.
+    name. Building one directly (or with ``dataclasses.replace``) neither validates nor
+    computes anything: the derived geometry (:attr:`board`, Significant Edges, engagements ...)
+    is computed on first use and kept in the scenario's one cache
+    (:class:`~fwwrules.board.Derived`). To check a hand-made scenario, parse
+    ``dump_text(scenario)``.
 
     ``board_size`` is the table's ``[width, height]`` (file key ``board: {size: ...}``), origin
     at ``[0, 0]``; ``None``: the contents' bounding box plus a margin (:meth:`limits_mm`).

@@ -1,5 +1,6 @@
-"""The optional table size ``board: {size: [w, h]}`` (SPEC.md): data, file, save, schema, and
-the default table (contents' bounding box plus a margin). Bad files: ``test_cli_errors.py``."""
+"""The optional table size ``board: {size: [w, h]}`` (docs/scenario-format.md): data, file,
+save, schema, and the default table (contents' bounding box plus a margin). Bad files:
+``test_cli_errors.py``."""
 
 from __future__ import annotations
 
