@@ -7,8 +7,8 @@
 
 This module only re-exports. ``import fwwrules`` loads neither matplotlib nor ipywidgets
 (drawing lives in :mod:`fwwrules.draw`, the panels in :mod:`fwwrules_widgets`) nor pydantic:
-the file readers (:func:`load`, :func:`loads`, :func:`examples`) and the Pathfinder rulings
-(:func:`grid_cover`) are imported when first asked for.
+the file readers (:func:`load`, :func:`loads`, :func:`examples`) are imported when first
+asked for.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from .attack import ruling
 from .data import Scenario
 from .errors import FwwError, QueryError, ScenarioError, UnknownIdError
+from .grid import grid_cover
 from .movement import slide, withdraw
 from .pieces import ChargeBonus, Circle, Model, Options, Rect, Terrain, Weapon
 from .resources import example_path, examples_dir
@@ -27,11 +28,10 @@ from .saving import dump_text, save
 
 if TYPE_CHECKING:
     from .files import examples, load, loads
-    from .grid import grid_cover
 
 __version__ = "0.1.0"
 
-_LAZY = {"load": "files", "loads": "files", "examples": "files", "grid_cover": "grid"}
+_LAZY = {"load": "files", "loads": "files", "examples": "files"}
 """Names whose modules import pydantic, by module: imported on first use."""
 
 

@@ -56,7 +56,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    from .scenario import json_schema
+    from .scenario_spec import json_schema
 
     print(json.dumps(json_schema(), indent=2))
     return EXIT_OK

@@ -11,7 +11,9 @@ import os
 
 from .data import Scenario
 from .errors import QueryError
-from .grid import GRID_FORMAT, GridScenario, parse_grid
+from .grid.fileformat import parse_grid
+from .grid.model import GridScenario
+from .grid.vocabulary import GRID_FORMAT
 from .loading import Parser, load_any, parse_document, parse_text, read_document
 from .pieces import SCENARIO_FORMAT
 from .resources import examples_dir

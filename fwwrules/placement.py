@@ -37,7 +37,7 @@ def board_bounds(scenario: Scenario) -> Bounds:
     piece plus :data:`CONTENT_MARGIN_MM` on each side; an empty scenario gets
     ``(0, 0, 100 mm, 100 mm)``.
 
-    >>> from fwwrules.scenario import Model, Scenario
+    >>> from fwwrules.data import Model, Scenario
     >>> s = Scenario(models=(Model("a", "x", 40.0, (100.0, 50.0)),))
     >>> board_bounds(s)
     (50.0, 0.0, 150.0, 100.0)
@@ -107,7 +107,7 @@ def stop_at_contact(
     The stop is placed a rounding step (:data:`~fwwrules.constants.BOUNDARY_TOLERANCE_MM`)
     before the contact, so the bases touch within any contact tolerance and never overlap.
 
-    >>> from fwwrules.scenario import Model, Scenario
+    >>> from fwwrules.data import Model, Scenario
     >>> s = Scenario(models=(Model("a", "x", 20.0, (0.0, 0.0)), Model("b", "y", 20.0, (50.0, 0.0))))
     >>> x, y = stop_at_contact(s, "a", (100.0, 0.0))
     >>> round(x, 6), y

@@ -52,8 +52,8 @@ from .text import draw_word
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from ..data import Scenario
     from ..rulings import AttackRuling
-    from ..scenario import Scenario
 
 XY = tuple[float, float]
 
