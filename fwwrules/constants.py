@@ -65,6 +65,15 @@ SANE_BASE_MM: Final = (10.0, 300.0)
 SANE_RULER_MM: Final = (5.0, 2000.0)
 """Ruler lengths (and range bands given as lengths) outside this range are refused likewise."""
 
+MAX_MODEL_WEAPONS: Final = 32
+"""Most weapon ids (and, likewise, keywords or status markers) one model may list."""
+
+MAX_NUMBER_CHARS: Final = 32
+"""Longest number, in characters as written, a file may hold (a coordinate written with all
+the digits a double has takes about 24). Longer numbers are refused while the file is read,
+before anything is built: converting a number with thousands of digits is slow, and no table
+measurement has them."""
+
 MAX_NESTING: Final = 32
 """Deepest nesting of lists and mappings a file may have (a scenario needs about 6 levels)."""
 

@@ -39,6 +39,7 @@ from .constants import (
     BOUNDARY_TOLERANCE_MM,
     DEFAULT_CONTACT_TOLERANCE_MM,
     MAX_COORDINATE,
+    MAX_MODEL_WEAPONS,
     MAX_MODELS,
     MAX_POLYGON_VERTICES,
     MAX_TERRAIN,
@@ -128,10 +129,14 @@ class ModelSpec(Spec):
         default_factory=dict, description="Skill values by icon"
     )
     strength: Annotated[StrictInt, Field(ge=1, le=20)] | None = None
-    keywords: list[Ident] = Field(default_factory=list)
-    status: list[Status] = Field(default_factory=list)
+    keywords: Annotated[list[Ident], Field(max_length=MAX_MODEL_WEAPONS)] = Field(
+        default_factory=list
+    )
+    status: Annotated[list[Status], Field(max_length=MAX_MODEL_WEAPONS)] = Field(
+        default_factory=list
+    )
     charge_bonus: ChargeBonusSpec | None = None
-    weapons: list[Ident] = Field(
+    weapons: Annotated[list[Ident], Field(max_length=MAX_MODEL_WEAPONS)] = Field(
         default_factory=list, description="Weapon ids; every model also has 'improvised'"
     )
     move: Positive | None = None
@@ -406,10 +411,10 @@ def _semantic_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
             problems.append(doc.problem(("weapons", i, "id"), f"duplicate weapon id {weapon.id!r}"))
         weapon_ids.setdefault(weapon.id, i)
     model_ids = {m.id for m in spec.models}
+    known = _id_list(sorted(weapon_ids))
     for i, m in enumerate(spec.models):
         for j, w in enumerate(m.weapons):
             if w not in weapon_ids and w != IMPROVISED:
-                known = ", ".join(sorted(weapon_ids)) or "none"
                 problems.append(
                     doc.problem(
                         ("models", i, "weapons", j),
@@ -494,6 +499,16 @@ def _off_board_problems(spec: ScenarioSpec, doc: Document, unit: float) -> list[
                 )
             )
     return problems
+
+
+def _id_list(ids: list[str], most: int = 12) -> str:
+    """Ids for a message: all of them, or the first ``most`` and how many more (a file may
+    declare hundreds; one message per unknown id must stay short)."""
+    if not ids:
+        return "none"
+    if len(ids) <= most:
+        return ", ".join(ids)
+    return ", ".join(ids[:most]) + f" and {len(ids) - most} more"
 
 
 def _weapon_problems(w: WeaponSpec, at: tuple[str | int, ...], doc: Document) -> list[Problem]:

@@ -85,7 +85,7 @@ def test_editor_board_size_is_saved_and_loads_back(tmp_path: Path) -> None:
     ed.add_model((9, 3))
     out = ed.save(tmp_path / "sized.yaml")
     text = out.read_text()
-    assert _board_supported(), "the scenario format has 'board: {size: ...}' (SPEC.md)"
+    assert _board_supported(), "the scenario format has 'board: {size: ...}'"
     assert "board:" in text
     reopened = BoardEditor.from_file(out, interactive=False)
     assert reopened.size == (30.0, 22.0)

@@ -69,4 +69,4 @@ def test_readme_binder_link_and_badge_match_the_project_urls() -> None:
         assert urls[key].startswith(urls["Source"]), key
     for doc in ("Documentation", "Changelog"):
         local = urls[doc].split("/blob/main/", 1)[1]
-        assert (README.parent / local).is_file() or local == "docs/rules.md", local
+        assert (README.parent / local).is_file(), local

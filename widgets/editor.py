@@ -1,6 +1,6 @@
 """BoardEditor: build a scenario with the mouse (or with method calls) inside a notebook.
 
-The editor holds the board as plain data in the file format (SPEC.md "Scenario file"), in
+The editor holds the board as plain data in the file format (docs/scenario-format.md), in
 the board's ``units``. Every change makes a new copy of that data, runs it through the
 loader's own validation (:func:`fwwrules.scenario.parse_scenario`) and keeps the copy on the
 undo stack, so the messages in the panel are the messages ``fwwrules check`` prints, and what
@@ -108,7 +108,7 @@ def _round(value: float) -> float:
 
 
 def _slug(text: str) -> str:
-    """An id made of a display text: lowercase letters, digits and '-' (SPEC.md ids)."""
+    """An id made of a display text: lowercase letters, digits and '-' (the file format's ids)."""
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40]
 
 
@@ -794,6 +794,15 @@ class BoardEditor(ControlPanel):
         self.ax.set_aspect("equal", adjustable="box")
         self.ax.set_xlabel(self.units, fontsize=8)
         self.ax.tick_params(labelsize=7)
+        # a light 1" grid under the pieces (the snap grid is a quarter of it)
+        from matplotlib.ticker import MultipleLocator
+
+        inch = MM_PER_INCH / self.unit_mm
+        for axis in (self.ax.xaxis, self.ax.yaxis):
+            axis.set_minor_locator(MultipleLocator(inch))
+        self.ax.set_axisbelow(True)
+        self.ax.grid(which="minor", color="#E4E4E4", linewidth=0.5)
+        self.ax.grid(which="major", color="#CFCFCF", linewidth=0.7)
         self._artists: list[Artist] = []
         self.bases: dict[str, CirclePatch] = {}
         self.pieces: dict[str, PolygonPatch | CirclePatch] = {}
@@ -840,6 +849,10 @@ class BoardEditor(ControlPanel):
             bundle = bundle[0]
         bundle = dict(bundle or {})
         bundle["text/plain"] = self.summary()
+        # Static views (nbconvert, GitHub) cannot run the widget: they show the board.
+        import base64
+
+        bundle["image/png"] = base64.b64encode(self.png()).decode("ascii")
         return bundle
 
     def summary(self) -> str:
@@ -1029,8 +1042,9 @@ class BoardEditor(ControlPanel):
         ax, d, st = self.ax, self._data, self.style
         bad = self._bad_ids()
         w, h = self.size
-        table = RectanglePatch((0, 0), w, h, facecolor="#FAFAF5", edgecolor="#444444", zorder=0)
-        self._add(table)
+        self._add(RectanglePatch((0, 0), w, h, facecolor="#FAFAF5", edgecolor="none", zorder=0))
+        edge = RectanglePatch((0, 0), w, h, fill=False, edgecolor="#444444", lw=1.5, zorder=0.9)
+        self._add(edge)  # the table's edge, over the grid
         for piece in d["terrain"]:
             ident = str(piece.get("id"))
             look = st.terrain_look(str(piece.get("kind")))
