@@ -19,8 +19,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .attack import ruling
 from .data import Scenario
 from .files import load_scenario_file
+from .movement import slide
 from .resources import example_path
 
 #: The options of a scenario file that change a ruling, and the clauses each one changes.
@@ -68,8 +70,6 @@ class Reading:
 
     def answer(self) -> Any:
         """The engine's ruling for this reading (an attack ruling or a slide ruling)."""
-        from . import ruling, slide
-
         what, first, second = self.query
         if what == "slide":
             return slide(self.scenario, first, second)
