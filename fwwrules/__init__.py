@@ -25,6 +25,7 @@ from .pieces import ChargeBonus, Circle, Model, Options, Rect, Terrain, Weapon
 from .resources import example_path, examples_dir
 from .rulings import AttackRuling, Reason
 from .saving import dump_text, save
+from .threat import ThreatMap, threat_map
 
 if TYPE_CHECKING:
     from .files import examples, load, loads
@@ -57,6 +58,7 @@ __all__ = [
     "Scenario",
     "ScenarioError",
     "Terrain",
+    "ThreatMap",
     "UnknownIdError",
     "Weapon",
     "dump_text",
@@ -69,5 +71,6 @@ __all__ = [
     "ruling",
     "save",
     "slide",
+    "threat_map",
     "withdraw",
 ]

@@ -24,9 +24,12 @@ from .elevation import significant_edges_of
 from .pieces import Circle, Model, Rect, Terrain
 
 if TYPE_CHECKING:
+    from shapely.geometry.base import BaseGeometry
+
     from .elevation import SignificantEdge, _EdgeArrays
     from .los import PairSight
     from .terrain import KindMap, SolidSet
+    from .threat import _Part
 
 SizeClass = Literal["normal", "large", "huge"]
 SIZE_RANK: Mapping[str, int] = {"normal": 0, "large": 1, "huge": 2}
@@ -134,7 +137,9 @@ class Derived:
     * ``pieces_under``: the pieces under each model (``elevation.standing-on``);
     * ``kinds``: each piece's effective kind per kind of shot (``terrain``);
     * ``solids``: merged solids per set of kinds, for LoS and for cover (``terrain``);
-    * ``sight``: the LoS witness per unordered pair of models and obstacles (``los``).
+    * ``sight``: the LoS witness per unordered pair of models and obstacles (``los``);
+    * ``threat_parts``: convex parts of each merged solid, by the solid's ``id`` (the entry
+      holds the solid, so the id cannot be reused while cached) (``threat``).
     """
 
     __slots__ = (
@@ -147,6 +152,7 @@ class Derived:
         "sight",
         "significant_edges",
         "solids",
+        "threat_parts",
     )
 
     def __init__(self) -> None:
@@ -159,6 +165,7 @@ class Derived:
         self.kinds: dict[tuple[object, ...], KindMap] = {}
         self.solids: dict[tuple[object, ...], SolidSet] = {}
         self.sight: dict[tuple[object, ...], PairSight] = {}
+        self.threat_parts: dict[int, tuple[BaseGeometry, tuple[_Part, ...]]] = {}
 
 
 def terrain_polygon(t: Terrain, unit_mm: float) -> Polygon:

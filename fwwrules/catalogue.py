@@ -606,6 +606,12 @@ _GRID: dict[str, Entry] = {
         "de": "{attacker} wählt den Eckpunkt ({x}, {y}), den für ihn günstigsten: {clear} von "
         "{n} Linien zu den Eckpunkten des Feldes ({c}, {r}) von {target} sind frei.",
     },
+    "grid.ranged/corner-all": {
+        "en": "{attacker} takes corner ({x}, {y}), the best one for it: {clear} of {n} lines to "
+        "the corners of all squares of {target} are clear.",
+        "de": "{attacker} wählt den Eckpunkt ({x}, {y}), den für ihn günstigsten: {clear} von "
+        "{n} Linien zu den Eckpunkten aller Felder von {target} sind frei.",
+    },
     "grid.ranged/wall": {
         "en": "A line passes through the wall square ({c}, {r}).",
         "de": "Eine Linie führt durch das Mauerfeld ({c}, {r}).",
@@ -659,6 +665,12 @@ _GRID: dict[str, Entry] = {
         "de": "{target} steht nicht angrenzend ({distance} Felder entfernt, Reichweite "
         "{reach}): Deckung gegen diesen Nahkampfangriff wird wie bei einem Fernkampfangriff "
         "bestimmt.",
+    },
+    "grid.melee/reach-creature": {
+        "en": "{attacker} has reach ({reach} squares): its attacks figure cover like ranged "
+        "attacks, even against {target} standing adjacent.",
+        "de": "{attacker} hat Reichweite ({reach} Felder): Deckung gegen seine Angriffe wird wie "
+        "bei Fernkampfangriffen bestimmt, auch gegen {target}, das angrenzend steht.",
     },
     "grid.melee/out-of-reach": {
         "en": "{target} is {distance} squares away, beyond the reach of {attacker} ({reach} "
@@ -731,6 +743,12 @@ _GRID: dict[str, Entry] = {
         "en": "{target} fills {size}x{size} squares; {attacker} may pick any of them.",
         "de": "{target} besetzt {size}x{size} Felder; {attacker} darf jedes davon wählen.",
     },
+    "grid.big/target-ranged": {
+        "en": "{target} fills {size}x{size} squares; a ranged attack draws its lines to the "
+        "corners of all of them (picking one square is for melee only).",
+        "de": "{target} besetzt {size}x{size} Felder; ein Fernkampfangriff zieht seine Linien "
+        "zu den Eckpunkten aller dieser Felder (ein Feld wählen darf man nur im Nahkampf).",
+    },
     # grid.partial
     "grid.partial/suggested": {
         "en": "{clear} of {n} lines from the chosen corner are clear, so more than half of "
@@ -761,6 +779,20 @@ _GRID: dict[str, Entry] = {
         "de": "Eine Schussscharte gibt verbesserte Deckung: +{ac} auf die RK, +{reflex} auf "
         "Reflexwürfe, Verbessertes Entrinnen gegen Effekte mit Reflexwurf und +{stealth} auf "
         "Würfe für Heimlichkeit.",
+    },
+    "grid.improved/behind": {
+        "en": "{target} is behind the arrow slit in square ({c}, {r}): nearer to it "
+        "({target_ft:g} ft) than {attacker} is ({attacker_ft:g} ft).",
+        "de": "{target} steht hinter der Schussscharte im Feld ({c}, {r}): näher daran "
+        "({target_ft:g} ft) als {attacker} ({attacker_ft:g} ft).",
+    },
+    "grid.improved/not-behind": {
+        "en": "{target} is not behind the arrow slit in square ({c}, {r}): {attacker} is as near "
+        "to it or nearer ({attacker_ft:g} ft against {target_ft:g} ft) and shoots out through "
+        "it, so the slit gives {target} no cover.",
+        "de": "{target} steht nicht hinter der Schussscharte im Feld ({c}, {r}): {attacker} "
+        "steht ebenso nah oder näher daran ({attacker_ft:g} ft gegen {target_ft:g} ft) und "
+        "schießt durch sie hinaus, die Schussscharte gibt {target} also keine Deckung.",
     },
     # grid.consequences
     "grid.consequences/no-aoo": {
