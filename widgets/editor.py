@@ -89,6 +89,10 @@ STOCK_WEAPONS: Mapping[str, Data] = {
 """Generic weapon profiles the model form offers (the file lists a weapon once it is used).
 They are placeholders with plain ruler bands, not the cards of any product."""
 
+CANVAS_PX = 520
+"""Side of the square board canvas in CSS pixels: with the messages under it, it fits a
+1280x800 screen in JupyterLab."""
+
 TOOLS = ("select", "model", "rect", "polygon", "circle")
 INVALID_COLOUR = "#D55E00"
 SELECTED_COLOUR = "#0072B2"
@@ -239,7 +243,7 @@ class BoardEditor(ControlPanel):
         lang: str = "en",
         style: BoardStyle = DEFAULT_STYLE,
         interactive: bool | None = None,
-        canvas_px: int = 600,
+        canvas_px: int = CANVAS_PX,
         source: str = "board.yaml",
     ) -> None:
         self.source = source
@@ -277,13 +281,12 @@ class BoardEditor(ControlPanel):
         self._build_controls(lang)
         self._build_canvas(canvas_px)
         self._connect()
-        self.widget = widgets.VBox(
-            [
-                widgets.HBox([self.controls, self.canvas_widget]),
-                self.message,
-                self.attack_box,
-            ]
+        # The messages and the hint sit under the board, where the eye is while drawing.
+        board = widgets.VBox(
+            [self.canvas_widget, self.message, self.hint],
+            layout=widgets.Layout(width=f"{canvas_px + 10}px"),
         )
+        self.widget = widgets.VBox([widgets.HBox([self.controls, board]), self.attack_box])
         self._relabel()
         self._show()
 
@@ -695,11 +698,11 @@ class BoardEditor(ControlPanel):
     # === the panel ===========================================================================
     def _build_controls(self, lang: str) -> None:
         wide = widgets.Layout(width="290px")
-        kw: dict[str, Any] = {"layout": wide, "style": {"description_width": "90px"}}
+        kw: dict[str, Any] = {"layout": wide, "style": {"description_width": "100px"}}
         self.tool = widgets.ToggleButtons(
             options=[(t, t) for t in TOOLS],
             value="select",
-            style={"button_width": "90px"},
+            style={"button_width": "92px"},
             layout=widgets.Layout(width="300px"),
         )
         self.snap_box = widgets.Checkbox(value=True, indent=False)
@@ -731,8 +734,8 @@ class BoardEditor(ControlPanel):
         self.path = widgets.Text(value="my-board.yaml", **kw)
         self.save_button = widgets.Button(layout=widgets.Layout(width="140px"))
         self.attack_button = widgets.Button(layout=widgets.Layout(width="290px"))
-        self.hint = widgets.HTML(layout=widgets.Layout(width="290px"))
-        self.message = widgets.HTML(layout=widgets.Layout(width="900px"))
+        self.hint = widgets.HTML(layout=widgets.Layout(width="95%"))
+        self.message = widgets.HTML(layout=widgets.Layout(width="95%"))
         self.attack_box = widgets.VBox()
         self.controls = widgets.VBox(
             [
@@ -758,7 +761,6 @@ class BoardEditor(ControlPanel):
                 self.save_button,
                 self.attack_button,
                 self.lang,
-                self.hint,
             ],
             layout=widgets.Layout(width="310px"),
         )
@@ -1043,8 +1045,8 @@ class BoardEditor(ControlPanel):
         bad = self._bad_ids()
         w, h = self.size
         self._add(RectanglePatch((0, 0), w, h, facecolor="#FAFAF5", edgecolor="none", zorder=0))
-        edge = RectanglePatch((0, 0), w, h, fill=False, edgecolor="#444444", lw=1.5, zorder=0.9)
-        self._add(edge)  # the table's edge, over the grid
+        border = RectanglePatch((0, 0), w, h, fill=False, edgecolor="#444444", lw=1.5, zorder=0.9)
+        self._add(border)  # the table's edge, over the grid
         for piece in d["terrain"]:
             ident = str(piece.get("id"))
             look = st.terrain_look(str(piece.get("kind")))
