@@ -139,7 +139,8 @@ class Derived:
     * ``solids``: merged solids per set of kinds, for LoS and for cover (``terrain``);
     * ``sight``: the LoS witness per unordered pair of models and obstacles (``los``);
     * ``threat_parts``: convex parts of each merged solid, by the solid's ``id`` (the entry
-      holds the solid, so the id cannot be reused while cached) (``threat``).
+      holds the solid, so the id cannot be reused while cached) (``threat``);
+    * ``threat_walls``: the LoS blockers eroded as one, per set of kinds (``threat``).
     """
 
     __slots__ = (
@@ -153,6 +154,7 @@ class Derived:
         "significant_edges",
         "solids",
         "threat_parts",
+        "threat_walls",
     )
 
     def __init__(self) -> None:
@@ -166,6 +168,7 @@ class Derived:
         self.solids: dict[tuple[object, ...], SolidSet] = {}
         self.sight: dict[tuple[object, ...], PairSight] = {}
         self.threat_parts: dict[int, tuple[BaseGeometry, tuple[_Part, ...]]] = {}
+        self.threat_walls: dict[tuple[object, ...], BaseGeometry | None] = {}
 
 
 def terrain_polygon(t: Terrain, unit_mm: float) -> Polygon:

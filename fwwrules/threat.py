@@ -1145,17 +1145,16 @@ _RING_OUT = 1.0 / math.cos(math.pi / _RING_N)
 def _eroded_wall(scenario: Scenario, kinds: Any, parts: list[_Part]) -> BaseGeometry | None:
     """Every LoS blocker of a flat shot (merged solids and Huge bases), eroded by the margin
     as a whole, so that touching pieces leave no crack between them."""
-    from .terrain import merged
-
     board = scenario.board
-    key = ("threat-wall", kinds.signature)
-    if key not in board.memo:
+    walls = board.derived.threat_walls
+    key = kinds.signature
+    if key not in walls:
         geoms = [
             s.geometry.buffer(-_DELTA * 1.01, join_style="mitre", mitre_limit=1e6)
             for s in merged(board, kinds, los=True).solids
         ]
-        board.memo[key] = shapely.union_all(geoms) if geoms else None
-    wall = board.memo[key]
+        walls[key] = shapely.union_all(geoms) if geoms else None
+    wall = walls[key]
     discs = [Polygon(p.eroded) for p in parts if p.disc and p.eroded is not None]
     if discs:
         wall = shapely.union_all([*discs, *([] if wall is None else [wall])])
