@@ -1307,8 +1307,8 @@ def _cover_counts(
                 count += hit_e
                 unsure |= any_g & ~hit_e
                 continue
-            # Touching solid pieces (merged, or judged piece by piece along a seam, RULES.md
-            # geometry conventions): sure where the line meets one of them alone, or where
+            # Touching solid pieces (merged, or judged piece by piece along a seam, docs/rules.md
+            # conventions): sure where the line meets one of them alone, or where
             # judging them as one object and piece by piece give the same count.
             doubt = hits > 1
             for poly, parts, hit_g in member_hits:
