@@ -199,6 +199,11 @@ def test_editor_polygon_tool_by_clicking_vertices() -> None:
         mouse(ed, "button_release_event", x, y)
     (piece,) = ed.scenario.terrain
     assert piece.shape == ((2.0, 2.0), (8.0, 2.0), (8.0, 8.0))
+    for x, y in [(12, 12), (16, 12), (14, 16), (12, 12)]:  # the tool draws a second one
+        mouse(ed, "motion_notify_event", x, y)
+        mouse(ed, "button_press_event", x, y)
+        mouse(ed, "button_release_event", x, y)
+    assert ed.scenario.terrain[1].shape == ((12.0, 12.0), (16.0, 12.0), (14.0, 16.0))
 
 
 def test_editor_circle_tool_press_at_centre_drag_to_edge() -> None:
