@@ -79,11 +79,12 @@ def _area(text: str) -> tuple[float, float, float, float]:
 
 def cmd_threat(args: argparse.Namespace) -> int:
     """``fwwrules threat FILE --side SIDE``: the threat map (text summary, JSON, picture)."""
-    from . import load
+    from .files import load
+    from .grid import GridScenario
     from .threat import summary_text, threat_map
 
     scenario = load(args.file)
-    if not hasattr(scenario, "board"):
+    if isinstance(scenario, GridScenario):
         raise QueryError(f"{args.file}: a threat map needs a scenario file, not a grid file")
     result = threat_map(
         scenario, args.side, base=args.base, step=args.step, rules=args.rules, area=args.area
