@@ -299,6 +299,20 @@ def test_editor_from_file_round_trip_of_a_shipped_example(tmp_path: Path) -> Non
     assert fwwrules.load(out) == original
 
 
+def test_editor_apply_keeps_a_loaded_models_own_weapons() -> None:
+    ed = BoardEditor.from_file(fwwrules.example_path("cover-example-1"), interactive=False)
+    knight = ed.scenario.model("knight")
+    assert knight.weapons and all(w in ed.weapons.options for w in knight.weapons)
+    ed.tool.value = "select"
+    mouse(ed, "button_press_event", *knight.at)  # select it: the form shows its values
+    mouse(ed, "button_release_event", *knight.at)
+    assert ed.selected == "knight" and ed.weapons.value == knight.weapons
+    ed.name.value = "Sir Knight"
+    ed.apply_button.click()
+    assert ed.scenario.model("knight").weapons == knight.weapons
+    assert ed.scenario.model("knight").name == "Sir Knight"
+
+
 def test_editor_german_labels() -> None:
     ed = BoardEditor(interactive=False, lang="de")
     assert ed.undo_button.description == "Rückgängig"

@@ -921,7 +921,15 @@ class BoardEditor(ControlPanel):
         self.delete(self.selected)
 
     def _fill_form(self) -> None:
-        """Show the selected piece's properties in its form."""
+        """Show the selected piece's properties in its form; the weapon list offers the file's
+        weapons and the stock profiles."""
+        known = [str(w.get("id")) for w in self._data["weapons"]]
+        options = known + [w for w in STOCK_WEAPONS if w not in known]
+        if list(self.weapons.options) != options:
+            with self._held():
+                value = tuple(v for v in self.weapons.value if v in options)
+                self.weapons.options = options
+                self.weapons.value = value
         where = None if self.selected is None else self._find(self.selected)
         if where is None:
             return
@@ -939,8 +947,8 @@ class BoardEditor(ControlPanel):
                 self.diameter.value = base
                 skills = item.get("skills") or {}
                 self.skills.value = ", ".join(f"{k} {v}" for k, v in skills.items())
-                stock = [w for w in item.get("weapons", []) if w in STOCK_WEAPONS]
-                self.weapons.value = tuple(stock)
+                offered = [w for w in item.get("weapons", []) if w in options]
+                self.weapons.value = tuple(offered)
             else:
                 self.kind.value = item.get("kind", "cover")
                 self.piece_name.value = str(item.get("name", ""))
