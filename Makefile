@@ -17,7 +17,7 @@ LAB_PORT ?= 8888
 export PYTHONHASHSEED = 0
 export TZ = UTC
 
-.PHONY: help env lab test lint typecheck unit test-binder format bench notebooks-regen clean
+.PHONY: help env lab test lint typecheck unit test-binder format bench notebooks-regen docs clean
 
 help:
 	@echo "make lab    - open JupyterLab on notebooks/ (creates the environment)"
@@ -26,6 +26,7 @@ help:
 	@echo "make format - apply ruff's formatter and fixes"
 	@echo "make bench  - print the benchmark figures"
 	@echo "make notebooks-regen - re-execute notebooks and store their outputs"
+	@echo "make docs   - regenerate docs/rules.md from the catalogue, code, tests and notebooks"
 
 # The environment is rebuilt whenever pyproject.toml changes. pip only brings uv, which
 # installs the rest (several times faster than pip here). Never let uv fetch an interpreter;
@@ -77,6 +78,10 @@ bench: $(STAMP)
 
 notebooks-regen: $(STAMP)
 	$(BIN)/python tools/regen_notebooks.py
+
+# docs/rules.md is generated (about a second); tests/test_docs_rules.py checks it is current.
+docs: $(STAMP)
+	$(BIN)/python tools/make_docs.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache artifacts

@@ -40,7 +40,8 @@ def load(path: str | os.PathLike[str]) -> Any:
     Raises :class:`ScenarioError` naming the file and the place inside it when the file is
     unusable.
     """
-    from .grid import GRID_FORMAT, parse_grid
+    from .grid.fileformat import parse_grid
+    from .grid.vocabulary import GRID_FORMAT
     from .loading import load_any
     from .scenario import SCENARIO_FORMAT, parse_scenario
 
@@ -49,7 +50,8 @@ def load(path: str | os.PathLike[str]) -> Any:
 
 def loads(text: str, source: str = "<string>", *, json: bool = False) -> Any:
     """Like :func:`load`, for text in memory (notebooks build scenarios this way)."""
-    from .grid import GRID_FORMAT, parse_grid
+    from .grid.fileformat import parse_grid
+    from .grid.vocabulary import GRID_FORMAT
     from .loading import parse_document, parse_text
     from .scenario import SCENARIO_FORMAT, parse_scenario
 
@@ -73,9 +75,28 @@ def example_path(name: str) -> Path:
     raise UnknownIdError("example", name, known)
 
 
+def examples() -> dict[str, str]:
+    """The shipped examples: name (as :func:`example_path` takes it) to title, sorted by name.
+
+    A file without a ``title`` maps to ``""``. Grid examples are named ``grid/<name>``.
+    """
+    from .loading import read_document
+
+    base = examples_dir()
+    out: dict[str, str] = {}
+    for p in base.rglob("*.yaml"):
+        data = read_document(p).data
+        title = data.get("title") if isinstance(data, dict) else None
+        out[p.relative_to(base).with_suffix("").as_posix()] = (
+            title if isinstance(title, str) else ""
+        )
+    return dict(sorted(out.items()))
+
+
 from .attack import ruling  # noqa: E402
 from .grid import grid_cover  # noqa: E402
 from .melee import slide, withdraw  # noqa: E402
+from .threat import ThreatMap, threat_map  # noqa: E402
 
 __all__ = [
     "AttackRuling",
@@ -90,10 +111,12 @@ __all__ = [
     "Scenario",
     "ScenarioError",
     "Terrain",
+    "ThreatMap",
     "UnknownIdError",
     "Weapon",
     "dump_text",
     "example_path",
+    "examples",
     "examples_dir",
     "grid_cover",
     "load",
@@ -101,5 +124,6 @@ __all__ = [
     "ruling",
     "save",
     "slide",
+    "threat_map",
     "withdraw",
 ]

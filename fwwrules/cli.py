@@ -12,6 +12,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from .errors import FwwError, QueryError, ScenarioError
@@ -123,7 +124,33 @@ def cmd_render(args: argparse.Namespace) -> int:
         lang=args.lang,
         attack=args.attack,
     )
-    print(out)
+    # Without -o the picture goes to board.png in the current folder: say where, in full.
+    print(f"wrote {Path(out).resolve()}")
+    return EXIT_OK
+
+
+def cmd_examples(args: argparse.Namespace) -> int:
+    """``fwwrules examples``: list the shipped examples; with NAME print it, with -o copy it."""
+    from . import example_path, examples
+
+    if args.name is None:
+        if args.output is not None:
+            raise QueryError("-o needs an example NAME (see `fwwrules examples`)")
+        titles = examples()
+        width = max(len(name) for name in titles)
+        for name, title in titles.items():
+            print(f"{name:<{width}}  {title}")
+        return EXIT_OK
+    text = example_path(args.name).read_text(encoding="utf-8")
+    if args.output is None:
+        sys.stdout.write(text)
+        return EXIT_OK
+    out = Path(args.output)
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise QueryError(f"cannot write {out}: {exc.strerror or exc}") from None
+    print(f"wrote {out.resolve()}")
     return EXIT_OK
 
 
@@ -188,6 +215,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="for a grid file: the attack whose lines are drawn",
     )
     sp.add_argument("--lang", choices=("en", "de"), default="en")
+
+    sp = command("examples", cmd_examples, "list the shipped examples, or print or copy one")
+    sp.add_argument("name", nargs="?", metavar="NAME", help="an example name, e.g. cover-example-1")
+    sp.add_argument("-o", "--output", metavar="FILE", help="copy the example to FILE")
 
     sp = command("grid", cmd_grid, "Pathfinder 1e grid cover")
     sp.add_argument("file")

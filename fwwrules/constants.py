@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Final
 
 MM_PER_INCH: Final = 25.4
-"""One inch in millimetres (RULES.md: units)."""
+"""One inch in millimetres (the rulebook measures in inches)."""
 
 LENGTH_EPSILON_MM: Final = 1e-6
 """A segment is *inside* a piece only over a length above this.
@@ -56,6 +56,10 @@ MAX_POLYGON_VERTICES: Final = 256
 MAX_GRID_CELLS: Final = 10_000
 """Most squares a Pathfinder grid map may have."""
 
+MAX_GRID_WALL_EDGES: Final = 20_200
+"""Most square borders the ``walls`` of one grid file may cover together (a wall of length n
+covers n borders; overlaps count again). Every border of the largest map is 2 * 100 * 101."""
+
 MAX_COORDINATE: Final = 1e6
 """Largest absolute coordinate or length (in the file's units) a scenario may use."""
 
@@ -64,6 +68,15 @@ SANE_BASE_MM: Final = (10.0, 300.0)
 
 SANE_RULER_MM: Final = (5.0, 2000.0)
 """Ruler lengths (and range bands given as lengths) outside this range are refused likewise."""
+
+MAX_MODEL_WEAPONS: Final = 32
+"""Most weapon ids (and, likewise, keywords or status markers) one model may list."""
+
+MAX_NUMBER_CHARS: Final = 32
+"""Longest number, in characters as written, a file may hold (a coordinate written with all
+the digits a double has takes about 24). Longer numbers are refused while the file is read,
+before anything is built: converting a number with thousands of digits is slow, and no table
+measurement has them."""
 
 MAX_NESTING: Final = 32
 """Deepest nesting of lists and mappings a file may have (a scenario needs about 6 levels)."""
@@ -76,4 +89,19 @@ EDGE_PROBE_MM: Final = 1e-3
 far along a line either side of an edge's end point it is probed (``edge_crossed``).
 
 Far below any gap between pieces on a real table, far above floating-point noise.
+"""
+
+MAX_THREAT_POSITIONS: Final = 65_536
+"""Most target positions one threat map may have (``fwwrules threat``; 256 x 256).
+
+A step that would give more positions is refused with the smallest step that fits.
+"""
+
+THREAT_SURE_MARGIN_MM: Final = 1e-3
+"""How clear a threat map's fast path must be of every boundary to decide a cell by itself.
+
+A position whose Line of Cover, sight line, range or base lies within this of a piece's
+outline, a base, a ruler's end or a contact is decided by :func:`fwwrules.ruling` itself
+(``fwwrules.threat``), so the map agrees with the rulings exactly at boundary positions.
+It is far above :data:`LENGTH_EPSILON_MM` and floating-point noise, far below a table's detail.
 """

@@ -3,8 +3,8 @@
 Everything is in millimetres, seen from above. Bases are exact circles (:class:`Disc`); terrain
 is shapely polygons. The rules modules (``los``, ``cover``, ``elevation``) build on these.
 
-Conventions (RULES.md, "Geometry conventions")
-----------------------------------------------
+Conventions (docs/rules.md, "Conventions")
+------------------------------------------
 * *Inside* means inside the **open** interior. A segment is inside a piece only over a length
   above :data:`~fwwrules.constants.LENGTH_EPSILON_MM`; touching a boundary is never crossing
   or blocking: a grazed corner, a line running along an edge, a tangent to a base.
@@ -815,8 +815,8 @@ def merge_touching(
 ) -> list[tuple[tuple[str, ...], Polygon | MultiPolygon]]:
     """Group pieces whose closures meet (transitively) and unite each group.
 
-    RULES.md: pieces of one kind that touch or overlap act as one piece, so a line along the
-    seam between two crates is inside cover. Pieces closer than
+    The geometry conventions: pieces of one kind that touch or overlap act as one piece, so a
+    line along the seam between two crates is inside cover. Pieces closer than
     :data:`~fwwrules.constants.LENGTH_EPSILON_MM` count as touching (rotated pieces placed
     edge to edge differ by rounding); a merged group is closed by that distance, so the seam
     leaves no crack. A piece alone is returned as the very object given. Groups come in the

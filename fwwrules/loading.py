@@ -25,14 +25,23 @@ import re
 import types
 import typing
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from .constants import MAX_FILE_BYTES, MAX_NESTING
+from .constants import (
+    MAX_FILE_BYTES,
+    MAX_GRID_CELLS,
+    MAX_MODEL_WEAPONS,
+    MAX_MODELS,
+    MAX_NESTING,
+    MAX_NUMBER_CHARS,
+    MAX_POLYGON_VERTICES,
+    MAX_TERRAIN,
+    MAX_WEAPONS,
+)
 from .errors import FwwError, Problem, ScenarioError
 
 _YAML = "tag:yaml.org,2002:"
@@ -43,17 +52,37 @@ _IMPLICIT_TAGS = frozenset(_YAML + name for name in ("timestamp", "merge", "valu
 Path_ = tuple[str | int, ...]
 
 
-@dataclass(frozen=True, slots=True)
 class Document:
     """A parsed file: its data, the name used in messages, and where each value stands.
 
     ``root`` is the YAML node tree (JSON text is composed as YAML for this); it is ``None``
-    when no line numbers are known.
+    when no line numbers are known. It is composed from the text only when first asked for
+    (a message needs a line): composing costs several times more than reading the data.
     """
 
-    data: Any
-    source: str
-    root: yaml.Node | None = None
+    __slots__ = ("_json", "_root", "_text", "data", "source")
+
+    def __init__(
+        self,
+        data: Any,
+        source: str,
+        root: yaml.Node | None = None,
+        *,
+        text: str | None = None,
+        json_: bool = False,
+    ) -> None:
+        self.data = data
+        self.source = source
+        self._root = root
+        self._text = text
+        self._json = json_
+
+    @property
+    def root(self) -> yaml.Node | None:
+        if self._root is None and self._text is not None:
+            text, self._text = self._text, None
+            self._root = _json_nodes(text) if self._json else _yaml_nodes(text)
+        return self._root
 
     def line(self, path: Sequence[str | int]) -> int | None:
         """The 1-based line of the value at ``path``, or of its nearest ancestor.
@@ -99,30 +128,154 @@ _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml's safe loader when PyYAML was built with it (about ten times faster), else PyYAML's."""
 
 
+SEQUENCE_LIMITS: tuple[tuple[tuple[str | None, ...], int, str, str], ...] = (
+    (("models",), MAX_MODELS, "MAX_MODELS", "models"),
+    (("terrain",), MAX_TERRAIN, "MAX_TERRAIN", "terrain pieces"),
+    (("weapons",), MAX_WEAPONS, "MAX_WEAPONS", "weapons"),
+    (("terrain", None, "polygon"), MAX_POLYGON_VERTICES, "MAX_POLYGON_VERTICES", "corners"),
+    (("models", None, "weapons"), MAX_MODEL_WEAPONS, "MAX_MODEL_WEAPONS", "weapons"),
+    (("models", None, "keywords"), MAX_MODEL_WEAPONS, "MAX_MODEL_WEAPONS", "keywords"),
+    (("models", None, "status"), MAX_MODEL_WEAPONS, "MAX_MODEL_WEAPONS", "status markers"),
+    (("walls",), MAX_GRID_CELLS, "MAX_GRID_CELLS", "walls"),
+    (("creatures",), MAX_MODELS, "MAX_MODELS", "creatures"),
+)
+"""Lists whose length is limited, by path (``None`` stands for any index): the limit, its
+name in :mod:`fwwrules.constants` and what the items are. Checked while the file is read,
+before anything is built, for YAML and JSON alike; the schemas state the same limits."""
+
+
+class LimitError(ValueError):
+    """A file goes over one of the limits of :mod:`fwwrules.constants` (path, message)."""
+
+    def __init__(self, path: Path_, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.path = path
+        self.message = message
+        self.line = line
+
+
+def _sequence_limit(path: Path_) -> tuple[int, str, str] | None:
+    for pattern, limit, name, what in SEQUENCE_LIMITS:
+        if len(pattern) == len(path) and all(
+            (isinstance(part, int) and want is None) or part == want
+            for part, want in zip(path, pattern, strict=True)
+        ):
+            return limit, name, what
+    return None
+
+
+def _too_many(path: Path_, limit: tuple[int, str, str]) -> str:
+    n, name, what = limit
+    return f"more than {n} {what}: the limit is {n} ({name})"
+
+
+def _too_long(value: str) -> str:
+    return (
+        f"a number of {len(value)} characters ({value[:12]}...): the limit is "
+        f"{MAX_NUMBER_CHARS} characters (MAX_NUMBER_CHARS)"
+    )
+
+
+_NUMBER_TAGS = frozenset((_YAML + "int", _YAML + "float"))
+
+
+class _Frame:
+    """One open collection while the event stream is read: the place of its current child."""
+
+    __slots__ = ("count", "is_seq", "key_line", "key_next", "limit", "line", "part")
+
+    def __init__(self, is_seq: bool, limit: tuple[int, str, str] | None, line: int) -> None:
+        self.is_seq = is_seq
+        self.part: str | int = 0
+        self.key_next = True
+        self.count = 0
+        self.limit = limit
+        self.line = line  # where the collection is named: its key's line, or its own start
+        self.key_line = line
+
+
+def _resolve(loader: Any, value: str, implicit: tuple[bool, bool]) -> str:
+    """The tag YAML gives a plain scalar (``!!int``, ``!!float``, ``!!str`` ...)."""
+    return str(loader.resolve(yaml.ScalarNode, value, implicit))
+
+
 def _precheck(text: str) -> None:
-    """Refuse aliases and deep nesting from the event stream, before any tree is built.
+    """Refuse aliases, deep nesting, over-long numbers and over-long lists (see
+    :data:`SEQUENCE_LIMITS`) from the event stream, before any tree is built.
 
     Reading events is iterative, so neither a "billion laughs" nor ``[[[[...]]]]`` can expand
-    or recurse; the composer only runs on text that passed.
+    or recurse, and a list of a million models is refused at its 201st; the composer only
+    runs on text that passed. Raises :class:`LimitError` for a limit, YAML errors otherwise.
     """
     loader = _Loader(text)
-    depth = 0
+    stack: list[_Frame] = []
     try:
         while loader.check_event():
             event: Any = loader.get_event()  # type: ignore[no-untyped-call]
             mark: Any = event.start_mark
+            if isinstance(event, yaml.CollectionEndEvent):
+                stack.pop()
+                continue
+            if not isinstance(event, yaml.NodeEvent):
+                continue
             if isinstance(event, yaml.AliasEvent):
                 msg = "YAML anchors and aliases (*name) are not allowed"
                 raise yaml.MarkedYAMLError(None, None, msg, mark)
-            if isinstance(event, yaml.CollectionStartEvent):
-                depth += 1
-                if depth > MAX_NESTING:
+            is_key = False
+            if stack:
+                parent = stack[-1]
+                if parent.is_seq:
+                    parent.part = parent.count
+                    parent.count += 1
+                    if parent.limit is not None and parent.count > parent.limit[0]:
+                        path = tuple(f.part for f in stack[:-1])
+                        raise LimitError(path, _too_many(path, parent.limit), parent.line)
+                else:
+                    is_key = parent.key_next
+                    parent.key_next = not is_key
+                    if is_key:
+                        parent.part = event.value if isinstance(event, yaml.ScalarEvent) else "?"
+                        parent.key_line = mark.line + 1
+            if isinstance(event, yaml.ScalarEvent):
+                value = event.value
+                if (
+                    len(value) > MAX_NUMBER_CHARS
+                    and event.implicit[0]
+                    and _resolve(loader, value, event.implicit) in _NUMBER_TAGS
+                ):
+                    path = tuple(f.part for f in (stack[:-1] if is_key else stack))
+                    raise LimitError(path, _too_long(value), mark.line + 1)
+            elif isinstance(event, yaml.CollectionStartEvent):
+                if len(stack) >= MAX_NESTING:
                     msg = f"nested deeper than {MAX_NESTING} levels"
                     raise yaml.MarkedYAMLError(None, None, msg, mark)
-            elif isinstance(event, yaml.CollectionEndEvent):
-                depth -= 1
+                seq = isinstance(event, yaml.SequenceStartEvent)
+                path = tuple(f.part for f in stack)
+                line = mark.line + 1
+                if stack and not stack[-1].is_seq:
+                    line = stack[-1].key_line
+                stack.append(_Frame(seq, _sequence_limit(path) if seq else None, line))
     finally:
         loader.dispose()
+
+
+def check_data_limits(data: Any) -> None:
+    """:data:`MAX_NESTING` and :data:`SEQUENCE_LIMITS` on plain data (JSON text, already
+    parsed); iterative. Raises :class:`LimitError` for the first list over its limit."""
+    stack: list[tuple[Any, Path_]] = [(data, ())]
+    while stack:
+        value, path = stack.pop()
+        if len(path) >= MAX_NESTING:
+            raise LimitError((), f"nested deeper than {MAX_NESTING} levels")
+        if isinstance(value, dict):
+            stack.extend((v, (*path, k)) for k, v in value.items() if isinstance(v, (dict, list)))
+        elif isinstance(value, list):
+            limit = _sequence_limit(path)
+            if limit is not None and len(value) > limit[0]:
+                raise LimitError(path, _too_many(path, limit))
+            stack.extend(
+                (v, (*path, i)) for i, v in enumerate(value) if isinstance(v, (dict, list))
+            )
 
 
 def _walk_nodes(root: yaml.Node) -> Iterator[tuple[yaml.Node, Path_, yaml.Node | None]]:
@@ -210,20 +363,159 @@ def _yaml_problem(exc: yaml.YAMLError) -> Problem:
     return Problem((), f"broken YAML: {exc}")
 
 
+def _yaml_nodes(text: str) -> yaml.Node | None:
+    """The node tree of text that :func:`_build_yaml` accepted (for line numbers only)."""
+    try:
+        return _compose(text)
+    except (yaml.YAMLError, RecursionError, LimitError):  # pragma: no cover - text passed
+        return None
+
+
+def _build_yaml(text: str, source: str) -> Any:
+    """The data of a single YAML document, read in one pass over the event stream.
+
+    Refuses, at the first offending event and before anything else is built: aliases,
+    nesting deeper than :data:`MAX_NESTING`, lists over :data:`SEQUENCE_LIMITS`, numbers over
+    :data:`MAX_NUMBER_CHARS`, tags other than plain data (explicit ``!tags`` and implicitly
+    typed values such as dates or merge keys), duplicate keys, and a second document.
+    """
+    loader = _Loader(text)
+    resolve: Any = loader.resolve
+    constructors: Any = loader.yaml_constructors
+    stack: list[_Frame] = []
+    values: list[Any] = []  # the collection being built for each open frame
+    keys: list[Any] = []  # the pending key of each open mapping frame
+    seen: list[set[str] | None] = []
+    root: Any = None
+    documents = 0
+    try:
+        while loader.check_event():
+            event: Any = loader.get_event()  # type: ignore[no-untyped-call]
+            mark: Any = event.start_mark
+            if isinstance(event, yaml.DocumentStartEvent):
+                documents += 1
+                if documents > 1:
+                    raise yaml.MarkedYAMLError(
+                        "expected a single document in the stream",
+                        None,
+                        "but found another document",
+                        mark,
+                    )
+                continue
+            if isinstance(event, yaml.CollectionEndEvent):
+                stack.pop()
+                seen.pop()
+                keys.pop()
+                done = values.pop()
+                _attach(done, stack, values, keys)
+                if not stack:
+                    root = done
+                continue
+            if not isinstance(event, yaml.NodeEvent):
+                continue
+            if isinstance(event, yaml.AliasEvent):
+                msg = "YAML anchors and aliases (*name) are not allowed"
+                raise yaml.MarkedYAMLError(None, None, msg, mark)
+            is_key = False
+            if stack:
+                parent = stack[-1]
+                if parent.is_seq:
+                    parent.part = parent.count
+                    parent.count += 1
+                    if parent.limit is not None and parent.count > parent.limit[0]:
+                        path = tuple(f.part for f in stack[:-1])
+                        raise LimitError(path, _too_many(path, parent.limit), parent.line)
+                else:
+                    is_key = parent.key_next
+                    parent.key_next = not is_key
+                    if is_key:
+                        parent.part = event.value if isinstance(event, yaml.ScalarEvent) else "?"
+                        parent.key_line = mark.line + 1
+            path = tuple(f.part for f in stack)
+            if isinstance(event, yaml.ScalarEvent):
+                value = event.value
+                tag = event.tag
+                if tag is None or tag == "!":
+                    tag = resolve(yaml.ScalarNode, value, event.implicit)
+                if is_key:
+                    key_set = seen[-1]
+                    assert key_set is not None
+                    if value in key_set:
+                        msg = f"duplicate key {value!r} (each key may appear once)"
+                        raise LimitError(path, msg, mark.line + 1)
+                    key_set.add(value)
+                if tag not in _PLAIN_TAGS:
+                    raise LimitError(
+                        path,
+                        _tag_message(tag, value, scalar=True),
+                        mark.line + 1,
+                    )
+                if len(value) > MAX_NUMBER_CHARS and tag in _NUMBER_TAGS:
+                    raise LimitError(path, _too_long(value), mark.line + 1)
+                end: Any = event.end_mark
+                node = yaml.ScalarNode(tag, value, mark, end, event.style)
+                data = constructors[tag](loader, node)
+                if not stack:
+                    root = data
+                else:
+                    _attach(data, stack, values, keys, is_key=is_key)
+            elif isinstance(event, yaml.CollectionStartEvent):
+                if len(stack) >= MAX_NESTING:
+                    msg = f"nested deeper than {MAX_NESTING} levels"
+                    raise yaml.MarkedYAMLError(None, None, msg, mark)
+                seq = isinstance(event, yaml.SequenceStartEvent)
+                tag = event.tag
+                if tag is None or tag == "!":
+                    tag = _YAML + ("seq" if seq else "map")
+                if tag not in _COLLECTION_TAGS:
+                    raise LimitError(path, _tag_message(tag, "", scalar=False), mark.line + 1)
+                if is_key:
+                    msg = "broken YAML: a mapping key must be text, not a list or mapping"
+                    raise LimitError(path[:-1], msg, mark.line + 1)
+                line = mark.line + 1
+                if stack and not stack[-1].is_seq:
+                    line = stack[-1].key_line
+                stack.append(_Frame(seq, _sequence_limit(path) if seq else None, line))
+                values.append([] if seq else {})
+                keys.append(None)
+                seen.append(None if seq else set())
+    finally:
+        loader.dispose()
+    return root
+
+
+def _attach(
+    data: Any, stack: list[_Frame], values: list[Any], keys: list[Any], *, is_key: bool = False
+) -> None:
+    """Put a finished value into the open collection (or remember it as the pending key)."""
+    if not stack:
+        return
+    target = values[-1]
+    if stack[-1].is_seq:
+        target.append(data)
+    elif is_key:
+        keys[-1] = data
+    else:
+        target[keys[-1]] = data
+
+
+def _tag_message(tag: str, value: str, *, scalar: bool) -> str:
+    short = tag.replace(_YAML, "!!")
+    if tag == _YAML + "merge":
+        return "YAML merge keys (<<) are not allowed: write the keys out"
+    if scalar and tag in _IMPLICIT_TAGS:
+        return f"values of type {short} are not supported; quote the value (got {value!r})"
+    return f"YAML tag {short} is not allowed: scenario files are plain data"
+
+
 def _parse_yaml(text: str, source: str) -> Document:
     try:
-        root = _compose(text)
-        if root is None:
-            return Document(None, source)
-        _check_nodes(root, source)
-        loader = _Loader("")
-        try:
-            data = loader.construct_document(root)
-        finally:
-            loader.dispose()
+        data = _build_yaml(text, source)
     except yaml.YAMLError as exc:
         raise ScenarioError(source, [_yaml_problem(exc)]) from None
-    return Document(data, source, root)
+    except LimitError as exc:
+        raise ScenarioError(source, [Problem(exc.path, exc.message, exc.line)]) from None
+    return Document(data, source, text=text)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -246,20 +538,6 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _depth(data: Any) -> int:
-    """Nesting depth of plain data (a scalar is 0), without recursion."""
-    deepest = 0
-    stack = [(data, 0)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, dict):
-            value = list(value.values())
-        if isinstance(value, list):
-            deepest = max(deepest, depth + 1)
-            stack.extend((v, depth + 1) for v in value)
-    return deepest
-
-
 _JSON_TO_YAML = str.maketrans({"\t": " ", "\x85": " ", "\u2028": " ", "\u2029": " "})
 """Characters YAML reads as line breaks or refuses between tokens, but JSON does not."""
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
@@ -277,18 +555,54 @@ def _json_nodes(text: str) -> yaml.Node | None:
     text = _SURROGATE_ESCAPE.sub(" ", text.translate(_JSON_TO_YAML))
     try:
         return _compose(text)
+    except (yaml.YAMLError, RecursionError, LimitError):
+        return None
+
+
+def _json_nodes_unchecked(text: str) -> yaml.Node | None:
+    """Like :func:`_json_nodes` without the list limits (to locate a list over its limit)."""
+    text = _SURROGATE_ESCAPE.sub(" ", text.translate(_JSON_TO_YAML))
+    loader = _Loader(text)
+    try:
+        node: yaml.Node | None = loader.get_single_node()
+        return node
     except (yaml.YAMLError, RecursionError):
         return None
+    finally:
+        loader.dispose()
+
+
+def _json_number(kind: type[int] | type[float]) -> Callable[[str], Any]:
+    def parse(text: str) -> Any:
+        if len(text) > MAX_NUMBER_CHARS:
+            raise _LongNumber(text)
+        return kind(text)
+
+    return parse
+
+
+class _LongNumber(ValueError):
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
 
 
 def _parse_json(text: str, source: str) -> Document:
     if not text.strip():
         return Document(None, source)
     try:
-        data = json.loads(text, object_pairs_hook=_no_duplicates)
+        data = json.loads(
+            text,
+            object_pairs_hook=_no_duplicates,
+            parse_int=_json_number(int),
+            parse_float=_json_number(float),
+        )
     except json.JSONDecodeError as exc:
         problem = Problem((), f"broken JSON: {exc.msg} (column {exc.colno})", exc.lineno)
         raise ScenarioError(source, [problem]) from None
+    except _LongNumber as exc:
+        line = text.count("\n", 0, max(text.find(exc.text), 0)) + 1
+        raise ScenarioError(source, [Problem((), _too_long(exc.text), line)]) from None
     except _DuplicateKey as exc:
         root = _json_nodes(text)
         dup = None if root is None else _duplicate_key(root)
@@ -298,10 +612,12 @@ def _parse_json(text: str, source: str) -> Document:
     except RecursionError:
         problem = Problem((), f"nested deeper than {MAX_NESTING} levels")
         raise ScenarioError(source, [problem]) from None
-    if _depth(data) > MAX_NESTING:
-        problem = Problem((), f"nested deeper than {MAX_NESTING} levels")
-        raise ScenarioError(source, [problem])
-    return Document(data, source, _json_nodes(text))
+    try:
+        check_data_limits(data)
+    except LimitError as exc:
+        doc = Document(data, source, _json_nodes_unchecked(text))
+        raise doc.fail(exc.path, exc.message) from None
+    return Document(data, source, text=text, json_=True)
 
 
 # ---------------------------------------------------------------------------------------------

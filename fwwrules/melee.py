@@ -1149,7 +1149,7 @@ def slide(
     The path is decided exactly (:func:`shortest_path`: tangent segments and arcs around the
     grown discs). Only the end position must keep contact; on the way the base may swing
     around. Models it touches at ``to`` that it was not engaged with join the engagement
-    (``new_engagements``). Terrain does not stop a slide: RULES.md says nothing on moving
+    (``new_engagements``). Terrain does not stop a slide: the rules say nothing on moving
     through terrain, so the engine leaves it to the players (a reason says so when the straight
     line meets terrain). A slide provokes no free attacks. ``vts``: never legal.
     """

@@ -2,11 +2,11 @@
 
 Every ruling is frozen data with three views:
 
-* ``to_dict(lang)``: the JSON of SPEC.md (``fwwrules ... --json``);
+* ``to_dict(lang)``: the ruling JSON of the public interface (``fwwrules ... --json``);
 * ``explain(lang)``: readable text, English or German;
 * ``_repr_html_()``: the same in a notebook.
 
-(The module is ``rulings``, plural, so that ``fwwrules.ruling`` stays the function of SPEC.md.)
+(The module is ``rulings``, plural, so that ``fwwrules.ruling`` stays the public function.)
 """
 
 from __future__ import annotations

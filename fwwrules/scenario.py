@@ -44,6 +44,7 @@ from shapely.geometry import Polygon
 from .constants import (
     DEFAULT_CONTACT_TOLERANCE_MM,
     MAX_COORDINATE,
+    MAX_MODEL_WEAPONS,
     MAX_MODELS,
     MAX_POLYGON_VERTICES,
     MAX_TERRAIN,
@@ -81,7 +82,7 @@ RULER_INCHES: Mapping[str, float] = {
     "blue": 10.0,
     "black": 12.0,
 }
-"""Default ruler lengths in inches (RULES.md "Range rulers"); a scenario may override them."""
+"""Default ruler lengths in inches (docs/rules.md, "Range rulers"); a scenario may override them."""
 
 DICE_COLOURS: tuple[DiceColour, ...] = ("black", "green", "yellow", "blue")
 MAX_DICE_PER_COLOUR = 4
@@ -89,10 +90,10 @@ SKILL_ICONS: tuple[SkillIcon, ...] = ("pistol", "rifle", "heavy", "melee", "thro
 TERRAIN_KINDS: tuple[TerrainKind, ...] = ("blocking", "cover", "area", "dense-area", "scenery")
 
 # ---------------------------------------------------------------------------------------------
-# The file schema (pydantic). Field names are the public file format of SPEC.md.
+# The file schema (pydantic). Field names are the public file format (docs/scenario-format.md).
 # ---------------------------------------------------------------------------------------------
 
-IDENT_PATTERN = r"^[a-z0-9-]+$"  # SPEC.md: [a-z0-9-]+
+IDENT_PATTERN = r"^[a-z0-9-]+$"  # docs/scenario-format.md: [a-z0-9-]+
 Ident = Annotated[str, StringConstraints(strict=True, pattern=IDENT_PATTERN, max_length=64)]
 # Numbers are strict: a string ("40") or a boolean (true) is an error, never converted.
 Number = Annotated[
@@ -145,10 +146,14 @@ class ModelSpec(_Spec):
         default_factory=dict, description="Skill values by icon"
     )
     strength: Annotated[StrictInt, Field(ge=1, le=20)] | None = None
-    keywords: list[Ident] = Field(default_factory=list)
-    status: list[Status] = Field(default_factory=list)
+    keywords: Annotated[list[Ident], Field(max_length=MAX_MODEL_WEAPONS)] = Field(
+        default_factory=list
+    )
+    status: Annotated[list[Status], Field(max_length=MAX_MODEL_WEAPONS)] = Field(
+        default_factory=list
+    )
     charge_bonus: ChargeBonusSpec | None = None
-    weapons: list[Ident] = Field(
+    weapons: Annotated[list[Ident], Field(max_length=MAX_MODEL_WEAPONS)] = Field(
         default_factory=list, description="Weapon ids; every model also has 'improvised'"
     )
     move: Positive | None = None
@@ -267,7 +272,7 @@ RangeSpec = Annotated[
 
 
 def _dice_limit(colours: list[str]) -> list[str]:
-    """RULES.md "Dice facts": at most 4 effect dice of each colour in one test."""
+    """Dice facts: at most 4 effect dice of each colour in one test."""
     for colour in DICE_COLOURS:
         n = colours.count(colour)
         if n > MAX_DICE_PER_COLOUR:
@@ -297,7 +302,7 @@ class WeaponSpec(_Spec):
 
 
 class ScenarioSpec(_Spec):
-    """A Fallout: Wasteland Warfare board for fwwrules (SPEC.md "Scenario file")."""
+    """A Fallout: Wasteland Warfare board for fwwrules (docs/scenario-format.md)."""
 
     format: Literal["fwwrules/scenario@1"]
     title: Text | None = None
@@ -432,8 +437,9 @@ class Scenario:
     """A whole board, as a file states it (lengths in :attr:`units`).
 
     :func:`load_scenario` and :func:`parse_scenario` check everything the loading rules of
-    SPEC.md name. Building one directly (or with ``dataclasses.replace``) does not validate: it
-    only derives :attr:`board`; to check a hand-made scenario, parse ``dump_text(scenario)``.
+    docs/scenario-format.md name. Building one directly (or with ``dataclasses.replace``) does
+    not validate: it only derives :attr:`board`; to check a hand-made scenario, parse
+    ``dump_text(scenario)``.
     """
 
     models: tuple[Model, ...] = ()
@@ -677,10 +683,10 @@ def _semantic_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
             problems.append(doc.problem(("weapons", i, "id"), f"duplicate weapon id {weapon.id!r}"))
         weapon_ids.setdefault(weapon.id, i)
     model_ids = {m.id for m in spec.models}
+    known = _id_list(sorted(weapon_ids))
     for i, m in enumerate(spec.models):
         for j, w in enumerate(m.weapons):
             if w not in weapon_ids and w != IMPROVISED:
-                known = ", ".join(sorted(weapon_ids)) or "none"
                 problems.append(
                     doc.problem(
                         ("models", i, "weapons", j),
@@ -743,6 +749,16 @@ def _semantic_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
         problems.extend(_weapon_problems(weapon, ("weapons", i), doc))
     problems.extend(_overlap_problems(spec, doc, unit))
     return problems
+
+
+def _id_list(ids: list[str], most: int = 12) -> str:
+    """Ids for a message: all of them, or the first ``most`` and how many more (a file may
+    declare hundreds; one message per unknown id must stay short)."""
+    if not ids:
+        return "none"
+    if len(ids) <= most:
+        return ", ".join(ids)
+    return ", ".join(ids[:most]) + f" and {len(ids) - most} more"
 
 
 def _weapon_problems(w: WeaponSpec, at: tuple[str | int, ...], doc: Document) -> list[Problem]:

@@ -7,7 +7,7 @@ Elevated model (``elevated:``, clause ``elevation.terrain-variant``).
 Boundary cases
 --------------
 * Precedence: the Elevated variant wins over the Huge variant when both apply.
-* Pieces of one kind that touch or overlap act as one piece (RULES.md geometry conventions): a
+* Pieces of one kind that touch or overlap act as one piece (docs/rules.md, "Conventions"): a
   line along the seam between two crates is inside cover, and the pair counts as one object.
   For line of sight every blocker is merged with every blocker it touches, whatever its kind,
   because a line along the seam between a wall and a dense wood passes through neither gap.

@@ -62,6 +62,9 @@ CASES: dict[str, tuple[int | None, str, str]] = {
     "creature-size-zero.yaml": (12, "creatures[1].size", "at least 1 (got 0)"),
     "creature-float-square.yaml": (11, "creatures[0].at[0]", "whole number (got 0.5)"),
     "creature-at-bool.yaml": (11, "creatures[0].at[0]", "(got true)"),
+    # issue 11: the grid file's text is the scenario file's shared text type
+    "title-escape-sequence.yaml": (2, "title", "without control characters"),
+    "creature-name-control-character.yaml": (11, "creatures[0].name", "without control characters"),
 }
 
 
@@ -125,7 +128,7 @@ def test_grid_json_file_and_legend_override(write: Callable[[str, str], Path]) -
     s = fwwrules.load(write("g.json", text))
     assert isinstance(s, GridScenario)
     assert s.kind((1, 1)) == "arrow-slit"
-    assert grid_cover(s, "a", "b").cover == "improved"
+    assert grid_cover(s, "b", "a").cover == "improved"  # "a" stands behind the slit
 
 
 def test_grid_trailing_blanks_are_ignored(write: Callable[[str, str], Path]) -> None:

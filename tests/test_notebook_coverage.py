@@ -1,9 +1,8 @@
-"""Coverage of the clause ids of RULES.md: every clause is shown, worded, cited and tested.
+"""Coverage of the clause ids: every clause is shown, worded, cited and tested.
 
-A clause id (``ranged.los``, ``melee.slide``, ``grid.partial``) is the backticked id at the
-start of a bullet line of RULES.md. The digest lives beside the repository
-(``../shared/RULES.md``, overridable with ``FWWRULES_RULES_MD``); a checkout without it falls
-back to ``docs/clauses.txt``, the committed copy of the ids. When both exist they must agree.
+A clause id (``ranged.los``, ``melee.slide``, ``grid.partial``) names one rule of the project's
+rules reference. The list of ids is ``docs/clauses.txt`` (one id a line, in the order of
+``docs/rules.md``); it is the source: add a line there when a rule gains a clause.
 
 For every clause id, four things must exist:
 
@@ -21,7 +20,6 @@ from __future__ import annotations
 
 import ast
 import json
-import os
 import re
 from functools import cache
 from pathlib import Path
@@ -29,36 +27,21 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-DEFAULT_RULES_MD = Path(__file__).resolve().parents[2] / "shared" / "RULES.md"
-RULES_MD = Path(os.environ.get("FWWRULES_RULES_MD", str(DEFAULT_RULES_MD)))
-CLAUSES_COPY = REPO / "docs" / "clauses.txt"
-
-# A bullet line that starts with a backticked id holding at least one dot.
-# ("- `core`: ..." names a ruleset, not a clause: no dot, not matched.)
-_CLAUSE_LINE = re.compile(r"^- `([a-z][a-z0-9-]*(?:\.[a-z0-9-]+)+)`", re.MULTILINE)
+CLAUSES_FILE = REPO / "docs" / "clauses.txt"
+_CLAUSE_ID = re.compile(r"^[a-z][a-z0-9-]*(?:\.[a-z0-9-]+)+$")
 
 
 def parse_clause_ids(text: str) -> list[str]:
-    """The clause ids of a RULES.md text, in order, without repeats.
+    """The clause ids of a ``docs/clauses.txt`` text, in order (``#`` lines are comments).
 
-    >>> parse_clause_ids("- `core`: the Rules\\n- `ranged.los`: LoS\\n  - `x.y` nested\\n")
-    ['ranged.los']
+    >>> parse_clause_ids("# ids\\nranged.los\\n\\n  cover.line  \\n")
+    ['ranged.los', 'cover.line']
     """
-    seen: dict[str, None] = {}
-    for m in _CLAUSE_LINE.finditer(text):
-        seen.setdefault(m.group(1), None)
-    return list(seen)
-
-
-def read_copy() -> list[str]:
-    lines = CLAUSES_COPY.read_text(encoding="utf-8").splitlines()
-    return [ln.strip() for ln in lines if ln.strip() and not ln.startswith("#")]
+    return [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
 
 
 def clause_ids() -> list[str]:
-    if RULES_MD.is_file():
-        return parse_clause_ids(RULES_MD.read_text(encoding="utf-8"))
-    return read_copy()
+    return parse_clause_ids(CLAUSES_FILE.read_text(encoding="utf-8"))
 
 
 CLAUSES = clause_ids()
@@ -121,11 +104,12 @@ def test_clause_list_is_not_empty_and_has_the_known_families() -> None:
     assert len(CLAUSES) >= 40
 
 
-def test_clause_copy_matches_rules_md() -> None:
-    """docs/clauses.txt is the committed copy; regenerate it when RULES.md gains a clause."""
-    if not RULES_MD.is_file():
-        pytest.skip(f"{RULES_MD} not found; the copy docs/clauses.txt is used instead")
-    assert read_copy() == parse_clause_ids(RULES_MD.read_text(encoding="utf-8"))
+def test_clause_list_is_well_formed() -> None:
+    """Each id is dotted lowercase (``family.rule``) and listed once."""
+    bad = [c for c in CLAUSES if not _CLAUSE_ID.match(c)]
+    assert not bad, f"docs/clauses.txt: malformed clause ids {bad}"
+    repeated = sorted({c for c in CLAUSES if CLAUSES.count(c) > 1})
+    assert not repeated, f"docs/clauses.txt: ids listed twice {repeated}"
 
 
 @pytest.mark.parametrize("clause", CLAUSES)
@@ -159,3 +143,14 @@ def test_clause_has_a_named_test(clause: str) -> None:
     assert any(token in name for name in named_test_functions()), (
         f"no test function named after {clause} (expected a name containing {token})"
     )
+
+
+@pytest.mark.parametrize("clause", CLAUSES)
+def test_clause_has_a_rule_statement_in_both_languages(clause: str) -> None:
+    """The rules reference (docs/rules.md) states each rule in the project's own words."""
+    from fwwrules.catalogue import CLAUSE_RULES, LANGS
+
+    entry = CLAUSE_RULES.get(clause)
+    assert entry is not None, f"no rule statement for {clause} in catalogue.CLAUSE_RULES"
+    for lang in LANGS:
+        assert entry.get(lang, "").strip(), f"{clause} has no {lang} rule statement"

@@ -1,4 +1,4 @@
-"""Ranged attacks: one test (or more) per clause of RULES.md "Ranged attacks" and "Base sizes"."""
+"""Ranged attacks: one test (or more) per clause of docs/rules.md, "Ranged attacks" and sizes."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Good scenario files load, summarise and answer lookups; the JSON Schema matches the loader.
 
 Bad files are in ``test_cli_errors.py``; this file covers what a valid file gives back and the
-boundary cases of the loading rules (SPEC.md "Loading rules").
+boundary cases of the loading rules (docs/scenario-format.md, "Errors and limits").
 """
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ def test_good_file_options_and_rulers(inches: Path) -> None:
     assert s.contact_tolerance_mm == pytest.approx(0.02 * MM_PER_INCH)
     assert s.board.contact_tolerance == s.contact_tolerance_mm
     assert s.ruler_mm("orange") == pytest.approx(2.5 * MM_PER_INCH)  # overridden
-    assert s.ruler_mm("red") == pytest.approx(6 * MM_PER_INCH)  # RULES.md default
+    assert s.ruler_mm("red") == pytest.approx(6 * MM_PER_INCH)  # the default ruler length
     assert s.length_mm("red") == s.ruler_mm("red")
     assert s.length_mm(10) == pytest.approx(254.0)
     assert s.from_mm(s.to_mm(3.5)) == pytest.approx(3.5)
@@ -420,7 +420,8 @@ def test_every_shipped_scenario_example_loads() -> None:
 
 
 def test_ids_follow_the_spec_pattern() -> None:
-    """SPEC.md: ids are ``[a-z0-9-]+`` (a leading dash included); capitals and '_' are not."""
+    """docs/scenario-format.md: ids are ``[a-z0-9-]+`` (a leading dash included); capitals
+    and '_' are not."""
     import fwwrules
 
     text = (

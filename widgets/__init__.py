@@ -8,11 +8,13 @@ set ``.value`` on a control, then look at ``.ruling`` and ``.artists``.
 * :class:`ExampleStepper` with :class:`Step`: Prev/Next through worked examples.
 * :class:`MeleePanel`: engagements, outnumbered, withdraw and slide previews, into-melee.
 * :class:`GridPanel`: Pathfinder 1e grid cover (attacker, target, attack type).
+* :class:`BoardEditor`: build a scenario with the mouse; save it as a file.
 """
 
 from __future__ import annotations
 
 from .attack_panel import AttackPanel, move_model
+from .editor import BoardEditor, EditRefused
 from .grid_panel import GridPanel
 from .melee_panel import MeleePanel
 from .stepper import ExampleStepper, Step
@@ -20,7 +22,9 @@ from .view import BoardView, ipympl_active
 
 __all__ = [
     "AttackPanel",
+    "BoardEditor",
     "BoardView",
+    "EditRefused",
     "ExampleStepper",
     "GridPanel",
     "MeleePanel",

@@ -1,0 +1,402 @@
+"""The worst scenario files the limits allow, per command: time and peak memory of each.
+
+Each case writes one file (compact JSON, so that as much as possible fits under
+``MAX_FILE_BYTES``) and runs one ``python -m fwwrules ...`` command on it in a fresh
+subprocess; the figures are the wall-clock time of that process and its peak resident memory
+(``ru_maxrss`` from ``os.wait4``), interpreter start and imports included. The budget of
+issue 14 is 2 s and 500 MB for every case; a case over it is marked ``OVER``.
+
+Cases (``--list``): many pieces at the vertex limit with heights everywhere (Significant
+Edges), many circles with heights, LoS among hundreds of circular pieces, Huge models in the
+way, many unknown weapon ids (the error path), withdrawal from a crowd, a slide among many
+bases, rendering the fullest board, over-limit files refused early, long numbers.
+
+Usage: ``python bench/worst_case.py [--case NAME ...] [--keep DIR] [--list]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fwwrules.constants import (
+    MAX_FILE_BYTES,
+    MAX_MODELS,
+    MAX_POLYGON_VERTICES,
+    MAX_TERRAIN,
+    MAX_WEAPONS,
+)
+
+BUDGET_S = 2.0
+BUDGET_MB = 500.0
+FORMAT = "fwwrules/scenario@1"
+BOARD = 1800.0  # mm: a 6' x 6' table holds everything below
+
+
+def _scenario(models: list[Any], terrain: list[Any], weapons: list[Any] | None = None) -> Any:
+    return {
+        "format": FORMAT,
+        "units": "mm",
+        "models": models,
+        "terrain": terrain,
+        "weapons": weapons
+        if weapons is not None
+        else [{"id": "rifle", "type": "rifle", "short": "red", "long": "green"}],
+    }
+
+
+def _model(i: int, x: float, y: float, base: float = 32.0, **extra: Any) -> dict[str, Any]:
+    m: dict[str, Any] = {
+        "id": f"m{i}",
+        "faction": "north" if i % 2 == 0 else "south",
+        "base": base,
+        "at": [round(x, 2), round(y, 2)],
+        "skills": {"rifle": 5, "melee": 5},
+        "weapons": ["rifle"],
+    }
+    m.update(extra)
+    return m
+
+
+def _star(cx: float, cy: float, r_out: float, r_in: float, n: int) -> list[list[float]]:
+    """A star of ``n`` corners (n even): alternate outer and inner radii, integer-ish."""
+    pts = []
+    for k in range(n):
+        r = r_out if k % 2 == 0 else r_in
+        a = 2 * math.pi * k / n
+        pts.append([round(cx + r * math.cos(a), 1), round(cy + r * math.sin(a), 1)])
+    return pts
+
+
+def _fit(build: Callable[[int], Any], high: int) -> Any:
+    """The largest ``build(n)`` (n <= high) whose compact JSON fits in MAX_FILE_BYTES."""
+    lo, hi = 1, high
+    best = build(lo)
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        data = build(mid)
+        if len(_dump(data)) <= MAX_FILE_BYTES:
+            best, lo = data, mid + 1
+        else:
+            hi = mid - 1
+    return best
+
+
+def _dump(data: Any) -> bytes:
+    return json.dumps(data, separators=(",", ":")).encode()
+
+
+def _grid_positions(n: int, spacing: float, x0: float = 60.0, y0: float = 60.0) -> list[Any]:
+    per_row = max(1, int((BOARD - 2 * x0) // spacing) + 1)
+    return [(x0 + (i % per_row) * spacing, y0 + (i // per_row) * spacing) for i in range(n)]
+
+
+# --- the files ---------------------------------------------------------------------------------
+
+
+def stars_heights() -> Any:
+    """MAX_TERRAIN star pieces, overlapping their neighbours, heights everywhere; as many
+    vertices per star as fit in the file (at most MAX_POLYGON_VERTICES)."""
+
+    def build(n: int) -> Any:
+        n -= n % 2
+        n = max(n, 4)
+        terrain = []
+        for i, (x, y) in enumerate(_grid_positions(MAX_TERRAIN, 70.0)):
+            terrain.append(
+                {
+                    "id": f"t{i}",
+                    "kind": "blocking",
+                    "polygon": _star(x, y, 50.0, 30.0, n),
+                    "height": 25.4 * (1 + i % 5),
+                }
+            )
+        models = [_model(0, 5.0 + 16, 5.0 + 16, elevation=127.0), _model(1, BOARD - 21, BOARD - 21)]
+        return _scenario(models, terrain)
+
+    return _fit(build, MAX_POLYGON_VERTICES)
+
+
+def circles_heights() -> Any:
+    """MAX_TERRAIN overlapping circles with heights (each a 128-gon inside)."""
+    terrain = [
+        {
+            "id": f"t{i}",
+            "kind": "blocking" if i % 3 else "dense-area",
+            "circle": {"at": [x, y], "diameter": 110.0},
+            "height": 25.4 * (1 + i % 5),
+        }
+        for i, (x, y) in enumerate(_grid_positions(MAX_TERRAIN, 70.0))
+    ]
+    models = [_model(0, 21.0, 21.0, elevation=127.0), _model(1, BOARD - 21, BOARD - 21)]
+    return _scenario(models, terrain)
+
+
+def los_circles() -> Any:
+    """MAX_TERRAIN separate blocking circles in a staggered lattice with gaps between them, and
+    MAX_MODELS models: LoS between far corners has many candidate lines to test."""
+    terrain = []
+    spacing = 70.0
+    for i, (x, y) in enumerate(_grid_positions(MAX_TERRAIN, spacing, 120.0, 120.0)):
+        shift = spacing / 2 if int((y - 120.0) / spacing) % 2 else 0.0
+        terrain.append(
+            {"id": f"t{i}", "kind": "blocking", "circle": {"at": [x + shift, y], "diameter": 40.0}}
+        )
+    models = []
+    for i in range(MAX_MODELS):
+        # a ring of models around the board's edge
+        a = 2 * math.pi * i / MAX_MODELS
+        x = BOARD / 2 + 1600.0 * math.cos(a)
+        y = BOARD / 2 + 1600.0 * math.sin(a)
+        models.append(_model(i, x, y, base=60.0 if i % 4 == 0 else 32.0))
+    return _scenario(models, terrain)
+
+
+def huge_crowd() -> Any:
+    """MAX_MODELS models, most of them Huge, between attacker and target."""
+    models = [
+        _model(i, x, y, base=60.0 if i % 10 else 32.0)
+        for i, (x, y) in enumerate(_grid_positions(MAX_MODELS, 75.0, 40.0, 40.0))
+    ]
+    return _scenario(models, [])
+
+
+def unknown_weapons() -> Any:
+    """One model listing as many unknown weapon ids as fit, MAX_WEAPONS weapons declared."""
+    weapons = [
+        {"id": f"w{i:03d}", "type": "rifle", "short": "red", "long": "green"}
+        for i in range(MAX_WEAPONS)
+    ]
+
+    def build(n: int) -> Any:
+        m = _model(0, 100.0, 100.0)
+        m["weapons"] = [f"x{i}" for i in range(n)]
+        return _scenario([m, _model(1, 300.0, 100.0)], [], weapons)
+
+    return _fit(build, 1_000_000)
+
+
+def withdraw_crowd() -> Any:
+    """A 60 mm model ringed by 32 mm enemies in contact, MAX_MODELS models in all, among
+    MAX_TERRAIN pieces."""
+    models = [_model(0, 900.0, 900.0, base=60.0)]
+    ring = 8
+    for k in range(ring):
+        a = 2 * math.pi * k / ring
+        models.append(_model(2 * k + 1, 900.0 + 46 * math.cos(a), 900.0 + 46 * math.sin(a)))
+    i = len(models)
+    for x, y in _grid_positions(MAX_MODELS, 40.0, 40.0, 40.0):
+        if len(models) >= MAX_MODELS:
+            break
+        if math.hypot(x - 900.0, y - 900.0) < 120:
+            continue
+        models.append(_model(i * 2 + 1, x, y))
+        i += 1
+    return _scenario(models, [])
+
+
+def slide_crowd() -> Any:
+    """A model slides across MAX_MODELS - 1 opposing bases."""
+    models = [_model(0, 20.0, 20.0)]
+    for i, (x, y) in enumerate(_grid_positions(MAX_MODELS - 1, 45.0, 80.0, 80.0)):
+        models.append(_model(2 * i + 1, x, y))
+    return _scenario(models, [])
+
+
+def too_many_models() -> Any:
+    """Far more models than MAX_MODELS (refused)."""
+    return _fit(lambda n: _scenario([_model(i, 20.0 * i, 0.0) for i in range(n)], []), 1_000_000)
+
+
+def long_number() -> Any:
+    """A coordinate written with 5,000 digits (refused)."""
+    return None  # written as text by the case
+
+
+def deep_list() -> Any:
+    return None
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    build: Callable[[], Any]
+    args: tuple[str, ...]
+    text: str | None = None  # raw file text instead of JSON data
+    suffix: str = ".json"
+
+
+_RENDER = ("render", "{file}", "-o", "{dir}/out.png")
+
+CASES = [
+    Case("stars+heights check", stars_heights, ("check", "{file}")),
+    Case(
+        "stars+heights ruling",
+        stars_heights,
+        ("ruling", "{file}", "--attacker", "m0", "--target", "m1"),
+    ),
+    Case("stars+heights render", stars_heights, _RENDER),
+    Case("circles+heights check", circles_heights, ("check", "{file}")),
+    Case(
+        "circles+heights ruling",
+        circles_heights,
+        ("ruling", "{file}", "--attacker", "m0", "--target", "m1"),
+    ),
+    Case(
+        "los among circles",
+        los_circles,
+        ("ruling", "{file}", "--attacker", "m0", "--target", "m100"),
+    ),
+    Case(
+        "los circles, far point",
+        los_circles,
+        ("ruling", "{file}", "--attacker", "m0", "--target", "1000000,-1000000"),
+    ),
+    Case(
+        "los circles, terrain",
+        los_circles,
+        ("ruling", "{file}", "--attacker", "m0", "--target", "t250"),
+    ),
+    Case("los circles render", los_circles, _RENDER),
+    Case(
+        "huge crowd ruling",
+        huge_crowd,
+        ("ruling", "{file}", "--attacker", "m0", "--target", "m199"),
+    ),
+    Case("unknown weapons", unknown_weapons, ("check", "{file}")),
+    Case("withdraw crowd", withdraw_crowd, ("withdraw", "{file}", "--model", "m0")),
+    Case(
+        "slide crowd",
+        slide_crowd,
+        ("slide", "{file}", "--model", "m0", "--to", f"{BOARD - 20},{BOARD - 20}"),
+    ),
+    Case("too many models", too_many_models, ("check", "{file}")),
+    Case(
+        "5000-digit number",
+        long_number,
+        ("check", "{file}"),
+        text=f"format: {FORMAT}\nmodels:\n- id: a\n  faction: f\n  base: 32\n"
+        f"  at: [{'9' * 5000}, 1]\n",
+        suffix=".yaml",
+    ),
+    Case(
+        "5000-digit number (JSON)",
+        long_number,
+        ("check", "{file}"),
+        text='{"format": "' + FORMAT + '", "models": [{"id": "a", "faction": "f", "base": 32, '
+        '"at": [' + "9" * 5000 + ", 1]}]}",
+    ),
+    Case(
+        "nesting at the file limit",
+        deep_list,
+        ("check", "{file}"),
+        text=f"format: {FORMAT}\ntitle: " + "[" * 400_000 + "]" * 400_000 + "\n",
+        suffix=".yaml",
+    ),
+]
+
+
+def run_case(case: Case, workdir: Path) -> tuple[float, float, int, str]:
+    """(seconds, peak MB, exit status, last line of stderr/stdout) of one case."""
+    path = workdir / (case.name.replace(" ", "_").replace(",", "") + case.suffix)
+    if case.text is not None:
+        path.write_text(case.text, encoding="utf-8")
+    else:
+        path.write_bytes(_dump(case.build()))
+    argv = [a.format(file=path, dir=workdir) for a in case.args]
+    env = {**os.environ, "MPLBACKEND": "Agg"}
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "fwwrules", *argv],
+            capture_output=True,
+            env=env,
+            preexec_fn=_cap,
+            timeout=CAP_SECONDS,
+            check=False,
+        )
+        rc, out, err = proc.returncode, proc.stdout, proc.stderr
+    except subprocess.TimeoutExpired:
+        rc, out, err = -9, b"", f"killed after {CAP_SECONDS} s".encode()
+    seconds = time.perf_counter() - start
+    peak_mb = _child_peak_mb()
+    text = (err or out).decode("utf-8", "replace").strip().splitlines()
+    size = path.stat().st_size
+    return seconds, peak_mb, rc, (text[-1] if text else "")[:100] + f" [{size} B]"
+
+
+CAP_BYTES = 3 * 1024**3
+"""Address-space cap for each command, so that a blow-up fails instead of swapping."""
+CAP_SECONDS = 120
+
+
+def _cap() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (CAP_BYTES, CAP_BYTES))
+
+
+def _child_peak_mb() -> float:
+    """Peak RSS of this helper's children: exactly one, the command (Linux: kilobytes)."""
+    import resource
+
+    return float(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024.0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--case", action="append", help="run only cases whose name contains it")
+    parser.add_argument("--keep", help="write the files into this folder and keep them")
+    parser.add_argument("--list", action="store_true", help="list the cases")
+    args = parser.parse_args()
+    cases = [c for c in CASES if not args.case or any(k in c.name for k in args.case)]
+    if args.list:
+        for c in cases:
+            print(f"{c.name}: fwwrules {' '.join(c.args)}")
+        return 0
+    print(f"budget: {BUDGET_S:g} s and {BUDGET_MB:g} MB per command (interpreter start included)")
+    print(f"{'case':30} {'exit':>4} {'time s':>7} {'peak MB':>8}  first line of output")
+    over = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir = Path(args.keep) if args.keep else Path(tmp)
+        workdir.mkdir(parents=True, exist_ok=True)
+        for case in cases:
+            seconds, peak, rc, line = _isolated(case, workdir)
+            flag = "" if seconds <= BUDGET_S and peak <= BUDGET_MB and rc in (0, 2) else " OVER"
+            over += bool(flag)
+            print(f"{case.name:30} {rc:>4} {seconds:7.2f} {peak:8.0f}  {line}{flag}", flush=True)
+    print(f"{over} case(s) over the budget or exiting 1")
+    return 0
+
+
+def _isolated(case: Case, workdir: Path) -> tuple[float, float, int, str]:
+    """Run the case from a fresh helper process, so that RUSAGE_CHILDREN is this case's alone."""
+    helper = subprocess.run(
+        [sys.executable, __file__, "--_one", case.name, str(workdir)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    try:
+        seconds, peak, rc, line = json.loads(helper.stdout.strip().splitlines()[-1])
+    except (json.JSONDecodeError, IndexError):
+        return 0.0, 0.0, -1, ("helper failed: " + helper.stderr.strip()[-200:])
+    return float(seconds), float(peak), int(rc), str(line)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "--_one":
+        (chosen,) = [c for c in CASES if c.name == sys.argv[2]]
+        print(json.dumps(run_case(chosen, Path(sys.argv[3]))))
+        sys.exit(0)
+    sys.exit(main())

@@ -1,0 +1,557 @@
+"""Exact geometry on the grid: which squares and walls a segment between grid points passes,
+distances the Pathfinder way, and line of effect (``grid.total``).
+
+All arithmetic is on integers and :class:`fractions.Fraction`, never floats. The boundary
+cases are listed in :mod:`fwwrules.grid`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from .model import Creature, GridScenario
+from .vocabulary import (
+    ARROW_SLIT,
+    BORDER_WALL,
+    CREATURE,
+    OPEN,
+    SOLID,
+    WALL,
+    Corner,
+    IgnoredBy,
+    ObstructionKind,
+    Point,
+    Square,
+)
+
+
+def frac(p: tuple[Any, Any]) -> Point:
+    return (Fraction(p[0]), Fraction(p[1]))
+
+
+def _is_int(v: Fraction) -> bool:
+    return v.denominator == 1
+
+
+def squares_crossed(p: tuple[Any, Any], q: tuple[Any, Any]) -> tuple[Square, ...]:
+    """The squares whose open interior the closed segment ``p``-``q`` meets, from ``p`` on.
+
+    Exact (rational arithmetic). A segment along a grid line meets no interior; one through a
+    grid point does not meet the squares that only touch that point.
+
+    >>> squares_crossed((0, 0), (0, 3))
+    ()
+    >>> squares_crossed((1, 1), (0, 3))
+    ((0, 1), (0, 2))
+    >>> squares_crossed((Fraction(1, 2), Fraction(1, 2)), (Fraction(1, 2), Fraction(1, 2)))
+    ((0, 0),)
+    """
+    a, b = frac(p), frac(q)
+    (px, py), (qx, qy) = a, b
+    if px == qx:
+        if _is_int(px):
+            return ()
+        c = math.floor(px)
+        lo, hi = sorted((py, qy))
+        if lo == hi:
+            return () if _is_int(lo) else ((c, math.floor(lo)),)
+        out = [(c, r) for r in range(math.floor(lo), math.ceil(hi))]
+        return tuple(out if py <= qy else reversed(out))
+    flip = px > qx
+    if flip:
+        (px, py), (qx, qy) = b, a
+    slope = (qy - py) / (qx - px)
+    result: list[Square] = []
+    for c in range(math.floor(px), math.ceil(qx)):
+        xa, xb = max(px, Fraction(c)), min(qx, Fraction(c + 1))
+        if xa >= xb:
+            continue
+        ya, yb = py + (xa - px) * slope, py + (xb - px) * slope
+        if ya == yb:
+            if not _is_int(ya):
+                result.append((c, math.floor(ya)))
+            continue
+        lo, hi = min(ya, yb), max(ya, yb)
+        col = [(c, r) for r in range(math.floor(lo), math.ceil(hi))]
+        result.extend(col if ya < yb else reversed(col))
+    return tuple(reversed(result) if flip else result)
+
+
+def _seams(p: Point, q: Point) -> list[tuple[Square, Square]]:
+    """Pairs of squares on either side of the unit edges that ``p``-``q`` runs along."""
+    (px, py), (qx, qy) = p, q
+    out: list[tuple[Square, Square]] = []
+    if px == qx and _is_int(px) and py != qy:
+        x = int(px)
+        lo, hi = sorted((py, qy))
+        for r in range(math.floor(lo), math.ceil(hi)):
+            out.append(((x - 1, r), (x, r)))
+    elif py == qy and _is_int(py) and px != qx:
+        y = int(py)
+        lo, hi = sorted((px, qx))
+        for c in range(math.floor(lo), math.ceil(hi)):
+            out.append(((c, y - 1), (c, y)))
+    return out
+
+
+def _cross(a: Point, b: Point) -> Fraction:
+    return a[0] * b[1] - a[1] * b[0]
+
+
+def _dot(a: Point, b: Point) -> Fraction:
+    return a[0] * b[0] + a[1] * b[1]
+
+
+def _half(ref: Point, v: Point) -> int:
+    c, d = _cross(ref, v), _dot(ref, v)
+    return 0 if c > 0 or (c == 0 and d > 0) else 1
+
+
+def _in_open_arc(start: Point, end: Point, ray: Point) -> bool:
+    """True when ``ray`` lies strictly inside the arc turning from ``start`` to ``end`` in the
+    positive sense (rays parallel to ``start`` or ``end`` are outside)."""
+    if _cross(start, ray) == 0 and _dot(start, ray) > 0:
+        return False
+    if _cross(end, ray) == 0 and _dot(end, ray) > 0:
+        return False
+    hr, he = _half(start, ray), _half(start, end)
+    if hr != he:
+        return hr < he
+    return _cross(ray, end) > 0
+
+
+def _separated(before: Point, after: Point, rays: Iterable[Point]) -> bool:
+    """Wall material on both sides of a path that arrives along ``before`` and leaves along
+    ``after`` (both pointing away from the point): the path is sealed there."""
+    rays = list(rays)
+    one = any(_in_open_arc(before, after, r) for r in rays)
+    other = any(_in_open_arc(after, before, r) for r in rays)
+    return one and other
+
+
+_UNIT = (Fraction(1), Fraction(0))
+
+
+@dataclass(frozen=True, slots=True)
+class Obstruction:
+    """Something a line passes: ``kind`` is one of :data:`VERDICTS`.
+
+    ``square`` for square terrain and creatures, ``point`` where a line is sealed by border
+    walls (or squeezes between wall squares), ``creature`` the id for soft cover. ``counted``
+    is False for a low obstacle the ``grid.low-obstacle`` rule discards (``ignored_by`` says
+    which test: ``far`` or ``attacker-closer``) and for an arrow slit the target is not behind
+    (``grid.improved``, ``not-behind``).
+    """
+
+    kind: ObstructionKind
+    square: Square | None = None
+    point: Point | None = None
+    creature: str | None = None
+    counted: bool = True
+    ignored_by: IgnoredBy = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.square is not None:
+            out["square"] = list(self.square)
+        if self.point is not None:
+            out["at"] = [num(v) for v in self.point]
+        if self.creature is not None:
+            out["creature"] = self.creature
+        out["counted"] = self.counted
+        if self.ignored_by:
+            clause = "grid.improved" if self.kind == ARROW_SLIT else "grid.low-obstacle"
+            out["ignored_by"] = f"{clause}/{self.ignored_by}"
+        return out
+
+
+def num(v: Fraction) -> int | float:
+    return int(v) if _is_int(v) else round(float(v), 6)
+
+
+class Tracer:
+    """Traces segments on one scenario, for one attacker and target (their squares never
+    count)."""
+
+    def __init__(
+        self,
+        scenario: GridScenario,
+        own: Iterable[str],
+        slit_open: Callable[[Square], bool] | None = None,
+    ) -> None:
+        self.s = scenario
+        self.own = frozenset(own)
+        self.slit_open = slit_open
+        """``grid.improved``: which arrow-slit squares give no cover (the target is not behind
+        them); when the caller asks for it, such a square is open ground for the line (a line
+        along its seam with a wall square runs along the wall's face) and is reported as an
+        uncounted ``not-behind`` obstruction."""
+        self._cache: dict[tuple[Point, Point, bool, bool, bool], tuple[Obstruction, ...]] = {}
+
+    def own_square(self, sq: Square) -> bool:
+        occ = self.s.occupant(sq)
+        return occ is not None and occ in self.own
+
+    def _rays(self, x: Point) -> list[Point]:
+        """Wall material at a point of the plane: border-wall rays, and for each wall square
+        touching a grid point its diagonal (the bisector stands for the whole quadrant)."""
+        s = self.s
+        edges = s.wall_edges
+        px, py = x
+        rays: list[Point] = []
+        one, zero = Fraction(1), Fraction(0)
+        if _is_int(px) and _is_int(py):
+            cx, cy = int(px), int(py)
+            if ((cx, cy - 1), (cx, cy)) in edges:
+                rays.append((zero, -one))
+            if ((cx, cy), (cx, cy + 1)) in edges:
+                rays.append((zero, one))
+            if ((cx - 1, cy), (cx, cy)) in edges:
+                rays.append((-one, zero))
+            if ((cx, cy), (cx + 1, cy)) in edges:
+                rays.append((one, zero))
+            for dc, dr in ((-1, -1), (0, -1), (-1, 0), (0, 0)):
+                if s.kind((cx + dc, cy + dr)) == WALL:
+                    rays.append((Fraction(2 * dc + 1), Fraction(2 * dr + 1)))
+        elif _is_int(px):
+            r = math.floor(py)
+            if ((int(px), r), (int(px), r + 1)) in edges:
+                rays += [(zero, -one), (zero, one)]
+        elif _is_int(py):
+            c = math.floor(px)
+            if ((c, int(py)), (c + 1, int(py))) in edges:
+                rays += [(-one, zero), (one, zero)]
+        return rays
+
+    def _grid_points(self, p: Point, q: Point) -> list[Point]:
+        """Points of the segment on grid lines where border walls or wall corners may stand,
+        ends included."""
+        (px, py), (qx, qy) = p, q
+        dx, dy = qx - px, qy - py
+        found: dict[Fraction, Point] = {}
+        if dx == 0 and dy == 0:
+            return [p]
+        if dx != 0:
+            for k in range(math.ceil(min(px, qx)), math.floor(max(px, qx)) + 1):
+                t = (k - px) / dx
+                found.setdefault(t, (Fraction(k), py + t * dy))
+        if dy != 0:
+            for k in range(math.ceil(min(py, qy)), math.floor(max(py, qy)) + 1):
+                t = (k - py) / dy
+                found.setdefault(t, (px + t * dx, Fraction(k)))
+        found.setdefault(Fraction(0), p)
+        found.setdefault(Fraction(1), q)
+        return [found[t] for t in sorted(found)]
+
+    def trace(
+        self,
+        p: Point,
+        q: Point,
+        start_inside: Point,
+        end_inside: Point,
+        *,
+        creatures: bool = True,
+        effect_only: bool = False,
+        slits: bool = False,
+    ) -> tuple[Obstruction, ...]:
+        """Everything the segment ``p``-``q`` passes. ``start_inside`` / ``end_inside`` are
+        points inside the squares the ends belong to (their centres), which tell from which
+        side the ends meet walls."""
+        ends: list[Obstruction | None]
+        if p == q:  # zero length: walls between the two squares at their shared corner
+            rays = self._rays(p)
+            before = (start_inside[0] - p[0], start_inside[1] - p[1])
+            after = (end_inside[0] - q[0], end_inside[1] - q[1])
+            ends = [self._sealed(p, before, after, rays) if rays else None]
+        else:
+            d = (q[0] - p[0], q[1] - p[1])
+            ends = [
+                self._end(p, (start_inside[0] - p[0], start_inside[1] - p[1]), d),
+                self._end(q, (-d[0], -d[1]), (end_inside[0] - q[0], end_inside[1] - q[1])),
+            ]
+        out = list(self._middle(p, q, creatures, effect_only, slits))
+        for ob in ends:
+            if ob is not None and ob not in out:
+                out.append(ob)
+        return tuple(out)
+
+    def _end(self, x: Point, before: Point, after: Point) -> Obstruction | None:
+        """Walls at an end of the segment: ``before`` points into the square the end belongs
+        to (or back along the segment), ``after`` along the segment (or into the square)."""
+        rays = self._rays(x)
+        return self._sealed(x, before, after, rays) if rays else None
+
+    @staticmethod
+    def _sealed(x: Point, before: Point, after: Point, rays: list[Point]) -> Obstruction | None:
+        if not _separated(before, after, rays):
+            return None
+        borders = [r for r in rays if r[0] == 0 or r[1] == 0]
+        kind: ObstructionKind = BORDER_WALL if _separated(before, after, borders) else WALL
+        return Obstruction(kind, point=x)
+
+    def _middle(
+        self, p: Point, q: Point, creatures: bool, effect_only: bool, slits: bool = False
+    ) -> tuple[Obstruction, ...]:
+        """What the segment passes between its ends (cached: many lines share a segment)."""
+        key = (p, q, creatures, effect_only, slits)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        s = self.s
+        found: list[Obstruction] = []
+        seen: set[tuple[str, Square | None, Point | None]] = set()
+
+        def add(ob: Obstruction) -> None:
+            k = (ob.kind, ob.square, ob.point)
+            if k not in seen:
+                seen.add(k)
+                found.append(ob)
+
+        slit_open = self.slit_open if slits else None
+
+        def is_open(sq: Square) -> bool:
+            return slit_open is not None and slit_open(sq)
+
+        def seam_kind(sq: Square) -> str:
+            k = s.kind(sq)
+            return OPEN if k == ARROW_SLIT and is_open(sq) else k
+
+        def square_terrain(sq: Square) -> None:
+            if self.own_square(sq):
+                return
+            k = s.kind(sq)
+            if k == ARROW_SLIT and is_open(sq):
+                if not effect_only:
+                    add(Obstruction(k, square=sq, counted=False, ignored_by="not-behind"))
+            elif k != OPEN and (not effect_only or k == WALL):
+                add(Obstruction(k, square=sq))
+            occ = s.occupant(sq)
+            if creatures and not effect_only and occ is not None and occ not in self.own:
+                add(Obstruction(CREATURE, square=sq, creature=occ))
+
+        for sq in squares_crossed(p, q):
+            square_terrain(sq)
+        for a, b in _seams(p, q):
+            if not (s.inside(a) and s.inside(b)):
+                continue
+            ka, kb = seam_kind(a), seam_kind(b)
+            if ka == kb or (ka in SOLID and kb in SOLID):
+                square_terrain(a)
+                square_terrain(b)
+            elif OPEN not in (ka, kb):  # a low square beside a wall square: the low one
+                square_terrain(a if ka not in SOLID else b)
+            occ = s.occupant(a)
+            if occ is not None and occ == s.occupant(b) and creatures and not effect_only:
+                square_terrain(a)
+                square_terrain(b)
+        d = (q[0] - p[0], q[1] - p[1])
+        back = (-d[0], -d[1])
+        for x in self._grid_points(p, q):
+            if x in (p, q):
+                continue
+            rays = self._rays(x)
+            if rays:
+                ob = self._sealed(x, back, d, rays)
+                if ob is not None:
+                    add(ob)
+        result = tuple(found)
+        self._cache[key] = result
+        return result
+
+
+def centre(sq: Square) -> Point:
+    return (Fraction(2 * sq[0] + 1, 2), Fraction(2 * sq[1] + 1, 2))
+
+
+def corners(sq: Square) -> tuple[Corner, ...]:
+    """Corners of a square: top-left, top-right, bottom-left, bottom-right."""
+    c, r = sq
+    return ((c, r), (c + 1, r), (c, r + 1), (c + 1, r + 1))
+
+
+def pf_distance(a: Square, b: Square) -> int:
+    """Squares between two squares counted the Pathfinder way (diagonals alternate 1 and 2).
+
+    >>> pf_distance((0, 0), (1, 1)), pf_distance((0, 0), (2, 2)), pf_distance((0, 0), (6, 0))
+    (1, 3, 6)
+    """
+    dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
+    return max(dx, dy) + min(dx, dy) // 2
+
+
+def space_distance(cr: Creature, sq: Square) -> int:
+    return min(pf_distance(s, sq) for s in cr.squares)
+
+
+def chebyshev(a: Creature, b: Creature) -> int:
+    (a0, a1), (b0, b1) = a.box, b.box
+    dx = max(b0[0] - a1[0] + 1, a0[0] - b1[0] + 1, 0)
+    dy = max(b0[1] - a1[1] + 1, a0[1] - b1[1] + 1, 0)
+    return max(dx, dy)
+
+
+def creature_distance(a: Creature, b: Creature) -> int:
+    """Squares between the nearest squares of two creatures (Pathfinder counting)."""
+    return min(pf_distance(x, y) for x in a.squares for y in b.squares)
+
+
+def in_reach(a: Creature, b: Creature, reach: int) -> bool:
+    if creature_distance(a, b) <= reach:
+        return True
+    return reach == 2 and chebyshev(a, b) <= 2  # reach weapons reach 2 squares diagonally
+
+
+# --- line of effect (grid.total) ------------------------------------------------------------
+
+
+def _clip(u: Point, d: Point, box: tuple[Corner, Corner]) -> tuple[Fraction, Fraction] | None:
+    """Parameters ``s`` where ``u + s*d`` lies in the closed box, or None."""
+    lo, hi = Fraction(-(10**9)), Fraction(10**9)
+    for axis in (0, 1):
+        a, b = Fraction(box[0][axis]), Fraction(box[1][axis])
+        if d[axis] == 0:
+            if not a <= u[axis] <= b:
+                return None
+            continue
+        s1, s2 = (a - u[axis]) / d[axis], (b - u[axis]) / d[axis]
+        lo, hi = max(lo, min(s1, s2)), min(hi, max(s1, s2))
+    return (lo, hi) if lo <= hi else None
+
+
+def _hull(points: Sequence[Corner]) -> list[Corner]:
+    """Convex hull, counter-clockwise in the (x, y) plane (monotone chain, integers)."""
+    pts = sorted(set(points))
+
+    def turn(o: Corner, a: Corner, b: Corner) -> int:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower: list[Corner] = []
+    upper: list[Corner] = []
+    for pt in pts:
+        while len(lower) >= 2 and turn(lower[-2], lower[-1], pt) <= 0:
+            lower.pop()
+        lower.append(pt)
+    for pt in reversed(pts):
+        while len(upper) >= 2 and turn(upper[-2], upper[-1], pt) <= 0:
+            upper.pop()
+        upper.append(pt)
+    return lower[:-1] + upper[:-1]
+
+
+def _in_hull(hull: Sequence[Corner], pt: Corner) -> bool:
+    """``pt`` inside or on the boundary of a convex polygon given counter-clockwise."""
+    n = len(hull)
+    for i in range(n):
+        (ax, ay), (bx, by) = hull[i], hull[(i + 1) % n]
+        if (bx - ax) * (pt[1] - ay) - (by - ay) * (pt[0] - ax) < 0:
+            return False
+    return True
+
+
+def _wall_square_on(scenario: GridScenario, tracer: Tracer, p: Point, q: Point) -> bool:
+    """Whether the segment meets the open interior of a wall square (early exit)."""
+    (px, py), (qx, qy) = (p, q) if p[0] <= q[0] else (q, p)
+    if px == qx:
+        return any(scenario.kind(sq) == WALL for sq in squares_crossed(p, q))
+    slope = (qy - py) / (qx - px)
+    for c in range(math.floor(px), math.ceil(qx)):
+        xa, xb = max(px, Fraction(c)), min(qx, Fraction(c + 1))
+        if xa >= xb:
+            continue
+        ya, yb = py + (xa - px) * slope, py + (xb - px) * slope
+        if ya == yb:
+            rows = [] if _is_int(ya) else [math.floor(ya)]
+        else:
+            rows = list(range(math.floor(min(ya, yb)), math.ceil(max(ya, yb))))
+        for r in rows:
+            if scenario.kind((c, r)) == WALL and not tracer.own_square((c, r)):
+                return True
+    return False
+
+
+def _box_centre(box: tuple[Corner, Corner]) -> Point:
+    return (Fraction(box[0][0] + box[1][0], 2), Fraction(box[0][1] + box[1][1], 2))
+
+
+def _box_corners(box: tuple[Corner, Corner]) -> list[Corner]:
+    (x0, y0), (x1, y1) = box
+    return [(x0, y0), (x1, y0), (x0, y1), (x1, y1)]
+
+
+def line_of_effect(scenario: GridScenario, attacker: Creature, target: Creature) -> bool:
+    """Whether some segment joins a point of the attacker's space to a point of the target's
+    space without being blocked by a wall square or a border wall (``grid.total``).
+
+    Exact: corner-to-corner segments are tried first; if all are blocked, every line through
+    two critical grid points (corners of the spaces, of wall squares, ends of wall edges)
+    inside the convex hull of the two spaces is tried, between the near ends of its chords
+    through the two spaces.
+    """
+    tracer = Tracer(scenario, (attacker.id, target.id))
+    abox, tbox = attacker.box, target.box
+    ac, tc = _box_centre(abox), _box_centre(tbox)
+
+    def clear(p: Point, q: Point) -> bool:
+        if _wall_square_on(scenario, tracer, p, q):  # fast exit: most candidates end here
+            return False
+        return not tracer.trace(p, q, ac, tc, effect_only=True)
+
+    for a in _box_corners(abox):
+        for t in _box_corners(tbox):
+            if clear(frac(a), frac(t)):
+                return True
+    x0 = min(abox[0][0], tbox[0][0])
+    y0 = min(abox[0][1], tbox[0][1])
+    x1 = max(abox[1][0], tbox[1][0])
+    y1 = max(abox[1][1], tbox[1][1])
+    points: set[Corner] = set(_box_corners(abox)) | set(_box_corners(tbox))
+    for e in scenario.wall_edges:
+        for x, y in e:
+            if x0 <= x <= x1 and y0 <= y <= y1:
+                points.add((x, y))
+    for y in range(y0, y1):
+        for x in range(x0, x1):
+            if scenario.kind((x, y)) == WALL:
+                points.update(corners((x, y)))
+    solid = {
+        pt
+        for pt in points
+        if all(scenario.kind((pt[0] + dc, pt[1] + dr)) == WALL for dc in (-1, 0) for dr in (-1, 0))
+    }
+    hull = _hull(_box_corners(abox) + _box_corners(tbox))
+    # A segment from one space to the other lies in their convex hull: only points there can
+    # pin it.
+    cands = sorted(pt for pt in points - solid if _in_hull(hull, pt))
+    tried: set[tuple[int, int, int]] = set()
+    for i, u in enumerate(cands):
+        for v in cands[i + 1 :]:
+            la, lb = v[1] - u[1], u[0] - v[0]
+            g = math.gcd(la, lb)
+            la, lb = la // g, lb // g
+            if la < 0 or (la == 0 and lb < 0):
+                la, lb = -la, -lb
+            key = (la, lb, la * u[0] + lb * u[1])
+            if key in tried:
+                continue
+            tried.add(key)
+            uu, d = frac(u), (Fraction(v[0] - u[0]), Fraction(v[1] - u[1]))
+            sa, st = _clip(uu, d, abox), _clip(uu, d, tbox)
+            if sa is None or st is None:
+                continue
+            if sa[1] < st[0]:
+                pairs = [(sa[1], st[0])]
+            elif st[1] < sa[0]:
+                pairs = [(sa[0], st[1])]
+            else:  # the spaces touch along this line
+                lo, hi = max(sa[0], st[0]), min(sa[1], st[1])
+                pairs = [(lo, lo), (hi, hi)]
+            for s1, s2 in pairs:
+                p = (uu[0] + s1 * d[0], uu[1] + s1 * d[1])
+                q = (uu[0] + s2 * d[0], uu[1] + s2 * d[1])
+                if clear(p, q):
+                    return True
+    return False
