@@ -87,7 +87,7 @@ class GridPanel(ControlPanel):
         self.refresh()
 
     # --- behaviour --------------------------------------------------------------------------
-    def refresh(self, moved: str | None = None) -> None:
+    def refresh(self) -> None:
         """Ask the rules again, then update the labels, the picture and the text."""
         lang = self.lang.value
         try:

@@ -105,7 +105,7 @@ class ControlPanel:
     def _relabel(self) -> None:  # pragma: no cover - every panel overrides it
         raise NotImplementedError
 
-    def refresh(self, moved: str | None = None) -> None:  # pragma: no cover - overridden
+    def refresh(self) -> None:  # pragma: no cover - every panel overrides it
         raise NotImplementedError
 
 
@@ -183,6 +183,9 @@ class MovablePanel(ControlPanel):
         return (x * u, y * u)
 
     def _drag_update(self) -> None:  # pragma: no cover - every panel overrides it
+        raise NotImplementedError
+
+    def refresh(self, moved: str | None = None) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
 
     def _settle(self) -> None:  # pragma: no cover - every panel overrides it

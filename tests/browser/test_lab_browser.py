@@ -17,13 +17,26 @@ import time
 from typing import Any
 
 import pytest
-from conftest import ARTIFACTS, REPO, Lab
+from conftest import (  # the suite's one Lab server and Chromium (re-exported for others)
+    ARTIFACTS,
+    CHROMIUM_FLAGS,
+    JS_KERNEL_IDLE,
+    KERNEL_IDLE_TIMEOUT,
+    REPO,
+    RUN_ALL_TIMEOUT,
+    Lab,
+    chromium,
+    lab,
+)
 
 pytestmark = pytest.mark.browser
+__all__ = ["ARTIFACTS", "CHROMIUM_FLAGS", "JS_KERNEL_IDLE", "KERNEL_IDLE_TIMEOUT", "Lab"]
+__all__ += ["RUN_ALL_TIMEOUT"]
+__all__ += ["chromium", "lab"]  # fixtures, used by name
 
 NOTEBOOK = "01-ranged-attacks.ipynb"
 RULING_CHANGE_TIMEOUT = 30
-RUN_ALL_TIMEOUT = 240
+
 # DOM: the output area of the panel's cell holds ipywidgets Dropdowns (<select>) and an
 # HTML widget with the ruling in <div class="fwwrules-ruling">.
 PANEL = ".jp-OutputArea-output"
