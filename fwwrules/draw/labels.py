@@ -128,7 +128,13 @@ def _candidates(
         first = [(x, y), *first]
     diag = [(x + dx, y - dy), (x - dx, y - dy), (x + dx, y + dy), (x - dx, y + dy)]
     far = [(x, y - dy - h - gap), (x, y + dy + h + gap), (x + dx + w / 2, y), (x - dx - w / 2, y)]
-    return first + diag + far
+    # Then rings further out (a leader-free label still close to what it names).
+    rings = [
+        (x + (dx + k * w / 2) * math.cos(a), y + (dy + k * h) * math.sin(a))
+        for k in (2, 3, 4)
+        for a in (i * math.pi / 8 for i in range(16))
+    ]
+    return first + diag + far + rings
 
 
 def place_labels(artists: BoardArtists) -> None:
@@ -169,7 +175,7 @@ def place_labels(artists: BoardArtists) -> None:
         spot = _free_spot(_candidates(t, artists, w, h, anchor_px), w, h, axes_box, discs, placed)
         if spot is None:
             number = len(key_lines) + 1
-            key_lines.append(f"{number}: {t.get_text()}")
+            key_lines.append(f"{number}: {t.get_text()}".replace("\n", ", "))
             t.set_visible(False)
             marker = _marker(artists, len(key_lines) - 1, str(number), t)
             mbox = _text_bbox(marker, renderer)
