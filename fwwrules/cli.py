@@ -154,6 +154,27 @@ def cmd_examples(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_review(args: argparse.Namespace) -> int:
+    """``fwwrules review -o FILE [--lang de]``: write the translation review page."""
+    try:
+        from .draw.review import build_review
+    except ImportError as exc:  # matplotlib is an optional extra
+        raise QueryError(
+            f"the review page draws pictures and needs matplotlib: pip install 'fwwrules[draw]' "
+            f"({exc})"
+        ) from None
+    out = Path(args.output)
+    if not out.parent.is_dir():  # say so before spending half a minute on the pictures
+        raise QueryError(f"cannot write {out}: no folder {out.parent}")
+    page = build_review(args.lang)
+    try:
+        out.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        raise QueryError(f"cannot write {out}: {exc.strerror or exc}") from None
+    print(f"wrote {out.resolve()}")
+    return EXIT_OK
+
+
 def cmd_grid(args: argparse.Namespace) -> int:
     from . import grid_cover, load
 
@@ -219,6 +240,12 @@ def build_parser() -> argparse.ArgumentParser:
     sp = command("examples", cmd_examples, "list the shipped examples, or print or copy one")
     sp.add_argument("name", nargs="?", metavar="NAME", help="an example name, e.g. cover-example-1")
     sp.add_argument("-o", "--output", metavar="FILE", help="copy the example to FILE")
+
+    sp = command(
+        "review", cmd_review, "write the translation review page (one self-contained HTML file)"
+    )
+    sp.add_argument("-o", "--output", default="review.html", metavar="FILE")
+    sp.add_argument("--lang", choices=("en", "de"), default="en", help="language of the page")
 
     sp = command("grid", cmd_grid, "Pathfinder 1e grid cover")
     sp.add_argument("file")

@@ -60,7 +60,7 @@ from shapely.geometry.base import BaseGeometry
 from .board import SIZE_RANK, Disc, size_class
 from .constants import LENGTH_EPSILON_MM, MAX_THREAT_POSITIONS, THREAT_SURE_MARGIN_MM
 from .errors import QueryError
-from .geometry import find_clear_segment
+from .geometry import disc_passage, find_clear_segment, passage
 from .scenario import Model, Scenario, Weapon
 
 THREAT_FORMAT = "fwwrules/threat@1"
@@ -705,6 +705,7 @@ class _Part:
 
     grown: Array
     eroded: Array | None
+    disc: bool = False
 
 
 def _part(poly: Polygon) -> _Part:
@@ -712,9 +713,10 @@ def _part(poly: Polygon) -> _Part:
     eroded = poly.buffer(-_DELTA * 1.01, join_style="mitre", mitre_limit=1e6)
     er: Array | None = None
     if isinstance(eroded, Polygon) and not eroded.is_empty and eroded.area > 0:
-        er = _ring(eroded.convex_hull if not _is_convex(eroded) else eroded)
-        if not _is_convex(eroded):
-            er = None
+        er = _ring(eroded) if _is_convex(eroded) else None
+        if er is not None and len(er) > 24:
+            # a round piece: a polygon on every k-th vertex lies inside it (enough to block)
+            er = er[:: math.ceil(len(er) / 24)]
     return _Part(_ring(grown.convex_hull), er)
 
 
@@ -735,7 +737,7 @@ def _disc_part(d: Disc) -> _Part:
     r_in = d.r - _DELTA * 1.01
     grown = np.column_stack((d.x + r_out * np.cos(a), d.y + r_out * np.sin(a)))
     eroded = np.column_stack((d.x + r_in * np.cos(a), d.y + r_in * np.sin(a)))
-    return _Part(grown, eroded if r_in > 0 else None)
+    return _Part(grown, eroded if r_in > 0 else None, disc=True)
 
 
 # --- segment tests ---------------------------------------------------------------------------
@@ -770,16 +772,33 @@ class _Fan:
 
     def candidates(self, v: Array) -> NDArray[np.int64]:
         """Indices of positions ``p`` for which the segment ``c -> p`` may meet polygon ``v``."""
+        return self._sector(v)[0]
+
+    def _sector(self, v: Array) -> tuple[NDArray[np.int64], BaseGeometry | None]:
+        """The candidate positions, and the shadow of ``v`` (``v`` and everything behind it
+        as seen from the centre, as far as any position) when it is well defined."""
         c = np.array([self.cx, self.cy])
         rel = v - c
         if _inside_convex(v, self.cx, self.cy):
-            return np.arange(len(self.px))
+            return np.arange(len(self.px)), None
         a = np.arctan2(rel[:, 1], rel[:, 0])
         d = (a - a[0] + math.pi) % (2 * math.pi) - math.pi
         lo, hi = a[0] + d.min() - 1e-9, a[0] + d.max() + 1e-9
-        near = float(Polygon(v).exterior.distance(Point(self.cx, self.cy))) - 1e-9
+        poly = Polygon(v)
+        near = float(poly.exterior.distance(Point(self.cx, self.cy))) - 1e-9
         idx = self._between(lo, hi)
-        return idx[self.dist[idx] >= near]
+        idx = idx[self.dist[idx] >= near]
+        half = (hi - lo) / 2
+        shadow = None
+        if math.cos(half) > 0.05 and len(idx):
+            far = (float(self.dist.max()) + 10.0) / math.cos(half) * 1.5
+            ends = []
+            for k in (int(np.argmin(d)), int(np.argmax(d))):
+                r = rel[k] / np.hypot(rel[k, 0], rel[k, 1])
+                ends.append(c + r * far)
+            shadow = shapely.convex_hull(shapely.multipoints(np.vstack([v, *ends])))
+            shapely.prepare(shadow)
+        return idx, shadow
 
     def _between(self, lo: float, hi: float) -> NDArray[np.int64]:
         two = 2 * math.pi
@@ -799,9 +818,15 @@ class _Fan:
     def hits(self, v: Array, among: BoolArray) -> BoolArray:
         """Which positions (among ``among``) have a centre segment meeting polygon ``v``."""
         out = np.zeros(len(self.px), dtype=bool)
-        idx = self.candidates(v)
+        idx, shadow = self._sector(v)
         idx = idx[among[idx]]
-        if len(idx):
+        if not len(idx):
+            return out
+        if shadow is not None:
+            # a point of the (closed) shadow is one whose centre segment meets v; rounding
+            # in the shadow's far corners is far below the margin v was grown or eroded by
+            out[idx] = shapely.intersects_xy(shadow, self.px[idx], self.py[idx])
+        else:
             c = np.full(len(idx), self.cx), np.full(len(idx), self.cy)
             out[idx] = _seg_hits(c[0], c[1], self.px[idx], self.py[idx], v)
         return out
@@ -1048,6 +1073,10 @@ def _shooter_layer(
         visible |= seen
         unsure &= ~seen
     if unsure.any():
+        cut = _separated(c, px, py, rt, unsure, _eroded_wall(scenario, kinds, los_parts))
+        blocked |= cut
+        unsure &= ~cut
+    if unsure.any():
         solids = _los_obstacles(scenario, kinds, sid, rs, rt)
         for i in np.flatnonzero(unsure).tolist():
             b = Disc(float(px[i]), float(py[i]), rt)
@@ -1108,7 +1137,78 @@ def _los_obstacles(
     return out
 
 
-_OFFSETS = (0.0, 0.5, -0.5, 1.0, -1.0)
+_RING_N = 32
+_RING_ANGLES = np.linspace(0.0, 2 * math.pi, _RING_N, endpoint=False)
+_RING_OUT = 1.0 / math.cos(math.pi / _RING_N)
+
+
+def _eroded_wall(scenario: Scenario, kinds: Any, parts: list[_Part]) -> BaseGeometry | None:
+    """Every LoS blocker of a flat shot (merged solids and Huge bases), eroded by the margin
+    as a whole, so that touching pieces leave no crack between them."""
+    from .terrain import merged
+
+    board = scenario.board
+    key = ("threat-wall", kinds.signature)
+    if key not in board.memo:
+        geoms = [
+            s.geometry.buffer(-_DELTA * 1.01, join_style="mitre", mitre_limit=1e6)
+            for s in merged(board, kinds, los=True).solids
+        ]
+        board.memo[key] = shapely.union_all(geoms) if geoms else None
+    wall = board.memo[key]
+    discs = [Polygon(p.eroded) for p in parts if p.disc and p.eroded is not None]
+    if discs:
+        wall = shapely.union_all([*discs, *([] if wall is None else [wall])])
+    return wall if wall is None or not wall.is_empty else None
+
+
+def _separated(
+    c: Disc, px: Array, py: Array, rt: float, among: BoolArray, wall: BaseGeometry | None
+) -> BoolArray:
+    """Positions whose base is cut off from the shooter's by the eroded LoS parts together:
+    within the convex hull of the two bases (a polygon containing it), no piece of the hull
+    left free of the eroded parts meets both bases. Every segment between the bases lies in
+    that hull, so each one passes through some eroded part, deeper than the margin."""
+    out = np.zeros(len(px), dtype=bool)
+    if wall is None:
+        return out
+    idx = np.flatnonzero(among)
+    ring_a = np.column_stack(
+        (c.x + c.r * _RING_OUT * np.cos(_RING_ANGLES), c.y + c.r * _RING_OUT * np.sin(_RING_ANGLES))
+    )
+    rb = rt * _RING_OUT
+    bx = px[idx, None] + rb * np.cos(_RING_ANGLES)[None, :]
+    by = py[idx, None] + rb * np.sin(_RING_ANGLES)[None, :]
+    b_rings = np.stack((bx, by), axis=2)
+    a_poly = Polygon(ring_a)
+    b_polys = shapely.polygons(b_rings)
+    m = len(idx)
+    pts = np.concatenate((np.broadcast_to(ring_a, (m, _RING_N, 2)), b_rings), axis=1)
+    hulls = shapely.convex_hull(
+        shapely.multipoints(pts.reshape(-1, 2), indices=np.repeat(np.arange(m), 2 * _RING_N))
+    )
+    free = shapely.difference(hulls, wall)
+    pieces, owner = shapely.get_parts(free, return_index=True)
+    meets_a = shapely.intersects(pieces, a_poly)
+    meets_b = shapely.intersects(pieces, b_polys[owner])
+    joined = np.zeros(m, dtype=bool)
+    np.logical_or.at(joined, owner, meets_a & meets_b)
+    out[idx[~joined]] = True
+    return out
+
+
+_OFFSETS = (
+    (1.0, 1.0),
+    (-1.0, -1.0),
+    (0.5, 0.5),
+    (-0.5, -0.5),
+    (1.0, -1.0),
+    (-1.0, 1.0),
+    (1.0, 0.0),
+    (-1.0, 0.0),
+    (0.0, 1.0),
+    (0.0, -1.0),
+)
 
 
 def _try_segments(
@@ -1124,32 +1224,30 @@ def _try_segments(
         nx, ny = -dy / ln, dx / ln
     shrink = 1.0 - 1e-9
     left = np.ones(len(idx), dtype=bool)
-    for sa in _OFFSETS:
-        for sb in _OFFSETS:
-            if not left.any():
-                break
-            sel = np.flatnonzero(left)
-            ax = c.x + sa * rs * shrink * nx[sel]
-            ay = c.y + sa * rs * shrink * ny[sel]
-            bx = px[idx[sel]] + sb * rt * shrink * nx[sel]
-            by = py[idx[sel]] + sb * rt * shrink * ny[sel]
-            hit = np.zeros(len(sel), dtype=bool)
-            bx0, bx1 = np.minimum(ax, bx), np.maximum(ax, bx)
-            by0, by1 = np.minimum(ay, by), np.maximum(ay, by)
-            for part in parts:
-                g = part.grown
-                m = ~hit & ~(
-                    (bx1 < g[:, 0].min())
-                    | (bx0 > g[:, 0].max())
-                    | (by1 < g[:, 1].min())
-                    | (by0 > g[:, 1].max())
-                )
-                w = np.flatnonzero(m)
-                if len(w):
-                    hit[w] |= _seg_hits(ax[w], ay[w], bx[w], by[w], g)
-            clear = ~hit & np.isfinite(ax)
-            seen[idx[sel[clear]]] = True
-            left[sel[clear]] = False
+    boxes = [
+        (p.grown[:, 0].min(), p.grown[:, 0].max(), p.grown[:, 1].min(), p.grown[:, 1].max())
+        for p in parts
+    ]
+    for sa, sb in _OFFSETS:
+        if not left.any():
+            break
+        sel = np.flatnonzero(left)
+        ax = c.x + sa * rs * shrink * nx[sel]
+        ay = c.y + sa * rs * shrink * ny[sel]
+        bx = px[idx[sel]] + sb * rt * shrink * nx[sel]
+        by = py[idx[sel]] + sb * rt * shrink * ny[sel]
+        hit = np.zeros(len(sel), dtype=bool)
+        bx0, bx1 = np.minimum(ax, bx), np.maximum(ax, bx)
+        by0, by1 = np.minimum(ay, by), np.maximum(ay, by)
+        for part, (gx0, gx1, gy0, gy1) in zip(parts, boxes, strict=True):
+            g = part.grown
+            m = ~hit & ~((bx1 < gx0) | (bx0 > gx1) | (by1 < gy0) | (by0 > gy1))
+            w = np.flatnonzero(m)
+            if len(w):
+                hit[w] |= _seg_hits(ax[w], ay[w], bx[w], by[w], g)
+        clear = ~hit & np.isfinite(ax)
+        seen[idx[sel[clear]]] = True
+        left[sel[clear]] = False
     return seen
 
 
@@ -1209,19 +1307,30 @@ def _cover_counts(
                 count += hit_e
                 unsure |= any_g & ~hit_e
                 continue
-            # Touching solid pieces (merged, or judged piece by piece along a seam, RULES.md
-            # geometry conventions): sure only where the line meets one of them alone.
-            unsure |= hits > 1
+            # Touching solid pieces (merged, or judged piece by piece along a seam, docs/rules.md
+            # conventions): sure where the line meets one of them alone, or where
+            # judging them as one object and piece by piece give the same count.
+            doubt = hits > 1
             for poly, parts, hit_g in member_hits:
                 alone = hit_g & (hits == 1)
                 c_add, u_add = _solid_passage(fan, poly, parts, alone, area=False)
                 count += c_add
-                unsure |= u_add
+                doubt |= u_add
+            for i in np.flatnonzero(doubt).tolist():
+                q = (float(fan.px[i]), float(fan.py[i]))
+                whole = _passage_count((c.x, c.y), q, solid.geometry, area=False)
+                each = sum(_passage_count((c.x, c.y), q, g, area=False) for g, _, _ in member_hits)
+                if whole == each:
+                    count[i] += whole
+                else:
+                    unsure[i] = True
             continue
         poly, parts, hit_g = member_hits[0]
         c_add, u_add = _solid_passage(fan, poly, parts, hit_g, area=area)
         count += c_add
-        unsure |= u_add
+        for i in np.flatnonzero(u_add).tolist():
+            q = (float(fan.px[i]), float(fan.py[i]))
+            count[i] += _passage_count((c.x, c.y), q, solid.geometry, area=area)
     attacker = scenario.model(sid)
     by = scenario.options.cover_by
     for m in scenario.models:
@@ -1242,8 +1351,20 @@ def _cover_counts(
         crossed = dist < d.r - _DELTA
         near = dist <= d.r + _DELTA
         count[idx[crossed]] += 1
-        unsure[idx[near & ~crossed]] = True
+        for i in idx[near & ~crossed].tolist():
+            q = (float(fan.px[i]), float(fan.py[i]))
+            if disc_passage((c.x, c.y), q, d).how == "crossed":
+                count[i] += 1
     return count, unsure & among
+
+
+def _passage_count(p: tuple[float, float], q: tuple[float, float], geom: Any, *, area: bool) -> int:
+    """1 when the Line of Cover ``p -> q`` takes cover from a (single) piece, as
+    :func:`fwwrules.cover.line_of_cover` judges a passage (``cover.line``, ``cover.area``)."""
+    how = passage(p, q, geom).how
+    if how == "crossed" or (area and how in ("entered", "inside", "exited")):
+        return 1
+    return 0
 
 
 def _solid_passage(

@@ -220,11 +220,11 @@ def test_editor_rotate_by_the_handle_and_by_method() -> None:
     drag(ed, (hx, hy), (2, 4))  # pull the handle to the left: a quarter turn
     assert ed.scenario.terrain_piece("crate").shape == fwwrules.Rect((9.0, 4.0), (2.0, 4.0), 90.0)
     ed.rotate("crate", 100)
-    assert ed.scenario.terrain_piece("crate").shape.angle == -170.0  # type: ignore[union-attr]
+    shape = ed.scenario.terrain_piece("crate").shape
+    assert isinstance(shape, fwwrules.Rect) and shape.angle == -170.0
     tri = ed.add_polygon([(0, 10), (3, 10), (0, 13)], kind="cover")
     ed.rotate(tri, 90)
-    shape = ed.scenario.terrain_piece(tri).shape
-    assert shape == ((2.0, 10.0), (2.0, 13.0), (-1.0, 10.0))
+    assert ed.scenario.terrain_piece(tri).shape == ((2.0, 10.0), (2.0, 13.0), (-1.0, 10.0))
 
 
 def test_editor_move_and_delete_terrain_by_mouse() -> None:

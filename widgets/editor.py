@@ -1046,10 +1046,8 @@ class BoardEditor(ControlPanel):
         bad = self._bad_ids()
         w, h = self.size
         self._add(RectanglePatch((0, 0), w, h, facecolor="#FAFAF5", edgecolor="none", zorder=0))
-        table_edge = RectanglePatch(
-            (0, 0), w, h, fill=False, edgecolor="#444444", lw=1.5, zorder=0.9
-        )
-        self._add(table_edge)  # the table's edge, over the grid
+        border = RectanglePatch((0, 0), w, h, fill=False, edgecolor="#444444", lw=1.5, zorder=0.9)
+        self._add(border)  # the table's edge, over the grid
         for piece in d["terrain"]:
             ident = str(piece.get("id"))
             look = st.terrain_look(str(piece.get("kind")))

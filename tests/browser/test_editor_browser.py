@@ -50,7 +50,7 @@ ACTION_TIMEOUT_S = 30
 
 def _put_notebook(lab: Lab, path: str, *sources: str) -> None:
     """Write a notebook through the server's contents API (as a reader's upload would)."""
-    cells = [
+    cells: list[dict[str, Any]] = [
         {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": s}
         for s in sources
     ]
