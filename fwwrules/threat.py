@@ -1402,6 +1402,132 @@ def _solid_passage(
     return count, unsure
 
 
+_SUMMARY = {
+    "head": {
+        "en": "Threat map for a {base:g} {units} base of side {side} ({rules} rules): "
+        "{n} positions, {placeable} where it can stand; {k} enemy shooters: {shooters}.",
+        "de": "Bedrohungskarte für eine {base:g}-{units}-Base der Seite {side} "
+        "(Regeln {rules}): {n} Positionen, auf {placeable} kann sie stehen; {k} feindliche "
+        "Schützen: {shooters}.",
+    },
+    "count": {
+        "en": "  {label}: {count} positions",
+        "de": "  {label}: {count} Positionen",
+    },
+    "safe": {"en": "safe from every shooter", "de": "vor jedem Schützen sicher"},
+    "by": {"en": "attackable by {n}", "de": "angreifbar von {n}"},
+    "uncovered": {
+        "en": "attackable without cover by at least one",
+        "de": "von mindestens einem ohne Deckung angreifbar",
+    },
+    "exact": {
+        "en": "({exact} of {cells} cells near a boundary were decided by the ruling itself)",
+        "de": "({exact} von {cells} Zellen nahe einer Grenze hat die Entscheidung selbst "
+        "berechnet)",
+    },
+}
+
+
+def summary_text(result: ThreatMap, lang: str = "en") -> str:
+    """A few lines for ``fwwrules threat`` without ``--json`` (English or German)."""
+    from .catalogue import check_lang
+
+    check_lang(lang)
+    att = result.attackers[result.placeable]
+    lines = [
+        _SUMMARY["head"][lang].format(
+            base=result.base,
+            units=result.scenario.units,
+            side=result.side,
+            rules=result.rules,
+            n=len(result.positions),
+            placeable=int(result.placeable.sum()),
+            k=len(result.shooters),
+            shooters=", ".join(result.shooters) or "-",
+        )
+    ]
+    lines.append(
+        _SUMMARY["count"][lang].format(label=_SUMMARY["safe"][lang], count=int((att == 0).sum()))
+    )
+    for n in range(1, int(att.max(initial=0)) + 1):
+        lines.append(
+            _SUMMARY["count"][lang].format(
+                label=_SUMMARY["by"][lang].format(n=n), count=int((att == n).sum())
+            )
+        )
+    unc = result.uncovered[result.placeable]
+    lines.append(
+        _SUMMARY["count"][lang].format(
+            label=_SUMMARY["uncovered"][lang], count=int((unc > 0).sum())
+        )
+    )
+    lines.append(_SUMMARY["exact"][lang].format(**result.stats))
+    return "\n".join(lines)
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of ``fwwrules threat --json`` (``fwwrules schema --threat``)."""
+    number = {"type": "number"}
+    point = {"type": "array", "items": number, "minItems": 2, "maxItems": 2}
+    cell = {
+        "type": "object",
+        "required": ["allowed", "modifier", "reason"],
+        "properties": {
+            "allowed": {"type": "boolean", "description": "the ruling's `allowed`"},
+            "modifier": {
+                "type": ["integer", "null"],
+                "description": "the ruling's `skill.modifier` with the best weapon; "
+                "null when the attack is not allowed",
+            },
+            "reason": {
+                "type": ["string", "null"],
+                "description": "the first clause id of the ruling's `not_allowed` (of the "
+                "shooter's first weapon when none may attack); null when allowed",
+            },
+            "weapon": {"type": "string", "description": "the weapon of the reported ruling"},
+        },
+    }
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://fwwrules.invalid/schema/threat@1",
+        "title": "fwwrules threat map",
+        "description": "What each enemy model may do to a model standing at each position "
+        "(`fwwrules threat FILE --side SIDE --json`). Each cell equals `fwwrules ruling` for "
+        "a model of that base and side standing there, with the shooter's best weapon.",
+        "type": "object",
+        "required": ["format", "side", "base", "step", "units", "shooters", "positions", "cells"],
+        "properties": {
+            "format": {"const": THREAT_FORMAT},
+            "side": {"type": "string", "description": "side of the model at each position"},
+            "base": {**number, "description": "its base diameter, in `units`"},
+            "step": {"type": ["number", "null"], "description": "grid step, in `units`"},
+            "units": {"enum": ["mm", "in"]},
+            "rules": {"enum": ["core", "vts"]},
+            "shooters": {"type": "array", "items": {"type": "string"}},
+            "positions": {
+                "type": "array",
+                "items": point,
+                "description": "centres of the model's base where it can stand, in `units`",
+            },
+            "elevation": {
+                "type": "array",
+                "items": number,
+                "description": "per position: the height it stands at (elevation.standing-on)",
+            },
+            "grid": {
+                "type": ["object", "null"],
+                "description": "the grid's [rows, columns]; unplaceable positions are left out",
+            },
+            "unplaceable": {"type": "integer", "description": "positions left out"},
+            "cells": {
+                "type": "array",
+                "description": "per position, one cell per shooter (in `shooters` order)",
+                "items": {"type": "array", "items": cell},
+            },
+        },
+    }
+
+
 def iter_cells(result: ThreatMap) -> Iterable[tuple[int, int, ThreatCell]]:
     """Every (position, shooter, cell) of the placeable positions."""
     for i in np.flatnonzero(result.placeable).tolist():

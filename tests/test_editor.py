@@ -199,6 +199,11 @@ def test_editor_polygon_tool_by_clicking_vertices() -> None:
         mouse(ed, "button_release_event", x, y)
     (piece,) = ed.scenario.terrain
     assert piece.shape == ((2.0, 2.0), (8.0, 2.0), (8.0, 8.0))
+    for x, y in [(12, 12), (16, 12), (14, 16), (12, 12)]:  # the tool draws a second one
+        mouse(ed, "motion_notify_event", x, y)
+        mouse(ed, "button_press_event", x, y)
+        mouse(ed, "button_release_event", x, y)
+    assert ed.scenario.terrain[1].shape == ((12.0, 12.0), (16.0, 12.0), (14.0, 16.0))
 
 
 def test_editor_circle_tool_press_at_centre_drag_to_edge() -> None:
@@ -292,6 +297,20 @@ def test_editor_from_file_round_trip_of_a_shipped_example(tmp_path: Path) -> Non
     assert ed.scenario == original
     out = ed.save(tmp_path / "copy.yaml")
     assert fwwrules.load(out) == original
+
+
+def test_editor_apply_keeps_a_loaded_models_own_weapons() -> None:
+    ed = BoardEditor.from_file(fwwrules.example_path("cover-example-1"), interactive=False)
+    knight = ed.scenario.model("knight")
+    assert knight.weapons and all(w in ed.weapons.options for w in knight.weapons)
+    ed.tool.value = "select"
+    mouse(ed, "button_press_event", *knight.at)  # select it: the form shows its values
+    mouse(ed, "button_release_event", *knight.at)
+    assert ed.selected == "knight" and ed.weapons.value == knight.weapons
+    ed.name.value = "Sir Knight"
+    ed.apply_button.click()
+    assert ed.scenario.model("knight").weapons == knight.weapons
+    assert ed.scenario.model("knight").name == "Sir Knight"
 
 
 def test_editor_german_labels() -> None:

@@ -797,15 +797,11 @@ class BoardEditor(ControlPanel):
         self.ax.set_aspect("equal", adjustable="box")
         self.ax.set_xlabel(self.units, fontsize=8)
         self.ax.tick_params(labelsize=7)
-        # a light 1" grid under the pieces (the snap grid is a quarter of it)
-        from matplotlib.ticker import MultipleLocator
+        if self.units == "in":
+            from matplotlib.ticker import MultipleLocator
 
-        inch = MM_PER_INCH / self.unit_mm
-        for axis in (self.ax.xaxis, self.ax.yaxis):
-            axis.set_minor_locator(MultipleLocator(inch))
-        self.ax.set_axisbelow(True)
-        self.ax.grid(which="minor", color="#E4E4E4", linewidth=0.5)
-        self.ax.grid(which="major", color="#CFCFCF", linewidth=0.7)
+            for axis in (self.ax.xaxis, self.ax.yaxis):
+                axis.set_major_locator(MultipleLocator(6.0))
         self._artists: list[Artist] = []
         self.bases: dict[str, CirclePatch] = {}
         self.pieces: dict[str, PolygonPatch | CirclePatch] = {}
@@ -824,6 +820,7 @@ class BoardEditor(ControlPanel):
         )  # fmt: skip
         self.rect_selector.set_active(False)
         self.polygon_selector.set_active(False)
+        self.polygon_selector.set_visible(False)
         self._drag: dict[str, Any] | None = None
 
     def _connect(self) -> None:
@@ -925,7 +922,15 @@ class BoardEditor(ControlPanel):
         self.delete(self.selected)
 
     def _fill_form(self) -> None:
-        """Show the selected piece's properties in its form."""
+        """Show the selected piece's properties in its form; the weapon list offers the file's
+        weapons and the stock profiles."""
+        known = [str(w.get("id")) for w in self._data["weapons"]]
+        options = known + [w for w in STOCK_WEAPONS if w not in known]
+        if list(self.weapons.options) != options:
+            with self._held():
+                value = tuple(v for v in self.weapons.value if v in options)
+                self.weapons.options = options
+                self.weapons.value = value
         where = None if self.selected is None else self._find(self.selected)
         if where is None:
             return
@@ -943,8 +948,8 @@ class BoardEditor(ControlPanel):
                 self.diameter.value = base
                 skills = item.get("skills") or {}
                 self.skills.value = ", ".join(f"{k} {v}" for k, v in skills.items())
-                stock = [w for w in item.get("weapons", []) if w in STOCK_WEAPONS]
-                self.weapons.value = tuple(stock)
+                offered = [w for w in item.get("weapons", []) if w in options]
+                self.weapons.value = tuple(offered)
             else:
                 self.kind.value = item.get("kind", "cover")
                 self.piece_name.value = str(item.get("name", ""))
@@ -993,6 +998,8 @@ class BoardEditor(ControlPanel):
         self.polygon_selector.set_active(tool == "polygon")
         if tool != "polygon":
             self.polygon_selector.clear()
+        # a selector's visible artists make every draw draw twice more (its background)
+        self.polygon_selector.set_visible(tool == "polygon")
         self._drag = None
 
     # --- display ---------------------------------------------------------------------------
@@ -1048,6 +1055,23 @@ class BoardEditor(ControlPanel):
         self._add(RectanglePatch((0, 0), w, h, facecolor="#FAFAF5", edgecolor="none", zorder=0))
         border = RectanglePatch((0, 0), w, h, fill=False, edgecolor="#444444", lw=1.5, zorder=0.9)
         self._add(border)  # the table's edge, over the grid
+        # A light 1" grid (the snap grid is a quarter of it), each as one line artist:
+        # one Line2D per grid line would make every full draw several times slower.
+        inch = MM_PER_INCH / self.unit_mm
+        steps = [(inch, "#E6E6E6")]
+        if self.units == "in":
+            steps.append((6.0, "#C8C8C8"))  # every 6", where the axes are labelled
+        for step, colour in steps:
+            xs: list[float] = []
+            ys: list[float] = []
+            for k in range(1, int(w / step + 1e-9) + 1):
+                xs += [k * step, k * step, math.nan]
+                ys += [0.0, h, math.nan]
+            for k in range(1, int(h / step + 1e-9) + 1):
+                xs += [0.0, w, math.nan]
+                ys += [k * step, k * step, math.nan]
+            (grid,) = ax.plot(xs, ys, color=colour, linewidth=0.6, zorder=0.5)
+            self._artists.append(grid)
         for piece in d["terrain"]:
             ident = str(piece.get("id"))
             look = st.terrain_look(str(piece.get("kind")))
