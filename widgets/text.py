@@ -96,9 +96,16 @@ UI_WORDS: Mapping[str, Mapping[str, str]] = {
         "de": "Hier kann kein Modell stehen.",
     },
     "drag-hint": {
-        "en": "Drag a base with the mouse, or set x and y.",
-        "de": "Eine Base mit der Maus ziehen oder x und y setzen.",
+        "en": "Drag a base on the board with the mouse (it stops at contact), or set x and y.",
+        "de": "Eine Base auf dem Spielfeld mit der Maus ziehen (sie hält bei Kontakt an) "
+        "oder x und y setzen.",
     },
+    "no-drag-hint": {
+        "en": "Set x and y to move a model (install ipympl to drag bases with the mouse).",
+        "de": "x und y setzen, um ein Modell zu bewegen (mit ipympl lassen sich Bases mit der "
+        "Maus ziehen).",
+    },
+    "slide-to": {"en": "to x", "de": "nach x"},
 }
 
 
