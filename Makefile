@@ -57,7 +57,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy fwwrules
+	$(BIN)/mypy fwwrules widgets
 
 # Unit tests, doctests, the widgets, nbval on every notebook and the browser test.
 # pytest's exit 5 ("no tests collected") is an error, and says so.

@@ -47,6 +47,7 @@ from matplotlib.widgets import PolygonSelector, RectangleSelector
 
 from fwwrules.constants import MM_PER_INCH
 from fwwrules.draw import DEFAULT_STYLE, BoardStyle
+from fwwrules.draw.board import side_look
 from fwwrules.errors import FwwError, Problem, ScenarioError, format_path
 from fwwrules.loading import Document, parse_text
 from fwwrules.placement import stop_at_contact
@@ -1100,14 +1101,12 @@ class BoardEditor(ControlPanel):
             self.labels[ident] = self._add(
                 ax.text(cx, cy, text, fontsize=7, ha="center", va="center", zorder=2)
             )
-        factions: list[str] = []
-        for m in d["models"]:
-            if m.get("faction") not in factions:
-                factions.append(m.get("faction"))
+        sides = d.get("sides") or {}
         for m in d["models"]:
             ident = str(m.get("id"))
-            i = factions.index(m.get("faction"))
-            face = st.side_colours[i % len(st.side_colours)]
+            faction = str(m.get("faction"))
+            side = next((k for k, fs in sides.items() if faction in (fs or ())), faction)
+            face, hatch = side_look(side)  # one colour per side id, as on every board
             edge = INVALID_COLOUR if ident in bad else st.base_edge
             if ident == self.selected and ident not in bad:
                 edge = SELECTED_COLOUR
@@ -1116,7 +1115,7 @@ class BoardEditor(ControlPanel):
                 float(m["base"]) / 2,
                 facecolor=face,
                 edgecolor=edge,
-                hatch=st.side_hatches[i % len(st.side_hatches)] or None,
+                hatch=hatch or None,
                 alpha=st.base_alpha,
                 linewidth=2.5 if ident in bad or ident == self.selected else 1.0,
                 zorder=3,
