@@ -57,11 +57,21 @@ from numpy.typing import NDArray
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from .board import SIZE_RANK, Disc, size_class
+from .attack import ruling
+from .board import SIZE_RANK, Board, Disc, size_class
+from .catalogue import check_lang
+from .close_combat import SHOOT_INTO_MODIFIER
 from .constants import LENGTH_EPSILON_MM, MAX_THREAT_POSITIONS, THREAT_SURE_MARGIN_MM
+from .cover import COVER_MODIFIER
+from .data import Scenario
+from .elevation import pieces_under
+from .engagement import engagements
 from .errors import QueryError
 from .geometry import disc_passage, find_clear_segment, passage
-from .scenario import Model, Scenario, Weapon
+from .pieces import Model, Weapon
+from .ranges import band_limits
+from .rulesets import ruleset_name
+from .terrain import AREA_KINDS, BLOCKS_LOS, merged, shot_kinds
 
 THREAT_FORMAT = "fwwrules/threat@1"
 """The ``format`` of ``fwwrules threat --json``."""
@@ -200,7 +210,6 @@ class ThreatMap:
     def rulings(self, position: int) -> list[Any]:
         """The full rulings behind one position, one per shooter, with the reported weapon
         (``AttackRuling`` objects: ``explain("de")`` reads them in German)."""
-        from .attack import ruling
 
         if not self.placeable[position]:
             return []
@@ -284,9 +293,7 @@ def threat_map(
     not a positive number, an unknown ``weapon`` choice (only ``"best"``), or more positions
     than the limit.
     """
-    rules = rules or scenario.rules
-    if rules not in ("core", "vts"):
-        raise QueryError(f"unknown rules {rules!r}; expected core or vts")
+    rules = ruleset_name(scenario.rules, rules or None)
     if weapon != "best":
         raise QueryError(f"unknown weapon choice {weapon!r}; expected best")
     known = sides_of(scenario)
@@ -448,7 +455,6 @@ def _compute(
     # melee.engaged: base contact with the target. A shooter touching it makes a close combat
     # attack (left to the ruling); every other shooter shoots into a melee when the target is
     # engaged (melee.shoot-into: the modifier only; the numbers do not change the cell).
-    from .melee import SHOOT_INTO_MODIFIER
 
     probe = Model(id=target_id, faction=faction, base=base, at=(0.0, 0.0))
     touch_limit = tol + LENGTH_EPSILON_MM
@@ -580,7 +586,6 @@ def _exact_cell(
     i: int,
     j: int,
 ) -> None:
-    from .attack import ruling
 
     weapons = scn.weapons_of(scn.model(sid))
     rs = [ruling(scn, sid, target_id, weapon=w.id, rules=rules) for w in weapons]
@@ -720,13 +725,15 @@ def _part(poly: Polygon) -> _Part:
     return _Part(_ring(grown.convex_hull), er)
 
 
-def _parts_of(board: Any, geom: BaseGeometry) -> list[_Part]:
-    key = ("threat-parts", id(geom))
-    cached = board.memo.get(key)
+def _parts_of(board: Board, geom: BaseGeometry) -> list[_Part]:
+    """The convex parts of a merged solid, kept in the scenario's cache
+    (``Derived.threat_parts``, by the solid's id; the entry holds the solid itself)."""
+    cache = board.derived.threat_parts
+    cached = cache.get(id(geom))
     if cached is not None and cached[0] is geom:
         return list(cached[1])
     parts = [_part(p) for p in convex_parts(geom)]
-    board.memo[key] = (geom, tuple(parts))
+    cache[id(geom)] = (geom, tuple(parts))
     return parts
 
 
@@ -978,10 +985,6 @@ def _shooter_layer(
     hard: BoolArray,
     into: NDArray[np.int32],
 ) -> None:
-    from .elevation import pieces_under
-    from .melee import engagements
-    from .ranges import band_limits
-    from .terrain import BLOCKS_LOS, shot_kinds
 
     board = scenario.board
     model = scenario.model(sid)
@@ -1088,7 +1091,6 @@ def _shooter_layer(
     count, cover_unsure = _cover_counts(scenario, sid, kinds, fan, visible, rt, target_huge)
     hard[cover_unsure, j] = True
     ok = visible & ~cover_unsure
-    from .cover import COVER_MODIFIER
 
     best_value = np.full(n, -(10**9))
     best_index = np.zeros(n, dtype=np.int16)
@@ -1122,7 +1124,6 @@ def _los_obstacles(
 ) -> list[tuple[tuple[float, float, float, float], Any]]:
     """The LoS obstacles of a flat shot from ``sid`` at a target of radius ``rt`` (as
     :func:`fwwrules.los.obstacles` gathers them), with bounding boxes."""
-    from .terrain import merged
 
     board = scenario.board
     out: list[tuple[tuple[float, float, float, float], Any]] = []
@@ -1145,17 +1146,16 @@ _RING_OUT = 1.0 / math.cos(math.pi / _RING_N)
 def _eroded_wall(scenario: Scenario, kinds: Any, parts: list[_Part]) -> BaseGeometry | None:
     """Every LoS blocker of a flat shot (merged solids and Huge bases), eroded by the margin
     as a whole, so that touching pieces leave no crack between them."""
-    from .terrain import merged
-
     board = scenario.board
-    key = ("threat-wall", kinds.signature)
-    if key not in board.memo:
+    walls = board.derived.threat_walls
+    key = kinds.signature
+    if key not in walls:
         geoms = [
             s.geometry.buffer(-_DELTA * 1.01, join_style="mitre", mitre_limit=1e6)
             for s in merged(board, kinds, los=True).solids
         ]
-        board.memo[key] = shapely.union_all(geoms) if geoms else None
-    wall = board.memo[key]
+        walls[key] = shapely.union_all(geoms) if geoms else None
+    wall = walls[key]
     discs = [Polygon(p.eroded) for p in parts if p.disc and p.eroded is not None]
     if discs:
         wall = shapely.union_all([*discs, *([] if wall is None else [wall])])
@@ -1262,7 +1262,6 @@ def _cover_counts(
 ) -> tuple[NDArray[np.int64], BoolArray]:
     """Objects the Line of Cover passes through (``cover.line``, ``cover.area``,
     ``cover.models``, ``cover.huge``) for flat shots, and where that is not sure."""
-    from .terrain import AREA_KINDS, merged
 
     board = scenario.board
     mg = board.models[sid]
@@ -1400,6 +1399,130 @@ def _solid_passage(
     count[idx[crossed]] = 1
     unsure[idx[~(crossed | entered)]] = True
     return count, unsure
+
+
+_SUMMARY = {
+    "head": {
+        "en": "Threat map for a {base:g} {units} base of side {side} ({rules} rules): "
+        "{n} positions, {placeable} where it can stand; {k} enemy shooters: {shooters}.",
+        "de": "Bedrohungskarte für eine {base:g}-{units}-Base der Seite {side} "
+        "(Regeln {rules}): {n} Positionen, auf {placeable} kann sie stehen; {k} feindliche "
+        "Schützen: {shooters}.",
+    },
+    "count": {
+        "en": "  {label}: {count} positions",
+        "de": "  {label}: {count} Positionen",
+    },
+    "safe": {"en": "safe from every shooter", "de": "vor jedem Schützen sicher"},
+    "by": {"en": "attackable by {n}", "de": "angreifbar von {n}"},
+    "uncovered": {
+        "en": "attackable without cover by at least one",
+        "de": "von mindestens einem ohne Deckung angreifbar",
+    },
+    "exact": {
+        "en": "({exact} of {cells} cells near a boundary were decided by the ruling itself)",
+        "de": "({exact} von {cells} Zellen nahe einer Grenze hat die Entscheidung selbst "
+        "berechnet)",
+    },
+}
+
+
+def summary_text(result: ThreatMap, lang: str = "en") -> str:
+    """A few lines for ``fwwrules threat`` without ``--json`` (English or German)."""
+    check_lang(lang)
+    att = result.attackers[result.placeable]
+    lines = [
+        _SUMMARY["head"][lang].format(
+            base=result.base,
+            units=result.scenario.units,
+            side=result.side,
+            rules=result.rules,
+            n=len(result.positions),
+            placeable=int(result.placeable.sum()),
+            k=len(result.shooters),
+            shooters=", ".join(result.shooters) or "-",
+        )
+    ]
+    lines.append(
+        _SUMMARY["count"][lang].format(label=_SUMMARY["safe"][lang], count=int((att == 0).sum()))
+    )
+    for n in range(1, int(att.max(initial=0)) + 1):
+        lines.append(
+            _SUMMARY["count"][lang].format(
+                label=_SUMMARY["by"][lang].format(n=n), count=int((att == n).sum())
+            )
+        )
+    unc = result.uncovered[result.placeable]
+    lines.append(
+        _SUMMARY["count"][lang].format(
+            label=_SUMMARY["uncovered"][lang], count=int((unc > 0).sum())
+        )
+    )
+    lines.append(_SUMMARY["exact"][lang].format(**result.stats))
+    return "\n".join(lines)
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of ``fwwrules threat --json`` (``fwwrules schema --threat``)."""
+    number = {"type": "number"}
+    point = {"type": "array", "items": number, "minItems": 2, "maxItems": 2}
+    cell = {
+        "type": "object",
+        "required": ["allowed", "modifier", "reason"],
+        "properties": {
+            "allowed": {"type": "boolean", "description": "the ruling's `allowed`"},
+            "modifier": {
+                "type": ["integer", "null"],
+                "description": "the ruling's `skill.modifier` with the best weapon; "
+                "null when the attack is not allowed",
+            },
+            "reason": {
+                "type": ["string", "null"],
+                "description": "the first clause id of the ruling's `not_allowed` (of the "
+                "shooter's first weapon when none may attack); null when allowed",
+            },
+            "weapon": {"type": "string", "description": "the weapon of the reported ruling"},
+        },
+    }
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://fwwrules.invalid/schema/threat@1",
+        "title": "fwwrules threat map",
+        "description": "What each enemy model may do to a model standing at each position "
+        "(`fwwrules threat FILE --side SIDE --json`). Each cell equals `fwwrules ruling` for "
+        "a model of that base and side standing there, with the shooter's best weapon.",
+        "type": "object",
+        "required": ["format", "side", "base", "step", "units", "shooters", "positions", "cells"],
+        "properties": {
+            "format": {"const": THREAT_FORMAT},
+            "side": {"type": "string", "description": "side of the model at each position"},
+            "base": {**number, "description": "its base diameter, in `units`"},
+            "step": {"type": ["number", "null"], "description": "grid step, in `units`"},
+            "units": {"enum": ["mm", "in"]},
+            "rules": {"enum": ["core", "vts"]},
+            "shooters": {"type": "array", "items": {"type": "string"}},
+            "positions": {
+                "type": "array",
+                "items": point,
+                "description": "centres of the model's base where it can stand, in `units`",
+            },
+            "elevation": {
+                "type": "array",
+                "items": number,
+                "description": "per position: the height it stands at (elevation.standing-on)",
+            },
+            "grid": {
+                "type": ["object", "null"],
+                "description": "the grid's [rows, columns]; unplaceable positions are left out",
+            },
+            "unplaceable": {"type": "integer", "description": "positions left out"},
+            "cells": {
+                "type": "array",
+                "description": "per position, one cell per shooter (in `shooters` order)",
+                "items": {"type": "array", "items": cell},
+            },
+        },
+    }
 
 
 def iter_cells(result: ThreatMap) -> Iterable[tuple[int, int, ThreatCell]]:

@@ -78,10 +78,34 @@ UI_WORDS: Mapping[str, Mapping[str, str]] = {
         "anklicken, dann wieder die erste. Kreis: in der Mitte drücken, zum Rand ziehen. "
         "Auswählen: ein Teil ziehen; am runden Griff ziehen, um es zu drehen.",
     },
-    "drag-hint": {
-        "en": "Drag a base with the mouse, or set x and y.",
-        "de": "Eine Base mit der Maus ziehen oder x und y setzen.",
+    "threat-side": {"en": "Side standing", "de": "Seite, die steht"},
+    "threat-layer": {"en": "Show", "de": "Anzeigen"},
+    "threat-step": {"en": "Step", "de": "Raster"},
+    "attackers": {"en": "shooters that can attack", "de": "Schützen, die angreifen können"},
+    "uncovered": {"en": "... without cover", "de": "... ohne Deckung"},
+    "best-modifier": {"en": "best modifier", "de": "bester Modifikator"},
+    "threat-hint": {
+        "en": "Drag a shooter: the map is recomputed when you let go. Click a free spot: the "
+        "rulings for a model standing there.",
+        "de": "Einen Schützen ziehen: die Karte wird beim Loslassen neu berechnet. Eine freie "
+        "Stelle anklicken: die Entscheidungen für ein Modell, das dort steht.",
     },
+    "threat-position": {"en": "A model standing at", "de": "Ein Modell bei"},
+    "threat-unplaceable": {
+        "en": "A model cannot stand here.",
+        "de": "Hier kann kein Modell stehen.",
+    },
+    "drag-hint": {
+        "en": "Drag a base on the board with the mouse (it stops at contact), or set x and y.",
+        "de": "Eine Base auf dem Spielfeld mit der Maus ziehen (sie hält bei Kontakt an) "
+        "oder x und y setzen.",
+    },
+    "no-drag-hint": {
+        "en": "Set x and y to move a model (install ipympl to drag bases with the mouse).",
+        "de": "x und y setzen, um ein Modell zu bewegen (mit ipympl lassen sich Bases mit der "
+        "Maus ziehen).",
+    },
+    "slide-to": {"en": "to x", "de": "nach x"},
 }
 
 
