@@ -58,7 +58,7 @@ from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from .attack import ruling
-from .board import SIZE_RANK, Board, Disc, size_class
+from .board import Board, Disc, size_class, smaller_base
 from .catalogue import check_lang
 from .close_combat import SHOOT_INTO_MODIFIER
 from .constants import LENGTH_EPSILON_MM, MAX_THREAT_POSITIONS, THREAT_SURE_MARGIN_MM
@@ -955,16 +955,15 @@ def _blocked_by(
 
 
 def _huge_blocks(shooter_base: float, target_base: float, huge_base: float) -> bool:
-    """``ranged.los.huge``: a Huge model blocks the line when the smaller of shooter and target
-    is of a smaller size class (as :mod:`fwwrules.los` compares them)."""
-    smaller = min(SIZE_RANK[size_class(shooter_base)], SIZE_RANK[size_class(target_base)])
-    return smaller < SIZE_RANK[size_class(huge_base)]
+    """``ranged.los.huge``: a Huge model blocks the line when the smaller base of shooter and
+    target has a smaller diameter (as :mod:`fwwrules.los` compares them)."""
+    return smaller_base(min(shooter_base, target_base), huge_base)
 
 
 def _huge_covers(target_base: float, huge_base: float) -> bool:
-    """``cover.huge``: a Huge model covers a target of a smaller size class (not engaged with
-    it; a target in contact with nobody is engaged with nobody)."""
-    return SIZE_RANK[size_class(target_base)] < SIZE_RANK[size_class(huge_base)]
+    """``cover.huge``: a Huge model covers a target on a smaller base (not engaged with it; a
+    target in contact with nobody is engaged with nobody)."""
+    return smaller_base(target_base, huge_base)
 
 
 def _shooter_layer(
@@ -1008,8 +1007,9 @@ def _shooter_layer(
             continue
         short_end, long_end = band_limits(scenario, w)
         end = long_end if long_end is not None else short_end
-        in_range = nearest <= end
-        unsure = np.abs(nearest - end) <= _DELTA
+        # ranged.range: the ruler tolerance (the contact tolerance) at the band's end
+        in_range = nearest <= end + tol
+        unsure = np.abs(nearest - (end + tol)) <= _DELTA
         if w.min_range is not None:
             lo = scenario.length_mm(w.min_range)
             unsure |= d - rs - rt <= lo + 2 * rt + _DELTA
@@ -1044,6 +1044,8 @@ def _shooter_layer(
     huge = mg.size == "huge" or target_huge
     excluded = set(pieces_under(scenario, sid))
     kinds = shot_kinds(board, huge=huge, elevated_kind={}, excluded=excluded)
+    # terrain.kinds: the Huge kind governs cover only when the target is Huge
+    cover_kinds = shot_kinds(board, huge=target_huge, elevated_kind={}, excluded=excluded)
     fan = _Fan(c.x, c.y, px, py)
     # --- line of sight ----------------------------------------------------------------------
     los_parts: list[_Part] = []
@@ -1088,7 +1090,7 @@ def _shooter_layer(
             else:
                 blocked[i] = True
     # --- cover (only where the attack is allowed) -------------------------------------------
-    count, cover_unsure = _cover_counts(scenario, sid, kinds, fan, visible, rt, target_huge)
+    count, cover_unsure = _cover_counts(scenario, sid, cover_kinds, fan, visible, rt, target_huge)
     hard[cover_unsure, j] = True
     ok = visible & ~cover_unsure
 
