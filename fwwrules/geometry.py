@@ -819,8 +819,10 @@ def merge_touching(
     line along the seam between two crates is inside cover. Pieces closer than
     :data:`~fwwrules.constants.LENGTH_EPSILON_MM` count as touching (rotated pieces placed
     edge to edge differ by rounding); a merged group is closed by that distance, so the seam
-    leaves no crack. A piece alone is returned as the very object given. Groups come in the
-    order of their first member; member ids keep the input order.
+    leaves no crack. Each pair that meets without sharing area is closed on its own (grown
+    and shrunk by epsilon), and the group is the union of its pieces and those pairs: pieces
+    that overlap have no seam to close. A piece alone is returned as the very object given.
+    Groups come in the order of their first member; member ids keep the input order.
 
     >>> from shapely.geometry import box
     >>> [(ids, round(g.area, 6)) for ids, g in merge_touching(
@@ -848,21 +850,44 @@ def merge_touching(
     groups: dict[int, list[int]] = {}
     for i in range(n):
         groups.setdefault(find(i), []).append(i)
+    # Pairs that meet without sharing area (touching along an edge or at a corner, or within
+    # epsilon): their seam or crack is closed by the closing of that pair alone. Pairs that
+    # overlap need nothing: their union has no seam. Closing each such pair instead of the
+    # whole group keeps the cost with the pair (a group of hundreds of overlapping pieces
+    # would otherwise be buffered twice as one polygon of tens of thousands of corners).
+    pairs = [(i, j) for i, j in zip(left.tolist(), right.tolist(), strict=True) if i < j]
+    bridges: dict[int, list[BaseGeometry]] = {}
+    if pairs:
+        pi = np.asarray([i for i, _ in pairs])
+        pj = np.asarray([j for _, j in pairs])
+        g = np.asarray(geoms, dtype=object)
+        shared = shapely.area(shapely.intersection(g[pi], g[pj]))
+        for k in np.flatnonzero(shared <= 0.0).tolist():
+            i, j = pairs[k]
+            pair = shapely.union(geoms[i], geoms[j])
+            closed_pair = _closing(pair)
+            bridges.setdefault(find(i), []).append(closed_pair)
     out: list[tuple[tuple[str, ...], Polygon | MultiPolygon]] = []
     for members in sorted(groups.values(), key=lambda m: m[0]):
         ids = tuple(pieces[i][0] for i in members)
         if len(members) == 1:
             out.append((ids, geoms[members[0]]))
             continue
-        union = shapely.union_all([geoms[i] for i in members])
-        closed = shapely.buffer(
-            shapely.buffer(union, _EPS, join_style="mitre", mitre_limit=10.0),
-            -_EPS,
-            join_style="mitre",
-            mitre_limit=10.0,
-        )
-        out.append((ids, closed if not closed.is_empty else union))
+        union = shapely.union_all([geoms[i] for i in members] + bridges.get(find(members[0]), []))
+        out.append((ids, union))
     return out
+
+
+def _closing(geom: BaseGeometry) -> BaseGeometry:
+    """``geom`` grown and shrunk by epsilon (mitred): cracks and seams narrower than twice
+    epsilon are filled, nothing else changes by more than rounding."""
+    closed = shapely.buffer(
+        shapely.buffer(geom, _EPS, join_style="mitre", mitre_limit=10.0),
+        -_EPS,
+        join_style="mitre",
+        mitre_limit=10.0,
+    )
+    return closed if not closed.is_empty else geom
 
 
 def segment_edge_crossing(p: Point, q: Point, edge: LineString) -> Point | None:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+import numpy as np
 import yaml
 from pydantic import (
     AfterValidator,
@@ -48,7 +49,9 @@ from .constants import (
     MAX_MODELS,
     MAX_POLYGON_VERTICES,
     MAX_TERRAIN,
+    MAX_TOTAL_VERTICES,
     MAX_WEAPONS,
+    MIN_FEATURE_MM,
     MM_PER_INCH,
     SANE_BASE_MM,
     SANE_RULER_MM,
@@ -568,7 +571,7 @@ class Scenario:
         )
 
 
-from .board import Board  # noqa: E402  (Board needs Scenario's names at import time)
+from .board import TERRAIN_CIRCLE_QUAD_SEGMENTS, Board  # noqa: E402  (Board needs Scenario's names)
 
 # ---------------------------------------------------------------------------------------------
 # Building, checking, saving
@@ -744,7 +747,12 @@ def _semantic_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
                 problems.extend(_ruler_problems(value * unit, ("weapons", i, band), doc))
     for i, piece in enumerate(spec.terrain):
         if piece.polygon is not None:
-            problems.extend(_polygon_problems(piece.polygon, ("terrain", i, "polygon"), doc))
+            found = _polygon_problems(piece.polygon, ("terrain", i, "polygon"), doc)
+            if not found:
+                found = _thin_polygon_problems(piece.polygon, unit, ("terrain", i, "polygon"), doc)
+            problems.extend(found)
+        problems.extend(_small_shape_problems(piece, unit, ("terrain", i), doc))
+    problems.extend(_total_vertex_problems(spec, doc))
     for i, weapon in enumerate(spec.weapons):
         problems.extend(_weapon_problems(weapon, ("weapons", i), doc))
     problems.extend(_overlap_problems(spec, doc, unit))
@@ -838,6 +846,104 @@ def _polygon_problems(
         return [doc.problem(path, msg)]
     if poly.area <= 0:
         return [doc.problem(path, "the polygon has no area (all points on one line)")]
+    return []
+
+
+def _terrain_corners(piece: TerrainSpec) -> int:
+    """Corners a piece has on the board: a polygon its own, a rectangle 4, a circle 128."""
+    if piece.polygon is not None:
+        return len(piece.polygon)
+    if piece.rect is not None:
+        return 4
+    return 4 * TERRAIN_CIRCLE_QUAD_SEGMENTS
+
+
+def _total_vertex_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
+    """:data:`~fwwrules.constants.MAX_TOTAL_VERTICES` over all pieces."""
+    total = sum(_terrain_corners(t) for t in spec.terrain)
+    if total <= MAX_TOTAL_VERTICES:
+        return []
+    return [
+        doc.problem(
+            ("terrain",),
+            f"the terrain has {total} corners in all (a rectangle counts 4, a circle "
+            f"{4 * TERRAIN_CIRCLE_QUAD_SEGMENTS}): the limit is {MAX_TOTAL_VERTICES} "
+            "(MAX_TOTAL_VERTICES)",
+        )
+    ]
+
+
+def _small_shape_problems(
+    piece: TerrainSpec, unit: float, at: tuple[str | int, ...], doc: Document
+) -> list[Problem]:
+    """A rectangle side or circle diameter below :data:`~fwwrules.constants.MIN_FEATURE_MM`."""
+    low = MIN_FEATURE_MM
+    if piece.rect is not None:
+        for k, name in enumerate(("width", "height")):
+            mm = piece.rect.size[k] * unit
+            if mm < low:
+                return [
+                    doc.problem(
+                        (*at, "rect", "size", k),
+                        f"a {name} of {mm:g} mm is below the smallest feature allowed, "
+                        f"{low:g} mm (MIN_FEATURE_MM)",
+                    )
+                ]
+    if piece.circle is not None and piece.circle.diameter * unit < low:
+        mm = piece.circle.diameter * unit
+        return [
+            doc.problem(
+                (*at, "circle", "diameter"),
+                f"a diameter of {mm:g} mm is below the smallest feature allowed, "
+                f"{low:g} mm (MIN_FEATURE_MM)",
+            )
+        ]
+    return []
+
+
+def _thin_polygon_problems(
+    points: list[tuple[float, float]], unit: float, path: tuple[str | int, ...], doc: Document
+) -> list[Problem]:
+    """A simple polygon with a feature below :data:`~fwwrules.constants.MIN_FEATURE_MM`: an
+    edge that short, or a corner that close to an edge it is not on (a sliver, a spike, a
+    near-touch). Boundary case: exactly the minimum is allowed."""
+    xy = np.asarray(points, dtype=float) * unit
+    n = len(xy)
+    nxt = np.roll(xy, -1, axis=0)
+    d = nxt - xy
+    lengths = np.hypot(d[:, 0], d[:, 1])
+    low = MIN_FEATURE_MM
+    short = np.flatnonzero(lengths < low)
+    if len(short):
+        k = int(short[0])
+        return [
+            doc.problem(
+                (*path, k),
+                f"the edge from corner {k} to corner {(k + 1) % n} is {lengths[k]:.3g} mm long; "
+                f"the shortest allowed is {low:g} mm (MIN_FEATURE_MM)",
+            )
+        ]
+    # distance from every corner i to every edge j that does not end at i
+    rel = xy[:, None, :] - xy[None, :, :]  # (i, j, 2): corner i from the start of edge j
+    t = np.clip(
+        (rel[..., 0] * d[None, :, 0] + rel[..., 1] * d[None, :, 1]) / (lengths[None, :] ** 2),
+        0.0,
+        1.0,
+    )
+    gap = np.hypot(rel[..., 0] - t * d[None, :, 0], rel[..., 1] - t * d[None, :, 1])
+    idx = np.arange(n)
+    gap[idx, idx] = np.inf  # edge i starts at corner i
+    gap[idx, (idx - 1) % n] = np.inf  # edge i - 1 ends there
+    i, j = np.unravel_index(int(np.argmin(gap)), gap.shape)
+    if gap[i, j] < low:
+        return [
+            doc.problem(
+                (*path, int(i)),
+                f"corner {int(i)} is {gap[i, j]:.3g} mm from the edge from corner {int(j)} to "
+                f"corner {(int(j) + 1) % n}; the smallest feature allowed is {low:g} mm "
+                "(MIN_FEATURE_MM)",
+            )
+        ]
     return []
 
 
