@@ -44,6 +44,7 @@ from shapely.geometry import Polygon
 
 from .constants import (
     DEFAULT_CONTACT_TOLERANCE_MM,
+    LENGTH_EPSILON_MM,
     MAX_COORDINATE,
     MAX_MODEL_WEAPONS,
     MAX_MODELS,
@@ -878,10 +879,11 @@ def _small_shape_problems(
 ) -> list[Problem]:
     """A rectangle side or circle diameter below :data:`~fwwrules.constants.MIN_FEATURE_MM`."""
     low = MIN_FEATURE_MM
+    below = low - LENGTH_EPSILON_MM  # exactly the minimum is allowed, rounding aside
     if piece.rect is not None:
         for k, name in enumerate(("width", "height")):
             mm = piece.rect.size[k] * unit
-            if mm < low:
+            if mm < below:
                 return [
                     doc.problem(
                         (*at, "rect", "size", k),
@@ -889,7 +891,7 @@ def _small_shape_problems(
                         f"{low:g} mm (MIN_FEATURE_MM)",
                     )
                 ]
-    if piece.circle is not None and piece.circle.diameter * unit < low:
+    if piece.circle is not None and piece.circle.diameter * unit < below:
         mm = piece.circle.diameter * unit
         return [
             doc.problem(
@@ -913,7 +915,8 @@ def _thin_polygon_problems(
     d = nxt - xy
     lengths = np.hypot(d[:, 0], d[:, 1])
     low = MIN_FEATURE_MM
-    short = np.flatnonzero(lengths < low)
+    below = low - LENGTH_EPSILON_MM  # exactly the minimum is allowed, rounding aside
+    short = np.flatnonzero(lengths < below)
     if len(short):
         k = int(short[0])
         return [
@@ -935,7 +938,7 @@ def _thin_polygon_problems(
     gap[idx, idx] = np.inf  # edge i starts at corner i
     gap[idx, (idx - 1) % n] = np.inf  # edge i - 1 ends there
     i, j = np.unravel_index(int(np.argmin(gap)), gap.shape)
-    if gap[i, j] < low:
+    if gap[i, j] < below:
         return [
             doc.problem(
                 (*path, int(i)),
@@ -963,7 +966,7 @@ def _overlap_problems(spec: ScenarioSpec, doc: Document, unit: float) -> list[Pr
                 continue
             d = math.dist(a.at, b.at) * unit
             gap = d - (a.base + b.base) * unit / 2
-            if gap < -tol_mm:
+            if gap < -tol_mm - LENGTH_EPSILON_MM:  # exactly the tolerance is allowed
                 problems.append(
                     doc.problem(
                         ("models", j, "at"),
