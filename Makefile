@@ -17,7 +17,7 @@ LAB_PORT ?= 8888
 export PYTHONHASHSEED = 0
 export TZ = UTC
 
-.PHONY: help env lab test lint typecheck unit test-binder format bench notebooks-regen clean
+.PHONY: help env lab test lint typecheck unit test-binder format bench notebooks-regen docs clean
 
 help:
 	@echo "make lab    - open JupyterLab on notebooks/ (creates the environment)"
@@ -26,6 +26,7 @@ help:
 	@echo "make format - apply ruff's formatter and fixes"
 	@echo "make bench  - print the benchmark figures"
 	@echo "make notebooks-regen - re-execute notebooks and store their outputs"
+	@echo "make docs   - regenerate docs/rules.md from the catalogue, code, tests and notebooks"
 
 # The environment is rebuilt whenever pyproject.toml changes. pip only brings uv, which
 # installs the rest (several times faster than pip here). Never let uv fetch an interpreter;
@@ -44,8 +45,11 @@ $(LAB_SETTINGS): binder/overrides.json binder/postBuild $(STAMP)
 
 env: $(STAMP) $(LAB_SETTINGS)
 
+# The lab's root is the repository, as on Binder, so that the notebooks' links to docs/ open;
+# it starts in notebooks/.
 lab: env
-	exec $(BIN)/jupyter lab --ServerApp.root_dir=notebooks --ServerApp.ip=$(LAB_HOST) \
+	exec $(BIN)/jupyter lab --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/notebooks \
+		--ServerApp.ip=$(LAB_HOST) \
 		--ServerApp.port=$(LAB_PORT) $$( [ "$$(id -u)" = 0 ] && echo --allow-root )
 
 lint: $(STAMP)
@@ -53,7 +57,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy fwwrules
+	$(BIN)/mypy fwwrules widgets
 
 # Unit tests, doctests, the widgets, nbval on every notebook and the browser test.
 # pytest's exit 5 ("no tests collected") is an error, and says so.
@@ -77,6 +81,10 @@ bench: $(STAMP)
 
 notebooks-regen: $(STAMP)
 	$(BIN)/python tools/regen_notebooks.py
+
+# docs/rules.md is generated (about a second); tests/test_docs_rules.py checks it is current.
+docs: $(STAMP)
+	$(BIN)/python tools/make_docs.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache artifacts

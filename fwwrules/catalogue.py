@@ -606,6 +606,12 @@ _GRID: dict[str, Entry] = {
         "de": "{attacker} wählt den Eckpunkt ({x}, {y}), den für ihn günstigsten: {clear} von "
         "{n} Linien zu den Eckpunkten des Feldes ({c}, {r}) von {target} sind frei.",
     },
+    "grid.ranged/corner-all": {
+        "en": "{attacker} takes corner ({x}, {y}), the best one for it: {clear} of {n} lines to "
+        "the corners of all squares of {target} are clear.",
+        "de": "{attacker} wählt den Eckpunkt ({x}, {y}), den für ihn günstigsten: {clear} von "
+        "{n} Linien zu den Eckpunkten aller Felder von {target} sind frei.",
+    },
     "grid.ranged/wall": {
         "en": "A line passes through the wall square ({c}, {r}).",
         "de": "Eine Linie führt durch das Mauerfeld ({c}, {r}).",
@@ -659,6 +665,12 @@ _GRID: dict[str, Entry] = {
         "de": "{target} steht nicht angrenzend ({distance} Felder entfernt, Reichweite "
         "{reach}): Deckung gegen diesen Nahkampfangriff wird wie bei einem Fernkampfangriff "
         "bestimmt.",
+    },
+    "grid.melee/reach-creature": {
+        "en": "{attacker} has reach ({reach} squares): its attacks figure cover like ranged "
+        "attacks, even against {target} standing adjacent.",
+        "de": "{attacker} hat Reichweite ({reach} Felder): Deckung gegen seine Angriffe wird wie "
+        "bei Fernkampfangriffen bestimmt, auch gegen {target}, das angrenzend steht.",
     },
     "grid.melee/out-of-reach": {
         "en": "{target} is {distance} squares away, beyond the reach of {attacker} ({reach} "
@@ -731,6 +743,12 @@ _GRID: dict[str, Entry] = {
         "en": "{target} fills {size}x{size} squares; {attacker} may pick any of them.",
         "de": "{target} besetzt {size}x{size} Felder; {attacker} darf jedes davon wählen.",
     },
+    "grid.big/target-ranged": {
+        "en": "{target} fills {size}x{size} squares; a ranged attack draws its lines to the "
+        "corners of all of them (picking one square is for melee only).",
+        "de": "{target} besetzt {size}x{size} Felder; ein Fernkampfangriff zieht seine Linien "
+        "zu den Eckpunkten aller dieser Felder (ein Feld wählen darf man nur im Nahkampf).",
+    },
     # grid.partial
     "grid.partial/suggested": {
         "en": "{clear} of {n} lines from the chosen corner are clear, so more than half of "
@@ -762,6 +780,20 @@ _GRID: dict[str, Entry] = {
         "Reflexwürfe, Verbessertes Entrinnen gegen Effekte mit Reflexwurf und +{stealth} auf "
         "Würfe für Heimlichkeit.",
     },
+    "grid.improved/behind": {
+        "en": "{target} is behind the arrow slit in square ({c}, {r}): nearer to it "
+        "({target_ft:g} ft) than {attacker} is ({attacker_ft:g} ft).",
+        "de": "{target} steht hinter der Schussscharte im Feld ({c}, {r}): näher daran "
+        "({target_ft:g} ft) als {attacker} ({attacker_ft:g} ft).",
+    },
+    "grid.improved/not-behind": {
+        "en": "{target} is not behind the arrow slit in square ({c}, {r}): {attacker} is as near "
+        "to it or nearer ({attacker_ft:g} ft against {target_ft:g} ft) and shoots out through "
+        "it, so the slit gives {target} no cover.",
+        "de": "{target} steht nicht hinter der Schussscharte im Feld ({c}, {r}): {attacker} "
+        "steht ebenso nah oder näher daran ({attacker_ft:g} ft gegen {target_ft:g} ft) und "
+        "schießt durch sie hinaus, die Schussscharte gibt {target} also keine Deckung.",
+    },
     # grid.consequences
     "grid.consequences/no-aoo": {
         "en": "{attacker} may not make attacks of opportunity against {target}, who has cover.",
@@ -789,6 +821,464 @@ _GRID: dict[str, Entry] = {
         "{target} stay possible, and it allows no Stealth check.",
         "de": "Weiche Deckung zählt nur gegen Fernkampfangriffe: Gelegenheitsangriffe gegen "
         "{target} bleiben möglich, und sie erlaubt keinen Wurf auf Heimlichkeit.",
+    },
+}
+
+# --- the rules themselves: one statement per clause id --------------------------------------
+# The project's own summary of each rule (never the rulebook's sentences), for the rules
+# reference docs/rules.md (`make docs`) and the translation review page. Keep the order of
+# docs/clauses.txt; a test checks every clause has a statement in both languages.
+CLAUSE_RULES: dict[str, Entry] = {
+    "size.classes": {
+        "en": "A model's size class comes from its base diameter: under 40 mm Normal, 40 mm up "
+        "to under 60 mm Large, 60 mm or more Huge.",
+        "de": "Die Größenklasse eines Modells folgt aus dem Durchmesser seiner Base: unter "
+        "40 mm normal, ab 40 mm bis unter 60 mm groß, ab 60 mm riesig.",
+    },
+    "ranged.skill": {
+        "en": "To attack with a weapon the attacker needs that weapon's skill icon; without it "
+        "the attack is not allowed. The d20 must roll at or under the skill value after all "
+        "modifiers are added up. A value below 1 still allows the attack, but only a special "
+        "icon face then succeeds.",
+        "de": "Für einen Angriff braucht der Angreifer das Fertigkeitssymbol der Waffe; ohne "
+        "es ist der Angriff nicht erlaubt. Der W20 muss höchstens den Fertigkeitswert nach "
+        "Summe aller Modifikatoren zeigen. Ein Wert unter 1 erlaubt den Angriff noch, dann "
+        "gelingt er aber nur mit einem Symbol.",
+    },
+    "ranged.range": {
+        "en": "Range is measured from base edge to base edge. The short band reaches the short "
+        "ruler's length from the attacker's base; the long band is the long ruler laid after "
+        "it (some weapons have none). A target is in a band when any part of its base is; in "
+        "both bands the attacker picks, and that band's effect dice are rolled. Beyond every "
+        "band the attack is not allowed.",
+        "de": "Reichweite wird von Base-Kante zu Base-Kante gemessen. Die kurze Reichweite "
+        "reicht so weit wie das Lineal der kurzen Reichweite ab der Base des Angreifers; die "
+        "lange ist das nächste Lineal, dahinter angelegt (manche Waffen haben keine). Ein Ziel "
+        "ist in einer Reichweite, wenn irgendein Teil seiner Base darin liegt; in beiden wählt "
+        "der Angreifer, und es gelten deren Effektwürfel. Jenseits aller Reichweiten ist der "
+        "Angriff nicht erlaubt.",
+    },
+    "ranged.min-range": {
+        "en": "A weapon with a minimum range has a short band that starts at that distance. A "
+        "target whose whole base lies closer than the minimum range is out of range.",
+        "de": "Bei einer Waffe mit Mindestreichweite beginnt die kurze Reichweite erst in "
+        "diesem Abstand. Ein Ziel, dessen ganze Base näher liegt, ist außer Reichweite.",
+    },
+    "ranged.los": {
+        "en": "There is line of sight when, seen from above, some straight line joins a point "
+        "of the attacker's base to a point of the target without crossing anything that "
+        "blocks sight. Touching an outline (a grazed corner, a line along an edge) does not "
+        "block. A target may also be a terrain piece or a point.",
+        "de": "Sichtlinie besteht, wenn von oben gesehen eine gerade Linie einen Punkt der "
+        "Base des Angreifers mit einem Punkt des Ziels verbindet, ohne etwas "
+        "Sichtblockierendes zu kreuzen. Eine Kontur nur zu berühren (eine gestreifte Ecke, "
+        "eine Linie entlang einer Kante) blockiert nicht. Ziel kann auch ein Geländestück oder "
+        "ein Punkt sein.",
+    },
+    "ranged.los.models": {
+        "en": "Normal and Large models never block line of sight.",
+        "de": "Normale und große Modelle blockieren die Sichtlinie nie.",
+    },
+    "ranged.los.huge": {
+        "en": "A Huge model blocks line of sight between models with smaller bases: it blocks "
+        "when the smaller base of attacker and target is smaller than its own (an 80 mm model "
+        "blocks the line between two 60 mm ones). A point or terrain target has no base: only "
+        "the attacker's base counts.",
+        "de": "Ein riesiges Modell blockiert die Sichtlinie zwischen Modellen mit kleinerer "
+        "Base: es blockiert, wenn die kleinere Base von Angreifer und Ziel kleiner ist als "
+        "seine eigene (ein 80-mm-Modell blockiert die Linie zwischen zwei 60-mm-Modellen). Ein "
+        "Punkt oder Geländestück als Ziel hat keine Base: dann zählt nur die des Angreifers.",
+    },
+    "terrain.kinds": {
+        "en": "Each terrain piece is declared at set-up as blocking, cover, area (cover once "
+        "the Line of Cover enters it), dense area (blocks sight; area cover for a target still "
+        "seen) or scenery (no effect). A piece may declare another kind for Huge models: that "
+        "kind decides sight on every line to or from a Huge model, and cover only when the "
+        "target is Huge.",
+        "de": "Jedes Geländestück wird beim Aufbau festgelegt: sichtblockierend, Deckung, "
+        "Gebiet (Deckung, sobald die Deckungslinie hineinführt), dichtes Gebiet (blockiert die "
+        "Sicht; Gebietsdeckung für ein noch sichtbares Ziel) oder Kulisse (ohne Wirkung). Ein "
+        "Stück kann für riesige Modelle eine andere Art angeben: sie entscheidet die Sicht auf "
+        "jeder Linie von oder zu einem riesigen Modell, die Deckung nur, wenn das Ziel riesig "
+        "ist.",
+    },
+    "cover.line": {
+        "en": "The Line of Cover joins the centres of the two bases. Each object it passes "
+        "fully through (in and out again) gives -2 to the skill value; two objects give -4. "
+        "Touching a corner or running along an edge is not passing through, and the object "
+        "the target stands on is entered but not left: no cover.",
+        "de": "Die Deckungslinie verbindet die Mittelpunkte der beiden Basen. Jedes Objekt, "
+        "das sie ganz durchquert (hinein und wieder hinaus), gibt -2 auf den "
+        "Fertigkeitswert; zwei Objekte -4. Eine Ecke zu berühren oder an einer Kante entlang "
+        "zu laufen ist kein Durchqueren, und das Objekt, auf dem das Ziel steht, wird betreten, "
+        "aber nicht verlassen: keine Deckung.",
+    },
+    "cover.shooter-contact": {
+        "en": "Cover that touches the shooter's base does not count, each piece judged on its own.",
+        "de": "Deckung, die die Base des Schützen berührt, zählt nicht; jedes Stück wird für "
+        "sich beurteilt.",
+    },
+    "cover.armor": {
+        "en": "A target in cover gets +1 armor, once, however many objects cover it. vts: one "
+        "Armor Boost instead.",
+        "de": "Ein Ziel in Deckung erhält einmal +1 Rüstung, gleich wie viele Objekte es "
+        "decken. vts: stattdessen ein Armor Boost.",
+    },
+    "cover.area": {
+        "en": "Area terrain gives cover as soon as the Line of Cover enters it; it need not "
+        "leave. A target whose base reaches into a wood while the line stays outside gets no "
+        "cover from it, and an area touching the shooter's base is ignored.",
+        "de": "Gebietsgelände gibt Deckung, sobald die Deckungslinie hineinführt; sie muss es "
+        "nicht verlassen. Ein Ziel, dessen Base in einen Wald ragt, während die Linie draußen "
+        "bleibt, erhält davon keine Deckung, und ein Gebiet, das die Base des Schützen "
+        "berührt, zählt nicht.",
+    },
+    "cover.models": {
+        "en": "Normal and Large models that are not on the shooter's side give cover like "
+        "objects (the line must cross their base completely); models on the shooter's side "
+        "never do.",
+        "de": "Normale und große Modelle, die nicht zur Seite des Schützen gehören, geben "
+        "Deckung wie Objekte (die Linie muss ihre Base ganz durchqueren); Modelle der eigenen "
+        "Seite nie.",
+    },
+    "cover.huge": {
+        "en": "A Huge model gives cover to a target with a smaller base, unless that target "
+        "is engaged with it.",
+        "de": "Ein riesiges Modell gibt einem Ziel mit kleinerer Base Deckung, außer das Ziel "
+        "ist mit ihm im Nahkampf gebunden.",
+    },
+    "elevation.elevated": {
+        "en": 'A model is Elevated over another when its base stands at least Orange (2") higher.',
+        "de": "Ein Modell ist gegenüber einem anderen erhöht, wenn seine Base mindestens "
+        'Orange (2") höher steht.',
+    },
+    "elevation.significant-edge": {
+        "en": "A Significant Edge is an edge of terrain where the ground drops by Orange or more.",
+        "de": "Eine Signifikante Kante ist eine Geländekante, an der der Boden um Orange oder "
+        "mehr abfällt.",
+    },
+    "elevation.edge-blocks-los": {
+        "en": "A Significant Edge blocks line of sight to and from an Elevated model standing "
+        "more than Orange away from it.",
+        "de": "Eine Signifikante Kante blockiert die Sichtlinie von und zu einem erhöhten "
+        "Modell, das mehr als Orange von ihr entfernt steht.",
+    },
+    "elevation.edge-cover": {
+        "en": "Shooting at an Elevated model within Orange of a Significant Edge that the "
+        "Line of Cover crosses, that edge is cover.",
+        "de": "Beim Schuss auf ein erhöhtes Modell, das innerhalb von Orange an einer "
+        "Signifikanten Kante steht, die die Deckungslinie kreuzt, ist diese Kante Deckung.",
+    },
+    "elevation.shooter-cover": {
+        "en": "When an Elevated model shoots, only cover within Orange of the target counts.",
+        "de": "Schießt ein erhöhtes Modell, zählt nur Deckung innerhalb von Orange um das Ziel.",
+    },
+    "elevation.terrain-variant": {
+        "en": "A terrain piece may declare another kind for shots involving an Elevated model "
+        "(a wall that blocks sight on one level may only give cover from above).",
+        "de": "Ein Geländestück kann für Schüsse mit einem erhöhten Modell eine andere Art "
+        "angeben (eine Mauer, die auf gleicher Höhe die Sicht blockiert, gibt von oben nur "
+        "Deckung).",
+    },
+    "elevation.standing-on": {
+        "en": "A model whose centre lies on a terrain piece with a height, at that height or "
+        "above, stands on it: that piece neither blocks nor covers its shots, only its "
+        "Significant Edges count.",
+        "de": "Ein Modell, dessen Mittelpunkt auf einem Geländestück mit Höhe liegt, in "
+        "dieser Höhe oder darüber, steht darauf: das Stück blockiert und deckt seine Schüsse "
+        "nicht, nur seine Signifikanten Kanten zählen.",
+    },
+    "melee.engaged": {
+        "en": "Bases in contact (within the contact tolerance) with an opposing model are "
+        "engaged. An engaged model may only make close combat attacks, and only against "
+        "opposing models it is engaged with.",
+        "de": "Basen in Kontakt (innerhalb der Kontakttoleranz) mit einem gegnerischen Modell "
+        "sind im Nahkampf gebunden. Ein gebundenes Modell darf nur Nahkampfangriffe ausführen, "
+        "und nur gegen gegnerische Modelle, mit denen es gebunden ist.",
+    },
+    "melee.skill": {
+        "en": "A close combat attack needs the weapon's skill icon. Every model has an "
+        "Improvised Weapon (melee) unless its card says otherwise, and cannot lose it.",
+        "de": "Ein Nahkampfangriff braucht das Fertigkeitssymbol der Waffe. Jedes Modell hat "
+        "eine improvisierte Waffe (Nahkampf), außer seine Karte sagt anderes, und kann sie "
+        "nicht verlieren.",
+    },
+    "melee.ranged-weapon": {
+        "en": "A pistol, rifle, heavy or thrown weapon may be used in close combat as if one "
+        "piece of cover were in the way: -2 skill and +1 armor for the target (vts: one Armor "
+        "Boost). A weapon with a minimum range cannot be used in close combat.",
+        "de": "Pistole, Gewehr, schwere Waffe oder Wurfwaffe dürfen im Nahkampf eingesetzt "
+        "werden, als stünde ein Stück Deckung dazwischen: -2 auf den Fertigkeitswert und +1 "
+        "Rüstung für das Ziel (vts: ein Armor Boost). Eine Waffe mit Mindestreichweite ist "
+        "im Nahkampf nicht einsetzbar.",
+    },
+    "melee.strength": {
+        "en": "A model with Strength 7 or more adds one black (Damage) die to attacks with a "
+        "melee weapon.",
+        "de": "Ein Modell mit Stärke 7 oder mehr fügt Angriffen mit einer Nahkampfwaffe einen "
+        "schwarzen Effektwürfel (Schaden) hinzu.",
+    },
+    "melee.super-mutant": {
+        "en": "core only: a Super Mutant using a pistol or rifle in close combat may use its "
+        "Melee skill value; the penalties for a ranged weapon still apply. vts has no such "
+        "rule.",
+        "de": "Nur core: Ein Supermutant, der im Nahkampf Pistole oder Gewehr einsetzt, darf "
+        "seinen Nahkampf-Fertigkeitswert verwenden; die Nachteile der Fernkampfwaffe bleiben. "
+        "vts kennt die Regel nicht.",
+    },
+    "melee.outnumbered": {
+        "en": "A model engaged with more than one opposing model is outnumbered: close combat "
+        "attacks against it get one extra green (Accuracy) die.",
+        "de": "Ein Modell, das mit mehr als einem gegnerischen Modell gebunden ist, ist in "
+        "Unterzahl: Nahkampfangriffe gegen es erhalten einen zusätzlichen grünen "
+        "Effektwürfel (Genauigkeit).",
+    },
+    "melee.charge-bonus": {
+        "en": "A model that charged holds Charge Bonus markers, black or green (two after a "
+        "won Battle Cry). Attacking the model it charged, each marker adds a die of its "
+        "colour; attacking anything else discards them unused.",
+        "de": "Ein Modell, das angestürmt ist, hält Ansturm-Bonusmarker, schwarz oder grün "
+        "(zwei nach einem gewonnenen Kampfschrei). Greift es das angestürmte Modell an, fügt "
+        "jeder Marker einen Würfel seiner Farbe hinzu; jeder andere Angriff verwirft sie "
+        "wirkungslos.",
+    },
+    "melee.stunned": {
+        "en": "Close combat attacks against a Stunned model the attacker is engaged with get +2 "
+        "skill. A Stunned model makes no free attack when an enemy withdraws.",
+        "de": "Nahkampfangriffe gegen ein betäubtes Modell, mit dem der Angreifer gebunden ist, "
+        "erhalten +2 auf den Fertigkeitswert. Ein betäubtes Modell führt keinen freien Angriff "
+        "aus, wenn sich ein Gegner zurückzieht.",
+    },
+    "melee.slide": {
+        "en": "core only: after a close combat attack the attacker may slide, a bonus move "
+        "that keeps contact with every model it is engaged with along the whole path. It "
+        "follows the movement rules (it may not pass through opposing bases nor end on a "
+        "base), may bring new models into the fight and provokes no free attacks. vts has no "
+        "slide.",
+        "de": "Nur core: Nach einem Nahkampfangriff darf der Angreifer einen Slide machen, eine "
+        "Bonusbewegung, die auf dem ganzen Weg Kontakt zu jedem gebundenen Modell hält. Er "
+        "folgt den Bewegungsregeln (nicht durch gegnerische Basen, nicht auf einer Base "
+        "enden), darf neue Modelle in den Nahkampf bringen und löst keine freien Angriffe "
+        "aus. vts kennt keinen Slide.",
+    },
+    "melee.withdraw": {
+        "en": "A model that leaves base contact with a normal Move (never a Charge) gives each "
+        "model it leaves a free Quick Action attack before it moves, unless that model is "
+        "still engaged with another or is Stunned. Free attacks trigger no reactions.",
+        "de": "Ein Modell, das den Basenkontakt mit einer normalen Bewegung verlässt (nie mit "
+        "einem Ansturm), gibt jedem verlassenen Modell vor der Bewegung einen freien Angriff "
+        "als Schnellaktion, außer dieses ist noch mit einem anderen gebunden oder betäubt. "
+        "Freie Angriffe lösen keine Reaktionen aus.",
+    },
+    "action.quick": {
+        "en": "An attack made as a Quick Action has -2 skill.",
+        "de": "Ein Angriff als Schnellaktion hat -2 auf den Fertigkeitswert.",
+    },
+    "melee.shoot-into": {
+        "en": "Shooting at a model engaged with others. core: +2 skill; on a hit the numbers 1 "
+        "to 4 go first to the target, then to each other model of that melee the attacker "
+        "can see, round again from the target, and the red Armor die picks the model hit. The "
+        "target may be friendly. vts: -2 skill instead, and a hit always strikes the target.",
+        "de": "Schuss auf ein Modell, das mit anderen gebunden ist. core: +2 auf den "
+        "Fertigkeitswert; bei einem Treffer gehen die Zahlen 1 bis 4 zuerst an das Ziel, dann "
+        "an jedes andere Modell dieses Nahkampfs in Sicht des Angreifers, reihum wieder ab "
+        "dem Ziel, und der rote Rüstungswürfel bestimmt das getroffene Modell. Das Ziel darf "
+        "verbündet sein. vts: stattdessen -2, und ein Treffer trifft immer das Ziel.",
+    },
+    "grid.ranged": {
+        "en": "Ranged attack on a grid: the attacker picks the corner of its square best for "
+        "it; if any line from there to a corner of the target's square passes through a "
+        "square or border that blocks or gives cover, the target has cover: +4 AC, +2 "
+        "Reflex.",
+        "de": "Fernkampf auf dem Raster: Der Angreifer wählt die für ihn beste Ecke seines "
+        "Felds; führt eine Linie von dort zu einer Ecke des Zielfelds durch ein Feld oder "
+        "über eine Kante, die blockiert oder Deckung gibt, hat das Ziel Deckung: +4 RK, +2 "
+        "Reflex.",
+    },
+    "grid.melee": {
+        "en": "Melee against an adjacent target: cover only when a line from a corner of the "
+        "attacker's square to the target's square crosses a wall. Attacks with reach, and "
+        "melee attacks on a target that is not adjacent, are judged as ranged attacks.",
+        "de": "Nahkampf gegen ein angrenzendes Ziel: Deckung nur, wenn eine Linie von einer "
+        "Ecke des Angreiferfelds zum Zielfeld eine Mauer kreuzt. Angriffe mit Reichweite und "
+        "Nahkampfangriffe auf ein nicht angrenzendes Ziel werden wie Fernkampf beurteilt.",
+    },
+    "grid.low-obstacle": {
+        "en": "A low obstacle gives cover only to creatures within 30 ft (6 squares) of it, and "
+        "the attacker ignores it when it is nearer to the obstacle than the target.",
+        "de": "Ein niedriges Hindernis gibt nur Kreaturen innerhalb von 30 Fuß (6 Feldern) "
+        "Deckung, und der Angreifer beachtet es nicht, wenn er ihm näher ist als das Ziel.",
+    },
+    "grid.soft": {
+        "en": "Creatures, even enemies, give soft cover against ranged attacks: +4 AC, no "
+        "Reflex bonus, no Stealth.",
+        "de": "Kreaturen, auch Gegner, geben weiche Deckung gegen Fernkampf: +4 RK, kein "
+        "Reflexbonus, keine Heimlichkeit.",
+    },
+    "grid.big": {
+        "en": "In melee a big creature picks any square it occupies, and an attacker of a big "
+        "creature picks any of its squares. A ranged attack on a big creature draws its lines "
+        "to the corners of every square it occupies.",
+        "de": "Im Nahkampf wählt eine große Kreatur ein beliebiges ihrer Felder, und wer eine "
+        "große Kreatur angreift, eines von deren Feldern. Ein Fernkampfangriff auf eine große "
+        "Kreatur zieht seine Linien zu den Ecken aller ihrer Felder.",
+    },
+    "grid.partial": {
+        "en": "Cover while more than half of the target can be seen is partial: +2 AC, +1 "
+        "Reflex. It is the GM's call; the engine suggests it and says why.",
+        "de": "Deckung, bei der mehr als die Hälfte des Ziels sichtbar ist, ist teilweise: +2 "
+        "RK, +1 Reflex. Die Spielleitung entscheidet; die Engine schlägt es vor und begründet "
+        "es.",
+    },
+    "grid.total": {
+        "en": "No line of effect from any point of the attacker's square to the target's "
+        "square: total cover, no attack.",
+        "de": "Keine Wirkungslinie von irgendeinem Punkt des Angreiferfelds zum Zielfeld: "
+        "vollständige Deckung, kein Angriff.",
+    },
+    "grid.improved": {
+        "en": "An arrow slit gives improved cover to a target behind it (nearer to the slit "
+        "than the attacker): +8 AC, +4 Reflex, improved evasion, +10 Stealth. A creature "
+        "shooting out through a slit gives its target no cover from it.",
+        "de": "Eine Schießscharte gibt einem Ziel dahinter (näher an ihr als der Angreifer) "
+        "verbesserte Deckung: +8 RK, +4 Reflex, verbesserte Entrinnung, +10 Heimlichkeit. Wer "
+        "durch eine Scharte hinausschießt, gibt seinem Ziel dadurch keine Deckung.",
+    },
+    "grid.consequences": {
+        "en": "Cover forbids attacks of opportunity against the covered creature, gives +2 "
+        "Reflex against effects from the other side, and allows a Stealth check.",
+        "de": "Deckung verhindert Gelegenheitsangriffe gegen die gedeckte Kreatur, gibt +2 "
+        "Reflex gegen Effekte von der anderen Seite und erlaubt einen Wurf auf Heimlichkeit.",
+    },
+}
+
+# --- translation notes and interpretation options ------------------------------------------
+# Where the German fan translation and the original Rules of Play read differently (see
+# fwwrules.translation for the data: clauses, options, boards). Keys: "note-N/<part>" with the
+# parts topic, german, original, engine; "option/<name>" for the scenario's options.
+NOTES: dict[str, Entry] = {
+    "note-1/topic": {"en": "The Normal base", "de": "Die normale Base"},
+    "note-1/german": {
+        "en": "The Normal base is 30 mm.",
+        "de": "Die normale Base misst 30 mm.",
+    },
+    "note-1/original": {
+        "en": "The Normal base is 32 mm.",
+        "de": "Die normale Base misst 32 mm.",
+    },
+    "note-1/engine": {
+        "en": "Sizes are classes by diameter: 30 mm and 32 mm are both Normal, so no rule "
+        "changes; a scenario states each base as measured.",
+        "de": "Größen sind Klassen nach Durchmesser: 30 mm und 32 mm sind beide normal, also "
+        "ändert sich keine Regel; ein Szenario gibt jede Base so an, wie sie gemessen ist.",
+    },
+    "note-2/topic": {"en": "Which models give cover", "de": "Welche Modelle Deckung geben"},
+    "note-2/german": {
+        "en": "Models of another faction than the shooter's give cover.",
+        "de": "Modelle einer anderen Fraktion als der des Schützen geben Deckung.",
+    },
+    "note-2/original": {
+        "en": "Models that are not on the shooter's side give cover.",
+        "de": "Modelle, die nicht zur Seite des Schützen gehören, geben Deckung.",
+    },
+    "note-2/engine": {
+        "en": "Follows the original (cover_by: side); cover_by: faction gives the German "
+        "reading. They differ when allied factions share a side.",
+        "de": "Folgt dem Original (cover_by: side); cover_by: faction ergibt die deutsche "
+        "Lesart. Sie unterscheiden sich, wenn verbündete Fraktionen eine Seite bilden.",
+    },
+    "note-3/topic": {
+        "en": "A slide through the engaged enemy",
+        "de": "Ein Slide durch den gebundenen Gegner",
+    },
+    "note-3/german": {
+        "en": "The slide may pass through the enemy the model is engaged with.",
+        "de": "Der Slide darf durch den Gegner führen, mit dem das Modell gebunden ist.",
+    },
+    "note-3/original": {
+        "en": "The slide follows the movement rules, which forbid passing through opposing models.",
+        "de": "Der Slide folgt den Bewegungsregeln, und die verbieten, gegnerische Modelle zu "
+        "durchqueren.",
+    },
+    "note-3/engine": {
+        "en": "Follows the original; slide_through_engaged_enemy: true gives the German "
+        "reading. The path through is shorter, which matters when the move is limited.",
+        "de": "Folgt dem Original; slide_through_engaged_enemy: true ergibt die deutsche "
+        "Lesart. Der Weg hindurch ist kürzer, was bei begrenzter Bewegung zählt.",
+    },
+    "note-4/topic": {
+        "en": "Cover example 4: whom the Super Mutants shoot",
+        "de": "Deckungsbeispiel 4: auf wen die Supermutanten schießen",
+    },
+    "note-4/german": {
+        "en": "The Super Mutants shoot back at the Paladin.",
+        "de": "Die Supermutanten schießen auf den Paladin zurück.",
+    },
+    "note-4/original": {
+        "en": "The Super Mutants' target is a Raider.",
+        "de": "Das Ziel der Supermutanten ist ein Raider.",
+    },
+    "note-4/engine": {
+        "en": "No ruling changes: the forest touches every shooter and is ignored, whoever "
+        "stands at the target's place.",
+        "de": "Kein Ergebnis ändert sich: Der Wald berührt jeden Schützen und zählt nicht, wer "
+        "auch immer am Platz des Ziels steht.",
+    },
+    "note-5/topic": {
+        "en": "Cover example 1: the shooter's name",
+        "de": "Deckungsbeispiel 1: der Name des Schützen",
+    },
+    "note-5/german": {
+        "en": "The shooter is called a Super Mutant.",
+        "de": "Der Schütze heißt Supermutant.",
+    },
+    "note-5/original": {
+        "en": "The diagram labels the shooter a Brute.",
+        "de": "Das Diagramm nennt den Schützen einen Brute.",
+    },
+    "note-5/engine": {
+        "en": "No ruling changes: a name is a label, and a Brute is a Super Mutant.",
+        "de": "Kein Ergebnis ändert sich: Ein Name ist eine Beschriftung, und ein Brute ist "
+        "ein Supermutant.",
+    },
+    "note-6/topic": {
+        "en": "Shooting into a melee at a friendly model",
+        "de": "Schuss in einen Nahkampf auf ein verbündetes Modell",
+    },
+    "note-6/german": {
+        "en": "Says nothing about the target's allegiance.",
+        "de": "Sagt nichts dazu, wem das Ziel angehört.",
+    },
+    "note-6/original": {
+        "en": "The target of a shot into a melee may be a friendly model.",
+        "de": "Das Ziel eines Schusses in einen Nahkampf darf ein verbündetes Modell sein.",
+    },
+    "note-6/engine": {
+        "en": "Follows the original (the German text is silent, not contrary): allowed, with "
+        "the friendly target as number 1.",
+        "de": "Folgt dem Original (der deutsche Text schweigt, widerspricht aber nicht): "
+        "erlaubt, mit dem verbündeten Ziel als Nummer 1.",
+    },
+    "reading/original": {"en": "Original reading", "de": "Lesart des Originals"},
+    "reading/german": {"en": "German reading", "de": "Deutsche Lesart"},
+    "reading/only": {"en": "The engine's answer", "de": "Antwort der Engine"},
+    "option/contact_tolerance": {
+        "en": "The largest gap between two bases that still counts as contact (default "
+        "0.5 mm); the same tolerance judges cover touching the shooter.",
+        "de": "Die größte Lücke zwischen zwei Basen, die noch als Kontakt zählt (Standard "
+        "0,5 mm); dieselbe Toleranz gilt für Deckung, die den Schützen berührt.",
+    },
+    "option/cover_by": {
+        "en": "side (default, the original): models not on the shooter's side give cover; "
+        "faction (the German text): models of another faction do.",
+        "de": "side (Standard, das Original): Modelle, die nicht zur Seite des Schützen "
+        "gehören, geben Deckung; faction (der deutsche Text): Modelle anderer Fraktionen.",
+    },
+    "option/slide_through_engaged_enemy": {
+        "en": "false (default, the original): a slide goes around every opposing base; true "
+        "(the German text): it may pass through the enemy the model is engaged with.",
+        "de": "false (Standard, das Original): ein Slide führt um jede gegnerische Base herum; "
+        "true (der deutsche Text): er darf durch den gebundenen Gegner führen.",
     },
 }
 

@@ -72,6 +72,10 @@ no piece is so small that the tolerances decide its rulings."""
 MAX_GRID_CELLS: Final = 10_000
 """Most squares a Pathfinder grid map may have."""
 
+MAX_GRID_WALL_EDGES: Final = 20_200
+"""Most square borders the ``walls`` of one grid file may cover together (a wall of length n
+covers n borders; overlaps count again). Every border of the largest map is 2 * 100 * 101."""
+
 MAX_COORDINATE: Final = 1e6
 """Largest absolute coordinate or length (in the file's units) a scenario may use."""
 
@@ -101,4 +105,23 @@ EDGE_PROBE_MM: Final = 1e-3
 far along a line either side of an edge's end point it is probed (``edge_crossed``).
 
 Far below any gap between pieces on a real table, far above floating-point noise.
+"""
+
+BOARD_MARGIN_MM: Final = 30.0
+"""Without a table size (``board: {size: ...}``), the table is the contents' bounding box plus
+this margin on each side (:func:`fwwrules.board.board_limits`)."""
+
+MAX_THREAT_POSITIONS: Final = 65_536
+"""Most target positions one threat map may have (``fwwrules threat``; 256 x 256).
+
+A step that would give more positions is refused with the smallest step that fits.
+"""
+
+THREAT_SURE_MARGIN_MM: Final = 1e-3
+"""How clear a threat map's fast path must be of every boundary to decide a cell by itself.
+
+A position whose Line of Cover, sight line, range or base lies within this of a piece's
+outline, a base, a ruler's end or a contact is decided by :func:`fwwrules.ruling` itself
+(``fwwrules.threat``), so the map agrees with the rulings exactly at boundary positions.
+It is far above :data:`LENGTH_EPSILON_MM` and floating-point noise, far below a table's detail.
 """

@@ -20,7 +20,7 @@ def test_examples_lists_every_shipped_file_with_its_title(
     assert [ln.split()[0] for ln in lines] == files
     by_name = {ln.split()[0]: ln.split(None, 1)[1] for ln in lines}
     assert by_name["cover-example-1"].startswith("Cover example 1")
-    assert by_name["grid/cleric"] == "Cleric behind a wall, attacked at range"
+    assert by_name["grid/cleric"] == "PRD cover figure: cleric shooting at the ogre (cover)"
 
 
 def test_examples_prints_one_byte_for_byte(capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,6 +7,7 @@ with what the editor computed for itself.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import matplotlib
@@ -18,6 +19,7 @@ from matplotlib.backend_bases import MouseButton, MouseEvent
 import fwwrules
 from fwwrules import cli
 from fwwrules.constants import MM_PER_INCH
+from fwwrules.data import Scenario
 
 matplotlib.use("Agg")
 
@@ -83,7 +85,7 @@ def test_editor_board_size_is_saved_and_loads_back(tmp_path: Path) -> None:
     ed.add_model((9, 3))
     out = ed.save(tmp_path / "sized.yaml")
     text = out.read_text()
-    assert _board_supported(), "the scenario format has 'board: {size: ...}' (SPEC.md)"
+    assert _board_supported(), "the scenario format has 'board: {size: ...}'"
     assert "board:" in text
     reopened = BoardEditor.from_file(out, interactive=False)
     assert reopened.size == (30.0, 22.0)
@@ -199,6 +201,11 @@ def test_editor_polygon_tool_by_clicking_vertices() -> None:
         mouse(ed, "button_release_event", x, y)
     (piece,) = ed.scenario.terrain
     assert piece.shape == ((2.0, 2.0), (8.0, 2.0), (8.0, 8.0))
+    for x, y in [(12, 12), (16, 12), (14, 16), (12, 12)]:  # the tool draws a second one
+        mouse(ed, "motion_notify_event", x, y)
+        mouse(ed, "button_press_event", x, y)
+        mouse(ed, "button_release_event", x, y)
+    assert ed.scenario.terrain[1].shape == ((12.0, 12.0), (16.0, 12.0), (14.0, 16.0))
 
 
 def test_editor_circle_tool_press_at_centre_drag_to_edge() -> None:
@@ -220,11 +227,11 @@ def test_editor_rotate_by_the_handle_and_by_method() -> None:
     drag(ed, (hx, hy), (2, 4))  # pull the handle to the left: a quarter turn
     assert ed.scenario.terrain_piece("crate").shape == fwwrules.Rect((9.0, 4.0), (2.0, 4.0), 90.0)
     ed.rotate("crate", 100)
-    assert ed.scenario.terrain_piece("crate").shape.angle == -170.0  # type: ignore[union-attr]
+    shape = ed.scenario.terrain_piece("crate").shape
+    assert isinstance(shape, fwwrules.Rect) and shape.angle == -170.0
     tri = ed.add_polygon([(0, 10), (3, 10), (0, 13)], kind="cover")
     ed.rotate(tri, 90)
-    shape = ed.scenario.terrain_piece(tri).shape
-    assert shape == ((2.0, 10.0), (2.0, 13.0), (-1.0, 10.0))
+    assert ed.scenario.terrain_piece(tri).shape == ((2.0, 10.0), (2.0, 13.0), (-1.0, 10.0))
 
 
 def test_editor_move_and_delete_terrain_by_mouse() -> None:
@@ -289,9 +296,27 @@ def test_editor_from_file_round_trip_of_a_shipped_example(tmp_path: Path) -> Non
     path = fwwrules.example_path("cover-example-1")
     ed = BoardEditor.from_file(path, interactive=False)
     original = fwwrules.load(path)
-    assert ed.scenario == original
+    assert isinstance(original, Scenario) and original.board_size is None
+    # The file gives no table size: the editor adds one that holds every piece, nothing else.
+    size = ed.scenario.board_size
+    assert size is not None
+    assert replace(ed.scenario, board_size=None) == original
     out = ed.save(tmp_path / "copy.yaml")
-    assert fwwrules.load(out) == original
+    assert fwwrules.load(out) == replace(original, board_size=size)
+
+
+def test_editor_apply_keeps_a_loaded_models_own_weapons() -> None:
+    ed = BoardEditor.from_file(fwwrules.example_path("cover-example-1"), interactive=False)
+    knight = ed.scenario.model("knight")
+    assert knight.weapons and all(w in ed.weapons.options for w in knight.weapons)
+    ed.tool.value = "select"
+    mouse(ed, "button_press_event", *knight.at)  # select it: the form shows its values
+    mouse(ed, "button_release_event", *knight.at)
+    assert ed.selected == "knight" and ed.weapons.value == knight.weapons
+    ed.name.value = "Sir Knight"
+    ed.apply_button.click()
+    assert ed.scenario.model("knight").weapons == knight.weapons
+    assert ed.scenario.model("knight").name == "Sir Knight"
 
 
 def test_editor_german_labels() -> None:

@@ -61,51 +61,82 @@ def clauses(r: GridRuling) -> set[str]:
 
 def test_grid_melee_prd_fighter_adjacent_to_ogre_has_no_cover() -> None:
     s = example("fighter")
-    for attacker, target in (("fighter", "ogre"), ("ogre", "fighter")):
-        r = grid_cover(s, attacker, target, attack="melee")
-        assert r.procedure == "melee"
-        assert (r.cover, r.ac, r.reflex, r.attack_allowed) == ("none", 0, 0, True)
-        assert set(verdicts(r)) == {"clear"}
-    assert grid_cover(s, "ogre", "fighter").cover == "none"
+    r = grid_cover(s, "fighter", "ogre", attack="melee")
+    assert r.procedure == "melee"
+    assert (r.cover, r.ac, r.reflex, r.attack_allowed) == ("none", 0, 0, True)
+    assert set(verdicts(r)) == {"clear"}
+    for attack in ("melee", "reach", "ranged"):  # the ogre has reach: ranged procedure
+        r = grid_cover(s, "ogre", "fighter", attack=attack)
+        assert r.procedure == "ranged"
+        assert (r.cover, r.ac, r.attack_allowed) == ("none", 0, True)
 
 
-def test_grid_melee_prd_rogue_wall_between_corners_gives_cover() -> None:
+def test_grid_melee_prd_rogue_gives_the_ogre_melee_cover_at_the_wall_corner() -> None:
     s = example("rogue")
-    r = grid_cover(s, "rogue", "goblin", attack="melee")
+    r = grid_cover(s, "rogue", "ogre", attack="melee")
     assert r.procedure == "melee"
     assert (r.cover, r.ac, r.reflex, r.soft) == ("cover", 4, 2, False)
+    assert (r.attacker_square, r.target_square) == ((3, 4), (4, 3))  # the only adjacent pair
     assert "wall" in verdicts(r)
     assert "grid.melee/adjacent-wall" in clauses(r)
 
 
-def test_grid_melee_prd_ogre_reach_on_rogue_uses_ranged_procedure() -> None:
+def test_grid_melee_prd_rogue_has_no_cover_from_the_ogre_with_reach() -> None:
+    # The ogre is adjacent to the rogue, but a creature with reach figures its attacks as
+    # ranged attacks (grid.melee): from the corner (4, 4) the two share, every line is clear.
     s = example("rogue")
-    for attack in ("reach", "melee"):
+    for attack in ("melee", "reach"):
         r = grid_cover(s, "ogre", "rogue", attack=attack)
         assert r.procedure == "ranged"
         assert r.in_reach and r.attack_allowed
-        assert "grid.melee/reach" in clauses(r)
-        assert len(r.lines) == 4
-        assert r.cover == "cover"
+        assert "grid.melee/reach-creature" in clauses(r)
+        assert (r.cover, r.ac, r.soft) == ("none", 0, False)
+        assert r.corner == (4, 4) and len(r.lines) == 4
 
 
-def test_grid_ranged_prd_cleric_at_range_has_cover() -> None:
-    r = grid_cover(example("cleric"), "ogre", "cleric")
-    assert (r.cover, r.ac, r.reflex, r.stealth) == ("cover", 4, 2, True)
+def test_grid_melee_creature_without_reach_adjacent_keeps_the_melee_procedure() -> None:
+    s = grid(["...", "...", "..."], ["{id: a, at: [0, 0]}", "{id: b, at: [1, 1]}"])
+    assert grid_cover(s, "a", "b", attack="melee").procedure == "melee"
+    s = grid(["...", "...", "..."], ["{id: a, at: [0, 0], reach: 2}", "{id: b, at: [1, 1]}"])
+    assert grid_cover(s, "a", "b", attack="melee").procedure == "ranged"
+
+
+def test_grid_big_prd_cleric_shoots_at_the_ogre_partly_behind_the_wall() -> None:
+    r = grid_cover(example("cleric"), "cleric", "ogre")
+    assert r.procedure == "ranged"
+    assert (r.cover, r.ac, r.reflex, r.stealth, r.soft) == ("cover", 4, 2, True, False)
     assert r.partial is None
-    assert sum(ln.clear for ln in r.lines) * 2 <= len(r.lines)
-    assert "grid.partial/not" in clauses(r)
+    # lines to the corners of every square of the 2x2 ogre: 9 corners, 3 of them clear
+    assert len(r.lines) == 9 and {ln.end for ln in r.lines} == {
+        (x, y) for x in range(4, 7) for y in range(2, 5)
+    }
+    assert sum(ln.clear for ln in r.lines) == 3
+    assert {"grid.big/target-ranged", "grid.ranged/corner-all", "grid.partial/not"} <= clauses(r)
 
 
-def test_grid_partial_prd_sorcerer_seeing_more_than_half() -> None:
-    r = grid_cover(example("sorcerer"), "ogre", "sorcerer")
+def test_grid_partial_prd_sorcerer_sees_more_than_half_of_the_ogre() -> None:
+    r = grid_cover(example("sorcerer"), "sorcerer", "ogre")
     assert (r.cover, r.ac, r.reflex) == ("partial", 2, 1)
     assert r.partial is not None
-    assert (r.partial.clear, r.partial.lines) == (3, 4)
+    assert (r.partial.clear, r.partial.lines) == (6, 9)
     assert (r.partial.full_ac, r.partial.full_reflex) == (4, 2)
     d = r.to_dict()
-    assert d["partial"]["gm_call"] is True and d["partial"]["visible"] == 0.75
+    assert d["partial"]["gm_call"] is True and d["partial"]["visible"] == round(6 / 9, 6)
     assert "grid.partial/suggested" in clauses(r)
+
+
+def test_grid_big_ranged_attack_never_picks_one_square_of_a_big_target() -> None:
+    # A wall hides the lower part of the 2x2 target. Picking its upper-left square would give
+    # no cover; a ranged attack draws its lines to all 9 corners of its squares, 2 of them
+    # blocked: partial cover. A reach attack (melee) still picks a square (grid.big): none.
+    s = grid(
+        ["......", "......", "...#..", "...#.."],
+        ["{id: a, at: [0, 0], reach: 4}", "{id: t, at: [4, 1], size: 2}"],
+    )
+    r = grid_cover(s, "a", "t")
+    assert (r.cover, len(r.lines), sum(ln.clear for ln in r.lines)) == ("partial", 9, 7)
+    reach = grid_cover(s, "a", "t", attack="reach")
+    assert (reach.cover, len(reach.lines), reach.target_square) == ("none", 4, (4, 1))
 
 
 # --- grid.ranged ------------------------------------------------------------------------------
@@ -151,9 +182,9 @@ def test_grid_ranged_corridor_gives_no_cover() -> None:
 
 
 def test_grid_ranged_wall_square_on_a_line_gives_cover_and_reasons_name_it() -> None:
-    r = grid_cover(example("cleric"), "ogre", "cleric")
+    r = grid_cover(example("cleric"), "cleric", "ogre")
     walls = [r_ for r_ in r.reasons if r_.message_id == "grid.ranged/wall"]
-    assert walls and all((p.params["c"], p.params["r"]) == (6, 3) for p in walls)
+    assert walls and {(p.params["c"], p.params["r"]) for p in walls} == {(3, 2), (3, 3)}
 
 
 def test_grid_ranged_border_wall_crossed_and_free_end_touched() -> None:
@@ -406,7 +437,22 @@ def test_grid_improved_arrow_slit() -> None:
         10,
     )
     assert "arrow-slit" in verdicts(r)
-    assert "grid.improved" in clauses(r)
+    assert {"grid.improved", "grid.improved/behind"} <= clauses(r)
+
+
+def test_grid_improved_only_for_a_target_behind_the_slit() -> None:
+    # The guard stands behind the slit; shooting out at the archer in the open, the slit gives
+    # the archer no cover at all (the slit's line is clear), and the wall beside it still does.
+    s = example("improved")
+    r = grid_cover(s, "guard", "archer")
+    assert (r.cover, r.ac, r.improved_evasion, r.stealth_bonus) == ("none", 0, False, 0)
+    assert "grid.improved/not-behind" in clauses(r)
+    slit = [o for ln in r.lines for o in ln.through if o.kind == "arrow-slit"]
+    assert slit and not any(o.counted for o in slit)
+    assert slit[0].to_dict()["ignored_by"] == "grid.improved/not-behind"
+    # as near to the slit as the target: not behind it either
+    s = grid([".a."], ["{id: a, at: [0, 0]}", "{id: b, at: [2, 0]}"])
+    assert grid_cover(s, "a", "b").cover == "none"
 
 
 # --- grid.consequences ------------------------------------------------------------------------
@@ -415,8 +461,8 @@ def test_grid_improved_arrow_slit() -> None:
 @pytest.mark.parametrize(
     ("name", "attacker", "target", "aoo", "stealth", "reflex"),
     [
-        ("cleric", "ogre", "cleric", False, True, 2),
-        ("sorcerer", "ogre", "sorcerer", False, True, 1),
+        ("cleric", "cleric", "ogre", False, True, 2),
+        ("sorcerer", "sorcerer", "ogre", False, True, 1),
         ("improved", "archer", "guard", False, True, 4),
         ("soft", "archer", "wizard", True, False, 0),
         ("fighter", "ogre", "fighter", True, False, 0),
@@ -459,16 +505,17 @@ def test_grid_ruling_json_has_spec_keys() -> None:
 def test_grid_every_reason_has_both_languages() -> None:
     for name, pairs in {
         "fighter": [("ogre", "fighter", "melee"), ("fighter", "ogre", "ranged")],
-        "rogue": [("rogue", "goblin", "melee"), ("ogre", "rogue", "reach")],
+        "rogue": [("rogue", "ogre", "melee"), ("ogre", "rogue", "reach")],
+        "cleric": [("cleric", "ogre", "ranged"), ("cleric", "ogre", "reach")],
         "low-obstacle": [
             ("archer", "guard", "ranged"),
             ("scout", "runner", "ranged"),
             ("sniper", "wanderer", "ranged"),
         ],
         "total": [("guard", "prisoner", "melee")],
-        "improved": [("archer", "guard", "ranged")],
+        "improved": [("archer", "guard", "ranged"), ("guard", "archer", "ranged")],
         "soft": [("archer", "wizard", "ranged")],
-        "sorcerer": [("ogre", "sorcerer", "ranged")],
+        "sorcerer": [("sorcerer", "ogre", "ranged")],
         "border-walls": [("archer", "knight", "ranged")],
         "big": [("fighter", "ogre", "melee")],
     }.items():
@@ -484,7 +531,7 @@ def test_grid_every_reason_has_both_languages() -> None:
 
 
 def test_grid_explain_german_uses_pathfinder_terms() -> None:
-    de = grid_cover(example("cleric"), "ogre", "cleric").explain("de")
+    de = grid_cover(example("cleric"), "cleric", "ogre").explain("de")
     assert "Deckung" in de and "RK" in de and "Reflexwürfe" in de
     assert "Gelegenheitsangriffe" in de and "Heimlichkeit" in de
     assert "verbesserte Deckung" in grid_cover(example("improved"), "archer", "guard").explain("de")
@@ -617,7 +664,7 @@ def test_grid_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
     from fwwrules.cli import main
 
     path = str(fwwrules.example_path("grid/cleric"))
-    assert main(["grid", path, "--attacker", "ogre", "--target", "cleric", "--json"]) == 0
+    assert main(["grid", path, "--attacker", "cleric", "--target", "ogre", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert (d["cover"], d["ac"], d["reflex"], d["stealth"], d["attack_allowed"]) == (
         "cover",
@@ -639,7 +686,7 @@ def test_grid_cli_german_text(capsys: pytest.CaptureFixture[str]) -> None:
             "--attacker",
             "rogue",
             "--target",
-            "goblin",
+            "ogre",
             "--attack",
             "melee",
             "--lang",
@@ -648,7 +695,7 @@ def test_grid_cli_german_text(capsys: pytest.CaptureFixture[str]) -> None:
     )
     assert code == 0
     out = capsys.readouterr().out
-    assert out.startswith("Goblin hat Deckung gegen den Nahkampfangriff von Rogue")
+    assert out.startswith("Ogre hat Deckung gegen den Nahkampfangriff von Rogue")
     assert "[grid.melee]" in out
 
 

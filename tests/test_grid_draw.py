@@ -83,7 +83,7 @@ def test_grid_draw_update_in_place_and_german_legend() -> None:
     ax = _axes()
     art = draw_grid(s, ax, ruling=grid_cover(s, "ogre", "rogue", attack="reach"))
     first = art.lines["wall"]
-    update_grid(art, s, grid_cover(s, "rogue", "goblin", attack="melee"), lang="de")
+    update_grid(art, s, grid_cover(s, "rogue", "ogre", attack="melee"), lang="de")
     assert art.lines["wall"] is first  # same artist, new data
     assert len(_pieces(art.lines["clear"])) + len(_pieces(art.lines["wall"])) == 16
     legend = [t.get_text() for t in art.legend.get_texts()]

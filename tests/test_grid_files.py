@@ -128,7 +128,7 @@ def test_grid_json_file_and_legend_override(write: Callable[[str, str], Path]) -
     s = fwwrules.load(write("g.json", text))
     assert isinstance(s, GridScenario)
     assert s.kind((1, 1)) == "arrow-slit"
-    assert grid_cover(s, "a", "b").cover == "improved"
+    assert grid_cover(s, "b", "a").cover == "improved"  # "a" stands behind the slit
 
 
 def test_grid_trailing_blanks_are_ignored(write: Callable[[str, str], Path]) -> None:

@@ -27,25 +27,27 @@ def panel() -> GridPanel:
 
 
 def test_grid_panel_starts_with_a_ruling(panel: GridPanel) -> None:
-    assert (panel.attacker.value, panel.target.value) == ("rogue", "goblin")
-    assert panel.ruling == grid_cover(panel.scenario, "rogue", "goblin")
+    assert (panel.attacker.value, panel.target.value) == ("ogre", "fighter")
+    assert panel.ruling == grid_cover(panel.scenario, "ogre", "fighter")
     assert bytes(panel.image.value).startswith(b"\x89PNG")
     assert panel.ruling.headline("en") in panel.text.value
 
 
 def test_grid_panel_attack_type_changes_ruling_and_lines(panel: GridPanel) -> None:
+    panel.attacker.value = "rogue"
+    panel.target.value = "ogre"
     before = (_segments(panel, "clear"), _segments(panel, "wall"))
     png = panel.image.value
     panel.attack.value = "melee"  # the rogue's melee attack around the wall corner
     assert panel.ruling is not None
-    assert panel.ruling == grid_cover(panel.scenario, "rogue", "goblin", attack="melee")
+    assert panel.ruling == grid_cover(panel.scenario, "rogue", "ogre", attack="melee")
     assert panel.ruling.cover == "cover"
     after = (_segments(panel, "clear"), _segments(panel, "wall"))
     assert after != before
     assert sum(after) == len(panel.ruling.lines) == 16
     assert after[1] == sum(1 for ln in panel.ruling.lines if ln.verdict == "wall") > 0
     assert bytes(panel.image.value) != bytes(png)
-    assert "Goblin has cover" in panel.text.value
+    assert "Ogre has cover" in panel.text.value
 
 
 def test_grid_panel_attacker_and_target_controls(panel: GridPanel) -> None:
@@ -56,23 +58,25 @@ def test_grid_panel_attacker_and_target_controls(panel: GridPanel) -> None:
     assert panel.artists.roles == {"ogre": "attacker", "rogue": "target"}
     assert (
         panel.artists.creatures["ogre"].get_facecolor()
-        != panel.artists.creatures["goblin"].get_facecolor()
+        != panel.artists.creatures["fighter"].get_facecolor()
     )
     assert _segments(panel, "wall") == sum(1 for ln in panel.ruling.lines if ln.verdict == "wall")
 
 
 def test_grid_panel_language_switch(panel: GridPanel) -> None:
+    panel.attacker.value = "rogue"
+    panel.target.value = "ogre"
     panel.attack.value = "melee"
     panel.lang.value = "de"
     assert panel.attack.value == "melee"  # relabelling keeps the choice
-    assert "Goblin hat Deckung gegen den Nahkampfangriff" in panel.text.value
+    assert "Ogre hat Deckung gegen den Nahkampfangriff" in panel.text.value
     assert panel.attacker.description == "Angreifer"
     legend = [t.get_text() for t in panel.artists.legend.get_texts()]
     assert "Mauer" in legend and "durch ein Mauerfeld" in legend
 
 
 def test_grid_panel_same_creature_shows_the_error(panel: GridPanel) -> None:
-    panel.target.value = "rogue"
+    panel.target.value = "ogre"
     assert panel.ruling is None and panel.error is not None
     assert "cannot attack itself" in panel.text.value
     assert all(len(line.get_xdata()) == 0 for line in panel.artists.lines.values())

@@ -143,3 +143,14 @@ def test_clause_has_a_named_test(clause: str) -> None:
     assert any(token in name for name in named_test_functions()), (
         f"no test function named after {clause} (expected a name containing {token})"
     )
+
+
+@pytest.mark.parametrize("clause", CLAUSES)
+def test_clause_has_a_rule_statement_in_both_languages(clause: str) -> None:
+    """The rules reference (docs/rules.md) states each rule in the project's own words."""
+    from fwwrules.catalogue import CLAUSE_RULES, LANGS
+
+    entry = CLAUSE_RULES.get(clause)
+    assert entry is not None, f"no rule statement for {clause} in catalogue.CLAUSE_RULES"
+    for lang in LANGS:
+        assert entry.get(lang, "").strip(), f"{clause} has no {lang} rule statement"

@@ -1,6 +1,6 @@
 """BoardEditor: build a scenario with the mouse (or with method calls) inside a notebook.
 
-The editor holds the board as plain data in the file format (SPEC.md "Scenario file"), in
+The editor holds the board as plain data in the file format (docs/scenario-format.md), in
 the board's ``units``. Every change makes a new copy of that data, runs it through the
 loader's own validation (:func:`fwwrules.scenario.parse_scenario`) and keeps the copy on the
 undo stack, so the messages in the panel are the messages ``fwwrules check`` prints, and what
@@ -47,6 +47,7 @@ from matplotlib.widgets import PolygonSelector, RectangleSelector
 
 from fwwrules.constants import MM_PER_INCH
 from fwwrules.draw import DEFAULT_STYLE, BoardStyle
+from fwwrules.draw.board import side_look
 from fwwrules.errors import FwwError, Problem, ScenarioError, format_path
 from fwwrules.loading import Document, parse_text
 from fwwrules.placement import stop_at_contact
@@ -89,6 +90,10 @@ STOCK_WEAPONS: Mapping[str, Data] = {
 """Generic weapon profiles the model form offers (the file lists a weapon once it is used).
 They are placeholders with plain ruler bands, not the cards of any product."""
 
+CANVAS_PX = 520
+"""Side of the square board canvas in CSS pixels: with the messages under it, it fits a
+1280x800 screen in JupyterLab."""
+
 TOOLS = ("select", "model", "rect", "polygon", "circle")
 INVALID_COLOUR = "#D55E00"
 SELECTED_COLOUR = "#0072B2"
@@ -108,7 +113,7 @@ def _round(value: float) -> float:
 
 
 def _slug(text: str) -> str:
-    """An id made of a display text: lowercase letters, digits and '-' (SPEC.md ids)."""
+    """An id made of a display text: lowercase letters, digits and '-' (the file format's ids)."""
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40]
 
 
@@ -218,8 +223,9 @@ class BoardEditor(ControlPanel):
     """A board editor: models, terrain, undo/redo, snap, live validation, save.
 
     ``BoardEditor(scenario=None, units="in", size=(48, 48))`` starts from ``scenario`` (its
-    units and, when the file gives one, its ``board`` size; else ``size`` grown to hold every
-    piece) or from an empty board of ``size`` in ``units``. Without ``size`` the table is
+    units and, when the file gives one, its ``board`` size; else ``size``, or without it a
+    table from the origin holding every piece with an inch to spare) or from an empty board
+    of ``size`` in ``units``. Without ``size`` the table is
     48" x 48" (1219.2 mm when ``units="mm"``). Everything the mouse does is also a method
     (``add_model``, ``move``, ``rotate``, ``add_rect``, ``add_polygon``, ``add_circle``, ``delete``,
     ``set_model``, ``set_terrain``, ``undo``, ``redo``, ``save``), in scenario units.
@@ -239,7 +245,7 @@ class BoardEditor(ControlPanel):
         lang: str = "en",
         style: BoardStyle = DEFAULT_STYLE,
         interactive: bool | None = None,
-        canvas_px: int = 600,
+        canvas_px: int = CANVAS_PX,
         source: str = "board.yaml",
     ) -> None:
         self.source = source
@@ -250,7 +256,7 @@ class BoardEditor(ControlPanel):
             if isinstance(board, dict) and "size" in board:
                 size = (float(board["size"][0]), float(board["size"][1]))
             elif size is None:
-                size = _extent(scenario, _default_size(units))
+                size = _extent(scenario)
         else:
             if units not in ("in", "mm"):
                 raise ValueError(f"units must be 'in' or 'mm' (got {units!r})")
@@ -277,13 +283,12 @@ class BoardEditor(ControlPanel):
         self._build_controls(lang)
         self._build_canvas(canvas_px)
         self._connect()
-        self.widget = widgets.VBox(
-            [
-                widgets.HBox([self.controls, self.canvas_widget]),
-                self.message,
-                self.attack_box,
-            ]
+        # The messages and the hint sit under the board, where the eye is while drawing.
+        board = widgets.VBox(
+            [self.canvas_widget, self.message, self.hint],
+            layout=widgets.Layout(width=f"{canvas_px + 10}px"),
         )
+        self.widget = widgets.VBox([widgets.HBox([self.controls, board]), self.attack_box])
         self._relabel()
         self._show()
 
@@ -669,7 +674,8 @@ class BoardEditor(ControlPanel):
 
         Comments and the layout of the file are not kept: saving writes the data in the
         library's own layout (as ``fwwrules.save`` does). Without a ``board`` size in the
-        file, the board is the ``size`` argument, grown to hold every piece.
+        file, the table is the ``size`` argument, or else one from the origin that holds every
+        piece with an inch to spare; saving then writes that size into the file.
         """
         scenario = load_scenario(path)
         kwargs.setdefault("source", str(path))
@@ -694,18 +700,18 @@ class BoardEditor(ControlPanel):
 
     # === the panel ===========================================================================
     def _build_controls(self, lang: str) -> None:
-        wide = widgets.Layout(width="290px")
-        kw: dict[str, Any] = {"layout": wide, "style": {"description_width": "90px"}}
+        wide = widgets.Layout(width="318px")
+        kw: dict[str, Any] = {"layout": wide, "style": {"description_width": "100px"}}
         self.tool = widgets.ToggleButtons(
             options=[(t, t) for t in TOOLS],
             value="select",
-            style={"button_width": "90px"},
-            layout=widgets.Layout(width="300px"),
+            style={"button_width": "102px"},
+            layout=widgets.Layout(width="330px"),
         )
         self.snap_box = widgets.Checkbox(value=True, indent=False)
-        self.undo_button = widgets.Button(layout=widgets.Layout(width="94px"))
-        self.redo_button = widgets.Button(layout=widgets.Layout(width="94px"))
-        self.delete_button = widgets.Button(layout=widgets.Layout(width="94px"))
+        self.undo_button = widgets.Button(layout=widgets.Layout(width="104px"))
+        self.redo_button = widgets.Button(layout=widgets.Layout(width="104px"))
+        self.delete_button = widgets.Button(layout=widgets.Layout(width="104px"))
         self.lang = widgets.Dropdown(
             options=[("English", "en"), ("Deutsch", "de")], value=lang, **kw
         )
@@ -727,12 +733,12 @@ class BoardEditor(ControlPanel):
         self.height = widgets.Text(value="", placeholder="-", **kw)
         self.huge = widgets.Dropdown(options=[NONE, *TERRAIN_KINDS], value=NONE, **kw)
         self.elevated = widgets.Dropdown(options=[NONE, *TERRAIN_KINDS], value=NONE, **kw)
-        self.apply_button = widgets.Button(layout=widgets.Layout(width="290px"))
+        self.apply_button = widgets.Button(layout=widgets.Layout(width="318px"))
         self.path = widgets.Text(value="my-board.yaml", **kw)
         self.save_button = widgets.Button(layout=widgets.Layout(width="140px"))
-        self.attack_button = widgets.Button(layout=widgets.Layout(width="290px"))
-        self.hint = widgets.HTML(layout=widgets.Layout(width="290px"))
-        self.message = widgets.HTML(layout=widgets.Layout(width="900px"))
+        self.attack_button = widgets.Button(layout=widgets.Layout(width="318px"))
+        self.hint = widgets.HTML(layout=widgets.Layout(width="95%"))
+        self.message = widgets.HTML(layout=widgets.Layout(width="95%"))
         self.attack_box = widgets.VBox()
         self.controls = widgets.VBox(
             [
@@ -758,9 +764,8 @@ class BoardEditor(ControlPanel):
                 self.save_button,
                 self.attack_button,
                 self.lang,
-                self.hint,
             ],
-            layout=widgets.Layout(width="310px"),
+            layout=widgets.Layout(width="336px"),
         )
 
     def _build_canvas(self, px: int) -> None:
@@ -794,6 +799,11 @@ class BoardEditor(ControlPanel):
         self.ax.set_aspect("equal", adjustable="box")
         self.ax.set_xlabel(self.units, fontsize=8)
         self.ax.tick_params(labelsize=7)
+        if self.units == "in":
+            from matplotlib.ticker import MultipleLocator
+
+            for axis in (self.ax.xaxis, self.ax.yaxis):
+                axis.set_major_locator(MultipleLocator(6.0))
         self._artists: list[Artist] = []
         self.bases: dict[str, CirclePatch] = {}
         self.pieces: dict[str, PolygonPatch | CirclePatch] = {}
@@ -812,6 +822,7 @@ class BoardEditor(ControlPanel):
         )  # fmt: skip
         self.rect_selector.set_active(False)
         self.polygon_selector.set_active(False)
+        self.polygon_selector.set_visible(False)
         self._drag: dict[str, Any] | None = None
 
     def _connect(self) -> None:
@@ -840,6 +851,10 @@ class BoardEditor(ControlPanel):
             bundle = bundle[0]
         bundle = dict(bundle or {})
         bundle["text/plain"] = self.summary()
+        # Static views (nbconvert, GitHub) cannot run the widget: they show the board.
+        import base64
+
+        bundle["image/png"] = base64.b64encode(self.png()).decode("ascii")
         return bundle
 
     def summary(self) -> str:
@@ -909,7 +924,15 @@ class BoardEditor(ControlPanel):
         self.delete(self.selected)
 
     def _fill_form(self) -> None:
-        """Show the selected piece's properties in its form."""
+        """Show the selected piece's properties in its form; the weapon list offers the file's
+        weapons and the stock profiles."""
+        known = [str(w.get("id")) for w in self._data["weapons"]]
+        options = known + [w for w in STOCK_WEAPONS if w not in known]
+        if list(self.weapons.options) != options:
+            with self._held():
+                value = tuple(v for v in self.weapons.value if v in options)
+                self.weapons.options = options
+                self.weapons.value = value
         where = None if self.selected is None else self._find(self.selected)
         if where is None:
             return
@@ -927,8 +950,8 @@ class BoardEditor(ControlPanel):
                 self.diameter.value = base
                 skills = item.get("skills") or {}
                 self.skills.value = ", ".join(f"{k} {v}" for k, v in skills.items())
-                stock = [w for w in item.get("weapons", []) if w in STOCK_WEAPONS]
-                self.weapons.value = tuple(stock)
+                offered = [w for w in item.get("weapons", []) if w in options]
+                self.weapons.value = tuple(offered)
             else:
                 self.kind.value = item.get("kind", "cover")
                 self.piece_name.value = str(item.get("name", ""))
@@ -977,6 +1000,8 @@ class BoardEditor(ControlPanel):
         self.polygon_selector.set_active(tool == "polygon")
         if tool != "polygon":
             self.polygon_selector.clear()
+        # a selector's visible artists make every draw draw twice more (its background)
+        self.polygon_selector.set_visible(tool == "polygon")
         self._drag = None
 
     # --- display ---------------------------------------------------------------------------
@@ -1029,8 +1054,26 @@ class BoardEditor(ControlPanel):
         ax, d, st = self.ax, self._data, self.style
         bad = self._bad_ids()
         w, h = self.size
-        table = RectanglePatch((0, 0), w, h, facecolor="#FAFAF5", edgecolor="#444444", zorder=0)
-        self._add(table)
+        self._add(RectanglePatch((0, 0), w, h, facecolor="#FAFAF5", edgecolor="none", zorder=0))
+        border = RectanglePatch((0, 0), w, h, fill=False, edgecolor="#444444", lw=1.5, zorder=0.9)
+        self._add(border)  # the table's edge, over the grid
+        # A light 1" grid (the snap grid is a quarter of it), each as one line artist:
+        # one Line2D per grid line would make every full draw several times slower.
+        inch = MM_PER_INCH / self.unit_mm
+        steps = [(inch, "#E6E6E6")]
+        if self.units == "in":
+            steps.append((6.0, "#C8C8C8"))  # every 6", where the axes are labelled
+        for step, colour in steps:
+            xs: list[float] = []
+            ys: list[float] = []
+            for k in range(1, int(w / step + 1e-9) + 1):
+                xs += [k * step, k * step, math.nan]
+                ys += [0.0, h, math.nan]
+            for k in range(1, int(h / step + 1e-9) + 1):
+                xs += [0.0, w, math.nan]
+                ys += [k * step, k * step, math.nan]
+            (grid,) = ax.plot(xs, ys, color=colour, linewidth=0.6, zorder=0.5)
+            self._artists.append(grid)
         for piece in d["terrain"]:
             ident = str(piece.get("id"))
             look = st.terrain_look(str(piece.get("kind")))
@@ -1060,14 +1103,12 @@ class BoardEditor(ControlPanel):
             self.labels[ident] = self._add(
                 ax.text(cx, cy, text, fontsize=7, ha="center", va="center", zorder=2)
             )
-        factions: list[str] = []
-        for m in d["models"]:
-            if m.get("faction") not in factions:
-                factions.append(m.get("faction"))
+        sides = d.get("sides") or {}
         for m in d["models"]:
             ident = str(m.get("id"))
-            i = factions.index(m.get("faction"))
-            face = st.side_colours[i % len(st.side_colours)]
+            faction = str(m.get("faction"))
+            side = next((k for k, fs in sides.items() if faction in (fs or ())), faction)
+            face, hatch = side_look(side)  # one colour per side id, as on every board
             edge = INVALID_COLOUR if ident in bad else st.base_edge
             if ident == self.selected and ident not in bad:
                 edge = SELECTED_COLOUR
@@ -1076,7 +1117,7 @@ class BoardEditor(ControlPanel):
                 float(m["base"]) / 2,
                 facecolor=face,
                 edgecolor=edge,
-                hatch=st.side_hatches[i % len(st.side_hatches)] or None,
+                hatch=hatch or None,
                 alpha=st.base_alpha,
                 linewidth=2.5 if ident in bad or ident == self.selected else 1.0,
                 zorder=3,
@@ -1146,7 +1187,9 @@ class BoardEditor(ControlPanel):
             ys += [p[1] for p in outline]
         margin = 0.03 * max(w, h)
         x0, x1, y0, y1 = min(xs) - margin, max(xs) + margin, min(ys) - margin, max(ys) + margin
-        side = max(x1 - x0, y1 - y0)
+        side = max(x1 - x0, y1 - y0)  # a square view, the table in its middle
+        x0 -= (side - (x1 - x0)) / 2
+        y0 -= (side - (y1 - y0)) / 2
         self.ax.set_xlim(x0, x0 + side)
         self.ax.set_ylim(y0, y0 + side)
 
@@ -1340,9 +1383,12 @@ def _default_size(units: str) -> XY:
     return (side, side)
 
 
-def _extent(scenario: Scenario, size: Sequence[float]) -> XY:
-    """``size`` grown to hold every base and piece of ``scenario`` (scenario units)."""
-    w, h = float(size[0]), float(size[1])
+def _extent(scenario: Scenario) -> XY:
+    """A table from the origin that holds every base and piece of ``scenario`` with an inch
+    to spare, in whole inches (scenario units). Pieces at negative coordinates stay off it
+    (the loader then says so: move them on, or give the file a ``board`` size)."""
+    inch = MM_PER_INCH / scenario.unit_mm
+    w = h = 0.0
     for m in scenario.models:
         w = max(w, m.at[0] + m.base / 2)
         h = max(h, m.at[1] + m.base / 2)
@@ -1350,4 +1396,7 @@ def _extent(scenario: Scenario, size: Sequence[float]) -> XY:
         _, _, x1, y1 = scenario.board.terrain[t.id].polygon.bounds
         w = max(w, x1 / scenario.unit_mm)
         h = max(h, y1 / scenario.unit_mm)
-    return (float(math.ceil(w)), float(math.ceil(h)))
+    return (
+        _round(math.ceil(w / inch + 1) * inch),
+        _round(math.ceil(h / inch + 1) * inch),
+    )

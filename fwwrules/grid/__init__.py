@@ -44,37 +44,52 @@ Geometry (boundary cases)
 
 Rule decisions (documented per clause)
 --------------------------------------
-* ``grid.ranged``: the attacker tries every corner of (every square of) its space and every
-  square of the target's space, drawing the lines to the four corners of that target square.
-  It takes the choice best for it: the lowest AC bonus, then the lowest Reflex bonus, then the
-  fewest obstructed lines; remaining ties go to the first choice in this order: attacker
-  squares in reading order (row by row, left to right), corners top-left, top-right,
-  bottom-left, bottom-right, target squares in reading order.
-* ``grid.big``: a creature of size 2 or more picks any square it occupies, attacking and
-  attacked, in melee (the rule) and also for ranged attacks (our decision: the attacker picks
-  both squares, as above). Lines through the attacker's and the target's own squares never
-  count.
-* ``grid.melee``: against an adjacent target (its space touches the attacker's, diagonals
-  included) the target has cover when any line from any corner of the attacker's square to any
-  corner of the target's square crosses a wall (wall square, border wall, arrow slit or low
-  obstacle); creatures never matter. A big creature picks the adjacent pair of squares best
-  for the attacker. A melee or reach attack on a target that is not adjacent uses the
-  ``grid.ranged`` procedure, soft cover included (our reading: the ranged procedure is used
-  whole). It must be within reach (``reach`` squares, default 1 for ``melee`` and 2 for
-  ``reach``; a reach of 2 also reaches two squares diagonally, as Pathfinder's reach weapons
-  do), otherwise the attack is not allowed.
+* ``grid.ranged``: the attacker tries every corner of (every square of) its space. Against a
+  target of size 1, or in a melee or reach attack that uses this procedure, it also picks a
+  square of the target's space and draws the lines to the four corners of that square.
+  A **ranged** attack on a big target picks no square: its lines go to every corner of every
+  square the target occupies (``(size + 1) ** 2`` lines, ``grid.big``). The attacker takes the
+  choice best for it: the lowest AC bonus, then the lowest Reflex bonus, then the fewest
+  obstructed lines; remaining ties go to the first choice in this order: attacker squares in
+  reading order (row by row, left to right), corners top-left, top-right, bottom-left,
+  bottom-right, target squares in reading order.
+* ``grid.big``: in melee, a creature of size 2 or more picks any square it occupies when
+  attacking, and a creature attacking it picks any square it occupies. A big attacker making
+  a ranged attack may use any corner of any square it occupies (decision). Picking one of the
+  target's squares is a melee rule only: a ranged attack draws its lines to all of them, so a
+  wall hiding part of a big creature gives cover or partial cover. Lines through the
+  attacker's and the target's own squares never count.
+* ``grid.melee``: a melee attack by a creature without reach against an adjacent target (its
+  space touches the attacker's, diagonals included): the target has cover when any line from
+  any corner of the attacker's square to any corner of the target's square crosses a wall
+  (wall square, border wall, arrow slit or low obstacle); creatures never matter. A big
+  creature picks the adjacent pair of squares best for the attacker. A creature with reach
+  (a ``reach`` attack, or a creature whose ``reach`` is 2 squares or more) figures every
+  attack with the ``grid.ranged`` procedure, even against an adjacent target (the PRD's rogue
+  figure: the ogre has melee cover from the rogue, she has none from the ogre); so does a melee
+  attack on a target that is not adjacent. The ranged procedure is used whole, soft cover
+  included (our reading). The target must be within reach (``reach`` squares, default 1 for
+  ``melee`` and 2 for ``reach``; a reach of 2 also reaches two squares diagonally, as
+  Pathfinder's reach weapons do), otherwise the attack is not allowed.
 * ``grid.low-obstacle``: a low square gives cover only when the target is within 30 ft of it
   and the attacker is not closer to it than the target. Distances count squares the Pathfinder
   way (diagonals alternate 5 and 10 ft: ``max + min // 2`` squares) between the nearest
   squares of the creature's space and the obstacle, times the file's ``square`` feet.
 * ``grid.soft``: a line through a square holding another creature gives soft cover (+4 AC, no
   Reflex bonus, no Stealth), only against ranged (and reach) attacks.
-* Categories from the chosen lines: any arrow slit -> ``improved``; else any wall, border wall
-  or counted low obstacle -> ``cover``; else any creature -> soft cover; else ``none``.
+* ``grid.improved``: an arrow slit gives improved cover only to a target behind it: one
+  strictly nearer to the slit square than the attacker (Pathfinder distance between the
+  nearest squares, decision as for low obstacles). For an attacker behind the slit (nearer,
+  or as near as the target) shooting out, the slit is open ground for its lines: it gives the
+  target no cover, and a line along its seam with a wall square runs along the wall's face.
+  In adjacent melee (``grid.melee``) a slit is a wall like any other.
+* Categories from the chosen lines: any counted arrow slit -> ``improved``; else any wall,
+  border wall or counted low obstacle -> ``cover``; else any creature -> soft cover; else
+  ``none``.
 * ``grid.partial`` (the GM's call): with ``cover`` from terrain, when more than half of the
-  lines from the chosen corner to the target square's corners are clear, the engine suggests
-  partial cover (+2 AC, +1 Reflex). The measure is ``clear lines / lines`` (3 of 4 clear
-  suggests it, 2 of 4 does not). The ruling keeps the full values in ``partial``.
+  lines from the chosen corner are clear, the engine suggests partial cover (+2 AC, +1
+  Reflex). The measure is ``clear lines / lines`` (3 of 4 clear suggests it, 2 of 4 does not;
+  against a 2x2 target 5 of 9 suggests it). The ruling keeps the full values in ``partial``.
 * ``grid.total``: total cover when no segment from any point of the attacker's space to any
   point of the target's space avoids the walls (wall squares and border walls; low obstacles,
   arrow slits and creatures never block line of effect). Decided exactly: if such a segment

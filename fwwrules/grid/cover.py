@@ -238,7 +238,7 @@ class _Judge:
         self.s = scenario
         self.a = attacker
         self.t = target
-        self.tracer = Tracer(scenario, (attacker.id, target.id))
+        self.tracer = Tracer(scenario, (attacker.id, target.id), self.slit_open)
 
     def low_rule(self, ob: Obstruction) -> Obstruction:
         """``grid.low-obstacle``: keep a low square only within range of the target and when
@@ -253,27 +253,63 @@ class _Judge:
             return Obstruction(LOW, square=ob.square, counted=False, ignored_by="attacker-closer")
         return ob
 
+    def slit_open(self, sq: Square) -> bool:
+        """``grid.improved``: an arrow slit covers only a target behind it, one strictly nearer
+        to the slit than the attacker (Pathfinder distance between the nearest squares). For a
+        creature behind a slit shooting out (nearer to it than the target, or as near), the
+        slit is open: no cover from it, not even from its wall along a seam."""
+        return space_distance(self.t, sq) >= space_distance(self.a, sq)
+
     def line(self, a_sq: Square, p: Corner, t_sq: Square, q: Corner, *, melee: bool) -> GridLine:
-        raw = self.tracer.trace(frac(p), frac(q), centre(a_sq), centre(t_sq), creatures=not melee)
+        raw = self.tracer.trace(
+            frac(p), frac(q), centre(a_sq), centre(t_sq), creatures=not melee, slits=not melee
+        )
         through = tuple(self.low_rule(o) for o in raw)
         return GridLine(p, q, _verdict(through), through)
 
+    def target_corners(self) -> tuple[tuple[Square, Corner], ...]:
+        """Every corner of every square of the target, once each, in reading order, with a
+        square of the target it belongs to (which tells the tracer where the inside is)."""
+        out: dict[Corner, Square] = {}
+        (x0, y0), (x1, y1) = self.t.box
+        for y in range(y0, y1 + 1):
+            for x in range(x0, x1 + 1):
+                c = x1 - 1 if x == x1 else x
+                r = y1 - 1 if y == y1 else y
+                out[(x, y)] = (c, r)
+        return tuple((sq, corner) for corner, sq in out.items())
+
     # --- ranged (and reach beyond adjacency) -------------------------------------------------
     def ranged_choices(
-        self, *, stop_when_clear: bool = False, first_only: bool = False
+        self, *, stop_when_clear: bool = False, first_only: bool = False, all_corners: bool = False
     ) -> list[_Choice]:
         """Every (attacker square, corner, target square) in tie-break order. A corner shared
         by several of the attacker's squares is tried once, with the first of them (its lines
         do not depend on the square: no wall runs inside a space). With ``stop_when_clear``
-        the search ends at the first choice whose lines are all clear (nothing beats it)."""
+        the search ends at the first choice whose lines are all clear (nothing beats it).
+
+        With ``all_corners`` (a ranged attack on a big target, ``grid.big``) there is no target
+        square to pick: each corner's lines go to every corner of every square of the target
+        (``(size + 1) ** 2`` lines), and the choice names the target's top-left square."""
         out: list[_Choice] = []
         index = 0
         seen: set[Corner] = set()
+        targets = self.target_corners() if all_corners else ()
         for a_sq in self.a.squares:
             for p in corners(a_sq):
                 if p in seen:
                     continue
                 seen.add(p)
+                if all_corners:
+                    lines = tuple(self.line(a_sq, p, t_sq, q, melee=False) for t_sq, q in targets)
+                    choice = _Choice(
+                        a_sq, p, self.t.at, lines, _category(lines, partial=True), index
+                    )
+                    out.append(choice)
+                    index += 1
+                    if first_only or (stop_when_clear and choice.obstructed == 0):
+                        return out
+                    continue
                 for t_sq in self.t.squares:
                     lines = tuple(self.line(a_sq, p, t_sq, q, melee=False) for q in corners(t_sq))
                     choice = _Choice(a_sq, p, t_sq, lines, _category(lines, partial=True), index)
@@ -329,6 +365,16 @@ def _obstruction_reasons(lines: Sequence[GridLine], clause: str, judge: _Judge) 
                 }
                 key2 = "counts" if o.counted else o.ignored_by
                 out.append(Reason("grid.low-obstacle", key2, {**base, **dist}))
+            elif o.kind == ARROW_SLIT and o.square is not None and clause == "grid.ranged":
+                dist = {
+                    "target_ft": space_distance(judge.t, o.square) * ft,
+                    "attacker_ft": space_distance(judge.a, o.square) * ft,
+                }
+                if o.counted:
+                    out.append(Reason(clause, o.kind, base))
+                    out.append(Reason("grid.improved", "behind", {**base, **dist}))
+                else:
+                    out.append(Reason("grid.improved", "not-behind", {**base, **dist}))
             elif o.kind == WALL and o.point is not None:
                 out.append(Reason(clause, "wall-corner", base))
             else:
@@ -341,9 +387,13 @@ def grid_cover(
 ) -> GridRuling:
     """Pathfinder 1e cover of ``target_id`` against ``attacker_id`` on a grid scenario.
 
-    ``attack`` is ``ranged``, ``melee`` or ``reach``. Adjacent melee (or reach) attacks use
-    ``grid.melee``; everything else uses the ``grid.ranged`` procedure. The module docstring
-    lists every decision and boundary case.
+    ``attack`` is ``ranged``, ``melee`` or ``reach``. A melee attack on an adjacent target by a
+    creature without reach uses ``grid.melee``; everything else uses the ``grid.ranged``
+    procedure: ranged attacks, every attack of a creature with reach (a ``reach`` attack, or a
+    creature whose ``reach`` is 2 squares or more), even against an adjacent target, and melee
+    attacks on targets that are not adjacent. A ranged attack on a big target draws its lines
+    to the corners of all its squares; melee and reach attacks pick one of its squares. The
+    package docstring (:mod:`fwwrules.grid`) lists every decision and boundary case.
 
     Raises :class:`UnknownIdError` for an unknown creature and :class:`QueryError` for a
     scenario that is not a grid, an unknown attack type, or a creature attacking itself.
@@ -364,12 +414,15 @@ def grid_cover(
     adjacent = chebyshev(att, tgt) == 1
     reach = att.reach if att.reach is not None else DEFAULT_REACH.get(attack, 1)
     reachable = attack == "ranged" or in_reach(att, tgt, reach)
-    melee_proc = attack != "ranged" and adjacent
+    has_reach = attack == "reach" or reach > 1
+    melee_proc = attack == "melee" and adjacent and not has_reach
+    all_corners = attack == "ranged" and tgt.size > 1
 
     if att.size > 1:
         reasons.append(Reason("grid.big", "attacker", {**names, "size": att.size}))
     if tgt.size > 1:
-        reasons.append(Reason("grid.big", "target", {**names, "size": tgt.size}))
+        key = "target-ranged" if all_corners else "target"
+        reasons.append(Reason("grid.big", key, {**names, "size": tgt.size}))
 
     effect = line_of_effect(scenario, att, tgt)
     if melee_proc:
@@ -383,17 +436,19 @@ def grid_cover(
         procedure: Procedure = "melee"
     else:
         if attack != "ranged":
-            msg = "reach" if reachable else "out-of-reach"
+            msg = "reach-creature" if adjacent else "reach" if reachable else "out-of-reach"
             dist = creature_distance(att, tgt)
             reasons.append(Reason("grid.melee", msg, {**names, "reach": reach, "distance": dist}))
         # Under total cover every line is blocked; the first choice shows that.
-        choices = judge.ranged_choices(stop_when_clear=True, first_only=not effect)
+        choices = judge.ranged_choices(
+            stop_when_clear=True, first_only=not effect, all_corners=all_corners
+        )
         best = min(choices, key=lambda c: c.key)
         clear = sum(1 for ln in best.lines if ln.clear)
         reasons.append(
             Reason(
                 "grid.ranged",
-                "corner",
+                "corner-all" if all_corners else "corner",
                 {
                     **names,
                     "x": best.corner[0],

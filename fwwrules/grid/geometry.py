@@ -8,13 +8,14 @@ cases are listed in :mod:`fwwrules.grid`.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from .model import Creature, GridScenario
 from .vocabulary import (
+    ARROW_SLIT,
     BORDER_WALL,
     CREATURE,
     OPEN,
@@ -142,7 +143,8 @@ class Obstruction:
     ``square`` for square terrain and creatures, ``point`` where a line is sealed by border
     walls (or squeezes between wall squares), ``creature`` the id for soft cover. ``counted``
     is False for a low obstacle the ``grid.low-obstacle`` rule discards (``ignored_by`` says
-    which test: ``far`` or ``attacker-closer``).
+    which test: ``far`` or ``attacker-closer``) and for an arrow slit the target is not behind
+    (``grid.improved``, ``not-behind``).
     """
 
     kind: ObstructionKind
@@ -162,7 +164,8 @@ class Obstruction:
             out["creature"] = self.creature
         out["counted"] = self.counted
         if self.ignored_by:
-            out["ignored_by"] = f"grid.low-obstacle/{self.ignored_by}"
+            clause = "grid.improved" if self.kind == ARROW_SLIT else "grid.low-obstacle"
+            out["ignored_by"] = f"{clause}/{self.ignored_by}"
         return out
 
 
@@ -174,10 +177,20 @@ class Tracer:
     """Traces segments on one scenario, for one attacker and target (their squares never
     count)."""
 
-    def __init__(self, scenario: GridScenario, own: Iterable[str]) -> None:
+    def __init__(
+        self,
+        scenario: GridScenario,
+        own: Iterable[str],
+        slit_open: Callable[[Square], bool] | None = None,
+    ) -> None:
         self.s = scenario
         self.own = frozenset(own)
-        self._cache: dict[tuple[Point, Point, bool, bool], tuple[Obstruction, ...]] = {}
+        self.slit_open = slit_open
+        """``grid.improved``: which arrow-slit squares give no cover (the target is not behind
+        them); when the caller asks for it, such a square is open ground for the line (a line
+        along its seam with a wall square runs along the wall's face) and is reported as an
+        uncounted ``not-behind`` obstruction."""
+        self._cache: dict[tuple[Point, Point, bool, bool, bool], tuple[Obstruction, ...]] = {}
 
     def own_square(self, sq: Square) -> bool:
         occ = self.s.occupant(sq)
@@ -243,6 +256,7 @@ class Tracer:
         *,
         creatures: bool = True,
         effect_only: bool = False,
+        slits: bool = False,
     ) -> tuple[Obstruction, ...]:
         """Everything the segment ``p``-``q`` passes. ``start_inside`` / ``end_inside`` are
         points inside the squares the ends belong to (their centres), which tell from which
@@ -259,7 +273,7 @@ class Tracer:
                 self._end(p, (start_inside[0] - p[0], start_inside[1] - p[1]), d),
                 self._end(q, (-d[0], -d[1]), (end_inside[0] - q[0], end_inside[1] - q[1])),
             ]
-        out = list(self._middle(p, q, creatures, effect_only))
+        out = list(self._middle(p, q, creatures, effect_only, slits))
         for ob in ends:
             if ob is not None and ob not in out:
                 out.append(ob)
@@ -280,10 +294,10 @@ class Tracer:
         return Obstruction(kind, point=x)
 
     def _middle(
-        self, p: Point, q: Point, creatures: bool, effect_only: bool
+        self, p: Point, q: Point, creatures: bool, effect_only: bool, slits: bool = False
     ) -> tuple[Obstruction, ...]:
         """What the segment passes between its ends (cached: many lines share a segment)."""
-        key = (p, q, creatures, effect_only)
+        key = (p, q, creatures, effect_only, slits)
         cached = self._cache.get(key)
         if cached is not None:
             return cached
@@ -297,11 +311,23 @@ class Tracer:
                 seen.add(k)
                 found.append(ob)
 
+        slit_open = self.slit_open if slits else None
+
+        def is_open(sq: Square) -> bool:
+            return slit_open is not None and slit_open(sq)
+
+        def seam_kind(sq: Square) -> str:
+            k = s.kind(sq)
+            return OPEN if k == ARROW_SLIT and is_open(sq) else k
+
         def square_terrain(sq: Square) -> None:
             if self.own_square(sq):
                 return
             k = s.kind(sq)
-            if k != OPEN and (not effect_only or k == WALL):
+            if k == ARROW_SLIT and is_open(sq):
+                if not effect_only:
+                    add(Obstruction(k, square=sq, counted=False, ignored_by="not-behind"))
+            elif k != OPEN and (not effect_only or k == WALL):
                 add(Obstruction(k, square=sq))
             occ = s.occupant(sq)
             if creatures and not effect_only and occ is not None and occ not in self.own:
@@ -312,7 +338,7 @@ class Tracer:
         for a, b in _seams(p, q):
             if not (s.inside(a) and s.inside(b)):
                 continue
-            ka, kb = s.kind(a), s.kind(b)
+            ka, kb = seam_kind(a), seam_kind(b)
             if ka == kb or (ka in SOLID and kb in SOLID):
                 square_terrain(a)
                 square_terrain(b)

@@ -24,8 +24,10 @@ ObstructionKind = Literal["wall", "border-wall", "arrow-slit", "low", "creature"
 """What a line can pass, strongest first."""
 Verdict = Literal["clear", "wall", "border-wall", "arrow-slit", "low", "creature"]
 """A line's verdict: ``clear`` or its strongest counted obstruction."""
-IgnoredBy = Literal["", "far", "attacker-closer"]
-"""Why an obstruction on a line does not count (empty: it counts)."""
+IgnoredBy = Literal["", "far", "attacker-closer", "not-behind"]
+"""Why an obstruction on a line does not count (empty: it counts): ``far`` and
+``attacker-closer`` (``grid.low-obstacle``), ``not-behind`` (``grid.improved``: the target is
+not nearer to the arrow slit than the attacker)."""
 Procedure = Literal["ranged", "melee"]
 """Which procedure decided a ruling: ``grid.ranged`` or ``grid.melee``."""
 

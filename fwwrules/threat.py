@@ -1,0 +1,1534 @@
+"""Threat map: what the enemy can do to a model standing at each position of the board.
+
+:func:`threat_map` places a model of one side (its base given) at every position of a grid,
+or at given positions, and asks for each enemy model what :func:`fwwrules.ruling` says about
+an attack on it: allowed or not (and the first clause that refuses it), the total skill
+modifier and whether cover applies. Summary layers count the shooters that can attack, those
+that can attack without cover, and the best modifier among them.
+
+Every cell equals what :func:`fwwrules.ruling` says for a model of that base and side
+standing there (the exactness test in ``tests/test_threat_map.py`` checks random boards,
+random positions and boundary positions against it). Most cells are decided by a vectorised
+fast path (numpy over all positions, per shooter and per piece); every cell the fast path
+cannot decide with a margin of :data:`~fwwrules.constants.THREAT_SURE_MARGIN_MM` from every
+boundary (a base touching a piece or a base, a range end, a sight line grazing a corner, an
+Elevated shot, a Huge model in the way) is decided by :func:`fwwrules.ruling` itself, on the
+scenario with the target model added.
+
+Definitions
+-----------
+* **The target model** at a position has the given base and a faction of ``target_side``;
+  the shooters are every model opposing it (``Scenario.opposing``), in file order.
+* **Standing** (``elevation.standing-on``): the model stands on the ground, or, when its
+  centre lies on pieces with a height (outline included), on top of the highest of them
+  (its elevation is that height, so it stands on all of them).
+* **Unplaceable**: the base would overlap another model's base on the same level by more than
+  the contact tolerance (as a file would be refused), or would reach more than the contact
+  tolerance into a ``blocking`` or ``dense-area`` piece (declared kind) it does not stand
+  on. A base exactly touching a piece or a base is placeable (touching a base: engaged).
+* **Best weapon**: of the shooter's weapons (``Scenario.weapons_of``: card order, the
+  Improvised Weapon last) whose ruling is allowed, the one with the highest adjusted skill
+  value (``skill.target``), ties by that order. When none is allowed, the cell reports the
+  first weapon (the one ``fwwrules ruling`` takes without ``--weapon``) and the first clause
+  of its ``not_allowed``.
+* ``modifier`` is the chosen ruling's ``skill.modifier`` and ``covered`` whether its
+  ``cover`` list is non-empty; both are meaningful only where the attack is allowed.
+
+Boundary cases
+--------------
+* A position whose base touches an enemy's base is a close combat position: the cell is the
+  close combat ruling (melee weapons included), exactly as ``fwwrules ruling`` gives it.
+* Positions are the centres of the target's base, in the scenario's units.
+* A grid covers the given ``area`` (default: every base and piece plus one target base) with
+  cells of ``step``; positions are the cell centres, the grid centred on the area.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import shapely
+from numpy.typing import NDArray
+from shapely.geometry import Point, Polygon
+from shapely.geometry.base import BaseGeometry
+
+from .attack import ruling
+from .board import SIZE_RANK, Board, Disc, size_class
+from .catalogue import check_lang
+from .close_combat import SHOOT_INTO_MODIFIER
+from .constants import LENGTH_EPSILON_MM, MAX_THREAT_POSITIONS, THREAT_SURE_MARGIN_MM
+from .cover import COVER_MODIFIER
+from .data import Scenario
+from .elevation import pieces_under
+from .engagement import engagements
+from .errors import QueryError
+from .geometry import disc_passage, find_clear_segment, passage
+from .pieces import Model, Weapon
+from .ranges import band_limits
+from .rulesets import ruleset_name
+from .terrain import AREA_KINDS, BLOCKS_LOS, merged, shot_kinds
+
+THREAT_FORMAT = "fwwrules/threat@1"
+"""The ``format`` of ``fwwrules threat --json``."""
+
+DEFAULT_BASE_MM = 32.0
+"""The target's base when none is given: the rulebook's Normal base."""
+
+DEFAULT_STEP_MM = 6.35
+"""The grid step when none is given: a quarter inch (grown to stay within the limit)."""
+
+Array = NDArray[np.float64]
+BoolArray = NDArray[np.bool_]
+_DELTA = THREAT_SURE_MARGIN_MM
+
+NO_REASON = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ThreatCell:
+    """One position and one shooter: the ruling's outcome, reduced."""
+
+    shooter: str
+    weapon: str
+    allowed: bool
+    modifier: int | None
+    covered: bool | None
+    reason: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "allowed": self.allowed,
+            "modifier": self.modifier,
+            "reason": self.reason,
+            "weapon": self.weapon,
+        }
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ThreatMap:
+    """The result of :func:`threat_map`. Arrays are read-only; index ``[position, shooter]``.
+
+    ``positions`` is ``(P, 2)`` in scenario units; for a grid, ``shape`` is ``(ny, nx)`` and
+    the positions run row by row (``positions.reshape(ny, nx, 2)``), else ``shape`` is None.
+    """
+
+    scenario: Scenario
+    side: str
+    faction: str
+    target_id: str
+    base: float
+    step: float | None
+    rules: str
+    shooters: tuple[str, ...]
+    positions: Array
+    shape: tuple[int, int] | None
+    placeable: BoolArray
+    elevation: Array
+    allowed: BoolArray
+    modifier: NDArray[np.int32]
+    covered: BoolArray
+    reason: NDArray[np.int16]
+    weapon: NDArray[np.int16]
+    exact: BoolArray
+    clauses: tuple[str, ...] = field(default=("",))
+
+    # --- summary layers ---------------------------------------------------------------------
+    @property
+    def attackers(self) -> NDArray[np.int64]:
+        """Per position: how many shooters may attack (0 where unplaceable)."""
+        return np.asarray(self.allowed.sum(axis=1), dtype=np.int64)
+
+    @property
+    def uncovered(self) -> NDArray[np.int64]:
+        """Per position: how many shooters may attack without any cover applying."""
+        return np.asarray((self.allowed & ~self.covered).sum(axis=1), dtype=np.int64)
+
+    @property
+    def best_modifier(self) -> Array:
+        """Per position: the highest skill modifier among the shooters that may attack (NaN
+        where none may, or the position is unplaceable)."""
+        m = np.where(self.allowed, self.modifier.astype(np.float64), -np.inf)
+        best = m.max(axis=1) if m.shape[1] else np.full(len(self.positions), -np.inf)
+        return np.where(np.isfinite(best), best, np.nan)
+
+    def layer(self, name: str) -> Array:
+        """A summary layer by name: ``attackers``, ``uncovered`` or ``best-modifier``, as
+        floats with NaN where the position is unplaceable."""
+        if name == "attackers":
+            values = self.attackers.astype(np.float64)
+        elif name == "uncovered":
+            values = self.uncovered.astype(np.float64)
+        elif name == "best-modifier":
+            values = self.best_modifier
+        else:
+            raise QueryError(
+                f"unknown threat layer {name!r}; expected attackers, uncovered or best-modifier"
+            )
+        return np.where(self.placeable, values, np.nan)
+
+    # --- cells ------------------------------------------------------------------------------
+    def cell(self, position: int, shooter: int | str) -> ThreatCell | None:
+        """The cell of one position and shooter (``None`` where the position is unplaceable)."""
+        k = self.shooters.index(shooter) if isinstance(shooter, str) else shooter
+        if not self.placeable[position]:
+            return None
+        sid = self.shooters[k]
+        weapons = self.scenario.weapons_of(self.scenario.model(sid))
+        allowed = bool(self.allowed[position, k])
+        code = int(self.reason[position, k])
+        return ThreatCell(
+            shooter=sid,
+            weapon=weapons[int(self.weapon[position, k])].id,
+            allowed=allowed,
+            modifier=int(self.modifier[position, k]) if allowed else None,
+            covered=bool(self.covered[position, k]) if allowed else None,
+            reason=None if code == NO_REASON else self.clauses[code],
+        )
+
+    def nearest(self, x: float, y: float) -> int:
+        """The index of the position nearest to ``(x, y)`` (scenario units)."""
+        d = np.hypot(self.positions[:, 0] - x, self.positions[:, 1] - y)
+        return int(np.argmin(d))
+
+    def target_scenario(self, position: int) -> Scenario:
+        """The scenario with the target model standing at ``position`` (for full rulings)."""
+        x, y = (float(v) for v in self.positions[position])
+        model = Model(
+            id=self.target_id,
+            faction=self.faction,
+            base=self.base,
+            at=(x, y),
+            elevation=float(self.elevation[position]),
+        )
+        return dataclasses.replace(self.scenario, models=(*self.scenario.models, model))
+
+    def rulings(self, position: int) -> list[Any]:
+        """The full rulings behind one position, one per shooter, with the reported weapon
+        (``AttackRuling`` objects: ``explain("de")`` reads them in German)."""
+
+        if not self.placeable[position]:
+            return []
+        scn = self.target_scenario(position)
+        out = []
+        for k, sid in enumerate(self.shooters):
+            weapons = scn.weapons_of(scn.model(sid))
+            w = weapons[int(self.weapon[position, k])]
+            out.append(ruling(scn, sid, self.target_id, weapon=w.id, rules=self.rules))
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``fwwrules/threat@1`` JSON (placeable positions only)."""
+        idx = np.flatnonzero(self.placeable)
+        cells = []
+        for i in idx.tolist():
+            row = []
+            for k in range(len(self.shooters)):
+                c = self.cell(i, k)
+                assert c is not None
+                row.append(c.to_dict())
+            cells.append(row)
+        return {
+            "format": THREAT_FORMAT,
+            "side": self.side,
+            "base": self.base,
+            "step": self.step,
+            "units": self.scenario.units,
+            "rules": self.rules,
+            "shooters": list(self.shooters),
+            "positions": [[_num(x), _num(y)] for x, y in self.positions[idx].tolist()],
+            "elevation": [_num(e) for e in self.elevation[idx].tolist()],
+            "grid": None if self.shape is None else {"shape": list(self.shape)},
+            "unplaceable": int(len(self.positions) - len(idx)),
+            "cells": cells,
+        }
+
+    @property
+    def stats(self) -> dict[str, int]:
+        """How many cells there are and how many ``fwwrules.ruling`` decided itself."""
+        live = self.placeable[:, None] & np.ones(len(self.shooters), dtype=bool)[None, :]
+        return {"cells": int(live.sum()), "exact": int((self.exact & live).sum())}
+
+
+def _num(v: float) -> float:
+    return round(float(v), 6)
+
+
+# ---------------------------------------------------------------------------------------------
+# Public entry point
+# ---------------------------------------------------------------------------------------------
+
+
+def sides_of(scenario: Scenario) -> list[str]:
+    """Every side of the scenario: declared ``sides`` and each model's side, in order."""
+    out: list[str] = list(scenario.sides)
+    for m in scenario.models:
+        s = scenario.side_of(m.faction)
+        if s not in out:
+            out.append(s)
+    return out
+
+
+def threat_map(
+    scenario: Scenario,
+    target_side: str,
+    base: float | None = None,
+    step: float | None = None,
+    rules: str | None = None,
+    weapon: str = "best",
+    *,
+    positions: Sequence[tuple[float, float]] | None = None,
+    area: tuple[float, float, float, float] | None = None,
+) -> ThreatMap:
+    """The threat map for a model of ``target_side`` with a base of ``base`` (scenario units;
+    default a 32 mm base) at every position of a grid of ``step`` (default a quarter inch,
+    grown so that the grid stays within :data:`~fwwrules.constants.MAX_THREAT_POSITIONS`),
+    or at the given ``positions``. ``area`` is ``(x0, y0, x1, y1)`` in scenario units.
+
+    Raises :class:`~fwwrules.errors.QueryError` for an unknown side, a base or step that is
+    not a positive number, an unknown ``weapon`` choice (only ``"best"``), or more positions
+    than the limit.
+    """
+    rules = ruleset_name(scenario.rules, rules or None)
+    if weapon != "best":
+        raise QueryError(f"unknown weapon choice {weapon!r}; expected best")
+    known = sides_of(scenario)
+    if target_side not in known:
+        raise QueryError(f"unknown side {target_side!r}; known sides: {', '.join(known) or '-'}")
+    u = scenario.unit_mm
+    if base is None:
+        base = DEFAULT_BASE_MM / u
+    if not (isinstance(base, int | float) and math.isfinite(base) and base > 0):
+        raise QueryError(f"base must be a positive number, got {base!r}")
+    base = float(base)
+    faction = _faction_of(scenario, target_side)
+    target_id = _fresh_id(scenario)
+    if positions is not None:
+        pts = np.asarray(positions, dtype=np.float64).reshape(-1, 2)
+        if not np.isfinite(pts).all():
+            raise QueryError("positions must be finite numbers")
+        if len(pts) > MAX_THREAT_POSITIONS:
+            raise QueryError(
+                f"{len(pts)} positions is more than the limit of {MAX_THREAT_POSITIONS}"
+            )
+        shape: tuple[int, int] | None = None
+        step_used: float | None = step
+    else:
+        pts, shape, step_used = _grid(scenario, base, step, area)
+    probe = Model(id=target_id, faction=faction, base=base, at=(0.0, 0.0))
+    shooters = tuple(m.id for m in scenario.models if scenario.opposing(probe, m))
+    return _compute(
+        scenario, target_side, faction, target_id, base, step_used, rules, shooters, pts, shape
+    )
+
+
+def _faction_of(scenario: Scenario, side: str) -> str:
+    if scenario.sides.get(side):
+        return scenario.sides[side][0]
+    for m in scenario.models:
+        if scenario.side_of(m.faction) == side:
+            return m.faction
+    return side
+
+
+def _fresh_id(scenario: Scenario) -> str:
+    taken = {m.id for m in scenario.models} | {t.id for t in scenario.terrain}
+    ident, n = "target", 1
+    while ident in taken:
+        n += 1
+        ident = f"target-{n}"
+    return ident
+
+
+def default_area(scenario: Scenario, base: float) -> tuple[float, float, float, float]:
+    """Every base and piece plus one target base around, in scenario units."""
+    u = scenario.unit_mm
+    xs: list[float] = []
+    ys: list[float] = []
+    for g in scenario.board.models.values():
+        d = g.disc
+        xs += [d.x - d.r, d.x + d.r]
+        ys += [d.y - d.r, d.y + d.r]
+    for t in scenario.board.terrain.values():
+        x0, y0, x1, y1 = t.polygon.bounds
+        xs += [x0, x1]
+        ys += [y0, y1]
+    if not xs:
+        return (0.0, 0.0, 100.0 / u, 100.0 / u)
+    m = base * u
+    return ((min(xs) - m) / u, (min(ys) - m) / u, (max(xs) + m) / u, (max(ys) + m) / u)
+
+
+def _grid(
+    scenario: Scenario,
+    base: float,
+    step: float | None,
+    area: tuple[float, float, float, float] | None,
+) -> tuple[Array, tuple[int, int], float]:
+    x0, y0, x1, y1 = area if area is not None else default_area(scenario, base)
+    if not all(math.isfinite(v) for v in (x0, y0, x1, y1)) or x1 <= x0 or y1 <= y0:
+        raise QueryError(f"area must be x0,y0,x1,y1 with x0 < x1 and y0 < y1, got {area!r}")
+    w, h = x1 - x0, y1 - y0
+    if step is None:
+        step = DEFAULT_STEP_MM / scenario.unit_mm
+        while _count(w, step) * _count(h, step) > MAX_THREAT_POSITIONS:
+            step *= 1.25
+    if not (isinstance(step, int | float) and math.isfinite(step) and step > 0):
+        raise QueryError(f"step must be a positive number, got {step!r}")
+    nx, ny = _count(w, step), _count(h, step)
+    if nx * ny > MAX_THREAT_POSITIONS:
+        smallest = math.sqrt(w * h / MAX_THREAT_POSITIONS)
+        raise QueryError(
+            f"a step of {step:g} gives {nx} x {ny} = {nx * ny} positions, more than the limit "
+            f"of {MAX_THREAT_POSITIONS}; use a step of at least {math.ceil(smallest * 100) / 100:g}"
+        )
+    xs = x0 + (w - nx * step) / 2 + step * (np.arange(nx) + 0.5)
+    ys = y0 + (h - ny * step) / 2 + step * (np.arange(ny) + 0.5)
+    gx, gy = np.meshgrid(xs, ys)
+    return np.column_stack((gx.ravel(), gy.ravel())), (ny, nx), float(step)
+
+
+def _count(length: float, step: float) -> int:
+    return max(1, math.floor(length / step + 1e-9))
+
+
+# ---------------------------------------------------------------------------------------------
+# The computation
+# ---------------------------------------------------------------------------------------------
+
+
+class _Clauses:
+    def __init__(self) -> None:
+        self.names: list[str] = [""]
+
+    def code(self, clause: str) -> int:
+        if clause not in self.names:
+            self.names.append(clause)
+        return self.names.index(clause)
+
+
+@dataclass
+class _Out:
+    allowed: BoolArray
+    modifier: NDArray[np.int32]
+    covered: BoolArray
+    reason: NDArray[np.int16]
+    weapon: NDArray[np.int16]
+    exact: BoolArray
+
+
+def _compute(
+    scenario: Scenario,
+    side: str,
+    faction: str,
+    target_id: str,
+    base: float,
+    step: float | None,
+    rules: str,
+    shooters: tuple[str, ...],
+    pts: Array,
+    shape: tuple[int, int] | None,
+) -> ThreatMap:
+    board = scenario.board
+    u = scenario.unit_mm
+    n, k = len(pts), len(shooters)
+    px, py = pts[:, 0] * u, pts[:, 1] * u
+    rt = base * u / 2
+    tol = board.contact_tolerance
+    elev_mm = _standing_height(scenario, px, py)
+    placeable, _ = _placement(scenario, px, py, rt, elev_mm)
+    out = _Out(
+        allowed=np.zeros((n, k), dtype=bool),
+        modifier=np.zeros((n, k), dtype=np.int32),
+        covered=np.zeros((n, k), dtype=bool),
+        reason=np.zeros((n, k), dtype=np.int16),
+        weapon=np.zeros((n, k), dtype=np.int16),
+        exact=np.zeros((n, k), dtype=bool),
+    )
+    clauses = _Clauses()
+    hard = np.zeros((n, k), dtype=bool)
+    orange = scenario.ruler_mm("orange")
+    # melee.engaged: base contact with the target. A shooter touching it makes a close combat
+    # attack (left to the ruling); every other shooter shoots into a melee when the target is
+    # engaged (melee.shoot-into: the modifier only; the numbers do not change the cell).
+
+    probe = Model(id=target_id, faction=faction, base=base, at=(0.0, 0.0))
+    touch_limit = tol + LENGTH_EPSILON_MM
+    unsure_all = np.zeros(n, dtype=bool)
+    engaged_t = np.zeros(n, dtype=bool)
+    touching: dict[str, BoolArray] = {}
+    for m in scenario.models:
+        mg = board.models[m.id]
+        gap = np.hypot(px - mg.disc.x, py - mg.disc.y) - mg.disc.r - rt
+        near = gap <= touch_limit + _DELTA
+        if not near.any():
+            continue
+        unsure_all |= np.abs(gap - touch_limit) <= _DELTA
+        touch = gap <= touch_limit
+        ground_both = (elev_mm == 0.0) & (mg.elevation == 0.0)
+        # off the ground, or touching a Huge model (cover.huge: not for a target engaged
+        # with it): left to the ruling
+        unsure_all |= touch & (~ground_both | (mg.size == "huge"))
+        touching[m.id] = touch
+        if scenario.opposing(probe, m):
+            engaged_t |= touch
+    hard[placeable & unsure_all, :] = True
+    live = placeable & ~unsure_all
+    into = np.where(engaged_t, SHOOT_INTO_MODIFIER[rules], 0).astype(np.int32)
+    target_size = size_class(2 * rt)
+    for j, sid in enumerate(shooters):
+        if sid in touching:
+            hard[live & touching[sid], j] = True
+        _shooter_layer(
+            scenario,
+            sid,
+            j,
+            px,
+            py,
+            rt,
+            tol,
+            elev_mm,
+            orange,
+            target_size,
+            live & ~hard[:, j],
+            rules,
+            clauses,
+            out,
+            hard,
+            into,
+        )
+    # The exact path: fwwrules.ruling on the scenario with the target added.
+    todo = np.flatnonzero(hard.any(axis=1))
+    if len(todo):
+        partial = ThreatMap(
+            scenario,
+            side,
+            faction,
+            target_id,
+            base,
+            step,
+            rules,
+            shooters,
+            pts,
+            shape,
+            placeable,
+            elev_mm / u,
+            out.allowed,
+            out.modifier,
+            out.covered,
+            out.reason,
+            out.weapon,
+            out.exact,
+        )
+        for i in todo.tolist():
+            scn = partial.target_scenario(i)
+            for j in np.flatnonzero(hard[i]).tolist():
+                _exact_cell(scn, shooters[j], target_id, rules, clauses, out, i, j)
+    for arr in (
+        pts,
+        placeable,
+        elev_mm,
+        out.allowed,
+        out.modifier,
+        out.covered,
+        out.reason,
+        out.weapon,
+        out.exact,
+    ):
+        arr.setflags(write=False)
+    return ThreatMap(
+        scenario=scenario,
+        side=side,
+        faction=faction,
+        target_id=target_id,
+        base=base,
+        step=step,
+        rules=rules,
+        shooters=shooters,
+        positions=pts,
+        shape=shape,
+        placeable=placeable,
+        elevation=elev_mm / u,
+        allowed=out.allowed,
+        modifier=out.modifier,
+        covered=out.covered,
+        reason=out.reason,
+        weapon=out.weapon,
+        exact=out.exact,
+        clauses=tuple(clauses.names),
+    )
+
+
+def choose(rulings: Sequence[Any]) -> int:
+    """Which of a shooter's rulings (one per weapon, in ``weapons_of`` order) a cell reports:
+    the allowed one with the highest ``skill.target`` (ties: the first), else the first."""
+    best, best_value = 0, None
+    for i, r in enumerate(rulings):
+        if not r.allowed:
+            continue
+        value = r.skill.target if r.skill.target is not None else -(10**9)
+        if best_value is None or value > best_value:
+            best, best_value = i, value
+    return best
+
+
+def _exact_cell(
+    scn: Scenario,
+    sid: str,
+    target_id: str,
+    rules: str,
+    clauses: _Clauses,
+    out: _Out,
+    i: int,
+    j: int,
+) -> None:
+
+    weapons = scn.weapons_of(scn.model(sid))
+    rs = [ruling(scn, sid, target_id, weapon=w.id, rules=rules) for w in weapons]
+    c = choose(rs)
+    r = rs[c]
+    out.weapon[i, j] = c
+    out.allowed[i, j] = r.allowed
+    out.modifier[i, j] = r.skill.modifier if r.allowed else 0
+    out.covered[i, j] = bool(r.cover) if r.allowed else False
+    out.reason[i, j] = NO_REASON if r.allowed else clauses.code(r.not_allowed[0])
+    out.exact[i, j] = True
+
+
+# --- standing and placement ------------------------------------------------------------------
+
+
+def _standing_height(scenario: Scenario, px: Array, py: Array) -> Array:
+    """``elevation.standing-on``: the height of the highest piece under each centre (0 if none)."""
+    elev = np.zeros(len(px))
+    for t in scenario.board.terrain.values():
+        if t.height is None or t.height <= 0.0:
+            continue
+        on = shapely.intersects_xy(t.polygon, px, py)
+        elev = np.where(on, np.maximum(elev, t.height), elev)
+    return elev
+
+
+def _near_box(geom: BaseGeometry, px: Array, py: Array, reach: float) -> NDArray[np.int64]:
+    x0, y0, x1, y1 = geom.bounds
+    m = (px >= x0 - reach) & (px <= x1 + reach) & (py >= y0 - reach) & (py <= y1 + reach)
+    return np.flatnonzero(m)
+
+
+def _placement(
+    scenario: Scenario, px: Array, py: Array, rt: float, elev_mm: Array
+) -> tuple[BoolArray, BoolArray]:
+    """Placeable positions, and those in (or near) base contact with any model."""
+    board = scenario.board
+    tol = board.contact_tolerance
+    n = len(px)
+    placeable = np.ones(n, dtype=bool)
+    contact = np.zeros(n, dtype=bool)
+    for mg in board.models.values():
+        d = mg.disc
+        gap = np.hypot(px - d.x, py - d.y) - d.r - rt
+        same = elev_mm == mg.elevation
+        placeable &= ~(same & (gap < -tol))
+        contact |= gap <= tol + _DELTA
+    for t in board.terrain.values():
+        if t.kind not in ("blocking", "dense-area"):
+            continue
+        idx = _near_box(t.polygon, px, py, rt)
+        if not len(idx):
+            continue
+        if t.height is not None and t.height > 0.0:
+            stands = (t.height <= elev_mm[idx] + LENGTH_EPSILON_MM) & shapely.intersects_xy(
+                t.polygon, px[idx], py[idx]
+            )
+        else:
+            stands = np.zeros(len(idx), dtype=bool)
+        dist = shapely.distance(t.polygon, shapely.points(px[idx], py[idx]))
+        inside = shapely.contains_xy(t.polygon, px[idx], py[idx])
+        overlap = (inside | (dist < rt - tol)) & ~stands
+        placeable[idx[overlap]] = False
+    return placeable, contact
+
+
+# --- convex parts ----------------------------------------------------------------------------
+
+
+def _ring(poly: Polygon) -> Array:
+    """The exterior of a convex polygon as counter-clockwise vertices (no repeat)."""
+    oriented = shapely.geometry.polygon.orient(poly, 1.0)
+    return np.asarray(oriented.exterior.coords)[:-1]
+
+
+def _is_convex(poly: Polygon) -> bool:
+    return bool(poly.convex_hull.area - poly.area <= 1e-9 * max(poly.area, 1.0))
+
+
+def convex_parts(geom: BaseGeometry) -> list[Polygon]:
+    """Convex polygons whose union is ``geom`` (a polygon, possibly with holes, or several)."""
+    polys = list(getattr(geom, "geoms", [geom]))
+    parts: list[Polygon] = []
+    for poly in polys:
+        if poly.is_empty:
+            continue
+        if not poly.interiors and _is_convex(poly):
+            parts.append(poly)
+            continue
+        tris = [t for t in shapely.constrained_delaunay_triangles(poly).geoms if t.area > 0]
+        parts.extend(_merge_convex(tris))
+    return parts
+
+
+def _merge_convex(tris: list[Polygon]) -> list[Polygon]:
+    """Greedily join neighbouring convex pieces while the union stays convex."""
+    pieces = list(tris)
+    merged_any = True
+    while merged_any and len(pieces) > 1:
+        merged_any = False
+        for a in range(len(pieces)):
+            for b in range(a + 1, len(pieces)):
+                pa, pb = pieces[a], pieces[b]
+                if pa.intersection(pb).length <= 0:
+                    continue
+                union = shapely.union(pa, pb)
+                if isinstance(union, Polygon) and not union.interiors and _is_convex(union):
+                    pieces[a] = union.simplify(0)
+                    del pieces[b]
+                    merged_any = True
+                    break
+            if merged_any:
+                break
+    return pieces
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Part:
+    """A convex part of a piece: grown (a superset of everything within the margin) and
+    eroded (a subset at least the margin inside), as counter-clockwise vertices."""
+
+    grown: Array
+    eroded: Array | None
+    disc: bool = False
+
+
+def _part(poly: Polygon) -> _Part:
+    grown = poly.buffer(_DELTA * 1.01, join_style="mitre", mitre_limit=1e6)
+    eroded = poly.buffer(-_DELTA * 1.01, join_style="mitre", mitre_limit=1e6)
+    er: Array | None = None
+    if isinstance(eroded, Polygon) and not eroded.is_empty and eroded.area > 0:
+        er = _ring(eroded) if _is_convex(eroded) else None
+        if er is not None and len(er) > 24:
+            # a round piece: a polygon on every k-th vertex lies inside it (enough to block)
+            er = er[:: math.ceil(len(er) / 24)]
+    return _Part(_ring(grown.convex_hull), er)
+
+
+def _parts_of(board: Board, geom: BaseGeometry) -> list[_Part]:
+    """The convex parts of a merged solid, kept in the scenario's cache
+    (``Derived.threat_parts``, by the solid's id; the entry holds the solid itself)."""
+    cache = board.derived.threat_parts
+    cached = cache.get(id(geom))
+    if cached is not None and cached[0] is geom:
+        return list(cached[1])
+    parts = [_part(p) for p in convex_parts(geom)]
+    cache[id(geom)] = (geom, tuple(parts))
+    return parts
+
+
+def _disc_part(d: Disc) -> _Part:
+    n = 48
+    a = np.linspace(0.0, 2 * math.pi, n, endpoint=False)
+    r_out = (d.r + _DELTA * 1.01) / math.cos(math.pi / n)
+    r_in = d.r - _DELTA * 1.01
+    grown = np.column_stack((d.x + r_out * np.cos(a), d.y + r_out * np.sin(a)))
+    eroded = np.column_stack((d.x + r_in * np.cos(a), d.y + r_in * np.sin(a)))
+    return _Part(grown, eroded if r_in > 0 else None, disc=True)
+
+
+# --- segment tests ---------------------------------------------------------------------------
+
+
+def _seg_hits(ax: Array, ay: Array, bx: Array, by: Array, v: Array) -> BoolArray:
+    """Whether each segment ``a -> b`` meets the closed convex polygon ``v`` (ccw vertices):
+    separating-axis test on the polygon's edge normals and the segment's normal."""
+    ex = np.roll(v[:, 0], -1) - v[:, 0]
+    ey = np.roll(v[:, 1], -1) - v[:, 1]
+    nx, ny = ey, -ex
+    h = nx * v[:, 0] + ny * v[:, 1]
+    pa = np.outer(ax, nx) + np.outer(ay, ny)
+    pb = np.outer(bx, nx) + np.outer(by, ny)
+    sep = ((pa > h) & (pb > h)).any(axis=1)
+    dx, dy = bx - ax, by - ay
+    cr = dx[:, None] * (v[None, :, 1] - ay[:, None]) - dy[:, None] * (v[None, :, 0] - ax[:, None])
+    sep |= (cr > 0).all(axis=1) | (cr < 0).all(axis=1)
+    return np.asarray(~sep)
+
+
+class _Fan:
+    """Positions sorted by angle around a shooter's centre, for quick angular filtering."""
+
+    def __init__(self, cx: float, cy: float, px: Array, py: Array) -> None:
+        self.cx, self.cy = cx, cy
+        self.px, self.py = px, py
+        self.ang = np.arctan2(py - cy, px - cx)
+        self.order = np.argsort(self.ang, kind="stable")
+        self.sorted = self.ang[self.order]
+        self.dist = np.hypot(px - cx, py - cy)
+
+    def candidates(self, v: Array) -> NDArray[np.int64]:
+        """Indices of positions ``p`` for which the segment ``c -> p`` may meet polygon ``v``."""
+        return self._sector(v)[0]
+
+    def _sector(self, v: Array) -> tuple[NDArray[np.int64], BaseGeometry | None]:
+        """The candidate positions, and the shadow of ``v`` (``v`` and everything behind it
+        as seen from the centre, as far as any position) when it is well defined."""
+        c = np.array([self.cx, self.cy])
+        rel = v - c
+        if _inside_convex(v, self.cx, self.cy):
+            return np.arange(len(self.px)), None
+        a = np.arctan2(rel[:, 1], rel[:, 0])
+        d = (a - a[0] + math.pi) % (2 * math.pi) - math.pi
+        lo, hi = a[0] + d.min() - 1e-9, a[0] + d.max() + 1e-9
+        poly = Polygon(v)
+        near = float(poly.exterior.distance(Point(self.cx, self.cy))) - 1e-9
+        idx = self._between(lo, hi)
+        idx = idx[self.dist[idx] >= near]
+        half = (hi - lo) / 2
+        shadow = None
+        if math.cos(half) > 0.05 and len(idx):
+            far = (float(self.dist.max()) + 10.0) / math.cos(half) * 1.5
+            ends = []
+            for k in (int(np.argmin(d)), int(np.argmax(d))):
+                r = rel[k] / np.hypot(rel[k, 0], rel[k, 1])
+                ends.append(c + r * far)
+            shadow = shapely.convex_hull(shapely.multipoints(np.vstack([v, *ends])))
+            shapely.prepare(shadow)
+        return idx, shadow
+
+    def _between(self, lo: float, hi: float) -> NDArray[np.int64]:
+        two = 2 * math.pi
+        if lo < -math.pi:
+            parts = [(lo + two, math.pi), (-math.pi, hi)]
+        elif hi > math.pi:
+            parts = [(lo, math.pi), (-math.pi, hi - two)]
+        else:
+            parts = [(lo, hi)]
+        found = []
+        for a, b in parts:
+            i0 = int(np.searchsorted(self.sorted, a, side="left"))
+            i1 = int(np.searchsorted(self.sorted, b, side="right"))
+            found.append(self.order[i0:i1])
+        return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+
+    def hits(self, v: Array, among: BoolArray) -> BoolArray:
+        """Which positions (among ``among``) have a centre segment meeting polygon ``v``."""
+        out = np.zeros(len(self.px), dtype=bool)
+        idx, shadow = self._sector(v)
+        idx = idx[among[idx]]
+        if not len(idx):
+            return out
+        if shadow is not None:
+            # a point of the (closed) shadow is one whose centre segment meets v; rounding
+            # in the shadow's far corners is far below the margin v was grown or eroded by
+            out[idx] = shapely.intersects_xy(shadow, self.px[idx], self.py[idx])
+        else:
+            c = np.full(len(idx), self.cx), np.full(len(idx), self.cy)
+            out[idx] = _seg_hits(c[0], c[1], self.px[idx], self.py[idx], v)
+        return out
+
+
+def _inside_convex(v: Array, x: float, y: float) -> bool:
+    ex = np.roll(v[:, 0], -1) - v[:, 0]
+    ey = np.roll(v[:, 1], -1) - v[:, 1]
+    return bool((ex * (y - v[:, 1]) - ey * (x - v[:, 0]) >= 0).all())
+
+
+def _seg_point_distance(cx: float, cy: float, px: Array, py: Array, mx: float, my: float) -> Array:
+    dx, dy = px - cx, py - cy
+    l2 = dx * dx + dy * dy
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.where(l2 > 0, ((mx - cx) * dx + (my - cy) * dy) / l2, 0.0)
+    t = np.clip(t, 0.0, 1.0)
+    return np.asarray(np.hypot(cx + t * dx - mx, cy + t * dy - my))
+
+
+# --- blocked by one convex part (every segment between the two discs meets it) ---------------
+
+
+def _arcs_union(centres: Array, halfs: Array) -> list[tuple[float, float]]:
+    """The union of closed arcs (centre, half-width) as intervals within [-pi, pi]."""
+    iv: list[tuple[float, float]] = []
+    for c, h in zip(centres.tolist(), halfs.tolist(), strict=True):
+        if h < 0:
+            continue
+        if h >= math.pi:
+            return [(-math.pi, math.pi)]
+        a, b = c - h, c + h
+        for s in (-2 * math.pi, 0.0, 2 * math.pi):
+            lo, hi = max(a + s, -math.pi), min(b + s, math.pi)
+            if lo <= hi:
+                iv.append((lo, hi))
+    iv.sort()
+    merged: list[tuple[float, float]] = []
+    for a, b in iv:
+        if merged and a <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+        else:
+            merged.append((a, b))
+    return merged
+
+
+def _gaps(covered: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The open intervals of [-pi, pi) not covered (joined across the wrap)."""
+    gaps: list[tuple[float, float]] = []
+    at = -math.pi
+    for a, b in covered:
+        if a > at:
+            gaps.append((at, a))
+        at = max(at, b)
+    if at < math.pi:
+        gaps.append((at, math.pi))
+    if len(gaps) >= 2 and gaps[0][0] <= -math.pi and gaps[-1][1] >= math.pi:
+        first = gaps.pop(0)
+        last = gaps.pop()
+        gaps.append((last[0], first[1] + 2 * math.pi))
+    return gaps
+
+
+_ANGLE_SLACK = 1e-9
+
+
+def _blocked_by(
+    cx: float, cy: float, rs: float, px: Array, py: Array, rt: float, q: Array
+) -> BoolArray:
+    """True where every segment from disc ``(c, rs)`` to disc ``(p, rt)`` meets the convex
+    polygon ``q`` (sure, with a small angular slack).
+
+    A segment misses a convex set iff a line separates them: some direction ``u`` in which
+    both discs reach beyond ``q`` (``u.c + rs > max u.v`` and ``u.p + rt > max u.v``). The
+    directions where a disc does not reach beyond vertex ``v`` form an arc around the
+    direction of ``v - centre``; the target is hidden when these arcs cover every direction.
+    """
+    rel = q - np.array([cx, cy])
+    dist = np.hypot(rel[:, 0], rel[:, 1])
+    half = np.where(dist > rs, np.arccos(np.clip(rs / np.maximum(dist, 1e-300), -1, 1)), -1.0)
+    shooter_arcs = _arcs_union(np.arctan2(rel[:, 1], rel[:, 0]), half - _ANGLE_SLACK)
+    gaps = _gaps(shooter_arcs)
+    n = len(px)
+    if not gaps:
+        return np.ones(n, dtype=bool)
+    vx = q[None, :, 0] - px[:, None]
+    vy = q[None, :, 1] - py[:, None]
+    d = np.hypot(vx, vy)
+    centre = np.arctan2(vy, vx)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        hw = np.where(d > rt, np.arccos(np.clip(rt / d, -1, 1)), -1.0) - _ANGLE_SLACK
+    ok = np.ones(n, dtype=bool)
+    two = 2 * math.pi
+    for g0, g1 in gaps:
+        length = g1 - g0
+        start = np.mod(centre - hw - g0, two)
+        end = start + 2 * hw
+        valid = hw >= 0
+        # the part of a wrapping arc that covers the gap's start
+        reach = np.where(valid & (end >= two), end - two, 0.0).max(axis=1)
+        # arcs that start exactly at 0 also count as covering the start
+        starts_at_zero = valid & (start <= 0.0)
+        reach = np.maximum(reach, np.where(starts_at_zero, end, 0.0).max(axis=1))
+        has_start = (valid & ((end >= two) | (start <= 0.0))).any(axis=1)
+        s_sorted_idx = np.argsort(np.where(valid, start, np.inf), axis=1)
+        s_sorted = np.take_along_axis(np.where(valid, start, np.inf), s_sorted_idx, axis=1)
+        e_sorted = np.take_along_axis(end, s_sorted_idx, axis=1)
+        alive = has_start.copy()
+        for col in range(s_sorted.shape[1]):
+            s = s_sorted[:, col]
+            e = e_sorted[:, col]
+            step_ok = alive & (s < reach)
+            reach = np.where(step_ok, np.maximum(reach, e), reach)
+        ok &= alive & (reach > length)
+    return ok
+
+
+# --- one shooter's layer ----------------------------------------------------------------------
+
+
+def _huge_blocks(shooter_base: float, target_base: float, huge_base: float) -> bool:
+    """``ranged.los.huge``: a Huge model blocks the line when the smaller of shooter and target
+    is of a smaller size class (as :mod:`fwwrules.los` compares them)."""
+    smaller = min(SIZE_RANK[size_class(shooter_base)], SIZE_RANK[size_class(target_base)])
+    return smaller < SIZE_RANK[size_class(huge_base)]
+
+
+def _huge_covers(target_base: float, huge_base: float) -> bool:
+    """``cover.huge``: a Huge model covers a target of a smaller size class (not engaged with
+    it; a target in contact with nobody is engaged with nobody)."""
+    return SIZE_RANK[size_class(target_base)] < SIZE_RANK[size_class(huge_base)]
+
+
+def _shooter_layer(
+    scenario: Scenario,
+    sid: str,
+    j: int,
+    px: Array,
+    py: Array,
+    rt: float,
+    tol: float,
+    elev_mm: Array,
+    orange: float,
+    target_size: str,
+    live: BoolArray,
+    rules: str,
+    clauses: _Clauses,
+    out: _Out,
+    hard: BoolArray,
+    into: NDArray[np.int32],
+) -> None:
+
+    board = scenario.board
+    model = scenario.model(sid)
+    mg = board.models[sid]
+    c, rs = mg.disc, mg.disc.r
+    weapons = scenario.weapons_of(model)
+    n = len(px)
+    # melee.engaged: an engaged shooter may attack only those it is engaged with.
+    if engagements(scenario).get(sid):
+        out.reason[live, j] = clauses.code("melee.engaged")
+        return
+    # ranged.range per weapon; ranged.skill per weapon
+    d = np.hypot(px - c.x, py - c.y)
+    nearest = np.maximum(d - rs - rt, 0.0)
+    usable: list[tuple[int, Weapon, BoolArray]] = []
+    first_reason = np.zeros(n, dtype=np.int16)
+    for wi, w in enumerate(weapons):
+        if w.type == "melee":
+            if wi == 0:
+                first_reason[:] = clauses.code("melee.engaged")
+            continue
+        short_end, long_end = band_limits(scenario, w)
+        end = long_end if long_end is not None else short_end
+        in_range = nearest <= end
+        unsure = np.abs(nearest - end) <= _DELTA
+        if w.min_range is not None:
+            lo = scenario.length_mm(w.min_range)
+            unsure |= d - rs - rt <= lo + 2 * rt + _DELTA
+        hard[live & unsure, j] = True
+        has_skill = model.skills.get(w.type) is not None
+        if wi == 0:
+            if not has_skill:
+                first_reason[:] = clauses.code("ranged.skill")
+            else:
+                first_reason[:] = np.where(
+                    in_range, clauses.code("ranged.los"), clauses.code("ranged.range")
+                )
+        if has_skill:
+            usable.append((wi, w, in_range))
+    out.reason[live, j] = first_reason[live]
+    if not usable:
+        return
+    any_in = np.zeros(n, dtype=bool)
+    for _, _, ir in usable:
+        any_in |= ir
+    need = live & any_in & ~hard[:, j]
+    # Elevation: the fast path takes flat shots only (target on the ground, neither Elevated).
+    on_piece = elev_mm > 0.0
+    diff_t = mg.elevation - elev_mm
+    elevated = (diff_t >= orange - LENGTH_EPSILON_MM) | (-diff_t >= orange - LENGTH_EPSILON_MM)
+    flat_bad = need & (on_piece | elevated)
+    hard[flat_bad, j] = True
+    need &= ~flat_bad
+    if not need.any():
+        return
+    target_huge = target_size == "huge"
+    huge = mg.size == "huge" or target_huge
+    excluded = set(pieces_under(scenario, sid))
+    kinds = shot_kinds(board, huge=huge, elevated_kind={}, excluded=excluded)
+    fan = _Fan(c.x, c.y, px, py)
+    # --- line of sight ----------------------------------------------------------------------
+    los_parts: list[_Part] = []
+    for tid in board.terrain_ids:
+        if kinds.get(tid) in BLOCKS_LOS:
+            los_parts.extend(_parts_of(board, board.terrain[tid].polygon))
+    for hid, hg in board.models.items():
+        if hid == sid or hg.size != "huge":
+            continue
+        if _huge_blocks(2 * rs, 2 * rt, 2 * hg.disc.r):
+            los_parts.append(_disc_part(hg.disc))
+    centre_hit = np.zeros(n, dtype=bool)
+    for part in los_parts:
+        centre_hit |= fan.hits(part.grown, need)
+    visible = need & ~centre_hit
+    blocked = np.zeros(n, dtype=bool)
+    for part in los_parts:
+        if part.eroded is None:
+            continue
+        cand = need & centre_hit & ~blocked
+        if not cand.any():
+            break
+        hit = fan.hits(part.eroded, cand)
+        idx = np.flatnonzero(hit)
+        if len(idx):
+            blocked[idx[_blocked_by(c.x, c.y, rs, px[idx], py[idx], rt, part.eroded)]] = True
+    unsure = need & ~visible & ~blocked
+    if unsure.any():
+        seen = _try_segments(c, rs, px, py, rt, unsure, los_parts)
+        visible |= seen
+        unsure &= ~seen
+    if unsure.any():
+        cut = _separated(c, px, py, rt, unsure, _eroded_wall(scenario, kinds, los_parts))
+        blocked |= cut
+        unsure &= ~cut
+    if unsure.any():
+        solids = _los_obstacles(scenario, kinds, sid, rs, rt)
+        for i in np.flatnonzero(unsure).tolist():
+            b = Disc(float(px[i]), float(py[i]), rt)
+            if find_clear_segment(c, b, _near(solids, c, b)) is not None:
+                visible[i] = True
+            else:
+                blocked[i] = True
+    # --- cover (only where the attack is allowed) -------------------------------------------
+    count, cover_unsure = _cover_counts(scenario, sid, kinds, fan, visible, rt, target_huge)
+    hard[cover_unsure, j] = True
+    ok = visible & ~cover_unsure
+
+    best_value = np.full(n, -(10**9))
+    best_index = np.zeros(n, dtype=np.int16)
+    for wi, w, ir in usable:
+        value = int(model.skills[w.type])
+        better = ok & ir & (value > best_value)
+        best_value = np.where(better, value, best_value)
+        best_index = np.where(better, wi, best_index)
+    allowed = ok & (best_value > -(10**9))
+    out.allowed[allowed, j] = True
+    out.weapon[allowed, j] = best_index[allowed]
+    out.modifier[allowed, j] = COVER_MODIFIER * count[allowed] + into[allowed]
+    out.covered[allowed, j] = count[allowed] > 0
+    out.reason[allowed, j] = NO_REASON
+
+
+def _near(
+    obstacles: list[tuple[tuple[float, float, float, float], Any]], a: Disc, b: Disc
+) -> list[Any]:
+    x0, x1 = min(a.x - a.r, b.x - b.r), max(a.x + a.r, b.x + b.r)
+    y0, y1 = min(a.y - a.r, b.y - b.r), max(a.y + a.r, b.y + b.r)
+    return [
+        o
+        for (bx0, by0, bx1, by1), o in obstacles
+        if not (bx1 < x0 or bx0 > x1 or by1 < y0 or by0 > y1)
+    ]
+
+
+def _los_obstacles(
+    scenario: Scenario, kinds: Any, sid: str, rs: float, rt: float
+) -> list[tuple[tuple[float, float, float, float], Any]]:
+    """The LoS obstacles of a flat shot from ``sid`` at a target of radius ``rt`` (as
+    :func:`fwwrules.los.obstacles` gathers them), with bounding boxes."""
+
+    board = scenario.board
+    out: list[tuple[tuple[float, float, float, float], Any]] = []
+    for solid in merged(board, kinds, los=True).solids:
+        out.append((solid.geometry.bounds, solid.geometry))
+    for hid, hg in board.models.items():
+        if hid == sid or hg.size != "huge":
+            continue
+        if _huge_blocks(2 * rs, 2 * rt, 2 * hg.disc.r):
+            dd = hg.disc
+            out.append(((dd.x - dd.r, dd.y - dd.r, dd.x + dd.r, dd.y + dd.r), dd))
+    return out
+
+
+_RING_N = 32
+_RING_ANGLES = np.linspace(0.0, 2 * math.pi, _RING_N, endpoint=False)
+_RING_OUT = 1.0 / math.cos(math.pi / _RING_N)
+
+
+def _eroded_wall(scenario: Scenario, kinds: Any, parts: list[_Part]) -> BaseGeometry | None:
+    """Every LoS blocker of a flat shot (merged solids and Huge bases), eroded by the margin
+    as a whole, so that touching pieces leave no crack between them."""
+    board = scenario.board
+    walls = board.derived.threat_walls
+    key = kinds.signature
+    if key not in walls:
+        geoms = [
+            s.geometry.buffer(-_DELTA * 1.01, join_style="mitre", mitre_limit=1e6)
+            for s in merged(board, kinds, los=True).solids
+        ]
+        walls[key] = shapely.union_all(geoms) if geoms else None
+    wall = walls[key]
+    discs = [Polygon(p.eroded) for p in parts if p.disc and p.eroded is not None]
+    if discs:
+        wall = shapely.union_all([*discs, *([] if wall is None else [wall])])
+    return wall if wall is None or not wall.is_empty else None
+
+
+def _separated(
+    c: Disc, px: Array, py: Array, rt: float, among: BoolArray, wall: BaseGeometry | None
+) -> BoolArray:
+    """Positions whose base is cut off from the shooter's by the eroded LoS parts together:
+    within the convex hull of the two bases (a polygon containing it), no piece of the hull
+    left free of the eroded parts meets both bases. Every segment between the bases lies in
+    that hull, so each one passes through some eroded part, deeper than the margin."""
+    out = np.zeros(len(px), dtype=bool)
+    if wall is None:
+        return out
+    idx = np.flatnonzero(among)
+    ring_a = np.column_stack(
+        (c.x + c.r * _RING_OUT * np.cos(_RING_ANGLES), c.y + c.r * _RING_OUT * np.sin(_RING_ANGLES))
+    )
+    rb = rt * _RING_OUT
+    bx = px[idx, None] + rb * np.cos(_RING_ANGLES)[None, :]
+    by = py[idx, None] + rb * np.sin(_RING_ANGLES)[None, :]
+    b_rings = np.stack((bx, by), axis=2)
+    a_poly = Polygon(ring_a)
+    b_polys = shapely.polygons(b_rings)
+    m = len(idx)
+    pts = np.concatenate((np.broadcast_to(ring_a, (m, _RING_N, 2)), b_rings), axis=1)
+    hulls = shapely.convex_hull(
+        shapely.multipoints(pts.reshape(-1, 2), indices=np.repeat(np.arange(m), 2 * _RING_N))
+    )
+    free = shapely.difference(hulls, wall)
+    pieces, owner = shapely.get_parts(free, return_index=True)
+    meets_a = shapely.intersects(pieces, a_poly)
+    meets_b = shapely.intersects(pieces, b_polys[owner])
+    joined = np.zeros(m, dtype=bool)
+    np.logical_or.at(joined, owner, meets_a & meets_b)
+    out[idx[~joined]] = True
+    return out
+
+
+_OFFSETS = (
+    (1.0, 1.0),
+    (-1.0, -1.0),
+    (0.5, 0.5),
+    (-0.5, -0.5),
+    (1.0, -1.0),
+    (-1.0, 1.0),
+    (1.0, 0.0),
+    (-1.0, 0.0),
+    (0.0, 1.0),
+    (0.0, -1.0),
+)
+
+
+def _try_segments(
+    c: Disc, rs: float, px: Array, py: Array, rt: float, among: BoolArray, parts: list[_Part]
+) -> BoolArray:
+    """Positions where one of a few segments between points of the two bases is surely clear
+    (misses every grown LoS part): offsets across the line of centres at each end."""
+    idx = np.flatnonzero(among)
+    seen = np.zeros(len(px), dtype=bool)
+    dx, dy = px[idx] - c.x, py[idx] - c.y
+    ln = np.hypot(dx, dy)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        nx, ny = -dy / ln, dx / ln
+    shrink = 1.0 - 1e-9
+    left = np.ones(len(idx), dtype=bool)
+    boxes = [
+        (p.grown[:, 0].min(), p.grown[:, 0].max(), p.grown[:, 1].min(), p.grown[:, 1].max())
+        for p in parts
+    ]
+    for sa, sb in _OFFSETS:
+        if not left.any():
+            break
+        sel = np.flatnonzero(left)
+        ax = c.x + sa * rs * shrink * nx[sel]
+        ay = c.y + sa * rs * shrink * ny[sel]
+        bx = px[idx[sel]] + sb * rt * shrink * nx[sel]
+        by = py[idx[sel]] + sb * rt * shrink * ny[sel]
+        hit = np.zeros(len(sel), dtype=bool)
+        bx0, bx1 = np.minimum(ax, bx), np.maximum(ax, bx)
+        by0, by1 = np.minimum(ay, by), np.maximum(ay, by)
+        for part, (gx0, gx1, gy0, gy1) in zip(parts, boxes, strict=True):
+            g = part.grown
+            m = ~hit & ~((bx1 < gx0) | (bx0 > gx1) | (by1 < gy0) | (by0 > gy1))
+            w = np.flatnonzero(m)
+            if len(w):
+                hit[w] |= _seg_hits(ax[w], ay[w], bx[w], by[w], g)
+        clear = ~hit & np.isfinite(ax)
+        seen[idx[sel[clear]]] = True
+        left[sel[clear]] = False
+    return seen
+
+
+def _cover_counts(
+    scenario: Scenario,
+    sid: str,
+    kinds: Any,
+    fan: _Fan,
+    among: BoolArray,
+    rt: float,
+    target_huge: bool,
+) -> tuple[NDArray[np.int64], BoolArray]:
+    """Objects the Line of Cover passes through (``cover.line``, ``cover.area``,
+    ``cover.models``, ``cover.huge``) for flat shots, and where that is not sure."""
+
+    board = scenario.board
+    mg = board.models[sid]
+    c = mg.disc
+    tol = board.contact_tolerance
+    n = len(fan.px)
+    count = np.zeros(n, dtype=np.int64)
+    unsure = np.zeros(n, dtype=bool)
+    if not among.any():
+        return count, unsure
+    shooter = Point(c.x, c.y)
+    for solid in merged(board, kinds, los=False).solids:
+        area = solid.kind in AREA_KINDS
+        touching = solid.geometry.distance(shooter) - c.r <= tol
+        if touching and (area or len(solid.ids) == 1):
+            continue  # cover.shooter-contact: ignored whatever the line does
+        member_hits = []
+        any_g = np.zeros(n, dtype=bool)
+        for tid in solid.ids:
+            poly = board.terrain[tid].polygon
+            parts = _parts_of(board, poly)
+            hit_g = np.zeros(n, dtype=bool)
+            for part in parts:
+                hit_g |= fan.hits(part.grown, among)
+            member_hits.append((poly, parts, hit_g))
+            any_g |= hit_g
+        if not any_g.any():
+            continue
+        if touching:
+            # touching solid pieces, one of them touching the shooter: left to the ruling
+            unsure |= any_g
+            continue
+        if len(solid.ids) > 1:
+            hits = np.sum([h for _, _, h in member_hits], axis=0)
+            if area:
+                # cover.area: touching areas of one kind are one area; entering any counts.
+                hit_e = np.zeros(n, dtype=bool)
+                for _, parts, hit_g in member_hits:
+                    for part in parts:
+                        if part.eroded is not None:
+                            hit_e |= fan.hits(part.eroded, hit_g)
+                count += hit_e
+                unsure |= any_g & ~hit_e
+                continue
+            # Touching solid pieces (merged, or judged piece by piece along a seam, docs/rules.md
+            # conventions): sure where the line meets one of them alone, or where
+            # judging them as one object and piece by piece give the same count.
+            doubt = hits > 1
+            for poly, parts, hit_g in member_hits:
+                alone = hit_g & (hits == 1)
+                c_add, u_add = _solid_passage(fan, poly, parts, alone, area=False)
+                count += c_add
+                doubt |= u_add
+            for i in np.flatnonzero(doubt).tolist():
+                q = (float(fan.px[i]), float(fan.py[i]))
+                whole = _passage_count((c.x, c.y), q, solid.geometry, area=False)
+                each = sum(_passage_count((c.x, c.y), q, g, area=False) for g, _, _ in member_hits)
+                if whole == each:
+                    count[i] += whole
+                else:
+                    unsure[i] = True
+            continue
+        poly, parts, hit_g = member_hits[0]
+        c_add, u_add = _solid_passage(fan, poly, parts, hit_g, area=area)
+        count += c_add
+        for i in np.flatnonzero(u_add).tolist():
+            q = (float(fan.px[i]), float(fan.py[i]))
+            count[i] += _passage_count((c.x, c.y), q, solid.geometry, area=area)
+    attacker = scenario.model(sid)
+    by = scenario.options.cover_by
+    for m in scenario.models:
+        if m.id == sid:
+            continue
+        hg = board.models[m.id]
+        d = hg.disc
+        if d.gap(c) <= tol:
+            continue  # cover.shooter-contact
+        if hg.size == "huge":
+            gives = _huge_covers(2 * rt, 2 * d.r)
+        else:
+            gives = scenario.relation(attacker, m, by=by) != "friendly"
+        if not gives:
+            continue
+        idx = np.flatnonzero(among)
+        dist = _seg_point_distance(c.x, c.y, fan.px[idx], fan.py[idx], d.x, d.y)
+        crossed = dist < d.r - _DELTA
+        near = dist <= d.r + _DELTA
+        count[idx[crossed]] += 1
+        for i in idx[near & ~crossed].tolist():
+            q = (float(fan.px[i]), float(fan.py[i]))
+            if disc_passage((c.x, c.y), q, d).how == "crossed":
+                count[i] += 1
+    return count, unsure & among
+
+
+def _passage_count(p: tuple[float, float], q: tuple[float, float], geom: Any, *, area: bool) -> int:
+    """1 when the Line of Cover ``p -> q`` takes cover from a (single) piece, as
+    :func:`fwwrules.cover.line_of_cover` judges a passage (``cover.line``, ``cover.area``)."""
+    how = passage(p, q, geom).how
+    if how == "crossed" or (area and how in ("entered", "inside", "exited")):
+        return 1
+    return 0
+
+
+def _solid_passage(
+    fan: _Fan, poly: Polygon, parts: list[_Part], hit_g: BoolArray, *, area: bool
+) -> tuple[NDArray[np.int64], BoolArray]:
+    """One piece met by the Line of Cover (``hit_g``: within the margin): 1 where it surely
+    gives cover (``cover.line``: passed through; ``cover.area``: entered), and where that is
+    not sure (a graze or a clip within the margin, a concave piece the target stands in)."""
+    n = len(fan.px)
+    count = np.zeros(n, dtype=np.int64)
+    unsure = np.zeros(n, dtype=bool)
+    if not hit_g.any():
+        return count, unsure
+    hit_e = np.zeros(n, dtype=bool)
+    for part in parts:
+        if part.eroded is not None:
+            hit_e |= fan.hits(part.eroded, hit_g)
+    if area:
+        count[hit_e] = 1
+        unsure = hit_g & ~hit_e
+        return count, unsure
+    idx = np.flatnonzero(hit_g)
+    grown = poly.buffer(_DELTA * 1.01)
+    eroded = poly.buffer(-_DELTA * 1.01)
+    p_out = ~shapely.intersects_xy(grown, fan.px[idx], fan.py[idx])
+    p_in = (
+        shapely.contains_xy(eroded, fan.px[idx], fan.py[idx])
+        if not eroded.is_empty
+        else np.zeros(len(idx), dtype=bool)
+    )
+    crossed = hit_e[idx] & p_out
+    entered = p_in & _is_convex(poly)
+    count[idx[crossed]] = 1
+    unsure[idx[~(crossed | entered)]] = True
+    return count, unsure
+
+
+_SUMMARY = {
+    "head": {
+        "en": "Threat map for a {base:g} {units} base of side {side} ({rules} rules): "
+        "{n} positions, {placeable} where it can stand; {k} enemy shooters: {shooters}.",
+        "de": "Bedrohungskarte für eine {base:g}-{units}-Base der Seite {side} "
+        "(Regeln {rules}): {n} Positionen, auf {placeable} kann sie stehen; {k} feindliche "
+        "Schützen: {shooters}.",
+    },
+    "count": {
+        "en": "  {label}: {count} positions",
+        "de": "  {label}: {count} Positionen",
+    },
+    "safe": {"en": "safe from every shooter", "de": "vor jedem Schützen sicher"},
+    "by": {"en": "attackable by {n}", "de": "angreifbar von {n}"},
+    "uncovered": {
+        "en": "attackable without cover by at least one",
+        "de": "von mindestens einem ohne Deckung angreifbar",
+    },
+    "exact": {
+        "en": "({exact} of {cells} cells near a boundary were decided by the ruling itself)",
+        "de": "({exact} von {cells} Zellen nahe einer Grenze hat die Entscheidung selbst "
+        "berechnet)",
+    },
+}
+
+
+def summary_text(result: ThreatMap, lang: str = "en") -> str:
+    """A few lines for ``fwwrules threat`` without ``--json`` (English or German)."""
+    check_lang(lang)
+    att = result.attackers[result.placeable]
+    lines = [
+        _SUMMARY["head"][lang].format(
+            base=result.base,
+            units=result.scenario.units,
+            side=result.side,
+            rules=result.rules,
+            n=len(result.positions),
+            placeable=int(result.placeable.sum()),
+            k=len(result.shooters),
+            shooters=", ".join(result.shooters) or "-",
+        )
+    ]
+    lines.append(
+        _SUMMARY["count"][lang].format(label=_SUMMARY["safe"][lang], count=int((att == 0).sum()))
+    )
+    for n in range(1, int(att.max(initial=0)) + 1):
+        lines.append(
+            _SUMMARY["count"][lang].format(
+                label=_SUMMARY["by"][lang].format(n=n), count=int((att == n).sum())
+            )
+        )
+    unc = result.uncovered[result.placeable]
+    lines.append(
+        _SUMMARY["count"][lang].format(
+            label=_SUMMARY["uncovered"][lang], count=int((unc > 0).sum())
+        )
+    )
+    lines.append(_SUMMARY["exact"][lang].format(**result.stats))
+    return "\n".join(lines)
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of ``fwwrules threat --json`` (``fwwrules schema --threat``)."""
+    number = {"type": "number"}
+    point = {"type": "array", "items": number, "minItems": 2, "maxItems": 2}
+    cell = {
+        "type": "object",
+        "required": ["allowed", "modifier", "reason"],
+        "properties": {
+            "allowed": {"type": "boolean", "description": "the ruling's `allowed`"},
+            "modifier": {
+                "type": ["integer", "null"],
+                "description": "the ruling's `skill.modifier` with the best weapon; "
+                "null when the attack is not allowed",
+            },
+            "reason": {
+                "type": ["string", "null"],
+                "description": "the first clause id of the ruling's `not_allowed` (of the "
+                "shooter's first weapon when none may attack); null when allowed",
+            },
+            "weapon": {"type": "string", "description": "the weapon of the reported ruling"},
+        },
+    }
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://fwwrules.invalid/schema/threat@1",
+        "title": "fwwrules threat map",
+        "description": "What each enemy model may do to a model standing at each position "
+        "(`fwwrules threat FILE --side SIDE --json`). Each cell equals `fwwrules ruling` for "
+        "a model of that base and side standing there, with the shooter's best weapon.",
+        "type": "object",
+        "required": ["format", "side", "base", "step", "units", "shooters", "positions", "cells"],
+        "properties": {
+            "format": {"const": THREAT_FORMAT},
+            "side": {"type": "string", "description": "side of the model at each position"},
+            "base": {**number, "description": "its base diameter, in `units`"},
+            "step": {"type": ["number", "null"], "description": "grid step, in `units`"},
+            "units": {"enum": ["mm", "in"]},
+            "rules": {"enum": ["core", "vts"]},
+            "shooters": {"type": "array", "items": {"type": "string"}},
+            "positions": {
+                "type": "array",
+                "items": point,
+                "description": "centres of the model's base where it can stand, in `units`",
+            },
+            "elevation": {
+                "type": "array",
+                "items": number,
+                "description": "per position: the height it stands at (elevation.standing-on)",
+            },
+            "grid": {
+                "type": ["object", "null"],
+                "description": "the grid's [rows, columns]; unplaceable positions are left out",
+            },
+            "unplaceable": {"type": "integer", "description": "positions left out"},
+            "cells": {
+                "type": "array",
+                "description": "per position, one cell per shooter (in `shooters` order)",
+                "items": {"type": "array", "items": cell},
+            },
+        },
+    }
+
+
+def iter_cells(result: ThreatMap) -> Iterable[tuple[int, int, ThreatCell]]:
+    """Every (position, shooter, cell) of the placeable positions."""
+    for i in np.flatnonzero(result.placeable).tolist():
+        for k in range(len(result.shooters)):
+            c = result.cell(i, k)
+            assert c is not None
+            yield i, k, c
