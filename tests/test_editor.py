@@ -343,6 +343,22 @@ def test_editor_interactive_canvas_is_the_widget_with_an_explicit_size() -> None
     assert ed.bases
 
 
+def test_editor_interactive_drag_blits_the_moving_base_then_draws_all() -> None:
+    pytest.importorskip("ipympl")
+    ed = BoardEditor(units="in", size=(24, 24), interactive=True)
+    ed.add_model((4, 4), name="Knight")
+    ed.add_model((14, 4), name="Raider")
+    ed.figure.canvas.draw()  # the layout the mouse sees
+    mouse(ed, "button_press_event", 14, 4)
+    mouse(ed, "motion_notify_event", 15, 6)
+    base = ed.bases["raider"]
+    assert base.get_animated() and base.center == (15.0, 6.0)  # drawn over the background
+    assert not ed.bases["knight"].get_animated()
+    mouse(ed, "button_release_event", 15, 6)
+    assert ed.scenario.model("raider").at == (15.0, 6.0)
+    assert not any(a.get_animated() for a in ed.bases.values())
+
+
 def test_editor_static_view_has_a_png_and_a_plain_summary() -> None:
     ed = small_board()
     bundle = ed._repr_mimebundle_()
