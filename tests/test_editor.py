@@ -13,7 +13,6 @@ from pathlib import Path
 import matplotlib
 import pytest
 from fwwrules_widgets import AttackPanel, BoardEditor, EditRefused
-from fwwrules_widgets.editor import _board_supported
 from matplotlib.backend_bases import MouseButton, MouseEvent
 
 import fwwrules
@@ -76,17 +75,14 @@ def test_editor_methods_build_a_board_that_saves_checks_and_loads_back_equal(
     assert fwwrules.load(out_json) == ed.scenario
 
 
-@pytest.mark.xfail(
-    not _board_supported(), reason="waits for 'board: {size}' in the scenario format", strict=True
-)
 def test_editor_board_size_is_saved_and_loads_back(tmp_path: Path) -> None:
     ed = BoardEditor(units="in", size=(30, 22), interactive=False)
     ed.add_model((3, 3))
     ed.add_model((9, 3))
     out = ed.save(tmp_path / "sized.yaml")
     text = out.read_text()
-    assert _board_supported(), "the scenario format has 'board: {size: ...}'"
     assert "board:" in text
+    assert fwwrules.load(out).board_size == (30.0, 22.0) == ed.scenario.board_size
     reopened = BoardEditor.from_file(out, interactive=False)
     assert reopened.size == (30.0, 22.0)
     assert reopened.scenario == ed.scenario
@@ -147,6 +143,14 @@ def test_editor_base_placed_overlapping_is_refused_with_the_loaders_message() ->
     ed.tool.value = "model"
     mouse(ed, "button_press_event", 14, 4)
     assert ed.data == before and "overlaps" in ed.message.value
+
+
+def test_editor_model_placed_off_the_table_is_refused_with_the_loaders_message() -> None:
+    ed = small_board()
+    before = ed.data
+    with pytest.raises(EditRefused, match="partly off the table"):
+        ed.add_model((23.8, 10))  # 24" table: the base would stick out
+    assert ed.data == before
 
 
 def test_editor_polygon_with_two_points_is_refused_and_never_saved(tmp_path: Path) -> None:

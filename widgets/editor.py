@@ -186,23 +186,7 @@ def _placement_scenario(models: Sequence[Mapping[str, Any]], units: str) -> Scen
         if base > 0 and ident not in seen and all(map(math.isfinite, (base, x, y))):
             seen.add(ident)
             out.append(Model(ident, str(m.get("faction", "")), base, (x, y)))
-    return Scenario(models=tuple(out), units=units)
-
-
-def _board_supported() -> bool:
-    """True when the scenario format has the optional ``board: {size: [w, h]}``."""
-    global _BOARD_OK
-    if _BOARD_OK is None:
-        data = {"format": SCENARIO_FORMAT, "board": {"size": [1, 1]}}
-        try:
-            parse_scenario(Document(data, "<probe>"))
-            _BOARD_OK = True
-        except ScenarioError:
-            _BOARD_OK = False
-    return _BOARD_OK
-
-
-_BOARD_OK: bool | None = None
+    return Scenario(models=tuple(out), units="in" if units == "in" else "mm")
 
 
 def _interactive_default() -> bool:
@@ -266,8 +250,7 @@ class BoardEditor(ControlPanel):
         if size is None:
             size = _default_size(units)
         self.size: XY = (float(size[0]), float(size[1]))
-        if _board_supported():
-            data["board"] = {"size": [_round(self.size[0]), _round(self.size[1])]}
+        data["board"] = {"size": [_round(self.size[0]), _round(self.size[1])]}
         for key in ("models", "terrain", "weapons"):
             data.setdefault(key, [])
         self.unit_mm = MM_PER_INCH if units == "in" else 1.0
