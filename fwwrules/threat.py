@@ -345,8 +345,12 @@ def _fresh_id(scenario: Scenario) -> str:
 
 
 def default_area(scenario: Scenario, base: float) -> tuple[float, float, float, float]:
-    """Every base and piece plus one target base around, in scenario units."""
+    """The table (``board: {size}``) when the file gives it; else every base and piece plus
+    one target base around, in scenario units."""
     u = scenario.unit_mm
+    size = getattr(scenario, "board_size", None)
+    if size is not None:
+        return (0.0, 0.0, float(size[0]), float(size[1]))
     xs: list[float] = []
     ys: list[float] = []
     for g in scenario.board.models.values():
