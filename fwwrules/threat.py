@@ -57,6 +57,8 @@ from numpy.typing import NDArray
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
+import fwwrules.board as _board_module
+
 from .attack import ruling
 from .board import SIZE_RANK, Board, Disc, size_class
 from .catalogue import check_lang
@@ -69,7 +71,7 @@ from .engagement import engagements
 from .errors import QueryError
 from .geometry import disc_passage, find_clear_segment, passage
 from .pieces import Model, Weapon
-from .ranges import band_limits
+from .ranges import band_limits, range_bands
 from .rulesets import ruleset_name
 from .terrain import AREA_KINDS, BLOCKS_LOS, merged, shot_kinds
 
@@ -960,9 +962,7 @@ def _blocked_by(
 
 def _smaller_base() -> Any:
     """The engine's diameter comparison (``fwwrules.board.smaller_base``) when it has one."""
-    from . import board as board_module
-
-    return getattr(board_module, "smaller_base", None)
+    return getattr(_board_module, "smaller_base", None)
 
 
 def _huge_blocks(shooter_base: float, target_base: float, huge_base: float) -> bool:
@@ -990,8 +990,6 @@ def _reach_end(scenario: Scenario, weapon: Weapon, rt: float) -> float:
     still puts a base of radius ``rt`` in a band: the long ruler's end (or the short one's),
     plus whatever ruler tolerance the engine applies, found by bisecting the engine's own
     answer (so the fast path follows it exactly)."""
-    from .ranges import range_bands
-
     short_end, long_end = band_limits(scenario, weapon)
     end = long_end if long_end is not None else short_end
 
