@@ -221,7 +221,6 @@ class BoardView:
         canvas.footer_visible = False
         canvas.toolbar_visible = False  # pan and zoom would fight the dragging
         canvas.resizable = False
-        canvas.capture_scroll = False
         width_px, height_px = self.size_px
         canvas.layout = widgets.Layout(
             width=f"{width_px}px",

@@ -1,0 +1,53 @@
+"""Static views of the notebooks (GitHub, nbviewer, nbconvert): every panel shows its board
+as a picture and its ruling as text, never a widget's repr (``HBox(children=...)``).
+
+The stored outputs are converted with nbconvert's HTML exporter as they are (nothing runs);
+the panel cells are found by their widget view.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
+WIDGET = "application/vnd.jupyter.widget-view+json"
+REPR = re.compile(r"\b[HV]Box\(children=|\bDropdown\(|\bCanvas\(|\bImage\(value=")
+
+
+def panel_outputs(nb: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        o
+        for c in nb["cells"]
+        if c["cell_type"] == "code"
+        for o in c.get("outputs", [])
+        if WIDGET in o.get("data", {})
+    ]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_nbconvert_shows_pictures_and_text_not_widget_reprs(path: Path) -> None:
+    from nbconvert import HTMLExporter
+
+    nb = json.loads(path.read_text())
+    panels = panel_outputs(nb)
+    for o in panels:
+        data = o["data"]
+        assert "image/png" in data, f"{path.name}: a panel output without a picture"
+        assert "text/html" in data, f"{path.name}: a panel output without its ruling as HTML"
+        assert 'class="fwwrules-board"' in "".join(data["text/html"])
+        assert not REPR.search("".join(data.get("text/plain", ""))), data.get("text/plain")
+    body, _ = HTMLExporter().from_filename(str(path))
+    assert not REPR.search(body), f"{path.name}: a widget repr in the static view"
+    # every panel's picture reaches the page
+    assert body.count('class="fwwrules-board"') >= len(panels)
+
+
+def test_the_notebooks_hold_panels_at_all() -> None:
+    """Control: the check above has something to check."""
+    assert sum(len(panel_outputs(json.loads(p.read_text()))) for p in NOTEBOOKS) >= 9
