@@ -91,6 +91,10 @@ far along a line either side of an edge's end point it is probed (``edge_crossed
 Far below any gap between pieces on a real table, far above floating-point noise.
 """
 
+BOARD_MARGIN_MM: Final = 30.0
+"""Without a table size (``board: {size: ...}``), the table is the contents' bounding box plus
+this margin on each side (:func:`fwwrules.board.board_limits`)."""
+
 MAX_THREAT_POSITIONS: Final = 65_536
 """Most target positions one threat map may have (``fwwrules threat``; 256 x 256).
 

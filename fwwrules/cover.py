@@ -34,6 +34,7 @@ from shapely.geometry.base import BaseGeometry
 
 from .board import SIZE_RANK, Disc
 from .elevation import covering_edges, edge_crossed
+from .engagement import engagements
 from .geometry import disc_passage, passage
 from .rulings import ArmorInfo, CoverEntry, Crossing, IgnoredEntry, Reason
 from .shot import Shot
@@ -66,8 +67,6 @@ def armor_for_cover(rules: str, covered: bool) -> tuple[ArmorInfo, Reason | None
 
 
 def _engaged(shot: Shot, a: str, b: str) -> bool:
-    from .melee import engagements
-
     return b in engagements(shot.scenario).get(a, ())
 
 

@@ -60,7 +60,7 @@ from .rulings import Reason
 
 if TYPE_CHECKING:
     from .board import Board, TerrainGeometry
-    from .scenario import Scenario
+    from .data import Scenario
 
 Point2 = tuple[float, float]
 
@@ -354,9 +354,9 @@ def pieces_under(scenario: Scenario, model_id: str) -> tuple[str, ...]:
     """
     _require_model(scenario, model_id)
     board = scenario.board
-    key = ("pieces-under", model_id)
-    if key in board.memo:
-        cached: tuple[str, ...] = board.memo[key]
+    cache = board.derived.pieces_under
+    cached = cache.get(model_id)
+    if cached is not None:
         return cached
     mg = board.models[model_id]
     centre = Point(mg.disc.x, mg.disc.y)
@@ -367,8 +367,8 @@ def pieces_under(scenario: Scenario, model_id: str) -> tuple[str, ...]:
         if t.height <= mg.elevation + LENGTH_EPSILON_MM and t.polygon.covers(centre):
             found.append(t)
     found.sort(key=lambda t: -float(t.height or 0.0))
-    board.memo[key] = tuple(t.id for t in found)
-    return tuple(t.id for t in found)
+    cache[model_id] = tuple(t.id for t in found)
+    return cache[model_id]
 
 
 def standing_on(scenario: Scenario, model_id: str) -> str | None:
@@ -518,18 +518,15 @@ class _EdgeArrays:
 
 
 def _edge_arrays(board: Board) -> _EdgeArrays:
-    memo: dict[Any, Any] | None = getattr(board, "memo", None)
-    if memo is not None:
-        cached = memo.get("elevation.edges")
-        if isinstance(cached, _EdgeArrays):
-            return cached
+    d = board.derived
+    if d.edge_arrays is not None:
+        return d.edge_arrays
     edges = board.significant_edges
     arr = np.array(
         [(e.a[0], e.a[1], e.b[0], e.b[1], e.top) for e in edges], dtype=np.float64
     ).reshape(-1, 5)
     result = _EdgeArrays(arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3], arr[:, 4])
-    if memo is not None:
-        memo["elevation.edges"] = result
+    d.edge_arrays = result
     return result
 
 

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from shapely.geometry import Point, Polygon
 
 from .board import SIZE_RANK, Disc
+from .data import Scenario
 from .elevation import ShotContext, shot_context
 from .errors import QueryError, UnknownIdError
-from .scenario import Scenario
 from .terrain import KindMap, shot_kinds
 
 Target = str | tuple[float, float]

@@ -57,11 +57,21 @@ from numpy.typing import NDArray
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from .board import SIZE_RANK, Disc, size_class
+from .attack import ruling
+from .board import SIZE_RANK, Board, Disc, size_class
+from .catalogue import check_lang
+from .close_combat import SHOOT_INTO_MODIFIER
 from .constants import LENGTH_EPSILON_MM, MAX_THREAT_POSITIONS, THREAT_SURE_MARGIN_MM
+from .cover import COVER_MODIFIER
+from .data import Scenario
+from .elevation import pieces_under
+from .engagement import engagements
 from .errors import QueryError
 from .geometry import disc_passage, find_clear_segment, passage
-from .scenario import Model, Scenario, Weapon
+from .pieces import Model, Weapon
+from .ranges import band_limits
+from .rulesets import ruleset_name
+from .terrain import AREA_KINDS, BLOCKS_LOS, merged, shot_kinds
 
 THREAT_FORMAT = "fwwrules/threat@1"
 """The ``format`` of ``fwwrules threat --json``."""
@@ -200,7 +210,6 @@ class ThreatMap:
     def rulings(self, position: int) -> list[Any]:
         """The full rulings behind one position, one per shooter, with the reported weapon
         (``AttackRuling`` objects: ``explain("de")`` reads them in German)."""
-        from .attack import ruling
 
         if not self.placeable[position]:
             return []
@@ -284,9 +293,7 @@ def threat_map(
     not a positive number, an unknown ``weapon`` choice (only ``"best"``), or more positions
     than the limit.
     """
-    rules = rules or scenario.rules
-    if rules not in ("core", "vts"):
-        raise QueryError(f"unknown rules {rules!r}; expected core or vts")
+    rules = ruleset_name(scenario.rules, rules or None)
     if weapon != "best":
         raise QueryError(f"unknown weapon choice {weapon!r}; expected best")
     known = sides_of(scenario)
@@ -448,7 +455,6 @@ def _compute(
     # melee.engaged: base contact with the target. A shooter touching it makes a close combat
     # attack (left to the ruling); every other shooter shoots into a melee when the target is
     # engaged (melee.shoot-into: the modifier only; the numbers do not change the cell).
-    from .melee import SHOOT_INTO_MODIFIER
 
     probe = Model(id=target_id, faction=faction, base=base, at=(0.0, 0.0))
     touch_limit = tol + LENGTH_EPSILON_MM
@@ -580,7 +586,6 @@ def _exact_cell(
     i: int,
     j: int,
 ) -> None:
-    from .attack import ruling
 
     weapons = scn.weapons_of(scn.model(sid))
     rs = [ruling(scn, sid, target_id, weapon=w.id, rules=rules) for w in weapons]
@@ -720,13 +725,15 @@ def _part(poly: Polygon) -> _Part:
     return _Part(_ring(grown.convex_hull), er)
 
 
-def _parts_of(board: Any, geom: BaseGeometry) -> list[_Part]:
-    key = ("threat-parts", id(geom))
-    cached = board.memo.get(key)
+def _parts_of(board: Board, geom: BaseGeometry) -> list[_Part]:
+    """The convex parts of a merged solid, kept in the scenario's cache
+    (``Derived.threat_parts``, by the solid's id; the entry holds the solid itself)."""
+    cache = board.derived.threat_parts
+    cached = cache.get(id(geom))
     if cached is not None and cached[0] is geom:
         return list(cached[1])
     parts = [_part(p) for p in convex_parts(geom)]
-    board.memo[key] = (geom, tuple(parts))
+    cache[id(geom)] = (geom, tuple(parts))
     return parts
 
 
@@ -978,10 +985,6 @@ def _shooter_layer(
     hard: BoolArray,
     into: NDArray[np.int32],
 ) -> None:
-    from .elevation import pieces_under
-    from .melee import engagements
-    from .ranges import band_limits
-    from .terrain import BLOCKS_LOS, shot_kinds
 
     board = scenario.board
     model = scenario.model(sid)
@@ -1088,7 +1091,6 @@ def _shooter_layer(
     count, cover_unsure = _cover_counts(scenario, sid, kinds, fan, visible, rt, target_huge)
     hard[cover_unsure, j] = True
     ok = visible & ~cover_unsure
-    from .cover import COVER_MODIFIER
 
     best_value = np.full(n, -(10**9))
     best_index = np.zeros(n, dtype=np.int16)
@@ -1122,7 +1124,6 @@ def _los_obstacles(
 ) -> list[tuple[tuple[float, float, float, float], Any]]:
     """The LoS obstacles of a flat shot from ``sid`` at a target of radius ``rt`` (as
     :func:`fwwrules.los.obstacles` gathers them), with bounding boxes."""
-    from .terrain import merged
 
     board = scenario.board
     out: list[tuple[tuple[float, float, float, float], Any]] = []
@@ -1145,17 +1146,16 @@ _RING_OUT = 1.0 / math.cos(math.pi / _RING_N)
 def _eroded_wall(scenario: Scenario, kinds: Any, parts: list[_Part]) -> BaseGeometry | None:
     """Every LoS blocker of a flat shot (merged solids and Huge bases), eroded by the margin
     as a whole, so that touching pieces leave no crack between them."""
-    from .terrain import merged
-
     board = scenario.board
-    key = ("threat-wall", kinds.signature)
-    if key not in board.memo:
+    walls = board.derived.threat_walls
+    key = kinds.signature
+    if key not in walls:
         geoms = [
             s.geometry.buffer(-_DELTA * 1.01, join_style="mitre", mitre_limit=1e6)
             for s in merged(board, kinds, los=True).solids
         ]
-        board.memo[key] = shapely.union_all(geoms) if geoms else None
-    wall = board.memo[key]
+        walls[key] = shapely.union_all(geoms) if geoms else None
+    wall = walls[key]
     discs = [Polygon(p.eroded) for p in parts if p.disc and p.eroded is not None]
     if discs:
         wall = shapely.union_all([*discs, *([] if wall is None else [wall])])
@@ -1262,7 +1262,6 @@ def _cover_counts(
 ) -> tuple[NDArray[np.int64], BoolArray]:
     """Objects the Line of Cover passes through (``cover.line``, ``cover.area``,
     ``cover.models``, ``cover.huge``) for flat shots, and where that is not sure."""
-    from .terrain import AREA_KINDS, merged
 
     board = scenario.board
     mg = board.models[sid]
@@ -1430,8 +1429,6 @@ _SUMMARY = {
 
 def summary_text(result: ThreatMap, lang: str = "en") -> str:
     """A few lines for ``fwwrules threat`` without ``--json`` (English or German)."""
-    from .catalogue import check_lang
-
     check_lang(lang)
     att = result.attackers[result.placeable]
     lines = [

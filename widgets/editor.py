@@ -223,8 +223,9 @@ class BoardEditor(ControlPanel):
     """A board editor: models, terrain, undo/redo, snap, live validation, save.
 
     ``BoardEditor(scenario=None, units="in", size=(48, 48))`` starts from ``scenario`` (its
-    units and, when the file gives one, its ``board`` size; else ``size`` grown to hold every
-    piece) or from an empty board of ``size`` in ``units``. Without ``size`` the table is
+    units and, when the file gives one, its ``board`` size; else ``size``, or without it a
+    table from the origin holding every piece with an inch to spare) or from an empty board
+    of ``size`` in ``units``. Without ``size`` the table is
     48" x 48" (1219.2 mm when ``units="mm"``). Everything the mouse does is also a method
     (``add_model``, ``move``, ``rotate``, ``add_rect``, ``add_polygon``, ``add_circle``, ``delete``,
     ``set_model``, ``set_terrain``, ``undo``, ``redo``, ``save``), in scenario units.
@@ -255,7 +256,7 @@ class BoardEditor(ControlPanel):
             if isinstance(board, dict) and "size" in board:
                 size = (float(board["size"][0]), float(board["size"][1]))
             elif size is None:
-                size = _extent(scenario, _default_size(units))
+                size = _extent(scenario)
         else:
             if units not in ("in", "mm"):
                 raise ValueError(f"units must be 'in' or 'mm' (got {units!r})")
@@ -673,7 +674,8 @@ class BoardEditor(ControlPanel):
 
         Comments and the layout of the file are not kept: saving writes the data in the
         library's own layout (as ``fwwrules.save`` does). Without a ``board`` size in the
-        file, the board is the ``size`` argument, grown to hold every piece.
+        file, the table is the ``size`` argument, or else one from the origin that holds every
+        piece with an inch to spare; saving then writes that size into the file.
         """
         scenario = load_scenario(path)
         kwargs.setdefault("source", str(path))
@@ -698,18 +700,18 @@ class BoardEditor(ControlPanel):
 
     # === the panel ===========================================================================
     def _build_controls(self, lang: str) -> None:
-        wide = widgets.Layout(width="290px")
+        wide = widgets.Layout(width="318px")
         kw: dict[str, Any] = {"layout": wide, "style": {"description_width": "100px"}}
         self.tool = widgets.ToggleButtons(
             options=[(t, t) for t in TOOLS],
             value="select",
-            style={"button_width": "92px"},
-            layout=widgets.Layout(width="300px"),
+            style={"button_width": "102px"},
+            layout=widgets.Layout(width="330px"),
         )
         self.snap_box = widgets.Checkbox(value=True, indent=False)
-        self.undo_button = widgets.Button(layout=widgets.Layout(width="94px"))
-        self.redo_button = widgets.Button(layout=widgets.Layout(width="94px"))
-        self.delete_button = widgets.Button(layout=widgets.Layout(width="94px"))
+        self.undo_button = widgets.Button(layout=widgets.Layout(width="104px"))
+        self.redo_button = widgets.Button(layout=widgets.Layout(width="104px"))
+        self.delete_button = widgets.Button(layout=widgets.Layout(width="104px"))
         self.lang = widgets.Dropdown(
             options=[("English", "en"), ("Deutsch", "de")], value=lang, **kw
         )
@@ -731,10 +733,10 @@ class BoardEditor(ControlPanel):
         self.height = widgets.Text(value="", placeholder="-", **kw)
         self.huge = widgets.Dropdown(options=[NONE, *TERRAIN_KINDS], value=NONE, **kw)
         self.elevated = widgets.Dropdown(options=[NONE, *TERRAIN_KINDS], value=NONE, **kw)
-        self.apply_button = widgets.Button(layout=widgets.Layout(width="290px"))
+        self.apply_button = widgets.Button(layout=widgets.Layout(width="318px"))
         self.path = widgets.Text(value="my-board.yaml", **kw)
         self.save_button = widgets.Button(layout=widgets.Layout(width="140px"))
-        self.attack_button = widgets.Button(layout=widgets.Layout(width="290px"))
+        self.attack_button = widgets.Button(layout=widgets.Layout(width="318px"))
         self.hint = widgets.HTML(layout=widgets.Layout(width="95%"))
         self.message = widgets.HTML(layout=widgets.Layout(width="95%"))
         self.attack_box = widgets.VBox()
@@ -763,7 +765,7 @@ class BoardEditor(ControlPanel):
                 self.attack_button,
                 self.lang,
             ],
-            layout=widgets.Layout(width="310px"),
+            layout=widgets.Layout(width="336px"),
         )
 
     def _build_canvas(self, px: int) -> None:
@@ -1185,7 +1187,9 @@ class BoardEditor(ControlPanel):
             ys += [p[1] for p in outline]
         margin = 0.03 * max(w, h)
         x0, x1, y0, y1 = min(xs) - margin, max(xs) + margin, min(ys) - margin, max(ys) + margin
-        side = max(x1 - x0, y1 - y0)
+        side = max(x1 - x0, y1 - y0)  # a square view, the table in its middle
+        x0 -= (side - (x1 - x0)) / 2
+        y0 -= (side - (y1 - y0)) / 2
         self.ax.set_xlim(x0, x0 + side)
         self.ax.set_ylim(y0, y0 + side)
 
@@ -1379,9 +1383,12 @@ def _default_size(units: str) -> XY:
     return (side, side)
 
 
-def _extent(scenario: Scenario, size: Sequence[float]) -> XY:
-    """``size`` grown to hold every base and piece of ``scenario`` (scenario units)."""
-    w, h = float(size[0]), float(size[1])
+def _extent(scenario: Scenario) -> XY:
+    """A table from the origin that holds every base and piece of ``scenario`` with an inch
+    to spare, in whole inches (scenario units). Pieces at negative coordinates stay off it
+    (the loader then says so: move them on, or give the file a ``board`` size)."""
+    inch = MM_PER_INCH / scenario.unit_mm
+    w = h = 0.0
     for m in scenario.models:
         w = max(w, m.at[0] + m.base / 2)
         h = max(h, m.at[1] + m.base / 2)
@@ -1389,4 +1396,7 @@ def _extent(scenario: Scenario, size: Sequence[float]) -> XY:
         _, _, x1, y1 = scenario.board.terrain[t.id].polygon.bounds
         w = max(w, x1 / scenario.unit_mm)
         h = max(h, y1 / scenario.unit_mm)
-    return (float(math.ceil(w)), float(math.ceil(h)))
+    return (
+        _round(math.ceil(w / inch + 1) * inch),
+        _round(math.ceil(h / inch + 1) * inch),
+    )

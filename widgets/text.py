@@ -78,6 +78,23 @@ UI_WORDS: Mapping[str, Mapping[str, str]] = {
         "anklicken, dann wieder die erste. Kreis: in der Mitte drücken, zum Rand ziehen. "
         "Auswählen: ein Teil ziehen; am runden Griff ziehen, um es zu drehen.",
     },
+    "threat-side": {"en": "Side standing", "de": "Seite, die steht"},
+    "threat-layer": {"en": "Show", "de": "Anzeigen"},
+    "threat-step": {"en": "Step", "de": "Raster"},
+    "attackers": {"en": "shooters that can attack", "de": "Schützen, die angreifen können"},
+    "uncovered": {"en": "... without cover", "de": "... ohne Deckung"},
+    "best-modifier": {"en": "best modifier", "de": "bester Modifikator"},
+    "threat-hint": {
+        "en": "Drag a shooter: the map is recomputed when you let go. Click a free spot: the "
+        "rulings for a model standing there.",
+        "de": "Einen Schützen ziehen: die Karte wird beim Loslassen neu berechnet. Eine freie "
+        "Stelle anklicken: die Entscheidungen für ein Modell, das dort steht.",
+    },
+    "threat-position": {"en": "A model standing at", "de": "Ein Modell bei"},
+    "threat-unplaceable": {
+        "en": "A model cannot stand here.",
+        "de": "Hier kann kein Modell stehen.",
+    },
     "drag-hint": {
         "en": "Drag a base on the board with the mouse (it stops at contact), or set x and y.",
         "de": "Eine Base auf dem Spielfeld mit der Maus ziehen (sie hält bei Kontakt an) "
