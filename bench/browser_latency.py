@@ -132,7 +132,7 @@ def main() -> None:
             if not done:
                 print(f"DPR {ratio:g}: no move showed a change within 2 s")
                 continue
-            p90 = done[min(len(done) - 1, int(round(0.9 * (len(done) - 1))))]
+            p90 = done[min(len(done) - 1, round(0.9 * (len(done) - 1)))]
             print(
                 f"DPR {ratio:g}: mouse move -> canvas and ruling changed: "
                 f"median {statistics.median(done):.1f} ms, p90 {p90:.1f} ms "

@@ -186,7 +186,7 @@ def _placement_scenario(models: Sequence[Mapping[str, Any]], units: str) -> Scen
         if base > 0 and ident not in seen and all(map(math.isfinite, (base, x, y))):
             seen.add(ident)
             out.append(Model(ident, str(m.get("faction", "")), base, (x, y)))
-    return Scenario(models=tuple(out), units=units)
+    return Scenario(models=tuple(out), units="in" if units == "in" else "mm")
 
 
 def _board_supported() -> bool:
