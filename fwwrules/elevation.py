@@ -57,6 +57,7 @@ from shapely.geometry import LineString, Point
 
 from .constants import EDGE_PROBE_MM, LENGTH_EPSILON_MM
 from .rulings import Reason
+from .thresholds import reaches_ruler, within_ruler
 
 if TYPE_CHECKING:
     from .board import Board, TerrainGeometry
@@ -105,7 +106,9 @@ def is_elevated(scenario: Scenario, a_id: str, b_id: str) -> bool:
     Exactly Orange counts (within :data:`LENGTH_EPSILON_MM`). The relation is one-way: at most
     one of ``is_elevated(s, a, b)`` and ``is_elevated(s, b, a)`` is true.
     """
-    return height_difference(scenario, a_id, b_id) >= orange_mm(scenario) - LENGTH_EPSILON_MM
+    return reaches_ruler(
+        height_difference(scenario, a_id, b_id), orange_mm(scenario), scenario.ruler_tolerance_mm
+    )
 
 
 def _require_model(scenario: Scenario, ident: str) -> None:
@@ -211,7 +214,7 @@ def _signed_area(coords: list[Point2]) -> float:
 
 
 def significant_edges_of(
-    terrain: Iterable[TerrainGeometry], orange: float
+    terrain: Iterable[TerrainGeometry], orange: float, tolerance: float = LENGTH_EPSILON_MM
 ) -> tuple[SignificantEdge, ...]:
     """``elevation.significant-edge``: every Significant Edge of a board, in file order.
 
@@ -229,15 +232,17 @@ def significant_edges_of(
     and lies on the outer side (probed :data:`EDGE_PROBE_MM` outside).
     """
     pieces = tuple(t for t in terrain if t.height is not None)
-    if not pieces or all(float(t.height or 0.0) < orange - LENGTH_EPSILON_MM for t in pieces):
+    if not pieces or all(
+        not reaches_ruler(float(t.height or 0.0), orange, tolerance) for t in pieces
+    ):
         return ()
     # Memoised on the pieces' ids, heights and outlines: a scenario rebuilt after a model moved
     # (dataclasses.replace) finds its edges again without recomputing them.
     wkb = shapely.to_wkb([t.polygon for t in pieces])
-    key = (orange, tuple((t.id, t.height) for t in pieces), tuple(wkb))
+    key = (orange, tolerance, tuple((t.id, t.height) for t in pieces), tuple(wkb))
     cached = _EDGE_CACHE.get(key)
     if cached is None:
-        cached = _compute_edges(pieces, orange)
+        cached = _compute_edges(pieces, orange, tolerance)
         if len(_EDGE_CACHE) >= _EDGE_CACHE_LIMIT:
             _EDGE_CACHE.pop(next(iter(_EDGE_CACHE)))
         _EDGE_CACHE[key] = cached
@@ -249,13 +254,13 @@ _EDGE_CACHE_LIMIT = 32
 
 
 def _compute_edges(
-    pieces: tuple[TerrainGeometry, ...], orange: float
+    pieces: tuple[TerrainGeometry, ...], orange: float, tolerance: float
 ) -> tuple[SignificantEdge, ...]:
     tree = shapely.STRtree([t.polygon for t in pieces])
     out: list[SignificantEdge] = []
     for k, piece in enumerate(pieces):
         top = float(piece.height or 0.0)
-        if top < orange - LENGTH_EPSILON_MM:
+        if not reaches_ruler(top, orange, tolerance):
             continue  # no drop from it can reach Orange
         coords = [(float(x), float(y)) for x, y in shapely.get_coordinates(piece.polygon.exterior)]
         ccw = _signed_area(coords) > 0
@@ -271,7 +276,7 @@ def _compute_edges(
         for i in range(len(coords) - 1):
             a, b = coords[i], coords[i + 1]
             beyond = [near[int(j)] for j in np.flatnonzero(hits[i])] if near else []
-            out.extend(_edge_parts(piece, i, a, b, top, ccw, beyond, orange))
+            out.extend(_edge_parts(piece, i, a, b, top, ccw, beyond, orange, tolerance))
     return tuple(out)
 
 
@@ -284,6 +289,7 @@ def _edge_parts(
     ccw: bool,
     neighbours: list[TerrainGeometry],
     orange: float,
+    tolerance: float,
 ) -> list[SignificantEdge]:
     """The significant parts of edge ``index`` (``a -> b``); ``neighbours`` meet the edge."""
     dx, dy = b[0] - a[0], b[1] - a[1]
@@ -296,7 +302,7 @@ def _edge_parts(
     if not neighbours:  # the table lies beyond the whole edge
         return (
             [SignificantEdge(piece.id, index, a, b, top, 0.0, side)]
-            if top >= orange - (LENGTH_EPSILON_MM)
+            if reaches_ruler(top, orange, tolerance)
             else []
         )
     line = LineString([a, b])
@@ -332,7 +338,7 @@ def _edge_parts(
             parts.append((t0, t1, ground))
     edges = []
     for t0, t1, ground in parts:
-        if top - ground >= orange - LENGTH_EPSILON_MM:
+        if reaches_ruler(top - ground, orange, tolerance):
             pa = a if t0 == 0.0 else (a[0] + t0 * dx, a[1] + t0 * dy)
             pb = b if t1 == 1.0 else (a[0] + t1 * dx, a[1] + t1 * dy)
             edges.append(SignificantEdge(piece.id, index, pa, pb, top, ground, side))
@@ -484,7 +490,7 @@ class ShotContext:
       ones the Line of Cover crosses, one per piece (:func:`covering_edges`).
     * ``cover_within``: ``elevation.shooter-cover``, when the attacker is Elevated: only cover
       at most this far (mm, edge to edge) from the target's base counts. It is Orange plus
-      :data:`LENGTH_EPSILON_MM`, so a plain ``distance <= cover_within`` keeps cover exactly
+      the ruler tolerance, so a plain ``distance <= cover_within`` keeps cover exactly
       Orange away (``200 - 133.2`` is ``66.80000000000001`` in floating point).
     * ``reasons``: what applies, citing ``elevation.*`` with values (scenario units).
     """
@@ -625,8 +631,9 @@ def shot_context(scenario: Scenario, attacker_id: str, target_id: str) -> ShotCo
     excluded = frozenset(under_a) | frozenset(under_t)
 
     diff = ma.elevation - mt.elevation
-    attacker_elevated = diff >= orange - LENGTH_EPSILON_MM
-    target_elevated = -diff >= orange - LENGTH_EPSILON_MM
+    tol = scenario.ruler_tolerance_mm
+    attacker_elevated = reaches_ruler(diff, orange, tol)
+    target_elevated = reaches_ruler(-diff, orange, tol)
     if not (attacker_elevated or target_elevated):
         if abs(diff) > LENGTH_EPSILON_MM:
             reasons.append(
@@ -708,7 +715,7 @@ def shot_context(scenario: Scenario, attacker_id: str, target_id: str) -> ShotCo
                 "bottom": _r(scenario, e.bottom),
                 "unit": unit,
             }
-            if d > orange + eps:
+            if not within_ruler(d, orange, tol):
                 los_edges.append(e)
                 reasons.append(Reason("elevation.edge-blocks-los", "far", values))
             elif target_elevated:
@@ -719,7 +726,7 @@ def shot_context(scenario: Scenario, attacker_id: str, target_id: str) -> ShotCo
 
     cover_within = None
     if attacker_elevated:
-        cover_within = orange + LENGTH_EPSILON_MM  # exactly Orange still counts
+        cover_within = orange + tol  # within Orange (thresholds.within_ruler)
         reasons.append(
             Reason(
                 "elevation.shooter-cover",

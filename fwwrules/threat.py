@@ -72,6 +72,7 @@ from .pieces import Model, Weapon
 from .ranges import band_limits
 from .rulesets import ruleset_name
 from .terrain import AREA_KINDS, BLOCKS_LOS, merged, shot_kinds
+from .thresholds import reaches_ruler, within_ruler
 
 THREAT_FORMAT = "fwwrules/threat@1"
 """The ``format`` of ``fwwrules threat --json``."""
@@ -985,6 +986,7 @@ def _shooter_layer(
     hard: BoolArray,
     into: NDArray[np.int32],
 ) -> None:
+    rtol = scenario.ruler_tolerance_mm
 
     board = scenario.board
     model = scenario.model(sid)
@@ -1008,8 +1010,8 @@ def _shooter_layer(
             continue
         short_end, long_end = band_limits(scenario, w)
         end = long_end if long_end is not None else short_end
-        in_range = nearest <= end
-        unsure = np.abs(nearest - end) <= _DELTA
+        in_range = within_ruler(nearest, end, rtol)
+        unsure = np.abs(nearest - (end + rtol)) <= _DELTA
         if w.min_range is not None:
             lo = scenario.length_mm(w.min_range)
             unsure |= d - rs - rt <= lo + 2 * rt + _DELTA
@@ -1034,7 +1036,7 @@ def _shooter_layer(
     # Elevation: the fast path takes flat shots only (target on the ground, neither Elevated).
     on_piece = elev_mm > 0.0
     diff_t = mg.elevation - elev_mm
-    elevated = (diff_t >= orange - LENGTH_EPSILON_MM) | (-diff_t >= orange - LENGTH_EPSILON_MM)
+    elevated = reaches_ruler(diff_t, orange, rtol) | reaches_ruler(-diff_t, orange, rtol)
     flat_bad = need & (on_piece | elevated)
     hard[flat_bad, j] = True
     need &= ~flat_bad
