@@ -33,6 +33,7 @@ from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
 from .board import SIZE_RANK, Disc
+from .constants import LENGTH_EPSILON_MM
 from .elevation import covering_edges, edge_crossed
 from .engagement import engagements
 from .geometry import disc_passage, passage
@@ -77,7 +78,8 @@ def line_of_cover(shot: Shot, rules: str) -> CoverResult:
     p, q = shot.loc
     loc = LineString([p, q])
     shooter = Point(shot.a.x, shot.a.y)
-    tol = board.contact_tolerance
+    # exactly the contact tolerance is contact, whatever rounding a move of the board brings
+    tol = board.contact_tolerance + LENGTH_EPSILON_MM
     ctx = shot.context
     target_disc = shot.b
     target_geom = shot.b_polygon if shot.b_polygon is not None else None

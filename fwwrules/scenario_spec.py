@@ -21,6 +21,7 @@ import os
 import re
 from typing import Annotated, Any, Literal
 
+import numpy as np
 from pydantic import (
     AfterValidator,
     Field,
@@ -35,15 +36,19 @@ from pydantic import (
 from shapely import validation as shapely_validation
 from shapely.geometry import Polygon
 
+from .board import TERRAIN_CIRCLE_QUAD_SEGMENTS
 from .constants import (
     BOUNDARY_TOLERANCE_MM,
     DEFAULT_CONTACT_TOLERANCE_MM,
+    LENGTH_EPSILON_MM,
     MAX_COORDINATE,
     MAX_MODEL_WEAPONS,
     MAX_MODELS,
     MAX_POLYGON_VERTICES,
     MAX_TERRAIN,
+    MAX_TOTAL_VERTICES,
     MAX_WEAPONS,
+    MIN_FEATURE_MM,
     MM_PER_INCH,
     SANE_BASE_MM,
     SANE_RULER_MM,
@@ -472,7 +477,12 @@ def _semantic_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
                 problems.extend(_ruler_problems(value * unit, ("weapons", i, band), doc))
     for i, piece in enumerate(spec.terrain):
         if piece.polygon is not None:
-            problems.extend(_polygon_problems(piece.polygon, ("terrain", i, "polygon"), doc))
+            found = _polygon_problems(piece.polygon, ("terrain", i, "polygon"), doc)
+            if not found:
+                found = _thin_polygon_problems(piece.polygon, unit, ("terrain", i, "polygon"), doc)
+            problems.extend(found)
+        problems.extend(_small_shape_problems(piece, unit, ("terrain", i), doc))
+    problems.extend(_total_vertex_problems(spec, doc))
     for i, weapon in enumerate(spec.weapons):
         problems.extend(_weapon_problems(weapon, ("weapons", i), doc))
     problems.extend(_overlap_problems(spec, doc, unit))
@@ -589,6 +599,106 @@ def _polygon_problems(
     return []
 
 
+def _terrain_corners(piece: TerrainSpec) -> int:
+    """Corners a piece has on the board: a polygon its own, a rectangle 4, a circle 128."""
+    if piece.polygon is not None:
+        return len(piece.polygon)
+    if piece.rect is not None:
+        return 4
+    return 4 * TERRAIN_CIRCLE_QUAD_SEGMENTS
+
+
+def _total_vertex_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
+    """:data:`~fwwrules.constants.MAX_TOTAL_VERTICES` over all pieces."""
+    total = sum(_terrain_corners(t) for t in spec.terrain)
+    if total <= MAX_TOTAL_VERTICES:
+        return []
+    return [
+        doc.problem(
+            ("terrain",),
+            f"the terrain has {total} corners in all (a rectangle counts 4, a circle "
+            f"{4 * TERRAIN_CIRCLE_QUAD_SEGMENTS}): the limit is {MAX_TOTAL_VERTICES} "
+            "(MAX_TOTAL_VERTICES)",
+        )
+    ]
+
+
+def _small_shape_problems(
+    piece: TerrainSpec, unit: float, at: tuple[str | int, ...], doc: Document
+) -> list[Problem]:
+    """A rectangle side or circle diameter below :data:`~fwwrules.constants.MIN_FEATURE_MM`."""
+    low = MIN_FEATURE_MM
+    below = low - LENGTH_EPSILON_MM  # exactly the minimum is allowed, rounding aside
+    if piece.rect is not None:
+        for k, name in enumerate(("width", "height")):
+            mm = piece.rect.size[k] * unit
+            if mm < below:
+                return [
+                    doc.problem(
+                        (*at, "rect", "size", k),
+                        f"a {name} of {mm:g} mm is below the smallest feature allowed, "
+                        f"{low:g} mm (MIN_FEATURE_MM)",
+                    )
+                ]
+    if piece.circle is not None and piece.circle.diameter * unit < below:
+        mm = piece.circle.diameter * unit
+        return [
+            doc.problem(
+                (*at, "circle", "diameter"),
+                f"a diameter of {mm:g} mm is below the smallest feature allowed, "
+                f"{low:g} mm (MIN_FEATURE_MM)",
+            )
+        ]
+    return []
+
+
+def _thin_polygon_problems(
+    points: list[tuple[float, float]], unit: float, path: tuple[str | int, ...], doc: Document
+) -> list[Problem]:
+    """A simple polygon with a feature below :data:`~fwwrules.constants.MIN_FEATURE_MM`: an
+    edge that short, or a corner that close to an edge it is not on (a sliver, a spike, a
+    near-touch). Boundary case: exactly the minimum is allowed."""
+    xy = np.asarray(points, dtype=float) * unit
+    n = len(xy)
+    nxt = np.roll(xy, -1, axis=0)
+    d = nxt - xy
+    lengths = np.hypot(d[:, 0], d[:, 1])
+    low = MIN_FEATURE_MM
+    below = low - LENGTH_EPSILON_MM  # exactly the minimum is allowed, rounding aside
+    short = np.flatnonzero(lengths < below)
+    if len(short):
+        k = int(short[0])
+        return [
+            doc.problem(
+                (*path, k),
+                f"the edge from corner {k} to corner {(k + 1) % n} is {lengths[k]:.3g} mm long; "
+                f"the shortest allowed is {low:g} mm (MIN_FEATURE_MM)",
+            )
+        ]
+    # distance from every corner i to every edge j that does not end at i
+    rel = xy[:, None, :] - xy[None, :, :]  # (i, j, 2): corner i from the start of edge j
+    t = np.clip(
+        (rel[..., 0] * d[None, :, 0] + rel[..., 1] * d[None, :, 1]) / (lengths[None, :] ** 2),
+        0.0,
+        1.0,
+    )
+    gap = np.hypot(rel[..., 0] - t * d[None, :, 0], rel[..., 1] - t * d[None, :, 1])
+    idx = np.arange(n)
+    gap[idx, idx] = np.inf  # edge i starts at corner i
+    gap[idx, (idx - 1) % n] = np.inf  # edge i - 1 ends there
+    i, j = np.unravel_index(int(np.argmin(gap)), gap.shape)
+    if gap[i, j] < below:
+        return [
+            doc.problem(
+                (*path, int(i)),
+                f"corner {int(i)} is {gap[i, j]:.3g} mm from the edge from corner {int(j)} to "
+                f"corner {(int(j) + 1) % n}; the smallest feature allowed is {low:g} mm "
+                "(MIN_FEATURE_MM)",
+            )
+        ]
+    return []
+
+
 def _overlap_problems(spec: ScenarioSpec, doc: Document, unit: float) -> list[Problem]:
     tol_mm = (
         DEFAULT_CONTACT_TOLERANCE_MM
@@ -605,7 +715,7 @@ def _overlap_problems(spec: ScenarioSpec, doc: Document, unit: float) -> list[Pr
                 continue
             d = math.dist(a.at, b.at) * unit
             gap = d - (a.base + b.base) * unit / 2
-            if gap < -tol_mm:
+            if gap < -tol_mm - LENGTH_EPSILON_MM:  # exactly the tolerance is allowed
                 problems.append(
                     doc.problem(
                         ("models", j, "at"),

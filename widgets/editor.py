@@ -186,23 +186,7 @@ def _placement_scenario(models: Sequence[Mapping[str, Any]], units: str) -> Scen
         if base > 0 and ident not in seen and all(map(math.isfinite, (base, x, y))):
             seen.add(ident)
             out.append(Model(ident, str(m.get("faction", "")), base, (x, y)))
-    return Scenario(models=tuple(out), units=units)
-
-
-def _board_supported() -> bool:
-    """True when the scenario format has the optional ``board: {size: [w, h]}``."""
-    global _BOARD_OK
-    if _BOARD_OK is None:
-        data = {"format": SCENARIO_FORMAT, "board": {"size": [1, 1]}}
-        try:
-            parse_scenario(Document(data, "<probe>"))
-            _BOARD_OK = True
-        except ScenarioError:
-            _BOARD_OK = False
-    return _BOARD_OK
-
-
-_BOARD_OK: bool | None = None
+    return Scenario(models=tuple(out), units="in" if units == "in" else "mm")
 
 
 def _interactive_default() -> bool:
@@ -266,8 +250,7 @@ class BoardEditor(ControlPanel):
         if size is None:
             size = _default_size(units)
         self.size: XY = (float(size[0]), float(size[1]))
-        if _board_supported():
-            data["board"] = {"size": [_round(self.size[0]), _round(self.size[1])]}
+        data["board"] = {"size": [_round(self.size[0]), _round(self.size[1])]}
         for key in ("models", "terrain", "weapons"):
             data.setdefault(key, [])
         self.unit_mm = MM_PER_INCH if units == "in" else 1.0
@@ -1249,6 +1232,7 @@ class BoardEditor(ControlPanel):
             self.preview.set_center(self._drag["start"])
             self.preview.set_radius(1e-9)
             self.preview.set_visible(True)
+            self._start_blit()
         elif tool == "select":
             hit = self._hit(x, y)
             if hit is None:
@@ -1261,6 +1245,45 @@ class BoardEditor(ControlPanel):
                 self.selected = ident
                 self._show()
             self._drag = {"what": kind, "id": ident, "start": (x, y), "to": (x, y)}
+            self._start_blit()
+
+    # Blitting while dragging: the moving artists are drawn over a cached background, so a
+    # motion costs a few artists, not a full draw of the board (ipympl supports blit).
+    def _moving(self) -> list[Artist]:
+        drag = self._drag or {}
+        if drag.get("what") == "circle":
+            return [self.preview]
+        ident = str(drag.get("id"))
+        items: list[Artist] = []
+        for table in (self.bases, self.pieces, self.labels):
+            if ident in table:
+                items.append(table[ident])
+        if self.handle is not None and drag.get("what") in ("terrain", "handle"):
+            items.append(self.handle)
+        return items
+
+    def _start_blit(self) -> None:
+        if not self.interactive or self._drag is None:
+            return
+        moving = self._moving()
+        for a in moving:
+            a.set_animated(True)
+        canvas: Any = self.figure.canvas
+        canvas.draw()  # everything that stays put, once
+        self._drag["background"] = canvas.copy_from_bbox(self.figure.bbox)
+        self._drag["moving"] = moving
+        self._blit()
+
+    def _blit(self) -> None:
+        drag = self._drag
+        if drag is None or "background" not in drag:
+            return
+        canvas: Any = self.figure.canvas
+        canvas.restore_region(drag["background"])
+        for a in drag["moving"]:
+            if a.get_visible():
+                self.ax.draw_artist(a)
+        canvas.blit(self.figure.bbox)
 
     def _motion(self, event: MouseEvent) -> None:
         if self._drag is None or event.inaxes is not self.ax or event.xdata is None:
@@ -1299,7 +1322,7 @@ class BoardEditor(ControlPanel):
             moved = copy.deepcopy(piece)
             self._turn(moved, self._drag_angle(piece, (x, y)))
             self._show_piece(ident, moved)
-        self.figure.canvas.draw_idle()
+        self._blit()
 
     def _show_piece(self, ident: str, piece: Mapping[str, Any]) -> None:
         patch = self.pieces[ident]
@@ -1336,15 +1359,24 @@ class BoardEditor(ControlPanel):
         drag, self._drag = self._drag, None
         if drag is None:
             return
+        for a in drag.get("moving", ()):
+            a.set_animated(False)
         x, y = drag["to"]
         if event.inaxes is self.ax and event.xdata is not None and event.ydata is not None:
             x, y = float(event.xdata), float(event.ydata)
+        try:
+            self._drop(drag, x, y)
+        finally:
+            if "background" in drag:
+                self._render()  # the whole board again (also after a refusal or a click)
+
+    def _drop(self, drag: Mapping[str, Any], x: float, y: float) -> None:
         what = drag["what"]
         sx, sy = drag["start"]
         if what == "circle":
             self.preview.set_visible(False)
             r = math.hypot(x - sx, y - sy)
-            diameter = 2 * r if r > 0 else 1.0 / self.unit_mm * MM_PER_INCH
+            diameter = 2 * r if r > 0 else MM_PER_INCH / self.unit_mm  # a click: 1"
             self._guard(lambda: self.add_circle((sx, sy), diameter, **self._terrain_form()))
             return
         if (x, y) == (sx, sy):

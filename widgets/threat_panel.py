@@ -102,8 +102,14 @@ class ThreatPanel(ControlPanel):
         self._relabel()
         for control in (self.side, self.layer, self.rules, self.lang):
             control.observe(self._changed, "value")
-        controls = widgets.VBox([self.side, self.layer, self.rules, self.lang, self.hint])
-        self.widget = widgets.HBox([controls, self.view.widget, self.html])
+        controls = widgets.VBox(
+            [self.side, self.layer, self.rules, self.lang, self.hint],
+            layout=widgets.Layout(flex="0 0 auto", width="270px"),
+        )
+        # Controls, board and text side by side; on a narrow screen the text wraps below.
+        self.widget = widgets.HBox(
+            [controls, self.view.widget, self.html], layout=widgets.Layout(flex_flow="row wrap")
+        )
         self.view.invalidate()
         self.view.redraw()
 

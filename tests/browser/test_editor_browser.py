@@ -59,7 +59,11 @@ class Board:
     def click(self, x: float, y: float) -> None:
         self.page.mouse.click(*self.px(x, y))
 
-    def drag(self, start: tuple[float, float], end: tuple[float, float]) -> None:
+    def drag(
+        self, start: tuple[float, float], end: tuple[float, float], shot: str | None = None
+    ) -> None:
+        """Press, move in eight steps, release; ``shot`` names a screenshot taken just before
+        the release (the blitted drag as the reader sees it)."""
         mouse = self.page.mouse
         mouse.move(*self.px(*start))
         mouse.down()
@@ -69,6 +73,9 @@ class Board:
                 *self.px(start[0] + t * (end[0] - start[0]), start[1] + t * (end[1] - start[1]))
             )
             self.page.wait_for_timeout(40)
+        if shot is not None:
+            self.page.wait_for_timeout(400)
+            self.page.screenshot(path=str(ARTIFACTS / shot))
         mouse.up()
 
 
@@ -175,7 +182,7 @@ def _drive(page: Any, saved: Path) -> None:
     # Drag the raider with the Select tool.
     _tool(page, "Select")
     canvas.scroll_into_view_if_needed()
-    board.drag((18, 12), (16, 16))
+    board.drag((18, 12), (16, 16), shot="editor-dragging-1280x800.png")
     page.wait_for_timeout(500)
     canvas.scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "editor-1280x800.png"))
