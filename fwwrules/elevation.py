@@ -254,7 +254,7 @@ _EDGE_CACHE_LIMIT = 32
 
 
 def _compute_edges(
-    pieces: tuple[TerrainGeometry, ...], orange: float, tolerance: float
+    pieces: tuple[TerrainGeometry, ...], orange: float, tolerance: float = LENGTH_EPSILON_MM
 ) -> tuple[SignificantEdge, ...]:
     """Every Significant Edge, with spatial indexes instead of all-against-all.
 
@@ -268,7 +268,7 @@ def _compute_edges(
     eps = LENGTH_EPSILON_MM
     polys = np.asarray([t.polygon for t in pieces], dtype=object)
     heights = np.asarray([float(t.height or 0.0) for t in pieces])
-    tops = [k for k, h in enumerate(heights) if h >= orange - eps]
+    tops = [k for k, h in enumerate(heights) if reaches_ruler(h, orange, tolerance)]
     # the edges of the pieces that can drop by Orange: (x0, y0, x1, y1), owner, index, ccw
     rows: list[Any] = []
     owner: list[Any] = []
@@ -320,7 +320,7 @@ def _compute_edges(
     first = np.flatnonzero(new_run)
     last = np.append(first[1:] - 1, len(pe) - 1)
     run_e, run_t0, run_t1, run_g = pe[first], pt[first, 0], pt[last, 1], ground[first]
-    significant = heights[own[run_e]] - run_g >= orange - eps
+    significant = reaches_ruler(heights[own[run_e]] - run_g, orange, tolerance)
     out: list[SignificantEdge] = []
     for e, t0, t1, g in zip(
         run_e[significant].tolist(),
@@ -477,7 +477,7 @@ def _grounds(
 
 
 def _compute_edges_reference(
-    pieces: tuple[TerrainGeometry, ...], orange: float
+    pieces: tuple[TerrainGeometry, ...], orange: float, tolerance: float = LENGTH_EPSILON_MM
 ) -> tuple[SignificantEdge, ...]:
     """The edge-by-edge computation (all pieces near each piece, then each edge on its own):
     slower, kept as the reference :func:`_compute_edges` is tested against."""
