@@ -220,6 +220,9 @@ class BoardEditor(ControlPanel):
     message widget and ``widget`` for the whole panel.
     """
 
+    canvas_widget: widgets.DOMWidget
+    figure: Figure
+
     def __init__(
         self,
         scenario: Scenario | None = None,
@@ -274,6 +277,16 @@ class BoardEditor(ControlPanel):
         self.widget = widgets.VBox([widgets.HBox([self.controls, board]), self.attack_box])
         self._relabel()
         self._show()
+        if self.interactive:
+            self._make_canvas()
+
+    def _make_canvas(self) -> None:
+        """Swap the PNG for ipympl's canvas holding the picture drawn so far."""
+        from .view import ipympl_canvas
+
+        self.canvas_widget = ipympl_canvas(self.figure, (self._px, self._px))
+        board = self.widget.children[0].children[1]
+        board.children = (self.canvas_widget, *board.children[1:])
 
     # === state ==============================================================================
     @property
@@ -755,27 +768,15 @@ class BoardEditor(ControlPanel):
         dpi = 100.0
         inches = px / dpi
         fig = Figure(figsize=(inches, inches), dpi=dpi)
-        self.canvas_widget: widgets.DOMWidget
-        if self.interactive:
-            from ipympl.backend_nbagg import Canvas, FigureManager
+        # Drawn on Agg first; with ipympl the interactive canvas is made once the first
+        # picture exists (:meth:`_make_canvas`), so the browser starts from it.
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-            canvas: Any = Canvas(fig)
-            FigureManager(canvas, 0)
-            canvas.header_visible = False
-            canvas.footer_visible = False
-            canvas.toolbar_visible = False
-            canvas.resizable = False
-            canvas.layout.width = f"{px}px"
-            canvas.layout.height = f"{px}px"
-            canvas.layout.min_width = f"{px}px"
-            self.canvas_widget = canvas
-        else:
-            from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-            FigureCanvasAgg(fig)
-            self.canvas_widget = widgets.Image(
-                format="png", layout=widgets.Layout(width=f"{px}px", height=f"{px}px")
-            )
+        FigureCanvasAgg(fig)
+        self.canvas_widget = widgets.Image(
+            format="png", layout=widgets.Layout(width=f"{px}px", height=f"{px}px")
+        )
+        self._px: int = px
         fig.subplots_adjust(left=0.08, right=0.98, bottom=0.07, top=0.97)
         self.figure = fig
         self.ax = fig.add_subplot()
