@@ -289,7 +289,7 @@ CASES = [
     Case("los among circles", los_circles, (*_RULING, "m0", "--target", "m100")),
     Case("los circles, diagonal", los_circles, (*_RULING, "m25", "--target", "m125")),
     Case("los circles, far point", los_circles, (*_RULING, "m0", "--target", "1000000,-1000000")),
-    Case("los circles, terrain", los_circles, (*_RULING, "m0", "--target", "t16")),
+    Case("los circles, terrain", los_circles, (*_RULING, "m0", "--target", "t7")),
     Case("los circles render", los_circles, (*_RENDER, "--attacker", "m0", "--target", "m100")),
     Case("los among boxes", los_boxes, (*_RULING, "m0", "--target", "m100")),
     Case("los boxes, diagonal", los_boxes, (*_RULING, "m25", "--target", "m125")),

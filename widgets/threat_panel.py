@@ -23,7 +23,7 @@ from fwwrules.threat import ThreatMap, default_area, sides_of
 from .attack_panel import error_html, move_model
 from .panel import ControlPanel
 from .text import ui
-from .view import BoardView
+from .view import BoardView, static_bundle
 
 
 class ThreatPanel(ControlPanel):
@@ -114,7 +114,8 @@ class ThreatPanel(ControlPanel):
         self.view.redraw()
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
+        """The widget, plus the board as PNG and the answer as HTML for static views."""
+        return static_bundle(self.widget, self.view.figure, self.html.value)
 
     # --- the one place that asks the rules -------------------------------------------------
     def _compute(self) -> None:

@@ -123,7 +123,6 @@ def ipympl_canvas(figure: Figure, size_px: tuple[int, int]) -> widgets.DOMWidget
     canvas.footer_visible = False
     canvas.toolbar_visible = False
     canvas.resizable = False
-    canvas.capture_scroll = False
     width_px, height_px = size_px
     canvas.layout = widgets.Layout(
         width=f"{width_px}px",
