@@ -7,16 +7,15 @@ starts there.
 
 Boundary cases
 --------------
-* Every comparison with a ruler length has the ruler tolerance (the scenario's contact
-  tolerance, 0.5 mm by default), in favour of "within": a base that reaches to within it of a
-  band's end is in that band. A board built with a distance exactly at a ruler's length then
-  gets the same answer however it is moved, rotated or written (mm or inches).
-* A target is in a band if any part of its base lies in it. A base whose nearest point is at
-  the short ruler's end is in the short band; it also reaches into the long band only if its
-  farthest point lies beyond that end by more than the tolerance.
+* A target is in a band if any part of its base lies in it, within the ruler tolerance (the
+  contact tolerance, :mod:`fwwrules.thresholds`). A base whose nearest point is at most the
+  tolerance beyond the short ruler's end is in the short band; it also reaches into the long
+  band only if its farthest point lies more than the tolerance beyond that end.
 * ``ranged.min-range``: a base lying wholly inside the minimum range (its farthest point
   short of it by more than the tolerance) is out of range; one that reaches the minimum
   range is in the short band.
+* A board built with a distance exactly at a ruler's length (as rulebook examples are) gets
+  the same answer however it is moved, rotated or written (mm or inches).
 * A base in both bands lets the attacker choose (a :class:`~fwwrules.rulings.Choice`).
 * Overlapping or touching bases are at distance 0 (short band, unless a minimum range).
 * A weapon without a long band cannot reach past its short ruler.
@@ -29,6 +28,7 @@ from dataclasses import dataclass
 from .data import Scenario
 from .pieces import Weapon
 from .rulings import Choice, Reason
+from .thresholds import within_ruler
 
 
 def band_limits(scenario: Scenario, weapon: Weapon) -> tuple[float, float | None]:
@@ -48,17 +48,6 @@ def band_limits(scenario: Scenario, weapon: Weapon) -> tuple[float, float | None
 def min_range_mm(scenario: Scenario, weapon: Weapon) -> float:
     """The weapon's minimum range in mm (0 when it has none)."""
     return 0.0 if weapon.min_range is None else scenario.length_mm(weapon.min_range)
-
-
-def within_ruler(distance_mm: float, ruler_mm: float, tolerance_mm: float) -> bool:
-    """True when ``distance_mm`` reaches no farther than ``ruler_mm`` plus the ruler tolerance.
-
-    >>> within_ruler(355.6 + 1e-9, 355.6, 0.5), within_ruler(356.0, 355.6, 0.5)
-    (True, True)
-    >>> within_ruler(356.2, 355.6, 0.5)
-    False
-    """
-    return distance_mm <= ruler_mm + tolerance_mm
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,13 +87,13 @@ def range_bands(
     ('short', 'long')
     >>> range_bands(s, w, 6 * 25.4, 6 * 25.4).bands         # a point exactly at the end
     ('short',)
-    >>> range_bands(s, w, 14 * 25.4 + 0.1, 15 * 25.4).bands  # within the ruler tolerance
+    >>> range_bands(s, w, 14 * 25.4 + 0.5, 15 * 25.4).bands  # within the ruler tolerance
     ('long',)
     >>> range_bands(s, w, 14 * 25.4 + 0.6, 15 * 25.4).bands  # beyond red + green
     ()
     """
     short_end, long_end = band_limits(scenario, weapon)
-    tol = scenario.board.contact_tolerance
+    tol = scenario.ruler_tolerance_mm
     nearest = max(nearest, 0.0)
     d_units = scenario.from_mm(nearest)
     values = {

@@ -345,10 +345,6 @@ def test_ranged_min_range_within_the_ruler_tolerance_is_in_the_band() -> None:
     assert r.allowed, r.explain()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Orange with the ruler tolerance comes with the threshold predicates of issue 11",
-)
 def test_elevation_elevated_within_the_ruler_tolerance_of_orange() -> None:
     # 50.5 mm higher: within 0.5 mm of Orange, so Elevated (same for 50.8 - 1e-9)
     for h in (50.8 - 1e-9, 50.5):
