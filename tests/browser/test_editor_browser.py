@@ -23,7 +23,8 @@ from typing import Any
 
 import pytest
 from fwwrules_widgets.editor import CANVAS_PX  # the default size, as a reader gets it
-from test_lab_browser import (  # the shared Lab server and Chromium fixtures
+
+from .test_lab_browser import (  # the shared Lab server and Chromium fixtures
     ARTIFACTS,
     CHROMIUM_FLAGS,
     JS_KERNEL_IDLE,
