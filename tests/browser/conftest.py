@@ -241,10 +241,22 @@ def chromium() -> Path:
 
 
 @pytest.fixture(scope="session")
-def lab(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
-    """A JupyterLab server over a copy of notebooks/ and a Chromium, for the whole session."""
+def chromium_browser(chromium: Path) -> Iterator[Any]:
+    """The suite's one Playwright Chromium (Playwright's sync API allows one per thread, so
+    every browser test shares it: ``lab.browser`` is this one too)."""
     from playwright.sync_api import sync_playwright
 
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(chromium), args=CHROMIUM_FLAGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture(scope="session")
+def lab(chromium_browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    """A JupyterLab server over a copy of notebooks/ and a Chromium, for the whole session."""
     tmp = tmp_path_factory.mktemp("lab")
     root = tmp / "root"
     shutil.copytree(REPO / "notebooks", root / "notebooks", ignore=_ignore_checkpoints)
@@ -282,12 +294,7 @@ def lab(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[La
     try:
         url = f"http://127.0.0.1:{port}"
         _wait_for_server(proc, f"{url}/api/status?token={token}", log)
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=str(chromium), args=CHROMIUM_FLAGS)
-            try:
-                yield Lab(url=url, token=token, root=root, log=log, browser=browser)
-            finally:
-                browser.close()
+        yield Lab(url=url, token=token, root=root, log=log, browser=chromium_browser)
     finally:
         proc.terminate()
         try:
