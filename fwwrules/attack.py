@@ -23,11 +23,14 @@ from __future__ import annotations
 
 from collections import Counter
 
+from .close_combat import classify, close_combat_terms, into_melee, quick_action
 from .cover import line_of_cover
+from .data import Scenario
 from .errors import QueryError
 from .los import shot_line_of_sight
-from .melee import classify, close_combat_terms, into_melee, quick_action
+from .pieces import Weapon
 from .ranges import range_bands
+from .rulesets import ruleset_name
 from .rulings import (
     ArmorInfo,
     AttackRuling,
@@ -40,7 +43,6 @@ from .rulings import (
     Sight,
     SkillInfo,
 )
-from .scenario import Scenario, Weapon
 from .shot import Shot, Target, build_shot
 
 
@@ -56,14 +58,13 @@ def _weapon(scenario: Scenario, attacker: str, weapon: str | None) -> Weapon:
 
 
 def _labels(scenario: Scenario) -> dict[str, str]:
-    """Display names of models and terrain by id (memoised on the board)."""
-    memo = scenario.board.memo
-    if "labels" not in memo:
+    """Display names of models and terrain by id (kept in the scenario's cache)."""
+    d = scenario.derived
+    if d.labels is None:
         labels = {m.id: m.label for m in scenario.models}
         labels.update({t.id: t.label for t in scenario.terrain})
-        memo["labels"] = labels
-    cached: dict[str, str] = memo["labels"]
-    return cached
+        d.labels = labels
+    return dict(d.labels)
 
 
 def _size_reasons(scenario: Scenario, shot: Shot) -> list[Reason]:
@@ -107,9 +108,7 @@ def ruling(
     ``target`` is a model id, a terrain piece id, or a point ``(x, y)`` in scenario units.
     ``band`` is the attacker's choice when the target is in both range bands.
     """
-    rules = rules or scenario.rules
-    if rules not in ("core", "vts"):
-        raise QueryError(f"unknown rules {rules!r}; expected core or vts")
+    rules = ruleset_name(scenario.rules, rules or None)
     if band not in (None, "short", "long"):
         raise QueryError(f"unknown band {band!r}; expected short or long")
     w = _weapon(scenario, attacker, weapon)

@@ -61,7 +61,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
         print(json.dumps(threat_schema(), indent=2))
         return EXIT_OK
-    from .scenario import json_schema
+    from .scenario_spec import json_schema
 
     print(json.dumps(json_schema(), indent=2))
     return EXIT_OK
@@ -79,11 +79,12 @@ def _area(text: str) -> tuple[float, float, float, float]:
 
 def cmd_threat(args: argparse.Namespace) -> int:
     """``fwwrules threat FILE --side SIDE``: the threat map (text summary, JSON, picture)."""
-    from . import load
+    from .files import load
+    from .grid import GridScenario
     from .threat import summary_text, threat_map
 
     scenario = load(args.file)
-    if not hasattr(scenario, "board"):
+    if isinstance(scenario, GridScenario):
         raise QueryError(f"{args.file}: a threat map needs a scenario file, not a grid file")
     result = threat_map(
         scenario, args.side, base=args.base, step=args.step, rules=args.rules, area=args.area
@@ -115,9 +116,10 @@ def _target(text: str) -> str | tuple[float, float]:
 
 
 def cmd_ruling(args: argparse.Namespace) -> int:
-    from . import load, ruling
+    from . import ruling
+    from .files import load_scenario_file
 
-    scenario = load(args.file)
+    scenario = load_scenario_file(args.file)
     result = ruling(
         scenario,
         args.attacker,
@@ -132,16 +134,18 @@ def cmd_ruling(args: argparse.Namespace) -> int:
 
 
 def cmd_withdraw(args: argparse.Namespace) -> int:
-    from . import load, withdraw
+    from . import withdraw
+    from .files import load_scenario_file
 
-    _emit(withdraw(load(args.file), args.model, rules=args.rules), args)
+    _emit(withdraw(load_scenario_file(args.file), args.model, rules=args.rules), args)
     return EXIT_OK
 
 
 def cmd_slide(args: argparse.Namespace) -> int:
-    from . import load, slide
+    from . import slide
+    from .files import load_scenario_file
 
-    _emit(slide(load(args.file), args.model, args.to, rules=args.rules), args)
+    _emit(slide(load_scenario_file(args.file), args.model, args.to, rules=args.rules), args)
     return EXIT_OK
 
 
@@ -220,7 +224,8 @@ def cmd_review(args: argparse.Namespace) -> int:
 def cmd_grid(args: argparse.Namespace) -> int:
     from . import grid_cover, load
 
-    _emit(grid_cover(load(args.file), args.attacker, args.target, attack=args.attack), args)
+    grid = load(args.file)  # grid_cover refuses a scenario file with a clear error
+    _emit(grid_cover(grid, args.attacker, args.target, attack=args.attack), args)  # type: ignore[arg-type]
     return EXIT_OK
 
 

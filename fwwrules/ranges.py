@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .data import Scenario
+from .pieces import Weapon
 from .rulings import Choice, Reason
-from .scenario import Scenario, Weapon
 
 
 def band_limits(scenario: Scenario, weapon: Weapon) -> tuple[float, float | None]:

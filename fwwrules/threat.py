@@ -57,11 +57,23 @@ from numpy.typing import NDArray
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from .board import SIZE_RANK, Disc, size_class
+import fwwrules.board as _board_module
+
+from .attack import ruling
+from .board import SIZE_RANK, Board, Disc, size_class
+from .catalogue import check_lang
+from .close_combat import SHOOT_INTO_MODIFIER
 from .constants import LENGTH_EPSILON_MM, MAX_THREAT_POSITIONS, THREAT_SURE_MARGIN_MM
+from .cover import COVER_MODIFIER
+from .data import Scenario
+from .elevation import pieces_under
+from .engagement import engagements
 from .errors import QueryError
 from .geometry import disc_passage, find_clear_segment, passage
-from .scenario import Model, Scenario, Weapon
+from .pieces import Model, Weapon
+from .ranges import band_limits, range_bands
+from .rulesets import ruleset_name
+from .terrain import AREA_KINDS, BLOCKS_LOS, merged, shot_kinds
 
 THREAT_FORMAT = "fwwrules/threat@1"
 """The ``format`` of ``fwwrules threat --json``."""
@@ -200,7 +212,6 @@ class ThreatMap:
     def rulings(self, position: int) -> list[Any]:
         """The full rulings behind one position, one per shooter, with the reported weapon
         (``AttackRuling`` objects: ``explain("de")`` reads them in German)."""
-        from .attack import ruling
 
         if not self.placeable[position]:
             return []
@@ -284,9 +295,7 @@ def threat_map(
     not a positive number, an unknown ``weapon`` choice (only ``"best"``), or more positions
     than the limit.
     """
-    rules = rules or scenario.rules
-    if rules not in ("core", "vts"):
-        raise QueryError(f"unknown rules {rules!r}; expected core or vts")
+    rules = ruleset_name(scenario.rules, rules or None)
     if weapon != "best":
         raise QueryError(f"unknown weapon choice {weapon!r}; expected best")
     known = sides_of(scenario)
@@ -338,8 +347,12 @@ def _fresh_id(scenario: Scenario) -> str:
 
 
 def default_area(scenario: Scenario, base: float) -> tuple[float, float, float, float]:
-    """Every base and piece plus one target base around, in scenario units."""
+    """The table (``board: {size}``) when the file gives it; else every base and piece plus
+    one target base around, in scenario units."""
     u = scenario.unit_mm
+    size = getattr(scenario, "board_size", None)
+    if size is not None:
+        return (0.0, 0.0, float(size[0]), float(size[1]))
     xs: list[float] = []
     ys: list[float] = []
     for g in scenario.board.models.values():
@@ -448,7 +461,6 @@ def _compute(
     # melee.engaged: base contact with the target. A shooter touching it makes a close combat
     # attack (left to the ruling); every other shooter shoots into a melee when the target is
     # engaged (melee.shoot-into: the modifier only; the numbers do not change the cell).
-    from .melee import SHOOT_INTO_MODIFIER
 
     probe = Model(id=target_id, faction=faction, base=base, at=(0.0, 0.0))
     touch_limit = tol + LENGTH_EPSILON_MM
@@ -580,7 +592,6 @@ def _exact_cell(
     i: int,
     j: int,
 ) -> None:
-    from .attack import ruling
 
     weapons = scn.weapons_of(scn.model(sid))
     rs = [ruling(scn, sid, target_id, weapon=w.id, rules=rules) for w in weapons]
@@ -720,13 +731,15 @@ def _part(poly: Polygon) -> _Part:
     return _Part(_ring(grown.convex_hull), er)
 
 
-def _parts_of(board: Any, geom: BaseGeometry) -> list[_Part]:
-    key = ("threat-parts", id(geom))
-    cached = board.memo.get(key)
+def _parts_of(board: Board, geom: BaseGeometry) -> list[_Part]:
+    """The convex parts of a merged solid, kept in the scenario's cache
+    (``Derived.threat_parts``, by the solid's id; the entry holds the solid itself)."""
+    cache = board.derived.threat_parts
+    cached = cache.get(id(geom))
     if cached is not None and cached[0] is geom:
         return list(cached[1])
     parts = [_part(p) for p in convex_parts(geom)]
-    board.memo[key] = (geom, tuple(parts))
+    cache[id(geom)] = (geom, tuple(parts))
     return parts
 
 
@@ -947,17 +960,53 @@ def _blocked_by(
 # --- one shooter's layer ----------------------------------------------------------------------
 
 
+def _smaller_base() -> Any:
+    """The engine's diameter comparison (``fwwrules.board.smaller_base``) when it has one."""
+    return getattr(_board_module, "smaller_base", None)
+
+
 def _huge_blocks(shooter_base: float, target_base: float, huge_base: float) -> bool:
-    """``ranged.los.huge``: a Huge model blocks the line when the smaller of shooter and target
-    is of a smaller size class (as :mod:`fwwrules.los` compares them)."""
+    """``ranged.los.huge``: a Huge model blocks the line when the smaller base of shooter and
+    target is smaller than it, compared as :mod:`fwwrules.los` compares them (diameters with
+    ``smaller_base``, else size classes)."""
+    smaller_base = _smaller_base()
+    if smaller_base is not None:
+        return bool(smaller_base(min(shooter_base, target_base), huge_base))
     smaller = min(SIZE_RANK[size_class(shooter_base)], SIZE_RANK[size_class(target_base)])
     return smaller < SIZE_RANK[size_class(huge_base)]
 
 
 def _huge_covers(target_base: float, huge_base: float) -> bool:
-    """``cover.huge``: a Huge model covers a target of a smaller size class (not engaged with
-    it; a target in contact with nobody is engaged with nobody)."""
+    """``cover.huge``: a Huge model covers a smaller target (not engaged with it; a target in
+    contact with nobody is engaged with nobody), compared as :mod:`fwwrules.cover` does."""
+    smaller_base = _smaller_base()
+    if smaller_base is not None:
+        return bool(smaller_base(target_base, huge_base))
     return SIZE_RANK[size_class(target_base)] < SIZE_RANK[size_class(huge_base)]
+
+
+def _reach_end(scenario: Scenario, weapon: Weapon, rt: float) -> float:
+    """The farthest edge-to-edge distance (mm) at which :func:`fwwrules.ranges.range_bands`
+    still puts a base of radius ``rt`` in a band: the long ruler's end (or the short one's),
+    plus whatever ruler tolerance the engine applies, found by bisecting the engine's own
+    answer (so the fast path follows it exactly)."""
+    short_end, long_end = band_limits(scenario, weapon)
+    end = long_end if long_end is not None else short_end
+
+    def inside(x: float) -> bool:
+        return bool(range_bands(scenario, weapon, x, x + 2 * rt).bands)
+
+    lo, hi = end - 1.0, end + 10.0
+    if not inside(lo) or inside(hi):  # pragma: no cover - a ruler of another shape
+        return end
+    while True:
+        mid = (lo + hi) / 2
+        if mid in (lo, hi):
+            return lo
+        if inside(mid):
+            lo = mid
+        else:
+            hi = mid
 
 
 def _shooter_layer(
@@ -978,10 +1027,6 @@ def _shooter_layer(
     hard: BoolArray,
     into: NDArray[np.int32],
 ) -> None:
-    from .elevation import pieces_under
-    from .melee import engagements
-    from .ranges import band_limits
-    from .terrain import BLOCKS_LOS, shot_kinds
 
     board = scenario.board
     model = scenario.model(sid)
@@ -1003,8 +1048,7 @@ def _shooter_layer(
             if wi == 0:
                 first_reason[:] = clauses.code("melee.engaged")
             continue
-        short_end, long_end = band_limits(scenario, w)
-        end = long_end if long_end is not None else short_end
+        end = _reach_end(scenario, w, rt)
         in_range = nearest <= end
         unsure = np.abs(nearest - end) <= _DELTA
         if w.min_range is not None:
@@ -1086,9 +1130,14 @@ def _shooter_layer(
                 blocked[i] = True
     # --- cover (only where the attack is allowed) -------------------------------------------
     count, cover_unsure = _cover_counts(scenario, sid, kinds, fan, visible, rt, target_huge)
+    if huge and not target_huge and any(t.huge is not None for t in board.terrain.values()):
+        # terrain.kinds: whether a piece's Huge variant decides its cover for a smaller target
+        # shot at by a Huge model -- sure only where both readings give the same count
+        plain = shot_kinds(board, huge=False, elevated_kind={}, excluded=excluded)
+        other, other_unsure = _cover_counts(scenario, sid, plain, fan, visible, rt, target_huge)
+        cover_unsure |= other_unsure | (visible & (other != count))
     hard[cover_unsure, j] = True
     ok = visible & ~cover_unsure
-    from .cover import COVER_MODIFIER
 
     best_value = np.full(n, -(10**9))
     best_index = np.zeros(n, dtype=np.int16)
@@ -1122,7 +1171,6 @@ def _los_obstacles(
 ) -> list[tuple[tuple[float, float, float, float], Any]]:
     """The LoS obstacles of a flat shot from ``sid`` at a target of radius ``rt`` (as
     :func:`fwwrules.los.obstacles` gathers them), with bounding boxes."""
-    from .terrain import merged
 
     board = scenario.board
     out: list[tuple[tuple[float, float, float, float], Any]] = []
@@ -1145,17 +1193,16 @@ _RING_OUT = 1.0 / math.cos(math.pi / _RING_N)
 def _eroded_wall(scenario: Scenario, kinds: Any, parts: list[_Part]) -> BaseGeometry | None:
     """Every LoS blocker of a flat shot (merged solids and Huge bases), eroded by the margin
     as a whole, so that touching pieces leave no crack between them."""
-    from .terrain import merged
-
     board = scenario.board
-    key = ("threat-wall", kinds.signature)
-    if key not in board.memo:
+    walls = board.derived.threat_walls
+    key = kinds.signature
+    if key not in walls:
         geoms = [
             s.geometry.buffer(-_DELTA * 1.01, join_style="mitre", mitre_limit=1e6)
             for s in merged(board, kinds, los=True).solids
         ]
-        board.memo[key] = shapely.union_all(geoms) if geoms else None
-    wall = board.memo[key]
+        walls[key] = shapely.union_all(geoms) if geoms else None
+    wall = walls[key]
     discs = [Polygon(p.eroded) for p in parts if p.disc and p.eroded is not None]
     if discs:
         wall = shapely.union_all([*discs, *([] if wall is None else [wall])])
@@ -1262,7 +1309,6 @@ def _cover_counts(
 ) -> tuple[NDArray[np.int64], BoolArray]:
     """Objects the Line of Cover passes through (``cover.line``, ``cover.area``,
     ``cover.models``, ``cover.huge``) for flat shots, and where that is not sure."""
-    from .terrain import AREA_KINDS, merged
 
     board = scenario.board
     mg = board.models[sid]
@@ -1430,8 +1476,6 @@ _SUMMARY = {
 
 def summary_text(result: ThreatMap, lang: str = "en") -> str:
     """A few lines for ``fwwrules threat`` without ``--json`` (English or German)."""
-    from .catalogue import check_lang
-
     check_lang(lang)
     att = result.attackers[result.placeable]
     lines = [

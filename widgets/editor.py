@@ -186,23 +186,7 @@ def _placement_scenario(models: Sequence[Mapping[str, Any]], units: str) -> Scen
         if base > 0 and ident not in seen and all(map(math.isfinite, (base, x, y))):
             seen.add(ident)
             out.append(Model(ident, str(m.get("faction", "")), base, (x, y)))
-    return Scenario(models=tuple(out), units=units)
-
-
-def _board_supported() -> bool:
-    """True when the scenario format has the optional ``board: {size: [w, h]}``."""
-    global _BOARD_OK
-    if _BOARD_OK is None:
-        data = {"format": SCENARIO_FORMAT, "board": {"size": [1, 1]}}
-        try:
-            parse_scenario(Document(data, "<probe>"))
-            _BOARD_OK = True
-        except ScenarioError:
-            _BOARD_OK = False
-    return _BOARD_OK
-
-
-_BOARD_OK: bool | None = None
+    return Scenario(models=tuple(out), units="in" if units == "in" else "mm")
 
 
 def _interactive_default() -> bool:
@@ -223,8 +207,9 @@ class BoardEditor(ControlPanel):
     """A board editor: models, terrain, undo/redo, snap, live validation, save.
 
     ``BoardEditor(scenario=None, units="in", size=(48, 48))`` starts from ``scenario`` (its
-    units and, when the file gives one, its ``board`` size; else ``size`` grown to hold every
-    piece) or from an empty board of ``size`` in ``units``. Without ``size`` the table is
+    units and, when the file gives one, its ``board`` size; else ``size``, or without it a
+    table from the origin holding every piece with an inch to spare) or from an empty board
+    of ``size`` in ``units``. Without ``size`` the table is
     48" x 48" (1219.2 mm when ``units="mm"``). Everything the mouse does is also a method
     (``add_model``, ``move``, ``rotate``, ``add_rect``, ``add_polygon``, ``add_circle``, ``delete``,
     ``set_model``, ``set_terrain``, ``undo``, ``redo``, ``save``), in scenario units.
@@ -234,6 +219,9 @@ class BoardEditor(ControlPanel):
     the loader's findings, ``data`` for a copy of the file data, ``message`` for the panel's
     message widget and ``widget`` for the whole panel.
     """
+
+    canvas_widget: widgets.DOMWidget
+    figure: Figure
 
     def __init__(
         self,
@@ -255,7 +243,7 @@ class BoardEditor(ControlPanel):
             if isinstance(board, dict) and "size" in board:
                 size = (float(board["size"][0]), float(board["size"][1]))
             elif size is None:
-                size = _extent(scenario, _default_size(units))
+                size = _extent(scenario)
         else:
             if units not in ("in", "mm"):
                 raise ValueError(f"units must be 'in' or 'mm' (got {units!r})")
@@ -265,8 +253,7 @@ class BoardEditor(ControlPanel):
         if size is None:
             size = _default_size(units)
         self.size: XY = (float(size[0]), float(size[1]))
-        if _board_supported():
-            data["board"] = {"size": [_round(self.size[0]), _round(self.size[1])]}
+        data["board"] = {"size": [_round(self.size[0]), _round(self.size[1])]}
         for key in ("models", "terrain", "weapons"):
             data.setdefault(key, [])
         self.unit_mm = MM_PER_INCH if units == "in" else 1.0
@@ -290,6 +277,16 @@ class BoardEditor(ControlPanel):
         self.widget = widgets.VBox([widgets.HBox([self.controls, board]), self.attack_box])
         self._relabel()
         self._show()
+        if self.interactive:
+            self._make_canvas()
+
+    def _make_canvas(self) -> None:
+        """Swap the PNG for ipympl's canvas holding the picture drawn so far."""
+        from .view import ipympl_canvas
+
+        self.canvas_widget = ipympl_canvas(self.figure, (self._px, self._px))
+        board = self.widget.children[0].children[1]
+        board.children = (self.canvas_widget, *board.children[1:])
 
     # === state ==============================================================================
     @property
@@ -673,7 +670,8 @@ class BoardEditor(ControlPanel):
 
         Comments and the layout of the file are not kept: saving writes the data in the
         library's own layout (as ``fwwrules.save`` does). Without a ``board`` size in the
-        file, the board is the ``size`` argument, grown to hold every piece.
+        file, the table is the ``size`` argument, or else one from the origin that holds every
+        piece with an inch to spare; saving then writes that size into the file.
         """
         scenario = load_scenario(path)
         kwargs.setdefault("source", str(path))
@@ -698,18 +696,18 @@ class BoardEditor(ControlPanel):
 
     # === the panel ===========================================================================
     def _build_controls(self, lang: str) -> None:
-        wide = widgets.Layout(width="290px")
+        wide = widgets.Layout(width="318px")
         kw: dict[str, Any] = {"layout": wide, "style": {"description_width": "100px"}}
         self.tool = widgets.ToggleButtons(
             options=[(t, t) for t in TOOLS],
             value="select",
-            style={"button_width": "92px"},
-            layout=widgets.Layout(width="300px"),
+            style={"button_width": "102px"},
+            layout=widgets.Layout(width="330px"),
         )
         self.snap_box = widgets.Checkbox(value=True, indent=False)
-        self.undo_button = widgets.Button(layout=widgets.Layout(width="94px"))
-        self.redo_button = widgets.Button(layout=widgets.Layout(width="94px"))
-        self.delete_button = widgets.Button(layout=widgets.Layout(width="94px"))
+        self.undo_button = widgets.Button(layout=widgets.Layout(width="104px"))
+        self.redo_button = widgets.Button(layout=widgets.Layout(width="104px"))
+        self.delete_button = widgets.Button(layout=widgets.Layout(width="104px"))
         self.lang = widgets.Dropdown(
             options=[("English", "en"), ("Deutsch", "de")], value=lang, **kw
         )
@@ -731,10 +729,10 @@ class BoardEditor(ControlPanel):
         self.height = widgets.Text(value="", placeholder="-", **kw)
         self.huge = widgets.Dropdown(options=[NONE, *TERRAIN_KINDS], value=NONE, **kw)
         self.elevated = widgets.Dropdown(options=[NONE, *TERRAIN_KINDS], value=NONE, **kw)
-        self.apply_button = widgets.Button(layout=widgets.Layout(width="290px"))
+        self.apply_button = widgets.Button(layout=widgets.Layout(width="318px"))
         self.path = widgets.Text(value="my-board.yaml", **kw)
         self.save_button = widgets.Button(layout=widgets.Layout(width="140px"))
-        self.attack_button = widgets.Button(layout=widgets.Layout(width="290px"))
+        self.attack_button = widgets.Button(layout=widgets.Layout(width="318px"))
         self.hint = widgets.HTML(layout=widgets.Layout(width="95%"))
         self.message = widgets.HTML(layout=widgets.Layout(width="95%"))
         self.attack_box = widgets.VBox()
@@ -763,34 +761,22 @@ class BoardEditor(ControlPanel):
                 self.attack_button,
                 self.lang,
             ],
-            layout=widgets.Layout(width="310px"),
+            layout=widgets.Layout(width="336px"),
         )
 
     def _build_canvas(self, px: int) -> None:
         dpi = 100.0
         inches = px / dpi
         fig = Figure(figsize=(inches, inches), dpi=dpi)
-        self.canvas_widget: widgets.DOMWidget
-        if self.interactive:
-            from ipympl.backend_nbagg import Canvas, FigureManager
+        # Drawn on Agg first; with ipympl the interactive canvas is made once the first
+        # picture exists (:meth:`_make_canvas`), so the browser starts from it.
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-            canvas: Any = Canvas(fig)
-            FigureManager(canvas, 0)
-            canvas.header_visible = False
-            canvas.footer_visible = False
-            canvas.toolbar_visible = False
-            canvas.resizable = False
-            canvas.layout.width = f"{px}px"
-            canvas.layout.height = f"{px}px"
-            canvas.layout.min_width = f"{px}px"
-            self.canvas_widget = canvas
-        else:
-            from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-            FigureCanvasAgg(fig)
-            self.canvas_widget = widgets.Image(
-                format="png", layout=widgets.Layout(width=f"{px}px", height=f"{px}px")
-            )
+        FigureCanvasAgg(fig)
+        self.canvas_widget = widgets.Image(
+            format="png", layout=widgets.Layout(width=f"{px}px", height=f"{px}px")
+        )
+        self._px: int = px
         fig.subplots_adjust(left=0.08, right=0.98, bottom=0.07, top=0.97)
         self.figure = fig
         self.ax = fig.add_subplot()
@@ -1185,7 +1171,9 @@ class BoardEditor(ControlPanel):
             ys += [p[1] for p in outline]
         margin = 0.03 * max(w, h)
         x0, x1, y0, y1 = min(xs) - margin, max(xs) + margin, min(ys) - margin, max(ys) + margin
-        side = max(x1 - x0, y1 - y0)
+        side = max(x1 - x0, y1 - y0)  # a square view, the table in its middle
+        x0 -= (side - (x1 - x0)) / 2
+        y0 -= (side - (y1 - y0)) / 2
         self.ax.set_xlim(x0, x0 + side)
         self.ax.set_ylim(y0, y0 + side)
 
@@ -1245,6 +1233,7 @@ class BoardEditor(ControlPanel):
             self.preview.set_center(self._drag["start"])
             self.preview.set_radius(1e-9)
             self.preview.set_visible(True)
+            self._start_blit()
         elif tool == "select":
             hit = self._hit(x, y)
             if hit is None:
@@ -1257,6 +1246,45 @@ class BoardEditor(ControlPanel):
                 self.selected = ident
                 self._show()
             self._drag = {"what": kind, "id": ident, "start": (x, y), "to": (x, y)}
+            self._start_blit()
+
+    # Blitting while dragging: the moving artists are drawn over a cached background, so a
+    # motion costs a few artists, not a full draw of the board (ipympl supports blit).
+    def _moving(self) -> list[Artist]:
+        drag = self._drag or {}
+        if drag.get("what") == "circle":
+            return [self.preview]
+        ident = str(drag.get("id"))
+        items: list[Artist] = []
+        for table in (self.bases, self.pieces, self.labels):
+            if ident in table:
+                items.append(table[ident])
+        if self.handle is not None and drag.get("what") in ("terrain", "handle"):
+            items.append(self.handle)
+        return items
+
+    def _start_blit(self) -> None:
+        if not self.interactive or self._drag is None:
+            return
+        moving = self._moving()
+        for a in moving:
+            a.set_animated(True)
+        canvas: Any = self.figure.canvas
+        canvas.draw()  # everything that stays put, once
+        self._drag["background"] = canvas.copy_from_bbox(self.figure.bbox)
+        self._drag["moving"] = moving
+        self._blit()
+
+    def _blit(self) -> None:
+        drag = self._drag
+        if drag is None or "background" not in drag:
+            return
+        canvas: Any = self.figure.canvas
+        canvas.restore_region(drag["background"])
+        for a in drag["moving"]:
+            if a.get_visible():
+                self.ax.draw_artist(a)
+        canvas.blit(self.figure.bbox)
 
     def _motion(self, event: MouseEvent) -> None:
         if self._drag is None or event.inaxes is not self.ax or event.xdata is None:
@@ -1295,7 +1323,7 @@ class BoardEditor(ControlPanel):
             moved = copy.deepcopy(piece)
             self._turn(moved, self._drag_angle(piece, (x, y)))
             self._show_piece(ident, moved)
-        self.figure.canvas.draw_idle()
+        self._blit()
 
     def _show_piece(self, ident: str, piece: Mapping[str, Any]) -> None:
         patch = self.pieces[ident]
@@ -1332,15 +1360,24 @@ class BoardEditor(ControlPanel):
         drag, self._drag = self._drag, None
         if drag is None:
             return
+        for a in drag.get("moving", ()):
+            a.set_animated(False)
         x, y = drag["to"]
         if event.inaxes is self.ax and event.xdata is not None and event.ydata is not None:
             x, y = float(event.xdata), float(event.ydata)
+        try:
+            self._drop(drag, x, y)
+        finally:
+            if "background" in drag:
+                self._render()  # the whole board again (also after a refusal or a click)
+
+    def _drop(self, drag: Mapping[str, Any], x: float, y: float) -> None:
         what = drag["what"]
         sx, sy = drag["start"]
         if what == "circle":
             self.preview.set_visible(False)
             r = math.hypot(x - sx, y - sy)
-            diameter = 2 * r if r > 0 else 1.0 / self.unit_mm * MM_PER_INCH
+            diameter = 2 * r if r > 0 else MM_PER_INCH / self.unit_mm  # a click: 1"
             self._guard(lambda: self.add_circle((sx, sy), diameter, **self._terrain_form()))
             return
         if (x, y) == (sx, sy):
@@ -1379,9 +1416,12 @@ def _default_size(units: str) -> XY:
     return (side, side)
 
 
-def _extent(scenario: Scenario, size: Sequence[float]) -> XY:
-    """``size`` grown to hold every base and piece of ``scenario`` (scenario units)."""
-    w, h = float(size[0]), float(size[1])
+def _extent(scenario: Scenario) -> XY:
+    """A table from the origin that holds every base and piece of ``scenario`` with an inch
+    to spare, in whole inches (scenario units). Pieces at negative coordinates stay off it
+    (the loader then says so: move them on, or give the file a ``board`` size)."""
+    inch = MM_PER_INCH / scenario.unit_mm
+    w = h = 0.0
     for m in scenario.models:
         w = max(w, m.at[0] + m.base / 2)
         h = max(h, m.at[1] + m.base / 2)
@@ -1389,4 +1429,7 @@ def _extent(scenario: Scenario, size: Sequence[float]) -> XY:
         _, _, x1, y1 = scenario.board.terrain[t.id].polygon.bounds
         w = max(w, x1 / scenario.unit_mm)
         h = max(h, y1 / scenario.unit_mm)
-    return (float(math.ceil(w)), float(math.ceil(h)))
+    return (
+        _round(math.ceil(w / inch + 1) * inch),
+        _round(math.ceil(h / inch + 1) * inch),
+    )

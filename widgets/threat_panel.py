@@ -23,7 +23,7 @@ from fwwrules.threat import ThreatMap, default_area, sides_of
 from .attack_panel import error_html, move_model
 from .panel import ControlPanel
 from .text import ui
-from .view import BoardView
+from .view import BoardView, static_bundle
 
 
 class ThreatPanel(ControlPanel):
@@ -102,13 +102,20 @@ class ThreatPanel(ControlPanel):
         self._relabel()
         for control in (self.side, self.layer, self.rules, self.lang):
             control.observe(self._changed, "value")
-        controls = widgets.VBox([self.side, self.layer, self.rules, self.lang, self.hint])
-        self.widget = widgets.HBox([controls, self.view.widget, self.html])
+        controls = widgets.VBox(
+            [self.side, self.layer, self.rules, self.lang, self.hint],
+            layout=widgets.Layout(flex="0 0 auto", width="270px"),
+        )
+        # Controls, board and text side by side; on a narrow screen the text wraps below.
+        self.widget = widgets.HBox(
+            [controls, self.view.widget, self.html], layout=widgets.Layout(flex_flow="row wrap")
+        )
         self.view.invalidate()
         self.view.redraw()
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
+        """The widget, plus the board as PNG and the answer as HTML for static views."""
+        return static_bundle(self.widget, self.view.figure, self.html.value)
 
     # --- the one place that asks the rules -------------------------------------------------
     def _compute(self) -> None:

@@ -103,6 +103,36 @@ _MANAGER_NUMBERS = iter(range(1_000_000, 2_000_000))
 """Numbers for the panels' figure managers (never registered with pyplot)."""
 
 
+def ipympl_canvas(figure: Figure, size_px: tuple[int, int]) -> widgets.DOMWidget:
+    """ipympl's canvas for ``figure``, seeded with its current picture and CSS size.
+
+    ipympl's frontend starts from the model's ``_data_url`` and ``_size`` as they are when
+    the widget is created; ipympl sets them only when it displays a figure itself. Left
+    empty, the browser's first resize draws a broken image and the canvas stays 0×0
+    inside a panel. Mouse callbacks live on the figure, so they survive the new canvas.
+    No toolbar (pan and zoom would fight the dragging), no header or footer, a fixed size.
+    """
+    png = png_bytes(figure)
+    seeded = _seeded_canvas_class()
+    seeded.seed = ("data:image/png;base64," + base64.b64encode(png).decode("ascii"), size_px)
+    _, FigureManager = _import_ipympl_canvas()
+    canvas: Any = seeded(figure)
+    seeded.seed = None
+    FigureManager(canvas, next(_MANAGER_NUMBERS))
+    canvas.header_visible = False
+    canvas.footer_visible = False
+    canvas.toolbar_visible = False
+    canvas.resizable = False
+    width_px, height_px = size_px
+    canvas.layout = widgets.Layout(
+        width=f"{width_px}px",
+        height=f"{height_px}px",
+        min_width=f"{width_px}px",
+        flex="0 0 auto",
+    )
+    return canvas
+
+
 def png_bytes(figure: Figure) -> bytes:
     """The figure as PNG (no software version in it), at the figure's own dpi."""
     out = io.BytesIO()
@@ -202,33 +232,8 @@ class BoardView:
         return self._widget
 
     def _make_canvas(self) -> widgets.DOMWidget:
-        """ipympl's canvas for the figure, seeded with its current picture and CSS size.
-
-        ipympl's frontend starts from the model's ``_data_url`` and ``_size`` as they are when
-        the widget is created; ipympl sets them only when it displays a figure itself. Left
-        empty, the browser's first resize draws a broken image and the canvas stays 0×0
-        inside the panel. Mouse callbacks live on the figure, so they survive the new canvas.
-        """
-        png = png_bytes(self.figure)
-        seeded = _seeded_canvas_class()
-        seeded.seed = ("data:image/png;base64," + base64.b64encode(png).decode("ascii"),
-                       self.size_px)  # fmt: skip
-        _, FigureManager = _import_ipympl_canvas()
-        canvas: Any = seeded(self.figure)
-        seeded.seed = None
-        FigureManager(canvas, next(_MANAGER_NUMBERS))
-        canvas.header_visible = False
-        canvas.footer_visible = False
-        canvas.toolbar_visible = False  # pan and zoom would fight the dragging
-        canvas.resizable = False
-        canvas.capture_scroll = False
-        width_px, height_px = self.size_px
-        canvas.layout = widgets.Layout(
-            width=f"{width_px}px",
-            height=f"{height_px}px",
-            min_width=f"{width_px}px",
-            flex="0 0 auto",
-        )
+        """ipympl's canvas for the figure (see :func:`ipympl_canvas`)."""
+        canvas = ipympl_canvas(self.figure, self.size_px)
         self._cache = None
         self._background = None
         return canvas

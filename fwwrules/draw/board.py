@@ -54,9 +54,9 @@ from .text import draw_word
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from ..melee import SlideRuling, WithdrawRuling
+    from ..data import Scenario
+    from ..movement import SlideRuling, WithdrawRuling
     from ..rulings import AttackRuling
-    from ..scenario import Scenario
 
 XY = tuple[float, float]
 

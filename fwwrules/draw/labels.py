@@ -23,6 +23,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 
@@ -198,16 +199,35 @@ def _free_spot(
     discs: Sequence[tuple[float, float, float]],
     placed: Sequence[Rect],
 ) -> tuple[float, float] | None:
-    for cx, cy in candidates:
-        r = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
-        if r[0] < axes_box[0] or r[1] < axes_box[1] or r[2] > axes_box[2] or r[3] > axes_box[3]:
-            continue
-        if any(_hits_circle(r, *d) for d in discs):
-            continue
-        if any(_overlap(r, p) for p in placed):
-            continue
-        return (cx, cy)
-    return None
+    """The first candidate centre whose box lies in the Axes and meets no base and no label
+    placed before (the same tests as :func:`_hits_circle` and :func:`_overlap`), tried for all
+    candidates against all bases and boxes at once (numpy): a crowded board has hundreds of
+    labels, bases and candidates."""
+    cands = np.asarray(list(candidates), dtype=float).reshape(-1, 2)
+    if len(cands) == 0:
+        return None
+    x0, y0 = cands[:, 0] - w / 2, cands[:, 1] - h / 2
+    x1, y1 = cands[:, 0] + w / 2, cands[:, 1] + h / 2
+    ok = ~((x0 < axes_box[0]) | (y0 < axes_box[1]) | (x1 > axes_box[2]) | (y1 > axes_box[3]))
+    if len(discs) and ok.any():
+        d = np.asarray(discs, dtype=float).reshape(-1, 3)
+        cx, cy, radius = d[None, :, 0], d[None, :, 1], d[None, :, 2]
+        nx = np.minimum(np.maximum(cx, x0[:, None]), x1[:, None])
+        ny = np.minimum(np.maximum(cy, y0[:, None]), y1[:, None])
+        ok &= ~(np.hypot(nx - cx, ny - cy) < radius).any(axis=1)
+    if len(placed) and ok.any():
+        b = np.asarray(placed, dtype=float).reshape(-1, 4)
+        ok &= ~(
+            (x0[:, None] < b[None, :, 2])
+            & (b[None, :, 0] < x1[:, None])
+            & (y0[:, None] < b[None, :, 3])
+            & (b[None, :, 1] < y1[:, None])
+        ).any(axis=1)
+    hits = np.flatnonzero(ok)
+    if len(hits) == 0:
+        return None
+    k = int(hits[0])
+    return (float(cands[k, 0]), float(cands[k, 1]))
 
 
 def _marker(artists: BoardArtists, index: int, text: str, like: Text) -> Text:

@@ -16,8 +16,8 @@ from .board import DEFAULT_STYLE, BoardStyle, draw_board
 from .figure import figure_of, new_axes
 
 if TYPE_CHECKING:
+    from ..data import Scenario
     from ..grid import GridScenario
-    from ..scenario import Scenario
 
 SVG_HASHSALT = "fwwrules"
 """Fixed salt for the ids matplotlib writes into SVG files (stable output)."""

@@ -28,6 +28,7 @@ from ..catalogue import check_lang
 from ..errors import QueryError
 from ..threat import ThreatMap
 from .board import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board
+from .figure import figure_of
 
 LAYERS = ("attackers", "uncovered", "best-modifier")
 
@@ -42,6 +43,10 @@ THREAT_WORDS: dict[str, dict[str, str]] = {
         "de": "bester Fertigkeitsmodifikator eines Schützen",
     },
     "none": {"en": "none: safe here", "de": "keiner: hier sicher"},
+    "none-covered": {
+        "en": "none: in cover, or safe",
+        "de": "keiner: in Deckung oder sicher",
+    },
     "one": {"en": "1", "de": "1"},
     "two": {"en": "2", "de": "2"},
     "many": {"en": "3 or more", "de": "3 oder mehr"},
@@ -105,7 +110,8 @@ def _class_labels(layer: str, lang: str) -> list[str]:
     if layer == "best-modifier":
         keys = ("no-attack", "low", "mid", "high")
     else:
-        keys = ("none", "one", "two", "many")
+        first = "none" if layer == "attackers" else "none-covered"
+        keys = (first, "one", "two", "many")
     return [threat_word(k, lang) for k in keys]
 
 
@@ -190,19 +196,20 @@ def draw_threat_map(
     handles.append(Patch(facecolor=_rgba(_UNPLACEABLE, alpha), edgecolor="0.3", hatch="\\\\"))
     labels.append(threat_word("unplaceable", lang))
     title = threat_word(layer, lang)
-    legend = Legend(
-        ax,
+    # A figure legend anchored to the Axes: it stays beside the board's own legend, and a
+    # "tight" saved picture (the notebook's inline PNGs) keeps it.
+    legend = figure_of(ax).legend(
         handles,
         labels,
         title=title,
         loc="lower left",
         bbox_to_anchor=(1.02, 0.0),
+        bbox_transform=ax.transAxes,
         borderaxespad=0.0,
         fontsize=style.legend_font_size,
         title_fontsize=style.legend_font_size,
         frameon=False,
     )
-    ax.add_artist(legend)
     if board is not None:
         board.title.set_text(
             threat_word("title", lang).format(
@@ -257,7 +264,7 @@ def save_threat_map(
     """Draw the map on the board and write it as PNG or SVG (``fwwrules threat -o``)."""
     import os
 
-    from .figure import figure_of, new_axes
+    from .figure import new_axes
 
     if not str(path).lower().endswith((".png", ".svg")):
         raise QueryError(f"-o must name a .png or .svg file, got {path!r}")

@@ -13,6 +13,7 @@ Without Chromium or playwright the tests skip, unless ``FWWRULES_REQUIRE_BROWSER
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import secrets
@@ -24,6 +25,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -124,7 +126,7 @@ def _wait_for_server(proc: subprocess.Popen[bytes], status_url: str, log: Path) 
     deadline = time.monotonic() + SERVER_START_TIMEOUT
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            pytest.fail(f"JupyterLab exited with {proc.returncode}:\n{log.read_text()}")
+            raise RuntimeError(f"JupyterLab exited with {proc.returncode}:\n{log.read_text()}")
         try:
             with urllib.request.urlopen(status_url, timeout=2) as response:
                 if response.status == 200:
@@ -132,7 +134,9 @@ def _wait_for_server(proc: subprocess.Popen[bytes], status_url: str, log: Path) 
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             pass
         time.sleep(0.3)
-    pytest.fail(f"JupyterLab did not answer within {SERVER_START_TIMEOUT} s:\n{log.read_text()}")
+    raise RuntimeError(
+        f"JupyterLab did not answer within {SERVER_START_TIMEOUT} s:\n{log.read_text()}"
+    )
 
 
 def code_notebook(*cells: str) -> dict[str, Any]:
@@ -240,24 +244,9 @@ def chromium() -> Path:
     return CHROMIUM
 
 
-@pytest.fixture(scope="session")
-def chromium_browser(chromium: Path) -> Iterator[Any]:
-    """The suite's one Playwright Chromium (Playwright's sync API allows one per thread, so
-    every browser test shares it: ``lab.browser`` is this one too)."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(chromium), args=CHROMIUM_FLAGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
-@pytest.fixture(scope="session")
-def lab(chromium_browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
-    """A JupyterLab server over a copy of notebooks/ and a Chromium, for the whole session."""
-    tmp = tmp_path_factory.mktemp("lab")
+@contextmanager
+def lab_server(tmp: Path) -> Iterator[Lab]:
+    """A JupyterLab server over a copy of notebooks/, stopped by its PID afterwards."""
     root = tmp / "root"
     shutil.copytree(REPO / "notebooks", root / "notebooks", ignore=_ignore_checkpoints)
     settings = tmp / "user-settings"
@@ -294,7 +283,7 @@ def lab(chromium_browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iter
     try:
         url = f"http://127.0.0.1:{port}"
         _wait_for_server(proc, f"{url}/api/status?token={token}", log)
-        yield Lab(url=url, token=token, root=root, log=log, browser=chromium_browser)
+        yield Lab(url=url, token=token, root=root, log=log, browser=None)
     finally:
         proc.terminate()
         try:
@@ -302,3 +291,47 @@ def lab(chromium_browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iter
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=20)
+
+
+@contextmanager
+def with_browser(server: Lab, chromium: Path) -> Iterator[Lab]:
+    """The server with a Chromium driven by Playwright, closed afterwards.
+
+    Playwright's sync API allows one instance at a time in a thread, so a test module holds
+    the browser only while its tests run (``browser_lab``); others may start their own.
+    """
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(chromium), args=CHROMIUM_FLAGS)
+        try:
+            yield dataclasses.replace(server, browser=browser, console=[])
+        finally:
+            browser.close()
+
+
+@contextmanager
+def lab_session(tmp: Path, chromium: Path) -> Iterator[Lab]:
+    """A server and a browser together (``bench/browser_latency.py``)."""
+    with lab_server(tmp) as server, with_browser(server, chromium) as lab:
+        yield lab
+
+
+@pytest.fixture(scope="session")
+def lab_instance(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    """The one JupyterLab server of the whole session."""
+    with lab_server(tmp_path_factory.mktemp("lab")) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def lab(lab_instance: Lab) -> Lab:
+    """The session's JupyterLab server (``url``, ``token``, ``root``, ``log``), no browser."""
+    return lab_instance
+
+
+@pytest.fixture(scope="module")
+def browser_lab(lab_instance: Lab, chromium: Path) -> Iterator[Lab]:
+    """The session's server with a Chromium for this test module's tests."""
+    with with_browser(lab_instance, chromium) as session:
+        yield session

@@ -6,39 +6,28 @@ button, and checks the file with ``fwwrules check`` (exit 0) and the loader. Boa
 turned into screen pixels with the same figure layout computed headless (Agg), so a click
 lands where the test means it. Screenshots at 1280x800 and 1920x1080 go to ``artifacts/``.
 
-The Lab server and Chromium fixtures are the ones of ``test_lab_browser.py`` (skips and the
-``FWWRULES_REQUIRE_BROWSER`` failure included).
+The Lab server and Chromium are the browser suite's (``conftest.py``: skips, and the
+``FWWRULES_REQUIRE_BROWSER`` failure, included).
 """
 
 from __future__ import annotations
 
-import json
-import secrets
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fwwrules_widgets.editor import CANVAS_PX  # the default size, as a reader gets it
 
-from .test_lab_browser import (  # the shared Lab server and Chromium fixtures
-    ARTIFACTS,
-    CHROMIUM_FLAGS,
-    JS_KERNEL_IDLE,
-    KERNEL_IDLE_TIMEOUT,
-    RUN_ALL_TIMEOUT,
-    Lab,
-    chromium,
-    lab,
-)
+from .conftest import ARTIFACTS, Lab, chromium, lab  # the suite's one Lab server and Chromium
 
 pytestmark = pytest.mark.browser
 __all__ = ["chromium", "lab"]  # fixtures used by name
 
 NOTEBOOK = "editor-browser.ipynb"
+SAVED = "editor-browser-board.yaml"
 SIZE = (24, 24)
 SETUP = f"""\
 from fwwrules_widgets import BoardEditor
@@ -47,31 +36,6 @@ editor"""
 CANVAS = ".jupyter-matplotlib-canvas-div"
 MESSAGE = ".fwwrules-editor-message"
 ACTION_TIMEOUT_S = 30
-
-
-def _put_notebook(lab: Lab, path: str, *sources: str) -> None:
-    """Write a notebook through the server's contents API (as a reader's upload would)."""
-    cells: list[dict[str, Any]] = [
-        {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": s}
-        for s in sources
-    ]
-    nb = {
-        "cells": cells,
-        "metadata": {
-            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}
-        },
-        "nbformat": 4,
-        "nbformat_minor": 5,
-    }
-    body = json.dumps({"type": "notebook", "format": "json", "content": nb}).encode()
-    request = urllib.request.Request(
-        f"{lab.url}/api/contents/{path}?token={lab.token}",
-        data=body,
-        method="PUT",
-        headers={"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        assert response.status in (200, 201)
 
 
 class Board:
@@ -96,7 +60,11 @@ class Board:
     def click(self, x: float, y: float) -> None:
         self.page.mouse.click(*self.px(x, y))
 
-    def drag(self, start: tuple[float, float], end: tuple[float, float]) -> None:
+    def drag(
+        self, start: tuple[float, float], end: tuple[float, float], shot: str | None = None
+    ) -> None:
+        """Press, move in eight steps, release; ``shot`` names a screenshot taken just before
+        the release (the blitted drag as the reader sees it)."""
         mouse = self.page.mouse
         mouse.move(*self.px(*start))
         mouse.down()
@@ -106,6 +74,9 @@ class Board:
                 *self.px(start[0] + t * (end[0] - start[0]), start[1] + t * (end[1] - start[1]))
             )
             self.page.wait_for_timeout(40)
+        if shot is not None:
+            self.page.wait_for_timeout(400)
+            self.page.screenshot(path=str(ARTIFACTS / shot))
         mouse.up()
 
 
@@ -141,32 +112,21 @@ def _tool(page: Any, name: str) -> None:
     page.locator(".widget-toggle-buttons button", has_text=name).first.click()
 
 
-def test_editor_builds_a_board_with_the_mouse_and_saves_a_valid_file(
-    chromium: Path, lab: Lab
-) -> None:
-    from playwright.sync_api import sync_playwright
-
-    _put_notebook(lab, f"notebooks/{NOTEBOOK}", SETUP)
-    saved = lab.log.parent / "root" / "notebooks" / "my-board.yaml"
-    ARTIFACTS.mkdir(exist_ok=True)
-    workspace = secrets.token_hex(6)
-    url = f"{lab.url}/lab/workspaces/{workspace}/tree/notebooks/{NOTEBOOK}?reset&token={lab.token}"
-    console: list[str] = []
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(chromium), args=CHROMIUM_FLAGS)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
-            page.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
-            page.on("pageerror", lambda e: console.append(f"pageerror: {e}"))
-            try:
-                _drive(page, url, saved)
-            except Exception:
-                page.screenshot(path=str(ARTIFACTS / "editor-failure.png"), full_page=True)
-                print("--- browser console ---", *console[-50:], sep="\n")
-                print("--- lab log ---", lab.log.read_text()[-5000:], sep="\n")
-                raise
-        finally:
-            browser.close()
+def test_editor_builds_a_board_with_the_mouse_and_saves_a_valid_file(lab: Lab) -> None:
+    lab.write_notebook(NOTEBOOK, SETUP)
+    saved = lab.root / "notebooks" / SAVED
+    page = lab.new_page(1280, 800)
+    try:
+        lab.open(page, NOTEBOOK)
+        _drive(page, saved)
+    except Exception:
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "editor-failure.png"), full_page=True)
+        print(lab.tail())
+        raise
+    finally:
+        page.context.close()
+        lab.shutdown_kernels()
 
     done = subprocess.run(
         [sys.executable, "-m", "fwwrules", "check", str(saved)],
@@ -187,11 +147,8 @@ def test_editor_builds_a_board_with_the_mouse_and_saves_a_valid_file(
     assert crate.shape == fwwrules.Rect((11.0, 12.0), (2.0, 4.0))
 
 
-def _drive(page: Any, url: str, saved: Path) -> None:
-    page.goto(url)
-    page.wait_for_function(JS_KERNEL_IDLE, timeout=KERNEL_IDLE_TIMEOUT * 1000)
-    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-    page.locator(CANVAS).first.wait_for(state="visible", timeout=RUN_ALL_TIMEOUT * 1000)
+def _drive(page: Any, saved: Path) -> None:
+    page.locator(CANVAS).first.wait_for(state="visible", timeout=ACTION_TIMEOUT_S * 1000)
     page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
     _wait_message(page, "The board is valid.")
     canvas = page.locator(CANVAS).first
@@ -200,6 +157,7 @@ def _drive(page: Any, url: str, saved: Path) -> None:
         f"the editor's canvas is {box} on the page, expected {CANVAS_PX} px square"
     )
     board = Board(page)
+    _text_field(page, "File").locator("input").fill(SAVED)
 
     # Two models with the form and the Model tool.
     _tool(page, "Model")
@@ -225,7 +183,7 @@ def _drive(page: Any, url: str, saved: Path) -> None:
     # Drag the raider with the Select tool.
     _tool(page, "Select")
     canvas.scroll_into_view_if_needed()
-    board.drag((18, 12), (16, 16))
+    board.drag((18, 12), (16, 16), shot="editor-dragging-1280x800.png")
     page.wait_for_timeout(500)
     canvas.scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "editor-1280x800.png"))
@@ -253,7 +211,7 @@ def _drive(page: Any, url: str, saved: Path) -> None:
 
     page.locator("button", has_text="Save").first.click()
     message = _wait_message(page, "Saved")
-    assert "my-board.yaml" in message and "problem" not in message.lower(), message
+    assert SAVED in message and "problem" not in message.lower(), message
     page.set_viewport_size({"width": 1920, "height": 1080})
     page.wait_for_timeout(500)
     page.locator(".widget-toggle-buttons").first.scroll_into_view_if_needed()

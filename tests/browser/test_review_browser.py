@@ -8,13 +8,15 @@ nothing; ids the page does not have survive an import and the next export. Every
 ``data:`` URI that the browser decodes, and the page asks for nothing over the network.
 Screenshots at 1280x800 and 1920x1080 go to ``artifacts/``.
 
-Skips only when ``/usr/bin/chromium`` (or ``$FWWRULES_CHROMIUM``) or playwright is missing and
-``FWWRULES_REQUIRE_BROWSER`` is unset (the suite's ``chromium`` fixture decides).
+Skips only when ``/usr/bin/chromium`` (or ``$FWWRULES_CHROMIUM``) is missing and
+``FWWRULES_REQUIRE_BROWSER`` is unset.
 """
 
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,19 @@ pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "artifacts"
+CHROMIUM = Path(os.environ.get("FWWRULES_CHROMIUM", "/usr/bin/chromium"))
+REQUIRE = os.environ.get("FWWRULES_REQUIRE_BROWSER", "") not in ("", "0")
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
 
 
 @pytest.fixture(scope="module")
@@ -36,9 +51,18 @@ def page_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def browser(chromium_browser: Any) -> Any:
-    """The suite's one Chromium (``conftest.py``); a page from disk needs no Lab server."""
-    return chromium_browser
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        if REQUIRE:
+            pytest.fail(f"{CHROMIUM} is missing and FWWRULES_REQUIRE_BROWSER is set")
+        pytest.skip(f"{CHROMIUM} not found")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
+        try:
+            yield b
+        finally:
+            b.close()
 
 
 def _open(browser: Any, page_file: Path, width: int, height: int) -> tuple[Any, Any, list[str]]:
