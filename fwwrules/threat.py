@@ -57,6 +57,8 @@ from numpy.typing import NDArray
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
+import fwwrules.board as _board_module
+
 from .attack import ruling
 from .board import SIZE_RANK, Board, Disc, size_class
 from .catalogue import check_lang
@@ -69,9 +71,10 @@ from .engagement import engagements
 from .errors import QueryError
 from .geometry import disc_passage, find_clear_segment, passage
 from .pieces import Model, Weapon
-from .ranges import band_limits
+from .ranges import band_limits, range_bands
 from .rulesets import ruleset_name
 from .terrain import AREA_KINDS, BLOCKS_LOS, merged, shot_kinds
+from .thresholds import reaches_ruler
 
 THREAT_FORMAT = "fwwrules/threat@1"
 """The ``format`` of ``fwwrules threat --json``."""
@@ -345,8 +348,12 @@ def _fresh_id(scenario: Scenario) -> str:
 
 
 def default_area(scenario: Scenario, base: float) -> tuple[float, float, float, float]:
-    """Every base and piece plus one target base around, in scenario units."""
+    """The table (``board: {size}``) when the file gives it; else every base and piece plus
+    one target base around, in scenario units."""
     u = scenario.unit_mm
+    size = getattr(scenario, "board_size", None)
+    if size is not None:
+        return (0.0, 0.0, float(size[0]), float(size[1]))
     xs: list[float] = []
     ys: list[float] = []
     for g in scenario.board.models.values():
@@ -954,17 +961,53 @@ def _blocked_by(
 # --- one shooter's layer ----------------------------------------------------------------------
 
 
+def _smaller_base() -> Any:
+    """The engine's diameter comparison (``fwwrules.board.smaller_base``) when it has one."""
+    return getattr(_board_module, "smaller_base", None)
+
+
 def _huge_blocks(shooter_base: float, target_base: float, huge_base: float) -> bool:
-    """``ranged.los.huge``: a Huge model blocks the line when the smaller of shooter and target
-    is of a smaller size class (as :mod:`fwwrules.los` compares them)."""
+    """``ranged.los.huge``: a Huge model blocks the line when the smaller base of shooter and
+    target is smaller than it, compared as :mod:`fwwrules.los` compares them (diameters with
+    ``smaller_base``, else size classes)."""
+    smaller_base = _smaller_base()
+    if smaller_base is not None:
+        return bool(smaller_base(min(shooter_base, target_base), huge_base))
     smaller = min(SIZE_RANK[size_class(shooter_base)], SIZE_RANK[size_class(target_base)])
     return smaller < SIZE_RANK[size_class(huge_base)]
 
 
 def _huge_covers(target_base: float, huge_base: float) -> bool:
-    """``cover.huge``: a Huge model covers a target of a smaller size class (not engaged with
-    it; a target in contact with nobody is engaged with nobody)."""
+    """``cover.huge``: a Huge model covers a smaller target (not engaged with it; a target in
+    contact with nobody is engaged with nobody), compared as :mod:`fwwrules.cover` does."""
+    smaller_base = _smaller_base()
+    if smaller_base is not None:
+        return bool(smaller_base(target_base, huge_base))
     return SIZE_RANK[size_class(target_base)] < SIZE_RANK[size_class(huge_base)]
+
+
+def _reach_end(scenario: Scenario, weapon: Weapon, rt: float) -> float:
+    """The farthest edge-to-edge distance (mm) at which :func:`fwwrules.ranges.range_bands`
+    still puts a base of radius ``rt`` in a band: the long ruler's end (or the short one's),
+    plus whatever ruler tolerance the engine applies, found by bisecting the engine's own
+    answer (so the fast path follows it exactly)."""
+    short_end, long_end = band_limits(scenario, weapon)
+    end = long_end if long_end is not None else short_end
+
+    def inside(x: float) -> bool:
+        return bool(range_bands(scenario, weapon, x, x + 2 * rt).bands)
+
+    lo, hi = end - 1.0, end + 10.0
+    if not inside(lo) or inside(hi):  # pragma: no cover - a ruler of another shape
+        return end
+    while True:
+        mid = (lo + hi) / 2
+        if mid in (lo, hi):
+            return lo
+        if inside(mid):
+            lo = mid
+        else:
+            hi = mid
 
 
 def _shooter_layer(
@@ -985,6 +1028,7 @@ def _shooter_layer(
     hard: BoolArray,
     into: NDArray[np.int32],
 ) -> None:
+    rtol = scenario.ruler_tolerance_mm
 
     board = scenario.board
     model = scenario.model(sid)
@@ -1006,8 +1050,7 @@ def _shooter_layer(
             if wi == 0:
                 first_reason[:] = clauses.code("melee.engaged")
             continue
-        short_end, long_end = band_limits(scenario, w)
-        end = long_end if long_end is not None else short_end
+        end = _reach_end(scenario, w, rt)
         in_range = nearest <= end
         unsure = np.abs(nearest - end) <= _DELTA
         if w.min_range is not None:
@@ -1034,7 +1077,7 @@ def _shooter_layer(
     # Elevation: the fast path takes flat shots only (target on the ground, neither Elevated).
     on_piece = elev_mm > 0.0
     diff_t = mg.elevation - elev_mm
-    elevated = (diff_t >= orange - LENGTH_EPSILON_MM) | (-diff_t >= orange - LENGTH_EPSILON_MM)
+    elevated = reaches_ruler(diff_t, orange, rtol) | reaches_ruler(-diff_t, orange, rtol)
     flat_bad = need & (on_piece | elevated)
     hard[flat_bad, j] = True
     need &= ~flat_bad
@@ -1089,6 +1132,12 @@ def _shooter_layer(
                 blocked[i] = True
     # --- cover (only where the attack is allowed) -------------------------------------------
     count, cover_unsure = _cover_counts(scenario, sid, kinds, fan, visible, rt, target_huge)
+    if huge and not target_huge and any(t.huge is not None for t in board.terrain.values()):
+        # terrain.kinds: whether a piece's Huge variant decides its cover for a smaller target
+        # shot at by a Huge model -- sure only where both readings give the same count
+        plain = shot_kinds(board, huge=False, elevated_kind={}, excluded=excluded)
+        other, other_unsure = _cover_counts(scenario, sid, plain, fan, visible, rt, target_huge)
+        cover_unsure |= other_unsure | (visible & (other != count))
     hard[cover_unsure, j] = True
     ok = visible & ~cover_unsure
 

@@ -44,8 +44,7 @@ RULING = ".fwwrules-ruling"
 TARGET_LABEL = re.compile(r"^\s*(Target|Ziel)\s*$", re.IGNORECASE)
 
 
-def test_attack_panel_ruling_follows_target_choice(browser_lab: Lab) -> None:
-    lab = browser_lab
+def test_attack_panel_ruling_follows_target_choice(lab: Lab) -> None:
     assert (REPO / "notebooks" / NOTEBOOK).exists(), f"notebooks/{NOTEBOOK} is missing"
     page = lab.new_page(1400, 1200)
     try:
