@@ -22,6 +22,7 @@ from .errors import FwwError, QueryError, ScenarioError, UnknownIdError
 from .grid import grid_cover
 from .movement import slide, withdraw
 from .pieces import ChargeBonus, Circle, Model, Options, Rect, Terrain, Weapon
+from .placement import move_model
 from .resources import example_path, examples_dir
 from .rulings import AttackRuling, Reason
 from .saving import dump_text, save
@@ -68,6 +69,7 @@ __all__ = [
     "grid_cover",
     "load",
     "loads",
+    "move_model",
     "ruling",
     "save",
     "slide",
