@@ -45,8 +45,11 @@ $(LAB_SETTINGS): binder/overrides.json binder/postBuild $(STAMP)
 
 env: $(STAMP) $(LAB_SETTINGS)
 
+# The lab's root is the repository, as on Binder, so that the notebooks' links to docs/ open;
+# it starts in notebooks/.
 lab: env
-	exec $(BIN)/jupyter lab --ServerApp.root_dir=notebooks --ServerApp.ip=$(LAB_HOST) \
+	exec $(BIN)/jupyter lab --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/notebooks \
+		--ServerApp.ip=$(LAB_HOST) \
 		--ServerApp.port=$(LAB_PORT) $$( [ "$$(id -u)" = 0 ] && echo --allow-root )
 
 lint: $(STAMP)
@@ -54,7 +57,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy fwwrules
+	$(BIN)/mypy fwwrules widgets
 
 # Unit tests, doctests, the widgets, nbval on every notebook and the browser test.
 # pytest's exit 5 ("no tests collected") is an error, and says so.

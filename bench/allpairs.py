@@ -190,9 +190,7 @@ def time_full_rulings(
         fwwrules.ruling(warm_board, x, y)
 
     def warm() -> Scenario:
-        memo = warm_board.board.memo
-        for key in [k for k in memo if isinstance(k, tuple) and k[:1] == ("los-pair",)]:
-            del memo[key]
+        warm_board.derived.sight.clear()
         return warm_board
 
     best, best_cpu = _all_rulings_best(pairs, repeat, warm)

@@ -23,11 +23,14 @@ from __future__ import annotations
 
 from collections import Counter
 
+from .close_combat import classify, close_combat_terms, into_melee, quick_action
 from .cover import line_of_cover
+from .data import Scenario
 from .errors import QueryError
 from .los import shot_line_of_sight
-from .melee import classify, close_combat_terms, into_melee, quick_action
+from .pieces import Weapon
 from .ranges import range_bands
+from .rulesets import ruleset_name
 from .rulings import (
     ArmorInfo,
     AttackRuling,
@@ -40,7 +43,6 @@ from .rulings import (
     Sight,
     SkillInfo,
 )
-from .scenario import Scenario, Weapon
 from .shot import Shot, Target, build_shot
 
 
@@ -56,14 +58,13 @@ def _weapon(scenario: Scenario, attacker: str, weapon: str | None) -> Weapon:
 
 
 def _labels(scenario: Scenario) -> dict[str, str]:
-    """Display names of models and terrain by id (memoised on the board)."""
-    memo = scenario.board.memo
-    if "labels" not in memo:
+    """Display names of models and terrain by id (kept in the scenario's cache)."""
+    d = scenario.derived
+    if d.labels is None:
         labels = {m.id: m.label for m in scenario.models}
         labels.update({t.id: t.label for t in scenario.terrain})
-        memo["labels"] = labels
-    cached: dict[str, str] = memo["labels"]
-    return cached
+        d.labels = labels
+    return dict(d.labels)
 
 
 def _size_reasons(scenario: Scenario, shot: Shot) -> list[Reason]:
@@ -107,9 +108,7 @@ def ruling(
     ``target`` is a model id, a terrain piece id, or a point ``(x, y)`` in scenario units.
     ``band`` is the attacker's choice when the target is in both range bands.
     """
-    rules = rules or scenario.rules
-    if rules not in ("core", "vts"):
-        raise QueryError(f"unknown rules {rules!r}; expected core or vts")
+    rules = ruleset_name(scenario.rules, rules or None)
     if band not in (None, "short", "long"):
         raise QueryError(f"unknown band {band!r}; expected short or long")
     w = _weapon(scenario, attacker, weapon)
@@ -130,6 +129,13 @@ def ruling(
     los_ok: bool | None = None
     sight: Sight | None = None
 
+    by_clause: dict[str, int] = {}
+
+    def add(clause: str, value: int) -> None:
+        """A skill modifier, kept per clause (``AttackRuling.modifiers``)."""
+        if value:
+            by_clause[clause] = by_clause.get(clause, 0) + value
+
     def refuse(clause: str) -> None:
         if clause not in not_allowed:
             not_allowed.append(clause)
@@ -147,6 +153,8 @@ def ruling(
         terms = close_combat_terms(scenario, attacker, shot.target, w, rules)
         icon, value = terms.icon, terms.value
         modifier += sum(m for _, m in terms.modifiers)
+        for clause, amount in terms.modifiers:
+            add(clause, amount)
         dice.update(terms.dice)
         choices.extend(terms.choices)
         armor = ArmorInfo(terms.armor_bonus, terms.armor_boost)
@@ -188,6 +196,8 @@ def ruling(
         reasons.extend(cov.reasons)
         cover, ignored, armor = cov.cover, cov.ignored, cov.armor
         modifier += cov.modifier
+        for entry in cov.cover:
+            add(entry.clause, entry.modifier)
         sight = Sight(los.witness, shot.loc, cov.crossings, los.blockers)
         # melee.shoot-into
         if target_is_model:
@@ -195,10 +205,14 @@ def ruling(
             if found is not None:
                 into, into_reasons = found
                 modifier += into.modifier
+                add("melee.shoot-into", into.modifier)
                 reasons.extend(into_reasons)
 
     quick_mods, quick_reasons = quick_action(quick)
     modifier += sum(m for _, m in quick_mods)
+    for clause, amount in quick_mods:
+        add(clause, amount)
+    assert sum(by_clause.values()) == modifier, (by_clause, modifier)
     reasons.extend(quick_reasons)
 
     skill = SkillInfo(icon, value, modifier)
@@ -232,4 +246,5 @@ def ruling(
         reasons=tuple(reasons),
         sight=sight,
         labels=labels,
+        modifiers=by_clause,
     )

@@ -1,26 +1,35 @@
-"""The board's geometry in millimetres, derived once from a :class:`~fwwrules.scenario.Scenario`.
+"""The board's geometry in millimetres, derived from a :class:`~fwwrules.data.Scenario`, and
+:class:`Derived`, the one typed cache of everything derived from a scenario.
 
-Rules never re-derive geometry: they read the :class:`Board` that the scenario built when it
-was made. Bases are exact circles (:class:`Disc`); terrain pieces are shapely polygons,
-prepared, and indexed in an STRtree.
+Rules never re-derive geometry: they read the :class:`Board` (``scenario.board``), built on first
+use and kept in the scenario's :class:`Derived` cache. Bases are exact circles (:class:`Disc`);
+terrain pieces are shapely polygons, prepared, and indexed in an STRtree. Building a scenario
+computes nothing here; a changed scenario (``dataclasses.replace``) starts with an empty cache,
+so nothing stale survives a move.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
 
 import shapely
 from shapely.geometry import Point, Polygon
 from shapely.strtree import STRtree
 
-from .constants import SIZE_CLASS_TOLERANCE_MM
+from .constants import BOARD_MARGIN_MM, SIZE_CLASS_TOLERANCE_MM
+from .elevation import significant_edges_of
+from .pieces import Circle, Model, Rect, Terrain
 
 if TYPE_CHECKING:
-    from .elevation import SignificantEdge
-    from .scenario import Scenario, Terrain
+    from shapely.geometry.base import BaseGeometry
+
+    from .elevation import SignificantEdge, _EdgeArrays
+    from .los import PairSight
+    from .terrain import KindMap, SolidSet
+    from .threat import _Part
 
 SizeClass = Literal["normal", "large", "huge"]
 SIZE_RANK: Mapping[str, int] = {"normal": 0, "large": 1, "huge": 2}
@@ -94,10 +103,22 @@ class Board:
     terrain_ids: tuple[str, ...]
     tree: STRtree
     contact_tolerance: float
-    significant_edges: tuple[SignificantEdge, ...] = ()
-    """``elevation.significant-edge``: every Significant Edge, computed once (elevation.py)."""
-    memo: dict[Any, Any] = field(default_factory=dict, repr=False)
-    """Derived geometry memoised per key (merged pieces per set of ids), filled on first use."""
+    orange_mm: float
+    """The Orange ruler in mm (Significant Edges and levels are measured with it)."""
+    ruler_tolerance: float
+    """Every comparison against a ruler length allows this much (mm; the contact tolerance)."""
+    derived: Derived
+    """The scenario's cache; the board's own derived parts (edges, merged solids) live there."""
+
+    @property
+    def significant_edges(self) -> tuple[SignificantEdge, ...]:
+        """``elevation.significant-edge``: every Significant Edge, computed on first use."""
+        d = self.derived
+        if d.significant_edges is None:
+            d.significant_edges = significant_edges_of(
+                self.terrain.values(), self.orange_mm, self.ruler_tolerance
+            )
+        return d.significant_edges
 
     def terrain_near(self, geom: shapely.Geometry) -> list[TerrainGeometry]:
         """Terrain whose bounding box meets ``geom``'s (an STRtree query), in file order."""
@@ -105,10 +126,57 @@ class Board:
         return [self.terrain[self.terrain_ids[i]] for i in idx]
 
 
+class Derived:
+    """The one cache of everything derived from one scenario, each entry filled on first use.
+
+    A :class:`~fwwrules.data.Scenario` holds one, empty when the scenario is built; the module
+    that owns an entry fills it (named below). Entries never change once filled, so a race
+    between two threads at worst computes one twice.
+
+    * ``board``: the :class:`Board` (this module);
+    * ``labels``: display name by model and terrain id (``attack``, the catalogue's names);
+    * ``engagements``: the engagement graph (``engagement``, ``melee.engaged``);
+    * ``significant_edges`` and ``edge_arrays``: Significant Edges and their numpy form
+      (``elevation``);
+    * ``pieces_under``: the pieces under each model (``elevation.standing-on``);
+    * ``kinds``: each piece's effective kind per kind of shot (``terrain``);
+    * ``solids``: merged solids per set of kinds, for LoS and for cover (``terrain``);
+    * ``sight``: the LoS witness per unordered pair of models and obstacles (``los``);
+    * ``threat_parts``: convex parts of each merged solid, by the solid's ``id`` (the entry
+      holds the solid, so the id cannot be reused while cached) (``threat``);
+    * ``threat_walls``: the LoS blockers eroded as one, per set of kinds (``threat``).
+    """
+
+    __slots__ = (
+        "board",
+        "edge_arrays",
+        "engagements",
+        "kinds",
+        "labels",
+        "pieces_under",
+        "sight",
+        "significant_edges",
+        "solids",
+        "threat_parts",
+        "threat_walls",
+    )
+
+    def __init__(self) -> None:
+        self.board: Board | None = None
+        self.labels: Mapping[str, str] | None = None
+        self.engagements: Mapping[str, tuple[str, ...]] | None = None
+        self.significant_edges: tuple[SignificantEdge, ...] | None = None
+        self.edge_arrays: _EdgeArrays | None = None
+        self.pieces_under: dict[str, tuple[str, ...]] = {}
+        self.kinds: dict[tuple[object, ...], KindMap] = {}
+        self.solids: dict[tuple[object, ...], SolidSet] = {}
+        self.sight: dict[tuple[object, ...], PairSight] = {}
+        self.threat_parts: dict[int, tuple[BaseGeometry, tuple[_Part, ...]]] = {}
+        self.threat_walls: dict[tuple[object, ...], BaseGeometry | None] = {}
+
+
 def terrain_polygon(t: Terrain, unit_mm: float) -> Polygon:
     """A terrain piece's outline in millimetres."""
-    from .scenario import Circle, Rect
-
     s = t.shape
     if isinstance(s, Rect):
         w, h = s.size[0] * unit_mm / 2, s.size[1] * unit_mm / 2
@@ -123,24 +191,32 @@ def terrain_polygon(t: Terrain, unit_mm: float) -> Polygon:
     return Polygon([(x * unit_mm, y * unit_mm) for x, y in s])
 
 
-def build_board(scenario: Scenario) -> Board:
-    from .elevation import significant_edges_of
-
-    u = scenario.unit_mm
-    models = {
+def build_board(
+    models: Sequence[Model],
+    terrain: Sequence[Terrain],
+    *,
+    unit_mm: float,
+    contact_tolerance_mm: float,
+    orange_mm: float,
+    derived: Derived,
+    ruler_tolerance_mm: float | None = None,
+) -> Board:
+    """The board in mm (``Scenario.board`` calls it once, on first use)."""
+    u = unit_mm
+    geo = {
         m.id: ModelGeometry(
             id=m.id,
             disc=Disc(m.at[0] * u, m.at[1] * u, m.base * u / 2),
             elevation=m.elevation * u,
             size=size_class(m.base * u),
         )
-        for m in scenario.models
+        for m in models
     }
-    terrain: dict[str, TerrainGeometry] = {}
-    for t in scenario.terrain:
+    pieces: dict[str, TerrainGeometry] = {}
+    for t in terrain:
         poly = terrain_polygon(t, u)
         shapely.prepare(poly)
-        terrain[t.id] = TerrainGeometry(
+        pieces[t.id] = TerrainGeometry(
             id=t.id,
             kind=t.kind,
             polygon=poly,
@@ -148,13 +224,48 @@ def build_board(scenario: Scenario) -> Board:
             huge=t.huge,
             elevated=t.elevated,
         )
-    ids = tuple(terrain)
-    tree = STRtree([terrain[i].polygon for i in ids])
+    ids = tuple(pieces)
+    tree = STRtree([pieces[i].polygon for i in ids])
     return Board(
-        models=models,
-        terrain=terrain,
+        models=geo,
+        terrain=pieces,
         terrain_ids=ids,
         tree=tree,
-        contact_tolerance=scenario.contact_tolerance_mm,
-        significant_edges=significant_edges_of(terrain.values(), scenario.ruler_mm("orange")),
+        contact_tolerance=contact_tolerance_mm,
+        orange_mm=orange_mm,
+        ruler_tolerance=contact_tolerance_mm if ruler_tolerance_mm is None else ruler_tolerance_mm,
+        derived=derived,
     )
+
+
+def board_limits(
+    board: Board, size_mm: tuple[float, float] | None = None, margin_mm: float = BOARD_MARGIN_MM
+) -> tuple[float, float, float, float]:
+    """``(xmin, xmax, ymin, ymax)`` of the table in mm.
+
+    With a table size (the scenario's ``board: {size: [w, h]}``, here in mm) the table runs
+    from the origin ``[0, 0]`` to ``[w, h]``. Without one: the bounding box of every base and
+    terrain piece plus ``margin_mm`` on each side; an empty board is ``(0, 100, 0, 100)``.
+
+    >>> b = build_board([Model("a", "x", 32, (50, 50))], [], unit_mm=1.0,
+    ...     contact_tolerance_mm=0.5, orange_mm=50.8, derived=Derived())
+    >>> board_limits(b, margin_mm=10)
+    (24.0, 76.0, 24.0, 76.0)
+    >>> board_limits(b, (1200.0, 900.0))
+    (0.0, 1200.0, 0.0, 900.0)
+    """
+    if size_mm is not None:
+        return (0.0, float(size_mm[0]), 0.0, float(size_mm[1]))
+    xs: list[float] = []
+    ys: list[float] = []
+    for g in board.models.values():
+        d = g.disc
+        xs += [d.x - d.r, d.x + d.r]
+        ys += [d.y - d.r, d.y + d.r]
+    for t in board.terrain.values():
+        x0, y0, x1, y1 = t.polygon.bounds
+        xs += [x0, x1]
+        ys += [y0, y1]
+    if not xs:
+        return (0.0, 100.0, 0.0, 100.0)
+    return (min(xs) - margin_mm, max(xs) + margin_mm, min(ys) - margin_mm, max(ys) + margin_mm)

@@ -922,7 +922,7 @@ CLAUSE_RULES: dict[str, Entry] = {
         "en": "A target in cover gets +1 armor, once, however many objects cover it. vts: one "
         "Armor Boost instead.",
         "de": "Ein Ziel in Deckung erhält einmal +1 Rüstung, gleich wie viele Objekte es "
-        "decken. vts: stattdessen ein Rüstungsbonus (Armor Boost).",
+        "decken. vts: stattdessen ein Armor Boost.",
     },
     "cover.area": {
         "en": "Area terrain gives cover as soon as the Line of Cover enters it; it need not "
@@ -1009,7 +1009,7 @@ CLAUSE_RULES: dict[str, Entry] = {
         "Boost). A weapon with a minimum range cannot be used in close combat.",
         "de": "Pistole, Gewehr, schwere Waffe oder Wurfwaffe dürfen im Nahkampf eingesetzt "
         "werden, als stünde ein Stück Deckung dazwischen: -2 auf den Fertigkeitswert und +1 "
-        "Rüstung für das Ziel (vts: ein Rüstungsbonus). Eine Waffe mit Mindestreichweite ist "
+        "Rüstung für das Ziel (vts: ein Armor Boost). Eine Waffe mit Mindestreichweite ist "
         "im Nahkampf nicht einsetzbar.",
     },
     "melee.strength": {

@@ -56,9 +56,52 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    from .scenario import json_schema
+    if getattr(args, "threat", False):
+        from .threat import json_schema as threat_schema
+
+        print(json.dumps(threat_schema(), indent=2))
+        return EXIT_OK
+    from .scenario_spec import json_schema
 
     print(json.dumps(json_schema(), indent=2))
+    return EXIT_OK
+
+
+def _area(text: str) -> tuple[float, float, float, float]:
+    try:
+        x0, y0, x1, y1 = (float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected X0,Y0,X1,Y1 (four numbers), got {text!r}"
+        ) from None
+    return (x0, y0, x1, y1)
+
+
+def cmd_threat(args: argparse.Namespace) -> int:
+    """``fwwrules threat FILE --side SIDE``: the threat map (text summary, JSON, picture)."""
+    from .files import load
+    from .grid import GridScenario
+    from .threat import summary_text, threat_map
+
+    scenario = load(args.file)
+    if isinstance(scenario, GridScenario):
+        raise QueryError(f"{args.file}: a threat map needs a scenario file, not a grid file")
+    result = threat_map(
+        scenario, args.side, base=args.base, step=args.step, rules=args.rules, area=args.area
+    )
+    if args.output:
+        try:
+            from .draw.threat import save_threat_map
+        except ImportError as exc:  # matplotlib is an optional extra
+            raise QueryError(
+                f"drawing needs matplotlib: pip install 'fwwrules[draw]' ({exc})"
+            ) from None
+        out = save_threat_map(result, args.output, layer=args.layer, lang=args.lang)
+        print(f"wrote {Path(out).resolve()}", file=sys.stderr if args.json else sys.stdout)
+    if args.json:
+        print(json.dumps(result.to_dict(), ensure_ascii=False))
+    elif not args.output:
+        print(summary_text(result, args.lang))
     return EXIT_OK
 
 
@@ -73,9 +116,10 @@ def _target(text: str) -> str | tuple[float, float]:
 
 
 def cmd_ruling(args: argparse.Namespace) -> int:
-    from . import load, ruling
+    from . import ruling
+    from .files import load_scenario_file
 
-    scenario = load(args.file)
+    scenario = load_scenario_file(args.file)
     result = ruling(
         scenario,
         args.attacker,
@@ -90,16 +134,18 @@ def cmd_ruling(args: argparse.Namespace) -> int:
 
 
 def cmd_withdraw(args: argparse.Namespace) -> int:
-    from . import load, withdraw
+    from . import withdraw
+    from .files import load_scenario_file
 
-    _emit(withdraw(load(args.file), args.model, rules=args.rules), args)
+    _emit(withdraw(load_scenario_file(args.file), args.model, rules=args.rules), args)
     return EXIT_OK
 
 
 def cmd_slide(args: argparse.Namespace) -> int:
-    from . import load, slide
+    from . import slide
+    from .files import load_scenario_file
 
-    _emit(slide(load(args.file), args.model, args.to, rules=args.rules), args)
+    _emit(slide(load_scenario_file(args.file), args.model, args.to, rules=args.rules), args)
     return EXIT_OK
 
 
@@ -154,10 +200,32 @@ def cmd_examples(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_review(args: argparse.Namespace) -> int:
+    """``fwwrules review -o FILE [--lang de]``: write the translation review page."""
+    try:
+        from .draw.review import build_review
+    except ImportError as exc:  # matplotlib is an optional extra
+        raise QueryError(
+            f"the review page draws pictures and needs matplotlib: pip install 'fwwrules[draw]' "
+            f"({exc})"
+        ) from None
+    out = Path(args.output)
+    if not out.parent.is_dir():  # say so before spending half a minute on the pictures
+        raise QueryError(f"cannot write {out}: no folder {out.parent}")
+    page = build_review(args.lang)
+    try:
+        out.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        raise QueryError(f"cannot write {out}: {exc.strerror or exc}") from None
+    print(f"wrote {out.resolve()}")
+    return EXIT_OK
+
+
 def cmd_grid(args: argparse.Namespace) -> int:
     from . import grid_cover, load
 
-    _emit(grid_cover(load(args.file), args.attacker, args.target, attack=args.attack), args)
+    grid = load(args.file)  # grid_cover refuses a scenario file with a clear error
+    _emit(grid_cover(grid, args.attacker, args.target, attack=args.attack), args)  # type: ignore[arg-type]
     return EXIT_OK
 
 
@@ -177,7 +245,28 @@ def build_parser() -> argparse.ArgumentParser:
     sp = command("check", cmd_check, "validate a scenario or grid file")
     sp.add_argument("file")
 
-    command("schema", cmd_schema, "print the JSON Schema of the scenario file")
+    sp = command("schema", cmd_schema, "print the JSON Schema of the scenario file")
+    sp.add_argument(
+        "--threat", action="store_true", help="the schema of `fwwrules threat --json` instead"
+    )
+
+    sp = command(
+        "threat", cmd_threat, "the threat map: what the enemy can do to a model at each position"
+    )
+    sp.add_argument("file")
+    sp.add_argument("--side", required=True, help="the side of the model standing at each position")
+    sp.add_argument("--base", type=float, help="its base diameter in the file's units (32 mm)")
+    sp.add_argument("--step", type=float, help="grid step in the file's units (1/4 in)")
+    sp.add_argument("--area", type=_area, metavar="X0,Y0,X1,Y1", help="the part of the table")
+    sp.add_argument("--rules", choices=("core", "vts"))
+    sp.add_argument(
+        "--layer",
+        choices=("attackers", "uncovered", "best-modifier"),
+        default="attackers",
+        help="the layer drawn with -o",
+    )
+    sp.add_argument("-o", "--output", metavar="FILE", help="draw the map as PNG or SVG")
+    answer_options(sp)
 
     sp = command("ruling", cmd_ruling, "may the attacker attack the target, and how")
     sp.add_argument("file")
@@ -219,6 +308,12 @@ def build_parser() -> argparse.ArgumentParser:
     sp = command("examples", cmd_examples, "list the shipped examples, or print or copy one")
     sp.add_argument("name", nargs="?", metavar="NAME", help="an example name, e.g. cover-example-1")
     sp.add_argument("-o", "--output", metavar="FILE", help="copy the example to FILE")
+
+    sp = command(
+        "review", cmd_review, "write the translation review page (one self-contained HTML file)"
+    )
+    sp.add_argument("-o", "--output", default="review.html", metavar="FILE")
+    sp.add_argument("--lang", choices=("en", "de"), default="en", help="language of the page")
 
     sp = command("grid", cmd_grid, "Pathfinder 1e grid cover")
     sp.add_argument("file")

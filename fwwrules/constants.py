@@ -38,8 +38,11 @@ A 1.5748 in base is a 40 mm base even though 1.5748 * 25.4 is 39.99992 mm.
 """
 
 # --- Limits that keep a public Binder safe --------------------------------------------------
-MAX_FILE_BYTES: Final = 1_000_000
-"""A scenario file larger than this is refused before it is parsed."""
+MAX_FILE_BYTES: Final = 262_144
+"""A scenario or grid file larger than this (256 KiB) is refused before it is parsed.
+
+Reading takes about 2 s per MB of YAML on a busy Binder; every limit below fits in far less
+(the largest legal board written out is under 150 KB), so anything more is padding."""
 
 MAX_MODELS: Final = 200
 """Most models one scenario may hold."""
@@ -52,6 +55,19 @@ MAX_WEAPONS: Final = 200
 
 MAX_POLYGON_VERTICES: Final = 256
 """Most vertices one terrain polygon may have."""
+
+MAX_TOTAL_VERTICES: Final = 2048
+"""Most corners all terrain pieces of one scenario may have together; a rectangle counts 4, a
+circle 128 (it is drawn and measured as a 128-gon). Merging touching pieces and the exact
+line-of-sight search grow faster than linearly with the corners in one place, so this, not
+the number of pieces, bounds a ruling's time: at the limit, the worst board
+``bench/worst_case.py`` builds is answered within the 2 s budget."""
+
+MIN_FEATURE_MM: Final = 0.01
+"""Smallest feature a terrain piece may have (after unit conversion): a polygon edge, a
+rectangle side or a circle diameter shorter than this is refused at load. Far below any real
+model or terrain piece (a hundredth of a millimetre), far above :data:`LENGTH_EPSILON_MM`, so
+no piece is so small that the tolerances decide its rulings."""
 
 MAX_GRID_CELLS: Final = 10_000
 """Most squares a Pathfinder grid map may have."""
@@ -98,6 +114,10 @@ far along a line either side of an edge's end point it is probed (``edge_crossed
 
 Far below any gap between pieces on a real table, far above floating-point noise.
 """
+
+BOARD_MARGIN_MM: Final = 30.0
+"""Without a table size (``board: {size: ...}``), the table is the contents' bounding box plus
+this margin on each side (:func:`fwwrules.board.board_limits`)."""
 
 MAX_THREAT_POSITIONS: Final = 65_536
 """Most target positions one threat map may have (``fwwrules threat``; 256 x 256).

@@ -33,8 +33,11 @@ from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
 from .board import SIZE_RANK, Disc
+from .constants import LENGTH_EPSILON_MM
 from .elevation import covering_edges, edge_crossed
+from .engagement import engagements
 from .geometry import disc_passage, passage
+from .rulesets import ruleset
 from .rulings import ArmorInfo, CoverEntry, Crossing, IgnoredEntry, Reason
 from .shot import Shot
 from .terrain import AREA_KINDS, merged
@@ -60,14 +63,11 @@ def armor_for_cover(rules: str, covered: bool) -> tuple[ArmorInfo, Reason | None
     """``cover.armor``: +1 armor once (``core``) or one Armor Boost (``vts``)."""
     if not covered:
         return ArmorInfo(), None
-    if rules == "vts":
-        return ArmorInfo(boost=1), Reason("cover.armor", "vts", {})
-    return ArmorInfo(bonus=1), Reason("cover.armor", "core", {})
+    rs = ruleset(rules)
+    return rs.armor_step, Reason("cover.armor", rs.name, {})
 
 
 def _engaged(shot: Shot, a: str, b: str) -> bool:
-    from .melee import engagements
-
     return b in engagements(shot.scenario).get(a, ())
 
 
@@ -78,7 +78,8 @@ def line_of_cover(shot: Shot, rules: str) -> CoverResult:
     p, q = shot.loc
     loc = LineString([p, q])
     shooter = Point(shot.a.x, shot.a.y)
-    tol = board.contact_tolerance
+    # exactly the contact tolerance is contact, whatever rounding a move of the board brings
+    tol = board.contact_tolerance + LENGTH_EPSILON_MM
     ctx = shot.context
     target_disc = shot.b
     target_geom = shot.b_polygon if shot.b_polygon is not None else None

@@ -55,12 +55,13 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Point
 
-from .constants import EDGE_PROBE_MM, LENGTH_EPSILON_MM
+from .constants import BOUNDARY_TOLERANCE_MM, EDGE_PROBE_MM, LENGTH_EPSILON_MM
 from .rulings import Reason
+from .thresholds import reaches_ruler, within_ruler
 
 if TYPE_CHECKING:
     from .board import Board, TerrainGeometry
-    from .scenario import Scenario
+    from .data import Scenario
 
 Point2 = tuple[float, float]
 
@@ -105,7 +106,9 @@ def is_elevated(scenario: Scenario, a_id: str, b_id: str) -> bool:
     Exactly Orange counts (within :data:`LENGTH_EPSILON_MM`). The relation is one-way: at most
     one of ``is_elevated(s, a, b)`` and ``is_elevated(s, b, a)`` is true.
     """
-    return height_difference(scenario, a_id, b_id) >= orange_mm(scenario) - LENGTH_EPSILON_MM
+    return reaches_ruler(
+        height_difference(scenario, a_id, b_id), orange_mm(scenario), scenario.ruler_tolerance_mm
+    )
 
 
 def _require_model(scenario: Scenario, ident: str) -> None:
@@ -211,7 +214,7 @@ def _signed_area(coords: list[Point2]) -> float:
 
 
 def significant_edges_of(
-    terrain: Iterable[TerrainGeometry], orange: float
+    terrain: Iterable[TerrainGeometry], orange: float, tolerance: float = LENGTH_EPSILON_MM
 ) -> tuple[SignificantEdge, ...]:
     """``elevation.significant-edge``: every Significant Edge of a board, in file order.
 
@@ -229,15 +232,17 @@ def significant_edges_of(
     and lies on the outer side (probed :data:`EDGE_PROBE_MM` outside).
     """
     pieces = tuple(t for t in terrain if t.height is not None)
-    if not pieces or all(float(t.height or 0.0) < orange - LENGTH_EPSILON_MM for t in pieces):
+    if not pieces or all(
+        not reaches_ruler(float(t.height or 0.0), orange, tolerance) for t in pieces
+    ):
         return ()
     # Memoised on the pieces' ids, heights and outlines: a scenario rebuilt after a model moved
     # (dataclasses.replace) finds its edges again without recomputing them.
     wkb = shapely.to_wkb([t.polygon for t in pieces])
-    key = (orange, tuple((t.id, t.height) for t in pieces), tuple(wkb))
+    key = (orange, tolerance, tuple((t.id, t.height) for t in pieces), tuple(wkb))
     cached = _EDGE_CACHE.get(key)
     if cached is None:
-        cached = _compute_edges(pieces, orange)
+        cached = _compute_edges(pieces, orange, tolerance)
         if len(_EDGE_CACHE) >= _EDGE_CACHE_LIMIT:
             _EDGE_CACHE.pop(next(iter(_EDGE_CACHE)))
         _EDGE_CACHE[key] = cached
@@ -249,13 +254,238 @@ _EDGE_CACHE_LIMIT = 32
 
 
 def _compute_edges(
-    pieces: tuple[TerrainGeometry, ...], orange: float
+    pieces: tuple[TerrainGeometry, ...], orange: float, tolerance: float = LENGTH_EPSILON_MM
 ) -> tuple[SignificantEdge, ...]:
+    """Every Significant Edge, with spatial indexes instead of all-against-all.
+
+    The same decisions as :func:`_edge_parts` applied edge by edge (kept as the reference
+    the tests compare with), in bulk: an STRtree over the pieces gives each edge the pieces
+    that meet it; one over every outline segment gives the points where those outlines cut
+    the edge; the ground beyond each part is the highest piece holding its midpoint (or
+    sharing the edge line and holding the probe just outside). Work grows with the edges and
+    the pieces actually meeting them, not with their product.
+    """
+    eps = LENGTH_EPSILON_MM
+    polys = np.asarray([t.polygon for t in pieces], dtype=object)
+    heights = np.asarray([float(t.height or 0.0) for t in pieces])
+    tops = [k for k, h in enumerate(heights) if reaches_ruler(h, orange, tolerance)]
+    # the edges of the pieces that can drop by Orange: (x0, y0, x1, y1), owner, index, ccw
+    rows: list[Any] = []
+    owner: list[Any] = []
+    index: list[Any] = []
+    ccw_of: dict[int, bool] = {}
+    for k in tops:
+        xy = shapely.get_coordinates(pieces[k].polygon.exterior)
+        x0, y0, x1, y1 = xy[:-1, 0], xy[:-1, 1], xy[1:, 0], xy[1:, 1]
+        ccw_of[k] = float(np.sum(x0 * y1 - x1 * y0)) > 0
+        rows.append(np.hstack([xy[:-1], xy[1:]]))
+        owner.append(np.full(len(xy) - 1, k))
+        index.append(np.arange(len(xy) - 1))
+    if not rows:
+        return ()
+    edges = np.vstack(rows)
+    own = np.concatenate(owner)
+    idx = np.concatenate(index)
+    lines = shapely.linestrings(edges.reshape(-1, 2, 2))
+    # pieces whose boxes meet each edge's (other than its own piece): the candidates for the
+    # edge's neighbours (the ground test below only counts pieces that meet the edge)
+    e_of, q_of = shapely.STRtree(polys).query(lines)
+    keep = q_of != own[e_of]
+    e_of, q_of = e_of[keep], q_of[keep]
+    # cut points: every outline segment of a neighbour that meets the edge
+    cuts = _cut_parameters(edges, own, e_of, q_of, pieces)
+    # parts: consecutive distinct parameters of each edge (0, the cuts, 1), longer than eps
+    n_e = len(edges)
+    lengths = np.hypot(edges[:, 2] - edges[:, 0], edges[:, 3] - edges[:, 1])
+    ce, ct = cuts
+    all_e = np.concatenate([np.arange(n_e), np.arange(n_e), ce])
+    all_t = np.concatenate([np.zeros(n_e), np.ones(n_e), ct])
+    order = np.lexsort((all_t, all_e))
+    all_e, all_t = all_e[order], all_t[order]
+    same = all_e[1:] == all_e[:-1]
+    pe = all_e[:-1][same]
+    pt = np.column_stack([all_t[:-1][same], all_t[1:][same]])
+    long_enough = ((pt[:, 1] - pt[:, 0]) * lengths[pe] > eps) & (lengths[pe] > eps)
+    pe, pt = pe[long_enough], pt[long_enough]
+    if len(pe) == 0:
+        return ()
+    ground = _grounds(edges, lines, pe, pt, e_of, q_of, polys, heights, own, ccw_of)
+    # merge touching parts of one edge with the same ground; keep the significant ones
+    new_run = np.ones(len(pe), dtype=bool)
+    new_run[1:] = ~(
+        (pe[1:] == pe[:-1])
+        & (np.abs(pt[:-1, 1] - pt[1:, 0]) * lengths[pe[1:]] <= eps)
+        & (ground[1:] == ground[:-1])
+    )
+    first = np.flatnonzero(new_run)
+    last = np.append(first[1:] - 1, len(pe) - 1)
+    run_e, run_t0, run_t1, run_g = pe[first], pt[first, 0], pt[last, 1], ground[first]
+    significant = reaches_ruler(heights[own[run_e]] - run_g, orange, tolerance)
+    out: list[SignificantEdge] = []
+    for e, t0, t1, g in zip(
+        run_e[significant].tolist(),
+        run_t0[significant].tolist(),
+        run_t1[significant].tolist(),
+        run_g[significant].tolist(),
+        strict=True,
+    ):
+        k = int(own[e])
+        ax, ay, bx, by = edges[e].tolist()
+        dx, dy = bx - ax, by - ay
+        length = math.hypot(dx, dy)
+        nx, ny = (dy / length, -dx / length) if ccw_of[k] else (-dy / length, dx / length)
+        pa = (ax, ay) if t0 == 0.0 else (ax + t0 * dx, ay + t0 * dy)
+        pb = (bx, by) if t1 == 1.0 else (ax + t1 * dx, ay + t1 * dy)
+        out.append(
+            SignificantEdge(
+                pieces[k].id, int(idx[e]), pa, pb, float(heights[k]), g, compass(nx, ny)
+            )
+        )
+    return tuple(out)
+
+
+def _cut_parameters(
+    edges: np.ndarray[Any, np.dtype[np.float64]],
+    own: np.ndarray[Any, Any],
+    e_of: np.ndarray[Any, Any],
+    q_of: np.ndarray[Any, Any],
+    pieces: tuple[TerrainGeometry, ...],
+) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """(edge, t) pairs: the parameters (0 < t < 1) where a neighbour's outline meets an edge.
+
+    Only pairs (edge, neighbour) found by the caller are looked at, and within each pair only
+    the outline segments whose boxes meet the edge (an STRtree over all outline segments).
+    A segment crossing or touching the edge gives its crossing point; one lying along the
+    edge (within :data:`~fwwrules.constants.BOUNDARY_TOLERANCE_MM`) gives its end points.
+    Extra cuts are harmless: parts with the same ground are merged again.
+    """
+    if len(e_of) == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0)
+    segs: list[Any] = []
+    seg_owner: list[Any] = []
+    for k in sorted({int(q) for q in q_of}):
+        poly = pieces[k].polygon
+        for ring in [poly.exterior, *poly.interiors]:
+            xy = shapely.get_coordinates(ring)
+            segs.append(np.hstack([xy[:-1], xy[1:]]))
+            seg_owner.append(np.full(len(xy) - 1, k))
+    s_arr = np.vstack(segs)
+    s_own = np.concatenate(seg_owner)
+    tree = shapely.STRtree(shapely.linestrings(s_arr.reshape(-1, 2, 2)))
+    boxes = shapely.box(
+        np.minimum(edges[:, 0], edges[:, 2]),
+        np.minimum(edges[:, 1], edges[:, 3]),
+        np.maximum(edges[:, 0], edges[:, 2]),
+        np.maximum(edges[:, 1], edges[:, 3]),
+    )
+    candidates = np.unique(e_of)
+    ei, si = tree.query(boxes[candidates])
+    ei = candidates[ei]
+    pair_ok = s_own[si] != own[ei]
+    ei, si = ei[pair_ok], si[pair_ok]
+    e, sg = edges[ei], s_arr[si]
+    ax, ay, dx, dy = e[:, 0], e[:, 1], e[:, 2] - e[:, 0], e[:, 3] - e[:, 1]
+    cx, cy, fx, fy = sg[:, 0], sg[:, 1], sg[:, 2] - sg[:, 0], sg[:, 3] - sg[:, 1]
+    length2 = dx * dx + dy * dy
+    length = np.sqrt(length2)
+    tol = BOUNDARY_TOLERANCE_MM
+    # signed distances of the segment's ends from the edge line
+    d0 = (dx * (cy - ay) - dy * (cx - ax)) / length
+    d1 = (dx * (cy + fy - ay) - dy * (cx + fx - ax)) / length
+    out_e: list[np.ndarray[Any, Any]] = []
+    out_t: list[np.ndarray[Any, Any]] = []
+
+    def add(which: np.ndarray[Any, Any], t: np.ndarray[Any, Any]) -> None:
+        ok = which & (t > 0.0) & (t < 1.0)
+        out_e.append(ei[ok])
+        out_t.append(t[ok])
+
+    along = (np.abs(d0) <= tol) & (np.abs(d1) <= tol)
+    t_c = ((cx - ax) * dx + (cy - ay) * dy) / length2
+    t_f = ((cx + fx - ax) * dx + (cy + fy - ay) * dy) / length2
+    add(along, t_c)
+    add(along, t_f)
+    # ends touching the edge line (a corner on the edge)
+    add(~along & (np.abs(d0) <= tol), t_c)
+    add(~along & (np.abs(d1) <= tol), t_f)
+    # proper crossings
+    cross = ~along & (d0 * d1 < 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        s = d0 / (d0 - d1)
+        px, py = cx + s * fx, cy + s * fy
+        t = ((px - ax) * dx + (py - ay) * dy) / length2
+    add(cross, t)
+    return np.concatenate(out_e), np.concatenate(out_t)
+
+
+def _grounds(
+    edges: np.ndarray[Any, np.dtype[np.float64]],
+    lines: np.ndarray[Any, Any],
+    pe: np.ndarray[Any, Any],
+    pt: np.ndarray[Any, Any],
+    e_of: np.ndarray[Any, Any],
+    q_of: np.ndarray[Any, Any],
+    polys: np.ndarray[Any, Any],
+    heights: np.ndarray[Any, np.dtype[np.float64]],
+    own: np.ndarray[Any, Any],
+    ccw_of: Mapping[int, bool],
+) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """The ground beyond each part (as :func:`_edge_parts` decides it at the part's middle):
+    the highest neighbour of the edge holding the middle, or meeting the edge, passing within
+    :data:`LENGTH_EPSILON_MM` of the middle and holding the probe :data:`EDGE_PROBE_MM`
+    outside; 0 (the table) when none does. ``e_of``/``q_of`` are candidate (edge, piece)
+    pairs (boxes meet); a piece holding the middle of a part meets its edge."""
+    ground = np.zeros(len(pe))
+    order = np.argsort(e_of, kind="stable")
+    e_sorted, q_sorted = e_of[order], q_of[order]
+    start = np.searchsorted(e_sorted, pe, side="left")
+    stop = np.searchsorted(e_sorted, pe, side="right")
+    counts = stop - start
+    if counts.sum() == 0:
+        return ground
+    part = np.repeat(np.arange(len(pe)), counts)
+    total = int(counts.sum())
+    offs = (
+        np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts) + np.repeat(start, counts)
+    )
+    q = q_sorted[offs]
+    e = pe[part]
+    tm = (pt[part, 0] + pt[part, 1]) / 2
+    ax, ay = edges[e, 0], edges[e, 1]
+    dx, dy = edges[e, 2] - ax, edges[e, 3] - ay
+    length = np.hypot(dx, dy)
+    mx, my = ax + tm * dx, ay + tm * dy
+    ccw = np.asarray([ccw_of[int(k)] for k in own[e]], dtype=bool)
+    nx = np.where(ccw, dy / length, -dy / length)
+    ny = np.where(ccw, -dx / length, dx / length)
+    holds = shapely.contains_xy(polys[q], mx, my)
+    rest = ~holds
+    if rest.any():
+        r = np.flatnonzero(rest)
+        probe = shapely.contains_xy(
+            polys[q[r]], mx[r] + nx[r] * EDGE_PROBE_MM, my[r] + ny[r] * EDGE_PROBE_MM
+        )
+        r = r[probe]
+        outlines = shapely.boundary(polys)
+        near = shapely.dwithin(outlines[q[r]], shapely.points(mx[r], my[r]), LENGTH_EPSILON_MM)
+        r = r[near]
+        # only a piece that meets the edge itself counts (one 1e-6 mm away does not)
+        holds[r] = shapely.intersects(lines[e[r]], polys[q[r]])
+    h = np.where(holds, heights[q], 0.0)
+    np.maximum.at(ground, part, h)
+    return ground
+
+
+def _compute_edges_reference(
+    pieces: tuple[TerrainGeometry, ...], orange: float, tolerance: float = LENGTH_EPSILON_MM
+) -> tuple[SignificantEdge, ...]:
+    """The edge-by-edge computation (all pieces near each piece, then each edge on its own):
+    slower, kept as the reference :func:`_compute_edges` is tested against."""
     tree = shapely.STRtree([t.polygon for t in pieces])
     out: list[SignificantEdge] = []
     for k, piece in enumerate(pieces):
         top = float(piece.height or 0.0)
-        if top < orange - LENGTH_EPSILON_MM:
+        if not reaches_ruler(top, orange, tolerance):
             continue  # no drop from it can reach Orange
         coords = [(float(x), float(y)) for x, y in shapely.get_coordinates(piece.polygon.exterior)]
         ccw = _signed_area(coords) > 0
@@ -271,7 +501,7 @@ def _compute_edges(
         for i in range(len(coords) - 1):
             a, b = coords[i], coords[i + 1]
             beyond = [near[int(j)] for j in np.flatnonzero(hits[i])] if near else []
-            out.extend(_edge_parts(piece, i, a, b, top, ccw, beyond, orange))
+            out.extend(_edge_parts(piece, i, a, b, top, ccw, beyond, orange, tolerance))
     return tuple(out)
 
 
@@ -284,6 +514,7 @@ def _edge_parts(
     ccw: bool,
     neighbours: list[TerrainGeometry],
     orange: float,
+    tolerance: float,
 ) -> list[SignificantEdge]:
     """The significant parts of edge ``index`` (``a -> b``); ``neighbours`` meet the edge."""
     dx, dy = b[0] - a[0], b[1] - a[1]
@@ -296,7 +527,7 @@ def _edge_parts(
     if not neighbours:  # the table lies beyond the whole edge
         return (
             [SignificantEdge(piece.id, index, a, b, top, 0.0, side)]
-            if top >= orange - (LENGTH_EPSILON_MM)
+            if reaches_ruler(top, orange, tolerance)
             else []
         )
     line = LineString([a, b])
@@ -332,7 +563,7 @@ def _edge_parts(
             parts.append((t0, t1, ground))
     edges = []
     for t0, t1, ground in parts:
-        if top - ground >= orange - LENGTH_EPSILON_MM:
+        if reaches_ruler(top - ground, orange, tolerance):
             pa = a if t0 == 0.0 else (a[0] + t0 * dx, a[1] + t0 * dy)
             pb = b if t1 == 1.0 else (a[0] + t1 * dx, a[1] + t1 * dy)
             edges.append(SignificantEdge(piece.id, index, pa, pb, top, ground, side))
@@ -354,9 +585,9 @@ def pieces_under(scenario: Scenario, model_id: str) -> tuple[str, ...]:
     """
     _require_model(scenario, model_id)
     board = scenario.board
-    key = ("pieces-under", model_id)
-    if key in board.memo:
-        cached: tuple[str, ...] = board.memo[key]
+    cache = board.derived.pieces_under
+    cached = cache.get(model_id)
+    if cached is not None:
         return cached
     mg = board.models[model_id]
     centre = Point(mg.disc.x, mg.disc.y)
@@ -367,8 +598,8 @@ def pieces_under(scenario: Scenario, model_id: str) -> tuple[str, ...]:
         if t.height <= mg.elevation + LENGTH_EPSILON_MM and t.polygon.covers(centre):
             found.append(t)
     found.sort(key=lambda t: -float(t.height or 0.0))
-    board.memo[key] = tuple(t.id for t in found)
-    return tuple(t.id for t in found)
+    cache[model_id] = tuple(t.id for t in found)
+    return cache[model_id]
 
 
 def standing_on(scenario: Scenario, model_id: str) -> str | None:
@@ -484,7 +715,7 @@ class ShotContext:
       ones the Line of Cover crosses, one per piece (:func:`covering_edges`).
     * ``cover_within``: ``elevation.shooter-cover``, when the attacker is Elevated: only cover
       at most this far (mm, edge to edge) from the target's base counts. It is Orange plus
-      :data:`LENGTH_EPSILON_MM`, so a plain ``distance <= cover_within`` keeps cover exactly
+      the ruler tolerance, so a plain ``distance <= cover_within`` keeps cover exactly
       Orange away (``200 - 133.2`` is ``66.80000000000001`` in floating point).
     * ``reasons``: what applies, citing ``elevation.*`` with values (scenario units).
     """
@@ -518,18 +749,15 @@ class _EdgeArrays:
 
 
 def _edge_arrays(board: Board) -> _EdgeArrays:
-    memo: dict[Any, Any] | None = getattr(board, "memo", None)
-    if memo is not None:
-        cached = memo.get("elevation.edges")
-        if isinstance(cached, _EdgeArrays):
-            return cached
+    d = board.derived
+    if d.edge_arrays is not None:
+        return d.edge_arrays
     edges = board.significant_edges
     arr = np.array(
         [(e.a[0], e.a[1], e.b[0], e.b[1], e.top) for e in edges], dtype=np.float64
     ).reshape(-1, 5)
     result = _EdgeArrays(arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3], arr[:, 4])
-    if memo is not None:
-        memo["elevation.edges"] = result
+    d.edge_arrays = result
     return result
 
 
@@ -628,8 +856,9 @@ def shot_context(scenario: Scenario, attacker_id: str, target_id: str) -> ShotCo
     excluded = frozenset(under_a) | frozenset(under_t)
 
     diff = ma.elevation - mt.elevation
-    attacker_elevated = diff >= orange - LENGTH_EPSILON_MM
-    target_elevated = -diff >= orange - LENGTH_EPSILON_MM
+    tol = scenario.ruler_tolerance_mm
+    attacker_elevated = reaches_ruler(diff, orange, tol)
+    target_elevated = reaches_ruler(-diff, orange, tol)
     if not (attacker_elevated or target_elevated):
         if abs(diff) > LENGTH_EPSILON_MM:
             reasons.append(
@@ -711,7 +940,7 @@ def shot_context(scenario: Scenario, attacker_id: str, target_id: str) -> ShotCo
                 "bottom": _r(scenario, e.bottom),
                 "unit": unit,
             }
-            if d > orange + eps:
+            if not within_ruler(d, orange, tol):
                 los_edges.append(e)
                 reasons.append(Reason("elevation.edge-blocks-los", "far", values))
             elif target_elevated:
@@ -722,7 +951,7 @@ def shot_context(scenario: Scenario, attacker_id: str, target_id: str) -> ShotCo
 
     cover_within = None
     if attacker_elevated:
-        cover_within = orange + LENGTH_EPSILON_MM  # exactly Orange still counts
+        cover_within = orange + tol  # within Orange (thresholds.within_ruler)
         reasons.append(
             Reason(
                 "elevation.shooter-cover",

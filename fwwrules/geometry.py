@@ -45,7 +45,7 @@ eroded piece is inside the piece over more than epsilon: the proofs never deny a
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, TypeAlias
@@ -819,8 +819,10 @@ def merge_touching(
     line along the seam between two crates is inside cover. Pieces closer than
     :data:`~fwwrules.constants.LENGTH_EPSILON_MM` count as touching (rotated pieces placed
     edge to edge differ by rounding); a merged group is closed by that distance, so the seam
-    leaves no crack. A piece alone is returned as the very object given. Groups come in the
-    order of their first member; member ids keep the input order.
+    leaves no crack. Each pair that meets without sharing area is closed on its own (grown
+    and shrunk by epsilon), and the group is the union of its pieces and those pairs: pieces
+    that overlap have no seam to close. A piece alone is returned as the very object given.
+    Groups come in the order of their first member; member ids keep the input order.
 
     >>> from shapely.geometry import box
     >>> [(ids, round(g.area, 6)) for ids, g in merge_touching(
@@ -848,21 +850,44 @@ def merge_touching(
     groups: dict[int, list[int]] = {}
     for i in range(n):
         groups.setdefault(find(i), []).append(i)
+    # Pairs that meet without sharing area (touching along an edge or at a corner, or within
+    # epsilon): their seam or crack is closed by the closing of that pair alone. Pairs that
+    # overlap need nothing: their union has no seam. Closing each such pair instead of the
+    # whole group keeps the cost with the pair (a group of hundreds of overlapping pieces
+    # would otherwise be buffered twice as one polygon of tens of thousands of corners).
+    pairs = [(i, j) for i, j in zip(left.tolist(), right.tolist(), strict=True) if i < j]
+    bridges: dict[int, list[BaseGeometry]] = {}
+    if pairs:
+        pi = np.asarray([i for i, _ in pairs])
+        pj = np.asarray([j for _, j in pairs])
+        g = np.asarray(geoms, dtype=object)
+        shared = shapely.area(shapely.intersection(g[pi], g[pj]))
+        for k in np.flatnonzero(shared <= 0.0).tolist():
+            i, j = pairs[k]
+            pair = shapely.union(geoms[i], geoms[j])
+            closed_pair = _closing(pair)
+            bridges.setdefault(find(i), []).append(closed_pair)
     out: list[tuple[tuple[str, ...], Polygon | MultiPolygon]] = []
     for members in sorted(groups.values(), key=lambda m: m[0]):
         ids = tuple(pieces[i][0] for i in members)
         if len(members) == 1:
             out.append((ids, geoms[members[0]]))
             continue
-        union = shapely.union_all([geoms[i] for i in members])
-        closed = shapely.buffer(
-            shapely.buffer(union, _EPS, join_style="mitre", mitre_limit=10.0),
-            -_EPS,
-            join_style="mitre",
-            mitre_limit=10.0,
-        )
-        out.append((ids, closed if not closed.is_empty else union))
+        union = shapely.union_all([geoms[i] for i in members] + bridges.get(find(members[0]), []))
+        out.append((ids, union))
     return out
+
+
+def _closing(geom: BaseGeometry) -> BaseGeometry:
+    """``geom`` grown and shrunk by epsilon (mitred): cracks and seams narrower than twice
+    epsilon are filled, nothing else changes by more than rounding."""
+    closed = shapely.buffer(
+        shapely.buffer(geom, _EPS, join_style="mitre", mitre_limit=10.0),
+        -_EPS,
+        join_style="mitre",
+        mitre_limit=10.0,
+    )
+    return closed if not closed.is_empty else geom
 
 
 def segment_edge_crossing(p: Point, q: Point, edge: LineString) -> Point | None:
@@ -1479,6 +1504,58 @@ def find_clear_segment(a: Disc, b: Disc, obstacles: Sequence[Obstacle]) -> Segme
 _NO_CORNERS = (np.zeros((0, 2)), np.zeros((0, 2)), np.zeros((0, 2)))
 
 
+def inner_point(target: Polygon | MultiPolygon) -> Point:
+    """A point inside ``target`` that moves with it: its centroid when that lies inside;
+    else the middle of the first stretch inside the piece along the ray from the centroid
+    towards its nearest points (the mean of them when several are equally near, as for a
+    symmetric L-shaped piece). All of it is defined by the shape alone, so translating,
+    rotating or scaling the board moves the point with it (shapely's
+    ``representative_point`` depends on the coordinate axes).
+
+    >>> from shapely.geometry import Polygon
+    >>> inner_point(Polygon([(0, 0), (4, 0), (4, 2), (0, 2)]))
+    (2.0, 1.0)
+    >>> inner_point(Polygon([(0, 0), (10, 0), (10, 1), (1, 1), (1, 10), (0, 10)]))
+    (0.5, 0.5)
+    """
+    c = target.centroid
+    cx, cy = float(c.x), float(c.y)
+    if target.contains(c):
+        return (cx, cy)
+    # the nearest points of every edge, and those (nearly) as near as the nearest
+    rings = [g.exterior for g in _polygons(target)] + [
+        r for g in _polygons(target) for r in g.interiors
+    ]
+    e = np.vstack(
+        [np.hstack([xy[:-1], xy[1:]]) for xy in (shapely.get_coordinates(r) for r in rings)]
+    )
+    dx, dy = e[:, 2] - e[:, 0], e[:, 3] - e[:, 1]
+    length2 = dx * dx + dy * dy
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.clip(((cx - e[:, 0]) * dx + (cy - e[:, 1]) * dy) / length2, 0.0, 1.0)
+    t = np.where(length2 > 0, t, 0.0)
+    fx, fy = e[:, 0] + t * dx, e[:, 1] + t * dy
+    dist = np.hypot(fx - cx, fy - cy)
+    near = dist <= dist.min() * (1.0 + 1e-9) + _TOL
+    # one point per distinct foot (an edge's end is the next edge's start)
+    feet = np.unique(np.round(np.column_stack([fx[near], fy[near]]), 9), axis=0)
+    ux, uy = float(feet[:, 0].mean()) - cx, float(feet[:, 1].mean()) - cy
+    d = math.hypot(ux, uy)
+    if d > 0:
+        x0, y0, x1, y1 = target.bounds
+        reach = 2.0 * math.hypot(x1 - x0, y1 - y0) + 2.0 * d
+        ray = LineString([(cx, cy), (cx + ux / d * reach, cy + uy / d * reach)])
+        inside = shapely.intersection(ray, target)
+        parts = [g for g in getattr(inside, "geoms", [inside]) if g.geom_type == "LineString"]
+        parts = [g for g in parts if g.length > 0]
+        if parts:
+            first = min(parts, key=lambda g: g.distance(c))
+            mid = first.interpolate(0.5, normalized=True)
+            return (float(mid.x), float(mid.y))
+    rep = target.representative_point()  # pragma: no cover - the feet balance out exactly
+    return (float(rep.x), float(rep.y))
+
+
 def find_clear_segment_to_polygon(
     a: Disc, target: Polygon | MultiPolygon, obstacles: Sequence[Obstacle]
 ) -> Segment | None:
@@ -1509,9 +1586,9 @@ def find_clear_segment_to_polygon(
     obs = _restrict(obs, tgt.hull)
     if obs.empty:
         return (ca, nb)
-    rep = target.representative_point()
+    rep = inner_point(target)
     lines = _Lines()
-    for x, y in ((nb[0], nb[1]), (rep.x, rep.y)):
+    for x, y in ((nb[0], nb[1]), rep):
         d = math.hypot(x - ca[0], y - ca[1])
         if d > 0:
             nrm = np.asarray([[ca[1] - y, x - ca[0]]]) / d
@@ -1553,55 +1630,84 @@ def _features(
     return pts, widx, verts, w_in, w_out
 
 
+_LINES_PER_BATCH = 1 << 15
+"""Most candidate lines built at once in the exhaustive LoS search: the search walks the
+feature pairs in this many at a time, so its memory stays flat however many features the
+obstacles have (the full set of pairs grows with their square)."""
+
+
 def _search(obs: _Obstacles, a: Disc, target: _Target) -> Segment | None:
-    """Test every line through two features (see the module docstring), cheapest first."""
+    """Test every line through two features (see the module docstring), cheapest first.
+
+    The candidates are generated and tested in batches of :data:`_LINES_PER_BATCH`, in the
+    same order as one big batch would be (so the witness is the same), stopping at the
+    first clear one.
+    """
     pts, widx, verts, w_in, w_out = _features(obs, target.hull, a, target)
     corners = (verts, w_in, w_out)
     discs = [a, *target.discs] + [Disc(float(x), float(y), float(r)) for x, y, r in obs.discs]
     cm = np.asarray([[d.x, d.y] for d in discs], dtype=float)
     cr = np.asarray([d.r for d in discs], dtype=float)
-    stages: list[_Lines] = []
+    for lines in _candidate_batches(pts, widx, cm, cr, len(target.discs)):
+        p, q = _filter_lines(lines, target, corners)
+        k = _first_clear(obs, p, q)
+        if k >= 0:
+            return _as_segment(p[k], q[k])
+    return None
 
-    # a feature point and a tangent to a disc (a and b first: lines hugging a corner)
-    lines = _Lines()
-    if len(pts):
-        tn, tc = _tangents_point_disc(pts, cm, cr)  # (P, D, 2, 2), (P, D, 2)
-        npts, nd = len(pts), len(discs)
-        f = np.full((nd, npts, 2, 2, 2), np.nan)
-        f[:, :, :, 0, :] = pts[None, :, None, :]
-        wi = np.full((nd, npts, 2, 2), -1, dtype=np.int64)
-        wi[:, :, :, 0] = widx[None, :, None]
+
+def _candidate_batches(
+    pts: Array, widx: NDArray[np.int64], cm: Array, cr: Array, n_target: int
+) -> Iterator[_Lines]:
+    """The candidate lines of :func:`_search`, stage by stage, in bounded batches."""
+    npts, nd = len(pts), len(cm)
+    # 1. a feature point and a tangent to a disc (a and b first: lines hugging a corner)
+    step = max(1, _LINES_PER_BATCH // max(1, 4 * nd))
+    for start in range(0, npts, step):
+        chunk = pts[start : start + step]
+        wchunk = widx[start : start + step]
+        tn, tc = _tangents_point_disc(chunk, cm, cr)  # (P, D, 2, 2), (P, D, 2)
+        m = len(chunk)
+        f = np.full((nd, m, 2, 2, 2), np.nan)
+        f[:, :, :, 0, :] = chunk[None, :, None, :]
+        wi = np.full((nd, m, 2, 2), -1, dtype=np.int64)
+        wi[:, :, :, 0] = wchunk[None, :, None]
         tn = np.transpose(tn, (1, 0, 2, 3))
         tc = np.transpose(tc, (1, 0, 2))
+        lines = _Lines()
         lines.add(tn.reshape(-1, 2), tc.reshape(-1), f.reshape(-1, 2, 2), wi.reshape(-1, 2))
-    stages.append(lines)
-
-    # common tangents of two discs, one of them a Huge base
+        yield lines
+    # 2. common tangents of two discs, one of them a Huge base
     lines = _Lines()
-    for i in range(len(discs)):
-        for j in range(max(i + 1, 1 + len(target.discs)), len(discs)):
+    count = 0
+    for i in range(nd):
+        for j in range(max(i + 1, 1 + n_target), nd):
             tn2, tc2 = _tangents_disc_disc(cm[i], float(cr[i]), cm[j], float(cr[j]))
             lines.add(tn2, tc2)
-    stages.append(lines)
-
-    # two feature points
-    lines = _Lines()
-    if len(pts) >= 2:
-        ii, jj = np.triu_indices(len(pts), 1)
+            count += len(tc2)
+            if count >= _LINES_PER_BATCH:
+                yield lines
+                lines, count = _Lines(), 0
+    yield lines
+    # 3. two feature points, row by row of the upper triangle
+    row = 0
+    while row < npts - 1:
+        stop = row + 1
+        size = npts - row - 1
+        while stop < npts - 1 and size + (npts - stop - 1) <= _LINES_PER_BATCH:
+            size += npts - stop - 1
+            stop += 1
+        ii = np.concatenate([np.full(npts - r - 1, r) for r in range(row, stop)])
+        jj = np.concatenate([np.arange(r + 1, npts) for r in range(row, stop)])
         d = pts[jj] - pts[ii]
         ln = np.hypot(d[:, 0], d[:, 1])
         keep = ln > 0
         ii, jj, d, ln = ii[keep], jj[keep], d[keep], ln[keep]
         nn = np.column_stack([-d[:, 1], d[:, 0]]) / ln[:, None]
         cc = nn[:, 0] * pts[ii, 0] + nn[:, 1] * pts[ii, 1]
+        lines = _Lines()
         lines.add(
             nn, cc, np.stack([pts[ii], pts[jj]], axis=1), np.column_stack([widx[ii], widx[jj]])
         )
-    stages.append(lines)
-
-    for lines in stages:
-        p, q = _filter_lines(lines, target, corners)
-        k = _first_clear(obs, p, q)
-        if k >= 0:
-            return _as_segment(p[k], q[k])
-    return None
+        yield lines
+        row = stop

@@ -60,7 +60,7 @@ class Document:
     (a message needs a line): composing costs several times more than reading the data.
     """
 
-    __slots__ = ("_json", "_root", "_text", "data", "source")
+    __slots__ = ("_index", "_json", "_root", "_text", "data", "source")
 
     def __init__(
         self,
@@ -76,6 +76,7 @@ class Document:
         self._root = root
         self._text = text
         self._json = json_
+        self._index: dict[tuple[str | int, ...], int] | None = None
 
     @property
     def root(self) -> yaml.Node | None:
@@ -88,8 +89,17 @@ class Document:
         """The 1-based line of the value at ``path``, or of its nearest ancestor.
 
         A mapping entry is located by its key, so ``models[2].base`` points at the line of
-        ``base:`` even when the value starts on the next line.
+        ``base:`` even when the value starts on the next line. Text read by this module is
+        located from one more pass over its events (no node tree is built for it).
         """
+        if self._root is None and self._text is not None:
+            if self._index is None:
+                text = _for_yaml(self._text) if self._json else self._text
+                try:
+                    self._index = _line_index(text)
+                except (yaml.YAMLError, LimitError):  # pragma: no cover - the text was read
+                    self._index = {}
+            return _lookup(self._index, path)
         node = self.root
         line = None if node is None else node.start_mark.line + 1
         for part in path:
@@ -363,6 +373,60 @@ def _yaml_problem(exc: yaml.YAMLError) -> Problem:
     return Problem((), f"broken YAML: {exc}")
 
 
+def _line_index(text: str) -> dict[tuple[str | int, ...], int]:
+    """The line of every value of a YAML text by its path (mapping values: their key's line;
+    list items: their own), from one pass over the events."""
+    loader = _Loader(text)
+    stack: list[_Frame] = []
+    index: dict[tuple[str | int, ...], int] = {}
+    try:
+        while loader.check_event():
+            event: Any = loader.get_event()  # type: ignore[no-untyped-call]
+            if isinstance(event, yaml.CollectionEndEvent):
+                stack.pop()
+                continue
+            if not isinstance(event, yaml.NodeEvent):
+                continue
+            start: Any = event.start_mark
+            line = start.line + 1
+            is_key = False
+            if stack:
+                parent = stack[-1]
+                if parent.is_seq:
+                    parent.part = parent.count
+                    parent.count += 1
+                else:
+                    is_key = parent.key_next
+                    parent.key_next = not is_key
+                    if is_key:
+                        parent.part = event.value if isinstance(event, yaml.ScalarEvent) else "?"
+                        parent.key_line = line
+                    else:
+                        line = parent.key_line
+            if not is_key:
+                index.setdefault(tuple(f.part for f in stack), line)
+            if isinstance(event, yaml.CollectionStartEvent):
+                stack.append(_Frame(isinstance(event, yaml.SequenceStartEvent), None, line))
+    finally:
+        loader.dispose()
+    return index
+
+
+def _lookup(index: Mapping[tuple[str | int, ...], int], path: Sequence[str | int]) -> int | None:
+    """The line of ``path`` in a :func:`_line_index`, or of its nearest ancestor."""
+    found: tuple[str | int, ...] = ()
+    line = index.get(found)
+    for part in path:
+        for key in (part, str(part)) if isinstance(part, int) else (str(part),):
+            if (*found, key) in index:
+                found = (*found, key)
+                line = index[found]
+                break
+        else:
+            break
+    return line
+
+
 def _yaml_nodes(text: str) -> yaml.Node | None:
     """The node tree of text that :func:`_build_yaml` accepted (for line numbers only)."""
     try:
@@ -552,11 +616,15 @@ def _json_nodes(text: str) -> yaml.Node | None:
     YAML also refuses escaped UTF-16 surrogates (``"\\ud83d\\ude00"``, an emoji); they can
     only stand in text values, so they are blanked for this purpose.
     """
-    text = _SURROGATE_ESCAPE.sub(" ", text.translate(_JSON_TO_YAML))
     try:
-        return _compose(text)
+        return _compose(_for_yaml(text))
     except (yaml.YAMLError, RecursionError, LimitError):
         return None
+
+
+def _for_yaml(text: str) -> str:
+    """JSON text made readable by the YAML reader with every line in place (see above)."""
+    return _SURROGATE_ESCAPE.sub(" ", text.translate(_JSON_TO_YAML))
 
 
 def _json_nodes_unchecked(text: str) -> yaml.Node | None:

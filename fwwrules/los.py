@@ -32,11 +32,14 @@ import shapely
 from shapely.geometry import LineString, Point
 
 from .board import SIZE_RANK, Disc
+from .data import Scenario
 from .geometry import find_clear_segment, find_clear_segment_to_polygon, point_segment_distance
 from .rulings import Reason, Segment
-from .scenario import Scenario
 from .shot import Shot, Target, build_shot
 from .terrain import merged
+
+PairSight = tuple[Segment | None, tuple[str, ...]]
+"""What the LoS search keeps per pair (``Derived.sight``): the witness and the blockers' labels."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,13 +139,13 @@ def _search(shot: Shot) -> tuple[Segment | None, list[str]]:
         pair = tuple(sorted((shot.attacker, shot.target)))
         edges = tuple((e.terrain, e.index, e.a, e.b) for e in shot.context.los_edges)
         key = ("los-pair", pair, shot.kinds.signature, edges)
-        memo = shot.scenario.board.memo
+        memo = shot.scenario.derived.sight
         if key in memo:
             witness, labels = memo[key]
             if witness is not None and pair[0] != shot.attacker:
                 witness = (witness[1], witness[0])
             return witness, list(labels)
-    obs, labels = obstacles(shot)
+    obs, names = obstacles(shot)
     if shot.b_polygon is not None:
         witness = find_clear_segment_to_polygon(shot.a, shot.b_polygon, obs)
     else:
@@ -150,15 +153,15 @@ def _search(shot: Shot) -> tuple[Segment | None, list[str]]:
         witness = find_clear_segment(shot.a, shot.b, obs)
     if witness is None:
         hull = _hull(shot)
-        labels = [label for label, o in zip(labels, obs, strict=True) if _meets(o, hull)]
+        found = [label for label, o in zip(names, obs, strict=True) if _meets(o, hull)]
     else:
-        labels = []
+        found = []
     if key is not None:
         stored = witness
         if witness is not None and key[1][0] != shot.attacker:
             stored = (witness[1], witness[0])
-        shot.scenario.board.memo[key] = (stored, tuple(labels))
-    return witness, labels
+        shot.scenario.derived.sight[key] = (stored, tuple(found))
+    return witness, found
 
 
 def shot_line_of_sight(shot: Shot) -> LosResult:

@@ -15,19 +15,38 @@ table's edge do.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import TYPE_CHECKING
 
-from .constants import BOUNDARY_TOLERANCE_MM
+from .constants import BOARD_MARGIN_MM, BOUNDARY_TOLERANCE_MM
 
 if TYPE_CHECKING:
-    from .scenario import Scenario
+    from .data import Scenario
 
 Bounds = tuple[float, float, float, float]
 """``(xmin, ymin, xmax, ymax)``."""
 
-CONTENT_MARGIN_MM = 30.0
+CONTENT_MARGIN_MM = BOARD_MARGIN_MM
 """Without a ``board`` size, the table is the contents' extent plus this on every side."""
+
+
+def move_model(scenario: Scenario, model_id: str, x: float, y: float) -> Scenario:
+    """The scenario with one model's centre at ``(x, y)`` in scenario units (a new scenario,
+    with its own empty cache; nothing is checked but the id: use :func:`stop_at_contact` to
+    keep bases apart). An unknown id raises :class:`~fwwrules.errors.UnknownIdError`.
+
+    >>> from fwwrules.data import Model, Scenario
+    >>> s = Scenario(models=(Model("a", "x", 32.0, (0.0, 0.0)),))
+    >>> move_model(s, "a", 10, 20).model("a").at
+    (10.0, 20.0)
+    """
+    scenario.model(model_id)  # raises UnknownIdError for a bad id
+    models = tuple(
+        dataclasses.replace(m, at=(float(x), float(y))) if m.id == model_id else m
+        for m in scenario.models
+    )
+    return dataclasses.replace(scenario, models=models)
 
 
 def board_bounds(scenario: Scenario) -> Bounds:
@@ -37,30 +56,17 @@ def board_bounds(scenario: Scenario) -> Bounds:
     piece plus :data:`CONTENT_MARGIN_MM` on each side; an empty scenario gets
     ``(0, 0, 100 mm, 100 mm)``.
 
-    >>> from fwwrules.scenario import Model, Scenario
+    >>> from fwwrules.data import Model, Scenario
     >>> s = Scenario(models=(Model("a", "x", 40.0, (100.0, 50.0)),))
     >>> board_bounds(s)
     (50.0, 0.0, 150.0, 100.0)
     """
-    size = getattr(scenario, "board_size", None)
+    size = scenario.board_size
     if size is not None:
         return (0.0, 0.0, float(size[0]), float(size[1]))
     u = scenario.unit_mm
-    xs: list[float] = []
-    ys: list[float] = []
-    board = scenario.board
-    for g in board.models.values():
-        d = g.disc
-        xs += [d.x - d.r, d.x + d.r]
-        ys += [d.y - d.r, d.y + d.r]
-    for t in board.terrain.values():
-        x0, y0, x1, y1 = t.polygon.bounds
-        xs += [float(x0), float(x1)]
-        ys += [float(y0), float(y1)]
-    if not xs:
-        return (0.0, 0.0, 100.0 / u, 100.0 / u)
-    m = CONTENT_MARGIN_MM
-    return ((min(xs) - m) / u, (min(ys) - m) / u, (max(xs) + m) / u, (max(ys) + m) / u)
+    xmin, xmax, ymin, ymax = scenario.limits_mm(CONTENT_MARGIN_MM)
+    return (xmin / u, ymin / u, xmax / u, ymax / u)
 
 
 def _first_contact(
@@ -120,7 +126,7 @@ def stop_at_contact(
     The stop is placed a rounding step (:data:`~fwwrules.constants.BOUNDARY_TOLERANCE_MM`)
     before the contact, so the bases touch within any contact tolerance and never overlap.
 
-    >>> from fwwrules.scenario import Model, Scenario
+    >>> from fwwrules.data import Model, Scenario
     >>> s = Scenario(models=(Model("a", "x", 20.0, (0.0, 0.0)), Model("b", "y", 20.0, (50.0, 0.0))))
     >>> x, y = stop_at_contact(s, "a", (100.0, 0.0))
     >>> round(x, 6), y

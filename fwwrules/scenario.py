@@ -1,990 +1,108 @@
-"""Scenario files (``fwwrules/scenario@1``): schema, validation and frozen data.
+"""Scenario files and data under their old module path (thin re-exports).
 
-A :class:`Scenario` holds the values exactly as the file states them, in the file's ``units``
-(so saving writes back what was read). Its :attr:`Scenario.board` is the derived geometry in
-millimetres, built once when the scenario is made (and again by ``dataclasses.replace``).
-
-Boundary cases
---------------
-* Two bases overlapping by more than the contact tolerance are invalid; a gap of exactly
-  ``-contact_tolerance`` is still allowed (counted as contact).
-* Ids are unique across models and terrain, because a target may be either. Weapon ids live in
-  their own namespace; ``improvised`` is built in and may not be redefined.
+The scenario lives in three modules: :mod:`fwwrules.pieces` and :mod:`fwwrules.data` (the frozen
+data), :mod:`fwwrules.scenario_spec` (the file format, its checks and JSON Schema) and
+:mod:`fwwrules.saving` (writing files). Importing this module imports pydantic; ``import
+fwwrules`` does not.
 """
 
 from __future__ import annotations
 
-import json
-import math
-import os
-import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Annotated, Any, Literal
-
-import yaml
-from pydantic import (
-    AfterValidator,
-    BaseModel,
-    ConfigDict,
-    Field,
-    PlainValidator,
-    StrictBool,
-    StrictInt,
-    StringConstraints,
-    ValidationError,
-    WithJsonSchema,
-    field_validator,
-    model_validator,
+from .board import Board
+from .constants import MM_PER_INCH
+from .data import Relation, Scenario
+from .filespec import IDENT_PATTERN, Ident, NonNegative, Number, Point, Positive, Text
+from .pieces import (
+    DICE_COLOURS,
+    IMPROVISED,
+    IMPROVISED_WEAPON,
+    MAX_DICE_PER_COLOUR,
+    RULER_COLOURS,
+    RULER_INCHES,
+    SCENARIO_FORMAT,
+    SKILL_ICONS,
+    TERRAIN_KINDS,
+    ChargeBonus,
+    Circle,
+    Colour,
+    DiceColour,
+    Model,
+    Options,
+    Rect,
+    Rules,
+    Shape,
+    SkillIcon,
+    Status,
+    Terrain,
+    TerrainKind,
+    Units,
+    Weapon,
 )
-from shapely import validation as shapely_validation
-from shapely.geometry import Polygon
-
-from .constants import (
-    DEFAULT_CONTACT_TOLERANCE_MM,
-    MAX_COORDINATE,
-    MAX_MODEL_WEAPONS,
-    MAX_MODELS,
-    MAX_POLYGON_VERTICES,
-    MAX_TERRAIN,
-    MAX_WEAPONS,
-    MM_PER_INCH,
-    SANE_BASE_MM,
-    SANE_RULER_MM,
-)
-from .errors import Problem, ScenarioError, UnknownIdError
-from .loading import (
-    Document,
-    describe,
-    parse_document,
-    problems_from_validation,
-    read_document,
+from .saving import dump_text, save, to_data
+from .scenario_spec import (
+    BoardSpec,
+    ChargeBonusSpec,
+    CircleSpec,
+    ModelSpec,
+    OptionsSpec,
+    RectSpec,
+    ScenarioSpec,
+    TerrainSpec,
+    WeaponSpec,
+    json_schema,
+    load_scenario,
+    parse_scenario,
 )
 
-SCENARIO_FORMAT = "fwwrules/scenario@1"
-IMPROVISED = "improvised"
-
-Rules = Literal["core", "vts"]
-Units = Literal["mm", "in"]
-Colour = Literal["orange", "yellow", "red", "green", "blue", "black"]
-DiceColour = Literal["black", "green", "yellow", "blue"]
-SkillIcon = Literal["pistol", "rifle", "heavy", "melee", "thrown"]
-TerrainKind = Literal["blocking", "cover", "area", "dense-area", "scenery"]
-Status = Literal["stunned"]
-
-RULER_COLOURS: tuple[Colour, ...] = ("orange", "yellow", "red", "green", "blue", "black")
-RULER_INCHES: Mapping[str, float] = {
-    "orange": 2.0,
-    "yellow": 4.0,
-    "red": 6.0,
-    "green": 8.0,
-    "blue": 10.0,
-    "black": 12.0,
-}
-"""Default ruler lengths in inches (docs/rules.md, "Range rulers"); a scenario may override them."""
-
-DICE_COLOURS: tuple[DiceColour, ...] = ("black", "green", "yellow", "blue")
-MAX_DICE_PER_COLOUR = 4
-SKILL_ICONS: tuple[SkillIcon, ...] = ("pistol", "rifle", "heavy", "melee", "thrown")
-TERRAIN_KINDS: tuple[TerrainKind, ...] = ("blocking", "cover", "area", "dense-area", "scenery")
-
-# ---------------------------------------------------------------------------------------------
-# The file schema (pydantic). Field names are the public file format (docs/scenario-format.md).
-# ---------------------------------------------------------------------------------------------
-
-IDENT_PATTERN = r"^[a-z0-9-]+$"  # docs/scenario-format.md: [a-z0-9-]+
-Ident = Annotated[str, StringConstraints(strict=True, pattern=IDENT_PATTERN, max_length=64)]
-# Numbers are strict: a string ("40") or a boolean (true) is an error, never converted.
-Number = Annotated[
-    float, Field(strict=True, allow_inf_nan=False, ge=-MAX_COORDINATE, le=MAX_COORDINATE)
+__all__ = [
+    "DICE_COLOURS",
+    "IDENT_PATTERN",
+    "IMPROVISED",
+    "IMPROVISED_WEAPON",
+    "MAX_DICE_PER_COLOUR",
+    "MM_PER_INCH",
+    "RULER_COLOURS",
+    "RULER_INCHES",
+    "SCENARIO_FORMAT",
+    "SKILL_ICONS",
+    "TERRAIN_KINDS",
+    "Board",
+    "BoardSpec",
+    "ChargeBonus",
+    "ChargeBonusSpec",
+    "Circle",
+    "CircleSpec",
+    "Colour",
+    "DiceColour",
+    "Ident",
+    "Model",
+    "ModelSpec",
+    "NonNegative",
+    "Number",
+    "Options",
+    "OptionsSpec",
+    "Point",
+    "Positive",
+    "Rect",
+    "RectSpec",
+    "Relation",
+    "Rules",
+    "Scenario",
+    "ScenarioSpec",
+    "Shape",
+    "SkillIcon",
+    "Status",
+    "Terrain",
+    "TerrainKind",
+    "TerrainSpec",
+    "Text",
+    "Units",
+    "Weapon",
+    "WeaponSpec",
+    "dump_text",
+    "json_schema",
+    "load_scenario",
+    "parse_scenario",
+    "save",
+    "to_data",
 ]
-NonNegative = Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=MAX_COORDINATE)]
-Positive = Annotated[float, Field(strict=True, allow_inf_nan=False, gt=0, le=MAX_COORDINATE)]
-Point = tuple[Number, Number]
-# Display text: one line, no control characters (they could drive a terminal).
-Text = Annotated[
-    str, StringConstraints(strict=True, max_length=200, pattern=r"^[^\x00-\x1f\x7f-\x9f]*$")
-]
-
-
-class _Spec(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
-
-
-class OptionsSpec(_Spec):
-    """Interpretation switches; each defaults to the original rulebook's reading."""
-
-    contact_tolerance: NonNegative | None = Field(
-        None, description="Largest gap (in `units`) between two bases that still counts as contact"
-    )
-    cover_by: Literal["side", "faction"] = Field(
-        "side", description="Which models give cover: those of other sides, or other factions"
-    )
-    slide_through_engaged_enemy: StrictBool = Field(
-        False, description="Let a slide pass through the engaged enemy (German reading)"
-    )
-
-
-class ChargeBonusSpec(_Spec):
-    """Charge Bonus markers a model holds after charging `target`."""
-
-    target: Ident = Field(description="Id of the charged model")
-    markers: Annotated[list[Literal["black", "green"]], Field(min_length=1, max_length=2)]
-
-
-class ModelSpec(_Spec):
-    """A model on the table; lengths in the scenario's `units`."""
-
-    id: Ident = Field(description="Unique id: lowercase letters, digits and '-'")
-    name: Text | None = Field(None, description="Display name")
-    faction: Ident = Field(description="Faction id; sides group factions")
-    base: Positive = Field(description="Base diameter")
-    at: Point = Field(description="Base centre [x, y]")
-    elevation: NonNegative = Field(0.0, description="Height of the base above the table")
-    skills: dict[SkillIcon, Annotated[StrictInt, Field(ge=0, le=20)]] = Field(
-        default_factory=dict, description="Skill values by icon"
-    )
-    strength: Annotated[StrictInt, Field(ge=1, le=20)] | None = None
-    keywords: Annotated[list[Ident], Field(max_length=MAX_MODEL_WEAPONS)] = Field(
-        default_factory=list
-    )
-    status: Annotated[list[Status], Field(max_length=MAX_MODEL_WEAPONS)] = Field(
-        default_factory=list
-    )
-    charge_bonus: ChargeBonusSpec | None = None
-    weapons: Annotated[list[Ident], Field(max_length=MAX_MODEL_WEAPONS)] = Field(
-        default_factory=list, description="Weapon ids; every model also has 'improvised'"
-    )
-    move: Positive | None = None
-
-    @field_validator("at", mode="before")
-    @classmethod
-    def _point(cls, value: Any) -> Any:
-        return _point_before(value)
-
-
-def _point_before(value: Any) -> Any:
-    """A point is a list of exactly two numbers; say so in one message, not per index."""
-    if not isinstance(value, (list, tuple)):
-        raise ValueError(f"expected a point [x, y] (got {describe(value)})")
-    if len(value) != 2:
-        raise ValueError(f"expected a point [x, y] (got {_items(len(value))})")
-    return value
-
-
-def _pair_before(value: Any) -> Any:
-    if not isinstance(value, (list, tuple)):
-        raise ValueError(f"expected [width, height] (got {describe(value)})")
-    if len(value) != 2:
-        raise ValueError(f"expected [width, height] (got {_items(len(value))})")
-    return value
-
-
-def _items(n: int) -> str:
-    return f"{n} item" + ("" if n == 1 else "s")
-
-
-class RectSpec(_Spec):
-    """A rectangle by centre, size and counter-clockwise rotation in degrees."""
-
-    at: Point = Field(description="Centre [x, y]")
-    size: tuple[Positive, Positive] = Field(description="[width, height]")
-    angle: Annotated[float, Field(strict=True, allow_inf_nan=False, ge=-360, le=360)] = 0.0
-
-    _p = field_validator("at", mode="before")(_point_before)
-    _s = field_validator("size", mode="before")(_pair_before)
-
-
-class CircleSpec(_Spec):
-    """A round terrain piece."""
-
-    at: Point = Field(description="Centre [x, y]")
-    diameter: Positive
-
-    _p = field_validator("at", mode="before")(_point_before)
-
-
-class TerrainSpec(_Spec):
-    """A terrain piece: exactly one of `polygon`, `rect` or `circle`."""
-
-    id: Ident = Field(description="Unique id (models and terrain share the namespace)")
-    name: Text | None = None
-    kind: TerrainKind
-    polygon: Annotated[list[Point], Field(max_length=MAX_POLYGON_VERTICES)] | None = Field(
-        None, description="Corners [[x, y], ...] of a simple polygon (3 or more)"
-    )
-    rect: RectSpec | None = None
-    circle: CircleSpec | None = None
-    height: NonNegative | None = Field(None, description="Height, for elevation")
-    huge: TerrainKind | None = Field(None, description="Kind seen by shots involving a Huge model")
-    elevated: TerrainKind | None = Field(
-        None, description="Kind seen by shots involving an Elevated model"
-    )
-
-    @field_validator("polygon", mode="before")
-    @classmethod
-    def _points(cls, value: Any) -> Any:
-        if isinstance(value, list):
-            for v in value:
-                _point_before(v)
-        return value
-
-    @model_validator(mode="after")
-    def _one_shape(self) -> TerrainSpec:
-        given = [k for k in ("polygon", "rect", "circle") if getattr(self, k) is not None]
-        if len(given) != 1:
-            raise ValueError(
-                "give exactly one shape: polygon, rect or circle"
-                + (f" (got {', '.join(given)})" if given else "")
-            )
-        return self
-
-
-def _range_value_check(value: Any) -> str | float:
-    """A band or minimum range: a ruler colour, or a positive finite length (one message)."""
-    colours = ", ".join(RULER_COLOURS)
-    if isinstance(value, str):
-        if value in RULER_COLOURS:
-            return value
-        raise ValueError(f"expected a ruler colour ({colours}) or a length (got {value!r})")
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"expected a ruler colour ({colours}) or a length (got {describe(value)})")
-    if not math.isfinite(value):
-        raise ValueError(f"expected a finite length (got {describe(value)})")
-    if not 0 < value <= MAX_COORDINATE:
-        raise ValueError(f"expected a length above 0 (got {describe(value)})")
-    return float(value)
-
-
-RangeSpec = Annotated[
-    Colour | float,
-    PlainValidator(_range_value_check),
-    WithJsonSchema(
-        {
-            "anyOf": [
-                {"enum": list(RULER_COLOURS)},
-                {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_COORDINATE},
-            ]
-        }
-    ),
-]
-
-
-def _dice_limit(colours: list[str]) -> list[str]:
-    """Dice facts: at most 4 effect dice of each colour in one test."""
-    for colour in DICE_COLOURS:
-        n = colours.count(colour)
-        if n > MAX_DICE_PER_COLOUR:
-            raise ValueError(f"at most {MAX_DICE_PER_COLOUR} {colour} dice in one test (got {n})")
-    return colours
-
-
-DiceList = Annotated[
-    list[DiceColour],
-    Field(max_length=MAX_DICE_PER_COLOUR * len(DICE_COLOURS)),
-    AfterValidator(_dice_limit),
-]
-
-
-class WeaponSpec(_Spec):
-    """A weapon profile; ranged and thrown weapons need `short`, melee weapons have no bands."""
-
-    id: Ident = Field(description="Weapon id ('improvised' is built in)")
-    name: Text | None = None
-    type: SkillIcon = Field(description="The skill icon the weapon uses")
-    short: RangeSpec | None = Field(None, description="Short band: a ruler colour or a length")
-    long: RangeSpec | None = Field(None, description="Long band, laid after the short one")
-    min_range: RangeSpec | None = None
-    dice: dict[Literal["short", "long", "melee"], DiceList] = Field(
-        default_factory=dict, description="Effect dice by band (melee weapons: under 'melee')"
-    )
-
-
-class ScenarioSpec(_Spec):
-    """A Fallout: Wasteland Warfare board for fwwrules (docs/scenario-format.md)."""
-
-    format: Literal["fwwrules/scenario@1"]
-    title: Text | None = None
-    rules: Rules = Field("core", description="Ruleset: core (Rules of Play) or vts")
-    units: Units = Field("mm", description="Unit of every length in the file")
-    options: OptionsSpec = Field(default_factory=OptionsSpec)
-    rulers: dict[Colour, Positive] = Field(
-        default_factory=dict, description="Ruler lengths (in `units`) overriding the defaults"
-    )
-    sides: dict[Ident, list[Ident]] = Field(
-        default_factory=dict, description="Side id to factions; default: one side per faction"
-    )
-    neutral: list[Ident] = Field(default_factory=list, description="Factions neutral to all")
-    models: Annotated[list[ModelSpec], Field(max_length=MAX_MODELS)] = Field(default_factory=list)
-    terrain: Annotated[list[TerrainSpec], Field(max_length=MAX_TERRAIN)] = Field(
-        default_factory=list
-    )
-    weapons: Annotated[list[WeaponSpec], Field(max_length=MAX_WEAPONS)] = Field(
-        default_factory=list
-    )
-
-
-# ---------------------------------------------------------------------------------------------
-# Frozen data
-# ---------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class ChargeBonus:
-    """Charge Bonus markers held by a model that charged ``target`` (``melee.charge-bonus``)."""
-
-    target: str
-    markers: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Model:
-    """A model on the table. Lengths are in the scenario's units; ``at`` is the base centre."""
-
-    id: str
-    faction: str
-    base: float
-    at: tuple[float, float]
-    elevation: float = 0.0
-    name: str | None = None
-    skills: Mapping[str, int] = field(default_factory=dict)
-    strength: int | None = None
-    keywords: tuple[str, ...] = ()
-    status: tuple[str, ...] = ()
-    charge_bonus: ChargeBonus | None = None
-    weapons: tuple[str, ...] = ()
-    move: float | None = None
-
-    @property
-    def label(self) -> str:
-        return self.name or self.id
-
-    @property
-    def stunned(self) -> bool:
-        return "stunned" in self.status
-
-
-@dataclass(frozen=True, slots=True)
-class Rect:
-    """A rectangle by centre, size and rotation in degrees (counter-clockwise)."""
-
-    at: tuple[float, float]
-    size: tuple[float, float]
-    angle: float = 0.0
-
-
-@dataclass(frozen=True, slots=True)
-class Circle:
-    """A round terrain piece (drawn and decided as a fine polygon; bases are exact circles)."""
-
-    at: tuple[float, float]
-    diameter: float
-
-
-Shape = tuple[tuple[float, float], ...] | Rect | Circle
-
-
-@dataclass(frozen=True, slots=True)
-class Terrain:
-    """A terrain piece. ``shape`` is a polygon's vertices, a :class:`Rect` or a :class:`Circle`."""
-
-    id: str
-    kind: str
-    shape: Shape
-    height: float | None = None
-    huge: str | None = None
-    elevated: str | None = None
-    name: str | None = None
-
-    @property
-    def label(self) -> str:
-        return self.name or self.id
-
-
-@dataclass(frozen=True, slots=True)
-class Weapon:
-    """A weapon profile. ``short``/``long``/``min_range`` are a ruler colour or a length."""
-
-    id: str
-    type: str
-    short: str | float | None = None
-    long: str | float | None = None
-    min_range: str | float | None = None
-    dice: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    name: str | None = None
-
-    @property
-    def label(self) -> str:
-        return self.name or self.id
-
-
-IMPROVISED_WEAPON = Weapon(id=IMPROVISED, type="melee", name="Improvised Weapon")
-"""Every model has it unless its card says otherwise (``melee.skill``)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Options:
-    """Interpretation switches. Each defaults to the original rulebook's reading."""
-
-    contact_tolerance: float | None = None
-    cover_by: str = "side"
-    slide_through_engaged_enemy: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Scenario:
-    """A whole board, as a file states it (lengths in :attr:`units`).
-
-    :func:`load_scenario` and :func:`parse_scenario` check everything the loading rules of
-    docs/scenario-format.md name. Building one directly (or with ``dataclasses.replace``) does
-    not validate: it only derives :attr:`board`; to check a hand-made scenario, parse
-    ``dump_text(scenario)``.
-    """
-
-    models: tuple[Model, ...] = ()
-    terrain: tuple[Terrain, ...] = ()
-    weapons: tuple[Weapon, ...] = ()
-    rules: str = "core"
-    units: str = "mm"
-    title: str | None = None
-    options: Options = Options()
-    rulers: Mapping[str, float] = field(default_factory=dict)
-    sides: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    neutral: tuple[str, ...] = ()
-    source: str = field(default="<scenario>", compare=False)
-    board: Board = field(init=False, compare=False, repr=False)
-    _by_id: Mapping[str, Model] = field(init=False, compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        from .board import build_board
-
-        object.__setattr__(self, "_by_id", {m.id: m for m in self.models})
-        object.__setattr__(self, "board", build_board(self))
-
-    # --- lookups ----------------------------------------------------------------------------
-    @property
-    def unit_mm(self) -> float:
-        """Millimetres per scenario unit."""
-        return MM_PER_INCH if self.units == "in" else 1.0
-
-    def model(self, ident: str) -> Model:
-        m = self._by_id.get(ident)
-        if m is None:
-            raise UnknownIdError("model", ident, (m.id for m in self.models), self.source)
-        return m
-
-    def terrain_piece(self, ident: str) -> Terrain:
-        for t in self.terrain:
-            if t.id == ident:
-                return t
-        raise UnknownIdError("terrain", ident, (t.id for t in self.terrain), self.source)
-
-    def weapon(self, ident: str) -> Weapon:
-        if ident == IMPROVISED:
-            return IMPROVISED_WEAPON
-        for w in self.weapons:
-            if w.id == ident:
-                return w
-        known = [w.id for w in self.weapons] + [IMPROVISED]
-        raise UnknownIdError("weapon", ident, known, self.source)
-
-    def weapons_of(self, model: Model) -> tuple[Weapon, ...]:
-        """The model's weapons in card order, with the Improvised Weapon last."""
-        listed = tuple(self.weapon(w) for w in model.weapons)
-        if IMPROVISED in model.weapons:
-            return listed
-        return (*listed, IMPROVISED_WEAPON)
-
-    # --- sides ------------------------------------------------------------------------------
-    def side_of(self, faction: str) -> str:
-        """The side a faction plays on; without a ``sides`` entry a faction is its own side."""
-        for side, factions in self.sides.items():
-            if faction in factions:
-                return side
-        return faction
-
-    def relation(self, a: Model, b: Model, *, by: str = "side") -> str:
-        """``friendly``, ``neutral`` or ``enemy`` between two models.
-
-        ``by="faction"`` compares factions instead of sides (the German reading of
-        ``cover.models``). A model is friendly to itself; neutral factions are neutral to
-        everyone else.
-        """
-        if a.id == b.id:
-            return "friendly"
-        if by == "faction":
-            same = a.faction == b.faction
-        else:
-            same = self.side_of(a.faction) == self.side_of(b.faction)
-        if same:
-            return "friendly"
-        if a.faction in self.neutral or b.faction in self.neutral:
-            return "neutral"
-        return "enemy"
-
-    def opposing(self, a: Model, b: Model) -> bool:
-        """True when ``b`` is not on ``a``'s side (enemy or neutral): whom one fights."""
-        return self.relation(a, b) != "friendly"
-
-    @property
-    def contact_tolerance_mm(self) -> float:
-        tol = self.options.contact_tolerance
-        return DEFAULT_CONTACT_TOLERANCE_MM if tol is None else tol * self.unit_mm
-
-    def ruler_mm(self, colour: str) -> float:
-        """A ruler's length in millimetres, with the scenario's overrides."""
-        if colour in self.rulers:
-            return self.rulers[colour] * self.unit_mm
-        return RULER_INCHES[colour] * MM_PER_INCH
-
-    def length_mm(self, value: str | float) -> float:
-        """A ruler colour or a length in scenario units, as millimetres."""
-        if isinstance(value, str):
-            return self.ruler_mm(value)
-        return float(value) * self.unit_mm
-
-    def to_mm(self, value: float) -> float:
-        return value * self.unit_mm
-
-    def from_mm(self, value: float) -> float:
-        return value / self.unit_mm
-
-    def summary(self) -> str:
-        """One line for ``fwwrules check``: title, rules, units and what the board holds.
-
-        >>> Scenario(title="Demo", units="in").summary()
-        "'Demo': core rules, units in, 0 models, 0 terrain pieces, 0 weapons"
-        """
-        title = "untitled" if self.title is None else repr(self.title)
-
-        def count(n: int, word: str) -> str:
-            return f"{n} {word}" + ("" if n == 1 else "s")
-
-        return (
-            f"{title}: {self.rules} rules, units {self.units}, "
-            f"{count(len(self.models), 'model')}, {count(len(self.terrain), 'terrain piece')}, "
-            f"{count(len(self.weapons), 'weapon')}"
-        )
-
-
-from .board import Board  # noqa: E402  (Board needs Scenario's names at import time)
-
-# ---------------------------------------------------------------------------------------------
-# Building, checking, saving
-# ---------------------------------------------------------------------------------------------
-
-
-def _shape(spec: TerrainSpec) -> Shape:
-    if spec.polygon is not None:
-        return tuple((float(x), float(y)) for x, y in spec.polygon)
-    if spec.rect is not None:
-        r = spec.rect
-        return Rect((float(r.at[0]), float(r.at[1])), (float(r.size[0]), float(r.size[1])), r.angle)
-    assert spec.circle is not None
-    c = spec.circle
-    return Circle((float(c.at[0]), float(c.at[1])), float(c.diameter))
-
-
-def _from_spec(spec: ScenarioSpec, source: str) -> Scenario:
-    models = tuple(
-        Model(
-            id=m.id,
-            faction=m.faction,
-            base=float(m.base),
-            at=(float(m.at[0]), float(m.at[1])),
-            elevation=float(m.elevation),
-            name=m.name,
-            skills={str(k): v for k, v in m.skills.items()},
-            strength=m.strength,
-            keywords=tuple(m.keywords),
-            status=tuple(m.status),
-            charge_bonus=(
-                None
-                if m.charge_bonus is None
-                else ChargeBonus(m.charge_bonus.target, tuple(m.charge_bonus.markers))
-            ),
-            weapons=tuple(m.weapons),
-            move=None if m.move is None else float(m.move),
-        )
-        for m in spec.models
-    )
-    terrain = tuple(
-        Terrain(
-            id=t.id,
-            kind=t.kind,
-            shape=_shape(t),
-            height=None if t.height is None else float(t.height),
-            huge=t.huge,
-            elevated=t.elevated,
-            name=t.name,
-        )
-        for t in spec.terrain
-    )
-    weapons = tuple(
-        Weapon(
-            id=w.id,
-            type=w.type,
-            short=_range_value(w.short),
-            long=_range_value(w.long),
-            min_range=_range_value(w.min_range),
-            dice={k: tuple(v) for k, v in w.dice.items()},
-            name=w.name,
-        )
-        for w in spec.weapons
-    )
-    o = spec.options
-    return Scenario(
-        models=models,
-        terrain=terrain,
-        weapons=weapons,
-        rules=spec.rules,
-        units=spec.units,
-        title=spec.title,
-        options=Options(
-            contact_tolerance=None if o.contact_tolerance is None else float(o.contact_tolerance),
-            cover_by=o.cover_by,
-            slide_through_engaged_enemy=o.slide_through_engaged_enemy,
-        ),
-        rulers={k: float(v) for k, v in spec.rulers.items()},
-        sides={k: tuple(v) for k, v in spec.sides.items()},
-        neutral=tuple(spec.neutral),
-        source=source,
-    )
-
-
-def _range_value(value: str | float | None) -> str | float | None:
-    return value if value is None or isinstance(value, str) else float(value)
-
-
-def _semantic_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
-    """Cross-references and geometry that a field-by-field schema cannot see."""
-    problems: list[Problem] = []
-    owner: dict[str, tuple[str | int, ...]] = {}
-    ids = [("models", i, m.id) for i, m in enumerate(spec.models)]
-    ids += [("terrain", i, t.id) for i, t in enumerate(spec.terrain)]
-    for kind, i, ident in ids:
-        if ident in owner:
-            first = owner[ident]
-            problems.append(
-                doc.problem(
-                    (kind, i, "id"), f"duplicate id {ident!r} (already used at {_fmt(first)})"
-                )
-            )
-        else:
-            owner[ident] = (kind, i, "id")
-    weapon_ids: dict[str, int] = {}
-    for i, weapon in enumerate(spec.weapons):
-        if weapon.id == IMPROVISED:
-            problems.append(
-                doc.problem(("weapons", i, "id"), "'improvised' is built in; choose another id")
-            )
-        elif weapon.id in weapon_ids:
-            problems.append(doc.problem(("weapons", i, "id"), f"duplicate weapon id {weapon.id!r}"))
-        weapon_ids.setdefault(weapon.id, i)
-    model_ids = {m.id for m in spec.models}
-    known = _id_list(sorted(weapon_ids))
-    for i, m in enumerate(spec.models):
-        for j, w in enumerate(m.weapons):
-            if w not in weapon_ids and w != IMPROVISED:
-                problems.append(
-                    doc.problem(
-                        ("models", i, "weapons", j),
-                        f"unknown weapon {w!r}; expected one of the ids under 'weapons' ({known})",
-                    )
-                )
-        if m.charge_bonus is not None:
-            t = m.charge_bonus.target
-            if t not in model_ids:
-                problems.append(
-                    doc.problem(("models", i, "charge_bonus", "target"), f"unknown model id {t!r}")
-                )
-            elif t == m.id:
-                problems.append(
-                    doc.problem(
-                        ("models", i, "charge_bonus", "target"), "a model cannot charge itself"
-                    )
-                )
-    seen_faction: dict[str, str] = {}
-    for side, factions in spec.sides.items():
-        for j, f in enumerate(factions):
-            if f in seen_faction:
-                problems.append(
-                    doc.problem(
-                        ("sides", side, j),
-                        f"faction {f!r} is already on side {seen_faction[f]!r}",
-                    )
-                )
-            seen_faction[f] = side
-    for j, f in enumerate(spec.neutral):
-        if f in seen_faction:
-            problems.append(
-                doc.problem(
-                    ("neutral", j), f"faction {f!r} is on side {seen_faction[f]!r}; not neutral"
-                )
-            )
-    unit = MM_PER_INCH if spec.units == "in" else 1.0
-    low, high = SANE_BASE_MM
-    for i, m in enumerate(spec.models):
-        mm = m.base * unit
-        if not low <= mm <= high:
-            problems.append(
-                doc.problem(
-                    ("models", i, "base"),
-                    f"a base of {mm:g} mm makes no sense; expected {low:g} to {high:g} mm"
-                    " (32, 40, 60 ...; check 'units')",
-                )
-            )
-    for colour, length in spec.rulers.items():
-        problems.extend(_ruler_problems(length * unit, ("rulers", colour), doc))
-    for i, weapon in enumerate(spec.weapons):
-        for band in ("short", "long"):
-            value = getattr(weapon, band)
-            if isinstance(value, float):
-                problems.extend(_ruler_problems(value * unit, ("weapons", i, band), doc))
-    for i, piece in enumerate(spec.terrain):
-        if piece.polygon is not None:
-            problems.extend(_polygon_problems(piece.polygon, ("terrain", i, "polygon"), doc))
-    for i, weapon in enumerate(spec.weapons):
-        problems.extend(_weapon_problems(weapon, ("weapons", i), doc))
-    problems.extend(_overlap_problems(spec, doc, unit))
-    return problems
-
-
-def _id_list(ids: list[str], most: int = 12) -> str:
-    """Ids for a message: all of them, or the first ``most`` and how many more (a file may
-    declare hundreds; one message per unknown id must stay short)."""
-    if not ids:
-        return "none"
-    if len(ids) <= most:
-        return ", ".join(ids)
-    return ", ".join(ids[:most]) + f" and {len(ids) - most} more"
-
-
-def _weapon_problems(w: WeaponSpec, at: tuple[str | int, ...], doc: Document) -> list[Problem]:
-    """Bands and dice that do not fit the weapon's type (``ranged.range``, ``melee.skill``)."""
-    out: list[Problem] = []
-    if w.type == "melee":
-        for band in ("short", "long", "min_range"):
-            if getattr(w, band) is not None:
-                out.append(doc.problem((*at, band), "a melee weapon has no range bands"))
-        for band in sorted(set(w.dice) - {"melee"}):
-            out.append(
-                doc.problem((*at, "dice", band), "a melee weapon lists its dice under 'melee'")
-            )
-        return out
-    if w.short is None:
-        out.append(
-            doc.problem(
-                (*at, "short"),
-                f"required key 'short' is missing: a {w.type} weapon needs a short band",
-            )
-        )
-    if "melee" in w.dice:
-        out.append(
-            doc.problem(
-                (*at, "dice", "melee"),
-                f"a {w.type} weapon lists its dice by band (short, long), not under 'melee'",
-            )
-        )
-    if "long" in w.dice and w.long is None:
-        out.append(
-            doc.problem((*at, "dice", "long"), "dice for a long band, but 'long' is not given")
-        )
-    return out
-
-
-def _ruler_problems(mm: float, path: tuple[str | int, ...], doc: Document) -> list[Problem]:
-    """A ruler (or a band given as a length) outside a sane range: likely a unit mistake."""
-    low, high = SANE_RULER_MM
-    if low <= mm <= high:
-        return []
-    return [
-        doc.problem(
-            path,
-            f"a ruler of {mm:g} mm makes no sense; expected {low:g} to {high:g} mm (check 'units')",
-        )
-    ]
-
-
-def _fmt(path: tuple[str | int, ...]) -> str:
-    from .errors import format_path
-
-    return format_path(path)
-
-
-def _polygon_problems(
-    points: list[tuple[float, float]], path: tuple[str | int, ...], doc: Document
-) -> list[Problem]:
-    """A terrain polygon must be simple: 3 or more corners, an area, no edge crossing another.
-
-    Touching itself at a corner counts as crossing (shapely calls such a ring invalid).
-    """
-    if len(points) < 3:
-        return [doc.problem(path, f"expected at least 3 points (got {len(points)})")]
-    poly = Polygon(points)
-    if not poly.is_valid:
-        why = shapely_validation.explain_validity(poly)
-        match = re.fullmatch(r"(.*)\[(\S+) (\S+)\]", why)
-        if match and "self-intersection" in match.group(1).lower():
-            x, y = float(match.group(2)), float(match.group(3))
-            msg = (
-                f"the polygon's edges cross each other at ({x:g}, {y:g}); expected a simple outline"
-            )
-        elif match and "too few points" in match.group(1).lower():
-            msg = "expected at least 3 distinct points"
-        else:
-            msg = f"expected a simple polygon ({why})"
-        return [doc.problem(path, msg)]
-    if poly.area <= 0:
-        return [doc.problem(path, "the polygon has no area (all points on one line)")]
-    return []
-
-
-def _overlap_problems(spec: ScenarioSpec, doc: Document, unit: float) -> list[Problem]:
-    tol_mm = (
-        DEFAULT_CONTACT_TOLERANCE_MM
-        if spec.options.contact_tolerance is None
-        else spec.options.contact_tolerance * unit
-    )
-    problems = []
-    ms = spec.models
-    for j in range(len(ms)):
-        for i in range(j):
-            a, b = ms[i], ms[j]
-            # Stacked models (different levels) may share a footprint.
-            if abs(a.elevation - b.elevation) * unit > 0:
-                continue
-            d = math.dist(a.at, b.at) * unit
-            gap = d - (a.base + b.base) * unit / 2
-            if gap < -tol_mm:
-                problems.append(
-                    doc.problem(
-                        ("models", j, "at"),
-                        f"the base of {b.id!r} overlaps {a.id!r} by {-gap:.2f} mm "
-                        f"(more than the contact tolerance {tol_mm:g} mm)",
-                    )
-                )
-    return problems
-
-
-def parse_scenario(doc: Document) -> Scenario:
-    """Validate a parsed document as a scenario; every problem is reported at once."""
-    try:
-        spec = ScenarioSpec.model_validate(doc.data)
-    except ValidationError as exc:
-        raise ScenarioError(doc.source, problems_from_validation(doc, exc, ScenarioSpec)) from None
-    problems = _semantic_problems(spec, doc)
-    if problems:
-        raise ScenarioError(doc.source, problems)
-    return _from_spec(spec, doc.source)
-
-
-def load_scenario(path: str | os.PathLike[str]) -> Scenario:
-    """Load a ``fwwrules/scenario@1`` file (YAML or JSON)."""
-    return parse_document(read_document(path), {SCENARIO_FORMAT: parse_scenario})  # type: ignore[no-any-return]
-
-
-def to_data(scenario: Scenario) -> dict[str, Any]:
-    """The scenario as plain data in the file format (what :func:`save` writes)."""
-    out: dict[str, Any] = {"format": SCENARIO_FORMAT}
-    if scenario.title is not None:
-        out["title"] = scenario.title
-    out["rules"] = scenario.rules
-    out["units"] = scenario.units
-    opts: dict[str, Any] = {}
-    o = scenario.options
-    if o.contact_tolerance is not None:
-        opts["contact_tolerance"] = o.contact_tolerance
-    if o.cover_by != "side":
-        opts["cover_by"] = o.cover_by
-    if o.slide_through_engaged_enemy:
-        opts["slide_through_engaged_enemy"] = True
-    if opts:
-        out["options"] = opts
-    if scenario.rulers:
-        out["rulers"] = dict(scenario.rulers)
-    if scenario.sides:
-        out["sides"] = {k: list(v) for k, v in scenario.sides.items()}
-    if scenario.neutral:
-        out["neutral"] = list(scenario.neutral)
-    out["models"] = [_model_data(m) for m in scenario.models]
-    out["terrain"] = [_terrain_data(t) for t in scenario.terrain]
-    out["weapons"] = [_weapon_data(w) for w in scenario.weapons]
-    return out
-
-
-def _model_data(m: Model) -> dict[str, Any]:
-    d: dict[str, Any] = {"id": m.id}
-    if m.name is not None:
-        d["name"] = m.name
-    d.update(faction=m.faction, base=m.base, at=list(m.at))
-    if m.elevation:
-        d["elevation"] = m.elevation
-    if m.skills:
-        d["skills"] = dict(m.skills)
-    if m.strength is not None:
-        d["strength"] = m.strength
-    for key in ("keywords", "status", "weapons"):
-        if getattr(m, key):
-            d[key] = list(getattr(m, key))
-    if m.charge_bonus is not None:
-        d["charge_bonus"] = {
-            "target": m.charge_bonus.target,
-            "markers": list(m.charge_bonus.markers),
-        }
-    if m.move is not None:
-        d["move"] = m.move
-    return d
-
-
-def _terrain_data(t: Terrain) -> dict[str, Any]:
-    d: dict[str, Any] = {"id": t.id}
-    if t.name is not None:
-        d["name"] = t.name
-    d["kind"] = t.kind
-    s = t.shape
-    if isinstance(s, Rect):
-        d["rect"] = {"at": list(s.at), "size": list(s.size), "angle": s.angle}
-    elif isinstance(s, Circle):
-        d["circle"] = {"at": list(s.at), "diameter": s.diameter}
-    else:
-        d["polygon"] = [list(p) for p in s]
-    for key in ("height", "huge", "elevated"):
-        if getattr(t, key) is not None:
-            d[key] = getattr(t, key)
-    return d
-
-
-def _weapon_data(w: Weapon) -> dict[str, Any]:
-    d: dict[str, Any] = {"id": w.id}
-    if w.name is not None:
-        d["name"] = w.name
-    d["type"] = w.type
-    for key in ("short", "long", "min_range"):
-        if getattr(w, key) is not None:
-            d[key] = getattr(w, key)
-    if w.dice:
-        d["dice"] = {k: list(v) for k, v in w.dice.items()}
-    return d
-
-
-def dump_text(scenario: Scenario, *, json_: bool = False) -> str:
-    data = to_data(scenario)
-    if json_:
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None)
-
-
-def save(scenario: Scenario, path: str | os.PathLike[str]) -> None:
-    """Write the scenario as YAML, or JSON when the name ends in ``.json``; it loads back equal."""
-    p = Path(path)
-    p.write_text(dump_text(scenario, json_=p.suffix.lower() == ".json"), encoding="utf-8")
-
-
-def json_schema() -> dict[str, Any]:
-    """The JSON Schema of the scenario file (``fwwrules schema``)."""
-    schema = ScenarioSpec.model_json_schema()
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["title"] = "fwwrules scenario (fwwrules/scenario@1)"
-    return schema

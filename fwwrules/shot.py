@@ -6,8 +6,10 @@ A target is a model id, a terrain piece id, or a point ``(x, y)`` in scenario un
 Boundary cases
 --------------
 * The Line of Cover runs from the attacker's centre to the target's centre; for a terrain
-  target that is a point inside the piece (its centroid when inside, else a representative
-  point), for a point target the point itself.
+  target that is a point inside the piece (its centroid when inside, else the middle of the
+  piece's stretch along the ray from the centroid through the nearest point of the piece:
+  :func:`~fwwrules.geometry.inner_point`, which moves with the board), for a point target
+  the point itself.
 * Elevation (``elevation.*``) applies between two models; shots at terrain or a point are
   taken at table level.
 """
@@ -20,9 +22,10 @@ from dataclasses import dataclass
 from shapely.geometry import Point, Polygon
 
 from .board import SIZE_RANK, Disc
+from .data import Scenario
 from .elevation import ShotContext, shot_context
 from .errors import QueryError, UnknownIdError
-from .scenario import Scenario
+from .geometry import inner_point
 from .terrain import KindMap, shot_kinds
 
 Target = str | tuple[float, float]
@@ -86,8 +89,7 @@ def build_shot(scenario: Scenario, attacker: str, target: Target) -> Shot:
         ident, kind, end = target, "model", (b.x, b.y)
     elif target in board.terrain:
         poly = board.terrain[target].polygon
-        c = poly.centroid if poly.contains(poly.centroid) else poly.representative_point()
-        ident, kind, end = target, "terrain", (float(c.x), float(c.y))
+        ident, kind, end = target, "terrain", inner_point(poly)
     else:
         known = list(board.models) + list(board.terrain)
         raise UnknownIdError("target", str(target), known, scenario.source)

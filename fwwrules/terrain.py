@@ -82,9 +82,8 @@ def merged(board: Board, kinds: Mapping[str, str], *, los: bool) -> SolidSet:
     """
     signature = kinds.signature if isinstance(kinds, KindMap) else tuple(sorted(kinds.items()))
     key = ("los" if los else "cover", signature)
-    cached = board.memo.get(key)
+    cached = board.derived.solids.get(key)
     if cached is not None:
-        assert isinstance(cached, SolidSet)
         return cached
     solids: list[Solid] = []
     order = {tid: i for i, tid in enumerate(board.terrain_ids)}
@@ -108,7 +107,7 @@ def merged(board: Board, kinds: Mapping[str, str], *, los: bool) -> SolidSet:
                 solids.append(Solid(ids, kind, geom))
         solids.sort(key=lambda s: order[s.ids[0]])
     result = _solid_set(solids)
-    board.memo[key] = result
+    board.derived.solids[key] = result
     return result
 
 
@@ -135,7 +134,7 @@ def shot_kinds(
     solids). Treat the result as read-only.
     """
     key = ("kinds", huge, tuple(sorted(elevated_kind.items())), tuple(sorted(excluded)))
-    cached = board.memo.get(key)
+    cached = board.derived.kinds.get(key)
     if cached is None:
         cached = KindMap(
             {
@@ -144,6 +143,5 @@ def shot_kinds(
                 if tid not in excluded
             }
         )
-        board.memo[key] = cached
-    assert isinstance(cached, KindMap)
+        board.derived.kinds[key] = cached
     return cached

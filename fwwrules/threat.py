@@ -57,11 +57,24 @@ from numpy.typing import NDArray
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from .board import SIZE_RANK, Disc, size_class
+import fwwrules.board as _board_module
+
+from .attack import ruling
+from .board import SIZE_RANK, Board, Disc, size_class
+from .catalogue import check_lang
+from .close_combat import SHOOT_INTO_MODIFIER
 from .constants import LENGTH_EPSILON_MM, MAX_THREAT_POSITIONS, THREAT_SURE_MARGIN_MM
+from .cover import COVER_MODIFIER
+from .data import Scenario
+from .elevation import pieces_under
+from .engagement import engagements
 from .errors import QueryError
-from .geometry import find_clear_segment
-from .scenario import Model, Scenario, Weapon
+from .geometry import disc_passage, find_clear_segment, passage
+from .pieces import Model, Weapon
+from .ranges import band_limits, range_bands
+from .rulesets import ruleset_name
+from .terrain import AREA_KINDS, BLOCKS_LOS, merged, shot_kinds
+from .thresholds import reaches_ruler
 
 THREAT_FORMAT = "fwwrules/threat@1"
 """The ``format`` of ``fwwrules threat --json``."""
@@ -200,7 +213,6 @@ class ThreatMap:
     def rulings(self, position: int) -> list[Any]:
         """The full rulings behind one position, one per shooter, with the reported weapon
         (``AttackRuling`` objects: ``explain("de")`` reads them in German)."""
-        from .attack import ruling
 
         if not self.placeable[position]:
             return []
@@ -284,9 +296,7 @@ def threat_map(
     not a positive number, an unknown ``weapon`` choice (only ``"best"``), or more positions
     than the limit.
     """
-    rules = rules or scenario.rules
-    if rules not in ("core", "vts"):
-        raise QueryError(f"unknown rules {rules!r}; expected core or vts")
+    rules = ruleset_name(scenario.rules, rules or None)
     if weapon != "best":
         raise QueryError(f"unknown weapon choice {weapon!r}; expected best")
     known = sides_of(scenario)
@@ -338,8 +348,12 @@ def _fresh_id(scenario: Scenario) -> str:
 
 
 def default_area(scenario: Scenario, base: float) -> tuple[float, float, float, float]:
-    """Every base and piece plus one target base around, in scenario units."""
+    """The table (``board: {size}``) when the file gives it; else every base and piece plus
+    one target base around, in scenario units."""
     u = scenario.unit_mm
+    size = getattr(scenario, "board_size", None)
+    if size is not None:
+        return (0.0, 0.0, float(size[0]), float(size[1]))
     xs: list[float] = []
     ys: list[float] = []
     for g in scenario.board.models.values():
@@ -448,7 +462,6 @@ def _compute(
     # melee.engaged: base contact with the target. A shooter touching it makes a close combat
     # attack (left to the ruling); every other shooter shoots into a melee when the target is
     # engaged (melee.shoot-into: the modifier only; the numbers do not change the cell).
-    from .melee import SHOOT_INTO_MODIFIER
 
     probe = Model(id=target_id, faction=faction, base=base, at=(0.0, 0.0))
     touch_limit = tol + LENGTH_EPSILON_MM
@@ -580,7 +593,6 @@ def _exact_cell(
     i: int,
     j: int,
 ) -> None:
-    from .attack import ruling
 
     weapons = scn.weapons_of(scn.model(sid))
     rs = [ruling(scn, sid, target_id, weapon=w.id, rules=rules) for w in weapons]
@@ -705,6 +717,7 @@ class _Part:
 
     grown: Array
     eroded: Array | None
+    disc: bool = False
 
 
 def _part(poly: Polygon) -> _Part:
@@ -712,19 +725,22 @@ def _part(poly: Polygon) -> _Part:
     eroded = poly.buffer(-_DELTA * 1.01, join_style="mitre", mitre_limit=1e6)
     er: Array | None = None
     if isinstance(eroded, Polygon) and not eroded.is_empty and eroded.area > 0:
-        er = _ring(eroded.convex_hull if not _is_convex(eroded) else eroded)
-        if not _is_convex(eroded):
-            er = None
+        er = _ring(eroded) if _is_convex(eroded) else None
+        if er is not None and len(er) > 24:
+            # a round piece: a polygon on every k-th vertex lies inside it (enough to block)
+            er = er[:: math.ceil(len(er) / 24)]
     return _Part(_ring(grown.convex_hull), er)
 
 
-def _parts_of(board: Any, geom: BaseGeometry) -> list[_Part]:
-    key = ("threat-parts", id(geom))
-    cached = board.memo.get(key)
+def _parts_of(board: Board, geom: BaseGeometry) -> list[_Part]:
+    """The convex parts of a merged solid, kept in the scenario's cache
+    (``Derived.threat_parts``, by the solid's id; the entry holds the solid itself)."""
+    cache = board.derived.threat_parts
+    cached = cache.get(id(geom))
     if cached is not None and cached[0] is geom:
         return list(cached[1])
     parts = [_part(p) for p in convex_parts(geom)]
-    board.memo[key] = (geom, tuple(parts))
+    cache[id(geom)] = (geom, tuple(parts))
     return parts
 
 
@@ -735,7 +751,7 @@ def _disc_part(d: Disc) -> _Part:
     r_in = d.r - _DELTA * 1.01
     grown = np.column_stack((d.x + r_out * np.cos(a), d.y + r_out * np.sin(a)))
     eroded = np.column_stack((d.x + r_in * np.cos(a), d.y + r_in * np.sin(a)))
-    return _Part(grown, eroded if r_in > 0 else None)
+    return _Part(grown, eroded if r_in > 0 else None, disc=True)
 
 
 # --- segment tests ---------------------------------------------------------------------------
@@ -770,16 +786,33 @@ class _Fan:
 
     def candidates(self, v: Array) -> NDArray[np.int64]:
         """Indices of positions ``p`` for which the segment ``c -> p`` may meet polygon ``v``."""
+        return self._sector(v)[0]
+
+    def _sector(self, v: Array) -> tuple[NDArray[np.int64], BaseGeometry | None]:
+        """The candidate positions, and the shadow of ``v`` (``v`` and everything behind it
+        as seen from the centre, as far as any position) when it is well defined."""
         c = np.array([self.cx, self.cy])
         rel = v - c
         if _inside_convex(v, self.cx, self.cy):
-            return np.arange(len(self.px))
+            return np.arange(len(self.px)), None
         a = np.arctan2(rel[:, 1], rel[:, 0])
         d = (a - a[0] + math.pi) % (2 * math.pi) - math.pi
         lo, hi = a[0] + d.min() - 1e-9, a[0] + d.max() + 1e-9
-        near = float(Polygon(v).exterior.distance(Point(self.cx, self.cy))) - 1e-9
+        poly = Polygon(v)
+        near = float(poly.exterior.distance(Point(self.cx, self.cy))) - 1e-9
         idx = self._between(lo, hi)
-        return idx[self.dist[idx] >= near]
+        idx = idx[self.dist[idx] >= near]
+        half = (hi - lo) / 2
+        shadow = None
+        if math.cos(half) > 0.05 and len(idx):
+            far = (float(self.dist.max()) + 10.0) / math.cos(half) * 1.5
+            ends = []
+            for k in (int(np.argmin(d)), int(np.argmax(d))):
+                r = rel[k] / np.hypot(rel[k, 0], rel[k, 1])
+                ends.append(c + r * far)
+            shadow = shapely.convex_hull(shapely.multipoints(np.vstack([v, *ends])))
+            shapely.prepare(shadow)
+        return idx, shadow
 
     def _between(self, lo: float, hi: float) -> NDArray[np.int64]:
         two = 2 * math.pi
@@ -799,9 +832,15 @@ class _Fan:
     def hits(self, v: Array, among: BoolArray) -> BoolArray:
         """Which positions (among ``among``) have a centre segment meeting polygon ``v``."""
         out = np.zeros(len(self.px), dtype=bool)
-        idx = self.candidates(v)
+        idx, shadow = self._sector(v)
         idx = idx[among[idx]]
-        if len(idx):
+        if not len(idx):
+            return out
+        if shadow is not None:
+            # a point of the (closed) shadow is one whose centre segment meets v; rounding
+            # in the shadow's far corners is far below the margin v was grown or eroded by
+            out[idx] = shapely.intersects_xy(shadow, self.px[idx], self.py[idx])
+        else:
             c = np.full(len(idx), self.cx), np.full(len(idx), self.cy)
             out[idx] = _seg_hits(c[0], c[1], self.px[idx], self.py[idx], v)
         return out
@@ -922,17 +961,53 @@ def _blocked_by(
 # --- one shooter's layer ----------------------------------------------------------------------
 
 
+def _smaller_base() -> Any:
+    """The engine's diameter comparison (``fwwrules.board.smaller_base``) when it has one."""
+    return getattr(_board_module, "smaller_base", None)
+
+
 def _huge_blocks(shooter_base: float, target_base: float, huge_base: float) -> bool:
-    """``ranged.los.huge``: a Huge model blocks the line when the smaller of shooter and target
-    is of a smaller size class (as :mod:`fwwrules.los` compares them)."""
+    """``ranged.los.huge``: a Huge model blocks the line when the smaller base of shooter and
+    target is smaller than it, compared as :mod:`fwwrules.los` compares them (diameters with
+    ``smaller_base``, else size classes)."""
+    smaller_base = _smaller_base()
+    if smaller_base is not None:
+        return bool(smaller_base(min(shooter_base, target_base), huge_base))
     smaller = min(SIZE_RANK[size_class(shooter_base)], SIZE_RANK[size_class(target_base)])
     return smaller < SIZE_RANK[size_class(huge_base)]
 
 
 def _huge_covers(target_base: float, huge_base: float) -> bool:
-    """``cover.huge``: a Huge model covers a target of a smaller size class (not engaged with
-    it; a target in contact with nobody is engaged with nobody)."""
+    """``cover.huge``: a Huge model covers a smaller target (not engaged with it; a target in
+    contact with nobody is engaged with nobody), compared as :mod:`fwwrules.cover` does."""
+    smaller_base = _smaller_base()
+    if smaller_base is not None:
+        return bool(smaller_base(target_base, huge_base))
     return SIZE_RANK[size_class(target_base)] < SIZE_RANK[size_class(huge_base)]
+
+
+def _reach_end(scenario: Scenario, weapon: Weapon, rt: float) -> float:
+    """The farthest edge-to-edge distance (mm) at which :func:`fwwrules.ranges.range_bands`
+    still puts a base of radius ``rt`` in a band: the long ruler's end (or the short one's),
+    plus whatever ruler tolerance the engine applies, found by bisecting the engine's own
+    answer (so the fast path follows it exactly)."""
+    short_end, long_end = band_limits(scenario, weapon)
+    end = long_end if long_end is not None else short_end
+
+    def inside(x: float) -> bool:
+        return bool(range_bands(scenario, weapon, x, x + 2 * rt).bands)
+
+    lo, hi = end - 1.0, end + 10.0
+    if not inside(lo) or inside(hi):  # pragma: no cover - a ruler of another shape
+        return end
+    while True:
+        mid = (lo + hi) / 2
+        if mid in (lo, hi):
+            return lo
+        if inside(mid):
+            lo = mid
+        else:
+            hi = mid
 
 
 def _shooter_layer(
@@ -953,10 +1028,7 @@ def _shooter_layer(
     hard: BoolArray,
     into: NDArray[np.int32],
 ) -> None:
-    from .elevation import pieces_under
-    from .melee import engagements
-    from .ranges import band_limits
-    from .terrain import BLOCKS_LOS, shot_kinds
+    rtol = scenario.ruler_tolerance_mm
 
     board = scenario.board
     model = scenario.model(sid)
@@ -978,8 +1050,7 @@ def _shooter_layer(
             if wi == 0:
                 first_reason[:] = clauses.code("melee.engaged")
             continue
-        short_end, long_end = band_limits(scenario, w)
-        end = long_end if long_end is not None else short_end
+        end = _reach_end(scenario, w, rt)
         in_range = nearest <= end
         unsure = np.abs(nearest - end) <= _DELTA
         if w.min_range is not None:
@@ -1006,7 +1077,7 @@ def _shooter_layer(
     # Elevation: the fast path takes flat shots only (target on the ground, neither Elevated).
     on_piece = elev_mm > 0.0
     diff_t = mg.elevation - elev_mm
-    elevated = (diff_t >= orange - LENGTH_EPSILON_MM) | (-diff_t >= orange - LENGTH_EPSILON_MM)
+    elevated = reaches_ruler(diff_t, orange, rtol) | reaches_ruler(-diff_t, orange, rtol)
     flat_bad = need & (on_piece | elevated)
     hard[flat_bad, j] = True
     need &= ~flat_bad
@@ -1048,6 +1119,10 @@ def _shooter_layer(
         visible |= seen
         unsure &= ~seen
     if unsure.any():
+        cut = _separated(c, px, py, rt, unsure, _eroded_wall(scenario, kinds, los_parts))
+        blocked |= cut
+        unsure &= ~cut
+    if unsure.any():
         solids = _los_obstacles(scenario, kinds, sid, rs, rt)
         for i in np.flatnonzero(unsure).tolist():
             b = Disc(float(px[i]), float(py[i]), rt)
@@ -1057,9 +1132,14 @@ def _shooter_layer(
                 blocked[i] = True
     # --- cover (only where the attack is allowed) -------------------------------------------
     count, cover_unsure = _cover_counts(scenario, sid, kinds, fan, visible, rt, target_huge)
+    if huge and not target_huge and any(t.huge is not None for t in board.terrain.values()):
+        # terrain.kinds: whether a piece's Huge variant decides its cover for a smaller target
+        # shot at by a Huge model -- sure only where both readings give the same count
+        plain = shot_kinds(board, huge=False, elevated_kind={}, excluded=excluded)
+        other, other_unsure = _cover_counts(scenario, sid, plain, fan, visible, rt, target_huge)
+        cover_unsure |= other_unsure | (visible & (other != count))
     hard[cover_unsure, j] = True
     ok = visible & ~cover_unsure
-    from .cover import COVER_MODIFIER
 
     best_value = np.full(n, -(10**9))
     best_index = np.zeros(n, dtype=np.int16)
@@ -1093,7 +1173,6 @@ def _los_obstacles(
 ) -> list[tuple[tuple[float, float, float, float], Any]]:
     """The LoS obstacles of a flat shot from ``sid`` at a target of radius ``rt`` (as
     :func:`fwwrules.los.obstacles` gathers them), with bounding boxes."""
-    from .terrain import merged
 
     board = scenario.board
     out: list[tuple[tuple[float, float, float, float], Any]] = []
@@ -1108,7 +1187,77 @@ def _los_obstacles(
     return out
 
 
-_OFFSETS = (0.0, 0.5, -0.5, 1.0, -1.0)
+_RING_N = 32
+_RING_ANGLES = np.linspace(0.0, 2 * math.pi, _RING_N, endpoint=False)
+_RING_OUT = 1.0 / math.cos(math.pi / _RING_N)
+
+
+def _eroded_wall(scenario: Scenario, kinds: Any, parts: list[_Part]) -> BaseGeometry | None:
+    """Every LoS blocker of a flat shot (merged solids and Huge bases), eroded by the margin
+    as a whole, so that touching pieces leave no crack between them."""
+    board = scenario.board
+    walls = board.derived.threat_walls
+    key = kinds.signature
+    if key not in walls:
+        geoms = [
+            s.geometry.buffer(-_DELTA * 1.01, join_style="mitre", mitre_limit=1e6)
+            for s in merged(board, kinds, los=True).solids
+        ]
+        walls[key] = shapely.union_all(geoms) if geoms else None
+    wall = walls[key]
+    discs = [Polygon(p.eroded) for p in parts if p.disc and p.eroded is not None]
+    if discs:
+        wall = shapely.union_all([*discs, *([] if wall is None else [wall])])
+    return wall if wall is None or not wall.is_empty else None
+
+
+def _separated(
+    c: Disc, px: Array, py: Array, rt: float, among: BoolArray, wall: BaseGeometry | None
+) -> BoolArray:
+    """Positions whose base is cut off from the shooter's by the eroded LoS parts together:
+    within the convex hull of the two bases (a polygon containing it), no piece of the hull
+    left free of the eroded parts meets both bases. Every segment between the bases lies in
+    that hull, so each one passes through some eroded part, deeper than the margin."""
+    out = np.zeros(len(px), dtype=bool)
+    if wall is None:
+        return out
+    idx = np.flatnonzero(among)
+    ring_a = np.column_stack(
+        (c.x + c.r * _RING_OUT * np.cos(_RING_ANGLES), c.y + c.r * _RING_OUT * np.sin(_RING_ANGLES))
+    )
+    rb = rt * _RING_OUT
+    bx = px[idx, None] + rb * np.cos(_RING_ANGLES)[None, :]
+    by = py[idx, None] + rb * np.sin(_RING_ANGLES)[None, :]
+    b_rings = np.stack((bx, by), axis=2)
+    a_poly = Polygon(ring_a)
+    b_polys = shapely.polygons(b_rings)
+    m = len(idx)
+    pts = np.concatenate((np.broadcast_to(ring_a, (m, _RING_N, 2)), b_rings), axis=1)
+    hulls = shapely.convex_hull(
+        shapely.multipoints(pts.reshape(-1, 2), indices=np.repeat(np.arange(m), 2 * _RING_N))
+    )
+    free = shapely.difference(hulls, wall)
+    pieces, owner = shapely.get_parts(free, return_index=True)
+    meets_a = shapely.intersects(pieces, a_poly)
+    meets_b = shapely.intersects(pieces, b_polys[owner])
+    joined = np.zeros(m, dtype=bool)
+    np.logical_or.at(joined, owner, meets_a & meets_b)
+    out[idx[~joined]] = True
+    return out
+
+
+_OFFSETS = (
+    (1.0, 1.0),
+    (-1.0, -1.0),
+    (0.5, 0.5),
+    (-0.5, -0.5),
+    (1.0, -1.0),
+    (-1.0, 1.0),
+    (1.0, 0.0),
+    (-1.0, 0.0),
+    (0.0, 1.0),
+    (0.0, -1.0),
+)
 
 
 def _try_segments(
@@ -1124,32 +1273,30 @@ def _try_segments(
         nx, ny = -dy / ln, dx / ln
     shrink = 1.0 - 1e-9
     left = np.ones(len(idx), dtype=bool)
-    for sa in _OFFSETS:
-        for sb in _OFFSETS:
-            if not left.any():
-                break
-            sel = np.flatnonzero(left)
-            ax = c.x + sa * rs * shrink * nx[sel]
-            ay = c.y + sa * rs * shrink * ny[sel]
-            bx = px[idx[sel]] + sb * rt * shrink * nx[sel]
-            by = py[idx[sel]] + sb * rt * shrink * ny[sel]
-            hit = np.zeros(len(sel), dtype=bool)
-            bx0, bx1 = np.minimum(ax, bx), np.maximum(ax, bx)
-            by0, by1 = np.minimum(ay, by), np.maximum(ay, by)
-            for part in parts:
-                g = part.grown
-                m = ~hit & ~(
-                    (bx1 < g[:, 0].min())
-                    | (bx0 > g[:, 0].max())
-                    | (by1 < g[:, 1].min())
-                    | (by0 > g[:, 1].max())
-                )
-                w = np.flatnonzero(m)
-                if len(w):
-                    hit[w] |= _seg_hits(ax[w], ay[w], bx[w], by[w], g)
-            clear = ~hit & np.isfinite(ax)
-            seen[idx[sel[clear]]] = True
-            left[sel[clear]] = False
+    boxes = [
+        (p.grown[:, 0].min(), p.grown[:, 0].max(), p.grown[:, 1].min(), p.grown[:, 1].max())
+        for p in parts
+    ]
+    for sa, sb in _OFFSETS:
+        if not left.any():
+            break
+        sel = np.flatnonzero(left)
+        ax = c.x + sa * rs * shrink * nx[sel]
+        ay = c.y + sa * rs * shrink * ny[sel]
+        bx = px[idx[sel]] + sb * rt * shrink * nx[sel]
+        by = py[idx[sel]] + sb * rt * shrink * ny[sel]
+        hit = np.zeros(len(sel), dtype=bool)
+        bx0, bx1 = np.minimum(ax, bx), np.maximum(ax, bx)
+        by0, by1 = np.minimum(ay, by), np.maximum(ay, by)
+        for part, (gx0, gx1, gy0, gy1) in zip(parts, boxes, strict=True):
+            g = part.grown
+            m = ~hit & ~((bx1 < gx0) | (bx0 > gx1) | (by1 < gy0) | (by0 > gy1))
+            w = np.flatnonzero(m)
+            if len(w):
+                hit[w] |= _seg_hits(ax[w], ay[w], bx[w], by[w], g)
+        clear = ~hit & np.isfinite(ax)
+        seen[idx[sel[clear]]] = True
+        left[sel[clear]] = False
     return seen
 
 
@@ -1164,7 +1311,6 @@ def _cover_counts(
 ) -> tuple[NDArray[np.int64], BoolArray]:
     """Objects the Line of Cover passes through (``cover.line``, ``cover.area``,
     ``cover.models``, ``cover.huge``) for flat shots, and where that is not sure."""
-    from .terrain import AREA_KINDS, merged
 
     board = scenario.board
     mg = board.models[sid]
@@ -1209,19 +1355,30 @@ def _cover_counts(
                 count += hit_e
                 unsure |= any_g & ~hit_e
                 continue
-            # Touching solid pieces (merged, or judged piece by piece along a seam, RULES.md
-            # geometry conventions): sure only where the line meets one of them alone.
-            unsure |= hits > 1
+            # Touching solid pieces (merged, or judged piece by piece along a seam, docs/rules.md
+            # conventions): sure where the line meets one of them alone, or where
+            # judging them as one object and piece by piece give the same count.
+            doubt = hits > 1
             for poly, parts, hit_g in member_hits:
                 alone = hit_g & (hits == 1)
                 c_add, u_add = _solid_passage(fan, poly, parts, alone, area=False)
                 count += c_add
-                unsure |= u_add
+                doubt |= u_add
+            for i in np.flatnonzero(doubt).tolist():
+                q = (float(fan.px[i]), float(fan.py[i]))
+                whole = _passage_count((c.x, c.y), q, solid.geometry, area=False)
+                each = sum(_passage_count((c.x, c.y), q, g, area=False) for g, _, _ in member_hits)
+                if whole == each:
+                    count[i] += whole
+                else:
+                    unsure[i] = True
             continue
         poly, parts, hit_g = member_hits[0]
         c_add, u_add = _solid_passage(fan, poly, parts, hit_g, area=area)
         count += c_add
-        unsure |= u_add
+        for i in np.flatnonzero(u_add).tolist():
+            q = (float(fan.px[i]), float(fan.py[i]))
+            count[i] += _passage_count((c.x, c.y), q, solid.geometry, area=area)
     attacker = scenario.model(sid)
     by = scenario.options.cover_by
     for m in scenario.models:
@@ -1242,8 +1399,20 @@ def _cover_counts(
         crossed = dist < d.r - _DELTA
         near = dist <= d.r + _DELTA
         count[idx[crossed]] += 1
-        unsure[idx[near & ~crossed]] = True
+        for i in idx[near & ~crossed].tolist():
+            q = (float(fan.px[i]), float(fan.py[i]))
+            if disc_passage((c.x, c.y), q, d).how == "crossed":
+                count[i] += 1
     return count, unsure & among
+
+
+def _passage_count(p: tuple[float, float], q: tuple[float, float], geom: Any, *, area: bool) -> int:
+    """1 when the Line of Cover ``p -> q`` takes cover from a (single) piece, as
+    :func:`fwwrules.cover.line_of_cover` judges a passage (``cover.line``, ``cover.area``)."""
+    how = passage(p, q, geom).how
+    if how == "crossed" or (area and how in ("entered", "inside", "exited")):
+        return 1
+    return 0
 
 
 def _solid_passage(
@@ -1279,6 +1448,130 @@ def _solid_passage(
     count[idx[crossed]] = 1
     unsure[idx[~(crossed | entered)]] = True
     return count, unsure
+
+
+_SUMMARY = {
+    "head": {
+        "en": "Threat map for a {base:g} {units} base of side {side} ({rules} rules): "
+        "{n} positions, {placeable} where it can stand; {k} enemy shooters: {shooters}.",
+        "de": "Bedrohungskarte für eine {base:g}-{units}-Base der Seite {side} "
+        "(Regeln {rules}): {n} Positionen, auf {placeable} kann sie stehen; {k} feindliche "
+        "Schützen: {shooters}.",
+    },
+    "count": {
+        "en": "  {label}: {count} positions",
+        "de": "  {label}: {count} Positionen",
+    },
+    "safe": {"en": "safe from every shooter", "de": "vor jedem Schützen sicher"},
+    "by": {"en": "attackable by {n}", "de": "angreifbar von {n}"},
+    "uncovered": {
+        "en": "attackable without cover by at least one",
+        "de": "von mindestens einem ohne Deckung angreifbar",
+    },
+    "exact": {
+        "en": "({exact} of {cells} cells near a boundary were decided by the ruling itself)",
+        "de": "({exact} von {cells} Zellen nahe einer Grenze hat die Entscheidung selbst "
+        "berechnet)",
+    },
+}
+
+
+def summary_text(result: ThreatMap, lang: str = "en") -> str:
+    """A few lines for ``fwwrules threat`` without ``--json`` (English or German)."""
+    check_lang(lang)
+    att = result.attackers[result.placeable]
+    lines = [
+        _SUMMARY["head"][lang].format(
+            base=result.base,
+            units=result.scenario.units,
+            side=result.side,
+            rules=result.rules,
+            n=len(result.positions),
+            placeable=int(result.placeable.sum()),
+            k=len(result.shooters),
+            shooters=", ".join(result.shooters) or "-",
+        )
+    ]
+    lines.append(
+        _SUMMARY["count"][lang].format(label=_SUMMARY["safe"][lang], count=int((att == 0).sum()))
+    )
+    for n in range(1, int(att.max(initial=0)) + 1):
+        lines.append(
+            _SUMMARY["count"][lang].format(
+                label=_SUMMARY["by"][lang].format(n=n), count=int((att == n).sum())
+            )
+        )
+    unc = result.uncovered[result.placeable]
+    lines.append(
+        _SUMMARY["count"][lang].format(
+            label=_SUMMARY["uncovered"][lang], count=int((unc > 0).sum())
+        )
+    )
+    lines.append(_SUMMARY["exact"][lang].format(**result.stats))
+    return "\n".join(lines)
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of ``fwwrules threat --json`` (``fwwrules schema --threat``)."""
+    number = {"type": "number"}
+    point = {"type": "array", "items": number, "minItems": 2, "maxItems": 2}
+    cell = {
+        "type": "object",
+        "required": ["allowed", "modifier", "reason"],
+        "properties": {
+            "allowed": {"type": "boolean", "description": "the ruling's `allowed`"},
+            "modifier": {
+                "type": ["integer", "null"],
+                "description": "the ruling's `skill.modifier` with the best weapon; "
+                "null when the attack is not allowed",
+            },
+            "reason": {
+                "type": ["string", "null"],
+                "description": "the first clause id of the ruling's `not_allowed` (of the "
+                "shooter's first weapon when none may attack); null when allowed",
+            },
+            "weapon": {"type": "string", "description": "the weapon of the reported ruling"},
+        },
+    }
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://fwwrules.invalid/schema/threat@1",
+        "title": "fwwrules threat map",
+        "description": "What each enemy model may do to a model standing at each position "
+        "(`fwwrules threat FILE --side SIDE --json`). Each cell equals `fwwrules ruling` for "
+        "a model of that base and side standing there, with the shooter's best weapon.",
+        "type": "object",
+        "required": ["format", "side", "base", "step", "units", "shooters", "positions", "cells"],
+        "properties": {
+            "format": {"const": THREAT_FORMAT},
+            "side": {"type": "string", "description": "side of the model at each position"},
+            "base": {**number, "description": "its base diameter, in `units`"},
+            "step": {"type": ["number", "null"], "description": "grid step, in `units`"},
+            "units": {"enum": ["mm", "in"]},
+            "rules": {"enum": ["core", "vts"]},
+            "shooters": {"type": "array", "items": {"type": "string"}},
+            "positions": {
+                "type": "array",
+                "items": point,
+                "description": "centres of the model's base where it can stand, in `units`",
+            },
+            "elevation": {
+                "type": "array",
+                "items": number,
+                "description": "per position: the height it stands at (elevation.standing-on)",
+            },
+            "grid": {
+                "type": ["object", "null"],
+                "description": "the grid's [rows, columns]; unplaceable positions are left out",
+            },
+            "unplaceable": {"type": "integer", "description": "positions left out"},
+            "cells": {
+                "type": "array",
+                "description": "per position, one cell per shooter (in `shooters` order)",
+                "items": {"type": "array", "items": cell},
+            },
+        },
+    }
 
 
 def iter_cells(result: ThreatMap) -> Iterable[tuple[int, int, ThreatCell]]:

@@ -19,7 +19,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .scenario import Scenario
+from .attack import ruling
+from .data import Scenario
+from .files import load_scenario_file
+from .movement import slide
+from .resources import example_path
 
 #: The options of a scenario file that change a ruling, and the clauses each one changes.
 OPTION_CLAUSES: dict[str, tuple[str, ...]] = {
@@ -66,8 +70,6 @@ class Reading:
 
     def answer(self) -> Any:
         """The engine's ruling for this reading (an attack ruling or a slide ruling)."""
-        from . import ruling, slide
-
         what, first, second = self.query
         if what == "slide":
             return slide(self.scenario, first, second)
@@ -75,10 +77,7 @@ class Reading:
 
 
 def _example(name: str) -> Scenario:
-    from . import example_path, load
-
-    scenario: Scenario = load(example_path(name))
-    return scenario
+    return load_scenario_file(example_path(name))
 
 
 def _with_model(scenario: Scenario, model_id: str, **changes: Any) -> Scenario:

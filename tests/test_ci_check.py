@@ -25,6 +25,17 @@ ci = _tool()
 NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
 BROWSER = ("tests.browser.test_lab_browser", "test_attack_panel_ruling_follows_target_choice")
 BINDER = ("tests.test_binder", "test_binder_build_runs_a_notebook")
+EDITOR = (
+    "tests.browser.test_editor_browser",
+    "test_editor_builds_a_board_with_the_mouse_and_saves_a_valid_file",
+)
+PANELS = "tests.browser.test_panels_browser"
+PANEL_TESTS = {
+    "layout": "test_every_panel_fits_and_shows_its_board",
+    "attack-drag": "test_attack_panel_drag_in_notebook_01",
+    "readme-drag": "test_readme_snippet_in_a_fresh_notebook_drags",
+    "melee-drag": "test_melee_panel_drag_into_contact_makes_an_engagement",
+}
 
 
 def _case(classname: str, name: str, outcome: str = "") -> str:
@@ -43,6 +54,8 @@ def _complete(**outcomes: str) -> list[str]:
     cases = [_case(f"notebooks.{nb.name}", "Cell 0") for nb in NOTEBOOKS]
     cases.append(_case(*BROWSER, outcomes.get("browser", "")))
     cases.append(_case(*BINDER, outcomes.get("binder", "")))
+    cases.append(_case(*EDITOR, outcomes.get("editor", "")))
+    cases += [_case(PANELS, name, outcomes.get(key, "")) for key, name in PANEL_TESTS.items()]
     return cases
 
 
@@ -52,10 +65,10 @@ def test_ci_check_passes_when_everything_required_ran(
     assert NOTEBOOKS
     assert ci.main([str(_junit(tmp_path, *_complete()))]) == 0
     last = capsys.readouterr().out.strip().splitlines()[-1]
-    assert last == f"ci: {len(NOTEBOOKS) + 2} passed, 0 failed, 0 skipped"
+    assert last == f"ci: {len(NOTEBOOKS) + 3 + len(PANEL_TESTS)} passed, 0 failed, 0 skipped"
 
 
-@pytest.mark.parametrize("which", ["browser", "binder"])
+@pytest.mark.parametrize("which", ["browser", "binder", "editor", *PANEL_TESTS])
 @pytest.mark.parametrize("outcome", ["skipped", "failed"])
 def test_ci_check_fails_on_a_required_test_that_did_not_pass(
     tmp_path: Path, which: str, outcome: str

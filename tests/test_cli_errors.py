@@ -73,6 +73,10 @@ CASES: dict[str, tuple[int | None, str, str]] = {
     "negative-base.yaml": (8, "models[0].base", "above 0 (got -40)"),
     "negative-rect-size.yaml": (19, "terrain[0].rect.size[1]", "above 0 (got -10)"),
     "negative-elevation.yaml": (16, "models[1].elevation", "at least 0 (got -5)"),
+    # the table (board: {size: [w, h]})
+    "board-model-off-table.yaml": (16, "models[1].at", "lies partly off the table [0, 310]"),
+    "board-size-three-numbers.yaml": (5, "board.size", "expected [width, height] (got 3 items)"),
+    "board-size-zero.yaml": (5, "board.size[0]", "above 0 (got 0)"),
     # geometry
     "overlapping-bases.yaml": (15, "models[1].at", "overlaps 'knight' by 10.00 mm"),
     "polygon-self-intersecting.yaml": (19, "terrain[0].polygon", "cross each other at (200, 100)"),

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from types import SimpleNamespace
 
 import matplotlib
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle
 
 import fwwrules
 from fwwrules.draw import BoardStyle, draw_board, draw_word, moving_artists, update_board
+from fwwrules.draw.board import side_look
+from fwwrules.melee import FreeAttack, SlideRuling, WithdrawRuling
 from fwwrules.ranges import band_limits
-from fwwrules.rulings import AttackRuling, Crossing, IgnoredEntry, IntoMelee, Sight
+from fwwrules.rulings import AttackRuling, Crossing, IgnoredEntry, IntoMelee, Sight, SkillInfo
 
 matplotlib.use("Agg")
 
@@ -103,7 +105,12 @@ def test_size_classes_bases_are_exact_circles_true_to_size_in_mm(units: str) -> 
         assert base.get_radius() == pytest.approx(m.base * s.unit_mm / 2)
     assert art.bases["knight"].get_radius() == pytest.approx(20.0, abs=1e-4)
     assert ax.get_aspect() == 1.0
-    assert "mm" in ax.get_xlabel() and "mm" in ax.get_ylabel()
+    # drawn in mm, labelled in the file's units
+    unit = "in" if units == "in" else "mm"
+    assert f"({unit})" in ax.get_xlabel() and f"({unit})" in ax.get_ylabel()
+    ticks = [t.get_text() for t in ax.get_xticklabels()]
+    locs = ax.get_xticks()
+    assert ticks and all(t == f"{v / s.unit_mm:.4g}" for t, v in zip(ticks, locs, strict=True))
     # y grows upwards, as in the scenario file
     lo, hi = ax.get_ylim()
     assert lo < hi
@@ -200,14 +207,20 @@ def test_cover_line_crossing_and_graze_differ_in_marker_and_line_style() -> None
     assert draw_word("grazed") in art.legend_texts()
 
 
-def test_cover_shooter_contact_ignored_piece_marked_with_clause() -> None:
+def test_cover_shooter_contact_ignored_piece_marked_ignored_never_in_cover_colour() -> None:
+    """The clause's text is in the ruling beside the board; the board marks the piece
+    "ignored", in the ignored style, and draws none of its crossing in the cover colour."""
     r = attack(ignored=(IgnoredEntry("crate", "cover.shooter-contact"),))
     art = draw_board(board(), axes()[1], ruling=r)
     shown = [t.get_text() for t in art.ignored_labels if t.get_visible()]
-    assert shown == ["crate ignored: cover.shooter-contact"]
+    assert shown == ["crate: ignored"]
     assert art.ignored.get_visible()
-    # an ignored piece is not outlined as cover
+    assert to_hex(art.ignored.get_color()) != to_hex(art.style.cover_colour)
+    # an ignored piece is not outlined as cover, nor its crossing drawn as one
     assert not art.cover_outline.get_visible()
+    assert not art.crossings.get_visible() and not art.crossing_points.get_visible()
+    assert draw_word("crossed") not in art.legend_texts()
+    assert draw_word("ignored") in art.legend_texts()
 
 
 def test_ranged_range_band_rings_at_base_radius_plus_band_end() -> None:
@@ -215,10 +228,17 @@ def test_ranged_range_band_rings_at_base_radius_plus_band_end() -> None:
     art = draw_board(s, axes()[1], ruling=attack())
     short_end, long_end = band_limits(s, s.weapon("laser"))
     assert long_end is not None
+    (x0, x1), (y0, y1) = art.ax.get_xlim(), art.ax.get_ylim()
     for name, end in (("short", short_end), ("long", long_end)):
         ring = art.bands[name]
-        assert ring.get_visible() and ring.center == pytest.approx((50.0, 100.0))
+        assert ring.center == pytest.approx((50.0, 100.0))
         assert ring.get_radius() == pytest.approx(20.0 + end)
+        # drawn (and in the legend) only when some of it lies on the board in view
+        r = 20.0 + end
+        far = max(math.hypot(x - 50.0, y - 100.0) for x in (x0, x1) for y in (y0, y1))
+        assert ring.get_visible() == (r < far)
+        assert (draw_word(f"{name}-band") in " ".join(art.legend_texts())) == (r < far)
+    assert art.bands["short"].get_visible()
     art2 = draw_board(s, axes()[1], ruling=attack(), show_bands=False)
     assert not any(r.get_visible() for r in art2.bands.values())
 
@@ -236,7 +256,7 @@ def test_melee_shoot_into_numbers_written_beside_bases() -> None:
 @pytest.mark.parametrize("legal", [True, False])
 def test_melee_slide_ghost_base_legal_and_illegal_by_style_and_label(legal: bool) -> None:
     s = board()
-    slide = SimpleNamespace(model="knight", to=(60.0, 130.0), legal=legal, breaks=())
+    slide = SlideRuling(model="knight", to=(60.0, 130.0), rules="core", legal=legal)
     art = draw_board(s, axes()[1], slide=slide)
     ghost = art.slide_ghost
     assert ghost.get_visible() and ghost.center == (60.0, 130.0)
@@ -249,8 +269,14 @@ def test_melee_slide_ghost_base_legal_and_illegal_by_style_and_label(legal: bool
 
 def test_melee_withdraw_free_attack_arrows_from_each_attacker() -> None:
     s = board()
-    wd = SimpleNamespace(
-        model="knight", free_attacks=(SimpleNamespace(attacker="brute"), {"attacker": "dog"})
+    skill = SkillInfo(None, None, 0)
+    wd = WithdrawRuling(
+        model="knight",
+        rules="core",
+        engaged=("brute", "dog"),
+        free_attacks=(FreeAttack("brute", "claws", skill), FreeAttack("dog", "bite", skill)),
+        no_attack=(),
+        reasons=(),
     )
     art = draw_board(s, axes()[1], withdraw=wd)
     arrows = [a for a in art.free_attacks if a.get_visible()]
@@ -277,11 +303,12 @@ def test_update_board_moves_same_artists_in_place() -> None:
             dataclasses.replace(m, at=(60.0, 20.0)) if m.id == "knight" else m for m in s.models
         ),
     )
+    update_board(art, moved, ruling=attack())
+    assert art.legend is legend  # the same kinds drawn: relabelled in place
     update_board(art, moved, ruling=blocked())
     assert art.bases["knight"] is base and base.center == (60.0, 20.0)
     assert art.labels["knight"].get_position()[1] < 20.0
     assert art.bands["short"] is ring and ring.center == (60.0, 20.0)
-    assert art.legend is legend
     assert art.fan.get_visible() and not art.sight.get_visible()
     assert len(ax.patches) == len(draw_board(s, axes()[1], ruling=attack()).ax.patches)
 
@@ -311,7 +338,7 @@ def test_board_style_is_frozen_and_colour_blind_palette() -> None:
     style = BoardStyle()
     with pytest.raises(dataclasses.FrozenInstanceError):
         style.fan_lines = 3  # type: ignore[misc]
-    assert style.side_colours[0] == "#0072B2"
+    assert side_look("brotherhood") == ("#0072B2", "")
     custom = BoardStyle(fan_lines=3)
     art = draw_board(board(), axes()[1], ruling=blocked(), style=custom)
     xs, _ = art.fan.get_data()

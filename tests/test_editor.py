@@ -7,17 +7,18 @@ with what the editor computed for itself.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import matplotlib
 import pytest
 from fwwrules_widgets import AttackPanel, BoardEditor, EditRefused
-from fwwrules_widgets.editor import _board_supported
 from matplotlib.backend_bases import MouseButton, MouseEvent
 
 import fwwrules
 from fwwrules import cli
 from fwwrules.constants import MM_PER_INCH
+from fwwrules.data import Scenario
 
 matplotlib.use("Agg")
 
@@ -74,17 +75,14 @@ def test_editor_methods_build_a_board_that_saves_checks_and_loads_back_equal(
     assert fwwrules.load(out_json) == ed.scenario
 
 
-@pytest.mark.xfail(
-    not _board_supported(), reason="waits for 'board: {size}' in the scenario format", strict=True
-)
 def test_editor_board_size_is_saved_and_loads_back(tmp_path: Path) -> None:
     ed = BoardEditor(units="in", size=(30, 22), interactive=False)
     ed.add_model((3, 3))
     ed.add_model((9, 3))
     out = ed.save(tmp_path / "sized.yaml")
     text = out.read_text()
-    assert _board_supported(), "the scenario format has 'board: {size: ...}'"
     assert "board:" in text
+    assert fwwrules.load(out).board_size == (30.0, 22.0) == ed.scenario.board_size
     reopened = BoardEditor.from_file(out, interactive=False)
     assert reopened.size == (30.0, 22.0)
     assert reopened.scenario == ed.scenario
@@ -147,6 +145,14 @@ def test_editor_base_placed_overlapping_is_refused_with_the_loaders_message() ->
     assert ed.data == before and "overlaps" in ed.message.value
 
 
+def test_editor_model_placed_off_the_table_is_refused_with_the_loaders_message() -> None:
+    ed = small_board()
+    before = ed.data
+    with pytest.raises(EditRefused, match="partly off the table"):
+        ed.add_model((23.8, 10))  # 24" table: the base would stick out
+    assert ed.data == before
+
+
 def test_editor_polygon_with_two_points_is_refused_and_never_saved(tmp_path: Path) -> None:
     ed = small_board()
     out = ed.save(tmp_path / "board.yaml")
@@ -199,6 +205,11 @@ def test_editor_polygon_tool_by_clicking_vertices() -> None:
         mouse(ed, "button_release_event", x, y)
     (piece,) = ed.scenario.terrain
     assert piece.shape == ((2.0, 2.0), (8.0, 2.0), (8.0, 8.0))
+    for x, y in [(12, 12), (16, 12), (14, 16), (12, 12)]:  # the tool draws a second one
+        mouse(ed, "motion_notify_event", x, y)
+        mouse(ed, "button_press_event", x, y)
+        mouse(ed, "button_release_event", x, y)
+    assert ed.scenario.terrain[1].shape == ((12.0, 12.0), (16.0, 12.0), (14.0, 16.0))
 
 
 def test_editor_circle_tool_press_at_centre_drag_to_edge() -> None:
@@ -220,11 +231,11 @@ def test_editor_rotate_by_the_handle_and_by_method() -> None:
     drag(ed, (hx, hy), (2, 4))  # pull the handle to the left: a quarter turn
     assert ed.scenario.terrain_piece("crate").shape == fwwrules.Rect((9.0, 4.0), (2.0, 4.0), 90.0)
     ed.rotate("crate", 100)
-    assert ed.scenario.terrain_piece("crate").shape.angle == -170.0  # type: ignore[union-attr]
+    shape = ed.scenario.terrain_piece("crate").shape
+    assert isinstance(shape, fwwrules.Rect) and shape.angle == -170.0
     tri = ed.add_polygon([(0, 10), (3, 10), (0, 13)], kind="cover")
     ed.rotate(tri, 90)
-    shape = ed.scenario.terrain_piece(tri).shape
-    assert shape == ((2.0, 10.0), (2.0, 13.0), (-1.0, 10.0))
+    assert ed.scenario.terrain_piece(tri).shape == ((2.0, 10.0), (2.0, 13.0), (-1.0, 10.0))
 
 
 def test_editor_move_and_delete_terrain_by_mouse() -> None:
@@ -289,9 +300,27 @@ def test_editor_from_file_round_trip_of_a_shipped_example(tmp_path: Path) -> Non
     path = fwwrules.example_path("cover-example-1")
     ed = BoardEditor.from_file(path, interactive=False)
     original = fwwrules.load(path)
-    assert ed.scenario == original
+    assert isinstance(original, Scenario) and original.board_size is None
+    # The file gives no table size: the editor adds one that holds every piece, nothing else.
+    size = ed.scenario.board_size
+    assert size is not None
+    assert replace(ed.scenario, board_size=None) == original
     out = ed.save(tmp_path / "copy.yaml")
-    assert fwwrules.load(out) == original
+    assert fwwrules.load(out) == replace(original, board_size=size)
+
+
+def test_editor_apply_keeps_a_loaded_models_own_weapons() -> None:
+    ed = BoardEditor.from_file(fwwrules.example_path("cover-example-1"), interactive=False)
+    knight = ed.scenario.model("knight")
+    assert knight.weapons and all(w in ed.weapons.options for w in knight.weapons)
+    ed.tool.value = "select"
+    mouse(ed, "button_press_event", *knight.at)  # select it: the form shows its values
+    mouse(ed, "button_release_event", *knight.at)
+    assert ed.selected == "knight" and ed.weapons.value == knight.weapons
+    ed.name.value = "Sir Knight"
+    ed.apply_button.click()
+    assert ed.scenario.model("knight").weapons == knight.weapons
+    assert ed.scenario.model("knight").name == "Sir Knight"
 
 
 def test_editor_german_labels() -> None:
@@ -322,6 +351,22 @@ def test_editor_interactive_canvas_is_the_widget_with_an_explicit_size() -> None
     assert ed.canvas_widget.layout.width == "500px" and ed.canvas_widget.layout.height == "500px"
     ed.add_model((5, 5))
     assert ed.bases
+
+
+def test_editor_interactive_drag_blits_the_moving_base_then_draws_all() -> None:
+    pytest.importorskip("ipympl")
+    ed = BoardEditor(units="in", size=(24, 24), interactive=True)
+    ed.add_model((4, 4), name="Knight")
+    ed.add_model((14, 4), name="Raider")
+    ed.figure.canvas.draw()  # the layout the mouse sees
+    mouse(ed, "button_press_event", 14, 4)
+    mouse(ed, "motion_notify_event", 15, 6)
+    base = ed.bases["raider"]
+    assert base.get_animated() and base.center == (15.0, 6.0)  # drawn over the background
+    assert not ed.bases["knight"].get_animated()
+    mouse(ed, "button_release_event", 15, 6)
+    assert ed.scenario.model("raider").at == (15.0, 6.0)
+    assert not any(a.get_animated() for a in ed.bases.values())
 
 
 def test_editor_static_view_has_a_png_and_a_plain_summary() -> None:

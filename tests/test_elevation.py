@@ -15,9 +15,12 @@ from hypothesis import strategies as st
 from transforms import moved
 
 import fwwrules
+from fwwrules.board import TerrainGeometry
 from fwwrules.catalogue import render
 from fwwrules.elevation import (
     SignificantEdge,
+    _compute_edges,
+    _compute_edges_reference,
     compass,
     covering_edges,
     crossed_edges,
@@ -73,7 +76,14 @@ def example(name: str) -> Scenario:
 
 @pytest.mark.parametrize(
     ("height", "elevated"),
-    [(ORANGE, True), (ORANGE + 0.01, True), (ORANGE - 0.01, False), (0.0, False)],
+    [
+        (ORANGE, True),
+        (ORANGE + 0.01, True),
+        (ORANGE - 0.01, True),  # within the ruler tolerance (the contact tolerance, 0.5 mm)
+        (ORANGE - 0.5, True),
+        (ORANGE - 0.51, False),
+        (0.0, False),
+    ],
 )
 def test_elevation_elevated_at_least_orange_higher(height: float, elevated: bool) -> None:
     s = scenario(model("a", 0, 0, height), model("b", 100, 0))
@@ -111,7 +121,10 @@ def test_elevation_significant_edge_every_side_of_a_rooftop() -> None:
     assert sorted(e.index for e in edges) == [0, 1, 2, 3]
 
 
-@pytest.mark.parametrize(("height", "significant"), [(ORANGE, True), (ORANGE - 0.01, False)])
+@pytest.mark.parametrize(
+    ("height", "significant"),
+    [(ORANGE, True), (ORANGE - 0.5, True), (ORANGE - 0.51, False)],  # ruler tolerance 0.5 mm
+)
 def test_elevation_significant_edge_drop_exactly_orange_counts(
     height: float, significant: bool
 ) -> None:
@@ -252,7 +265,10 @@ def test_elevation_edge_blocks_los_not_when_near_the_edge() -> None:
     assert shot_context(s, "knight", "lookout").los_edges == ()
 
 
-@pytest.mark.parametrize(("gap", "blocks"), [(ORANGE, False), (ORANGE + 0.01, True)])
+@pytest.mark.parametrize(
+    ("gap", "blocks"),
+    [(ORANGE, False), (ORANGE + 0.5, False), (ORANGE + 0.51, True)],  # ruler tolerance 0.5 mm
+)
 def test_elevation_edge_blocks_los_exactly_orange_from_the_edge_is_within(
     gap: float, blocks: bool
 ) -> None:
@@ -307,7 +323,8 @@ def test_elevation_edge_cover_stacked_platform_counts_each_piece() -> None:
 def test_elevation_shooter_cover_only_within_orange_of_the_target() -> None:
     s = example("rooftop")
     ctx = shot_context(s, "lookout", "knight")
-    assert ctx.attacker_elevated and ctx.cover_within == pytest.approx(ORANGE, abs=1e-5)
+    # within Orange plus the ruler tolerance (the contact tolerance, 0.5 mm)
+    assert ctx.attacker_elevated and ctx.cover_within == pytest.approx(ORANGE + 0.5, abs=1e-9)
     assert distance_to_piece(s, "knight", "crate-near") <= ORANGE
     assert distance_to_piece(s, "knight", "crate-far") > ORANGE
     assert shot_context(s, "knight", "lookout").cover_within is None
@@ -432,3 +449,78 @@ def test_elevation_rotating_or_moving_the_board_changes_nothing(
 ) -> None:
     s = example(name)
     assert _summary(moved(s, math.radians(angle), dx, dy)) == _summary(s)
+
+
+# --- elevation.significant-edge: the indexed computation equals the edge-by-edge one ---------
+
+_SHAPES = st.sampled_from(["box", "star", "circle", "touching"])
+
+
+@st.composite
+def _height_boards(draw: st.DrawFn) -> tuple[TerrainGeometry, ...]:
+    """Pieces with heights that overlap, touch along edges and sit on each other."""
+    from fwwrules.scenario import Circle
+
+    pieces: list[Terrain] = []
+    for i in range(draw(st.integers(1, 8))):
+        x = draw(st.integers(0, 12)) * 12.5
+        y = draw(st.integers(0, 12)) * 12.5
+        h = draw(st.sampled_from([25.4, ORANGE, 76.2, 101.6, 152.4]))
+        kind = draw(_SHAPES)
+        if kind == "circle":
+            shape: object = Circle((x, y), draw(st.sampled_from([25.0, 50.0, 80.0])))
+        elif kind == "star":
+            n = draw(st.sampled_from([6, 10, 16]))
+            shape = tuple(
+                (
+                    x + (40 if k % 2 == 0 else 22) * math.cos(2 * math.pi * k / n),
+                    y + (40 if k % 2 == 0 else 22) * math.sin(2 * math.pi * k / n),
+                )
+                for k in range(n)
+            )
+        else:  # boxes on a 12.5 mm grid: shared edges, T-junctions, stacked platforms
+            w = draw(st.integers(1, 6)) * 12.5
+            d = draw(st.integers(1, 6)) * 12.5
+            shape = ((x, y), (x + w, y), (x + w, y + d), (x, y + d))
+        pieces.append(Terrain(f"p{i}", "blocking", shape, height=h))  # type: ignore[arg-type]
+    s = Scenario(models=(), terrain=tuple(pieces))
+    return tuple(s.board.terrain.values())
+
+
+def _same_edges(a: tuple[SignificantEdge, ...], b: tuple[SignificantEdge, ...]) -> bool:
+    if len(a) != len(b):
+        return False
+    for e, f in zip(a, b, strict=True):
+        if (e.terrain, e.index, e.top, e.bottom, e.side) != (
+            f.terrain,
+            f.index,
+            f.top,
+            f.bottom,
+            f.side,
+        ):
+            return False
+        if max(abs(u - v) for u, v in zip((*e.a, *e.b), (*f.a, *f.b), strict=True)) > 1e-9:
+            return False
+    return True
+
+
+@settings(max_examples=60, deadline=None)
+@given(_height_boards())
+def test_elevation_significant_edge_indexed_equals_edge_by_edge(
+    pieces: tuple[TerrainGeometry, ...],
+) -> None:
+    """The bulk computation (STRtree over pieces and outline segments) decides exactly what the
+    edge-by-edge reference decides, up to rounding of the cut points (1e-9 mm)."""
+    fast = _compute_edges(pieces, ORANGE)
+    slow = _compute_edges_reference(pieces, ORANGE)
+    assert _same_edges(fast, slow)
+
+
+def test_elevation_significant_edge_indexed_on_the_shipped_examples() -> None:
+    for path in sorted(fwwrules.examples_dir().glob("*.yaml")):
+        s = fwwrules.load(path)
+        pieces = tuple(t for t in s.board.terrain.values() if t.height is not None)
+        orange = s.ruler_mm("orange")
+        assert _same_edges(
+            _compute_edges(pieces, orange), _compute_edges_reference(pieces, orange)
+        ), path.name

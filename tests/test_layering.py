@@ -145,3 +145,155 @@ def test_static_check_sees_a_module_level_import() -> None:
     )
     names = [n for node in _module_level(tree.body) for n in _imported(node)]
     assert names == ["matplotlib.pyplot"]
+
+
+# --- one-way imports inside the package ----------------------------------------------------
+
+FUNCTION_IMPORTS_ALLOWED = ("cli.py", "draw")
+"""Where a function may import a sibling module: the CLI (each command loads only what it
+needs) and the drawing layer (optional pieces of the picture)."""
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(PACKAGE.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _is_package(path: Path) -> bool:
+    return path.name == "__init__.py"
+
+
+def _targets(node: ast.AST, module: str, package: bool, known: set[str]) -> list[str]:
+    """The package modules an import statement runs (submodules named in ``from . import x``
+    count; the implicit import of a parent package does not)."""
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names if a.name in known]
+    if not isinstance(node, ast.ImportFrom):
+        return []
+    if node.level:
+        parts = module.split(".")
+        base_parts = parts if package else parts[:-1]
+        base_parts = base_parts[: len(base_parts) - (node.level - 1)]
+        base = ".".join(base_parts + ([node.module] if node.module else []))
+    else:
+        base = node.module or ""
+    out = [base] if base in known else []
+    out += [f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in known]
+    return out
+
+
+def import_graph(files: dict[str, tuple[str, bool]]) -> dict[str, set[str]]:
+    """Module -> the package modules its module-level code imports (``if TYPE_CHECKING``
+    blocks and function bodies left out). ``files`` maps module name to (source, is package)."""
+    known = set(files)
+    graph: dict[str, set[str]] = {}
+    for module, (source, package) in files.items():
+        tree = ast.parse(source)
+        edges = graph.setdefault(module, set())
+        for node in _module_level(tree.body):
+            edges.update(t for t in _targets(node, module, package, known) if t != module)
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle as a list of modules (first == last), or ``None``."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(m: str) -> list[str] | None:
+        state[m] = 1
+        stack.append(m)
+        for n in sorted(graph.get(m, ())):
+            if state.get(n) == 1:
+                return [*stack[stack.index(n) :], n]
+            if n not in state:
+                found = visit(n)
+                if found:
+                    return found
+        stack.pop()
+        state[m] = 2
+        return None
+
+    for m in sorted(graph):
+        if m not in state:
+            found = visit(m)
+            if found:
+                return found
+    return None
+
+
+def _package_files() -> dict[str, tuple[str, bool]]:
+    return {_module_name(p): (p.read_text(encoding="utf-8"), _is_package(p)) for p in _sources()}
+
+
+def test_the_package_import_graph_has_no_cycle() -> None:
+    graph = import_graph(_package_files())
+    assert "fwwrules.attack" in graph["fwwrules"]  # the walker sees relative imports
+    assert find_cycle(graph) is None
+
+
+def test_cycle_check_finds_a_cycle() -> None:
+    """Control: a cycle through ``from . import`` and a relative import is reported."""
+    files = {
+        "pkg": ("", True),
+        "pkg.a": ("from .b import x\n", False),
+        "pkg.b": ("from . import c\n", False),
+        "pkg.c": ("if TYPE_CHECKING:\n    from .a import y\nfrom pkg import a\n", False),
+        "pkg.d": ("def f():\n    from .a import x\n", False),
+    }
+    graph = import_graph(files)
+    assert graph["pkg.d"] == set()
+    assert find_cycle(graph) == ["pkg.a", "pkg.b", "pkg.c", "pkg.a"]
+    files["pkg.c"] = ("if TYPE_CHECKING:\n    from .a import y\n", False)
+    assert find_cycle(import_graph(files)) is None
+
+
+def _function_imports(tree: ast.AST) -> Iterator[ast.ImportFrom | ast.Import]:
+    for fn in ast.walk(tree):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for node in ast.walk(fn):
+                if (
+                    isinstance(node, ast.ImportFrom)
+                    and (node.level or (node.module or "").split(".")[0] == "fwwrules")
+                ) or (
+                    isinstance(node, ast.Import)
+                    and any(a.name.split(".")[0] == "fwwrules" for a in node.names)
+                ):
+                    yield node
+
+
+def test_no_function_level_imports_of_package_modules_outside_cli_and_draw() -> None:
+    """An import inside a function hides a dependency (and once hid two import cycles)."""
+    offenders = []
+    for path in _sources():
+        rel = path.relative_to(PACKAGE)
+        if rel.parts[0] in FUNCTION_IMPORTS_ALLOWED:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        offenders += [f"{rel}:{node.lineno}" for node in _function_imports(tree)]
+    assert offenders == []
+
+
+def test_function_import_check_sees_one() -> None:
+    tree = ast.parse("def f():\n    from .melee import x\n    import os\n")
+    assert [n.lineno for n in _function_imports(tree)] == [2]
+
+
+def test_import_fwwrules_loads_no_pydantic() -> None:
+    """pydantic (the file specs) loads when a file is read or a schema is asked for."""
+    code = (
+        "import sys, fwwrules\n"
+        "s = fwwrules.Scenario(models=(fwwrules.Model('a', 'x', 32, (0, 0)),))\n"
+        "fwwrules.ruling(s, 'a', (100.0, 0.0))\n"
+        "before = 'pydantic' in sys.modules\n"
+        "fwwrules.loads('format: fwwrules/scenario@1\\n')\n"
+        "print(before, 'pydantic' in sys.modules)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["False", "True"]

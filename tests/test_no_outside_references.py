@@ -55,3 +55,34 @@ def test_no_file_refers_outside_the_repository() -> None:
                 f"{path.relative_to(REPO)}:{lineno}: {word}" for word in FORBIDDEN if word in line
             )
     assert not found, "files that refer outside the repository:\n" + "\n".join(found)
+
+
+def test_relative_links_in_readme_docs_and_notebooks_resolve() -> None:
+    """Markdown links without a scheme (``[docs/rules.md](../docs/rules.md)``) name a file of
+    the repository, as JupyterLab and Binder (root: the repository) and GitHub open them."""
+    import json
+    import re
+
+    sources: list[tuple[Path, str]] = [(REPO / "README.md", "")]
+    sources += [(p, "") for p in sorted((REPO / "docs").glob("*.md"))]
+    for nb in sorted((REPO / "notebooks").glob("*.ipynb")):
+        cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
+        text = "\n".join(
+            "".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+            for c in cells
+            if c["cell_type"] == "markdown"
+        )
+        sources.append((nb, text))
+    bad: list[str] = []
+    checked = 0
+    for path, text in sources:
+        text = text or path.read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+:", target) or target.startswith("#"):
+                continue
+            checked += 1
+            resolved = (path.parent / target.split("#")[0]).resolve()
+            if not (resolved.is_file() and REPO in resolved.parents):
+                bad.append(f"{path.relative_to(REPO)}: {target}")
+    assert checked >= 5
+    assert not bad, "links that do not name a file of the repository:\n" + "\n".join(bad)

@@ -96,10 +96,13 @@ def test_board_bounds_without_size_is_contents_plus_margin() -> None:
 
 def test_board_bounds_uses_board_size_when_the_scenario_has_one() -> None:
     s = two()
-    if not hasattr(s, "board_size"):
-        pytest.skip("the scenario has no board_size yet")
-    s = dataclasses.replace(s, board_size=(600.0, 400.0))  # type: ignore[call-arg]
+    s = dataclasses.replace(s, board_size=(600.0, 400.0))
     assert board_bounds(s) == (0.0, 0.0, 600.0, 400.0)
+    # a (centre 0, 0) hangs over the table's corner: it may not go further off ...
+    assert stop_at_contact(s, "a", (-500.0, 0.0)) == (0.0, 0.0)
+    # ... and b stops at the far edge of the 600 mm table, not at the contents' margin
+    x, y = stop_at_contact(s, "b", (1000.0, 0.0))
+    assert (x, y) == (pytest.approx(590.0, abs=1e-6), 0.0)
 
 
 def test_explicit_bounds_override_the_scenario() -> None:

@@ -33,7 +33,17 @@ def readme_commands(text: str) -> list[str]:
 def test_readme_fwwrules_commands_run_as_written(tmp_path: Path) -> None:
     commands = readme_commands(README.read_text(encoding="utf-8"))
     assert len(commands) >= 10, "the README shows the fwwrules commands"
-    for name in ("examples", "check", "ruling", "withdraw", "slide", "render", "grid", "schema"):
+    for name in (
+        "examples",
+        "check",
+        "ruling",
+        "withdraw",
+        "slide",
+        "render",
+        "grid",
+        "schema",
+        "review",
+    ):
         assert any(c.split()[1] == name for c in commands), f"the README shows `fwwrules {name}`"
     env = dict(os.environ)
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
@@ -45,6 +55,7 @@ def test_readme_fwwrules_commands_run_as_written(tmp_path: Path) -> None:
         assert proc.returncode == 0, f"README: `{command}` exited {proc.returncode}:\n{proc.stderr}"
         assert "Traceback" not in proc.stderr, command
     assert (tmp_path / "board.svg").read_text(encoding="utf-8").lstrip().startswith("<?xml")
+    assert (tmp_path / "review.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     assert '"$schema"' in (tmp_path / "scenario.schema.json").read_text(encoding="utf-8")
 
 

@@ -289,3 +289,11 @@ def test_threat_map_rulings_at_a_position_explain_in_both_languages() -> None:
         c = tm.cell(i, k)
         assert c is not None and c.allowed == r.allowed and c.weapon == r.weapon
         assert r.explain("en") and r.explain("de")
+
+
+def test_threat_map_default_area_is_the_table_when_the_file_gives_it() -> None:
+    scn = random_board(4)
+    table = replace(scn, board_size=(400.0, 300.0))
+    tm = threat_map(table, "red", step=25.0)
+    assert tm.shape == (12, 16)
+    assert tm.positions[:, 0].min() == 12.5 and tm.positions[:, 1].max() == 287.5

@@ -70,7 +70,8 @@ def test_cover_shooter_contact_example_1_marks_the_building_ignored() -> None:
     assert p.ruling is not None
     ignored = [i.source for i in p.ruling.ignored]
     assert "building" in ignored
-    assert any("cover.shooter-contact" in t for t in visible_texts(p.artists.ignored_labels))
+    assert any("ignored" in t for t in visible_texts(p.artists.ignored_labels))
+    assert "cover.shooter-contact" in repr(p.ruling.ignored)
 
 
 def test_lang_de_changes_board_labels_and_ruling_text() -> None:

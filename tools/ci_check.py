@@ -7,6 +7,7 @@ CI fails when any of these did not run *and pass* (a skip counts as not run):
 - at least one test at all (pytest's exit 5 must never pass silently);
 - nbval on every ``notebooks/*.ipynb`` (at least one cell each, none failed or skipped);
 - the browser test (``tests/browser/test_lab_browser.py``), in every variant;
+- the board editor's browser test (``tests/browser/test_editor_browser.py``);
 - the Binder build check (``test_binder_build_runs_a_notebook``).
 
 It prints a breakdown and, last, one line ``ci: N passed, N failed, N skipped``, where
@@ -28,6 +29,11 @@ REPO = Path(__file__).resolve().parents[1]
 # label: test function name (parametrized variants count as well)
 REQUIRED_TESTS = {
     "browser test": "test_attack_panel_ruling_follows_target_choice",
+    "editor browser test": "test_editor_builds_a_board_with_the_mouse_and_saves_a_valid_file",
+    "panels at 1280x800 and 1920x1080": "test_every_panel_fits_and_shows_its_board",
+    "attack panel drag": "test_attack_panel_drag_in_notebook_01",
+    "README snippet drag": "test_readme_snippet_in_a_fresh_notebook_drags",
+    "melee panel drag": "test_melee_panel_drag_into_contact_makes_an_engagement",
     "Binder build": "test_binder_build_runs_a_notebook",
 }
 # `make: *** [Makefile:47: lint] Error 1`

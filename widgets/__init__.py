@@ -9,6 +9,7 @@ set ``.value`` on a control, then look at ``.ruling`` and ``.artists``.
 * :class:`MeleePanel`: engagements, outnumbered, withdraw and slide previews, into-melee.
 * :class:`GridPanel`: Pathfinder 1e grid cover (attacker, target, attack type).
 * :class:`BoardEditor`: build a scenario with the mouse; save it as a file.
+* :class:`ThreatPanel`: the threat map over the board; drag shooters, click a spot.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from .editor import BoardEditor, EditRefused
 from .grid_panel import GridPanel
 from .melee_panel import MeleePanel
 from .stepper import ExampleStepper, Step
+from .threat_panel import ThreatPanel
 from .view import BoardView, ipympl_active
 
 __all__ = [
@@ -29,6 +31,7 @@ __all__ = [
     "GridPanel",
     "MeleePanel",
     "Step",
+    "ThreatPanel",
     "ipympl_active",
     "move_model",
 ]

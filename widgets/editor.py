@@ -47,6 +47,7 @@ from matplotlib.widgets import PolygonSelector, RectangleSelector
 
 from fwwrules.constants import MM_PER_INCH
 from fwwrules.draw import DEFAULT_STYLE, BoardStyle
+from fwwrules.draw.board import side_look
 from fwwrules.errors import FwwError, Problem, ScenarioError, format_path
 from fwwrules.loading import Document, parse_text
 from fwwrules.placement import stop_at_contact
@@ -88,6 +89,10 @@ STOCK_WEAPONS: Mapping[str, Data] = {
 }
 """Generic weapon profiles the model form offers (the file lists a weapon once it is used).
 They are placeholders with plain ruler bands, not the cards of any product."""
+
+CANVAS_PX = 520
+"""Side of the square board canvas in CSS pixels: with the messages under it, it fits a
+1280x800 screen in JupyterLab."""
 
 TOOLS = ("select", "model", "rect", "polygon", "circle")
 INVALID_COLOUR = "#D55E00"
@@ -181,23 +186,7 @@ def _placement_scenario(models: Sequence[Mapping[str, Any]], units: str) -> Scen
         if base > 0 and ident not in seen and all(map(math.isfinite, (base, x, y))):
             seen.add(ident)
             out.append(Model(ident, str(m.get("faction", "")), base, (x, y)))
-    return Scenario(models=tuple(out), units=units)
-
-
-def _board_supported() -> bool:
-    """True when the scenario format has the optional ``board: {size: [w, h]}``."""
-    global _BOARD_OK
-    if _BOARD_OK is None:
-        data = {"format": SCENARIO_FORMAT, "board": {"size": [1, 1]}}
-        try:
-            parse_scenario(Document(data, "<probe>"))
-            _BOARD_OK = True
-        except ScenarioError:
-            _BOARD_OK = False
-    return _BOARD_OK
-
-
-_BOARD_OK: bool | None = None
+    return Scenario(models=tuple(out), units="in" if units == "in" else "mm")
 
 
 def _interactive_default() -> bool:
@@ -218,8 +207,9 @@ class BoardEditor(ControlPanel):
     """A board editor: models, terrain, undo/redo, snap, live validation, save.
 
     ``BoardEditor(scenario=None, units="in", size=(48, 48))`` starts from ``scenario`` (its
-    units and, when the file gives one, its ``board`` size; else ``size`` grown to hold every
-    piece) or from an empty board of ``size`` in ``units``. Without ``size`` the table is
+    units and, when the file gives one, its ``board`` size; else ``size``, or without it a
+    table from the origin holding every piece with an inch to spare) or from an empty board
+    of ``size`` in ``units``. Without ``size`` the table is
     48" x 48" (1219.2 mm when ``units="mm"``). Everything the mouse does is also a method
     (``add_model``, ``move``, ``rotate``, ``add_rect``, ``add_polygon``, ``add_circle``, ``delete``,
     ``set_model``, ``set_terrain``, ``undo``, ``redo``, ``save``), in scenario units.
@@ -230,6 +220,9 @@ class BoardEditor(ControlPanel):
     message widget and ``widget`` for the whole panel.
     """
 
+    canvas_widget: widgets.DOMWidget
+    figure: Figure
+
     def __init__(
         self,
         scenario: Scenario | None = None,
@@ -239,7 +232,7 @@ class BoardEditor(ControlPanel):
         lang: str = "en",
         style: BoardStyle = DEFAULT_STYLE,
         interactive: bool | None = None,
-        canvas_px: int = 600,
+        canvas_px: int = CANVAS_PX,
         source: str = "board.yaml",
     ) -> None:
         self.source = source
@@ -250,7 +243,7 @@ class BoardEditor(ControlPanel):
             if isinstance(board, dict) and "size" in board:
                 size = (float(board["size"][0]), float(board["size"][1]))
             elif size is None:
-                size = _extent(scenario, _default_size(units))
+                size = _extent(scenario)
         else:
             if units not in ("in", "mm"):
                 raise ValueError(f"units must be 'in' or 'mm' (got {units!r})")
@@ -260,8 +253,7 @@ class BoardEditor(ControlPanel):
         if size is None:
             size = _default_size(units)
         self.size: XY = (float(size[0]), float(size[1]))
-        if _board_supported():
-            data["board"] = {"size": [_round(self.size[0]), _round(self.size[1])]}
+        data["board"] = {"size": [_round(self.size[0]), _round(self.size[1])]}
         for key in ("models", "terrain", "weapons"):
             data.setdefault(key, [])
         self.unit_mm = MM_PER_INCH if units == "in" else 1.0
@@ -277,15 +269,24 @@ class BoardEditor(ControlPanel):
         self._build_controls(lang)
         self._build_canvas(canvas_px)
         self._connect()
-        self.widget = widgets.VBox(
-            [
-                widgets.HBox([self.controls, self.canvas_widget]),
-                self.message,
-                self.attack_box,
-            ]
+        # The messages and the hint sit under the board, where the eye is while drawing.
+        board = widgets.VBox(
+            [self.canvas_widget, self.message, self.hint],
+            layout=widgets.Layout(width=f"{canvas_px + 10}px"),
         )
+        self.widget = widgets.VBox([widgets.HBox([self.controls, board]), self.attack_box])
         self._relabel()
         self._show()
+        if self.interactive:
+            self._make_canvas()
+
+    def _make_canvas(self) -> None:
+        """Swap the PNG for ipympl's canvas holding the picture drawn so far."""
+        from .view import ipympl_canvas
+
+        self.canvas_widget = ipympl_canvas(self.figure, (self._px, self._px))
+        board = self.widget.children[0].children[1]
+        board.children = (self.canvas_widget, *board.children[1:])
 
     # === state ==============================================================================
     @property
@@ -669,7 +670,8 @@ class BoardEditor(ControlPanel):
 
         Comments and the layout of the file are not kept: saving writes the data in the
         library's own layout (as ``fwwrules.save`` does). Without a ``board`` size in the
-        file, the board is the ``size`` argument, grown to hold every piece.
+        file, the table is the ``size`` argument, or else one from the origin that holds every
+        piece with an inch to spare; saving then writes that size into the file.
         """
         scenario = load_scenario(path)
         kwargs.setdefault("source", str(path))
@@ -694,18 +696,18 @@ class BoardEditor(ControlPanel):
 
     # === the panel ===========================================================================
     def _build_controls(self, lang: str) -> None:
-        wide = widgets.Layout(width="290px")
-        kw: dict[str, Any] = {"layout": wide, "style": {"description_width": "90px"}}
+        wide = widgets.Layout(width="318px")
+        kw: dict[str, Any] = {"layout": wide, "style": {"description_width": "100px"}}
         self.tool = widgets.ToggleButtons(
             options=[(t, t) for t in TOOLS],
             value="select",
-            style={"button_width": "90px"},
-            layout=widgets.Layout(width="300px"),
+            style={"button_width": "102px"},
+            layout=widgets.Layout(width="330px"),
         )
         self.snap_box = widgets.Checkbox(value=True, indent=False)
-        self.undo_button = widgets.Button(layout=widgets.Layout(width="94px"))
-        self.redo_button = widgets.Button(layout=widgets.Layout(width="94px"))
-        self.delete_button = widgets.Button(layout=widgets.Layout(width="94px"))
+        self.undo_button = widgets.Button(layout=widgets.Layout(width="104px"))
+        self.redo_button = widgets.Button(layout=widgets.Layout(width="104px"))
+        self.delete_button = widgets.Button(layout=widgets.Layout(width="104px"))
         self.lang = widgets.Dropdown(
             options=[("English", "en"), ("Deutsch", "de")], value=lang, **kw
         )
@@ -727,12 +729,12 @@ class BoardEditor(ControlPanel):
         self.height = widgets.Text(value="", placeholder="-", **kw)
         self.huge = widgets.Dropdown(options=[NONE, *TERRAIN_KINDS], value=NONE, **kw)
         self.elevated = widgets.Dropdown(options=[NONE, *TERRAIN_KINDS], value=NONE, **kw)
-        self.apply_button = widgets.Button(layout=widgets.Layout(width="290px"))
+        self.apply_button = widgets.Button(layout=widgets.Layout(width="318px"))
         self.path = widgets.Text(value="my-board.yaml", **kw)
         self.save_button = widgets.Button(layout=widgets.Layout(width="140px"))
-        self.attack_button = widgets.Button(layout=widgets.Layout(width="290px"))
-        self.hint = widgets.HTML(layout=widgets.Layout(width="290px"))
-        self.message = widgets.HTML(layout=widgets.Layout(width="900px"))
+        self.attack_button = widgets.Button(layout=widgets.Layout(width="318px"))
+        self.hint = widgets.HTML(layout=widgets.Layout(width="95%"))
+        self.message = widgets.HTML(layout=widgets.Layout(width="95%"))
         self.attack_box = widgets.VBox()
         self.controls = widgets.VBox(
             [
@@ -758,51 +760,34 @@ class BoardEditor(ControlPanel):
                 self.save_button,
                 self.attack_button,
                 self.lang,
-                self.hint,
             ],
-            layout=widgets.Layout(width="310px"),
+            layout=widgets.Layout(width="336px"),
         )
 
     def _build_canvas(self, px: int) -> None:
         dpi = 100.0
         inches = px / dpi
         fig = Figure(figsize=(inches, inches), dpi=dpi)
-        self.canvas_widget: widgets.DOMWidget
-        if self.interactive:
-            from ipympl.backend_nbagg import Canvas, FigureManager
+        # Drawn on Agg first; with ipympl the interactive canvas is made once the first
+        # picture exists (:meth:`_make_canvas`), so the browser starts from it.
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-            canvas: Any = Canvas(fig)
-            FigureManager(canvas, 0)
-            canvas.header_visible = False
-            canvas.footer_visible = False
-            canvas.toolbar_visible = False
-            canvas.resizable = False
-            canvas.layout.width = f"{px}px"
-            canvas.layout.height = f"{px}px"
-            canvas.layout.min_width = f"{px}px"
-            self.canvas_widget = canvas
-        else:
-            from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-            FigureCanvasAgg(fig)
-            self.canvas_widget = widgets.Image(
-                format="png", layout=widgets.Layout(width=f"{px}px", height=f"{px}px")
-            )
+        FigureCanvasAgg(fig)
+        self.canvas_widget = widgets.Image(
+            format="png", layout=widgets.Layout(width=f"{px}px", height=f"{px}px")
+        )
+        self._px: int = px
         fig.subplots_adjust(left=0.08, right=0.98, bottom=0.07, top=0.97)
         self.figure = fig
         self.ax = fig.add_subplot()
         self.ax.set_aspect("equal", adjustable="box")
         self.ax.set_xlabel(self.units, fontsize=8)
         self.ax.tick_params(labelsize=7)
-        # a light 1" grid under the pieces (the snap grid is a quarter of it)
-        from matplotlib.ticker import MultipleLocator
+        if self.units == "in":
+            from matplotlib.ticker import MultipleLocator
 
-        inch = MM_PER_INCH / self.unit_mm
-        for axis in (self.ax.xaxis, self.ax.yaxis):
-            axis.set_minor_locator(MultipleLocator(inch))
-        self.ax.set_axisbelow(True)
-        self.ax.grid(which="minor", color="#E4E4E4", linewidth=0.5)
-        self.ax.grid(which="major", color="#CFCFCF", linewidth=0.7)
+            for axis in (self.ax.xaxis, self.ax.yaxis):
+                axis.set_major_locator(MultipleLocator(6.0))
         self._artists: list[Artist] = []
         self.bases: dict[str, CirclePatch] = {}
         self.pieces: dict[str, PolygonPatch | CirclePatch] = {}
@@ -821,6 +806,7 @@ class BoardEditor(ControlPanel):
         )  # fmt: skip
         self.rect_selector.set_active(False)
         self.polygon_selector.set_active(False)
+        self.polygon_selector.set_visible(False)
         self._drag: dict[str, Any] | None = None
 
     def _connect(self) -> None:
@@ -922,7 +908,15 @@ class BoardEditor(ControlPanel):
         self.delete(self.selected)
 
     def _fill_form(self) -> None:
-        """Show the selected piece's properties in its form."""
+        """Show the selected piece's properties in its form; the weapon list offers the file's
+        weapons and the stock profiles."""
+        known = [str(w.get("id")) for w in self._data["weapons"]]
+        options = known + [w for w in STOCK_WEAPONS if w not in known]
+        if list(self.weapons.options) != options:
+            with self._held():
+                value = tuple(v for v in self.weapons.value if v in options)
+                self.weapons.options = options
+                self.weapons.value = value
         where = None if self.selected is None else self._find(self.selected)
         if where is None:
             return
@@ -940,8 +934,8 @@ class BoardEditor(ControlPanel):
                 self.diameter.value = base
                 skills = item.get("skills") or {}
                 self.skills.value = ", ".join(f"{k} {v}" for k, v in skills.items())
-                stock = [w for w in item.get("weapons", []) if w in STOCK_WEAPONS]
-                self.weapons.value = tuple(stock)
+                offered = [w for w in item.get("weapons", []) if w in options]
+                self.weapons.value = tuple(offered)
             else:
                 self.kind.value = item.get("kind", "cover")
                 self.piece_name.value = str(item.get("name", ""))
@@ -990,6 +984,8 @@ class BoardEditor(ControlPanel):
         self.polygon_selector.set_active(tool == "polygon")
         if tool != "polygon":
             self.polygon_selector.clear()
+        # a selector's visible artists make every draw draw twice more (its background)
+        self.polygon_selector.set_visible(tool == "polygon")
         self._drag = None
 
     # --- display ---------------------------------------------------------------------------
@@ -1043,8 +1039,25 @@ class BoardEditor(ControlPanel):
         bad = self._bad_ids()
         w, h = self.size
         self._add(RectanglePatch((0, 0), w, h, facecolor="#FAFAF5", edgecolor="none", zorder=0))
-        edge = RectanglePatch((0, 0), w, h, fill=False, edgecolor="#444444", lw=1.5, zorder=0.9)
-        self._add(edge)  # the table's edge, over the grid
+        border = RectanglePatch((0, 0), w, h, fill=False, edgecolor="#444444", lw=1.5, zorder=0.9)
+        self._add(border)  # the table's edge, over the grid
+        # A light 1" grid (the snap grid is a quarter of it), each as one line artist:
+        # one Line2D per grid line would make every full draw several times slower.
+        inch = MM_PER_INCH / self.unit_mm
+        steps = [(inch, "#E6E6E6")]
+        if self.units == "in":
+            steps.append((6.0, "#C8C8C8"))  # every 6", where the axes are labelled
+        for step, colour in steps:
+            xs: list[float] = []
+            ys: list[float] = []
+            for k in range(1, int(w / step + 1e-9) + 1):
+                xs += [k * step, k * step, math.nan]
+                ys += [0.0, h, math.nan]
+            for k in range(1, int(h / step + 1e-9) + 1):
+                xs += [0.0, w, math.nan]
+                ys += [k * step, k * step, math.nan]
+            (grid,) = ax.plot(xs, ys, color=colour, linewidth=0.6, zorder=0.5)
+            self._artists.append(grid)
         for piece in d["terrain"]:
             ident = str(piece.get("id"))
             look = st.terrain_look(str(piece.get("kind")))
@@ -1074,14 +1087,12 @@ class BoardEditor(ControlPanel):
             self.labels[ident] = self._add(
                 ax.text(cx, cy, text, fontsize=7, ha="center", va="center", zorder=2)
             )
-        factions: list[str] = []
-        for m in d["models"]:
-            if m.get("faction") not in factions:
-                factions.append(m.get("faction"))
+        sides = d.get("sides") or {}
         for m in d["models"]:
             ident = str(m.get("id"))
-            i = factions.index(m.get("faction"))
-            face = st.side_colours[i % len(st.side_colours)]
+            faction = str(m.get("faction"))
+            side = next((k for k, fs in sides.items() if faction in (fs or ())), faction)
+            face, hatch = side_look(side)  # one colour per side id, as on every board
             edge = INVALID_COLOUR if ident in bad else st.base_edge
             if ident == self.selected and ident not in bad:
                 edge = SELECTED_COLOUR
@@ -1090,7 +1101,7 @@ class BoardEditor(ControlPanel):
                 float(m["base"]) / 2,
                 facecolor=face,
                 edgecolor=edge,
-                hatch=st.side_hatches[i % len(st.side_hatches)] or None,
+                hatch=hatch or None,
                 alpha=st.base_alpha,
                 linewidth=2.5 if ident in bad or ident == self.selected else 1.0,
                 zorder=3,
@@ -1160,7 +1171,9 @@ class BoardEditor(ControlPanel):
             ys += [p[1] for p in outline]
         margin = 0.03 * max(w, h)
         x0, x1, y0, y1 = min(xs) - margin, max(xs) + margin, min(ys) - margin, max(ys) + margin
-        side = max(x1 - x0, y1 - y0)
+        side = max(x1 - x0, y1 - y0)  # a square view, the table in its middle
+        x0 -= (side - (x1 - x0)) / 2
+        y0 -= (side - (y1 - y0)) / 2
         self.ax.set_xlim(x0, x0 + side)
         self.ax.set_ylim(y0, y0 + side)
 
@@ -1220,6 +1233,7 @@ class BoardEditor(ControlPanel):
             self.preview.set_center(self._drag["start"])
             self.preview.set_radius(1e-9)
             self.preview.set_visible(True)
+            self._start_blit()
         elif tool == "select":
             hit = self._hit(x, y)
             if hit is None:
@@ -1232,6 +1246,45 @@ class BoardEditor(ControlPanel):
                 self.selected = ident
                 self._show()
             self._drag = {"what": kind, "id": ident, "start": (x, y), "to": (x, y)}
+            self._start_blit()
+
+    # Blitting while dragging: the moving artists are drawn over a cached background, so a
+    # motion costs a few artists, not a full draw of the board (ipympl supports blit).
+    def _moving(self) -> list[Artist]:
+        drag = self._drag or {}
+        if drag.get("what") == "circle":
+            return [self.preview]
+        ident = str(drag.get("id"))
+        items: list[Artist] = []
+        for table in (self.bases, self.pieces, self.labels):
+            if ident in table:
+                items.append(table[ident])
+        if self.handle is not None and drag.get("what") in ("terrain", "handle"):
+            items.append(self.handle)
+        return items
+
+    def _start_blit(self) -> None:
+        if not self.interactive or self._drag is None:
+            return
+        moving = self._moving()
+        for a in moving:
+            a.set_animated(True)
+        canvas: Any = self.figure.canvas
+        canvas.draw()  # everything that stays put, once
+        self._drag["background"] = canvas.copy_from_bbox(self.figure.bbox)
+        self._drag["moving"] = moving
+        self._blit()
+
+    def _blit(self) -> None:
+        drag = self._drag
+        if drag is None or "background" not in drag:
+            return
+        canvas: Any = self.figure.canvas
+        canvas.restore_region(drag["background"])
+        for a in drag["moving"]:
+            if a.get_visible():
+                self.ax.draw_artist(a)
+        canvas.blit(self.figure.bbox)
 
     def _motion(self, event: MouseEvent) -> None:
         if self._drag is None or event.inaxes is not self.ax or event.xdata is None:
@@ -1270,7 +1323,7 @@ class BoardEditor(ControlPanel):
             moved = copy.deepcopy(piece)
             self._turn(moved, self._drag_angle(piece, (x, y)))
             self._show_piece(ident, moved)
-        self.figure.canvas.draw_idle()
+        self._blit()
 
     def _show_piece(self, ident: str, piece: Mapping[str, Any]) -> None:
         patch = self.pieces[ident]
@@ -1307,15 +1360,24 @@ class BoardEditor(ControlPanel):
         drag, self._drag = self._drag, None
         if drag is None:
             return
+        for a in drag.get("moving", ()):
+            a.set_animated(False)
         x, y = drag["to"]
         if event.inaxes is self.ax and event.xdata is not None and event.ydata is not None:
             x, y = float(event.xdata), float(event.ydata)
+        try:
+            self._drop(drag, x, y)
+        finally:
+            if "background" in drag:
+                self._render()  # the whole board again (also after a refusal or a click)
+
+    def _drop(self, drag: Mapping[str, Any], x: float, y: float) -> None:
         what = drag["what"]
         sx, sy = drag["start"]
         if what == "circle":
             self.preview.set_visible(False)
             r = math.hypot(x - sx, y - sy)
-            diameter = 2 * r if r > 0 else 1.0 / self.unit_mm * MM_PER_INCH
+            diameter = 2 * r if r > 0 else MM_PER_INCH / self.unit_mm  # a click: 1"
             self._guard(lambda: self.add_circle((sx, sy), diameter, **self._terrain_form()))
             return
         if (x, y) == (sx, sy):
@@ -1354,9 +1416,12 @@ def _default_size(units: str) -> XY:
     return (side, side)
 
 
-def _extent(scenario: Scenario, size: Sequence[float]) -> XY:
-    """``size`` grown to hold every base and piece of ``scenario`` (scenario units)."""
-    w, h = float(size[0]), float(size[1])
+def _extent(scenario: Scenario) -> XY:
+    """A table from the origin that holds every base and piece of ``scenario`` with an inch
+    to spare, in whole inches (scenario units). Pieces at negative coordinates stay off it
+    (the loader then says so: move them on, or give the file a ``board`` size)."""
+    inch = MM_PER_INCH / scenario.unit_mm
+    w = h = 0.0
     for m in scenario.models:
         w = max(w, m.at[0] + m.base / 2)
         h = max(h, m.at[1] + m.base / 2)
@@ -1364,4 +1429,7 @@ def _extent(scenario: Scenario, size: Sequence[float]) -> XY:
         _, _, x1, y1 = scenario.board.terrain[t.id].polygon.bounds
         w = max(w, x1 / scenario.unit_mm)
         h = max(h, y1 / scenario.unit_mm)
-    return (float(math.ceil(w)), float(math.ceil(h)))
+    return (
+        _round(math.ceil(w / inch + 1) * inch),
+        _round(math.ceil(h / inch + 1) * inch),
+    )

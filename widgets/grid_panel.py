@@ -21,8 +21,9 @@ from fwwrules.draw.grid import DEFAULT_GRID_STYLE, GridArtists, GridStyle, draw_
 from fwwrules.errors import FwwError
 from fwwrules.grid import ATTACKS, GridRuling, GridScenario
 
-from .panel import ControlPanel
+from .panel import ControlPanel, board_and_side, fit_control, wrap_row
 from .text import ui
+from .view import static_bundle
 
 LANGS = (("English", "en"), ("Deutsch", "de"))
 
@@ -56,12 +57,10 @@ class GridPanel(ControlPanel):
         self.error: str | None = None
         ids = [(c.label, c.id) for c in scenario.creatures]
         first, second = ids[0][1], ids[1][1]
-        layout = widgets.Layout(width="260px")
-        self.attacker = widgets.Dropdown(options=ids, value=attacker or first, layout=layout)
+        self.attacker = widgets.Dropdown(options=ids, value=attacker or first)
         self.target = widgets.Dropdown(
             options=ids,
             value=target or (second if (attacker or first) == first else first),
-            layout=layout,
         )
         self.attack = widgets.ToggleButtons(options=[(a, a) for a in ATTACKS], value=attack)
         self.lang = widgets.ToggleButtons(options=LANGS, value=lang)
@@ -69,15 +68,20 @@ class GridPanel(ControlPanel):
         ax = new_axes(style.figsize, style.dpi, style.margins)
         self.figure = figure_of(ax)
         self.artists: GridArtists = draw_grid(scenario, ax, lang=lang, style=style)
-        self.image = widgets.Image(format="png")
+        width_px = round(style.figsize[0] * style.dpi)
+        self.image = widgets.Image(
+            format="png",
+            layout=widgets.Layout(width=f"{width_px}px", min_width=f"{width_px}px"),
+        )
         for control in (self.attacker, self.target, self.attack, self.lang):
             control.observe(self._changed, names="value")
         self.widget = widgets.VBox(
             [
-                widgets.HBox([self.attacker, self.target]),
-                widgets.HBox([self.attack, self.lang]),
-                widgets.HBox([self.image, self.text]),
-            ]
+                wrap_row([self.attacker, self.target]),
+                wrap_row([self.attack, self.lang]),
+                board_and_side(self.image, [self.text]),
+            ],
+            layout=widgets.Layout(width="100%"),
         )
         self._relabel()
         self.refresh()
@@ -111,13 +115,14 @@ class GridPanel(ControlPanel):
             with self._held():
                 self.attack.options = options
                 self.attack.value = value
+        fit_control(self.attacker)
+        fit_control(self.target)
 
     def _publish(self) -> None:
         out = io.BytesIO()
         self.figure.savefig(out, format="png", metadata={"Software": None})
         self.image.value = out.getvalue()
 
-    def _ipython_display_(self) -> None:  # pragma: no cover - notebook only
-        from IPython.display import display
-
-        display(self.widget)
+    def _repr_mimebundle_(self, **kwargs: object) -> dict[str, object]:
+        """The widget, plus the grid as PNG and the ruling as HTML for static views."""
+        return static_bundle(self.widget, self.figure, self.text.value)

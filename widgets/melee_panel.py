@@ -17,14 +17,14 @@ from fwwrules.errors import FwwError
 from fwwrules.scenario import Scenario
 
 from .attack_panel import error_html
-from .panel import ControlPanel
+from .panel import MovablePanel, board_and_side, fit_control, wrap_row
 from .text import ui
-from .view import BoardView
+from .view import BoardView, static_bundle
 
 NONE = ""
 
 
-class MeleePanel(ControlPanel):
+class MeleePanel(MovablePanel):
     """Close combat on ``scenario``.
 
     Controls: ``withdrawer`` (a model that withdraws, or ``""``), ``slider`` with ``to_x`` /
@@ -33,6 +33,8 @@ class MeleePanel(ControlPanel):
     (``fwwrules.melee.engagements``), ``outnumbered`` (ids, ``melee.is_outnumbered``),
     ``withdrawal``, ``slide``, ``ruling`` (each None when not asked or not answerable;
     ``errors`` says why). ``artists`` is the board, updated in place, redrawn once per change.
+    Models move as in :class:`~fwwrules_widgets.AttackPanel`: drag a base (it stops at
+    contact: drag one into contact and a new engagement appears), or ``model``, ``x``, ``y``.
     """
 
     def __init__(
@@ -52,22 +54,20 @@ class MeleePanel(ControlPanel):
         self.errors: dict[str, str] = {}
         self._hold = 0
         ids = [(m.label, m.id) for m in scenario.models]
-        layout = widgets.Layout(width="250px")
         none = [(ui("none", lang), NONE)]
-        self.withdrawer = widgets.Dropdown(options=none + ids, value=NONE, layout=layout)
-        self.slider = widgets.Dropdown(options=none + ids, value=NONE, layout=layout)
+        self.withdrawer = widgets.Dropdown(options=none + ids, value=NONE)
+        self.slider = widgets.Dropdown(options=none + ids, value=NONE)
         step = 0.1 if scenario.units == "in" else 1.0
-        self.to_x = widgets.FloatText(value=0.0, step=step, layout=layout)
-        self.to_y = widgets.FloatText(value=0.0, step=step, layout=layout)
-        self.shooter = widgets.Dropdown(options=none + ids, value=NONE, layout=layout)
-        self.target = widgets.Dropdown(options=ids, layout=layout)
-        self.rules = widgets.Dropdown(options=["core", "vts"], value=scenario.rules, layout=layout)
-        self.lang = widgets.Dropdown(
-            options=[("English", "en"), ("Deutsch", "de")], value=lang, layout=layout
-        )
-        self.engaged_html = widgets.HTML(layout=widgets.Layout(width="380px"))
-        self.html = widgets.HTML(layout=widgets.Layout(width="380px"))
+        self.to_x = widgets.FloatText(value=0.0, step=step)
+        self.to_y = widgets.FloatText(value=0.0, step=step)
+        self.shooter = widgets.Dropdown(options=none + ids, value=NONE)
+        self.target = widgets.Dropdown(options=ids)
+        self.rules = widgets.Dropdown(options=["core", "vts"], value=scenario.rules)
+        self.lang = widgets.Dropdown(options=[("English", "en"), ("Deutsch", "de")], value=lang)
+        self.engaged_html = widgets.HTML()
+        self.html = widgets.HTML()
         self.view = BoardView(style, interactive=interactive)
+        self._make_move_controls(scenario.models[0].id)
         self._compute()
         self.artists: BoardArtists = draw_board(
             scenario, self.view.ax, style=style, lang=lang, **self._overlays()
@@ -86,25 +86,25 @@ class MeleePanel(ControlPanel):
         ):
             control.observe(self._changed, "value")
         self.slider.observe(self._slider_changed, "value")
-        controls = widgets.VBox(
+        rows = widgets.VBox(
             [
-                self.rules,
-                self.lang,
-                self.withdrawer,
-                self.slider,
-                self.to_x,
-                self.to_y,
-                self.shooter,
-                self.target,
+                wrap_row([self.rules, self.lang, self.withdrawer]),
+                wrap_row([self.slider, self.to_x, self.to_y]),
+                wrap_row([self.shooter, self.target]),
             ]
         )
-        self.widget = widgets.HBox(
-            [controls, self.view.widget, widgets.VBox([self.engaged_html, self.html])]
+        moves = wrap_row([self.model, self.x, self.y, self.hint])
+        self.widget = widgets.VBox(
+            [rows, board_and_side(self.view.widget, [self.engaged_html, self.html, moves])],
+            layout=widgets.Layout(width="100%"),
         )
         self.view.redraw()
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
+        """The widget, plus the board as PNG and the answers as HTML for static views."""
+        return static_bundle(
+            self.widget, self.view.figure, self.engaged_html.value + self.html.value
+        )
 
     # --- asking the rules ---------------------------------------------------------------------
     def _ask(self, key: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
@@ -142,12 +142,27 @@ class MeleePanel(ControlPanel):
             "show_bands": False,
         }
 
-    def refresh(self) -> None:
+    def refresh(self, moved: str | None = None) -> None:
         """Ask again, update the artists in place, show the texts, redraw once."""
+        self._update(place_labels=True)
+        self.view.redraw(moved)
+
+    def _settle(self) -> None:
+        self._update(place_labels=True)
+
+    def _drag_update(self) -> None:
+        self._update(place_labels=False)  # placed once, on the drop
+
+    def _update(self, *, place_labels: bool) -> None:
         self._compute()
-        update_board(self.artists, self.scenario, lang=self.lang.value, **self._overlays())
+        update_board(
+            self.artists,
+            self.scenario,
+            lang=self.lang.value,
+            place_labels=place_labels,
+            **self._overlays(),
+        )
         self._show_text()
-        self.view.redraw()
 
     # --- text ---------------------------------------------------------------------------------
     def _show_text(self) -> None:
@@ -176,12 +191,15 @@ class MeleePanel(ControlPanel):
         names = {
             "withdrawer": "withdraw",
             "slider": "slide",
-            "to_x": "x",
+            "to_x": "slide-to",
             "to_y": "y",
             "shooter": "shooter",
             "target": "target",
             "rules": "rules",
             "lang": "lang",
+            "model": "model",
+            "x": "x",
+            "y": "y",
         }
         for attr, key in names.items():
             getattr(self, attr).description = ui(key, lang)
@@ -190,6 +208,21 @@ class MeleePanel(ControlPanel):
                 value = control.value
                 control.options = [(ui("none", lang), NONE), *control.options[1:]]
                 control.value = value
+        self.hint.value = self._move_hint(lang)
+        for control in (
+            self.rules,
+            self.lang,
+            self.withdrawer,
+            self.slider,
+            self.to_x,
+            self.to_y,
+            self.shooter,
+            self.target,
+            self.model,
+            self.x,
+            self.y,
+        ):
+            fit_control(control)
 
     # --- callbacks ----------------------------------------------------------------------------
 

@@ -1,10 +1,68 @@
-"""What the panels share: a guard against reacting to their own control changes."""
+"""What the panels share: a guard against reacting to their own control changes, moving
+models by mouse or by x/y controls, and layouts that fit the notebook's width."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import html
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
+
+import ipywidgets as widgets
+
+from fwwrules.placement import Bounds, board_bounds, move_model, stop_at_contact
+from fwwrules.scenario import Scenario
+
+from .text import ui
+
+CHAR_PX = 8.0
+"""Width of one character of a control's text at JupyterLab's 13 px UI font, generously."""
+DROPDOWN_CHROME_PX = 44
+"""A dropdown's arrow, padding and border, beside its text."""
+SIDE_MIN_PX = 300
+"""The ruling column's smallest width; below it the column wraps under the board."""
+
+
+def text_px(text: str) -> int:
+    """A generous estimate of ``text``'s width in the notebook's UI font."""
+    return int(CHAR_PX * len(text)) + 1
+
+
+def fit_control(control: widgets.Widget, *, min_px: int = 90) -> None:
+    """Size a Dropdown or FloatText to its label and its longest choice, never clipped."""
+    label = str(getattr(control, "description", "") or "")
+    label_px = text_px(label) + 10 if label else 0
+    if isinstance(control, widgets.Dropdown):
+        longest = max((text_px(str(o[0] if isinstance(o, tuple) else o)) for o in control.options),
+                      default=0)  # fmt: skip
+        body = longest + DROPDOWN_CHROME_PX
+    else:
+        body = 90
+    width = max(min_px, label_px + body)
+    control.layout.width = f"{width}px"
+    control.style.description_width = f"{label_px}px" if label else "0px"
+
+
+def wrap_row(children: Sequence[widgets.Widget]) -> widgets.HBox:
+    """Controls side by side, wrapping to the next line when the output area is narrow."""
+    return widgets.HBox(
+        list(children),
+        layout=widgets.Layout(flex_flow="row wrap", align_items="center", width="100%"),
+    )
+
+
+def board_and_side(board: widgets.Widget, side: Sequence[widgets.Widget]) -> widgets.HBox:
+    """The board first, the ruling beside it when there is room and below it when not."""
+    column = widgets.VBox(
+        list(side),
+        layout=widgets.Layout(
+            flex="1 1 320px", min_width=f"{SIDE_MIN_PX}px", max_width="560px", overflow="hidden"
+        ),
+    )
+    return widgets.HBox(
+        [board, column],
+        layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"),
+    )
 
 
 class ControlPanel:
@@ -38,3 +96,93 @@ class ControlPanel:
 
     def refresh(self) -> None:  # pragma: no cover - every panel overrides it
         raise NotImplementedError
+
+
+class MovablePanel(ControlPanel):
+    """A panel whose models move: by mouse on the board (ipympl) or with the ``model``,
+    ``x`` and ``y`` controls (scenario units). A move stops at contact with another base and
+    at the table's edge (:func:`fwwrules.placement.stop_at_contact`)."""
+
+    scenario: Scenario
+    bounds: Bounds
+    model: widgets.Dropdown
+    x: widgets.FloatText
+    y: widgets.FloatText
+    hint: widgets.HTML
+    view: Any
+
+    def _make_move_controls(self, selected: str) -> None:
+        s = self.scenario
+        self.bounds = board_bounds(s)
+        ids = [(m.label, m.id) for m in s.models]
+        step = 0.1 if s.units == "in" else 1.0
+        self.model = widgets.Dropdown(options=ids, value=selected)
+        at = s.model(selected).at
+        self.x = widgets.FloatText(value=at[0], step=step)
+        self.y = widgets.FloatText(value=at[1], step=step)
+        self.hint = widgets.HTML()
+        self.model.observe(self._model_changed, "value")
+        self.x.observe(self._position_changed, "value")
+        self.y.observe(self._position_changed, "value")
+        self.view.on_move = self._dragged
+        self.view.on_drop = self._dropped
+        self.view.on_pick = self._picked
+
+    def _move_hint(self, lang: str) -> str:
+        key = "drag-hint" if self.view.interactive else "no-drag-hint"
+        return f"<i>{html.escape(ui(key, lang))}</i>"
+
+    def move(self, model_id: str, x: float, y: float) -> None:
+        """Put a model's centre at (x, y) in scenario units and refresh (one redraw).
+
+        Unlike a drag, this places the model exactly where asked (a file may do the same);
+        the rules then judge the board as it is.
+        """
+        self.scenario = move_model(self.scenario, model_id, x, y)
+        if model_id == self.model.value:
+            with self._held():
+                self.x.value, self.y.value = float(x), float(y)
+        self.refresh(moved=model_id)
+
+    def _model_changed(self, change: dict[str, Any]) -> None:
+        if self._hold:
+            return
+        at = self.scenario.model(change["new"]).at
+        with self._held():
+            self.x.value, self.y.value = at
+
+    def _position_changed(self, change: dict[str, Any]) -> None:
+        if self._hold:
+            return
+        self.move(self.model.value, self.x.value, self.y.value)
+
+    # --- mouse (ipympl) ---------------------------------------------------------------------
+    def _picked(self, model_id: str) -> None:
+        with self._held():
+            self.model.value = model_id
+            self.x.value, self.y.value = self.scenario.model(model_id).at
+
+    def _dragged(self, model_id: str, x_mm: float, y_mm: float) -> tuple[float, float]:
+        """A motion while dragging: the base moves toward the pointer and stops at contact;
+        new scenario, ruling and artists (the view blits). Returns where it is (mm)."""
+        u = self.scenario.unit_mm
+        x, y = stop_at_contact(self.scenario, model_id, (x_mm / u, y_mm / u), bounds=self.bounds)
+        self.scenario = move_model(self.scenario, model_id, x, y)
+        self._drag_update()
+        return (x * u, y * u)
+
+    def _drag_update(self) -> None:  # pragma: no cover - every panel overrides it
+        raise NotImplementedError
+
+    def refresh(self, moved: str | None = None) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _settle(self) -> None:  # pragma: no cover - every panel overrides it
+        """After a drop: update the artists with labels placed (the view then redraws)."""
+        raise NotImplementedError
+
+    def _dropped(self, model_id: str, x_mm: float, y_mm: float) -> None:
+        at = self.scenario.model(model_id).at
+        with self._held():
+            self.x.value, self.y.value = at
+        self._settle()

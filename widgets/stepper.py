@@ -20,8 +20,9 @@ from fwwrules.errors import FwwError, QueryError
 from fwwrules.scenario import Scenario
 
 from .attack_panel import error_html
+from .panel import board_and_side, fit_control, wrap_row
 from .text import ui
-from .view import BoardView
+from .view import BoardView, static_bundle
 
 Text = str | Mapping[str, str]
 """Plain text, or the same text by language (``{"en": ..., "de": ...}``)."""
@@ -99,17 +100,20 @@ class ExampleStepper:
             options=[("English", "en"), ("Deutsch", "de")], value=lang, description=""
         )
         self.title = widgets.HTML()
-        self.narrative = widgets.HTML(layout=widgets.Layout(width="380px"))
-        self.html = widgets.HTML(layout=widgets.Layout(width="380px"))
+        fit_control(self.lang)
+        self.narrative = widgets.HTML(layout=widgets.Layout(width="auto"))
+        self.html = widgets.HTML(layout=widgets.Layout(width="auto"))
         self.view = BoardView(style, interactive=interactive)
         self.artists: BoardArtists | None = None
         self._drawn: Scenario | None = None
         self.prev.on_click(lambda _: self.go(self.index - 1))
         self.next.on_click(lambda _: self.go(self.index + 1))
         self.lang.observe(lambda _: self.go(self.index), "value")
-        bar = widgets.HBox([self.prev, self.position, self.next, self.lang])
-        side = widgets.VBox([self.narrative, self.html])
-        self.widget = widgets.VBox([bar, self.title, widgets.HBox([self.view.widget, side])])
+        bar = wrap_row([self.prev, self.position, self.next, self.lang])
+        self.widget = widgets.VBox(
+            [bar, self.title, board_and_side(self.view.widget, [self.narrative, self.html])],
+            layout=widgets.Layout(width="100%"),
+        )
         self.go(0)
 
     @property
@@ -117,7 +121,9 @@ class ExampleStepper:
         return self.steps[self.index]
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
+        """The widget, plus the current step's board as PNG and its text as HTML."""
+        text = self.title.value + self.narrative.value + self.html.value
+        return static_bundle(self.widget, self.view.figure, text)
 
     def go(self, index: int) -> None:
         """Show step ``index`` (clamped to the steps), redrawing the board once."""
@@ -145,7 +151,11 @@ class ExampleStepper:
             update_board(self.artists, step.scenario, lang=lang, **overlays)
         self.title.value = f"<h4>{html.escape(_text(step.title, lang))}</h4>"
         narrative = html.escape(_text(step.narrative, lang)).replace("\n", "<br>")
-        self.narrative.value = f"<p>{narrative}</p>" if narrative else ""
+        self.narrative.value = (
+            f'<p style="white-space:normal;overflow-wrap:anywhere">{narrative}</p>'
+            if narrative
+            else ""
+        )
         if self.ruling is not None:
             self.html.value = self.ruling.html(lang)
         else:

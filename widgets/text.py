@@ -32,7 +32,7 @@ UI_WORDS: Mapping[str, Mapping[str, str]] = {
     "error": {"en": "Cannot answer", "de": "Keine Antwort möglich"},
     # --- the board editor ---------------------------------------------------------------
     "tool": {"en": "Tool", "de": "Werkzeug"},
-    "tool-select": {"en": "Select / move", "de": "Auswählen / bewegen"},
+    "tool-select": {"en": "Select", "de": "Auswahl"},
     "tool-model": {"en": "Model", "de": "Modell"},
     "tool-rect": {"en": "Rectangle", "de": "Rechteck"},
     "tool-polygon": {"en": "Polygon", "de": "Polygon"},
@@ -45,8 +45,8 @@ UI_WORDS: Mapping[str, Mapping[str, str]] = {
     "save": {"en": "Save", "de": "Speichern"},
     "file": {"en": "File", "de": "Datei"},
     "open-attack": {"en": "Open in attack panel", "de": "Im Angriffspanel öffnen"},
-    "models-head": {"en": "New model", "de": "Neues Modell"},
-    "terrain-head": {"en": "Terrain", "de": "Gelände"},
+    "models-head": {"en": "Model (new or selected)", "de": "Modell (neu oder ausgewählt)"},
+    "terrain-head": {"en": "Terrain (new or selected)", "de": "Gelände (neu oder ausgewählt)"},
     "faction": {"en": "Faction", "de": "Fraktion"},
     "name": {"en": "Name", "de": "Name"},
     "base": {"en": "Base", "de": "Base"},
@@ -55,8 +55,8 @@ UI_WORDS: Mapping[str, Mapping[str, str]] = {
     "weapons": {"en": "Weapons", "de": "Waffen"},
     "kind": {"en": "Kind", "de": "Art"},
     "height": {"en": "Height", "de": "Höhe"},
-    "huge": {"en": "Huge sees", "de": "Riesig sieht"},
-    "elevated": {"en": "Elevated sees", "de": "Erhöht sieht"},
+    "huge": {"en": "Huge kind", "de": "Art (Riesig)"},
+    "elevated": {"en": "Elevated kind", "de": "Art (Erhöht)"},
     "base-normal": {"en": "Normal (32 mm)", "de": "Normal (32 mm)"},
     "base-large": {"en": "Large (40 mm)", "de": "Groß (40 mm)"},
     "base-huge": {"en": "Huge (60 mm)", "de": "Riesig (60 mm)"},
@@ -78,10 +78,34 @@ UI_WORDS: Mapping[str, Mapping[str, str]] = {
         "anklicken, dann wieder die erste. Kreis: in der Mitte drücken, zum Rand ziehen. "
         "Auswählen: ein Teil ziehen; am runden Griff ziehen, um es zu drehen.",
     },
-    "drag-hint": {
-        "en": "Drag a base with the mouse, or set x and y.",
-        "de": "Eine Base mit der Maus ziehen oder x und y setzen.",
+    "threat-side": {"en": "Side standing", "de": "Seite, die steht"},
+    "threat-layer": {"en": "Show", "de": "Anzeigen"},
+    "threat-step": {"en": "Step", "de": "Raster"},
+    "attackers": {"en": "shooters that can attack", "de": "Schützen, die angreifen können"},
+    "uncovered": {"en": "... without cover", "de": "... ohne Deckung"},
+    "best-modifier": {"en": "best modifier", "de": "bester Modifikator"},
+    "threat-hint": {
+        "en": "Drag a shooter: the map is recomputed when you let go. Click a free spot: the "
+        "rulings for a model standing there.",
+        "de": "Einen Schützen ziehen: die Karte wird beim Loslassen neu berechnet. Eine freie "
+        "Stelle anklicken: die Entscheidungen für ein Modell, das dort steht.",
     },
+    "threat-position": {"en": "A model standing at", "de": "Ein Modell bei"},
+    "threat-unplaceable": {
+        "en": "A model cannot stand here.",
+        "de": "Hier kann kein Modell stehen.",
+    },
+    "drag-hint": {
+        "en": "Drag a base on the board with the mouse (it stops at contact), or set x and y.",
+        "de": "Eine Base auf dem Spielfeld mit der Maus ziehen (sie hält bei Kontakt an) "
+        "oder x und y setzen.",
+    },
+    "no-drag-hint": {
+        "en": "Set x and y to move a model (install ipympl to drag bases with the mouse).",
+        "de": "x und y setzen, um ein Modell zu bewegen (mit ipympl lassen sich Bases mit der "
+        "Maus ziehen).",
+    },
+    "slide-to": {"en": "to x", "de": "nach x"},
 }
 
 

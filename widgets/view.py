@@ -1,18 +1,23 @@
 """One board figure inside a panel: redrawn once per change, dragged with blitting.
 
-With matplotlib's ``ipympl`` backend active (``%matplotlib widget``) the figure's canvas *is*
-the widget, and bases can be dragged with the mouse. Anywhere else (the inline backend, a
-headless test on Agg) the figure is drawn on an Agg canvas and shown as a PNG
+With ipympl installed (``pip install 'fwwrules[lab]'``, Binder) the figure is made with
+ipympl's canvas directly, whatever backend the notebook chose (``%matplotlib inline`` or
+none): the canvas *is* the widget, placed in the panel with an explicit pixel size (an
+ipympl canvas nested in boxes otherwise collapses to 0×0), and bases can be dragged with the
+mouse. ipympl draws at the browser's device pixel ratio, so the board stays sharp and keeps
+its size on high-density screens. Without ipympl (or with ``interactive=False``, as headless
+tests use) the figure is drawn on an Agg canvas and shown as a PNG
 :class:`ipywidgets.Image`; the panels' position controls still move models.
 
 Dragging uses blitting: on the press the moving artists (the dragged base and every overlay)
 are marked ``animated``, the rest is drawn once and cached, and each motion restores that
-background and draws only the moving artists over it (STYLE.md: about 0.4 ms instead of a
-full draw of about 77 ms on the crowded board).
+background and draws only the moving artists over it. The release redraws everything once.
 """
 
 from __future__ import annotations
 
+import base64
+import html
 import io
 import math
 from collections.abc import Callable
@@ -27,14 +32,143 @@ from matplotlib.figure import Figure
 from fwwrules.draw import DEFAULT_STYLE, BoardArtists, BoardStyle, moving_artists, set_animated
 from fwwrules.draw.figure import place_axes
 
-MoveCallback = Callable[[str, float, float], None]
-"""``(model id, x, y)`` with x, y in board millimetres."""
+MoveCallback = Callable[[str, float, float], "tuple[float, float] | None"]
+"""``(model id, x, y)`` with x, y in board millimetres; returns where the model really is
+(mm) when the panel placed it elsewhere (a stop at contact), else None."""
 
 
 def ipympl_active() -> bool:
     """True when matplotlib's current backend is ipympl's (``%matplotlib widget``)."""
     backend = matplotlib.get_backend().lower()
     return "ipympl" in backend or backend == "widget"
+
+
+def ipympl_available() -> bool:
+    """True when ipympl can be imported: the panels then draw on its interactive canvas.
+
+    Importing ipympl switches pyplot's backend to ipympl's when matplotlib is loaded (its
+    ``__init__`` calls ``matplotlib.use``); the panels never use pyplot, so that switch is
+    suppressed here and a notebook's own ``%matplotlib inline`` figures stay inline.
+    """
+    try:
+        import ipympl  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _import_ipympl_canvas() -> tuple[Any, Any]:
+    """ipympl's ``Canvas`` and ``FigureManager`` classes, without changing pyplot's backend."""
+    import sys
+
+    if "ipympl.backend_nbagg" not in sys.modules:
+        use = matplotlib.use
+        matplotlib.use = lambda *args, **kwargs: None
+        try:
+            import ipympl.backend_nbagg  # noqa: F401
+        finally:
+            matplotlib.use = use
+    from ipympl.backend_nbagg import Canvas, FigureManager
+
+    return Canvas, FigureManager
+
+
+_SEEDED: list[Any] = []
+
+
+def _seeded_canvas_class() -> Any:
+    """ipympl's ``Canvas`` whose ``_data_url`` and ``_size`` start from ``seed`` (a class
+    attribute set just around construction), so they are in the widget's first state."""
+    if not _SEEDED:
+        from traitlets import default
+
+        Canvas, _ = _import_ipympl_canvas()
+
+        class SeededCanvas(Canvas):  # type: ignore[misc,valid-type]
+            seed: tuple[str, tuple[int, int]] | None = None
+
+            @default("_data_url")
+            def _default_data_url(self) -> str | None:
+                return None if self.seed is None else self.seed[0]
+
+            @default("_size")
+            def _default_size(self) -> tuple[int, int]:
+                return (0, 0) if self.seed is None else self.seed[1]
+
+        _SEEDED.append(SeededCanvas)
+    return _SEEDED[0]
+
+
+_MANAGER_NUMBERS = iter(range(1_000_000, 2_000_000))
+"""Numbers for the panels' figure managers (never registered with pyplot)."""
+
+
+def ipympl_canvas(figure: Figure, size_px: tuple[int, int]) -> widgets.DOMWidget:
+    """ipympl's canvas for ``figure``, seeded with its current picture and CSS size.
+
+    ipympl's frontend starts from the model's ``_data_url`` and ``_size`` as they are when
+    the widget is created; ipympl sets them only when it displays a figure itself. Left
+    empty, the browser's first resize draws a broken image and the canvas stays 0×0
+    inside a panel. Mouse callbacks live on the figure, so they survive the new canvas.
+    No toolbar (pan and zoom would fight the dragging), no header or footer, a fixed size.
+    """
+    png = png_bytes(figure)
+    seeded = _seeded_canvas_class()
+    seeded.seed = ("data:image/png;base64," + base64.b64encode(png).decode("ascii"), size_px)
+    _, FigureManager = _import_ipympl_canvas()
+    canvas: Any = seeded(figure)
+    seeded.seed = None
+    FigureManager(canvas, next(_MANAGER_NUMBERS))
+    canvas.header_visible = False
+    canvas.footer_visible = False
+    canvas.toolbar_visible = False
+    canvas.resizable = False
+    width_px, height_px = size_px
+    canvas.layout = widgets.Layout(
+        width=f"{width_px}px",
+        height=f"{height_px}px",
+        min_width=f"{width_px}px",
+        flex="0 0 auto",
+    )
+    return canvas
+
+
+def png_bytes(figure: Figure) -> bytes:
+    """The figure as PNG (no software version in it), at the figure's own dpi."""
+    out = io.BytesIO()
+    figure.savefig(out, format="png", metadata={"Software": None})
+    return out.getvalue()
+
+
+def static_bundle(widget: widgets.Widget, figure: Figure, ruling_html: str) -> dict[str, Any]:
+    """A display bundle with the widget view plus a static picture and the ruling.
+
+    JupyterLab shows the widget; GitHub, nbviewer and nbconvert (no widget state) show the
+    ``text/html`` (the board as an image beside the ruling) or the ``image/png``.
+    """
+    data: dict[str, Any] = dict(widget._repr_mimebundle_() or {})
+    png = png_bytes(figure)
+    b64 = base64.b64encode(png).decode("ascii")
+    ratio = float(getattr(figure.canvas, "device_pixel_ratio", 1.0) or 1.0)
+    width = round(figure.get_figwidth() * figure.dpi / ratio)
+    data["image/png"] = b64
+    data["text/html"] = (
+        '<div class="fwwrules-static" style="display:flex;flex-wrap:wrap;gap:12px;'
+        'align-items:flex-start">'
+        f'<img class="fwwrules-board" src="data:image/png;base64,{b64}" '
+        f'style="width:{width}px;max-width:100%" alt="{html.escape(_alt(figure))}"/>'
+        f'<div style="flex:1 1 320px;min-width:280px;max-width:560px">{ruling_html}</div>'
+        "</div>"
+    )
+    data["text/plain"] = _alt(figure)
+    return data
+
+
+def _alt(figure: Figure) -> str:
+    """A one-line text for the board picture: its Axes' title."""
+    axes = figure.get_axes()
+    title = axes[0].get_title() if axes else ""
+    return " — ".join(line for line in title.splitlines() if line) or "board"
 
 
 class BoardView:
@@ -47,24 +181,30 @@ class BoardView:
 
     def __init__(self, style: BoardStyle = DEFAULT_STYLE, *, interactive: bool | None = None):
         self.style = style
-        self.interactive = ipympl_active() if interactive is None else interactive
-        self.widget: widgets.DOMWidget
+        self.interactive = ipympl_available() if interactive is None else interactive
+        width_px = round(style.figsize[0] * style.dpi)
+        height_px = round(style.figsize[1] * style.dpi)
+        self.size_px = (width_px, height_px)
+        """The board's size in CSS pixels (the same at every device pixel ratio)."""
         if self.interactive:
-            import matplotlib.pyplot as plt
+            # Drawn on Agg until the panel asks for the widget (:attr:`widget`): ipympl's
+            # canvas is made then, with its first picture in the state the browser receives.
+            from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-            with plt.ioff():
-                fig = plt.figure(figsize=style.figsize, dpi=style.dpi)
-            canvas: Any = fig.canvas
-            canvas.header_visible = False
-            canvas.footer_visible = False
-            canvas.toolbar_position = "bottom"
-            self.widget = canvas
+            fig = Figure(figsize=style.figsize, dpi=style.dpi)
+            FigureCanvasAgg(fig)
+            self._widget: widgets.DOMWidget | None = None
         else:
             from matplotlib.backends.backend_agg import FigureCanvasAgg
 
             fig = Figure(figsize=style.figsize, dpi=style.dpi)
             FigureCanvasAgg(fig)
-            self.widget = widgets.Image(format="png")
+            self._widget = widgets.Image(
+                format="png",
+                layout=widgets.Layout(
+                    width=f"{width_px}px", min_width=f"{width_px}px", flex="0 0 auto"
+                ),
+            )
         place_axes(fig, style.margins)
         self.figure = fig
         self.ax = fig.add_subplot()
@@ -82,6 +222,21 @@ class BoardView:
         canvas_.mpl_connect("button_press_event", self._press)
         canvas_.mpl_connect("motion_notify_event", self._motion)
         canvas_.mpl_connect("button_release_event", self._release)
+
+    @property
+    def widget(self) -> widgets.DOMWidget:
+        """The board as a widget: ipympl's canvas (made on first use, holding the picture
+        drawn so far) or, without ipympl, a PNG :class:`ipywidgets.Image`."""
+        if self._widget is None:
+            self._widget = self._make_canvas()
+        return self._widget
+
+    def _make_canvas(self) -> widgets.DOMWidget:
+        """ipympl's canvas for the figure (see :func:`ipympl_canvas`)."""
+        canvas = ipympl_canvas(self.figure, self.size_px)
+        self._cache = None
+        self._background = None
+        return canvas
 
     # --- drawing -------------------------------------------------------------------------
     def redraw(self, moved: str | None = None) -> None:
@@ -136,6 +291,7 @@ class BoardView:
             tuple(t.get_text() for t in art.terrain_labels.values()),
             art.ax.get_xlim(),
             art.ax.get_ylim(),
+            self.figure.dpi,
         )
 
     def invalidate(self) -> None:
@@ -152,7 +308,6 @@ class BoardView:
         img = img.convert("RGB")  # the figure is opaque; RGB encodes about twice as fast
         out = io.BytesIO()
         img.save(out, format="png", compress_level=1)
-        assert isinstance(self.widget, widgets.Image)
         self.widget.value = out.getvalue()
 
     def clear(self) -> None:
@@ -201,11 +356,13 @@ class BoardView:
         self.blit()
 
     def _motion(self, event: MouseEvent) -> None:
-        if self.dragging is None or event.inaxes is not self.ax or event.xdata is None:
+        if self.dragging is None or event.x is None or event.y is None:
             return
-        assert event.ydata is not None
-        x, y = event.xdata + self._offset[0], event.ydata + self._offset[1]
-        self.drag_to(x, y)
+        if event.inaxes is self.ax and event.xdata is not None and event.ydata is not None:
+            xd, yd = event.xdata, event.ydata
+        else:  # outside the Axes: the panel still keeps the base on the table
+            xd, yd = self.ax.transData.inverted().transform((event.x, event.y))
+        self.drag_to(float(xd) + self._offset[0], float(yd) + self._offset[1])
 
     def drag_to(self, x: float, y: float) -> None:
         """Move the dragged model to (x, y) mm: the panel recomputes, the view blits."""
@@ -213,7 +370,9 @@ class BoardView:
             return
         self._last = (x, y)
         if self.on_move is not None:
-            self.on_move(self.dragging, x, y)
+            placed = self.on_move(self.dragging, x, y)
+            if placed is not None:
+                self._last = placed
         self.blit()
 
     def blit(self) -> None:

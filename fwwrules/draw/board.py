@@ -32,6 +32,7 @@ artists that change when one model moves (for blitting).
 from __future__ import annotations
 
 import math
+import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -39,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from matplotlib.artist import Artist
 from matplotlib.axes import Axes
+from matplotlib.colors import to_hex
 from matplotlib.legend import Legend
 from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, Patch
@@ -52,8 +54,9 @@ from .text import draw_word
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from ..data import Scenario
+    from ..movement import SlideRuling, WithdrawRuling
     from ..rulings import AttackRuling
-    from ..scenario import Scenario
 
 XY = tuple[float, float]
 
@@ -68,6 +71,62 @@ OKABE_ITO: tuple[str, ...] = (
     "#000000",  # black
 )
 """The Okabe-Ito palette, safe for the common colour-vision deficiencies."""
+
+SIDE_LOOKS: Mapping[str, tuple[str, str]] = {
+    "brotherhood": ("#0072B2", ""),
+    "super-mutants": ("#D55E00", "//"),
+    "survivors": ("#009E73", ".."),
+    "raiders": ("#CC79A7", "xx"),
+    "minutemen": ("#56B4E9", "\\\\"),
+    "institute": ("#F0E442", "++"),
+    "enclave": ("#332288", "oo"),
+    "gunners": ("#117733", "--"),
+    "children-of-atom": ("#DDCC77", "||"),
+}
+"""Colour and hatch of the rulebook's factions as sides (Okabe-Ito, then Paul Tol's muted
+palette; the cover colour, orange, is never a side's). The same on every board."""
+
+OTHER_SIDE_COLOURS: tuple[str, ...] = (
+    "#332288",
+    "#88CCEE",
+    "#44AA99",
+    "#117733",
+    "#999933",
+    "#DDCC77",
+    "#CC6677",
+    "#882255",
+    "#AA4499",
+)
+"""Paul Tol's muted palette (colour-blind safe), for side ids not in :data:`SIDE_LOOKS`."""
+OTHER_SIDE_HATCHES: tuple[str, ...] = ("", "//", "..", "xx", "\\\\", "++", "oo", "--", "||")
+
+RULER_COLOURS: Mapping[str, str] = {
+    "orange": "#E69F00",
+    "yellow": "#C9B200",
+    "red": "#D62728",
+    "green": "#009E73",
+    "blue": "#0072B2",
+    "black": "#000000",
+}
+"""The range rulers' own colours (yellow darkened to show on white)."""
+
+
+def side_look(side: str) -> tuple[str, str]:
+    """``(colour, hatch)`` of a side id: the fixed table, else a stable pick by the id's CRC.
+
+    >>> side_look("brotherhood")
+    ('#0072B2', '')
+    >>> side_look("my-own-side") == side_look("my-own-side")
+    True
+    """
+    if side in SIDE_LOOKS:
+        return SIDE_LOOKS[side]
+    h = zlib.crc32(side.encode("utf-8"))
+    return (
+        OTHER_SIDE_COLOURS[h % len(OTHER_SIDE_COLOURS)],
+        OTHER_SIDE_HATCHES[(h // len(OTHER_SIDE_COLOURS)) % len(OTHER_SIDE_HATCHES)],
+    )
+
 
 CIRCLE_OUTLINE_POINTS = 97
 """Points of the *highlight outline* drawn around a base (the base itself is an exact Circle)."""
@@ -93,18 +152,23 @@ class BoardStyle:
     line style, legal and illegal slides by line style and label.
     """
 
-    figsize: tuple[float, float] = (9.0, 6.0)
+    figsize: tuple[float, float] = (7.8, 5.4)
+    """Inches; at ``dpi`` 100 the board is 780×540 CSS pixels (it fits a 1280 px window with
+    JupyterLab's file browser open). ipympl draws it at the screen's pixel ratio."""
     dpi: float = 100.0
-    margins: Margins = (0.08, 0.66, 0.09, 0.92)
+    margins: Margins = (0.085, 0.72, 0.09, 0.9)
     """Where the board's Axes sits in the figure (the legend uses the room on the right)."""
     margin_mm: float = 30.0
-    font_size: float = 7.0
+    font_size: float = 9.0
+    """Points: at least 9 pt for every text on the board."""
     label_unnamed_terrain: bool = False
     """Also write the id of terrain without a ``name`` (a height is always written)."""
-    legend_font_size: float = 7.0
-    # Sides: colour and hatch by the order sides first appear among the models.
-    side_colours: tuple[str, ...] = OKABE_ITO[:6]
-    side_hatches: tuple[str, ...] = ("", "//", "..", "xx", "\\\\", "++")
+    legend_font_size: float = 9.0
+    grid_inches: bool = False
+    """Draw a one-inch grid (the table's usual measure) under the board."""
+    scale_bar: bool = True
+    """Draw a scale bar (2 in, or 50 mm on a millimetre board) in a corner."""
+    # Sides: one colour and hatch per side id (:func:`side_look`), the same on every board.
     neutral_colour: str = "#999999"
     neutral_hatch: str = "oo"
     base_alpha: float = 0.8
@@ -138,7 +202,8 @@ class BoardStyle:
     graze_colour: str = "#56B4E9"
     graze_linestyle: LineStyleType = ":"
     graze_marker: str = "D"
-    ignored_colour: str = "#777777"
+    ignored_colour: str = "#8C8C8C"
+    """Pieces and models a rule ignores: grey, dash-dotted, never the cover colour."""
     ignored_linestyle: LineStyleType = "-."
     marker_size: float = 6.0
     # Bands, melee.
@@ -202,6 +267,10 @@ class BoardArtists:
     free_attacks: list[Annotation]
     title: Text
     state: dict[str, Any] = field(default_factory=dict)
+    cover_labels: list[Text] = field(default_factory=list)
+    """The modifier (``−2``) beside each piece the Line of Cover passes through."""
+    band_labels: dict[str, Text] = field(default_factory=dict)
+    """The ruler's name on each range ring."""
 
     @property
     def legend(self) -> Legend | None:
@@ -231,7 +300,14 @@ class BoardArtists:
             self.slide_label,
             *self.bands.values(),
         ]
-        return singles + list(self.ignored_labels) + list(self.numbers) + list(self.free_attacks)
+        return (
+            singles
+            + list(self.band_labels.values())
+            + list(self.ignored_labels)
+            + list(self.cover_labels)
+            + list(self.numbers)
+            + list(self.free_attacks)
+        )
 
 
 # --- small geometry helpers ------------------------------------------------------------------
@@ -277,6 +353,8 @@ def _outlines(scenario: Scenario, source: str) -> list[list[XY]]:
     """The outline (mm) of a model, terrain piece or Significant Edge by the id a ruling uses;
     empty for anything else (a point target, an id the board does not know)."""
     board = scenario.board
+    if "+" in source:  # touching pieces of one kind acting as one: "crate-1+crate-2"
+        return [o for part in source.split("+") for o in _outlines(scenario, part)]
     if source in board.models:
         d = board.models[source].disc
         return [_circle_points(d.x, d.y, d.r)]
@@ -289,6 +367,8 @@ def _anchor(scenario: Scenario, source: str) -> XY | None:
     """Where to write a note about a piece: above a base, inside a terrain piece, or at the
     middle of a Significant Edge."""
     board = scenario.board
+    if "+" in source:
+        return _anchor(scenario, source.split("+")[0])
     if source in board.models:
         d = board.models[source].disc
         return (d.x, d.y + d.r)
@@ -302,34 +382,22 @@ def _anchor(scenario: Scenario, source: str) -> XY | None:
     return None
 
 
-def _sides(scenario: Scenario) -> list[str]:
-    """Sides in the order they first appear among the models (neutral factions last)."""
-    out: list[str] = []
-    for m in scenario.models:
-        if m.faction in scenario.neutral:
-            continue
-        s = scenario.side_of(m.faction)
-        if s not in out:
-            out.append(s)
-    return out
-
-
 def _side_look(scenario: Scenario, faction: str, style: BoardStyle) -> tuple[str, str, str]:
-    """(side name, colour, hatch) for a faction."""
+    """(side id, colour, hatch) for a faction: by side id, the same on every board."""
     if faction in scenario.neutral:
         return (faction, style.neutral_colour, style.neutral_hatch)
     side = scenario.side_of(faction)
-    sides = _sides(scenario)
-    i = sides.index(side) if side in sides else len(sides)
-    return (
-        side,
-        style.side_colours[i % len(style.side_colours)],
-        style.side_hatches[i % len(style.side_hatches)],
-    )
+    colour, hatch = side_look(side)
+    return (side, colour, hatch)
 
 
 def board_limits(scenario: Scenario, margin: float) -> tuple[float, float, float, float]:
-    """``(xmin, xmax, ymin, ymax)`` in mm: every base and terrain piece plus ``margin``."""
+    """``(xmin, xmax, ymin, ymax)`` in mm: the table (``board: {size: ...}``) when the
+    scenario has one, else every base and terrain piece plus ``margin``."""
+    size = getattr(scenario, "board_size", None)
+    if size is not None:
+        u = scenario.unit_mm
+        return (0.0, float(size[0]) * u, 0.0, float(size[1]) * u)
     xs: list[float] = []
     ys: list[float] = []
     for g in scenario.board.models.values():
@@ -345,8 +413,54 @@ def board_limits(scenario: Scenario, margin: float) -> tuple[float, float, float
     return (min(xs) - margin, max(xs) + margin, min(ys) - margin, max(ys) + margin)
 
 
+def _set_axes_units(ax: Axes, scenario: Scenario, style: BoardStyle, lang: str) -> None:
+    """Axes in the scenario's units: ticks every inch (or 2, 6, 12 in on a big table) on an
+    ``in`` board, every 50/100 mm on a ``mm`` board; the picture itself stays in mm."""
+    from matplotlib.ticker import FuncFormatter, MultipleLocator
+
+    u = scenario.unit_mm
+    inches = scenario.units == "in"
+    x0, x1 = ax.get_xlim()
+    span = abs(x1 - x0) / u
+    if inches:
+        step = next((s for s in (1.0, 2.0, 6.0, 12.0) if span / s <= 12), 24.0)
+        if style.grid_inches:
+            step = 1.0
+    else:
+        step = next((s for s in (10.0, 25.0, 50.0, 100.0, 200.0) if span / s <= 12), 500.0)
+    for axis in (ax.xaxis, ax.yaxis):
+        axis.set_major_locator(MultipleLocator(step * u))
+        axis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v / u:.4g}"))
+    suffix = "-in" if inches else ""
+    ax.set_xlabel(draw_word("x-axis" + suffix, lang), fontsize=style.font_size)
+    ax.set_ylabel(draw_word("y-axis" + suffix, lang), fontsize=style.font_size)
+
+
+def _add_scale_bar(ax: Axes, scenario: Scenario, style: BoardStyle) -> None:
+    """A bar of 2 in (``in`` boards) or 50 mm in the lower left corner, labelled."""
+    from matplotlib.offsetbox import AnchoredOffsetbox, AuxTransformBox, TextArea, VPacker
+    from matplotlib.patches import Rectangle
+
+    inches = scenario.units == "in"
+    length = 2 * 25.4 if inches else 50.0
+    text = '2"' if inches else "50 mm"
+    bar = AuxTransformBox(ax.transData)
+    bar.add_artist(Rectangle((0, 0), length, 0, fill=False, linewidth=3, edgecolor="black"))
+    label = TextArea(text, textprops={"fontsize": style.font_size})
+    box = VPacker(children=[bar, label], align="center", pad=0, sep=3)
+    anchored = AnchoredOffsetbox(loc="lower left", child=box, pad=0.3, borderpad=0.4, frameon=True)
+    anchored.patch.set_facecolor("white")
+    anchored.patch.set_alpha(0.8)
+    anchored.patch.set_edgecolor("none")
+    anchored.set_zorder(7)
+    ax.add_artist(anchored)
+    ax._fwwrules_scale_bar = anchored  # type: ignore[attr-defined]
+
+
 def _piece_label(scenario: Scenario, source: str) -> str:
     """A model's or terrain piece's display name (its id when it has none)."""
+    if "+" in source:
+        return " + ".join(_piece_label(scenario, part) for part in source.split("+"))
     for m in scenario.models:
         if m.id == source:
             return m.label
@@ -390,8 +504,8 @@ def draw_board(
     show_bands: bool = True,
     engagements: bool = True,
     into_melee: bool = True,
-    slide: Any = None,
-    withdraw: Any = None,
+    slide: SlideRuling | None = None,
+    withdraw: WithdrawRuling | None = None,
 ) -> BoardArtists:
     """Draw ``scenario`` (and, when given, a ruling, slide or withdrawal) on ``ax``.
 
@@ -531,9 +645,13 @@ def draw_board(
     slide_label = ax.text(
         0, 0, "", fontsize=fs, ha="center", va="bottom", zorder=5, visible=False, bbox=note_box
     )
-    ax.set_xlabel(draw_word("x-axis", lang))
-    ax.set_ylabel(draw_word("y-axis", lang))
+    _set_axes_units(ax, scenario, style, lang)
     ax.tick_params(labelsize=fs)
+    if style.grid_inches:
+        ax.grid(True, which="major", color="#DDDDDD", linewidth=0.6, zorder=0)
+        ax.set_axisbelow(True)
+    if style.scale_bar:
+        _add_scale_bar(ax, scenario, style)
 
     artists = BoardArtists(
         figure=figure,
@@ -612,6 +730,8 @@ def _add_base(
         ha="center",
         va="top",
         zorder=3.5,
+        gid=f"model:{model_id}",
+        bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.75},
     )
 
 
@@ -624,13 +744,16 @@ def update_board(
     show_bands: bool = True,
     engagements: bool = True,
     into_melee: bool = True,
-    slide: Any = None,
-    withdraw: Any = None,
+    slide: SlideRuling | None = None,
+    withdraw: WithdrawRuling | None = None,
+    place_labels: bool = True,
 ) -> BoardArtists:
     """Bring ``artists`` in line with ``scenario`` and the given rulings, in place.
 
     Moves bases (``set_center``) and labels, refills every overlay (``set_data``,
-    ``set_text``), and relabels the legend for ``lang``. Draws nothing: the caller redraws
+    ``set_text``), and relabels the legend for ``lang``. With ``place_labels`` (the default)
+    every label is then moved to a free place (:func:`fwwrules.draw.labels.place_labels`);
+    a drag passes False and places them once on the drop. Draws nothing: the caller redraws
     once (``fig.canvas.draw_idle()``) or blits :func:`moving_artists`.
     """
     draw_word("board", lang)  # checks lang
@@ -654,6 +777,8 @@ def update_board(
             text += f" ↑{_fmt(m.elevation)} {unit}"
         lab = artists.labels[m.id]
         lab.set_position((d.x, d.y - d.r - 1.5))
+        lab.set_horizontalalignment("center")
+        lab.set_verticalalignment("top")
         lab.set_text(text)
         lab.set_visible(True)
     for mid in artists.bases.keys() - board.models.keys():
@@ -672,13 +797,15 @@ def update_board(
             lines.append(f"{draw_word('height', lang)} {_fmt(t.height)} {unit}")
         tl.set_text("\n".join(lines))
         tl.set_visible(bool(lines))
+        p = board.terrain[t.id].polygon.representative_point()
+        tl.set_position((float(p.x), float(p.y)))
 
     # Significant Edges (elevation), when the board knows them.
     edges = getattr(board, "significant_edges", None) or ()
     _set_pieces(artists.edges, [[_xy(e.a), _xy(e.b)] for e in edges])
 
     _draw_sight(artists, scenario, ruling, lang)
-    _draw_bands(artists, scenario, ruling if show_bands else None)
+    _draw_bands(artists, scenario, ruling if show_bands else None, lang)
     _draw_engagements(artists, scenario, engagements)
     _draw_numbers(artists, scenario, ruling if into_melee else None)
     _draw_slide(artists, scenario, slide, lang)
@@ -689,20 +816,13 @@ def update_board(
         title = f"{title}\n{ruling.headline(lang)}"
     artists.title.set_text(title)
     artists.title.set_fontsize(style.font_size + 1)
-    ax.set_xlabel(draw_word("x-axis", lang))
-    ax.set_ylabel(draw_word("y-axis", lang))
+    _set_axes_units(ax, scenario, style, lang)
 
-    _update_legend(
-        artists,
-        scenario,
-        lang,
-        ruling=ruling is not None,
-        bands=show_bands and ruling is not None and ruling.kind == "ranged",
-        engaged=engagements and artists.engagements.get_visible(),
-        slide=slide is not None,
-        withdraw=withdraw is not None,
-        edges=bool(edges),
-    )
+    _update_legend(artists, scenario, lang)
+    if place_labels:
+        from .labels import place_labels as place
+
+        place(artists)
     artists.state["lang"] = lang
     return artists
 
@@ -740,6 +860,7 @@ def _draw_sight(
         ):
             a.set_visible(False)
         _sync_texts(artists, artists.ignored_labels, [])
+        _sync_texts(artists, artists.cover_labels, [])
         return
 
     # The witness that proves LoS, or the blocked fan.
@@ -771,7 +892,9 @@ def _draw_sight(
     graze_points: list[XY] = []
     for c in sight.crossings:
         pts = [_xy(p) for p in c.points]
-        outline = [] if c.source in ignored else _outlines(scenario, c.source)
+        if c.source in ignored:
+            continue  # drawn in the ignored style below, never in the cover colour
+        outline = _outlines(scenario, c.source)
         if c.how == "grazed":
             graze_points.extend(pts)
             graze_outlines.extend(outline)
@@ -787,20 +910,40 @@ def _draw_sight(
     _set_pieces(artists.graze_points, [[p] for p in graze_points])
     _set_pieces(artists.ignored, [o for s in ignored for o in _outlines(scenario, s)])
     notes = []
-    for source, clause in ignored.items():
+    for source in ignored:
         at = _anchor(scenario, source)
         if at is not None:
-            label = _piece_label(scenario, source)
-            notes.append((at, f"{label} {draw_word('ignored', lang)}: {clause}"))
+            # The clause is in the ruling beside the board; the board says "ignored".
+            notes.append((at, f"{_piece_label(scenario, source)}: {draw_word('ignored', lang)}"))
     _sync_texts(
         artists,
         artists.ignored_labels,
         notes,
-        color=style.ignored_colour,
+        color="#555555",
         fontsize=style.font_size,
         ha="center",
         va="bottom",
         zorder=5,
+        bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": style.ignored_colour},
+    )
+    # Each piece the Line of Cover passes through, marked with its modifier.
+    exits = {c.source: _xy(c.points[-1]) for c in sight.crossings if c.points}
+    marks = []
+    for entry in ruling.cover:
+        at = exits.get(entry.source) or _anchor(scenario, entry.source)
+        if at is not None and entry.modifier:
+            marks.append((at, f"{entry.modifier:+d}".replace("-", "\u2212")))
+    _sync_texts(
+        artists,
+        artists.cover_labels,
+        marks,
+        color="black",
+        fontsize=style.font_size,
+        fontweight="bold",
+        ha="left",
+        va="bottom",
+        zorder=6,
+        bbox={"boxstyle": "round,pad=0.15", "fc": style.cover_colour, "ec": "black"},
     )
 
 
@@ -823,24 +966,65 @@ def _fan(scenario: Scenario, ruling: AttackRuling, n: int) -> list[list[XY]]:
     ]
 
 
-def _draw_bands(artists: BoardArtists, scenario: Scenario, ruling: AttackRuling | None) -> None:
+def _draw_bands(
+    artists: BoardArtists, scenario: Scenario, ruling: AttackRuling | None, lang: str
+) -> None:
+    """Range rings around the attacker, each in its ruler's colour (short solid, long dashed)
+    and labelled with the ruler's name, so no ring relies on colour alone."""
+    from ..ranges import band_limits
+
+    style = artists.style
     limits: tuple[float, float | None] = (0.0, None)
+    rulers: tuple[str | float | None, str | float | None] = (None, None)
     a = None if ruling is None else _disc(scenario, ruling.attacker)
     if ruling is not None and a is not None and ruling.kind == "ranged":
-        try:
-            from ..ranges import band_limits
-
-            limits = band_limits(scenario, scenario.weapon(ruling.weapon))
-        except ImportError:  # the ranges module has not landed
-            limits = (0.0, None)
-    for name, end in zip(("short", "long"), limits, strict=True):
+        weapon = scenario.weapon(ruling.weapon)
+        limits = band_limits(scenario, weapon)
+        rulers = (weapon.short, weapon.long)
+    for i, (name, end) in enumerate(zip(("short", "long"), limits, strict=True)):
         ring = artists.bands[name]
+        label = artists.band_labels.get(name)
+        if label is None:
+            label = artists.ax.text(
+                0, 0, "", fontsize=style.font_size, ha="center", va="bottom", zorder=2.6,
+                visible=False, animated=bool(artists.state["animated"]),
+                bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.8},
+            )  # fmt: skip
+            artists.band_labels[name] = label
         if a is None or end is None or end <= 0:
             ring.set_visible(False)
+            label.set_visible(False)
             continue
+        ruler = rulers[i]
+        colour = (
+            RULER_COLOURS.get(ruler, style.band_colours[i])
+            if isinstance(ruler, str)
+            else style.band_colours[i]
+        )
+        radius = a[2] + end
         ring.set_center((a[0], a[1]))
-        ring.set_radius(a[2] + end)
+        ring.set_radius(radius)
+        ring.set_edgecolor(colour)
         ring.set_visible(True)
+        ruler_name = draw_word(ruler, lang) if isinstance(ruler, str) else ""
+        artists.state.setdefault("band_rulers", {})[name] = ruler if isinstance(ruler, str) else ""
+        band = draw_word(f"{name}-band", lang)
+        label.set_text(f"{band}: {ruler_name}" if ruler_name else band)
+        label.set_color(colour if colour != RULER_COLOURS["yellow"] else "#6B5E00")
+        # On the ring where it shows: above the attacker, else the first angle in view.
+        (x0, x1), (y0, y1) = artists.ax.get_xlim(), artists.ax.get_ylim()
+        spot = None
+        # From the top, alternating left and right, every 5 degrees.
+        for step in range(72):
+            deg = 90 + (step + 1) // 2 * 5 * (1 if step % 2 else -1)
+            px = a[0] + radius * math.cos(math.radians(deg))
+            py = a[1] + radius * math.sin(math.radians(deg))
+            if x0 < px < x1 and y0 < py < y1:
+                spot = (px, py)
+                break
+        label.set_position(spot or (a[0], a[1] + radius))
+        label.set_visible(spot is not None)
+        ring.set_visible(spot is not None)  # a ring wholly off the board is not drawn
 
 
 def _engagement_links(scenario: Scenario) -> list[tuple[str, str]] | None:
@@ -891,33 +1075,25 @@ def _draw_numbers(artists: BoardArtists, scenario: Scenario, ruling: AttackRulin
         ha="left",
         va="bottom",
         zorder=6,
+        gid="fixed:armor-die-number",
         bbox={"boxstyle": "circle,pad=0.2", "fc": "#F0E442", "ec": "black"},
     )
 
 
-def _get(obj: Any, *names: str) -> Any:
-    """The first attribute (or mapping key) of ``obj`` among ``names`` that is present."""
-    for n in names:
-        if isinstance(obj, Mapping) and n in obj:
-            return obj[n]
-        if hasattr(obj, n):
-            return getattr(obj, n)
-    return None
-
-
-def _draw_slide(artists: BoardArtists, scenario: Scenario, slide: Any, lang: str) -> None:
+def _draw_slide(
+    artists: BoardArtists, scenario: Scenario, slide: SlideRuling | None, lang: str
+) -> None:
     """A ghost base at the slide's destination: solid and "legal", or dashed and "not legal"."""
     style = artists.style
-    model = None if slide is None else _get(slide, "model")
-    to = None if slide is None else _get(slide, "to", "destination", "at")
-    d = None if model is None else _disc(scenario, str(model))
-    if d is None or to is None:
+    d = None if slide is None else _disc(scenario, slide.model)
+    if slide is None or d is None:
         for a in (artists.slide_ghost, artists.slide_path, artists.slide_label):
             a.set_visible(False)
         return
+    to = slide.to
     u = scenario.unit_mm
     x, y = float(to[0]) * u, float(to[1]) * u
-    legal = bool(_get(slide, "legal"))
+    legal = slide.legal
     colour = style.slide_legal_colour if legal else style.slide_illegal_colour
     ghost = artists.slide_ghost
     ghost.set_center((x, y))
@@ -927,11 +1103,11 @@ def _draw_slide(artists: BoardArtists, scenario: Scenario, slide: Any, lang: str
     ghost.set_visible(True)
     artists.slide_path.set_color(colour)
     # The shortest legal way (bending around bases) when the ruling has one, else straight.
-    path = _get(slide, "path") or ()
+    path = slide.path
     way = [(float(px) * u, float(py) * u) for px, py in path] or [(d[0], d[1]), (x, y)]
     _set_pieces(artists.slide_path, [way])
     text = draw_word("slide-legal" if legal else "slide-illegal", lang)
-    breaks = _get(slide, "breaks") or ()
+    breaks = slide.breaks
     if breaks:
         text += f" ({draw_word('breaks', lang)} {', '.join(str(b) for b in breaks)})"
     label = artists.slide_label
@@ -941,15 +1117,15 @@ def _draw_slide(artists: BoardArtists, scenario: Scenario, slide: Any, lang: str
     label.set_visible(True)
 
 
-def _draw_withdraw(artists: BoardArtists, scenario: Scenario, withdraw: Any) -> None:
+def _draw_withdraw(
+    artists: BoardArtists, scenario: Scenario, withdraw: WithdrawRuling | None
+) -> None:
     """An arrow from each model that gets a free attack to the model withdrawing."""
     pieces: list[tuple[XY, XY]] = []
-    model = None if withdraw is None else _get(withdraw, "model")
-    m = None if model is None else _disc(scenario, str(model))
-    if m is not None:
-        for fa in _get(withdraw, "free_attacks") or ():
-            who = fa if isinstance(fa, str) else _get(fa, "attacker")
-            a = None if who is None else _disc(scenario, str(who))
+    m = None if withdraw is None else _disc(scenario, withdraw.model)
+    if withdraw is not None and m is not None:
+        for fa in withdraw.free_attacks:
+            a = _disc(scenario, fa.attacker)
             if a is None:
                 continue
             dx, dy = m[0] - a[0], m[1] - a[1]
@@ -1005,29 +1181,45 @@ def _sync_texts(
 # --- legend ------------------------------------------------------------------------------------
 
 
+def drawn_kinds(artists: BoardArtists) -> list[str]:
+    """The overlay kinds that are visible on the board now, in legend order."""
+    visible = {
+        "edge": artists.edges.get_visible(),
+        "los": artists.sight.get_visible(),
+        "no-los": artists.fan.get_visible(),
+        "loc": artists.loc.get_visible(),
+        "crossed": artists.crossings.get_visible() or artists.crossing_points.get_visible()
+        or artists.cover_outline.get_visible(),
+        "grazed": artists.graze_points.get_visible() or artists.grazes.get_visible(),
+        "ignored": artists.ignored.get_visible(),
+        "short-band": artists.bands["short"].get_visible(),
+        "long-band": artists.bands["long"].get_visible(),
+        "engaged": artists.engagements.get_visible(),
+        "slide-legal": artists.slide_ghost.get_visible()
+        and artists.slide_ghost.get_linestyle() in ("-", "solid"),
+        "slide-illegal": artists.slide_ghost.get_visible()
+        and artists.slide_ghost.get_linestyle() not in ("-", "solid"),
+        "free-attack": any(a.get_visible() for a in artists.free_attacks),
+    }  # fmt: skip
+    return [k for k, on in visible.items() if on]
+
+
 def _legend_entries(
-    artists: BoardArtists,
-    scenario: Scenario,
-    *,
-    ruling: bool,
-    bands: bool,
-    engaged: bool,
-    slide: bool,
-    withdraw: bool,
-    edges: bool,
+    artists: BoardArtists, scenario: Scenario, lang: str
 ) -> list[tuple[str, str, Callable[[], Artist]]]:
-    """(key, data part of the label, maker of its proxy artist) for every legend entry.
+    """(key, data part of the label, maker of its proxy artist) for every legend entry:
+    the sides and terrain kinds on the board, then only the overlays drawn now.
 
     The proxies are made only when the legend is (re)built, not on every update.
     """
     st = artists.style
     out: list[tuple[str, str, Callable[[], Artist]]] = []
-    seen_factions: list[str] = []
+    seen_sides: list[str] = []
     for m in scenario.models:
         side, colour, hatch = _side_look(scenario, m.faction, st)
-        if side in seen_factions:
+        if side in seen_sides:
             continue
-        seen_factions.append(side)
+        seen_sides.append(side)
         proxy = partial(Patch, facecolor=colour, edgecolor=st.base_edge, hatch=hatch or None)
         out.append(("side", side, proxy))
     for kind in dict.fromkeys(t.kind for t in scenario.terrain):
@@ -1041,57 +1233,31 @@ def _legend_entries(
             alpha=lk.alpha,
         )
         out.append((kind, "", proxy))
-    if edges:
-        out.append(
-            ("edge", "", partial(_proxy, st.edge_colour, st.edge_linestyle, st.edge_linewidth))
-        )
-    if ruling:
-        out += [
-            ("los", "", partial(_proxy, st.los_colour, "-", st.los_linewidth)),
-            ("no-los", "", partial(_proxy, st.fan_colour, st.fan_linestyle, 1.2)),
-            ("loc", "", partial(_proxy, st.loc_colour, st.loc_linestyle, st.loc_linewidth)),
-            (
-                "crossed",
-                "",
-                partial(_proxy, st.cover_colour, "-", st.cover_linewidth, st.crossing_marker),
-            ),
-            (
-                "grazed",
-                "",
-                partial(_proxy, st.graze_colour, st.graze_linestyle, 2.0, st.graze_marker),
-            ),
-            ("ignored", "", partial(_proxy, st.ignored_colour, st.ignored_linestyle, 1.8)),
-        ]
-    if bands:
-        out += [
-            (
-                "short-band",
-                "",
-                partial(_proxy, st.band_colours[0], st.band_linestyles[0], st.band_linewidth),
-            ),
-            (
-                "long-band",
-                "",
-                partial(_proxy, st.band_colours[1], st.band_linestyles[1], st.band_linewidth),
-            ),
-        ]
-    if engaged:
-        out.append(("engaged", "", partial(_proxy, st.engaged_colour, "-", st.engaged_linewidth)))
-    if slide:
-        out += [
-            (
-                "slide-legal",
-                "",
-                partial(_proxy, st.slide_legal_colour, st.slide_legal_linestyle, 2.0),
-            ),
-            (
-                "slide-illegal",
-                "",
-                partial(_proxy, st.slide_illegal_colour, st.slide_illegal_linestyle, 2.0),
-            ),
-        ]
-    if withdraw:
-        out.append(("free-attack", "", partial(_proxy, st.free_attack_colour, "-", 2.0, ">")))
+    makers: dict[str, Callable[[], Artist]] = {
+        "edge": partial(_proxy, st.edge_colour, st.edge_linestyle, st.edge_linewidth),
+        "los": partial(_proxy, st.los_colour, "-", st.los_linewidth),
+        "no-los": partial(_proxy, st.fan_colour, st.fan_linestyle, 1.2),
+        "loc": partial(_proxy, st.loc_colour, st.loc_linestyle, st.loc_linewidth),
+        "crossed": partial(_proxy, st.cover_colour, "-", st.cover_linewidth, st.crossing_marker),
+        "grazed": partial(_proxy, st.graze_colour, st.graze_linestyle, 2.0, st.graze_marker),
+        "ignored": partial(_proxy, st.ignored_colour, st.ignored_linestyle, 1.8),
+        "engaged": partial(_proxy, st.engaged_colour, "-", st.engaged_linewidth),
+        "slide-legal": partial(_proxy, st.slide_legal_colour, st.slide_legal_linestyle, 2.0),
+        "slide-illegal": partial(_proxy, st.slide_illegal_colour, st.slide_illegal_linestyle, 2.0),
+        "free-attack": partial(_proxy, st.free_attack_colour, "-", 2.0, ">"),
+    }
+    for kind in drawn_kinds(artists):
+        if kind in ("short-band", "long-band"):
+            name = kind.removesuffix("-band")
+            ring = artists.bands[name]
+            ruler = artists.state.get("band_rulers", {}).get(name, "")
+            i = 0 if name == "short" else 1
+            colour = to_hex(ring.get_edgecolor())
+            out.append(
+                (kind, ruler, partial(_proxy, colour, st.band_linestyles[i], st.band_linewidth))
+            )
+            continue
+        out.append((kind, "", makers[kind]))
     return out
 
 
@@ -1103,12 +1269,14 @@ def _proxy(colour: str, linestyle: LineStyleType, width: float, marker: str = ""
 
 def _label(key: str, data: str, lang: str) -> str:
     word = draw_word(key, lang)
+    if key.endswith("-band") and data:
+        data = draw_word(data, lang)  # a ruler's colour
     return f"{word}: {data}" if data else word
 
 
-def _update_legend(artists: BoardArtists, scenario: Scenario, lang: str, **which: bool) -> None:
+def _update_legend(artists: BoardArtists, scenario: Scenario, lang: str) -> None:
     """Relabel the legend in place; rebuild it only when its set of entries changes."""
-    entries = _legend_entries(artists, scenario, **which)
+    entries = _legend_entries(artists, scenario, lang)
     keys = [(k, d) for k, d, _ in entries]
     leg = artists.legend
     if leg is not None and artists.state.get("legend_keys") == keys:
@@ -1125,7 +1293,9 @@ def _update_legend(artists: BoardArtists, scenario: Scenario, lang: str, **which
         bbox_to_anchor=(1.02, 1.0),
         borderaxespad=0.0,
         fontsize=artists.style.legend_font_size,
-        handlelength=2.5,
+        handlelength=2.0,
+        handletextpad=0.5,
+        labelspacing=0.35,
         frameon=False,
     )
     artists.state["legend_keys"] = keys

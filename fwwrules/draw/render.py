@@ -2,6 +2,7 @@
 
 PNG files carry no software version (``metadata={'Software': None}``); SVG files carry no date
 and use a fixed ``svg.hashsalt``, so rendering the same scenario twice gives the same bytes.
+SVG text is written as text (``svg.fonttype: none``), not as outlines.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from .board import DEFAULT_STYLE, BoardStyle, draw_board
 from .figure import figure_of, new_axes
 
 if TYPE_CHECKING:
+    from ..data import Scenario
     from ..grid import GridScenario
-    from ..scenario import Scenario
 
 SVG_HASHSALT = "fwwrules"
 """Fixed salt for the ids matplotlib writes into SVG files (stable output)."""
@@ -75,6 +76,7 @@ def render_file(
     if suffix == ".png":
         fig.savefig(out, format="png", metadata={"Software": None})
     else:
-        with rc_context({"svg.hashsalt": SVG_HASHSALT}):
+        # svg.fonttype "none": text stays text (searchable, selectable, translatable).
+        with rc_context({"svg.hashsalt": SVG_HASHSALT, "svg.fonttype": "none"}):
             fig.savefig(out, format="svg", metadata={"Date": None})
     return out

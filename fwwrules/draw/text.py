@@ -33,6 +33,16 @@ DRAW_WORDS: Mapping[str, Mapping[str, str]] = {
     "breaks": {"en": "breaks", "de": "bricht"},
     "free-attack": {"en": "free attack (withdrawal)", "de": "freier Angriff (Rückzug)"},
     "height": {"en": "height", "de": "Höhe"},
+    "orange": {"en": "Orange", "de": "Orange"},
+    "yellow": {"en": "Yellow", "de": "Gelb"},
+    "red": {"en": "Red", "de": "Rot"},
+    "green": {"en": "Green", "de": "Grün"},
+    "blue": {"en": "Blue", "de": "Blau"},
+    "black": {"en": "Black", "de": "Schwarz"},
+    "x-axis-in": {"en": "x (in)", "de": "x (Zoll)"},
+    "y-axis-in": {"en": "y (in)", "de": "y (Zoll)"},
+    "cover-mark": {"en": "cover modifier", "de": "Deckungsmodifikator"},
+    "key": {"en": "labels", "de": "Beschriftungen"},
     "elevation": {"en": "elevation", "de": "Erhöhung"},
 }
 """Words of the drawing itself, by key; every key has ``en`` and ``de``."""

@@ -21,8 +21,8 @@ from pydantic import (
 
 from ..constants import MAX_GRID_CELLS, MAX_GRID_WALLS, MAX_MODELS
 from ..errors import Problem, ScenarioError
+from ..filespec import Text
 from ..loading import Document, problems_from_validation
-from ..scenario import Text
 from .model import Creature, GridScenario, Wall, semantic_problems
 from .vocabulary import (
     DEFAULT_LEGEND,

@@ -1,0 +1,281 @@
+"""Drawing a threat map (:func:`fwwrules.threat_map`) as a translucent overlay on the board.
+
+Each layer is shown in a few classes, each with a colour *and* a hatch and a legend entry in
+words (English or German), so the picture reads without colour:
+
+* ``attackers``: how many enemy models may attack a model standing there (0, 1, 2, 3 or more);
+* ``uncovered``: how many may attack it without any cover applying;
+* ``best-modifier``: the best skill modifier among those that may attack (no attack, -4 or
+  worse, -2, 0 or better).
+
+Positions where the model cannot stand are hatched grey ("cannot stand here").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.collections import PatchCollection
+from matplotlib.image import AxesImage
+from matplotlib.legend import Legend
+from matplotlib.patches import Patch, Rectangle
+
+from ..catalogue import check_lang
+from ..errors import QueryError
+from ..threat import ThreatMap
+from .board import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board
+from .figure import figure_of
+
+LAYERS = ("attackers", "uncovered", "best-modifier")
+
+THREAT_WORDS: dict[str, dict[str, str]] = {
+    "attackers": {"en": "shooters that can attack", "de": "Schützen, die angreifen können"},
+    "uncovered": {
+        "en": "shooters that can attack without cover",
+        "de": "Schützen, die ohne Deckung angreifen können",
+    },
+    "best-modifier": {
+        "en": "best skill modifier of a shooter",
+        "de": "bester Fertigkeitsmodifikator eines Schützen",
+    },
+    "none": {"en": "none: safe here", "de": "keiner: hier sicher"},
+    "none-covered": {
+        "en": "none: in cover, or safe",
+        "de": "keiner: in Deckung oder sicher",
+    },
+    "one": {"en": "1", "de": "1"},
+    "two": {"en": "2", "de": "2"},
+    "many": {"en": "3 or more", "de": "3 oder mehr"},
+    "no-attack": {"en": "no attack possible", "de": "kein Angriff möglich"},
+    "low": {"en": "-4 or worse", "de": "-4 oder schlechter"},
+    "mid": {"en": "-2", "de": "-2"},
+    "high": {"en": "0 or better", "de": "0 oder besser"},
+    "unplaceable": {"en": "cannot stand here", "de": "hier kein Platz"},
+    "title": {
+        "en": "Threat map for a {base} {units} base of side {side}",
+        "de": "Bedrohungskarte für eine {base}-{units}-Base der Seite {side}",
+    },
+}
+"""The overlay's words by key, each in English and German."""
+
+# Okabe-Ito colours (colour-blind safe), lightest threat first.
+_CLASS_COLOURS = ("#009E73", "#F0E442", "#E69F00", "#D55E00")
+_CLASS_HATCHES = ("", "..", "//", "xx")
+_UNPLACEABLE = "#7f7f7f"
+
+
+def threat_word(key: str, lang: str) -> str:
+    return THREAT_WORDS[key][check_lang(lang)]
+
+
+@dataclass(eq=False)
+class ThreatArtists:
+    """The overlay's artists: the class image, the hatch patches, the legend."""
+
+    ax: Axes
+    image: AxesImage | None
+    hatches: list[PatchCollection]
+    legend: Legend
+    board: BoardArtists | None
+    layer: str
+    classes: Any = field(default=None, repr=False)
+
+    def remove(self) -> None:
+        """Take the overlay off the Axes (the board stays)."""
+        if self.image is not None:
+            self.image.remove()
+        for h in self.hatches:
+            h.remove()
+        self.legend.remove()
+
+
+def classes_of(result: ThreatMap, layer: str) -> np.ndarray[Any, np.dtype[np.int64]]:
+    """Per position: the class index 0..3 of the layer, or -1 where unplaceable."""
+    if layer not in LAYERS:
+        raise QueryError(f"unknown threat layer {layer!r}; expected {', '.join(LAYERS)}")
+    if layer == "best-modifier":
+        best = result.best_modifier
+        cls = np.where(np.isnan(best), 0, np.where(best <= -4, 1, np.where(best <= -2, 2, 3)))
+    else:
+        values = result.attackers if layer == "attackers" else result.uncovered
+        cls = np.minimum(values, 3)
+    return np.where(result.placeable, cls, -1).astype(np.int64)
+
+
+def _class_labels(layer: str, lang: str) -> list[str]:
+    if layer == "best-modifier":
+        keys = ("no-attack", "low", "mid", "high")
+    else:
+        first = "none" if layer == "attackers" else "none-covered"
+        keys = (first, "one", "two", "many")
+    return [threat_word(k, lang) for k in keys]
+
+
+def draw_threat_map(
+    result: ThreatMap,
+    ax: Axes | None = None,
+    layer: str = "attackers",
+    *,
+    lang: str = "en",
+    alpha: float = 0.45,
+    style: BoardStyle = DEFAULT_STYLE,
+) -> ThreatArtists:
+    """Draw ``result``'s ``layer`` over the board.
+
+    Without ``ax`` the board is drawn first (:func:`~fwwrules.draw.draw_board`); with ``ax``
+    only the overlay is added (draw the board on it yourself). The legend names each class in
+    words and sits below the board's legend, outside the Axes on the right.
+    """
+    check_lang(lang)
+    cls = classes_of(result, layer)
+    board: BoardArtists | None = None
+    if ax is None:
+        board = draw_board(result.scenario, lang=lang, style=style, engagements=True)
+        ax = board.ax
+    u = result.scenario.unit_mm
+    image: AxesImage | None = None
+    hatches: list[PatchCollection] = []
+    rgba = np.zeros((len(cls), 4))
+    for k, colour in enumerate(_CLASS_COLOURS):
+        rgba[cls == k] = _rgba(colour, alpha)
+    rgba[cls == -1] = _rgba(_UNPLACEABLE, alpha * 0.8)
+    half = (result.step or result.base / 2) * u / 2
+    if result.shape is not None:
+        ny, nx = result.shape
+        pos = result.positions.reshape(ny, nx, 2) * u
+        x0, x1 = pos[0, 0, 0] - half, pos[0, -1, 0] + half
+        y0, y1 = pos[0, 0, 1] - half, pos[-1, 0, 1] + half
+        image = ax.imshow(
+            rgba.reshape(ny, nx, 4),
+            extent=(x0, x1, y0, y1),
+            origin="lower",
+            interpolation="nearest",
+            zorder=1.2,
+        )
+        ax.set_xlim(*ax.get_xlim())
+        ax.set_ylim(*ax.get_ylim())
+    else:
+        squares = [
+            Rectangle((x * u - half, y * u - half), 2 * half, 2 * half)
+            for x, y in result.positions.tolist()
+        ]
+        coll = PatchCollection(squares, facecolors=rgba, edgecolors="none", zorder=1.2)
+        ax.add_collection(coll)
+        hatches.append(coll)
+    # hatches over the classes (so that the picture reads in black and white too)
+    for k, hatch in enumerate((*_CLASS_HATCHES, "\\\\")):
+        code = k if k < 4 else -1
+        if not hatch:
+            continue
+        idx = np.flatnonzero(cls == code)
+        if not len(idx):
+            continue
+        rects = [
+            Rectangle((x * u - half, y * u - half), 2 * half, 2 * half)
+            for x, y in result.positions[idx].tolist()
+        ]
+        coll = PatchCollection(
+            _merge_rows(rects, result, idx, half, u),
+            facecolor="none",
+            edgecolor=(0, 0, 0, 0.35),
+            linewidth=0,
+            hatch=hatch,
+            zorder=1.25,
+        )
+        ax.add_collection(coll)
+        hatches.append(coll)
+    labels = _class_labels(layer, lang)
+    handles = [
+        Patch(facecolor=_rgba(c, alpha), edgecolor="0.3", hatch=h or None)
+        for c, h in zip(_CLASS_COLOURS, _CLASS_HATCHES, strict=True)
+    ]
+    handles.append(Patch(facecolor=_rgba(_UNPLACEABLE, alpha), edgecolor="0.3", hatch="\\\\"))
+    labels.append(threat_word("unplaceable", lang))
+    title = threat_word(layer, lang)
+    # A figure legend anchored to the Axes: it stays beside the board's own legend, and a
+    # "tight" saved picture (the notebook's inline PNGs) keeps it.
+    legend = figure_of(ax).legend(
+        handles,
+        labels,
+        title=title,
+        loc="lower left",
+        bbox_to_anchor=(1.02, 0.0),
+        bbox_transform=ax.transAxes,
+        borderaxespad=0.0,
+        fontsize=style.legend_font_size,
+        title_fontsize=style.legend_font_size,
+        frameon=False,
+    )
+    if board is not None:
+        board.title.set_text(
+            threat_word("title", lang).format(
+                base=_fmt(result.base), units=result.scenario.units, side=result.side
+            )
+        )
+    return ThreatArtists(ax, image, hatches, legend, board, layer, cls)
+
+
+def _merge_rows(
+    rects: Sequence[Rectangle], result: ThreatMap, idx: Any, half: float, u: float
+) -> list[Rectangle]:
+    """Join horizontally adjacent grid cells of one class into one rectangle (fewer patches,
+    and the hatch runs on without seams)."""
+    if result.shape is None or result.step is None:
+        return list(rects)
+    nx = result.shape[1]
+    rows: dict[int, list[int]] = {}
+    for i in np.asarray(idx).tolist():
+        rows.setdefault(i // nx, []).append(i % nx)
+    out: list[Rectangle] = []
+    for r, cols in rows.items():
+        cols.sort()
+        start = prev = cols[0]
+        for col in [*cols[1:], None]:
+            if col is not None and col == prev + 1:
+                prev = col
+                continue
+            x0 = result.positions[r * nx + start, 0] * u - half
+            x1 = result.positions[r * nx + prev, 0] * u + half
+            y = result.positions[r * nx + start, 1] * u - half
+            out.append(Rectangle((x0, y), x1 - x0, 2 * half))
+            if col is not None:
+                start = prev = col
+    return out
+
+
+def _rgba(colour: str, alpha: float) -> tuple[float, float, float, float]:
+    from matplotlib.colors import to_rgba
+
+    r, g, b, _ = to_rgba(colour)
+    return (r, g, b, alpha)
+
+
+def _fmt(value: float) -> str:
+    return f"{value:g}"
+
+
+def save_threat_map(
+    result: ThreatMap, path: str, *, layer: str = "attackers", lang: str = "en"
+) -> str:
+    """Draw the map on the board and write it as PNG or SVG (``fwwrules threat -o``)."""
+    import os
+
+    from .figure import new_axes
+
+    if not str(path).lower().endswith((".png", ".svg")):
+        raise QueryError(f"-o must name a .png or .svg file, got {path!r}")
+    style = DEFAULT_STYLE
+    ax = new_axes(style.figsize, style.dpi, style.margins)
+    board = draw_board(result.scenario, ax, lang=lang, style=style)
+    draw_threat_map(result, ax, layer, lang=lang, style=style)
+    board.title.set_text(
+        threat_word("title", lang).format(
+            base=_fmt(result.base), units=result.scenario.units, side=result.side
+        )
+    )
+    figure_of(ax).savefig(os.fspath(path))
+    return str(path)

@@ -1,0 +1,138 @@
+"""Engagement (``melee.engaged``, ``melee.outnumbered``): who is in base contact with whom.
+
+Boundary cases
+--------------
+* Contact: two bases are in contact when their gap is at most the contact tolerance
+  (``scenario.board.contact_tolerance``, default 0.5 mm). A gap of exactly the tolerance is
+  contact; so is any overlap the scenario allows (at most the tolerance). The comparison
+  allows :data:`~fwwrules.constants.LENGTH_EPSILON_MM` more for floating-point rounding, so a
+  rotated or translated board keeps its contacts.
+* Levels: models whose elevations differ by the Orange ruler or more (less the ruler
+  tolerance, the same predicate as ``elevation.elevated``) stand on different levels
+  and are never in contact, whatever their footprints do (a model on a roof is not engaged
+  with one in the street below). Smaller differences are the same level.
+* Only opposing models (enemy or neutral, :meth:`Scenario.opposing`) engage; friendly bases in
+  contact are just touching.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from .board import Disc
+from .data import Scenario
+from .pieces import Model
+from .thresholds import reaches_ruler
+from .thresholds import touching as gap_touches
+
+
+def label(scenario: Scenario, ident: str) -> str:
+    """A model's display name (its id when it has none; any other id as it is)."""
+    for m in scenario.models:
+        if m.id == ident:
+            return m.label
+    return ident
+
+
+def same_level(scenario: Scenario, a: Model, b: Model) -> bool:
+    """True when two models stand on one level: elevations differ by less than Orange.
+
+    A difference of Orange (less the ruler tolerance, :mod:`fwwrules.thresholds`) or more is
+    another level (``elevation.elevated`` makes
+    such a model Elevated), so the two are never in base contact.
+    """
+    ga, gb = scenario.board.models[a.id], scenario.board.models[b.id]
+    return not reaches_ruler(
+        abs(ga.elevation - gb.elevation), scenario.ruler_mm("orange"), scenario.ruler_tolerance_mm
+    )
+
+
+def touching(scenario: Scenario, a: Disc, b: Disc) -> bool:
+    """Two bases in contact: gap at most the contact tolerance (rounding allowed)."""
+    return gap_touches(a.gap(b), scenario.board.contact_tolerance)
+
+
+def in_contact(scenario: Scenario, a_id: str, b_id: str) -> bool:
+    """Base contact between two models (any sides): same level and gap at most the tolerance.
+
+    A model is not in contact with itself.
+    """
+    if a_id == b_id:
+        return False
+    a, b = scenario.model(a_id), scenario.model(b_id)
+    if not same_level(scenario, a, b):
+        return False
+    return touching(scenario, scenario.board.models[a_id].disc, scenario.board.models[b_id].disc)
+
+
+def contacts(scenario: Scenario, model_id: str) -> tuple[str, ...]:
+    """Every model in base contact with ``model_id``, friend or foe, in file order."""
+    scenario.model(model_id)
+    return tuple(m.id for m in scenario.models if in_contact(scenario, model_id, m.id))
+
+
+def engagements(scenario: Scenario) -> Mapping[str, tuple[str, ...]]:
+    """``melee.engaged``: for every model id, the opposing models it is engaged with.
+
+    Engaged means in base contact (:func:`in_contact`) with an opposing model (enemy or
+    neutral). Every model id is a key (an empty tuple when it is not engaged); the ids follow
+    the file order. The relation is symmetric.
+
+    Boundary cases: a gap of exactly the contact tolerance engages; a gap a hair above it does
+    not; models an Orange ruler or more apart in elevation never engage.
+
+    >>> from fwwrules.data import Model, Scenario
+    >>> a, b = Model("a", "x", 32, (0, 0)), Model("b", "y", 32, (32.5, 0))  # gap 0.5 mm
+    >>> engagements(Scenario(models=(a, b)))["a"]
+    ('b',)
+    >>> engagements(Scenario(models=(a, Model("b", "y", 32, (32.51, 0)))))["a"]
+    ()
+    >>> engagements(Scenario(models=(a, Model("b", "x", 32, (32, 0)))))["a"]  # a friend
+    ()
+
+    The graph is computed once per scenario and kept in its cache
+    (:attr:`~fwwrules.board.Derived.engagements`).
+    """
+    d = scenario.derived
+    if d.engagements is None:
+        d.engagements = MappingProxyType(_engagement_graph(scenario))
+    return d.engagements
+
+
+def _engagement_graph(scenario: Scenario) -> dict[str, tuple[str, ...]]:
+    models = scenario.models
+    out: dict[str, list[str]] = {m.id: [] for m in models}
+    geo = scenario.board.models
+    orange = scenario.ruler_mm("orange")
+    tol = scenario.ruler_tolerance_mm
+    for j in range(len(models)):
+        b = models[j]
+        gb = geo[b.id]
+        for i in range(j):
+            a = models[i]
+            ga = geo[a.id]
+            if reaches_ruler(abs(ga.elevation - gb.elevation), orange, tol):
+                continue
+            if not scenario.opposing(a, b):
+                continue
+            if touching(scenario, ga.disc, gb.disc):
+                out[a.id].append(b.id)
+                out[b.id].append(a.id)
+    order = {m.id: k for k, m in enumerate(models)}
+    return {k: tuple(sorted(v, key=order.__getitem__)) for k, v in out.items()}
+
+
+def is_engaged(scenario: Scenario, model_id: str) -> bool:
+    """True when the model is engaged with at least one opposing model."""
+    scenario.model(model_id)
+    return bool(engagements(scenario)[model_id])
+
+
+def is_outnumbered(scenario: Scenario, model_id: str) -> bool:
+    """``melee.outnumbered``: engaged with more than one opposing model.
+
+    Engaged with exactly one: not outnumbered. A model that is not a model id (a terrain target
+    or a point) is never outnumbered.
+    """
+    return len(engagements(scenario).get(model_id, ())) > 1

@@ -1,0 +1,68 @@
+"""Field types shared by the file formats (``fwwrules/scenario@1`` and ``fwwrules/grid@1``).
+
+One definition of each: an id, a display text, a strict number, a point. Importing this module
+imports pydantic, so only the readers of files (and ``fwwrules schema``) import it.
+
+Boundary cases
+--------------
+* :data:`Text` is one line of at most 200 characters with no control character (C0, DEL or
+  C1: ``\\x00``-``\\x1f``, ``\\x7f``-``\\x9f``), so a name can never drive a terminal; a tab
+  is a control character too.
+* Numbers are strict: a string (``"40"``) or a boolean (``true``) is an error, never converted;
+  infinities and NaN are refused; absolute values above ``MAX_COORDINATE`` are refused.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from .constants import MAX_COORDINATE
+from .loading import describe
+
+IDENT_PATTERN = r"^[a-z0-9-]+$"  # docs/scenario-format.md: [a-z0-9-]+
+Ident = Annotated[str, StringConstraints(strict=True, pattern=IDENT_PATTERN, max_length=64)]
+
+TEXT_MAX_LENGTH = 200
+TEXT_PATTERN = r"^[^\x00-\x1f\x7f-\x9f]*$"
+"""Display text: no control characters (they could drive a terminal)."""
+Text = Annotated[
+    str, StringConstraints(strict=True, max_length=TEXT_MAX_LENGTH, pattern=TEXT_PATTERN)
+]
+
+Number = Annotated[
+    float, Field(strict=True, allow_inf_nan=False, ge=-MAX_COORDINATE, le=MAX_COORDINATE)
+]
+NonNegative = Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=MAX_COORDINATE)]
+Positive = Annotated[float, Field(strict=True, allow_inf_nan=False, gt=0, le=MAX_COORDINATE)]
+Point = tuple[Number, Number]
+
+
+class Spec(BaseModel):
+    """Base of every file-format model: unknown keys are errors; parsed values are frozen."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+
+def items(n: int) -> str:
+    """``1 item``, ``2 items``."""
+    return f"{n} item" + ("" if n == 1 else "s")
+
+
+def point_before(value: Any) -> Any:
+    """A point is a list of exactly two numbers; say so in one message, not per index."""
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(f"expected a point [x, y] (got {describe(value)})")
+    if len(value) != 2:
+        raise ValueError(f"expected a point [x, y] (got {items(len(value))})")
+    return value
+
+
+def pair_before(value: Any) -> Any:
+    """A size is a list of exactly two numbers ``[width, height]``."""
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(f"expected [width, height] (got {describe(value)})")
+    if len(value) != 2:
+        raise ValueError(f"expected [width, height] (got {items(len(value))})")
+    return value

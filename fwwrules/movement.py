@@ -1,0 +1,462 @@
+"""Moving out of and within close combat: withdraw (``melee.withdraw``) and slide
+(``melee.slide``).
+
+* :func:`withdraw`: the free Quick Action attacks a withdrawal provokes (each asked of
+  :func:`fwwrules.attack.ruling` with ``quick=True``);
+* :func:`slide` (``core`` only): whether a slide to a point is legal, with the exact shortest
+  path among the opposing bases (:mod:`fwwrules.paths`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from shapely.geometry import LineString, Point
+
+from .attack import ruling
+from .board import Disc
+from .catalogue import render
+from .close_combat import QUICK_ACTION_MODIFIER
+from .constants import LENGTH_EPSILON_MM
+from .data import Scenario
+from .engagement import engagements, label, same_level, touching
+from .errors import QueryError
+from .paths import Obstacle, Point2, blockers, inside_any, seg_clear, shortest_path, shortest_route
+from .pieces import Model
+from .rulesets import ruleset, ruleset_name
+from .rulings import AttackRuling, Explained, Reason, SkillInfo
+
+# ---------------------------------------------------------------------------------------------
+# melee.withdraw (with action.quick and melee.stunned)
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FreeAttack:
+    """One free Quick Action attack provoked by a withdrawal, with its best weapon."""
+
+    attacker: str
+    weapon: str
+    skill: SkillInfo
+    ruling: AttackRuling | None = field(default=None, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"attacker": self.attacker, "weapon": self.weapon, "skill": self.skill.to_dict()}
+
+
+@dataclass(frozen=True, slots=True)
+class NoAttack:
+    """A model the withdrawing model leaves that gets no free attack, and why.
+
+    ``clause`` is the first reason (``melee.withdraw``: still engaged with ``others``;
+    ``melee.stunned``; or the clause that forbids every weapon, e.g. ``melee.skill``);
+    ``clauses`` lists them all.
+    """
+
+    model: str
+    clause: str
+    clauses: tuple[str, ...] = ()
+    others: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "clause": self.clause,
+            "clauses": list(self.clauses),
+            "engaged_with": list(self.others),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class WithdrawRuling(Explained):
+    """What leaving close combat costs ``model`` (``fwwrules withdraw``)."""
+
+    model: str
+    rules: str
+    engaged: tuple[str, ...]
+    free_attacks: tuple[FreeAttack, ...]
+    no_attack: tuple[NoAttack, ...]
+    reasons: tuple[Reason, ...]
+    labels: Mapping[str, str] = field(default_factory=dict, compare=False)
+
+    def headline(self, lang: str = "en") -> str:
+        who = ", ".join(self.labels.get(f.attacker, f.attacker) for f in self.free_attacks)
+        key = "melee.withdraw/headline" if self.free_attacks else "melee.withdraw/headline-none"
+        return render(
+            key,
+            {
+                "model": self.labels.get(self.model, self.model),
+                "count": len(self.free_attacks),
+                "who": f" ({who})" if who else "",
+            },
+            lang,
+        )
+
+    def to_dict(self, lang: str = "en") -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "rules": self.rules,
+            "engaged": list(self.engaged),
+            "free_attacks": [f.to_dict() for f in self.free_attacks],
+            "no_attack": [n.to_dict() for n in self.no_attack],
+            "reasons": [r.to_dict(lang) for r in self.reasons],
+        }
+
+
+def _best_free_attack(
+    scenario: Scenario, attacker_id: str, target_id: str, rules: str
+) -> tuple[FreeAttack | None, tuple[str, ...]]:
+    """The attacker's best close combat weapon against the withdrawing model, as a Quick Action.
+
+    Best: the highest skill target of the resulting ruling; ties go to the earlier weapon in
+    card order (the Improvised Weapon comes last). ``None`` and the forbidding clauses when no
+    weapon may be used.
+    """
+    best: FreeAttack | None = None
+    forbidden: list[str] = []
+    for weapon in scenario.weapons_of(scenario.model(attacker_id)):
+        r = ruling(scenario, attacker_id, target_id, weapon=weapon.id, rules=rules, quick=True)
+        target = r.skill.target
+        if not r.allowed or target is None:
+            forbidden.extend(c for c in r.not_allowed if c not in forbidden)
+            continue
+        if best is None or (best.skill.target is not None and target > best.skill.target):
+            best = FreeAttack(attacker_id, weapon.id, r.skill, r)
+    return best, tuple(forbidden)
+
+
+def withdraw(scenario: Scenario, model_id: str, rules: str | None = None) -> WithdrawRuling:
+    """``melee.withdraw``: the free attacks a model provokes by moving out of base contact.
+
+    Each opposing model it is engaged with gets one free Quick Action attack (``action.quick``,
+    -2) against it, before it moves, unless that model
+
+    * is still engaged with another model (``melee.withdraw``): engaged with anyone besides the
+      withdrawing model, or
+    * is Stunned (``melee.stunned``), or
+    * may use none of its weapons against it (the forbidding clause, e.g. ``melee.skill``).
+
+    Each free attack uses the attacker's best weapon (see :func:`_best_free_attack`) through
+    :func:`fwwrules.attack.ruling` with ``quick=True``. The free attacks trigger no reactions; a
+    withdrawal is a normal Move, never a Charge. A model that is not engaged provokes nothing.
+    """
+    r = ruleset_name(scenario.rules, rules)
+    model = scenario.model(model_id)
+    eng = engagements(scenario)
+    foes = eng[model.id]
+    reasons: list[Reason] = []
+    free: list[FreeAttack] = []
+    none: list[NoAttack] = []
+    if not foes:
+        reasons.append(Reason("melee.withdraw", "not-engaged", {"model": model.label}))
+    else:
+        reasons.append(Reason("melee.withdraw", "move", {"model": model.label}))
+    for f in foes:
+        foe = scenario.model(f)
+        others = tuple(x for x in eng[f] if x != model.id)
+        clauses: list[str] = []
+        if others:
+            clauses.append("melee.withdraw")
+            reasons.append(
+                Reason(
+                    "melee.withdraw",
+                    "still-engaged",
+                    {"model": foe.label, "others": [label(scenario, x) for x in others]},
+                )
+            )
+        if foe.stunned:
+            clauses.append("melee.stunned")
+            reasons.append(
+                Reason(
+                    "melee.stunned",
+                    "no-free-attack",
+                    {"model": foe.label, "withdrawer": model.label},
+                )
+            )
+        if clauses:
+            none.append(NoAttack(f, clauses[0], tuple(clauses), others))
+            continue
+        best, forbidden = _best_free_attack(scenario, f, model.id, r)
+        if best is None:
+            clause = forbidden[0] if forbidden else "melee.skill"
+            none.append(NoAttack(f, clause, forbidden or (clause,)))
+            reasons.append(
+                Reason(
+                    "melee.withdraw",
+                    "no-weapon",
+                    {"model": foe.label, "withdrawer": model.label, "clauses": list(forbidden)},
+                )
+            )
+            continue
+        free.append(best)
+        reasons.append(
+            Reason(
+                "melee.withdraw",
+                "free-attack",
+                {
+                    "model": foe.label,
+                    "weapon": _weaponlabel(scenario, best.weapon),
+                    "target": best.skill.target,
+                },
+            )
+        )
+        reasons.append(Reason("action.quick", "", {"modifier": QUICK_ACTION_MODIFIER}))
+    labels = {m.id: m.label for m in scenario.models}
+    return WithdrawRuling(model.id, r, foes, tuple(free), tuple(none), tuple(reasons), labels)
+
+
+def _weaponlabel(scenario: Scenario, weapon_id: str) -> str:
+    return scenario.weapon(weapon_id).label
+
+
+# ---------------------------------------------------------------------------------------------
+# melee.slide
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SlideRuling(Explained):
+    """The answer to "may ``model`` slide to ``to``?" (``fwwrules slide``).
+
+    Lengths (``to``, ``path_length``) are in scenario units. ``path_length`` is the length of
+    the shortest legal path of the base centre (``None`` when none exists or it was not
+    looked for, e.g. under ``vts``); ``path`` is that way as a polyline from the model's centre
+    to ``to`` (arcs around bases as short chords, for drawing).
+    """
+
+    model: str
+    to: tuple[float, float]
+    rules: str
+    legal: bool
+    not_allowed: tuple[str, ...] = ()
+    breaks: tuple[str, ...] = ()
+    overlaps: tuple[str, ...] = ()
+    new_engagements: tuple[str, ...] = ()
+    path_length: float | None = None
+    blocked_by: tuple[str, ...] = ()
+    path: tuple[tuple[float, float], ...] = ()
+    reasons: tuple[Reason, ...] = ()
+    labels: Mapping[str, str] = field(default_factory=dict, compare=False)
+
+    def headline(self, lang: str = "en") -> str:
+        key = "melee.slide/headline-legal" if self.legal else "melee.slide/headline-illegal"
+        values = {
+            "model": self.labels.get(self.model, self.model),
+            "x": self.to[0],
+            "y": self.to[1],
+        }
+        return render(key, values, lang)
+
+    def to_dict(self, lang: str = "en") -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "to": list(self.to),
+            "rules": self.rules,
+            "legal": self.legal,
+            "not_allowed": list(self.not_allowed),
+            "breaks": list(self.breaks),
+            "overlaps": list(self.overlaps),
+            "new_engagements": list(self.new_engagements),
+            "path_length": None if self.path_length is None else round(self.path_length, 3),
+            "path": [[round(x, 3), round(y, 3)] for x, y in self.path],
+            "blocked_by": list(self.blocked_by),
+            "reasons": [r.to_dict(lang) for r in self.reasons],
+        }
+
+
+def _obstacles(
+    scenario: Scenario, mover: Model, start: Point2, goal: Point2, skip: Sequence[str]
+) -> list[Obstacle]:
+    """Opposing bases on the mover's level, grown by the mover's radius less the tolerance.
+
+    The mover's centre may touch such a disc but not enter it: its base may come as close as
+    contact allows (overlap up to the contact tolerance). Obstacles that already hold ``start``
+    or ``goal`` are left out (an overlap at the goal is reported on its own).
+    """
+    geo = scenario.board.models
+    me = geo[mover.id].disc
+    tol = scenario.board.contact_tolerance
+    out = []
+    for m in scenario.models:
+        if m.id == mover.id or m.id in skip:
+            continue
+        if not scenario.opposing(mover, m) or not same_level(scenario, mover, m):
+            continue
+        d = geo[m.id].disc
+        o = Obstacle(m.id, d.x, d.y, d.r + me.r - tol)
+        if o.r <= 0 or inside_any(start, [o]) or inside_any(goal, [o]):
+            continue
+        out.append(o)
+    return out
+
+
+def slide(
+    scenario: Scenario, model_id: str, to: tuple[float, float], rules: str | None = None
+) -> SlideRuling:
+    """``melee.slide`` (``core`` only): may the model end a slide with its centre at ``to``?
+
+    ``to`` is in scenario units. Legal when all hold:
+
+    * the model is engaged (a slide follows its close combat attack);
+    * at ``to`` its base still touches every model it was engaged with (``breaks`` lists those
+      it would leave; contact as in :func:`engagements`);
+    * it overlaps no other base on its level by more than the contact tolerance (``overlaps``);
+    * a path of its centre exists that never takes its base into an opposing base (deeper than
+      the contact tolerance); friendly bases may be passed through. With the option
+      ``slide_through_engaged_enemy`` (German reading, translation note 3) the models it is
+      engaged with may be passed through too;
+    * when the model has a ``move``, the shortest such path is no longer than it.
+
+    The path is decided exactly (:func:`shortest_path`: tangent segments and arcs around the
+    grown discs). Only the end position must keep contact; on the way the base may swing
+    around. Models it touches at ``to`` that it was not engaged with join the engagement
+    (``new_engagements``). Terrain does not stop a slide: the rules say nothing on moving
+    through terrain, so the engine leaves it to the players (a reason says so when the straight
+    line meets terrain). A slide provokes no free attacks. ``vts``: never legal.
+    """
+    r = ruleset_name(scenario.rules, rules)
+    model = scenario.model(model_id)
+    x, y = float(to[0]), float(to[1])
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise QueryError(f"the slide's end position must be finite numbers, got {to!r}")
+    labels = {m.id: m.label for m in scenario.models}
+    if not ruleset(r).slides:
+        return SlideRuling(
+            model.id, (x, y), r, False, ("melee.slide",),
+            reasons=(Reason("melee.slide", r, {}),), labels=labels,
+        )  # fmt: skip
+    geo = scenario.board.models
+    u = scenario.unit_mm
+    me = geo[model.id].disc
+    new = Disc(x * u, y * u, me.r)
+    start, goal = me.center, new.center
+    tol = scenario.board.contact_tolerance
+    engaged = engagements(scenario)[model.id]
+    reasons: list[Reason] = []
+    failed = False
+    if not engaged:
+        failed = True
+        reasons.append(Reason("melee.slide", "not-engaged", {"model": model.label}))
+    breaks = tuple(e for e in engaged if not touching(scenario, new, geo[e].disc))
+    kept = [labels[e] for e in engaged if e not in breaks]
+    if kept:
+        reasons.append(Reason("melee.slide", "keeps", {"models": kept}))
+    for b in breaks:
+        failed = True
+        gap = scenario.from_mm(new.gap(geo[b].disc))
+        reasons.append(Reason("melee.slide", "breaks", {"model": labels[b], "gap": gap}))
+    level = [m for m in scenario.models if m.id != model.id and same_level(scenario, model, m)]
+    overlaps = []
+    for m in level:
+        g = new.gap(geo[m.id].disc)
+        if g < -tol - LENGTH_EPSILON_MM:
+            failed = True
+            overlaps.append(m.id)
+            reasons.append(
+                Reason(
+                    "melee.slide", "overlap", {"model": m.label, "overlap": scenario.from_mm(-g)}
+                )
+            )
+    new_eng = tuple(
+        m.id
+        for m in level
+        if m.id not in engaged
+        and scenario.opposing(model, m)
+        and touching(scenario, new, geo[m.id].disc)
+    )
+    if new_eng:
+        reasons.append(Reason("melee.slide", "new", {"models": [labels[m] for m in new_eng]}))
+
+    through = scenario.options.slide_through_engaged_enemy
+    skip = engaged if through else ()
+    obstacles = _obstacles(scenario, model, start, goal, skip)
+    route = shortest_route(start, goal, obstacles)
+    length_mm = None if route is None else route.length
+    move_mm = None if model.move is None else scenario.to_mm(model.move)
+    blocked_by: tuple[str, ...] = ()
+    if length_mm is None:
+        failed = True
+        blocked_by = tuple(blockers(start, goal, obstacles))
+        reasons.append(
+            Reason("melee.slide", "no-path", {"blockers": [labels[b] for b in blocked_by]})
+        )
+    else:
+        limit = "" if move_mm is None else f" / {model.move:g}"
+        reasons.append(
+            Reason("melee.slide", "path", {"length": scenario.from_mm(length_mm), "limit": limit})
+        )
+        if move_mm is not None and length_mm > move_mm + LENGTH_EPSILON_MM:
+            failed = True
+            blocked_by = tuple(o.id for o in obstacles if not seg_clear(start, goal, [o]))
+            reasons.append(
+                Reason(
+                    "melee.slide",
+                    "too-far",
+                    {
+                        "length": scenario.from_mm(length_mm),
+                        "model": model.label,
+                        "move": model.move,
+                        "blockers": [labels[b] for b in blocked_by] or ["-"],
+                    },
+                )
+            )
+    if through and engaged:
+        reasons.append(
+            Reason("option/used", "", {"option": "slide_through_engaged_enemy", "value": "true"})
+        )
+        reasons.append(
+            Reason("melee.slide", "through-engaged", {"models": [labels[e] for e in engaged]})
+        )
+        strict = _obstacles(scenario, model, start, goal, ())
+        strict_len = shortest_path(start, goal, strict)
+        worse = strict_len is None or (
+            move_mm is not None and strict_len > move_mm + LENGTH_EPSILON_MM
+        )
+        if length_mm is not None and worse:
+            names = [labels[b] for b in blockers(start, goal, strict)]
+            reasons.append(Reason("melee.slide", "option-needed", {"blockers": names}))
+    friends = [
+        Obstacle(m.id, *geo[m.id].disc.center, geo[m.id].disc.r + me.r - tol)
+        for m in level
+        if not scenario.opposing(model, m)
+    ]
+    friends_crossed = not seg_clear(start, goal, friends)
+    if friends_crossed:
+        reasons.append(Reason("melee.slide", "friends", {}))
+    if _meets_terrain(scenario, start, goal, me.r):
+        reasons.append(Reason("melee.slide", "terrain", {}))
+    legal = not failed
+    if legal:
+        reasons.append(Reason("melee.slide", "no-free-attacks", {}))
+    return SlideRuling(
+        model=model.id,
+        to=(x, y),
+        rules=r,
+        legal=legal,
+        not_allowed=() if legal else ("melee.slide",),
+        breaks=breaks,
+        overlaps=tuple(overlaps),
+        new_engagements=new_eng,
+        path_length=None if length_mm is None else scenario.from_mm(length_mm),
+        path=() if route is None else tuple(_units(scenario, p) for p in route.points),
+        blocked_by=blocked_by,
+        reasons=tuple(reasons),
+        labels=labels,
+    )
+
+
+def _units(scenario: Scenario, p: Point2) -> tuple[float, float]:
+    return (scenario.from_mm(p[0]), scenario.from_mm(p[1]))
+
+
+def _meets_terrain(scenario: Scenario, start: Point2, goal: Point2, radius: float) -> bool:
+    """True when the base, swept along the straight line, touches a terrain piece's interior."""
+    swept = LineString([start, goal]) if start != goal else Point(start)
+    area = swept.buffer(radius)
+    return any(
+        t.kind != "scenery" and t.polygon.intersection(area).area > 0
+        for t in scenario.board.terrain_near(area)
+    )

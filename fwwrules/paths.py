@@ -1,0 +1,290 @@
+"""Exact shortest paths among open discs (the geometry of ``melee.slide``).
+
+A path of a point among circular obstacles: straight segments along common tangents and arcs
+along the obstacles' circles (a visibility graph of tangent points, searched with Dijkstra).
+Pure geometry in millimetres: no scenario, no rule.
+
+Boundary cases
+--------------
+* Obstacles are *open* discs: a path may touch a circle (a tangent, an arc along it) but not
+  enter it; two obstacles that touch or overlap leave no gap between them.
+* A start or goal inside an obstacle has no path (``None``).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .constants import LENGTH_EPSILON_MM
+
+_TWO_PI = 2.0 * math.pi
+
+Point2 = tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Obstacle:
+    """An open disc the slider's centre may not enter: an opposing base grown by the slider."""
+
+    id: str
+    x: float
+    y: float
+    r: float
+
+
+def seg_clear(p: Point2, q: Point2, obstacles: Sequence[Obstacle]) -> bool:
+    """True when segment ``pq`` enters no obstacle's interior (a tangent is not entering)."""
+    px, py = p
+    dx, dy = q[0] - px, q[1] - py
+    ll = dx * dx + dy * dy
+    for o in obstacles:
+        t = 0.0 if ll == 0.0 else ((o.x - px) * dx + (o.y - py) * dy) / ll
+        t = max(0.0, min(1.0, t))
+        cx, cy = px + t * dx - o.x, py + t * dy - o.y
+        if math.hypot(cx, cy) < o.r - LENGTH_EPSILON_MM:
+            return False
+    return True
+
+
+def inside_any(p: Point2, obstacles: Sequence[Obstacle], skip: int = -1) -> bool:
+    return any(
+        k != skip and math.hypot(p[0] - o.x, p[1] - o.y) < o.r - LENGTH_EPSILON_MM
+        for k, o in enumerate(obstacles)
+    )
+
+
+def _point_tangents(p: Point2, o: Obstacle) -> list[float]:
+    """Angles (around ``o``) of the tangent points from ``p``; ``p`` itself when it lies on it."""
+    dx, dy = p[0] - o.x, p[1] - o.y
+    d = math.hypot(dx, dy)
+    base = math.atan2(dy, dx)
+    if d <= o.r + LENGTH_EPSILON_MM:
+        return [base]
+    w = math.acos(o.r / d)
+    return [base - w, base + w]
+
+
+def _bitangents(a: Obstacle, b: Obstacle) -> list[tuple[Point2, Point2]]:
+    """Segments tangent to both circles (outer, and inner when the circles are apart)."""
+    dx, dy = b.x - a.x, b.y - a.y
+    z = dx * dx + dy * dy
+    if z == 0.0:
+        return []
+    out: list[tuple[Point2, Point2]] = []
+    for s2 in (1.0, -1.0):
+        r = s2 * b.r - a.r
+        h = z - r * r
+        if h < -LENGTH_EPSILON_MM:
+            continue
+        root = math.sqrt(max(h, 0.0))
+        for pm in (1.0, -1.0) if root > 0 else (1.0,):
+            na = (dx * r + pm * dy * root) / z
+            nb = (dy * r - pm * dx * root) / z
+            # the line na*x + nb*y + c = 0 has signed distance a.r from a, s2*b.r from b
+            ta = (a.x - a.r * na, a.y - a.r * nb)
+            tb = (b.x - s2 * b.r * na, b.y - s2 * b.r * nb)
+            out.append((ta, tb))
+    return out
+
+
+def _blocked_arcs(i: int, obstacles: Sequence[Obstacle]) -> list[tuple[float, float]] | None:
+    """Open angular intervals (start, length) of circle ``i`` inside other discs; ``None``: all."""
+    a = obstacles[i]
+    out: list[tuple[float, float]] = []
+    for k, b in enumerate(obstacles):
+        if k == i:
+            continue
+        d = math.hypot(b.x - a.x, b.y - a.y)
+        if d + a.r <= b.r - LENGTH_EPSILON_MM:
+            return None  # circle i lies inside disc k
+        if d >= a.r + b.r or d + b.r <= a.r:
+            continue
+        c = (a.r * a.r + d * d - b.r * b.r) / (2 * a.r * d)
+        w = math.acos(max(-1.0, min(1.0, c)))
+        phi = math.atan2(b.y - a.y, b.x - a.x)
+        out.append(((phi - w) % _TWO_PI, 2 * w))
+    return out
+
+
+def _arc_free(
+    start: float, length: float, blocked: Sequence[tuple[float, float]], r: float
+) -> bool:
+    """True when the arc (start, start+length) meets no open blocked interval."""
+    eps = LENGTH_EPSILON_MM / r
+    for s, w in blocked:
+        if (s - start) % _TWO_PI < length - eps or (start - s) % _TWO_PI < w - eps:
+            return False
+    return True
+
+
+ROUTE_ARC_STEP = math.radians(5.0)
+"""Arcs of a route are drawn as chords of at most this angle (drawing only; lengths are exact)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """A shortest path: its exact ``length`` and the ``points`` of a polyline that follows it
+    (the arcs around bases as short chords, for drawing)."""
+
+    length: float
+    points: tuple[Point2, ...]
+
+
+def shortest_path(start: Point2, goal: Point2, obstacles: Sequence[Obstacle]) -> float | None:
+    """Length of the shortest path from ``start`` to ``goal`` avoiding the open discs, or None.
+
+    Exact: a shortest path among discs consists of straight segments tangent to the circles and
+    arcs along them (the visibility graph of tangent points). Segments may graze a circle and
+    arcs may run along its boundary (grazing is not entering); points where two circles cross
+    cut the arcs. Obstacles containing ``start`` or ``goal`` must be removed by the caller.
+    """
+    route = shortest_route(start, goal, obstacles)
+    return None if route is None else route.length
+
+
+# An edge of the tangent graph: (to node, length, arc) with arc = None for a straight segment,
+# else (circle index, start angle at the from-node, signed sweep).
+_Arc = tuple[int, float, float]
+
+
+def shortest_route(start: Point2, goal: Point2, obstacles: Sequence[Obstacle]) -> Route | None:
+    """:func:`shortest_path` with the way itself (see :class:`Route`)."""
+    if seg_clear(start, goal, obstacles):
+        return Route(math.dist(start, goal), (start, goal))
+    nodes: list[Point2] = [start, goal]
+    on_circle: list[list[tuple[float, int]]] = [[] for _ in obstacles]
+    edges: dict[int, list[tuple[int, float, _Arc | None]]] = {}
+
+    def add_node(i: int, angle: float) -> int | None:
+        o = obstacles[i]
+        p = (o.x + o.r * math.cos(angle), o.y + o.r * math.sin(angle))
+        if inside_any(p, obstacles, skip=i):
+            return None
+        nodes.append(p)
+        n = len(nodes) - 1
+        on_circle[i].append((angle % _TWO_PI, n))
+        return n
+
+    def link(u: int, v: int, length: float, arc: _Arc | None = None) -> None:
+        back = None if arc is None else (arc[0], arc[1] + arc[2], -arc[2])
+        edges.setdefault(u, []).append((v, length, arc))
+        edges.setdefault(v, []).append((u, length, back))
+
+    blocked = [_blocked_arcs(i, obstacles) for i in range(len(obstacles))]
+    for i, o in enumerate(obstacles):
+        if blocked[i] is None:
+            continue
+        for end in (0, 1):
+            p = nodes[end]
+            for ang in _point_tangents(p, o):
+                n = add_node(i, ang)
+                if n is not None and seg_clear(p, nodes[n], obstacles):
+                    link(end, n, math.dist(p, nodes[n]))
+    for i in range(len(obstacles)):
+        for k in range(i + 1, len(obstacles)):
+            if blocked[i] is None or blocked[k] is None:
+                continue
+            a, b = obstacles[i], obstacles[k]
+            for ta, tb in _bitangents(a, b):
+                if not seg_clear(ta, tb, obstacles):
+                    continue
+                na = add_node(i, math.atan2(ta[1] - a.y, ta[0] - a.x))
+                nb = add_node(k, math.atan2(tb[1] - b.y, tb[0] - b.x))
+                if na is not None and nb is not None:
+                    link(na, nb, math.dist(ta, tb))
+    for i, o in enumerate(obstacles):
+        arcs = blocked[i]
+        pts = sorted(on_circle[i])
+        if arcs is None or len(pts) < 2:
+            continue
+        for j in range(len(pts)):
+            a0, n0 = pts[j]
+            a1, n1 = pts[(j + 1) % len(pts)]
+            length = (a1 - a0) % _TWO_PI
+            if len(pts) == 2 and j == 1 and length == 0.0:
+                continue
+            if _arc_free(a0, length, arcs, o.r):
+                link(n0, n1, o.r * length, (i, a0, length))
+    dist = {0: 0.0}
+    prev: dict[int, tuple[int, _Arc | None]] = {}
+    heap = [(0.0, 0)]
+    while heap:
+        d, u = heapq.heappop(heap)
+        if u == 1:
+            return Route(d, _route_points(nodes, prev, obstacles))
+        if d > dist.get(u, math.inf):
+            continue
+        for v, w, arc in edges.get(u, ()):
+            nd = d + w
+            if nd < dist.get(v, math.inf):
+                dist[v] = nd
+                prev[v] = (u, arc)
+                heapq.heappush(heap, (nd, v))
+    return None
+
+
+def _route_points(
+    nodes: Sequence[Point2],
+    prev: Mapping[int, tuple[int, _Arc | None]],
+    obstacles: Sequence[Obstacle],
+) -> tuple[Point2, ...]:
+    """The polyline from node 0 (start) to node 1 (goal), arcs as chords."""
+    legs: list[list[Point2]] = []
+    v = 1
+    while v != 0:
+        u, arc = prev[v]
+        if arc is None:
+            legs.append([nodes[v]])
+        else:
+            i, a0, sweep = arc
+            o = obstacles[i]
+            n = max(1, math.ceil(abs(sweep) / ROUTE_ARC_STEP))
+            pts = [a0 + sweep * k / n for k in range(1, n)]
+            legs.append([(o.x + o.r * math.cos(a), o.y + o.r * math.sin(a)) for a in pts])
+            legs[-1].append(nodes[v])
+        v = u
+    out: list[Point2] = [nodes[0]]
+    for leg in reversed(legs):
+        out.extend(leg)
+    return tuple(out)
+
+
+def _clusters(obstacles: Sequence[Obstacle]) -> list[list[int]]:
+    """Groups of obstacles whose discs overlap or touch (connected components)."""
+    parent = list(range(len(obstacles)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, a in enumerate(obstacles):
+        for k in range(i + 1, len(obstacles)):
+            b = obstacles[k]
+            if math.hypot(a.x - b.x, a.y - b.y) <= a.r + b.r:
+                parent[find(i)] = find(k)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(obstacles)):
+        groups.setdefault(find(i), []).append(i)
+    return list(groups.values())
+
+
+def blockers(start: Point2, goal: Point2, obstacles: Sequence[Obstacle]) -> list[str]:
+    """The obstacles that stand in the way: a cluster that alone cuts ``goal`` off from
+    ``start``, else those the straight segment enters."""
+    cut: list[str] = []
+    for group in _clusters(obstacles):
+        sub = [obstacles[i] for i in group]
+        if shortest_path(start, goal, sub) is None:
+            cut.extend(o.id for o in sub)
+    if cut:
+        return cut
+    return [o.id for o in obstacles if not seg_clear(start, goal, [o])]
+
+
+_Obstacle = Obstacle
+"""The old private name (tests and notebooks written before the split)."""

@@ -1,0 +1,142 @@
+"""The pieces of a scenario as frozen data: models, terrain, weapons, options, and the vocabulary.
+
+Values are kept exactly as the file states them, in the scenario's ``units``. Building a piece
+runs no rule and no geometry; nothing here imports pydantic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+SCENARIO_FORMAT = "fwwrules/scenario@1"
+IMPROVISED = "improvised"
+
+Rules = Literal["core", "vts"]
+Units = Literal["mm", "in"]
+Colour = Literal["orange", "yellow", "red", "green", "blue", "black"]
+DiceColour = Literal["black", "green", "yellow", "blue"]
+SkillIcon = Literal["pistol", "rifle", "heavy", "melee", "thrown"]
+TerrainKind = Literal["blocking", "cover", "area", "dense-area", "scenery"]
+Status = Literal["stunned"]
+Band = Literal["short", "long"]
+TargetKind = Literal["model", "terrain", "point"]
+
+RULER_COLOURS: tuple[Colour, ...] = ("orange", "yellow", "red", "green", "blue", "black")
+RULER_INCHES: Mapping[str, float] = {
+    "orange": 2.0,
+    "yellow": 4.0,
+    "red": 6.0,
+    "green": 8.0,
+    "blue": 10.0,
+    "black": 12.0,
+}
+"""Default ruler lengths in inches (docs/rules.md, "Range rulers"); a scenario may override them."""
+
+DICE_COLOURS: tuple[DiceColour, ...] = ("black", "green", "yellow", "blue")
+MAX_DICE_PER_COLOUR = 4
+SKILL_ICONS: tuple[SkillIcon, ...] = ("pistol", "rifle", "heavy", "melee", "thrown")
+TERRAIN_KINDS: tuple[TerrainKind, ...] = ("blocking", "cover", "area", "dense-area", "scenery")
+
+
+@dataclass(frozen=True, slots=True)
+class ChargeBonus:
+    """Charge Bonus markers held by a model that charged ``target`` (``melee.charge-bonus``)."""
+
+    target: str
+    markers: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    """A model on the table. Lengths are in the scenario's units; ``at`` is the base centre."""
+
+    id: str
+    faction: str
+    base: float
+    at: tuple[float, float]
+    elevation: float = 0.0
+    name: str | None = None
+    skills: Mapping[str, int] = field(default_factory=dict)
+    strength: int | None = None
+    keywords: tuple[str, ...] = ()
+    status: tuple[str, ...] = ()
+    charge_bonus: ChargeBonus | None = None
+    weapons: tuple[str, ...] = ()
+    move: float | None = None
+
+    @property
+    def label(self) -> str:
+        return self.name or self.id
+
+    @property
+    def stunned(self) -> bool:
+        return "stunned" in self.status
+
+
+@dataclass(frozen=True, slots=True)
+class Rect:
+    """A rectangle by centre, size and rotation in degrees (counter-clockwise)."""
+
+    at: tuple[float, float]
+    size: tuple[float, float]
+    angle: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Circle:
+    """A round terrain piece (drawn and decided as a fine polygon; bases are exact circles)."""
+
+    at: tuple[float, float]
+    diameter: float
+
+
+Shape = tuple[tuple[float, float], ...] | Rect | Circle
+
+
+@dataclass(frozen=True, slots=True)
+class Terrain:
+    """A terrain piece. ``shape`` is a polygon's vertices, a :class:`Rect` or a :class:`Circle`."""
+
+    id: str
+    kind: str
+    shape: Shape
+    height: float | None = None
+    huge: str | None = None
+    elevated: str | None = None
+    name: str | None = None
+
+    @property
+    def label(self) -> str:
+        return self.name or self.id
+
+
+@dataclass(frozen=True, slots=True)
+class Weapon:
+    """A weapon profile. ``short``/``long``/``min_range`` are a ruler colour or a length."""
+
+    id: str
+    type: str
+    short: str | float | None = None
+    long: str | float | None = None
+    min_range: str | float | None = None
+    dice: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    name: str | None = None
+
+    @property
+    def label(self) -> str:
+        return self.name or self.id
+
+
+IMPROVISED_WEAPON = Weapon(id=IMPROVISED, type="melee", name="Improvised Weapon")
+"""Every model has it unless its card says otherwise (``melee.skill``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Interpretation switches. Each defaults to the original rulebook's reading."""
+
+    contact_tolerance: float | None = None
+    cover_by: str = "side"
+    slide_through_engaged_enemy: bool = False

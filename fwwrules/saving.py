@@ -1,0 +1,116 @@
+"""Saving a scenario: plain data in the file format, YAML or JSON text, a file.
+
+What :func:`save` writes loads back equal (``tests/test_scenario_roundtrip.py``). Keys holding
+their default are left out; nothing here imports pydantic.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .data import Scenario
+from .pieces import SCENARIO_FORMAT, Circle, Model, Rect, Terrain, Weapon
+
+
+def to_data(scenario: Scenario) -> dict[str, Any]:
+    """The scenario as plain data in the file format (what :func:`save` writes)."""
+    out: dict[str, Any] = {"format": SCENARIO_FORMAT}
+    if scenario.title is not None:
+        out["title"] = scenario.title
+    out["rules"] = scenario.rules
+    out["units"] = scenario.units
+    opts: dict[str, Any] = {}
+    o = scenario.options
+    if o.contact_tolerance is not None:
+        opts["contact_tolerance"] = o.contact_tolerance
+    if o.cover_by != "side":
+        opts["cover_by"] = o.cover_by
+    if o.slide_through_engaged_enemy:
+        opts["slide_through_engaged_enemy"] = True
+    if opts:
+        out["options"] = opts
+    if scenario.rulers:
+        out["rulers"] = dict(scenario.rulers)
+    if scenario.board_size is not None:
+        out["board"] = {"size": list(scenario.board_size)}
+    if scenario.sides:
+        out["sides"] = {k: list(v) for k, v in scenario.sides.items()}
+    if scenario.neutral:
+        out["neutral"] = list(scenario.neutral)
+    out["models"] = [_model_data(m) for m in scenario.models]
+    out["terrain"] = [_terrain_data(t) for t in scenario.terrain]
+    out["weapons"] = [_weapon_data(w) for w in scenario.weapons]
+    return out
+
+
+def _model_data(m: Model) -> dict[str, Any]:
+    d: dict[str, Any] = {"id": m.id}
+    if m.name is not None:
+        d["name"] = m.name
+    d.update(faction=m.faction, base=m.base, at=list(m.at))
+    if m.elevation:
+        d["elevation"] = m.elevation
+    if m.skills:
+        d["skills"] = dict(m.skills)
+    if m.strength is not None:
+        d["strength"] = m.strength
+    for key in ("keywords", "status", "weapons"):
+        if getattr(m, key):
+            d[key] = list(getattr(m, key))
+    if m.charge_bonus is not None:
+        d["charge_bonus"] = {
+            "target": m.charge_bonus.target,
+            "markers": list(m.charge_bonus.markers),
+        }
+    if m.move is not None:
+        d["move"] = m.move
+    return d
+
+
+def _terrain_data(t: Terrain) -> dict[str, Any]:
+    d: dict[str, Any] = {"id": t.id}
+    if t.name is not None:
+        d["name"] = t.name
+    d["kind"] = t.kind
+    s = t.shape
+    if isinstance(s, Rect):
+        d["rect"] = {"at": list(s.at), "size": list(s.size), "angle": s.angle}
+    elif isinstance(s, Circle):
+        d["circle"] = {"at": list(s.at), "diameter": s.diameter}
+    else:
+        d["polygon"] = [list(p) for p in s]
+    for key in ("height", "huge", "elevated"):
+        if getattr(t, key) is not None:
+            d[key] = getattr(t, key)
+    return d
+
+
+def _weapon_data(w: Weapon) -> dict[str, Any]:
+    d: dict[str, Any] = {"id": w.id}
+    if w.name is not None:
+        d["name"] = w.name
+    d["type"] = w.type
+    for key in ("short", "long", "min_range"):
+        if getattr(w, key) is not None:
+            d[key] = getattr(w, key)
+    if w.dice:
+        d["dice"] = {k: list(v) for k, v in w.dice.items()}
+    return d
+
+
+def dump_text(scenario: Scenario, *, json_: bool = False) -> str:
+    data = to_data(scenario)
+    if json_:
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None)
+
+
+def save(scenario: Scenario, path: str | os.PathLike[str]) -> None:
+    """Write the scenario as YAML, or JSON when the name ends in ``.json``; it loads back equal."""
+    p = Path(path)
+    p.write_text(dump_text(scenario, json_=p.suffix.lower() == ".json"), encoding="utf-8")

@@ -1,0 +1,751 @@
+"""The scenario file format (``fwwrules/scenario@1``): its pydantic spec, the checks a schema
+cannot express, and the JSON Schema.
+
+Reading a file is :func:`parse_scenario` (the spec, then :func:`_semantic_problems`, then the
+frozen :class:`~fwwrules.data.Scenario`). Importing this module imports pydantic.
+
+Boundary cases
+--------------
+* Two bases overlapping by more than the contact tolerance are invalid; a gap of exactly
+  ``-contact_tolerance`` is still allowed (counted as contact).
+* Ids are unique across models and terrain, because a target may be either. Weapon ids live in
+  their own namespace; ``improvised`` is built in and may not be redefined.
+* With a table size (``board: {size: [w, h]}``) every base must lie on the table: its circle
+  within ``[0, w] x [0, h]`` (touching an edge is on the table); terrain may overhang.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from typing import Annotated, Any, Literal
+
+import numpy as np
+from pydantic import (
+    AfterValidator,
+    Field,
+    PlainValidator,
+    StrictBool,
+    StrictInt,
+    ValidationError,
+    WithJsonSchema,
+    field_validator,
+    model_validator,
+)
+from shapely import validation as shapely_validation
+from shapely.geometry import Polygon
+
+from .board import TERRAIN_CIRCLE_QUAD_SEGMENTS
+from .constants import (
+    BOUNDARY_TOLERANCE_MM,
+    DEFAULT_CONTACT_TOLERANCE_MM,
+    LENGTH_EPSILON_MM,
+    MAX_COORDINATE,
+    MAX_MODEL_WEAPONS,
+    MAX_MODELS,
+    MAX_POLYGON_VERTICES,
+    MAX_TERRAIN,
+    MAX_TOTAL_VERTICES,
+    MAX_WEAPONS,
+    MIN_FEATURE_MM,
+    MM_PER_INCH,
+    SANE_BASE_MM,
+    SANE_RULER_MM,
+)
+from .data import Scenario
+from .errors import Problem, ScenarioError, format_path
+from .filespec import (
+    Ident,
+    NonNegative,
+    Point,
+    Positive,
+    Spec,
+    Text,
+    pair_before,
+    point_before,
+)
+from .loading import (
+    Document,
+    describe,
+    parse_document,
+    problems_from_validation,
+    read_document,
+)
+from .pieces import (
+    DICE_COLOURS,
+    IMPROVISED,
+    MAX_DICE_PER_COLOUR,
+    RULER_COLOURS,
+    SCENARIO_FORMAT,
+    ChargeBonus,
+    Circle,
+    Colour,
+    DiceColour,
+    Model,
+    Options,
+    Rect,
+    Rules,
+    Shape,
+    SkillIcon,
+    Status,
+    Terrain,
+    TerrainKind,
+    Units,
+    Weapon,
+)
+
+# ---------------------------------------------------------------------------------------------
+# The file schema (pydantic). Field names are the public file format (docs/scenario-format.md).
+# ---------------------------------------------------------------------------------------------
+
+
+class OptionsSpec(Spec):
+    """Interpretation switches; each defaults to the original rulebook's reading."""
+
+    contact_tolerance: NonNegative | None = Field(
+        None, description="Largest gap (in `units`) between two bases that still counts as contact"
+    )
+    cover_by: Literal["side", "faction"] = Field(
+        "side", description="Which models give cover: those of other sides, or other factions"
+    )
+    slide_through_engaged_enemy: StrictBool = Field(
+        False, description="Let a slide pass through the engaged enemy (German reading)"
+    )
+
+
+class ChargeBonusSpec(Spec):
+    """Charge Bonus markers a model holds after charging `target`."""
+
+    target: Ident = Field(description="Id of the charged model")
+    markers: Annotated[list[Literal["black", "green"]], Field(min_length=1, max_length=2)]
+
+
+class ModelSpec(Spec):
+    """A model on the table; lengths in the scenario's `units`."""
+
+    id: Ident = Field(description="Unique id: lowercase letters, digits and '-'")
+    name: Text | None = Field(None, description="Display name")
+    faction: Ident = Field(description="Faction id; sides group factions")
+    base: Positive = Field(description="Base diameter")
+    at: Point = Field(description="Base centre [x, y]")
+    elevation: NonNegative = Field(0.0, description="Height of the base above the table")
+    skills: dict[SkillIcon, Annotated[StrictInt, Field(ge=0, le=20)]] = Field(
+        default_factory=dict, description="Skill values by icon"
+    )
+    strength: Annotated[StrictInt, Field(ge=1, le=20)] | None = None
+    keywords: Annotated[list[Ident], Field(max_length=MAX_MODEL_WEAPONS)] = Field(
+        default_factory=list
+    )
+    status: Annotated[list[Status], Field(max_length=MAX_MODEL_WEAPONS)] = Field(
+        default_factory=list
+    )
+    charge_bonus: ChargeBonusSpec | None = None
+    weapons: Annotated[list[Ident], Field(max_length=MAX_MODEL_WEAPONS)] = Field(
+        default_factory=list, description="Weapon ids; every model also has 'improvised'"
+    )
+    move: Positive | None = None
+
+    @field_validator("at", mode="before")
+    @classmethod
+    def _point(cls, value: Any) -> Any:
+        return point_before(value)
+
+
+class RectSpec(Spec):
+    """A rectangle by centre, size and counter-clockwise rotation in degrees."""
+
+    at: Point = Field(description="Centre [x, y]")
+    size: tuple[Positive, Positive] = Field(description="[width, height]")
+    angle: Annotated[float, Field(strict=True, allow_inf_nan=False, ge=-360, le=360)] = 0.0
+
+    _p = field_validator("at", mode="before")(point_before)
+    _s = field_validator("size", mode="before")(pair_before)
+
+
+class CircleSpec(Spec):
+    """A round terrain piece."""
+
+    at: Point = Field(description="Centre [x, y]")
+    diameter: Positive
+
+    _p = field_validator("at", mode="before")(point_before)
+
+
+class TerrainSpec(Spec):
+    """A terrain piece: exactly one of `polygon`, `rect` or `circle`."""
+
+    id: Ident = Field(description="Unique id (models and terrain share the namespace)")
+    name: Text | None = None
+    kind: TerrainKind
+    polygon: Annotated[list[Point], Field(max_length=MAX_POLYGON_VERTICES)] | None = Field(
+        None, description="Corners [[x, y], ...] of a simple polygon (3 or more)"
+    )
+    rect: RectSpec | None = None
+    circle: CircleSpec | None = None
+    height: NonNegative | None = Field(None, description="Height, for elevation")
+    huge: TerrainKind | None = Field(None, description="Kind seen by shots involving a Huge model")
+    elevated: TerrainKind | None = Field(
+        None, description="Kind seen by shots involving an Elevated model"
+    )
+
+    @field_validator("polygon", mode="before")
+    @classmethod
+    def _points(cls, value: Any) -> Any:
+        if isinstance(value, list):
+            for v in value:
+                point_before(v)
+        return value
+
+    @model_validator(mode="after")
+    def _one_shape(self) -> TerrainSpec:
+        given = [k for k in ("polygon", "rect", "circle") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError(
+                "give exactly one shape: polygon, rect or circle"
+                + (f" (got {', '.join(given)})" if given else "")
+            )
+        return self
+
+
+def _range_value_check(value: Any) -> str | float:
+    """A band or minimum range: a ruler colour, or a positive finite length (one message)."""
+    colours = ", ".join(RULER_COLOURS)
+    if isinstance(value, str):
+        if value in RULER_COLOURS:
+            return value
+        raise ValueError(f"expected a ruler colour ({colours}) or a length (got {value!r})")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"expected a ruler colour ({colours}) or a length (got {describe(value)})")
+    if not math.isfinite(value):
+        raise ValueError(f"expected a finite length (got {describe(value)})")
+    if not 0 < value <= MAX_COORDINATE:
+        raise ValueError(f"expected a length above 0 (got {describe(value)})")
+    return float(value)
+
+
+RangeSpec = Annotated[
+    Colour | float,
+    PlainValidator(_range_value_check),
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"enum": list(RULER_COLOURS)},
+                {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_COORDINATE},
+            ]
+        }
+    ),
+]
+
+
+def _dice_limit(colours: list[str]) -> list[str]:
+    """Dice facts: at most 4 effect dice of each colour in one test."""
+    for colour in DICE_COLOURS:
+        n = colours.count(colour)
+        if n > MAX_DICE_PER_COLOUR:
+            raise ValueError(f"at most {MAX_DICE_PER_COLOUR} {colour} dice in one test (got {n})")
+    return colours
+
+
+DiceList = Annotated[
+    list[DiceColour],
+    Field(max_length=MAX_DICE_PER_COLOUR * len(DICE_COLOURS)),
+    AfterValidator(_dice_limit),
+]
+
+
+class WeaponSpec(Spec):
+    """A weapon profile; ranged and thrown weapons need `short`, melee weapons have no bands."""
+
+    id: Ident = Field(description="Weapon id ('improvised' is built in)")
+    name: Text | None = None
+    type: SkillIcon = Field(description="The skill icon the weapon uses")
+    short: RangeSpec | None = Field(None, description="Short band: a ruler colour or a length")
+    long: RangeSpec | None = Field(None, description="Long band, laid after the short one")
+    min_range: RangeSpec | None = None
+    dice: dict[Literal["short", "long", "melee"], DiceList] = Field(
+        default_factory=dict, description="Effect dice by band (melee weapons: under 'melee')"
+    )
+
+
+class BoardSpec(Spec):
+    """The table: its size in the scenario's `units`, with the origin at [0, 0]."""
+
+    size: tuple[Positive, Positive] = Field(description="[width, height]")
+
+    _s = field_validator("size", mode="before")(pair_before)
+
+
+class ScenarioSpec(Spec):
+    """A Fallout: Wasteland Warfare board for fwwrules (docs/scenario-format.md)."""
+
+    format: Literal["fwwrules/scenario@1"]
+    title: Text | None = None
+    rules: Rules = Field("core", description="Ruleset: core (Rules of Play) or vts")
+    units: Units = Field("mm", description="Unit of every length in the file")
+    options: OptionsSpec = Field(default_factory=OptionsSpec)
+    rulers: dict[Colour, Positive] = Field(
+        default_factory=dict, description="Ruler lengths (in `units`) overriding the defaults"
+    )
+    board: BoardSpec | None = Field(
+        None,
+        description="Table size (in `units`), origin at [0, 0]; default: the contents' "
+        "bounding box plus a margin",
+    )
+    sides: dict[Ident, list[Ident]] = Field(
+        default_factory=dict, description="Side id to factions; default: one side per faction"
+    )
+    neutral: list[Ident] = Field(default_factory=list, description="Factions neutral to all")
+    models: Annotated[list[ModelSpec], Field(max_length=MAX_MODELS)] = Field(default_factory=list)
+    terrain: Annotated[list[TerrainSpec], Field(max_length=MAX_TERRAIN)] = Field(
+        default_factory=list
+    )
+    weapons: Annotated[list[WeaponSpec], Field(max_length=MAX_WEAPONS)] = Field(
+        default_factory=list
+    )
+
+
+def _shape(spec: TerrainSpec) -> Shape:
+    if spec.polygon is not None:
+        return tuple((float(x), float(y)) for x, y in spec.polygon)
+    if spec.rect is not None:
+        r = spec.rect
+        return Rect((float(r.at[0]), float(r.at[1])), (float(r.size[0]), float(r.size[1])), r.angle)
+    assert spec.circle is not None
+    c = spec.circle
+    return Circle((float(c.at[0]), float(c.at[1])), float(c.diameter))
+
+
+def _from_spec(spec: ScenarioSpec, source: str) -> Scenario:
+    models = tuple(
+        Model(
+            id=m.id,
+            faction=m.faction,
+            base=float(m.base),
+            at=(float(m.at[0]), float(m.at[1])),
+            elevation=float(m.elevation),
+            name=m.name,
+            skills={str(k): v for k, v in m.skills.items()},
+            strength=m.strength,
+            keywords=tuple(m.keywords),
+            status=tuple(m.status),
+            charge_bonus=(
+                None
+                if m.charge_bonus is None
+                else ChargeBonus(m.charge_bonus.target, tuple(m.charge_bonus.markers))
+            ),
+            weapons=tuple(m.weapons),
+            move=None if m.move is None else float(m.move),
+        )
+        for m in spec.models
+    )
+    terrain = tuple(
+        Terrain(
+            id=t.id,
+            kind=t.kind,
+            shape=_shape(t),
+            height=None if t.height is None else float(t.height),
+            huge=t.huge,
+            elevated=t.elevated,
+            name=t.name,
+        )
+        for t in spec.terrain
+    )
+    weapons = tuple(
+        Weapon(
+            id=w.id,
+            type=w.type,
+            short=_range_value(w.short),
+            long=_range_value(w.long),
+            min_range=_range_value(w.min_range),
+            dice={k: tuple(v) for k, v in w.dice.items()},
+            name=w.name,
+        )
+        for w in spec.weapons
+    )
+    o = spec.options
+    return Scenario(
+        models=models,
+        terrain=terrain,
+        weapons=weapons,
+        rules=spec.rules,
+        units=spec.units,
+        title=spec.title,
+        options=Options(
+            contact_tolerance=None if o.contact_tolerance is None else float(o.contact_tolerance),
+            cover_by=o.cover_by,
+            slide_through_engaged_enemy=o.slide_through_engaged_enemy,
+        ),
+        rulers={k: float(v) for k, v in spec.rulers.items()},
+        sides={k: tuple(v) for k, v in spec.sides.items()},
+        neutral=tuple(spec.neutral),
+        board_size=(
+            None if spec.board is None else (float(spec.board.size[0]), float(spec.board.size[1]))
+        ),
+        source=source,
+    )
+
+
+def _range_value(value: str | float | None) -> str | float | None:
+    return value if value is None or isinstance(value, str) else float(value)
+
+
+def _semantic_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
+    """Cross-references and geometry that a field-by-field schema cannot see."""
+    problems: list[Problem] = []
+    owner: dict[str, tuple[str | int, ...]] = {}
+    ids = [("models", i, m.id) for i, m in enumerate(spec.models)]
+    ids += [("terrain", i, t.id) for i, t in enumerate(spec.terrain)]
+    for kind, i, ident in ids:
+        if ident in owner:
+            first = owner[ident]
+            problems.append(
+                doc.problem(
+                    (kind, i, "id"), f"duplicate id {ident!r} (already used at {_fmt(first)})"
+                )
+            )
+        else:
+            owner[ident] = (kind, i, "id")
+    weapon_ids: dict[str, int] = {}
+    for i, weapon in enumerate(spec.weapons):
+        if weapon.id == IMPROVISED:
+            problems.append(
+                doc.problem(("weapons", i, "id"), "'improvised' is built in; choose another id")
+            )
+        elif weapon.id in weapon_ids:
+            problems.append(doc.problem(("weapons", i, "id"), f"duplicate weapon id {weapon.id!r}"))
+        weapon_ids.setdefault(weapon.id, i)
+    model_ids = {m.id for m in spec.models}
+    known = _id_list(sorted(weapon_ids))
+    for i, m in enumerate(spec.models):
+        for j, w in enumerate(m.weapons):
+            if w not in weapon_ids and w != IMPROVISED:
+                problems.append(
+                    doc.problem(
+                        ("models", i, "weapons", j),
+                        f"unknown weapon {w!r}; expected one of the ids under 'weapons' ({known})",
+                    )
+                )
+        if m.charge_bonus is not None:
+            t = m.charge_bonus.target
+            if t not in model_ids:
+                problems.append(
+                    doc.problem(("models", i, "charge_bonus", "target"), f"unknown model id {t!r}")
+                )
+            elif t == m.id:
+                problems.append(
+                    doc.problem(
+                        ("models", i, "charge_bonus", "target"), "a model cannot charge itself"
+                    )
+                )
+    seen_faction: dict[str, str] = {}
+    for side, factions in spec.sides.items():
+        for j, f in enumerate(factions):
+            if f in seen_faction:
+                problems.append(
+                    doc.problem(
+                        ("sides", side, j),
+                        f"faction {f!r} is already on side {seen_faction[f]!r}",
+                    )
+                )
+            seen_faction[f] = side
+    for j, f in enumerate(spec.neutral):
+        if f in seen_faction:
+            problems.append(
+                doc.problem(
+                    ("neutral", j), f"faction {f!r} is on side {seen_faction[f]!r}; not neutral"
+                )
+            )
+    unit = MM_PER_INCH if spec.units == "in" else 1.0
+    low, high = SANE_BASE_MM
+    for i, m in enumerate(spec.models):
+        mm = m.base * unit
+        if not low <= mm <= high:
+            problems.append(
+                doc.problem(
+                    ("models", i, "base"),
+                    f"a base of {mm:g} mm makes no sense; expected {low:g} to {high:g} mm"
+                    " (32, 40, 60 ...; check 'units')",
+                )
+            )
+    for colour, length in spec.rulers.items():
+        problems.extend(_ruler_problems(length * unit, ("rulers", colour), doc))
+    for i, weapon in enumerate(spec.weapons):
+        for band in ("short", "long"):
+            value = getattr(weapon, band)
+            if isinstance(value, float):
+                problems.extend(_ruler_problems(value * unit, ("weapons", i, band), doc))
+    for i, piece in enumerate(spec.terrain):
+        if piece.polygon is not None:
+            found = _polygon_problems(piece.polygon, ("terrain", i, "polygon"), doc)
+            if not found:
+                found = _thin_polygon_problems(piece.polygon, unit, ("terrain", i, "polygon"), doc)
+            problems.extend(found)
+        problems.extend(_small_shape_problems(piece, unit, ("terrain", i), doc))
+    problems.extend(_total_vertex_problems(spec, doc))
+    for i, weapon in enumerate(spec.weapons):
+        problems.extend(_weapon_problems(weapon, ("weapons", i), doc))
+    problems.extend(_overlap_problems(spec, doc, unit))
+    problems.extend(_off_board_problems(spec, doc, unit))
+    return problems
+
+
+def _off_board_problems(spec: ScenarioSpec, doc: Document, unit: float) -> list[Problem]:
+    """With a table size, every base lies on the table (touching an edge is on it)."""
+    if spec.board is None:
+        return []
+    w, h = spec.board.size
+    tol = BOUNDARY_TOLERANCE_MM / unit
+    problems = []
+    for i, m in enumerate(spec.models):
+        r = m.base / 2
+        x, y = m.at
+        if x - r < -tol or y - r < -tol or x + r > w + tol or y + r > h + tol:
+            problems.append(
+                doc.problem(
+                    ("models", i, "at"),
+                    f"the base of {m.id!r} (centre [{x:g}, {y:g}], diameter {m.base:g}) lies "
+                    f"partly off the table [0, {w:g}] x [0, {h:g}] given under 'board'",
+                )
+            )
+    return problems
+
+
+def _id_list(ids: list[str], most: int = 12) -> str:
+    """Ids for a message: all of them, or the first ``most`` and how many more (a file may
+    declare hundreds; one message per unknown id must stay short)."""
+    if not ids:
+        return "none"
+    if len(ids) <= most:
+        return ", ".join(ids)
+    return ", ".join(ids[:most]) + f" and {len(ids) - most} more"
+
+
+def _weapon_problems(w: WeaponSpec, at: tuple[str | int, ...], doc: Document) -> list[Problem]:
+    """Bands and dice that do not fit the weapon's type (``ranged.range``, ``melee.skill``)."""
+    out: list[Problem] = []
+    if w.type == "melee":
+        for band in ("short", "long", "min_range"):
+            if getattr(w, band) is not None:
+                out.append(doc.problem((*at, band), "a melee weapon has no range bands"))
+        for band in sorted(set(w.dice) - {"melee"}):
+            out.append(
+                doc.problem((*at, "dice", band), "a melee weapon lists its dice under 'melee'")
+            )
+        return out
+    if w.short is None:
+        out.append(
+            doc.problem(
+                (*at, "short"),
+                f"required key 'short' is missing: a {w.type} weapon needs a short band",
+            )
+        )
+    if "melee" in w.dice:
+        out.append(
+            doc.problem(
+                (*at, "dice", "melee"),
+                f"a {w.type} weapon lists its dice by band (short, long), not under 'melee'",
+            )
+        )
+    if "long" in w.dice and w.long is None:
+        out.append(
+            doc.problem((*at, "dice", "long"), "dice for a long band, but 'long' is not given")
+        )
+    return out
+
+
+def _ruler_problems(mm: float, path: tuple[str | int, ...], doc: Document) -> list[Problem]:
+    """A ruler (or a band given as a length) outside a sane range: likely a unit mistake."""
+    low, high = SANE_RULER_MM
+    if low <= mm <= high:
+        return []
+    return [
+        doc.problem(
+            path,
+            f"a ruler of {mm:g} mm makes no sense; expected {low:g} to {high:g} mm (check 'units')",
+        )
+    ]
+
+
+def _fmt(path: tuple[str | int, ...]) -> str:
+    return format_path(path)
+
+
+def _polygon_problems(
+    points: list[tuple[float, float]], path: tuple[str | int, ...], doc: Document
+) -> list[Problem]:
+    """A terrain polygon must be simple: 3 or more corners, an area, no edge crossing another.
+
+    Touching itself at a corner counts as crossing (shapely calls such a ring invalid).
+    """
+    if len(points) < 3:
+        return [doc.problem(path, f"expected at least 3 points (got {len(points)})")]
+    poly = Polygon(points)
+    if not poly.is_valid:
+        why = shapely_validation.explain_validity(poly)
+        match = re.fullmatch(r"(.*)\[(\S+) (\S+)\]", why)
+        if match and "self-intersection" in match.group(1).lower():
+            x, y = float(match.group(2)), float(match.group(3))
+            msg = (
+                f"the polygon's edges cross each other at ({x:g}, {y:g}); expected a simple outline"
+            )
+        elif match and "too few points" in match.group(1).lower():
+            msg = "expected at least 3 distinct points"
+        else:
+            msg = f"expected a simple polygon ({why})"
+        return [doc.problem(path, msg)]
+    if poly.area <= 0:
+        return [doc.problem(path, "the polygon has no area (all points on one line)")]
+    return []
+
+
+def _terrain_corners(piece: TerrainSpec) -> int:
+    """Corners a piece has on the board: a polygon its own, a rectangle 4, a circle 128."""
+    if piece.polygon is not None:
+        return len(piece.polygon)
+    if piece.rect is not None:
+        return 4
+    return 4 * TERRAIN_CIRCLE_QUAD_SEGMENTS
+
+
+def _total_vertex_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
+    """:data:`~fwwrules.constants.MAX_TOTAL_VERTICES` over all pieces."""
+    total = sum(_terrain_corners(t) for t in spec.terrain)
+    if total <= MAX_TOTAL_VERTICES:
+        return []
+    return [
+        doc.problem(
+            ("terrain",),
+            f"the terrain has {total} corners in all (a rectangle counts 4, a circle "
+            f"{4 * TERRAIN_CIRCLE_QUAD_SEGMENTS}): the limit is {MAX_TOTAL_VERTICES} "
+            "(MAX_TOTAL_VERTICES)",
+        )
+    ]
+
+
+def _small_shape_problems(
+    piece: TerrainSpec, unit: float, at: tuple[str | int, ...], doc: Document
+) -> list[Problem]:
+    """A rectangle side or circle diameter below :data:`~fwwrules.constants.MIN_FEATURE_MM`."""
+    low = MIN_FEATURE_MM
+    below = low - LENGTH_EPSILON_MM  # exactly the minimum is allowed, rounding aside
+    if piece.rect is not None:
+        for k, name in enumerate(("width", "height")):
+            mm = piece.rect.size[k] * unit
+            if mm < below:
+                return [
+                    doc.problem(
+                        (*at, "rect", "size", k),
+                        f"a {name} of {mm:g} mm is below the smallest feature allowed, "
+                        f"{low:g} mm (MIN_FEATURE_MM)",
+                    )
+                ]
+    if piece.circle is not None and piece.circle.diameter * unit < below:
+        mm = piece.circle.diameter * unit
+        return [
+            doc.problem(
+                (*at, "circle", "diameter"),
+                f"a diameter of {mm:g} mm is below the smallest feature allowed, "
+                f"{low:g} mm (MIN_FEATURE_MM)",
+            )
+        ]
+    return []
+
+
+def _thin_polygon_problems(
+    points: list[tuple[float, float]], unit: float, path: tuple[str | int, ...], doc: Document
+) -> list[Problem]:
+    """A simple polygon with a feature below :data:`~fwwrules.constants.MIN_FEATURE_MM`: an
+    edge that short, or a corner that close to an edge it is not on (a sliver, a spike, a
+    near-touch). Boundary case: exactly the minimum is allowed."""
+    xy = np.asarray(points, dtype=float) * unit
+    n = len(xy)
+    nxt = np.roll(xy, -1, axis=0)
+    d = nxt - xy
+    lengths = np.hypot(d[:, 0], d[:, 1])
+    low = MIN_FEATURE_MM
+    below = low - LENGTH_EPSILON_MM  # exactly the minimum is allowed, rounding aside
+    short = np.flatnonzero(lengths < below)
+    if len(short):
+        k = int(short[0])
+        return [
+            doc.problem(
+                (*path, k),
+                f"the edge from corner {k} to corner {(k + 1) % n} is {lengths[k]:.3g} mm long; "
+                f"the shortest allowed is {low:g} mm (MIN_FEATURE_MM)",
+            )
+        ]
+    # distance from every corner i to every edge j that does not end at i
+    rel = xy[:, None, :] - xy[None, :, :]  # (i, j, 2): corner i from the start of edge j
+    t = np.clip(
+        (rel[..., 0] * d[None, :, 0] + rel[..., 1] * d[None, :, 1]) / (lengths[None, :] ** 2),
+        0.0,
+        1.0,
+    )
+    gap = np.hypot(rel[..., 0] - t * d[None, :, 0], rel[..., 1] - t * d[None, :, 1])
+    idx = np.arange(n)
+    gap[idx, idx] = np.inf  # edge i starts at corner i
+    gap[idx, (idx - 1) % n] = np.inf  # edge i - 1 ends there
+    i, j = np.unravel_index(int(np.argmin(gap)), gap.shape)
+    if gap[i, j] < below:
+        return [
+            doc.problem(
+                (*path, int(i)),
+                f"corner {int(i)} is {gap[i, j]:.3g} mm from the edge from corner {int(j)} to "
+                f"corner {(int(j) + 1) % n}; the smallest feature allowed is {low:g} mm "
+                "(MIN_FEATURE_MM)",
+            )
+        ]
+    return []
+
+
+def _overlap_problems(spec: ScenarioSpec, doc: Document, unit: float) -> list[Problem]:
+    tol_mm = (
+        DEFAULT_CONTACT_TOLERANCE_MM
+        if spec.options.contact_tolerance is None
+        else spec.options.contact_tolerance * unit
+    )
+    problems = []
+    ms = spec.models
+    for j in range(len(ms)):
+        for i in range(j):
+            a, b = ms[i], ms[j]
+            # Stacked models (different levels) may share a footprint.
+            if abs(a.elevation - b.elevation) * unit > 0:
+                continue
+            d = math.dist(a.at, b.at) * unit
+            gap = d - (a.base + b.base) * unit / 2
+            if gap < -tol_mm - LENGTH_EPSILON_MM:  # exactly the tolerance is allowed
+                problems.append(
+                    doc.problem(
+                        ("models", j, "at"),
+                        f"the base of {b.id!r} overlaps {a.id!r} by {-gap:.2f} mm "
+                        f"(more than the contact tolerance {tol_mm:g} mm)",
+                    )
+                )
+    return problems
+
+
+def parse_scenario(doc: Document) -> Scenario:
+    """Validate a parsed document as a scenario; every problem is reported at once."""
+    try:
+        spec = ScenarioSpec.model_validate(doc.data)
+    except ValidationError as exc:
+        raise ScenarioError(doc.source, problems_from_validation(doc, exc, ScenarioSpec)) from None
+    problems = _semantic_problems(spec, doc)
+    if problems:
+        raise ScenarioError(doc.source, problems)
+    return _from_spec(spec, doc.source)
+
+
+def load_scenario(path: str | os.PathLike[str]) -> Scenario:
+    """Load a ``fwwrules/scenario@1`` file (YAML or JSON)."""
+    return parse_document(read_document(path), {SCENARIO_FORMAT: parse_scenario})  # type: ignore[no-any-return]
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of the scenario file (``fwwrules schema``)."""
+    schema = ScenarioSpec.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "fwwrules scenario (fwwrules/scenario@1)"
+    return schema

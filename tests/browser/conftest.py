@@ -1,0 +1,335 @@
+"""One JupyterLab server and one Chromium for the whole browser suite.
+
+The server runs on 127.0.0.1 (free port, random token, its own settings, workspaces and
+Jupyter folders) over a *copy* of ``notebooks/`` plus the notebooks the tests write
+(``Lab.write_notebook``); it is stopped by its PID at the end of the session. Chromium is
+Debian's (``/usr/bin/chromium`` or ``$FWWRULES_CHROMIUM``), driven by Playwright; tests make
+their own pages (``Lab.open``) and resize the viewport instead of restarting anything.
+
+Without Chromium or playwright the tests skip, unless ``FWWRULES_REQUIRE_BROWSER`` is set
+(``.ci/run`` sets it): then a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "artifacts"
+CHROMIUM = Path(os.environ.get("FWWRULES_CHROMIUM", "/usr/bin/chromium"))
+REQUIRE = os.environ.get("FWWRULES_REQUIRE_BROWSER", "") not in ("", "0")
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+# Seconds. Generous: CI machines have 2 cores shared with other work.
+SERVER_START_TIMEOUT = 90
+KERNEL_IDLE_TIMEOUT = 120
+RUN_ALL_TIMEOUT = 240
+OVERRIDES = REPO / "binder" / "overrides.json"
+REQUIRED_SETTINGS: dict[str, dict[str, Any]] = {
+    "@jupyterlab/notebook-extension:tracker": {"autoStartDefaultKernel": True},
+    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false"},
+    "@jupyterlab/docmanager-extension:plugin": {"autosave": False},
+}
+
+JS_KERNEL_IDLE = """() => {
+  const app = window.jupyterapp;
+  const w = app && app.shell.currentWidget;
+  const k = w && w.sessionContext && w.sessionContext.session
+    && w.sessionContext.session.kernel;
+  return !!k && k.connectionStatus === 'connected' && k.status === 'idle';
+}"""
+# Every code cell has run (no "[*]" or "[ ]" prompt left) and the kernel is idle.
+JS_ALL_RUN = """() => {
+  const app = window.jupyterapp;
+  const w = app && app.shell.currentWidget;
+  const k = w && w.sessionContext && w.sessionContext.session
+    && w.sessionContext.session.kernel;
+  if (!k || k.status !== 'idle') return false;
+  const cells = w.content.widgets.filter(c => c.model.type === 'code');
+  return cells.length > 0 && cells.every(c => c.model.executionCount !== null);
+}"""
+# Runs Python in the open notebook's kernel and returns its stdout (for coordinates).
+JS_KERNEL_RUN = """async (code) => {
+  const w = window.jupyterapp.shell.currentWidget;
+  const k = w.sessionContext.session.kernel;
+  const future = k.requestExecute({code: code, silent: false, store_history: false});
+  let out = '';
+  let err = '';
+  future.onIOPub = (msg) => {
+    if (msg.header.msg_type === 'stream') out += msg.content.text;
+    if (msg.header.msg_type === 'error') err += msg.content.ename + ': ' + msg.content.evalue;
+  };
+  await future.done;
+  if (err) throw new Error(err);
+  return out;
+}"""
+
+
+def require_or_skip(reason: str) -> None:
+    if REQUIRE:
+        pytest.fail(f"{reason} (FWWRULES_REQUIRE_BROWSER is set, so this is a failure)")
+    pytest.skip(f"{reason}; set FWWRULES_REQUIRE_BROWSER=1 to make this a failure")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _seed_user_settings(folder: Path) -> None:
+    """Writes binder/overrides.json as user settings (one file per plugin)."""
+    overrides: dict[str, dict[str, Any]] = json.loads(OVERRIDES.read_text())
+    for plugin, wanted in REQUIRED_SETTINGS.items():
+        for key, value in wanted.items():
+            assert overrides.get(plugin, {}).get(key) == value, (plugin, key)
+    for plugin, values in overrides.items():
+        package, name = plugin.split(":")
+        path = folder / package / f"{name}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values, indent=2))
+
+
+def _ignore_checkpoints(_dir: str, names: list[str]) -> list[str]:
+    return [n for n in names if n == ".ipynb_checkpoints"]
+
+
+def _wait_for_server(proc: subprocess.Popen[bytes], status_url: str, log: Path) -> None:
+    deadline = time.monotonic() + SERVER_START_TIMEOUT
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"JupyterLab exited with {proc.returncode}:\n{log.read_text()}")
+        try:
+            with urllib.request.urlopen(status_url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.3)
+    raise RuntimeError(
+        f"JupyterLab did not answer within {SERVER_START_TIMEOUT} s:\n{log.read_text()}"
+    )
+
+
+def code_notebook(*cells: str) -> dict[str, Any]:
+    """A notebook (nbformat 4 JSON) with one code cell per source."""
+    return {
+        "nbformat": 4,
+        "nbformat_minor": 5,
+        "metadata": {
+            "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}
+        },
+        "cells": [
+            {
+                "cell_type": "code",
+                "id": f"cell-{i}",
+                "metadata": {},
+                "source": src,
+                "outputs": [],
+                "execution_count": None,
+            }
+            for i, src in enumerate(cells)
+        ],
+    }
+
+
+@dataclass
+class Lab:
+    """The running server and the browser; ``open`` gives a page with a notebook running."""
+
+    url: str
+    token: str
+    root: Path
+    log: Path
+    browser: Any
+    console: list[str] = field(default_factory=list)
+
+    def write_notebook(self, name: str, *cells: str) -> str:
+        """Write a notebook into the server's ``notebooks/`` folder; returns its name."""
+        (self.root / "notebooks" / name).write_text(json.dumps(code_notebook(*cells)))
+        return name
+
+    def new_page(self, width: int, height: int, scale: float = 1.0) -> Any:
+        context = self.browser.new_context(
+            viewport={"width": width, "height": height}, device_scale_factor=scale
+        )
+        page = context.new_page()
+        page.on("console", lambda m: self.console.append(f"{m.type}: {m.text}"))
+        page.on("pageerror", lambda e: self.console.append(f"pageerror: {e}"))
+        return page
+
+    def open(self, page: Any, notebook: str, *, run_all: bool = True) -> None:
+        """Open ``notebooks/<notebook>`` in a fresh workspace, wait for the kernel, Run All
+        and wait until every cell has run."""
+        workspace = secrets.token_hex(6)
+        url = (
+            f"{self.url}/lab/workspaces/{workspace}/tree/notebooks/{notebook}"
+            f"?reset&token={self.token}"
+        )
+        page.goto(url)
+        page.wait_for_function(JS_KERNEL_IDLE, timeout=KERNEL_IDLE_TIMEOUT * 1000)
+        if not run_all:
+            return
+        # Not awaited: awaiting the command's promise inside evaluate hangs.
+        page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+        page.wait_for_timeout(500)
+        page.wait_for_function(JS_ALL_RUN, timeout=RUN_ALL_TIMEOUT * 1000)
+
+    def kernel(self, page: Any, code: str) -> str:
+        """Run ``code`` in the open notebook's kernel; its printed output."""
+        out: str = page.evaluate(JS_KERNEL_RUN, code)
+        return out
+
+    def shutdown_kernels(self) -> None:
+        """Stop every kernel of the server (a notebook's kernel outlives its page)."""
+        request = urllib.request.Request(f"{self.url}/api/sessions?token={self.token}")
+        with urllib.request.urlopen(request, timeout=10) as response:
+            sessions = json.loads(response.read())
+        for s in sessions:
+            req = urllib.request.Request(
+                f"{self.url}/api/sessions/{s['id']}?token={self.token}", method="DELETE"
+            )
+            with contextlib.suppress(urllib.error.URLError):
+                urllib.request.urlopen(req, timeout=20).close()
+
+    def screenshot(self, page: Any, name: str) -> Path:
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / name
+        page.screenshot(path=str(path))
+        return path
+
+    def tail(self) -> str:
+        log = self.log.read_text(errors="replace")[-4000:].splitlines()
+        lines = ["--- browser console ---", *self.console[-40:], "--- lab log ---", *log]
+        return "\n".join(lines)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Path:
+    """Debian's Chromium and the playwright package, or a skip (a failure in CI)."""
+    if not CHROMIUM.exists():
+        require_or_skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        require_or_skip("the playwright package is not installed (pip install -e '.[dev]')")
+    return CHROMIUM
+
+
+@contextmanager
+def lab_server(tmp: Path) -> Iterator[Lab]:
+    """A JupyterLab server over a copy of notebooks/, stopped by its PID afterwards."""
+    root = tmp / "root"
+    shutil.copytree(REPO / "notebooks", root / "notebooks", ignore=_ignore_checkpoints)
+    settings = tmp / "user-settings"
+    _seed_user_settings(settings)
+    token = secrets.token_hex(16)
+    port = _free_port()
+    log = tmp / "lab.log"
+    env = dict(os.environ)
+    # Only this server's folders: no user config, kernelspecs or runtime files leak in.
+    env.update(
+        JUPYTER_CONFIG_DIR=str(tmp / "config"),
+        JUPYTER_DATA_DIR=str(tmp / "data"),
+        JUPYTER_RUNTIME_DIR=str(tmp / "runtime"),
+        IPYTHONDIR=str(tmp / "ipython"),
+    )
+    cmd = [
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--no-browser",
+        "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={root}",
+        f"--LabApp.workspaces_dir={tmp / 'workspaces'}",
+        f"--LabApp.user_settings_dir={settings}",
+        "--LabApp.expose_app_in_browser=True",
+    ]
+    if os.geteuid() == 0:
+        cmd.append("--allow-root")
+    with log.open("wb") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=root)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        _wait_for_server(proc, f"{url}/api/status?token={token}", log)
+        yield Lab(url=url, token=token, root=root, log=log, browser=None)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=20)
+
+
+@contextmanager
+def with_browser(server: Lab, chromium: Path) -> Iterator[Lab]:
+    """The server with a Chromium driven by Playwright, closed afterwards.
+
+    Playwright's sync API allows one instance at a time in a thread, so a test module holds
+    the browser only while its tests run (the ``lab`` fixture); others may start their own.
+    """
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(chromium), args=CHROMIUM_FLAGS)
+        try:
+            yield dataclasses.replace(server, browser=browser, console=[])
+        finally:
+            browser.close()
+
+
+@contextmanager
+def lab_session(tmp: Path, chromium: Path) -> Iterator[Lab]:
+    """A server and a browser together (``bench/browser_latency.py``)."""
+    with lab_server(tmp) as server, with_browser(server, chromium) as lab:
+        yield lab
+
+
+@pytest.fixture(scope="session")
+def lab_instance(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    """The one JupyterLab server of the whole session."""
+    with lab_server(tmp_path_factory.mktemp("lab")) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def lab(lab_instance: Lab, chromium: Path) -> Iterator[Lab]:
+    """The session's JupyterLab server with a Chromium for this test module's tests.
+
+    Playwright's sync API allows one instance at a time in a thread: the browser lives as
+    long as the module's tests, so a module may instead start its own (the review page's).
+    """
+    with with_browser(lab_instance, chromium) as session:
+        yield session

@@ -1,0 +1,218 @@
+"""The board editor in JupyterLab in a real Chromium at 1280x800, driven by the mouse.
+
+A fresh notebook shows a ``BoardEditor``; the test places two models and a crate with real
+mouse clicks and drags on the ipympl canvas, drags one model, saves the board with the Save
+button, and checks the file with ``fwwrules check`` (exit 0) and the loader. Board points are
+turned into screen pixels with the same figure layout computed headless (Agg), so a click
+lands where the test means it. Screenshots at 1280x800 and 1920x1080 go to ``artifacts/``.
+
+The Lab server and Chromium are the browser suite's (``conftest.py``: skips, and the
+``FWWRULES_REQUIRE_BROWSER`` failure, included).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fwwrules_widgets.editor import CANVAS_PX  # the default size, as a reader gets it
+
+from .conftest import ARTIFACTS, Lab, chromium, lab  # the suite's one Lab server and Chromium
+
+pytestmark = pytest.mark.browser
+__all__ = ["chromium", "lab"]  # fixtures used by name
+
+NOTEBOOK = "editor-browser.ipynb"
+SAVED = "editor-browser-board.yaml"
+SIZE = (24, 24)
+SETUP = f"""\
+from fwwrules_widgets import BoardEditor
+editor = BoardEditor(units="in", size={SIZE})
+editor"""
+CANVAS = ".jupyter-matplotlib-canvas-div"
+MESSAGE = ".fwwrules-editor-message"
+ACTION_TIMEOUT_S = 30
+
+
+class Board:
+    """Board points (inches) to page pixels, from the same figure laid out headless."""
+
+    def __init__(self, page: Any) -> None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        from fwwrules_widgets import BoardEditor
+
+        self.page = page
+        self.twin = BoardEditor(units="in", size=SIZE, canvas_px=CANVAS_PX, interactive=False)
+        self.canvas = page.locator(CANVAS).first
+
+    def px(self, x: float, y: float) -> tuple[float, float]:
+        box = self.canvas.bounding_box()
+        assert box is not None, "the editor's canvas is not on the page"
+        fx, fy = self.twin.ax.transData.transform((x, y))
+        return (box["x"] + fx, box["y"] + CANVAS_PX - fy)
+
+    def click(self, x: float, y: float) -> None:
+        self.page.mouse.click(*self.px(x, y))
+
+    def drag(
+        self, start: tuple[float, float], end: tuple[float, float], shot: str | None = None
+    ) -> None:
+        """Press, move in eight steps, release; ``shot`` names a screenshot taken just before
+        the release (the blitted drag as the reader sees it)."""
+        mouse = self.page.mouse
+        mouse.move(*self.px(*start))
+        mouse.down()
+        for k in range(1, 9):
+            t = k / 8
+            mouse.move(
+                *self.px(start[0] + t * (end[0] - start[0]), start[1] + t * (end[1] - start[1]))
+            )
+            self.page.wait_for_timeout(40)
+        if shot is not None:
+            self.page.wait_for_timeout(400)
+            self.page.screenshot(path=str(ARTIFACTS / shot))
+        mouse.up()
+
+
+def _wait_message(page: Any, text: str) -> str:
+    """Wait until the editor's message contains ``text``; return the message."""
+    message = page.locator(MESSAGE).first
+    deadline = time.monotonic() + ACTION_TIMEOUT_S
+    seen = ""
+    while time.monotonic() < deadline:
+        seen = message.inner_text()
+        if text in seen:
+            return str(seen)
+        page.wait_for_timeout(150)
+    raise AssertionError(f"the editor's message never said {text!r}; it says:\n{seen}")
+
+
+def _wait_summary(page: Any, board: Board, what: str) -> None:
+    """Wait until the 'Selected: ...' line names ``what`` (the kernel answered an action)."""
+    deadline = time.monotonic() + ACTION_TIMEOUT_S
+    label = page.locator(".widget-html", has_text="Selected").first
+    while time.monotonic() < deadline:
+        if what in label.inner_text():
+            return
+        page.wait_for_timeout(150)
+    raise AssertionError(f"nothing named {what!r} got selected: {label.inner_text()}")
+
+
+def _text_field(page: Any, label: str) -> Any:
+    return page.locator(".widget-text", has=page.locator(f'label:text-is("{label}")')).first
+
+
+def _tool(page: Any, name: str) -> None:
+    page.locator(".widget-toggle-buttons button", has_text=name).first.click()
+
+
+def test_editor_builds_a_board_with_the_mouse_and_saves_a_valid_file(lab: Lab) -> None:
+    lab.write_notebook(NOTEBOOK, SETUP)
+    saved = lab.root / "notebooks" / SAVED
+    page = lab.new_page(1280, 800)
+    try:
+        lab.open(page, NOTEBOOK)
+        _drive(page, saved)
+    except Exception:
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "editor-failure.png"), full_page=True)
+        print(lab.tail())
+        raise
+    finally:
+        page.context.close()
+        lab.shutdown_kernels()
+
+    done = subprocess.run(
+        [sys.executable, "-m", "fwwrules", "check", str(saved)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "2 models, 1 terrain piece" in done.stdout
+    import fwwrules
+
+    board = fwwrules.load(saved)
+    assert {m.label for m in board.models} == {"Knight", "Raider"}
+    assert board.model("raider").at == (16.0, 16.0)  # dragged from (18, 12), snapped
+    assert board.model("knight").at == (4.0, 12.0)
+    (crate,) = board.terrain
+    assert (crate.label, crate.kind) == ("Crate", "cover")
+    assert crate.shape == fwwrules.Rect((11.0, 12.0), (2.0, 4.0))
+
+
+def _drive(page: Any, saved: Path) -> None:
+    page.locator(CANVAS).first.wait_for(state="visible", timeout=ACTION_TIMEOUT_S * 1000)
+    page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
+    _wait_message(page, "The board is valid.")
+    canvas = page.locator(CANVAS).first
+    box = canvas.bounding_box()
+    assert box is not None and box["width"] >= CANVAS_PX - 1 and box["height"] >= CANVAS_PX - 1, (
+        f"the editor's canvas is {box} on the page, expected {CANVAS_PX} px square"
+    )
+    board = Board(page)
+    _text_field(page, "File").locator("input").fill(SAVED)
+
+    # Two models with the form and the Model tool.
+    _tool(page, "Model")
+    _text_field(page, "Faction").locator("input").fill("bos")
+    _text_field(page, "Name").first.locator("input").fill("Knight")
+    canvas.scroll_into_view_if_needed()
+    board.click(4, 12)
+    _wait_summary(page, board, "knight")
+    _text_field(page, "Faction").locator("input").fill("raiders")
+    _text_field(page, "Name").first.locator("input").fill("Raider")
+    canvas.scroll_into_view_if_needed()
+    board.click(18, 12)
+    _wait_summary(page, board, "raider")
+
+    # A crate: the Rectangle tool, dragged from corner to corner (kind cover, named Crate).
+    _tool(page, "Rectangle")
+    names = page.locator(".widget-text", has=page.locator('label:text-is("Name")'))
+    names.nth(1).locator("input").fill("Crate")
+    canvas.scroll_into_view_if_needed()
+    board.drag((10, 10), (12, 14))
+    _wait_summary(page, board, "crate")
+
+    # Drag the raider with the Select tool.
+    _tool(page, "Select")
+    canvas.scroll_into_view_if_needed()
+    board.drag((18, 12), (16, 16), shot="editor-dragging-1280x800.png")
+    page.wait_for_timeout(500)
+    canvas.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "editor-1280x800.png"))
+
+    # Malformed actions: a model on top of another is refused; a bow tie is kept red and
+    # blocks saving until it is undone.
+    _tool(page, "Model")
+    canvas.scroll_into_view_if_needed()
+    board.click(4.3, 12)
+    assert "overlaps 'knight'" in _wait_message(page, "Not done")
+    _tool(page, "Polygon")
+    canvas.scroll_into_view_if_needed()
+    for x, y in [(2, 2), (6, 6), (6, 2), (2, 6), (2, 2)]:
+        board.click(x, y)
+        page.wait_for_timeout(150)
+    _wait_message(page, "cross each other")
+    canvas.scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(ARTIFACTS / "editor-invalid-1280x800.png"))
+    page.locator("button", has_text="Save").first.click()
+    _wait_message(page, "Not saved while")
+    assert not saved.exists(), "an invalid board was written"
+    page.locator("button", has_text="Undo").first.click()
+    _wait_message(page, "The board is valid.")
+
+    page.locator("button", has_text="Save").first.click()
+    message = _wait_message(page, "Saved")
+    assert SAVED in message and "problem" not in message.lower(), message
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.wait_for_timeout(500)
+    page.locator(".widget-toggle-buttons").first.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "editor-1920x1080.png"))

@@ -1,0 +1,101 @@
+"""The ThreatPanel in a real JupyterLab in Chromium, with real mouse events, at 1280x800 and
+1920x1080: the panel fits and shows its board; dragging a shooter recomputes the map when it
+is dropped; clicking a free spot lists the rulings for a model standing there. Screenshots go
+to ``artifacts/``."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+
+from .conftest import Lab
+from .test_panels_browser import _check_panels, canvas_box, drag
+
+pytestmark = pytest.mark.browser
+
+NOTEBOOK = """\
+import fwwrules
+from fwwrules_widgets import ThreatPanel
+ThreatPanel(fwwrules.load(fwwrules.example_path("cover-example-1")), "brotherhood", step=10)
+"""
+
+PROBE = """
+import gc, json
+from fwwrules_widgets import ThreatPanel
+_p = [o for o in gc.get_objects() if isinstance(o, ThreatPanel)][-1]
+_fig = _p.view.figure
+_ratio = float(getattr(_fig.canvas, "device_pixel_ratio", 1.0) or 1.0)
+_h = _fig.bbox.height
+def _css(xy):
+    px, py = _p.view.ax.transData.transform(xy)
+    return (px / _ratio, (_h - py) / _ratio)
+_bases = {}
+for _mid, _c in _p.board.bases.items():
+    _bases[_mid] = list(_css(_c.center))
+print(json.dumps({
+    "interactive": _p.view.interactive,
+    "bases": _bases,
+    "at": {m.id: list(m.at) for m in _p.scenario.models},
+    "allowed": int(_p.result.allowed.sum()),
+    "selected": _p.selected,
+    "html": _p.html.value,
+    "free": list(_css((300.0, 60.0))),
+}))
+"""
+TIMEOUT = 60.0
+
+
+def probe(lab: Lab, page: Any) -> dict[str, Any]:
+    out = lab.kernel(page, PROBE)
+    data: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+    return data
+
+
+def wait_for(lab: Lab, page: Any, key: str, before: Any) -> dict[str, Any]:
+    deadline = time.monotonic() + TIMEOUT
+    now = probe(lab, page)
+    while now[key] == before and time.monotonic() < deadline:
+        page.wait_for_timeout(300)
+        now = probe(lab, page)
+    return now
+
+
+def test_threat_panel_drag_and_click(lab: Lab) -> None:
+    name = lab.write_notebook("threat-panel.ipynb", NOTEBOOK)
+    page = lab.new_page(1280, 800)
+    try:
+        lab.open(page, name)
+        page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
+        problems = _check_panels(lab, page, name, (1280, 800))
+        assert not problems, "\n".join(problems)
+        before = probe(lab, page)
+        assert before["interactive"], "the threat panel's board is not an ipympl canvas"
+        box = canvas_box(page, 0)
+        lab.screenshot(page, "threat-panel-1280.png")
+        bx, by = before["bases"]["brute"]
+        drag(page, box, [bx, by], (bx - 90.0, by + 40.0))
+        after = wait_for(lab, page, "allowed", before["allowed"])
+        assert after["at"]["brute"] != before["at"]["brute"], "the brute did not move"
+        assert after["allowed"] != before["allowed"], "the map did not follow the drag"
+        lab.screenshot(page, "threat-panel-dragged.png")
+        fx, fy = after["free"]
+        page.mouse.click(box["x"] + fx, box["y"] + fy)
+        clicked = wait_for(lab, page, "selected", None)
+        assert clicked["selected"] is not None, "the click selected no position"
+        assert "A model standing at" in clicked["html"]
+        assert "fwwrules-ruling" in clicked["html"]
+        lab.screenshot(page, "threat-panel-clicked.png")
+        page.set_viewport_size({"width": 1920, "height": 1080})
+        page.wait_for_timeout(800)
+        problems = _check_panels(lab, page, name, (1920, 1080))
+        assert not problems, "\n".join(problems)
+        lab.screenshot(page, "threat-panel-1920.png")
+    except Exception:
+        print(lab.tail())
+        raise
+    finally:
+        page.context.close()
+        lab.shutdown_kernels()

@@ -1,0 +1,56 @@
+"""ThreatPanel headless: the map follows a moved shooter, a click shows every enemy's ruling
+for a model standing there (English or German), the layer and language controls relabel."""
+
+from __future__ import annotations
+
+import matplotlib
+import numpy as np
+
+matplotlib.use("Agg")
+
+from fwwrules_widgets import ThreatPanel
+
+import fwwrules
+
+
+def panel() -> ThreatPanel:
+    scn = fwwrules.load(fwwrules.example_path("cover-example-1"))
+    return ThreatPanel(scn, "brotherhood", step=10, interactive=False)
+
+
+def test_threat_panel_click_shows_the_rulings_there() -> None:
+    p = panel()
+    assert p.result is not None and p.result.shooters == ("brute",)
+    p.select(300, 100)
+    assert p.selected is not None
+    assert [r.attacker for r in p.rulings] == ["brute"]
+    cell = p.result.cell(p.selected, 0)
+    assert cell is not None and cell.allowed == p.rulings[0].allowed
+    assert "A model standing at" in p.html.value and "fwwrules-ruling" in p.html.value
+    p.lang.value = "de"
+    assert "Ein Modell bei" in p.html.value
+    assert p.side.description == "Seite, die steht"
+
+
+def test_threat_panel_map_follows_a_moved_shooter() -> None:
+    p = panel()
+    assert p.result is not None
+    before = p.result
+    p.select(160, 200)
+    p.move("brute", 250, 200)
+    assert p.result is not None
+    # the grid stays put; the map and the rulings at the clicked spot are recomputed
+    assert np.array_equal(before.positions, p.result.positions)
+    assert not np.array_equal(before.allowed, p.result.allowed)
+    want = fwwrules.threat_map(p.scenario, "brotherhood", step=10, area=p.area)
+    assert np.array_equal(want.allowed, p.result.allowed)
+    assert [r.attacker for r in p.rulings] == ["brute"]
+
+
+def test_threat_panel_layer_control_redraws_the_overlay() -> None:
+    p = panel()
+    assert p.overlay is not None and p.overlay.layer == "attackers"
+    p.layer.value = "best-modifier"
+    assert p.overlay is not None and p.overlay.layer == "best-modifier"
+    texts = [t.get_text() for t in p.overlay.legend.get_texts()]
+    assert "no attack possible" in texts

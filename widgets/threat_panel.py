@@ -1,0 +1,235 @@
+"""ThreatPanel: the threat map over the board; drag a shooter and the map follows, click a
+spot and read every enemy's ruling for a model standing there.
+
+The panel decides nothing: it asks :func:`fwwrules.threat_map` for the map and
+:meth:`fwwrules.ThreatMap.rulings` for the rulings at a position.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import ipywidgets as widgets
+from matplotlib.backend_bases import MouseEvent
+
+import fwwrules
+from fwwrules.draw import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board, update_board
+from fwwrules.draw.threat import LAYERS, ThreatArtists, draw_threat_map, threat_word
+from fwwrules.errors import FwwError
+from fwwrules.scenario import Scenario
+from fwwrules.threat import ThreatMap, default_area, sides_of
+
+from .attack_panel import error_html, move_model
+from .panel import ControlPanel
+from .text import ui
+from .view import BoardView, static_bundle
+
+
+class ThreatPanel(ControlPanel):
+    """The threat map of ``scenario`` for a model of ``side`` with a ``base`` (scenario units).
+
+    Attributes tests and notebooks use: ``scenario`` (current, with moved models), ``result``
+    (the :class:`~fwwrules.ThreatMap`, or None when it could not be made; ``error`` says
+    why), ``selected`` (the index of the clicked position, or None), ``rulings`` (the
+    rulings there), ``board`` and ``overlay`` (the artists), the controls ``side``, ``layer``,
+    ``rules``, ``lang``, ``html`` (the rulings' text), ``widget`` (the whole panel).
+    Headless: :meth:`move` moves a model, :meth:`select` clicks a position.
+    """
+
+    def __init__(
+        self,
+        scenario: Scenario,
+        side: str | None = None,
+        *,
+        base: float | None = None,
+        step: float | None = None,
+        area: tuple[float, float, float, float] | None = None,
+        layer: str = "attackers",
+        lang: str = "en",
+        style: BoardStyle = DEFAULT_STYLE,
+        interactive: bool | None = None,
+    ) -> None:
+        sides = sides_of(scenario)
+        if not sides:
+            raise ValueError("a threat panel needs a scenario with models")
+        self.scenario = scenario
+        self.base = base
+        self.step = step
+        # The grid stays put while models move (the default area follows the contents).
+        u = scenario.unit_mm
+        b = base if base is not None else 32.0 / u
+        self.area = area if area is not None else default_area(scenario, b)
+        self.result: ThreatMap | None = None
+        self.error: str | None = None
+        self.selected: int | None = None
+        self.rulings: list[Any] = []
+        self._hold = 0
+        kw: dict[str, Any] = {
+            "layout": widgets.Layout(width="260px"),
+            "style": {"description_width": "initial"},
+        }
+        self.side = widgets.Dropdown(options=sides, value=side or sides[0], **kw)
+        self.layer = widgets.Dropdown(options=list(LAYERS), value=layer, **kw)
+        self.rules = widgets.Dropdown(options=["core", "vts"], value=scenario.rules, **kw)
+        self.lang = widgets.Dropdown(
+            options=[("English", "en"), ("Deutsch", "de")], value=lang, **kw
+        )
+        self.hint = widgets.HTML(layout=widgets.Layout(width="260px"))
+        self.html = widgets.HTML(
+            layout=widgets.Layout(width="420px", max_height="640px", overflow="auto")
+        )
+        self.view = BoardView(style, interactive=interactive)
+        self.view.on_move = self._dragged
+        self.view.on_drop = self._dropped
+        self.board: BoardArtists = draw_board(self.scenario, self.view.ax, style=style, lang=lang)
+        self.view.artists = self.board
+        self.overlay: ThreatArtists | None = None
+        (self.marker,) = self.view.ax.plot(
+            [],
+            [],
+            marker="X",
+            markersize=11,
+            color="black",
+            markeredgecolor="white",
+            linestyle="none",
+            zorder=7,
+        )
+        self.view.figure.canvas.mpl_connect("button_press_event", self._clicked)
+        self._compute()
+        self._draw_overlay()
+        self._show_text()
+        self._relabel()
+        for control in (self.side, self.layer, self.rules, self.lang):
+            control.observe(self._changed, "value")
+        controls = widgets.VBox(
+            [self.side, self.layer, self.rules, self.lang, self.hint],
+            layout=widgets.Layout(flex="0 0 auto", width="270px"),
+        )
+        # Controls, board and text side by side; on a narrow screen the text wraps below.
+        self.widget = widgets.HBox(
+            [controls, self.view.widget, self.html], layout=widgets.Layout(flex_flow="row wrap")
+        )
+        self.view.invalidate()
+        self.view.redraw()
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        """The widget, plus the board as PNG and the answer as HTML for static views."""
+        return static_bundle(self.widget, self.view.figure, self.html.value)
+
+    # --- the one place that asks the rules -------------------------------------------------
+    def _compute(self) -> None:
+        try:
+            self.result = fwwrules.threat_map(
+                self.scenario,
+                self.side.value,
+                base=self.base,
+                step=self.step,
+                rules=self.rules.value,
+                area=self.area,
+            )
+            self.error = None
+        except FwwError as exc:
+            self.result = None
+            self.error = str(exc)
+        self.rulings = []
+        ok = self.result is not None and self.selected is not None
+        if ok and self.selected < len(self.result.positions):  # type: ignore[union-attr,operator]
+            self.rulings = self.result.rulings(self.selected)  # type: ignore[union-attr,arg-type]
+
+    def _draw_overlay(self) -> None:
+        if self.overlay is not None:
+            self.overlay.remove()
+            self.overlay = None
+        if self.result is not None:
+            self.overlay = draw_threat_map(
+                self.result,
+                self.view.ax,
+                self.layer.value,
+                lang=self.lang.value,
+                style=self.view.style,
+            )
+            self.board.title.set_text(
+                threat_word("title", self.lang.value).format(
+                    base=f"{self.result.base:g}",
+                    units=self.scenario.units,
+                    side=self.result.side,
+                )
+            )
+
+    def _show_text(self) -> None:
+        lang = self.lang.value
+        if self.result is None:
+            self.html.value = error_html(FwwError(self.error or ""), lang)
+            return
+        if self.selected is None:
+            self.html.value = ""
+            return
+        x, y = (float(v) for v in self.result.positions[self.selected])
+        head = f"<p><b>{html.escape(ui('threat-position', lang))} ({x:g}, {y:g})</b></p>"
+        if not self.result.placeable[self.selected]:
+            self.html.value = head + f"<p>{html.escape(ui('threat-unplaceable', lang))}</p>"
+            return
+        self.html.value = head + "".join(r.html(lang) for r in self.rulings)
+
+    def refresh(self, moved: str | None = None) -> None:
+        """Recompute the map (and the rulings at the selected position), redraw once."""
+        self._compute()
+        update_board(self.board, self.scenario, lang=self.lang.value)
+        self._draw_overlay()
+        self._show_text()
+        self.view.invalidate()
+        self.view.redraw(moved)
+
+    def move(self, model_id: str, x: float, y: float) -> None:
+        """Put a model's centre at (x, y) in scenario units and recompute the map."""
+        self.scenario = move_model(self.scenario, model_id, x, y)
+        self.refresh(moved=model_id)
+
+    def select(self, x: float, y: float) -> None:
+        """Show the rulings for a model standing at the position nearest (x, y) (units)."""
+        if self.result is None:
+            return
+        self.selected = self.result.nearest(x, y)
+        px, py = (float(v) for v in self.result.positions[self.selected])
+        u = self.scenario.unit_mm
+        self.marker.set_data([px * u], [py * u])
+        self.rulings = self.result.rulings(self.selected)
+        self._show_text()
+        self.view.invalidate()
+        self.view.redraw()
+
+    # --- controls and mouse ----------------------------------------------------------------
+    def _relabel(self) -> None:
+        lang = self.lang.value
+        self.side.description = ui("threat-side", lang)
+        self.layer.description = ui("threat-layer", lang)
+        self.rules.description = ui("rules", lang)
+        self.lang.description = ui("lang", lang)
+        with self._held():
+            value = self.layer.value
+            self.layer.options = [(ui(k, lang), k) for k in LAYERS]
+            self.layer.value = value
+        self.hint.value = f"<i>{html.escape(ui('threat-hint', lang))}</i>"
+
+    def _dragged(self, model_id: str, x_mm: float, y_mm: float) -> None:
+        """While dragging only the base moves (the map follows on release)."""
+        u = self.scenario.unit_mm
+        self.scenario = move_model(self.scenario, model_id, x_mm / u, y_mm / u)
+        update_board(self.board, self.scenario, lang=self.lang.value)
+
+    def _dropped(self, model_id: str, x_mm: float, y_mm: float) -> None:
+        u = self.scenario.unit_mm
+        self.scenario = move_model(self.scenario, model_id, x_mm / u, y_mm / u)
+        self._compute()
+        self._draw_overlay()
+        self._show_text()
+
+    def _clicked(self, event: MouseEvent) -> None:
+        if event.inaxes is not self.view.ax or event.button != 1 or event.xdata is None:
+            return
+        assert event.ydata is not None
+        if self.view.model_at(event.xdata, event.ydata) is not None:
+            return  # a base: the view drags it
+        u = self.scenario.unit_mm
+        self.select(event.xdata / u, event.ydata / u)
