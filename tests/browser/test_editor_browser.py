@@ -19,11 +19,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ARTIFACTS, Lab, chromium, lab  # the suite's one Lab server and Chromium
+from conftest import ARTIFACTS, Lab  # the suite's Lab server; its fixtures come by name
 from fwwrules_widgets.editor import CANVAS_PX  # the default size, as a reader gets it
 
 pytestmark = pytest.mark.browser
-__all__ = ["chromium", "lab"]  # fixtures used by name
 
 NOTEBOOK = "editor-browser.ipynb"
 SAVED = "editor-browser-board.yaml"
@@ -111,7 +110,8 @@ def _tool(page: Any, name: str) -> None:
     page.locator(".widget-toggle-buttons button", has_text=name).first.click()
 
 
-def test_editor_builds_a_board_with_the_mouse_and_saves_a_valid_file(lab: Lab) -> None:
+def test_editor_builds_a_board_with_the_mouse_and_saves_a_valid_file(browser_lab: Lab) -> None:
+    lab = browser_lab
     lab.write_notebook(NOTEBOOK, SETUP)
     saved = lab.root / "notebooks" / SAVED
     page = lab.new_page(1280, 800)
