@@ -186,7 +186,7 @@ def main() -> int:
 
 
 def _moved(scenario: Scenario, model_id: str, x: float, y: float) -> Scenario:
-    from fwwrules_widgets import move_model
+    from fwwrules.placement import move_model
 
     return move_model(scenario, model_id, x, y)
 

@@ -129,6 +129,13 @@ def ruling(
     los_ok: bool | None = None
     sight: Sight | None = None
 
+    by_clause: dict[str, int] = {}
+
+    def add(clause: str, value: int) -> None:
+        """A skill modifier, kept per clause (``AttackRuling.modifiers``)."""
+        if value:
+            by_clause[clause] = by_clause.get(clause, 0) + value
+
     def refuse(clause: str) -> None:
         if clause not in not_allowed:
             not_allowed.append(clause)
@@ -146,6 +153,8 @@ def ruling(
         terms = close_combat_terms(scenario, attacker, shot.target, w, rules)
         icon, value = terms.icon, terms.value
         modifier += sum(m for _, m in terms.modifiers)
+        for clause, amount in terms.modifiers:
+            add(clause, amount)
         dice.update(terms.dice)
         choices.extend(terms.choices)
         armor = ArmorInfo(terms.armor_bonus, terms.armor_boost)
@@ -187,6 +196,8 @@ def ruling(
         reasons.extend(cov.reasons)
         cover, ignored, armor = cov.cover, cov.ignored, cov.armor
         modifier += cov.modifier
+        for entry in cov.cover:
+            add(entry.clause, entry.modifier)
         sight = Sight(los.witness, shot.loc, cov.crossings, los.blockers)
         # melee.shoot-into
         if target_is_model:
@@ -194,10 +205,14 @@ def ruling(
             if found is not None:
                 into, into_reasons = found
                 modifier += into.modifier
+                add("melee.shoot-into", into.modifier)
                 reasons.extend(into_reasons)
 
     quick_mods, quick_reasons = quick_action(quick)
     modifier += sum(m for _, m in quick_mods)
+    for clause, amount in quick_mods:
+        add(clause, amount)
+    assert sum(by_clause.values()) == modifier, (by_clause, modifier)
     reasons.extend(quick_reasons)
 
     skill = SkillInfo(icon, value, modifier)
@@ -231,4 +246,5 @@ def ruling(
         reasons=tuple(reasons),
         sight=sight,
         labels=labels,
+        modifiers=by_clause,
     )

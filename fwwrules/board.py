@@ -105,6 +105,8 @@ class Board:
     contact_tolerance: float
     orange_mm: float
     """The Orange ruler in mm (Significant Edges and levels are measured with it)."""
+    ruler_tolerance: float
+    """Every comparison against a ruler length allows this much (mm; the contact tolerance)."""
     derived: Derived
     """The scenario's cache; the board's own derived parts (edges, merged solids) live there."""
 
@@ -113,7 +115,9 @@ class Board:
         """``elevation.significant-edge``: every Significant Edge, computed on first use."""
         d = self.derived
         if d.significant_edges is None:
-            d.significant_edges = significant_edges_of(self.terrain.values(), self.orange_mm)
+            d.significant_edges = significant_edges_of(
+                self.terrain.values(), self.orange_mm, self.ruler_tolerance
+            )
         return d.significant_edges
 
     def terrain_near(self, geom: shapely.Geometry) -> list[TerrainGeometry]:
@@ -195,6 +199,7 @@ def build_board(
     contact_tolerance_mm: float,
     orange_mm: float,
     derived: Derived,
+    ruler_tolerance_mm: float | None = None,
 ) -> Board:
     """The board in mm (``Scenario.board`` calls it once, on first use)."""
     u = unit_mm
@@ -228,6 +233,7 @@ def build_board(
         tree=tree,
         contact_tolerance=contact_tolerance_mm,
         orange_mm=orange_mm,
+        ruler_tolerance=contact_tolerance_mm if ruler_tolerance_mm is None else ruler_tolerance_mm,
         derived=derived,
     )
 

@@ -27,6 +27,7 @@ from .data import Scenario
 from .engagement import contacts, engagements, label
 from .los import has_line_of_sight
 from .pieces import Weapon
+from .rulesets import RULESETS, ruleset
 from .rulings import Choice, IntoMelee, Reason
 
 SUPER_MUTANT = "super-mutant"
@@ -44,7 +45,7 @@ QUICK_ACTION_MODIFIER = -2
 STRENGTH_BONUS_MIN = 7
 """``melee.strength``: Strength at or above this adds a black die to a melee weapon's attack."""
 
-SHOOT_INTO_MODIFIER = {"core": 2, "vts": -2}
+SHOOT_INTO_MODIFIER = {name: rs.shoot_into_modifier for name, rs in RULESETS.items()}
 """``melee.shoot-into``: the skill modifier for shooting at an engaged target, by ruleset."""
 
 ARMOR_DIE_NUMBERS = 4
@@ -196,7 +197,7 @@ def close_combat_terms(
     icon: str | None = "melee" if not ranged else weapon.type
     is_super_mutant = SUPER_MUTANT in attacker.keywords
     if ranged and is_super_mutant and weapon.type in ("pistol", "rifle"):
-        if rules == "core":
+        if ruleset(rules).super_mutant_melee:
             own = attacker.skills.get(weapon.type)
             melee_value = attacker.skills.get("melee")
             if melee_value is not None and (own is None or melee_value >= own):
@@ -212,7 +213,7 @@ def close_combat_terms(
                 )
             )
         else:
-            reasons.append(Reason("melee.super-mutant", "vts", {"attacker": a_label}))
+            reasons.append(Reason("melee.super-mutant", rules, {"attacker": a_label}))
     value = attacker.skills.get(icon) if icon is not None else None
     if value is None:
         not_allowed.append("melee.skill")
@@ -241,10 +242,8 @@ def close_combat_terms(
                 )
             )
         modifiers.append(("melee.ranged-weapon", RANGED_WEAPON_MODIFIER))
-        if rules == "vts":
-            armor_boost = 1
-        else:
-            armor_bonus = 1
+        step = ruleset(rules).armor_step  # core: armor +1, vts: an Armor Boost
+        armor_bonus, armor_boost = step.bonus, step.boost
         reasons.append(
             Reason(
                 "melee.ranged-weapon",
@@ -393,14 +392,15 @@ def into_melee(
         return None
     target = scenario.model(target_id)
     t_label = target.label
-    modifier = SHOOT_INTO_MODIFIER[rules]
+    rs = ruleset(rules)
+    modifier = rs.shoot_into_modifier
     reasons: list[Reason] = []
     foes = [label(scenario, f) for f in engagements(scenario)[target_id]]
-    if rules == "vts":
+    if not rs.shoot_into_numbers:
         reasons.append(
             Reason(
                 "melee.shoot-into",
-                "vts",
+                rs.name,
                 {"target": t_label, "engaged": foes, "modifier": modifier},
             )
         )
@@ -408,7 +408,7 @@ def into_melee(
 
     reasons.append(
         Reason(
-            "melee.shoot-into", "core", {"target": t_label, "engaged": foes, "modifier": modifier}
+            "melee.shoot-into", rs.name, {"target": t_label, "engaged": foes, "modifier": modifier}
         )
     )
     near = [m for m in contacts(scenario, target_id) if m != attacker.id]

@@ -37,6 +37,7 @@ from .constants import LENGTH_EPSILON_MM
 from .elevation import covering_edges, edge_crossed
 from .engagement import engagements
 from .geometry import disc_passage, passage
+from .rulesets import ruleset
 from .rulings import ArmorInfo, CoverEntry, Crossing, IgnoredEntry, Reason
 from .shot import Shot
 from .terrain import AREA_KINDS, merged
@@ -62,9 +63,8 @@ def armor_for_cover(rules: str, covered: bool) -> tuple[ArmorInfo, Reason | None
     """``cover.armor``: +1 armor once (``core``) or one Armor Boost (``vts``)."""
     if not covered:
         return ArmorInfo(), None
-    if rules == "vts":
-        return ArmorInfo(boost=1), Reason("cover.armor", "vts", {})
-    return ArmorInfo(bonus=1), Reason("cover.armor", "core", {})
+    rs = ruleset(rules)
+    return rs.armor_step, Reason("cover.armor", rs.name, {})
 
 
 def _engaged(shot: Shot, a: str, b: str) -> bool:

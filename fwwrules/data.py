@@ -162,6 +162,12 @@ class Scenario:
         tol = self.options.contact_tolerance
         return DEFAULT_CONTACT_TOLERANCE_MM if tol is None else tol * self.unit_mm
 
+    @property
+    def ruler_tolerance_mm(self) -> float:
+        """Every comparison against a ruler length allows this much: the contact tolerance
+        (docs/rules.md, "Conventions"; :mod:`fwwrules.thresholds`)."""
+        return self.contact_tolerance_mm
+
     def ruler_mm(self, colour: str) -> float:
         """A ruler's length in millimetres, with the scenario's overrides."""
         if colour in self.rulers:

@@ -57,6 +57,7 @@ from shapely.geometry import LineString, Point
 
 from .constants import BOUNDARY_TOLERANCE_MM, EDGE_PROBE_MM, LENGTH_EPSILON_MM
 from .rulings import Reason
+from .thresholds import reaches_ruler, within_ruler
 
 if TYPE_CHECKING:
     from .board import Board, TerrainGeometry
@@ -105,7 +106,9 @@ def is_elevated(scenario: Scenario, a_id: str, b_id: str) -> bool:
     Exactly Orange counts (within :data:`LENGTH_EPSILON_MM`). The relation is one-way: at most
     one of ``is_elevated(s, a, b)`` and ``is_elevated(s, b, a)`` is true.
     """
-    return height_difference(scenario, a_id, b_id) >= orange_mm(scenario) - LENGTH_EPSILON_MM
+    return reaches_ruler(
+        height_difference(scenario, a_id, b_id), orange_mm(scenario), scenario.ruler_tolerance_mm
+    )
 
 
 def _require_model(scenario: Scenario, ident: str) -> None:
@@ -211,7 +214,7 @@ def _signed_area(coords: list[Point2]) -> float:
 
 
 def significant_edges_of(
-    terrain: Iterable[TerrainGeometry], orange: float
+    terrain: Iterable[TerrainGeometry], orange: float, tolerance: float = LENGTH_EPSILON_MM
 ) -> tuple[SignificantEdge, ...]:
     """``elevation.significant-edge``: every Significant Edge of a board, in file order.
 
@@ -229,15 +232,17 @@ def significant_edges_of(
     and lies on the outer side (probed :data:`EDGE_PROBE_MM` outside).
     """
     pieces = tuple(t for t in terrain if t.height is not None)
-    if not pieces or all(float(t.height or 0.0) < orange - LENGTH_EPSILON_MM for t in pieces):
+    if not pieces or all(
+        not reaches_ruler(float(t.height or 0.0), orange, tolerance) for t in pieces
+    ):
         return ()
     # Memoised on the pieces' ids, heights and outlines: a scenario rebuilt after a model moved
     # (dataclasses.replace) finds its edges again without recomputing them.
     wkb = shapely.to_wkb([t.polygon for t in pieces])
-    key = (orange, tuple((t.id, t.height) for t in pieces), tuple(wkb))
+    key = (orange, tolerance, tuple((t.id, t.height) for t in pieces), tuple(wkb))
     cached = _EDGE_CACHE.get(key)
     if cached is None:
-        cached = _compute_edges(pieces, orange)
+        cached = _compute_edges(pieces, orange, tolerance)
         if len(_EDGE_CACHE) >= _EDGE_CACHE_LIMIT:
             _EDGE_CACHE.pop(next(iter(_EDGE_CACHE)))
         _EDGE_CACHE[key] = cached
@@ -249,7 +254,7 @@ _EDGE_CACHE_LIMIT = 32
 
 
 def _compute_edges(
-    pieces: tuple[TerrainGeometry, ...], orange: float
+    pieces: tuple[TerrainGeometry, ...], orange: float, tolerance: float = LENGTH_EPSILON_MM
 ) -> tuple[SignificantEdge, ...]:
     """Every Significant Edge, with spatial indexes instead of all-against-all.
 
@@ -263,7 +268,7 @@ def _compute_edges(
     eps = LENGTH_EPSILON_MM
     polys = np.asarray([t.polygon for t in pieces], dtype=object)
     heights = np.asarray([float(t.height or 0.0) for t in pieces])
-    tops = [k for k, h in enumerate(heights) if h >= orange - eps]
+    tops = [k for k, h in enumerate(heights) if reaches_ruler(h, orange, tolerance)]
     # the edges of the pieces that can drop by Orange: (x0, y0, x1, y1), owner, index, ccw
     rows: list[Any] = []
     owner: list[Any] = []
@@ -315,7 +320,7 @@ def _compute_edges(
     first = np.flatnonzero(new_run)
     last = np.append(first[1:] - 1, len(pe) - 1)
     run_e, run_t0, run_t1, run_g = pe[first], pt[first, 0], pt[last, 1], ground[first]
-    significant = heights[own[run_e]] - run_g >= orange - eps
+    significant = reaches_ruler(heights[own[run_e]] - run_g, orange, tolerance)
     out: list[SignificantEdge] = []
     for e, t0, t1, g in zip(
         run_e[significant].tolist(),
@@ -472,7 +477,7 @@ def _grounds(
 
 
 def _compute_edges_reference(
-    pieces: tuple[TerrainGeometry, ...], orange: float
+    pieces: tuple[TerrainGeometry, ...], orange: float, tolerance: float = LENGTH_EPSILON_MM
 ) -> tuple[SignificantEdge, ...]:
     """The edge-by-edge computation (all pieces near each piece, then each edge on its own):
     slower, kept as the reference :func:`_compute_edges` is tested against."""
@@ -480,7 +485,7 @@ def _compute_edges_reference(
     out: list[SignificantEdge] = []
     for k, piece in enumerate(pieces):
         top = float(piece.height or 0.0)
-        if top < orange - LENGTH_EPSILON_MM:
+        if not reaches_ruler(top, orange, tolerance):
             continue  # no drop from it can reach Orange
         coords = [(float(x), float(y)) for x, y in shapely.get_coordinates(piece.polygon.exterior)]
         ccw = _signed_area(coords) > 0
@@ -496,7 +501,7 @@ def _compute_edges_reference(
         for i in range(len(coords) - 1):
             a, b = coords[i], coords[i + 1]
             beyond = [near[int(j)] for j in np.flatnonzero(hits[i])] if near else []
-            out.extend(_edge_parts(piece, i, a, b, top, ccw, beyond, orange))
+            out.extend(_edge_parts(piece, i, a, b, top, ccw, beyond, orange, tolerance))
     return tuple(out)
 
 
@@ -509,6 +514,7 @@ def _edge_parts(
     ccw: bool,
     neighbours: list[TerrainGeometry],
     orange: float,
+    tolerance: float,
 ) -> list[SignificantEdge]:
     """The significant parts of edge ``index`` (``a -> b``); ``neighbours`` meet the edge."""
     dx, dy = b[0] - a[0], b[1] - a[1]
@@ -521,7 +527,7 @@ def _edge_parts(
     if not neighbours:  # the table lies beyond the whole edge
         return (
             [SignificantEdge(piece.id, index, a, b, top, 0.0, side)]
-            if top >= orange - (LENGTH_EPSILON_MM)
+            if reaches_ruler(top, orange, tolerance)
             else []
         )
     line = LineString([a, b])
@@ -557,7 +563,7 @@ def _edge_parts(
             parts.append((t0, t1, ground))
     edges = []
     for t0, t1, ground in parts:
-        if top - ground >= orange - LENGTH_EPSILON_MM:
+        if reaches_ruler(top - ground, orange, tolerance):
             pa = a if t0 == 0.0 else (a[0] + t0 * dx, a[1] + t0 * dy)
             pb = b if t1 == 1.0 else (a[0] + t1 * dx, a[1] + t1 * dy)
             edges.append(SignificantEdge(piece.id, index, pa, pb, top, ground, side))
@@ -709,7 +715,7 @@ class ShotContext:
       ones the Line of Cover crosses, one per piece (:func:`covering_edges`).
     * ``cover_within``: ``elevation.shooter-cover``, when the attacker is Elevated: only cover
       at most this far (mm, edge to edge) from the target's base counts. It is Orange plus
-      :data:`LENGTH_EPSILON_MM`, so a plain ``distance <= cover_within`` keeps cover exactly
+      the ruler tolerance, so a plain ``distance <= cover_within`` keeps cover exactly
       Orange away (``200 - 133.2`` is ``66.80000000000001`` in floating point).
     * ``reasons``: what applies, citing ``elevation.*`` with values (scenario units).
     """
@@ -850,8 +856,9 @@ def shot_context(scenario: Scenario, attacker_id: str, target_id: str) -> ShotCo
     excluded = frozenset(under_a) | frozenset(under_t)
 
     diff = ma.elevation - mt.elevation
-    attacker_elevated = diff >= orange - LENGTH_EPSILON_MM
-    target_elevated = -diff >= orange - LENGTH_EPSILON_MM
+    tol = scenario.ruler_tolerance_mm
+    attacker_elevated = reaches_ruler(diff, orange, tol)
+    target_elevated = reaches_ruler(-diff, orange, tol)
     if not (attacker_elevated or target_elevated):
         if abs(diff) > LENGTH_EPSILON_MM:
             reasons.append(
@@ -933,7 +940,7 @@ def shot_context(scenario: Scenario, attacker_id: str, target_id: str) -> ShotCo
                 "bottom": _r(scenario, e.bottom),
                 "unit": unit,
             }
-            if d > orange + eps:
+            if not within_ruler(d, orange, tol):
                 los_edges.append(e)
                 reasons.append(Reason("elevation.edge-blocks-los", "far", values))
             elif target_elevated:
@@ -944,7 +951,7 @@ def shot_context(scenario: Scenario, attacker_id: str, target_id: str) -> ShotCo
 
     cover_within = None
     if attacker_elevated:
-        cover_within = orange + LENGTH_EPSILON_MM  # exactly Orange still counts
+        cover_within = orange + tol  # within Orange (thresholds.within_ruler)
         reasons.append(
             Reason(
                 "elevation.shooter-cover",

@@ -7,7 +7,8 @@ Boundary cases
   contact; so is any overlap the scenario allows (at most the tolerance). The comparison
   allows :data:`~fwwrules.constants.LENGTH_EPSILON_MM` more for floating-point rounding, so a
   rotated or translated board keeps its contacts.
-* Levels: models whose elevations differ by the Orange ruler or more stand on different levels
+* Levels: models whose elevations differ by the Orange ruler or more (less the ruler
+  tolerance, the same predicate as ``elevation.elevated``) stand on different levels
   and are never in contact, whatever their footprints do (a model on a roof is not engaged
   with one in the street below). Smaller differences are the same level.
 * Only opposing models (enemy or neutral, :meth:`Scenario.opposing`) engage; friendly bases in
@@ -20,9 +21,10 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from .board import Disc
-from .constants import LENGTH_EPSILON_MM
 from .data import Scenario
 from .pieces import Model
+from .thresholds import reaches_ruler
+from .thresholds import touching as gap_touches
 
 
 def label(scenario: Scenario, ident: str) -> str:
@@ -36,16 +38,19 @@ def label(scenario: Scenario, ident: str) -> str:
 def same_level(scenario: Scenario, a: Model, b: Model) -> bool:
     """True when two models stand on one level: elevations differ by less than Orange.
 
-    A difference of exactly the Orange ruler is another level (``elevation.elevated`` makes
+    A difference of Orange (less the ruler tolerance, :mod:`fwwrules.thresholds`) or more is
+    another level (``elevation.elevated`` makes
     such a model Elevated), so the two are never in base contact.
     """
     ga, gb = scenario.board.models[a.id], scenario.board.models[b.id]
-    return abs(ga.elevation - gb.elevation) < scenario.ruler_mm("orange")
+    return not reaches_ruler(
+        abs(ga.elevation - gb.elevation), scenario.ruler_mm("orange"), scenario.ruler_tolerance_mm
+    )
 
 
 def touching(scenario: Scenario, a: Disc, b: Disc) -> bool:
     """Two bases in contact: gap at most the contact tolerance (rounding allowed)."""
-    return a.gap(b) <= scenario.board.contact_tolerance + LENGTH_EPSILON_MM
+    return gap_touches(a.gap(b), scenario.board.contact_tolerance)
 
 
 def in_contact(scenario: Scenario, a_id: str, b_id: str) -> bool:
@@ -100,13 +105,14 @@ def _engagement_graph(scenario: Scenario) -> dict[str, tuple[str, ...]]:
     out: dict[str, list[str]] = {m.id: [] for m in models}
     geo = scenario.board.models
     orange = scenario.ruler_mm("orange")
+    tol = scenario.ruler_tolerance_mm
     for j in range(len(models)):
         b = models[j]
         gb = geo[b.id]
         for i in range(j):
             a = models[i]
             ga = geo[a.id]
-            if abs(ga.elevation - gb.elevation) >= orange:
+            if reaches_ruler(abs(ga.elevation - gb.elevation), orange, tol):
                 continue
             if not scenario.opposing(a, b):
                 continue

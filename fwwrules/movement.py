@@ -26,7 +26,7 @@ from .engagement import engagements, label, same_level, touching
 from .errors import QueryError
 from .paths import Obstacle, Point2, blockers, inside_any, seg_clear, shortest_path, shortest_route
 from .pieces import Model
-from .rulesets import ruleset_name
+from .rulesets import ruleset, ruleset_name
 from .rulings import AttackRuling, Explained, Reason, SkillInfo
 
 # ---------------------------------------------------------------------------------------------
@@ -323,10 +323,10 @@ def slide(
     if not (math.isfinite(x) and math.isfinite(y)):
         raise QueryError(f"the slide's end position must be finite numbers, got {to!r}")
     labels = {m.id: m.label for m in scenario.models}
-    if r == "vts":
+    if not ruleset(r).slides:
         return SlideRuling(
             model.id, (x, y), r, False, ("melee.slide",),
-            reasons=(Reason("melee.slide", "vts", {}),), labels=labels,
+            reasons=(Reason("melee.slide", r, {}),), labels=labels,
         )  # fmt: skip
     geo = scenario.board.models
     u = scenario.unit_mm

@@ -15,6 +15,7 @@ table's edge do.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import TYPE_CHECKING
 
@@ -28,6 +29,24 @@ Bounds = tuple[float, float, float, float]
 
 CONTENT_MARGIN_MM = BOARD_MARGIN_MM
 """Without a ``board`` size, the table is the contents' extent plus this on every side."""
+
+
+def move_model(scenario: Scenario, model_id: str, x: float, y: float) -> Scenario:
+    """The scenario with one model's centre at ``(x, y)`` in scenario units (a new scenario,
+    with its own empty cache; nothing is checked but the id: use :func:`stop_at_contact` to
+    keep bases apart). An unknown id raises :class:`~fwwrules.errors.UnknownIdError`.
+
+    >>> from fwwrules.data import Model, Scenario
+    >>> s = Scenario(models=(Model("a", "x", 32.0, (0.0, 0.0)),))
+    >>> move_model(s, "a", 10, 20).model("a").at
+    (10.0, 20.0)
+    """
+    scenario.model(model_id)  # raises UnknownIdError for a bad id
+    models = tuple(
+        dataclasses.replace(m, at=(float(x), float(y))) if m.id == model_id else m
+        for m in scenario.models
+    )
+    return dataclasses.replace(scenario, models=models)
 
 
 def board_bounds(scenario: Scenario) -> Bounds:

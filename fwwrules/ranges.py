@@ -6,9 +6,10 @@ laid end to end after the short one.
 
 Boundary cases
 --------------
-* A target is in a band if any part of its base lies in it. A base whose nearest point is
-  exactly at the short ruler's end is in the short band; it also reaches into the long band
-  only if its farthest point lies strictly beyond that end.
+* A target is in a band if any part of its base lies in it, within the ruler tolerance (the
+  contact tolerance, :mod:`fwwrules.thresholds`). A base whose nearest point is at most the
+  tolerance beyond the short ruler's end is in the short band; it also reaches into the long
+  band only if its farthest point lies more than the tolerance beyond that end.
 * A base in both bands lets the attacker choose (a :class:`~fwwrules.rulings.Choice`).
 * Overlapping or touching bases are at distance 0 (short band).
 * A weapon without a long band cannot reach past its short ruler.
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from .data import Scenario
 from .pieces import Weapon
 from .rulings import Choice, Reason
+from .thresholds import within_ruler
 
 
 def band_limits(scenario: Scenario, weapon: Weapon) -> tuple[float, float | None]:
@@ -69,15 +71,22 @@ def range_bands(
     ('short', 'long')
     >>> range_bands(s, w, 6 * 25.4, 6 * 25.4).bands         # a point exactly at the end
     ('short',)
-    >>> range_bands(s, w, 14 * 25.4 + 0.1, 15 * 25.4).bands  # beyond red + green
+    >>> range_bands(s, w, 14 * 25.4 + 0.5, 15 * 25.4).bands  # within the ruler tolerance
+    ('long',)
+    >>> range_bands(s, w, 14 * 25.4 + 0.6, 15 * 25.4).bands  # beyond red + green
     ()
     """
     short_end, long_end = band_limits(scenario, weapon)
+    tol = scenario.ruler_tolerance_mm
     nearest = max(nearest, 0.0)
     bands: list[str] = []
-    if nearest <= short_end:
+    if within_ruler(nearest, short_end, tol):
         bands.append("short")
-    if long_end is not None and nearest <= long_end and farthest > short_end:
+    if (
+        long_end is not None
+        and within_ruler(nearest, long_end, tol)
+        and not within_ruler(farthest, short_end, tol)
+    ):
         bands.append("long")
     d_units = scenario.from_mm(nearest)
     values = {

@@ -265,6 +265,9 @@ class AttackRuling(Explained):
     reasons: tuple[Reason, ...] = ()
     sight: Sight | None = field(default=None, compare=False)
     labels: Mapping[str, str] = field(default_factory=dict, compare=False)
+    modifiers: Mapping[str, int] = field(default_factory=dict)
+    """The skill modifier of each clause (``cover.line``, ``melee.shoot-into``, ...), in the
+    order they were applied; they sum to ``skill.modifier``. Clauses adding 0 are left out."""
 
     @property
     def cover_modifier(self) -> int:
@@ -299,4 +302,5 @@ class AttackRuling(Explained):
             "choices": [c.to_dict() for c in self.choices],
             "into_melee": None if self.into_melee is None else self.into_melee.to_dict(),
             "reasons": [r.to_dict(lang, self.labels) for r in self.reasons],
+            "modifiers": dict(self.modifiers),
         }

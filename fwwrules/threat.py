@@ -74,6 +74,7 @@ from .pieces import Model, Weapon
 from .ranges import band_limits, range_bands
 from .rulesets import ruleset_name
 from .terrain import AREA_KINDS, BLOCKS_LOS, merged, shot_kinds
+from .thresholds import reaches_ruler
 
 THREAT_FORMAT = "fwwrules/threat@1"
 """The ``format`` of ``fwwrules threat --json``."""
@@ -1027,6 +1028,7 @@ def _shooter_layer(
     hard: BoolArray,
     into: NDArray[np.int32],
 ) -> None:
+    rtol = scenario.ruler_tolerance_mm
 
     board = scenario.board
     model = scenario.model(sid)
@@ -1075,7 +1077,7 @@ def _shooter_layer(
     # Elevation: the fast path takes flat shots only (target on the ground, neither Elevated).
     on_piece = elev_mm > 0.0
     diff_t = mg.elevation - elev_mm
-    elevated = (diff_t >= orange - LENGTH_EPSILON_MM) | (-diff_t >= orange - LENGTH_EPSILON_MM)
+    elevated = reaches_ruler(diff_t, orange, rtol) | reaches_ruler(-diff_t, orange, rtol)
     flat_bad = need & (on_piece | elevated)
     hard[flat_bad, j] = True
     need &= ~flat_bad

@@ -29,6 +29,13 @@ EDITOR = (
     "tests.browser.test_editor_browser",
     "test_editor_builds_a_board_with_the_mouse_and_saves_a_valid_file",
 )
+PANELS = "tests.browser.test_panels_browser"
+PANEL_TESTS = {
+    "layout": "test_every_panel_fits_and_shows_its_board",
+    "attack-drag": "test_attack_panel_drag_in_notebook_01",
+    "readme-drag": "test_readme_snippet_in_a_fresh_notebook_drags",
+    "melee-drag": "test_melee_panel_drag_into_contact_makes_an_engagement",
+}
 
 
 def _case(classname: str, name: str, outcome: str = "") -> str:
@@ -48,6 +55,7 @@ def _complete(**outcomes: str) -> list[str]:
     cases.append(_case(*BROWSER, outcomes.get("browser", "")))
     cases.append(_case(*BINDER, outcomes.get("binder", "")))
     cases.append(_case(*EDITOR, outcomes.get("editor", "")))
+    cases += [_case(PANELS, name, outcomes.get(key, "")) for key, name in PANEL_TESTS.items()]
     return cases
 
 
@@ -57,10 +65,10 @@ def test_ci_check_passes_when_everything_required_ran(
     assert NOTEBOOKS
     assert ci.main([str(_junit(tmp_path, *_complete()))]) == 0
     last = capsys.readouterr().out.strip().splitlines()[-1]
-    assert last == f"ci: {len(NOTEBOOKS) + 3} passed, 0 failed, 0 skipped"
+    assert last == f"ci: {len(NOTEBOOKS) + 3 + len(PANEL_TESTS)} passed, 0 failed, 0 skipped"
 
 
-@pytest.mark.parametrize("which", ["browser", "binder", "editor"])
+@pytest.mark.parametrize("which", ["browser", "binder", "editor", *PANEL_TESTS])
 @pytest.mark.parametrize("outcome", ["skipped", "failed"])
 def test_ci_check_fails_on_a_required_test_that_did_not_pass(
     tmp_path: Path, which: str, outcome: str

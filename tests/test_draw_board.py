@@ -228,10 +228,17 @@ def test_ranged_range_band_rings_at_base_radius_plus_band_end() -> None:
     art = draw_board(s, axes()[1], ruling=attack())
     short_end, long_end = band_limits(s, s.weapon("laser"))
     assert long_end is not None
+    (x0, x1), (y0, y1) = art.ax.get_xlim(), art.ax.get_ylim()
     for name, end in (("short", short_end), ("long", long_end)):
         ring = art.bands[name]
-        assert ring.get_visible() and ring.center == pytest.approx((50.0, 100.0))
+        assert ring.center == pytest.approx((50.0, 100.0))
         assert ring.get_radius() == pytest.approx(20.0 + end)
+        # drawn (and in the legend) only when some of it lies on the board in view
+        r = 20.0 + end
+        far = max(math.hypot(x - 50.0, y - 100.0) for x in (x0, x1) for y in (y0, y1))
+        assert ring.get_visible() == (r < far)
+        assert (draw_word(f"{name}-band") in " ".join(art.legend_texts())) == (r < far)
+    assert art.bands["short"].get_visible()
     art2 = draw_board(s, axes()[1], ruling=attack(), show_bands=False)
     assert not any(r.get_visible() for r in art2.bands.values())
 

@@ -76,7 +76,14 @@ def example(name: str) -> Scenario:
 
 @pytest.mark.parametrize(
     ("height", "elevated"),
-    [(ORANGE, True), (ORANGE + 0.01, True), (ORANGE - 0.01, False), (0.0, False)],
+    [
+        (ORANGE, True),
+        (ORANGE + 0.01, True),
+        (ORANGE - 0.01, True),  # within the ruler tolerance (the contact tolerance, 0.5 mm)
+        (ORANGE - 0.5, True),
+        (ORANGE - 0.51, False),
+        (0.0, False),
+    ],
 )
 def test_elevation_elevated_at_least_orange_higher(height: float, elevated: bool) -> None:
     s = scenario(model("a", 0, 0, height), model("b", 100, 0))
@@ -114,7 +121,10 @@ def test_elevation_significant_edge_every_side_of_a_rooftop() -> None:
     assert sorted(e.index for e in edges) == [0, 1, 2, 3]
 
 
-@pytest.mark.parametrize(("height", "significant"), [(ORANGE, True), (ORANGE - 0.01, False)])
+@pytest.mark.parametrize(
+    ("height", "significant"),
+    [(ORANGE, True), (ORANGE - 0.5, True), (ORANGE - 0.51, False)],  # ruler tolerance 0.5 mm
+)
 def test_elevation_significant_edge_drop_exactly_orange_counts(
     height: float, significant: bool
 ) -> None:
@@ -255,7 +265,10 @@ def test_elevation_edge_blocks_los_not_when_near_the_edge() -> None:
     assert shot_context(s, "knight", "lookout").los_edges == ()
 
 
-@pytest.mark.parametrize(("gap", "blocks"), [(ORANGE, False), (ORANGE + 0.01, True)])
+@pytest.mark.parametrize(
+    ("gap", "blocks"),
+    [(ORANGE, False), (ORANGE + 0.5, False), (ORANGE + 0.51, True)],  # ruler tolerance 0.5 mm
+)
 def test_elevation_edge_blocks_los_exactly_orange_from_the_edge_is_within(
     gap: float, blocks: bool
 ) -> None:
@@ -310,7 +323,8 @@ def test_elevation_edge_cover_stacked_platform_counts_each_piece() -> None:
 def test_elevation_shooter_cover_only_within_orange_of_the_target() -> None:
     s = example("rooftop")
     ctx = shot_context(s, "lookout", "knight")
-    assert ctx.attacker_elevated and ctx.cover_within == pytest.approx(ORANGE, abs=1e-5)
+    # within Orange plus the ruler tolerance (the contact tolerance, 0.5 mm)
+    assert ctx.attacker_elevated and ctx.cover_within == pytest.approx(ORANGE + 0.5, abs=1e-9)
     assert distance_to_piece(s, "knight", "crate-near") <= ORANGE
     assert distance_to_piece(s, "knight", "crate-far") > ORANGE
     assert shot_context(s, "knight", "lookout").cover_within is None

@@ -222,7 +222,10 @@ def test_elevation_terrain_variant_wall_is_only_cover_for_an_elevated_shot() -> 
 # --- elevation.elevated: heights exactly at Orange ---------------------------------------------
 
 
-@pytest.mark.parametrize(("height", "edge_cover"), [(ORANGE, True), (ORANGE - 0.01, False)])
+@pytest.mark.parametrize(
+    ("height", "edge_cover"),
+    [(ORANGE, True), (ORANGE - 0.5, True), (ORANGE - 0.51, False)],  # ruler tolerance 0.5 mm
+)
 def test_elevation_elevated_exactly_orange_counts_in_a_ruling(
     height: float, edge_cover: bool
 ) -> None:

@@ -105,7 +105,8 @@ RED, GREEN = 6 * 25.4, 8 * 25.4
         (10.0, ("short",), {"green": 1, "yellow": 1}),
         (RED, ("short", "long"), {"green": 1, "yellow": 1}),  # nearest point exactly at red
         (RED - 20, ("short", "long"), {"green": 1, "yellow": 1}),  # straddling
-        (RED + 0.01, ("long",), {"black": 1}),
+        (RED + 0.5, ("short", "long"), {"green": 1, "yellow": 1}),  # within the ruler tolerance
+        (RED + 0.51, ("long",), {"black": 1}),
         (RED + GREEN, ("long",), {"black": 1}),  # exactly at the end of the long band
     ],
 )
@@ -130,7 +131,7 @@ def test_ranged_range_choice_when_straddling() -> None:
 
 
 def test_ranged_range_out_of_range_and_short_only_weapon() -> None:
-    s = board(shooter_target(RED + GREEN + 0.5 + 32))
+    s = board(shooter_target(RED + GREEN + 0.51 + 32))  # past the ruler tolerance (0.5 mm)
     r = fwwrules.ruling(s, "a", "t", weapon="rifle")
     assert not r.allowed and r.not_allowed == ("ranged.range",)
     s2 = board(shooter_target(4 * 25.4 + 1 + 32))

@@ -30,6 +30,10 @@ REPO = Path(__file__).resolve().parents[1]
 REQUIRED_TESTS = {
     "browser test": "test_attack_panel_ruling_follows_target_choice",
     "editor browser test": "test_editor_builds_a_board_with_the_mouse_and_saves_a_valid_file",
+    "panels at 1280x800 and 1920x1080": "test_every_panel_fits_and_shows_its_board",
+    "attack panel drag": "test_attack_panel_drag_in_notebook_01",
+    "README snippet drag": "test_readme_snippet_in_a_fresh_notebook_drags",
+    "melee panel drag": "test_melee_panel_drag_into_contact_makes_an_engagement",
     "Binder build": "test_binder_build_runs_a_notebook",
 }
 # `make: *** [Makefile:47: lint] Error 1`

@@ -3,7 +3,6 @@ models by mouse or by x/y controls, and layouts that fit the notebook's width.""
 
 from __future__ import annotations
 
-import dataclasses
 import html
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -11,7 +10,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from fwwrules.placement import Bounds, board_bounds, stop_at_contact
+from fwwrules.placement import Bounds, board_bounds, move_model, stop_at_contact
 from fwwrules.scenario import Scenario
 
 from .text import ui
@@ -22,16 +21,6 @@ DROPDOWN_CHROME_PX = 44
 """A dropdown's arrow, padding and border, beside its text."""
 SIDE_MIN_PX = 300
 """The ruling column's smallest width; below it the column wraps under the board."""
-
-
-def move_model(scenario: Scenario, model_id: str, x: float, y: float) -> Scenario:
-    """The scenario with one model's centre at (x, y) in scenario units (a new scenario)."""
-    scenario.model(model_id)  # raises UnknownIdError for a bad id
-    models = tuple(
-        dataclasses.replace(m, at=(float(x), float(y))) if m.id == model_id else m
-        for m in scenario.models
-    )
-    return dataclasses.replace(scenario, models=models)
 
 
 def text_px(text: str) -> int:

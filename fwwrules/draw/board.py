@@ -1014,7 +1014,9 @@ def _draw_bands(
         # On the ring where it shows: above the attacker, else the first angle in view.
         (x0, x1), (y0, y1) = artists.ax.get_xlim(), artists.ax.get_ylim()
         spot = None
-        for deg in (90, 60, 120, 30, 150, 0, 180, 270, 240, 300, 210, 330):
+        # From the top, alternating left and right, every 5 degrees.
+        for step in range(72):
+            deg = 90 + (step + 1) // 2 * 5 * (1 if step % 2 else -1)
             px = a[0] + radius * math.cos(math.radians(deg))
             py = a[1] + radius * math.sin(math.radians(deg))
             if x0 < px < x1 and y0 < py < y1:
@@ -1022,6 +1024,7 @@ def _draw_bands(
                 break
         label.set_position(spot or (a[0], a[1] + radius))
         label.set_visible(spot is not None)
+        ring.set_visible(spot is not None)  # a ring wholly off the board is not drawn
 
 
 def _engagement_links(scenario: Scenario) -> list[tuple[str, str]] | None:

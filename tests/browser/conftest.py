@@ -298,7 +298,7 @@ def with_browser(server: Lab, chromium: Path) -> Iterator[Lab]:
     """The server with a Chromium driven by Playwright, closed afterwards.
 
     Playwright's sync API allows one instance at a time in a thread, so a test module holds
-    the browser only while its tests run (``browser_lab``); others may start their own.
+    the browser only while its tests run (the ``lab`` fixture); others may start their own.
     """
     from playwright.sync_api import sync_playwright
 
@@ -324,14 +324,12 @@ def lab_instance(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> It
         yield server
 
 
-@pytest.fixture(scope="session")
-def lab(lab_instance: Lab) -> Lab:
-    """The session's JupyterLab server (``url``, ``token``, ``root``, ``log``), no browser."""
-    return lab_instance
-
-
 @pytest.fixture(scope="module")
-def browser_lab(lab_instance: Lab, chromium: Path) -> Iterator[Lab]:
-    """The session's server with a Chromium for this test module's tests."""
+def lab(lab_instance: Lab, chromium: Path) -> Iterator[Lab]:
+    """The session's JupyterLab server with a Chromium for this test module's tests.
+
+    Playwright's sync API allows one instance at a time in a thread: the browser lives as
+    long as the module's tests, so a module may instead start its own (the review page's).
+    """
     with with_browser(lab_instance, chromium) as session:
         yield session

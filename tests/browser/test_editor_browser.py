@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ARTIFACTS, Lab  # the suite's Lab server; its fixtures come by name
 from fwwrules_widgets.editor import CANVAS_PX  # the default size, as a reader gets it
+
+from .conftest import ARTIFACTS, Lab  # the suite's Lab server; its fixtures come by name
 
 pytestmark = pytest.mark.browser
 

@@ -17,7 +17,8 @@ import time
 from typing import Any
 
 import pytest
-from conftest import (  # the suite's one Lab server and Chromium (re-exported for others)
+
+from .conftest import (  # the suite's one Lab server and Chromium (re-exported for others)
     ARTIFACTS,
     CHROMIUM_FLAGS,
     JS_KERNEL_IDLE,
@@ -44,8 +45,7 @@ RULING = ".fwwrules-ruling"
 TARGET_LABEL = re.compile(r"^\s*(Target|Ziel)\s*$", re.IGNORECASE)
 
 
-def test_attack_panel_ruling_follows_target_choice(browser_lab: Lab) -> None:
-    lab = browser_lab
+def test_attack_panel_ruling_follows_target_choice(lab: Lab) -> None:
     assert (REPO / "notebooks" / NOTEBOOK).exists(), f"notebooks/{NOTEBOOK} is missing"
     page = lab.new_page(1400, 1200)
     try:

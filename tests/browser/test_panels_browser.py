@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REPO, Lab
+
+from .conftest import REPO, Lab
 
 pytestmark = pytest.mark.browser
 
@@ -141,8 +142,7 @@ def _has_panel(notebook: str) -> bool:
 
 
 @pytest.mark.parametrize("notebook", [n for n in NOTEBOOKS if not n.startswith("10-")])
-def test_every_panel_fits_and_shows_its_board(browser_lab: Lab, notebook: str) -> None:
-    lab = browser_lab
+def test_every_panel_fits_and_shows_its_board(lab: Lab, notebook: str) -> None:
     page = lab.new_page(*SIZES[0])
     try:
         lab.open(page, notebook)
@@ -248,8 +248,7 @@ def _drag_attack(lab: Lab, page: Any, shot: str) -> None:
     assert after["xy"] != before["xy"], "the x/y fields did not follow the drag"
 
 
-def test_attack_panel_drag_in_notebook_01(browser_lab: Lab) -> None:
-    lab = browser_lab
+def test_attack_panel_drag_in_notebook_01(lab: Lab) -> None:
     page = lab.new_page(1280, 800)
     try:
         lab.open(page, "01-ranged-attacks.ipynb")
@@ -263,9 +262,8 @@ def test_attack_panel_drag_in_notebook_01(browser_lab: Lab) -> None:
         lab.shutdown_kernels()
 
 
-def test_readme_snippet_in_a_fresh_notebook_drags(browser_lab: Lab) -> None:
+def test_readme_snippet_in_a_fresh_notebook_drags(lab: Lab) -> None:
     """The README's notebook snippet, as a newcomer types it, in a new notebook."""
-    lab = browser_lab
     readme = (REPO / "README.md").read_text()
     assert "AttackPanel(fwwrules.load(" in readme
     start = readme.index("from fwwrules_widgets import AttackPanel")
@@ -300,8 +298,7 @@ MeleePanel(s)
 """
 
 
-def test_melee_panel_drag_into_contact_makes_an_engagement(browser_lab: Lab) -> None:
-    lab = browser_lab
+def test_melee_panel_drag_into_contact_makes_an_engagement(lab: Lab) -> None:
     name = lab.write_notebook("melee-drag.ipynb", MELEE)
     page = lab.new_page(1280, 800)
     try:

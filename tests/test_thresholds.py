@@ -1,0 +1,56 @@
+"""One predicate per threshold (``fwwrules.thresholds``): the drift bugs they fixed.
+
+Before, ``elevation`` compared heights with Orange less 1e-6 mm while ``melee`` compared with
+no tolerance at all, so a model could be Elevated over its neighbour and engaged with it at the
+same time. Both now ask :func:`~fwwrules.thresholds.reaches_ruler` with the ruler tolerance
+(the contact tolerance, docs/rules.md "Conventions").
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from fwwrules.data import Scenario
+from fwwrules.elevation import is_elevated
+from fwwrules.engagement import engagements, same_level
+from fwwrules.pieces import Model, Options
+from fwwrules.thresholds import reaches_ruler, touching, within_ruler
+
+ORANGE = 2 * 25.4
+
+
+def pair(height: float, tol: float | None = None) -> Scenario:
+    """Two enemy 32 mm bases in contact; ``b`` stands ``height`` mm above ``a``."""
+    a = Model("a", "x", 32, (0, 0))
+    b = Model("b", "y", 32, (32, 0), elevation=height)
+    return Scenario(models=(a, b), options=Options(contact_tolerance=tol))
+
+
+@pytest.mark.parametrize("height", [ORANGE - 1e-7, ORANGE - 0.3, ORANGE - 0.5, ORANGE, ORANGE + 1])
+def test_elevated_and_engaged_never_both(height: float) -> None:
+    s = pair(height)
+    elevated = is_elevated(s, "b", "a")
+    engaged = "a" in engagements(s)["b"]
+    assert elevated != engaged
+    assert same_level(s, s.model("a"), s.model("b")) == (not elevated)
+
+
+def test_the_drift_case_orange_less_a_hair_is_another_level() -> None:
+    """The case that failed before: Elevated by elevation's reading, engaged by melee's."""
+    s = pair(ORANGE - 1e-7)
+    assert is_elevated(s, "b", "a")
+    assert engagements(s)["b"] == ()
+
+
+def test_ruler_tolerance_is_the_contact_tolerance() -> None:
+    s = pair(ORANGE - 0.6, tol=0.5)
+    assert s.ruler_tolerance_mm == 0.5
+    assert not is_elevated(s, "b", "a") and engagements(s)["b"] == ("a",)
+    wider = pair(ORANGE - 0.6, tol=0.7)
+    assert is_elevated(wider, "b", "a") and engagements(wider)["b"] == ()
+
+
+def test_predicates_at_their_boundaries() -> None:
+    assert within_ruler(10.5, 10.0, 0.5) and not within_ruler(10.5001, 10.0, 0.5)
+    assert reaches_ruler(9.5, 10.0, 0.5) and not reaches_ruler(9.4999, 10.0, 0.5)
+    assert touching(0.5, 0.5) and touching(-3.0, 0.5) and not touching(0.5001, 0.5)
