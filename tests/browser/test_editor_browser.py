@@ -111,8 +111,7 @@ def _tool(page: Any, name: str) -> None:
     page.locator(".widget-toggle-buttons button", has_text=name).first.click()
 
 
-def test_editor_builds_a_board_with_the_mouse_and_saves_a_valid_file(browser_lab: Lab) -> None:
-    lab = browser_lab
+def test_editor_builds_a_board_with_the_mouse_and_saves_a_valid_file(lab: Lab) -> None:
     lab.write_notebook(NOTEBOOK, SETUP)
     saved = lab.root / "notebooks" / SAVED
     page = lab.new_page(1280, 800)
