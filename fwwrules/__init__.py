@@ -19,22 +19,30 @@ from typing import TYPE_CHECKING, Any
 from .attack import ruling
 from .data import Scenario
 from .errors import FwwError, QueryError, ScenarioError, UnknownIdError
-from .grid import grid_cover
 from .movement import slide, withdraw
 from .pieces import ChargeBonus, Circle, Model, Options, Rect, Terrain, Weapon
 from .placement import move_model
 from .resources import example_path, examples_dir
 from .rulings import AttackRuling, Reason
 from .saving import dump_text, save
-from .threat import ThreatMap, threat_map
 
 if TYPE_CHECKING:
     from .files import examples, load, loads
+    from .grid import grid_cover
+    from .threat import ThreatMap, threat_map
 
 __version__ = "0.1.0"
 
-_LAZY = {"load": "files", "loads": "files", "examples": "files"}
-"""Names whose modules import pydantic, by module: imported on first use."""
+_LAZY = {
+    "load": "files",
+    "loads": "files",
+    "examples": "files",
+    "grid_cover": "grid",
+    "ThreatMap": "threat",
+    "threat_map": "threat",
+}
+"""Names imported on first use, by module: the file readers (pydantic) and the two large
+rule families a ruling does not need (Pathfinder grid cover, threat maps)."""
 
 
 def __getattr__(name: str) -> Any:

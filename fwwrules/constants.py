@@ -74,6 +74,14 @@ no piece is so small that the tolerances decide its rulings."""
 MAX_GRID_CELLS: Final = 10_000
 """Most squares a Pathfinder grid map may have."""
 
+MAX_GRID_WALLS: Final = 10_000
+"""Most entries the ``walls`` list of one grid file may have."""
+
+MAX_GRID_EFFECT_LINES: Final = 4_000
+"""Most candidate lines the exact line-of-effect search (``grid.total``) may try for one
+query, after the cheap tests (corner lines, and a flood fill that proves total cover when the
+two spaces are not connected) left it open; a query needing more is refused (exit 2)."""
+
 MAX_GRID_WALL_EDGES: Final = 20_200
 """Most square borders the ``walls`` of one grid file may cover together (a wall of length n
 covers n borders; overlaps count again). Every border of the largest map is 2 * 100 * 101."""

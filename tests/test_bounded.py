@@ -4,7 +4,7 @@ Boards built with gaps exactly at a tolerance (a piece touching the shooter's ba
 exactly the contact tolerance), a wall lying exactly on the line between the centres, pieces
 at the minimum feature size, a terrain target whose centroid lies outside it: each ruling is
 the same after translating the board by fractional amounts, turning it by exactly 90 degrees
-and writing it in inches (RULES.md, geometry conventions). Also: the loader refuses shapes
+and writing it in inches (docs/rules.md, Conventions). Also: the loader refuses shapes
 below ``MIN_FEATURE_MM`` and over ``MAX_TOTAL_VERTICES``, and a far point target answers.
 """
 

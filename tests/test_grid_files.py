@@ -146,3 +146,15 @@ def test_grid_scenario_built_directly_validates_itself() -> None:
         GridScenario(kinds=kinds, walls=(Wall((0, 0), (1, 1)),))
     with pytest.raises(ScenarioError, match="unknown kind 'lava'"):
         GridScenario(kinds=(("lava",),))
+
+
+def test_grid_walls_longer_than_the_limit_are_refused(write: Callable[[str, str], Path]) -> None:
+    from fwwrules.constants import MAX_GRID_WALL_EDGES
+
+    n = MAX_GRID_WALL_EDGES // 4 + 1
+    walls = "  - [[0, 0], [4, 0]]\n" * n
+    text = f"format: fwwrules/grid@1\nmap: |\n  ....\n  ....\nwalls:\n{walls}"
+    path = write("long-walls.yaml", text)
+    with pytest.raises(ScenarioError, match="MAX_GRID_WALL_EDGES"):
+        fwwrules.load(path)
+    assert main(["check", str(path)]) == 2

@@ -12,10 +12,11 @@ import ipywidgets as widgets
 import fwwrules
 from fwwrules.draw import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board, update_board
 from fwwrules.errors import FwwError
+from fwwrules.placement import move_model
 from fwwrules.rulings import AttackRuling
 from fwwrules.scenario import Scenario
 
-from .panel import MovablePanel, board_and_side, fit_control, move_model, wrap_row
+from .panel import MovablePanel, board_and_side, fit_control, wrap_row
 from .text import ui
 from .view import BoardView, static_bundle
 

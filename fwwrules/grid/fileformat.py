@@ -19,7 +19,7 @@ from pydantic import (
     field_validator,
 )
 
-from ..constants import MAX_GRID_CELLS, MAX_MODELS
+from ..constants import MAX_GRID_CELLS, MAX_GRID_WALLS, MAX_MODELS
 from ..errors import Problem, ScenarioError
 from ..filespec import Text
 from ..loading import Document, problems_from_validation
@@ -68,7 +68,7 @@ class GridSpec(_Spec):
         | list[Annotated[str, StringConstraints(strict=True)]]
     )
     legend: dict[MapChar, SquareKind] = Field(default_factory=dict)
-    walls: Annotated[list[tuple[IntCorner, IntCorner]], Field(max_length=MAX_GRID_CELLS)] = Field(
+    walls: Annotated[list[tuple[IntCorner, IntCorner]], Field(max_length=MAX_GRID_WALLS)] = Field(
         default_factory=list
     )
     creatures: Annotated[list[CreatureSpec], Field(max_length=MAX_MODELS)] = Field(

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ..constants import MAX_GRID_EFFECT_LINES
+from ..errors import QueryError
 from .model import Creature, GridScenario
 from .vocabulary import (
     ARROW_SLIT,
@@ -50,7 +52,11 @@ def squares_crossed(p: tuple[Any, Any], q: tuple[Any, Any]) -> tuple[Square, ...
     >>> squares_crossed((Fraction(1, 2), Fraction(1, 2)), (Fraction(1, 2), Fraction(1, 2)))
     ((0, 0),)
     """
+    if all(type(v) is int for v in (*p, *q)):
+        return _squares_crossed_int(p[0], p[1], q[0], q[1])
     a, b = frac(p), frac(q)
+    if all(_is_int(v) for v in (*a, *b)):
+        return _squares_crossed_int(a[0].numerator, a[1].numerator, b[0].numerator, b[1].numerator)
     (px, py), (qx, qy) = a, b
     if px == qx:
         if _is_int(px):
@@ -78,6 +84,25 @@ def squares_crossed(p: tuple[Any, Any], q: tuple[Any, Any]) -> tuple[Square, ...
         lo, hi = min(ya, yb), max(ya, yb)
         col = [(c, r) for r in range(math.floor(lo), math.ceil(hi))]
         result.extend(col if ya < yb else reversed(col))
+    return tuple(reversed(result) if flip else result)
+
+
+def _squares_crossed_int(px: int, py: int, qx: int, qy: int) -> tuple[Square, ...]:
+    """:func:`squares_crossed` for integer ends, in integer arithmetic: the segment meets
+    column ``c`` between the heights ``(py * dx + (c - px) * dy) / dx`` at its two sides."""
+    if px == qx or py == qy:
+        return ()  # along a grid line
+    flip = px > qx
+    if flip:
+        px, py, qx, qy = qx, qy, px, py
+    dx, dy = qx - px, qy - py
+    result: list[Square] = []
+    for c in range(px, qx):
+        ya = py * dx + (c - px) * dy  # heights times dx
+        yb = ya + dy
+        lo, hi = (ya, yb) if ya < yb else (yb, ya)
+        rows = range(lo // dx, -(-hi // dx))
+        result.extend((c, r) for r in (rows if ya < yb else reversed(rows)))
     return tuple(reversed(result) if flip else result)
 
 
@@ -202,6 +227,9 @@ class Tracer:
         s = self.s
         edges = s.wall_edges
         px, py = x
+        integral = px.denominator == 1 and py.denominator == 1
+        if integral and (px.numerator, py.numerator) not in s.material:
+            return []
         rays: list[Point] = []
         one, zero = Fraction(1), Fraction(0)
         if _is_int(px) and _is_int(py):
@@ -246,6 +274,34 @@ class Tracer:
         found.setdefault(Fraction(0), p)
         found.setdefault(Fraction(1), q)
         return [found[t] for t in sorted(found)]
+
+    def _wall_points(self, p: Point, q: Point) -> list[Point]:
+        """For integer ends: the points of the segment where wall material may stand, in order
+        from ``p`` (lattice points in :attr:`GridScenario.material`, and crossings of grid
+        lines exactly where a border wall edge lies); the same verdicts as walking every
+        crossing (:meth:`_grid_points`), in integer arithmetic, without visiting empty ones."""
+        s = self.s
+        px, py, qx, qy = (int(v) for v in (*p, *q))
+        dx, dy = qx - px, qy - py
+        hits: list[tuple[Fraction, Point]] = []
+        g = math.gcd(dx, dy)
+        if g:
+            sx, sy = dx // g, dy // g
+            for i in range(1, g):
+                if (px + i * sx, py + i * sy) in s.material:
+                    hits.append((Fraction(i, g), (Fraction(px + i * sx), Fraction(py + i * sy))))
+        if dx and dy:
+            edges = s.wall_edges
+            for k in range(min(px, qx) + 1, max(px, qx)):  # vertical grid lines x = k
+                num, den = py * dx + (k - px) * dy, dx
+                if num % den and ((k, num // den), (k, num // den + 1)) in edges:
+                    hits.append((Fraction(k - px, dx), (Fraction(k), Fraction(num, den))))
+            for k in range(min(py, qy) + 1, max(py, qy)):  # horizontal grid lines y = k
+                num, den = px * dy + (k - py) * dx, dy
+                if num % den and ((num // den, k), (num // den + 1, k)) in edges:
+                    hits.append((Fraction(k - py, dy), (Fraction(num, den), Fraction(k))))
+        hits.sort(key=lambda h: h[0])
+        return [pt for _, pt in hits]
 
     def trace(
         self,
@@ -333,6 +389,7 @@ class Tracer:
             if creatures and not effect_only and occ is not None and occ not in self.own:
                 add(Obstruction(CREATURE, square=sq, creature=occ))
 
+        integral = all(v.denominator == 1 for v in (*p, *q))
         for sq in squares_crossed(p, q):
             square_terrain(sq)
         for a, b in _seams(p, q):
@@ -350,7 +407,8 @@ class Tracer:
                 square_terrain(b)
         d = (q[0] - p[0], q[1] - p[1])
         back = (-d[0], -d[1])
-        for x in self._grid_points(p, q):
+        points = self._wall_points(p, q) if integral else self._grid_points(p, q)
+        for x in points:
             if x in (p, q):
                 continue
             rays = self._rays(x)
@@ -482,6 +540,80 @@ def _box_corners(box: tuple[Corner, Corner]) -> list[Corner]:
     return [(x0, y0), (x1, y0), (x0, y1), (x1, y1)]
 
 
+def _free_region(
+    scenario: GridScenario, tracer: Tracer, attacker: Creature, target: Creature
+) -> tuple[bool, set[Square]]:
+    """The squares a segment leaving the attacker's space could pass without being blocked,
+    and whether one of them leads into the target's space: a flood fill over the squares that
+    are not wall squares, one step across a square border that is not a wall, or diagonally
+    through a grid point that walls do not seal (the tracer's own test at that point).
+
+    It over-approximates every segment that is not along a grid line: such a segment crosses
+    open borders and passes grid points transversally into the opposite square, so a clear one
+    joins squares of this region from the attacker's space to the target's. So when the target
+    is not reached there is no line of effect. Work: one visit per square of the map.
+    """
+    s = tracer.s
+    own_a, own_t = set(attacker.squares), set(target.squares)
+    ac, tc = _box_centre(attacker.box), _box_centre(target.box)
+
+    def passable(sq: Square) -> bool:
+        return s.inside(sq) and s.kind(sq) != WALL
+
+    def around(pt: Corner) -> list[Square]:
+        x, y = pt
+        return [(x - 1, y - 1), (x, y - 1), (x - 1, y), (x, y)]
+
+    def open_at(pt: Corner, before: Point, after: Point) -> bool:
+        if pt not in s.material:
+            return True
+        x = frac(pt)
+        rays = tracer._rays(x)
+        return not rays or not _separated(
+            (before[0] - x[0], before[1] - x[1]), (after[0] - x[0], after[1] - x[1]), rays
+        )
+
+    def boundary_points(cr: Creature) -> list[Corner]:
+        (x0, y0), (x1, y1) = cr.box
+        return [
+            (x, y)
+            for x in range(x0, x1 + 1)
+            for y in range(y0, y1 + 1)
+            if x in (x0, x1) or y in (y0, y1)
+        ]
+
+    region: set[Square] = set(own_a)
+    todo = list(own_a)
+    for pt in boundary_points(attacker):
+        for sq in around(pt):
+            if sq not in region and passable(sq) and open_at(pt, ac, centre(sq)):
+                region.add(sq)
+                todo.append(sq)
+    goal: set[Square] = set(own_t)
+    for pt in boundary_points(target):
+        for sq in around(pt):
+            if passable(sq) and open_at(pt, centre(sq), tc):
+                goal.add(sq)
+    edges = s.wall_edges
+    while todo:
+        c, r = todo.pop()
+        steps: list[tuple[Square, bool]] = [
+            ((c + 1, r), ((c + 1, r), (c + 1, r + 1)) not in edges),
+            ((c - 1, r), ((c, r), (c, r + 1)) not in edges),
+            ((c, r + 1), ((c, r + 1), (c + 1, r + 1)) not in edges),
+            ((c, r - 1), ((c, r), (c + 1, r)) not in edges),
+        ]
+        for dc, dr in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+            pt = (c + (dc > 0), r + (dr > 0))
+            nxt = (c + dc, r + dr)
+            steps.append((nxt, passable(nxt) and open_at(pt, centre((c, r)), centre(nxt))))
+        for nxt, ok in steps:
+            if ok and nxt not in region and passable(nxt):
+                region.add(nxt)
+                todo.append(nxt)
+    return not region.isdisjoint(goal), region
+
+
 def line_of_effect(scenario: GridScenario, attacker: Creature, target: Creature) -> bool:
     """Whether some segment joins a point of the attacker's space to a point of the target's
     space without being blocked by a wall square or a border wall (``grid.total``).
@@ -504,6 +636,14 @@ def line_of_effect(scenario: GridScenario, attacker: Creature, target: Creature)
         for t in _box_corners(tbox):
             if clear(frac(a), frac(t)):
                 return True
+    region: set[Square] | None = None
+    (ax0, ay0), (ax1, ay1) = abox
+    (tx0, ty0), (tx1, ty1) = tbox
+    if max(ax0, tx0) > min(ax1, tx1) and max(ay0, ty0) > min(ay1, ty1):
+        # No grid line meets both spaces, so every segment between them crosses squares.
+        reached, region = _free_region(scenario, tracer, attacker, target)
+        if not reached:
+            return False
     x0 = min(abox[0][0], tbox[0][0])
     y0 = min(abox[0][1], tbox[0][1])
     x1 = max(abox[1][0], tbox[1][0])
@@ -526,6 +666,22 @@ def line_of_effect(scenario: GridScenario, attacker: Creature, target: Creature)
     # A segment from one space to the other lies in their convex hull: only points there can
     # pin it.
     cands = sorted(pt for pt in points - solid if _in_hull(hull, pt))
+    if region is not None:  # a pinning point lies on the segment, beside a square it passes
+        corners_ab = set(_box_corners(abox)) | set(_box_corners(tbox))
+        cands = [
+            pt
+            for pt in cands
+            if pt in corners_ab
+            or any(
+                sq in region for sq in ((pt[0] - dc, pt[1] - dr) for dc in (0, 1) for dr in (0, 1))
+            )
+        ]
+    lines = len(cands) * (len(cands) - 1) // 2
+    if lines > MAX_GRID_EFFECT_LINES:
+        raise QueryError(
+            f"line of effect between {attacker.id!r} and {target.id!r} needs {lines} candidate "
+            f"lines; the limit is {MAX_GRID_EFFECT_LINES} (MAX_GRID_EFFECT_LINES)"
+        )
     tried: set[tuple[int, int, int]] = set()
     for i, u in enumerate(cands):
         for v in cands[i + 1 :]:

@@ -11,7 +11,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..constants import MAX_GRID_CELLS
+from ..constants import MAX_GRID_CELLS, MAX_GRID_WALL_EDGES
 from ..errors import Problem, ScenarioError, UnknownIdError
 from .vocabulary import (
     ARROW_SLIT,
@@ -87,6 +87,9 @@ class GridScenario:
     title: str | None = None
     source: str = field(default="<grid>", compare=False)
     wall_edges: frozenset[Edge] = field(init=False, compare=False, repr=False)
+    material: frozenset[Corner] = field(init=False, compare=False, repr=False)
+    """Grid points where wall material meets (ends of border-wall edges, corners of wall
+    squares): the only grid points where a line can be sealed. An index built once."""
     _occupant: Mapping[Square, str] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -95,7 +98,13 @@ class GridScenario:
             raise ScenarioError(self.source, [Problem(p, m) for p, m in problems])
         edges = frozenset(e for w in self.walls for e in w.edges())
         occupant = {sq: c.id for c in self.creatures for sq in c.squares}
+        material = {pt for e in edges for pt in e}
+        for r, row in enumerate(self.kinds):
+            for c, k in enumerate(row):
+                if k == WALL:
+                    material.update(((c, r), (c + 1, r), (c, r + 1), (c + 1, r + 1)))
         object.__setattr__(self, "wall_edges", edges)
+        object.__setattr__(self, "material", frozenset(material))
         object.__setattr__(self, "_occupant", occupant)
 
     @property
@@ -156,6 +165,16 @@ def semantic_problems(
         for c, k in enumerate(row):
             if k not in KINDS:
                 out.append((("map",), f"square ({c}, {r}) has unknown kind {k!r}"))
+    length = sum(abs(w.end[0] - w.start[0]) + abs(w.end[1] - w.start[1]) for w in walls)
+    too_long = length > MAX_GRID_WALL_EDGES
+    if too_long:
+        out.append(
+            (
+                ("walls",),
+                f"the walls cover {length} square borders together; the limit is "
+                f"{MAX_GRID_WALL_EDGES} (MAX_GRID_WALL_EDGES)",
+            )
+        )
     for j, w in enumerate(walls):
         (x1, y1), (x2, y2) = w.start, w.end
         if (x1, y1) == (x2, y2):
@@ -207,18 +226,31 @@ def semantic_problems(
                 break
         for sq in cr.squares:
             taken.setdefault(sq, cr.id)
-    for j, w in enumerate(walls):
-        if w.start == w.end or (w.start[0] != w.end[0] and w.start[1] != w.end[1]):
+    # Borders inside big creatures, indexed once: each wall edge is looked up, never compared
+    # with every creature.
+    inner: dict[Edge, str] = {}
+    for cr in creatures:
+        c0, r0 = cr.at
+        n = cr.size
+        if n < 2 or not (c0 >= 0 and r0 >= 0 and c0 + n <= width and r0 + n <= height):
             continue
-        for cr in creatures:
-            if cr.size > 1 and any(_edge_inside(e, cr) for e in w.edges()):
-                out.append((("walls", j), f"the wall runs through the space of {cr.id!r}"))
-                break
+        for i in range(1, n):
+            for m in range(n):
+                inner.setdefault(((c0 + i, r0 + m), (c0 + i, r0 + m + 1)), cr.id)
+                inner.setdefault(((c0 + m, r0 + i), (c0 + m + 1, r0 + i)), cr.id)
+    if inner and not too_long:
+        for j, w in enumerate(walls):
+            if not _wall_fits(w, width, height):
+                continue
+            hit = next((inner[e] for e in w.edges() if e in inner), None)
+            if hit is not None:
+                out.append((("walls", j), f"the wall runs through the space of {hit!r}"))
     return out
 
 
-def _edge_inside(edge: Edge, cr: Creature) -> bool:
-    """True when both squares beside ``edge`` belong to the creature."""
-    (x1, y1), (x2, _) = edge
-    a, b = ((x1 - 1, y1), (x1, y1)) if x1 == x2 else ((x1, y1 - 1), (x1, y1))
-    return cr.occupies(a) and cr.occupies(b)
+def _wall_fits(w: Wall, width: int, height: int) -> bool:
+    """Axis-aligned, of positive length, with both ends on the map's corners."""
+    (x1, y1), (x2, y2) = w.start, w.end
+    if (x1, y1) == (x2, y2) or (x1 != x2 and y1 != y2):
+        return False
+    return all(0 <= x <= width and 0 <= y <= height for x, y in (w.start, w.end))

@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ARTIFACTS, Lab, chromium, lab  # the suite's one Lab server and Chromium
 from fwwrules_widgets.editor import CANVAS_PX  # the default size, as a reader gets it
 
+from .conftest import ARTIFACTS, Lab  # the suite's Lab server; its fixtures come by name
+
 pytestmark = pytest.mark.browser
-__all__ = ["chromium", "lab"]  # fixtures used by name
 
 NOTEBOOK = "editor-browser.ipynb"
 SAVED = "editor-browser-board.yaml"

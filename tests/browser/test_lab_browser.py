@@ -17,7 +17,8 @@ import time
 from typing import Any
 
 import pytest
-from conftest import (  # the suite's one Lab server and Chromium (re-exported for others)
+
+from .conftest import (  # the suite's one Lab server and Chromium (re-exported for others)
     ARTIFACTS,
     CHROMIUM_FLAGS,
     JS_KERNEL_IDLE,

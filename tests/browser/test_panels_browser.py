@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REPO, Lab
+
+from .conftest import REPO, Lab
 
 pytestmark = pytest.mark.browser
 

@@ -10,8 +10,9 @@ import time
 from typing import Any
 
 import pytest
-from conftest import Lab
-from test_panels_browser import _check_panels, canvas_box, drag
+
+from .conftest import Lab
+from .test_panels_browser import _check_panels, canvas_box, drag
 
 pytestmark = pytest.mark.browser
 
