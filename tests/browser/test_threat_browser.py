@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -54,10 +55,13 @@ def probe(lab: Lab, page: Any) -> dict[str, Any]:
     return data
 
 
-def wait_for(lab: Lab, page: Any, key: str, before: Any) -> dict[str, Any]:
+def wait_until(lab: Lab, page: Any, done: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """Probe the panel until ``done`` holds for the probed state (or TIMEOUT passes): the
+    kernel answers a probe between any two of the panel's updates, so a state where one field
+    has changed and the next has not yet been written can be seen."""
     deadline = time.monotonic() + TIMEOUT
     now = probe(lab, page)
-    while now[key] == before and time.monotonic() < deadline:
+    while not done(now) and time.monotonic() < deadline:
         page.wait_for_timeout(300)
         now = probe(lab, page)
     return now
@@ -77,13 +81,15 @@ def test_threat_panel_drag_and_click(lab: Lab) -> None:
         lab.screenshot(page, "threat-panel-1280.png")
         bx, by = before["bases"]["brute"]
         drag(page, box, [bx, by], (bx - 90.0, by + 40.0))
-        after = wait_for(lab, page, "allowed", before["allowed"])
+        after = wait_until(lab, page, lambda s: s["allowed"] != before["allowed"])
         assert after["at"]["brute"] != before["at"]["brute"], "the brute did not move"
         assert after["allowed"] != before["allowed"], "the map did not follow the drag"
         lab.screenshot(page, "threat-panel-dragged.png")
         fx, fy = after["free"]
         page.mouse.click(box["x"] + fx, box["y"] + fy)
-        clicked = wait_for(lab, page, "selected", None)
+        clicked = wait_until(
+            lab, page, lambda s: s["selected"] is not None and "fwwrules-ruling" in s["html"]
+        )
         assert clicked["selected"] is not None, "the click selected no position"
         assert "A model standing at" in clicked["html"]
         assert "fwwrules-ruling" in clicked["html"]
