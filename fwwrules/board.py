@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from shapely.geometry.base import BaseGeometry
 
     from .elevation import SignificantEdge, _EdgeArrays
+    from .geometry import Prepared
     from .los import PairSight
     from .terrain import KindMap, SolidSet
     from .threat import _Part
@@ -147,6 +148,7 @@ class Derived:
     between two threads at worst computes one twice.
 
     * ``board``: the :class:`Board` (this module);
+    * ``terrain``: the terrain pieces in mm and their STRtree (this module, for the board);
     * ``labels``: display name by weapon, model and terrain id (``data.Scenario.display_names``,
       the names the catalogue shows for the ids in reason params);
     * ``engagements``: the engagement graph (``engagement``, ``melee.engaged``);
@@ -155,10 +157,18 @@ class Derived:
     * ``pieces_under``: the pieces under each model (``elevation.standing-on``);
     * ``kinds``: each piece's effective kind per kind of shot (``terrain``);
     * ``solids``: merged solids per set of kinds, for LoS and for cover (``terrain``);
+    * ``prepared``: the obstacles' edge arrays and eroded cores per shapely geometry
+      (``geometry.Prepared``, filled through ``geometry.prepared_for`` by ``los`` and
+      ``cover``);
     * ``sight``: the LoS witness per unordered pair of models and obstacles (``los``);
     * ``threat_parts``: convex parts of each merged solid, by the solid's ``id`` (the entry
       holds the solid, so the id cannot be reused while cached) (``threat``);
     * ``threat_walls``: the LoS blockers eroded as one, per set of kinds (``threat``).
+
+    :data:`TERRAIN_ENTRIES` depend on the terrain (and units and rulers) only: a scenario whose
+    models alone moved (:func:`fwwrules.placement.move_model`) starts with them
+    (:meth:`keep_terrain`), so dragging a model recomputes neither terrain geometry, merged
+    solids nor Significant Edges.
     """
 
     __slots__ = (
@@ -168,15 +178,18 @@ class Derived:
         "kinds",
         "labels",
         "pieces_under",
+        "prepared",
         "sight",
         "significant_edges",
         "solids",
+        "terrain",
         "threat_parts",
         "threat_walls",
     )
 
     def __init__(self) -> None:
         self.board: Board | None = None
+        self.terrain: TerrainPart | None = None
         self.labels: Mapping[str, str] | None = None
         self.engagements: Mapping[str, tuple[str, ...]] | None = None
         self.significant_edges: tuple[SignificantEdge, ...] | None = None
@@ -184,9 +197,38 @@ class Derived:
         self.pieces_under: dict[str, tuple[str, ...]] = {}
         self.kinds: dict[tuple[object, ...], KindMap] = {}
         self.solids: dict[tuple[object, ...], SolidSet] = {}
+        self.prepared: Prepared | None = None
         self.sight: dict[tuple[object, ...], PairSight] = {}
         self.threat_parts: dict[int, tuple[BaseGeometry, tuple[_Part, ...]]] = {}
         self.threat_walls: dict[tuple[object, ...], BaseGeometry | None] = {}
+
+    def keep_terrain(self, other: Derived) -> None:
+        """Take ``other``'s :data:`TERRAIN_ENTRIES` (shared, not copied): only for a scenario
+        with the same terrain, units, rulers and options as ``other``'s, models aside."""
+        for name in TERRAIN_ENTRIES:
+            setattr(self, name, getattr(other, name))
+
+
+TERRAIN_ENTRIES: tuple[str, ...] = (
+    "terrain",
+    "significant_edges",
+    "edge_arrays",
+    "kinds",
+    "solids",
+    "prepared",
+    "threat_parts",
+    "threat_walls",
+)
+"""The :class:`Derived` entries computed from the terrain alone (never from the models)."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TerrainPart:
+    """The terrain of a board in mm: each piece by id, the ids in file order, their STRtree."""
+
+    pieces: Mapping[str, TerrainGeometry]
+    ids: tuple[str, ...]
+    tree: STRtree
 
 
 def terrain_polygon(t: Terrain, unit_mm: float) -> Polygon:
@@ -215,7 +257,8 @@ def build_board(
     derived: Derived,
     ruler_tolerance_mm: float | None = None,
 ) -> Board:
-    """The board in mm (``Scenario.board`` calls it once, on first use)."""
+    """The board in mm (``Scenario.board`` calls it once, on first use). The terrain part
+    comes from ``derived.terrain`` when a moved scenario kept it (:meth:`Derived.keep_terrain`)."""
     u = unit_mm
     geo = {
         m.id: ModelGeometry(
@@ -226,25 +269,28 @@ def build_board(
         )
         for m in models
     }
-    pieces: dict[str, TerrainGeometry] = {}
-    for t in terrain:
-        poly = terrain_polygon(t, u)
-        shapely.prepare(poly)
-        pieces[t.id] = TerrainGeometry(
-            id=t.id,
-            kind=t.kind,
-            polygon=poly,
-            height=None if t.height is None else t.height * u,
-            huge=t.huge,
-            elevated=t.elevated,
-        )
-    ids = tuple(pieces)
-    tree = STRtree([pieces[i].polygon for i in ids])
+    part = derived.terrain
+    if part is None:
+        pieces: dict[str, TerrainGeometry] = {}
+        for t in terrain:
+            poly = terrain_polygon(t, u)
+            shapely.prepare(poly)
+            pieces[t.id] = TerrainGeometry(
+                id=t.id,
+                kind=t.kind,
+                polygon=poly,
+                height=None if t.height is None else t.height * u,
+                huge=t.huge,
+                elevated=t.elevated,
+            )
+        ids = tuple(pieces)
+        part = TerrainPart(pieces, ids, STRtree([pieces[i].polygon for i in ids]))
+        derived.terrain = part
     return Board(
         models=geo,
-        terrain=pieces,
-        terrain_ids=ids,
-        tree=tree,
+        terrain=part.pieces,
+        terrain_ids=part.ids,
+        tree=part.tree,
         contact_tolerance=contact_tolerance_mm,
         orange_mm=orange_mm,
         ruler_tolerance=contact_tolerance_mm if ruler_tolerance_mm is None else ruler_tolerance_mm,

@@ -42,7 +42,7 @@ from .board import Disc, smaller_base
 from .constants import LENGTH_EPSILON_MM
 from .elevation import covering_edges, edge_crossed
 from .engagement import engagements
-from .geometry import Passage, disc_passage, passage
+from .geometry import Passage, disc_passage, passage, prepared_for
 from .rulesets import ruleset
 from .rulings import ArmorInfo, CoverEntry, Crossing, IgnoredEntry, Reason
 from .shot import Shot
@@ -140,6 +140,7 @@ def line_of_cover(shot: Shot, rules: str) -> CoverResult:
         else:
             give(label, "cover.line", "crossed", kind=kind)
 
+    prep = prepared_for(board.derived)
     for solid in merged(board, shot.cover_kinds, los=False).near(loc):
         if not solid.geometry.intersects(loc):
             continue
@@ -147,13 +148,13 @@ def line_of_cover(shot: Shot, rules: str) -> CoverResult:
             # Abutting solid pieces are judged piece by piece; they act as one only for a line
             # running along their seam (every piece alone is merely grazed, the union is not).
             pieces = [(tid, board.terrain[tid].polygon) for tid in solid.ids]
-            own = [(tid, g, passage(p, q, g)) for tid, g in pieces]
+            own = [(tid, g, passage(p, q, g, prepared=prep)) for tid, g in pieces]
             if any(ps.how not in ("none", "grazed") for _, _, ps in own):
                 for tid, g, ps in own:
                     if ps.how != "none":
                         judge(tid, g, ps, solid.kind)
                 continue
-        pas = passage(p, q, solid.geometry)
+        pas = passage(p, q, solid.geometry, prepared=prep)
         if pas.how != "none":
             judge(solid.label, solid.geometry, pas, solid.kind)
 

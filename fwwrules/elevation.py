@@ -236,21 +236,9 @@ def significant_edges_of(
         not reaches_ruler(float(t.height or 0.0), orange, tolerance) for t in pieces
     ):
         return ()
-    # Memoised on the pieces' ids, heights and outlines: a scenario rebuilt after a model moved
-    # (dataclasses.replace) finds its edges again without recomputing them.
-    wkb = shapely.to_wkb([t.polygon for t in pieces])
-    key = (orange, tolerance, tuple((t.id, t.height) for t in pieces), tuple(wkb))
-    cached = _EDGE_CACHE.get(key)
-    if cached is None:
-        cached = _compute_edges(pieces, orange, tolerance)
-        if len(_EDGE_CACHE) >= _EDGE_CACHE_LIMIT:
-            _EDGE_CACHE.pop(next(iter(_EDGE_CACHE)))
-        _EDGE_CACHE[key] = cached
-    return cached
-
-
-_EDGE_CACHE: dict[Any, tuple[SignificantEdge, ...]] = {}
-_EDGE_CACHE_LIMIT = 32
+    # Pure: the board keeps the result (Derived.significant_edges), and a scenario whose
+    # models alone moved keeps it too (Derived.keep_terrain, placement.move_model).
+    return _compute_edges(pieces, orange, tolerance)
 
 
 def _compute_edges(

@@ -60,13 +60,14 @@ from shapely.geometry.base import BaseGeometry
 from shapely.geometry.polygon import orient
 from shapely.strtree import STRtree
 
-from .board import Disc
+from .board import Derived, Disc
 from .constants import BOUNDARY_TOLERANCE_MM, LENGTH_EPSILON_MM
 
 __all__ = [
     "Obstacle",
     "Passage",
     "Point",
+    "Prepared",
     "Segment",
     "chord_length",
     "disc_passage",
@@ -76,6 +77,7 @@ __all__ = [
     "interior_length",
     "merge_touching",
     "passage",
+    "prepared_for",
     "segment_clear",
     "segment_edge_crossing",
 ]
@@ -105,17 +107,19 @@ angle). It never decides a ruling: a dropped line would have been blocked anyway
 _CACHE_LIMIT = 4096
 
 # ---------------------------------------------------------------------------------------------
-# Prepared obstacles (cached per geometry object: scenarios build their geometry once)
+# Prepared obstacles (kept per geometry object in a board's Prepared: boards build their
+# geometry once)
 # ---------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class _Solid:
-    """A polygon obstacle with its derived data (rings oriented with the inside on the left)."""
+    """A polygon obstacle with its derived data (rings oriented with the inside on the left).
+
+    The eroded forms (``core``, ``deep``) are computed on first use: a passage through a
+    convex piece never needs them."""
 
     geom: BaseGeometry
-    core: BaseGeometry  # the piece eroded by BOUNDARY_TOLERANCE_MM: the points that count inside
-    deep: BaseGeometry  # eroded by _DEEP_MM: meeting it proves a block
     edges: Array  # (E, 4): x0, y0, x1, y1, inside on the left
     verts: Array  # (V, 2)
     w_in: Array  # (V, 2) unit direction of the edge arriving at the vertex
@@ -125,16 +129,22 @@ class _Solid:
     py_edges: tuple[tuple[float, float, float, float, float], ...]  # ax, ay, ex, ey, |e|
     bounds: tuple[float, float, float, float]
 
+    @cached_property
+    def core(self) -> BaseGeometry:
+        """The piece eroded by BOUNDARY_TOLERANCE_MM: the points that count inside."""
+        return _erode(self.geom, _TOL)
+
+    @cached_property
+    def deep(self) -> BaseGeometry:
+        """The piece eroded by _DEEP_MM: meeting it proves a block."""
+        return _erode(self.geom, _DEEP_MM)
+
 
 @dataclass(frozen=True, slots=True, eq=False)
 class _Wall:
     geom: BaseGeometry
     pieces: Array  # (M, 4)
     verts: Array  # (V, 2)
-
-
-_SOLIDS: dict[int, tuple[BaseGeometry, _Solid]] = {}
-_WALLS: dict[int, tuple[BaseGeometry, _Wall]] = {}
 
 
 def _polygons(geom: BaseGeometry) -> list[Polygon]:
@@ -176,10 +186,7 @@ def _erode(geom: BaseGeometry, by: float) -> BaseGeometry:
     return g
 
 
-def _solid(geom: BaseGeometry) -> _Solid:
-    hit = _SOLIDS.get(id(geom))
-    if hit is not None and hit[0] is geom:
-        return hit[1]
+def _make_solid(geom: BaseGeometry) -> _Solid:
     edges, verts, w_in, w_out = [], [], [], []
     for poly in _polygons(geom):
         poly = orient(poly, sign=1.0)  # exterior counter-clockwise, holes clockwise
@@ -200,8 +207,6 @@ def _solid(geom: BaseGeometry) -> _Solid:
     shapely.prepare(geom)
     data = _Solid(
         geom=geom,
-        core=_erode(geom, _TOL),
-        deep=_erode(geom, _DEEP_MM),
         edges=e_all,
         verts=v_all,
         w_in=wi_all,
@@ -217,14 +222,10 @@ def _solid(geom: BaseGeometry) -> _Solid:
         ),
         bounds=tuple(float(v) for v in geom.bounds),  # type: ignore[arg-type]
     )
-    _remember(_SOLIDS, geom, data)
     return data
 
 
-def _wall(geom: BaseGeometry) -> _Wall:
-    hit = _WALLS.get(id(geom))
-    if hit is not None and hit[0] is geom:
-        return hit[1]
+def _make_wall(geom: BaseGeometry) -> _Wall:
     lines = list(geom.geoms) if hasattr(geom, "geoms") else [geom]
     pieces, verts = [], []
     for line in lines:
@@ -238,7 +239,6 @@ def _wall(geom: BaseGeometry) -> _Wall:
         pieces=np.vstack(pieces) if pieces else np.zeros((0, 4)),
         verts=np.vstack(verts) if verts else np.zeros((0, 2)),
     )
-    _remember(_WALLS, geom, data)
     return data
 
 
@@ -246,6 +246,58 @@ def _remember(cache: dict[int, tuple[BaseGeometry, Any]], geom: BaseGeometry, da
     if len(cache) >= _CACHE_LIMIT:
         cache.clear()
     cache[id(geom)] = (geom, data)
+
+
+class Prepared:
+    """Prepared obstacles: each solid's oriented edges, corners and eroded cores and each
+    wall's pieces, computed once per shapely geometry object.
+
+    Entries are keyed by ``id()`` and hold the geometry, so an id cannot be reused while its
+    entry lives; at most :data:`_CACHE_LIMIT` of each kind are kept (then it starts afresh).
+    A board keeps one in its cache (``board.Derived.prepared``, :func:`prepared_for`); the
+    functions of this module take it as ``prepared=`` and, given none, prepare what they need
+    for that call only (nothing outlives the call: the module keeps no state).
+    """
+
+    __slots__ = ("_solids", "_walls")
+
+    def __init__(self) -> None:
+        self._solids: dict[int, tuple[BaseGeometry, _Solid]] = {}
+        self._walls: dict[int, tuple[BaseGeometry, _Wall]] = {}
+
+    def known_solid(self, geom: object) -> _Solid | None:
+        """The prepared solid of ``geom`` when it was prepared before, else None."""
+        hit = self._solids.get(id(geom))
+        return hit[1] if hit is not None and hit[0] is geom else None
+
+    def solid(self, geom: BaseGeometry) -> _Solid:
+        data = self.known_solid(geom)
+        if data is None:
+            data = _make_solid(geom)
+            _remember(self._solids, geom, data)
+        return data
+
+    def wall(self, geom: BaseGeometry) -> _Wall:
+        hit = self._walls.get(id(geom))
+        if hit is not None and hit[0] is geom:
+            return hit[1]
+        data = _make_wall(geom)
+        _remember(self._walls, geom, data)
+        return data
+
+    def __len__(self) -> int:
+        return len(self._solids) + len(self._walls)
+
+
+def prepared_for(derived: Derived) -> Prepared:
+    """The board's :class:`Prepared` obstacles (``Derived.prepared``), made on first use."""
+    if derived.prepared is None:
+        derived.prepared = Prepared()
+    return derived.prepared
+
+
+def _prep(prepared: Prepared | None) -> Prepared:
+    return Prepared() if prepared is None else prepared
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -282,27 +334,27 @@ def _obstacles(solids: Sequence[_Solid], walls: Sequence[_Wall], discs: Array) -
     )
 
 
-def _split(obstacles: Sequence[Obstacle]) -> _Obstacles:
+def _split(obstacles: Sequence[Obstacle], prep: Prepared) -> _Obstacles:
     solids: list[_Solid] = []
     walls: list[_Wall] = []
     discs: list[tuple[float, float, float]] = []
     for ob in obstacles:
-        hit = _SOLIDS.get(id(ob))
-        if hit is not None and hit[0] is ob:  # the hot path: a piece seen before
-            solids.append(hit[1])
+        known = prep.known_solid(ob)
+        if known is not None:  # the hot path: a piece seen before
+            solids.append(known)
         elif isinstance(ob, Disc):
             if ob.r > 0:
                 discs.append((ob.x, ob.y, ob.r))
         elif isinstance(ob, (Polygon, MultiPolygon)):
             if not ob.is_empty:
-                solids.append(_solid(ob))
+                solids.append(prep.solid(ob))
         elif isinstance(ob, BaseGeometry) and ob.geom_type in ("LineString", "MultiLineString"):
             if not ob.is_empty:
-                walls.append(_wall(ob))
+                walls.append(prep.wall(ob))
         elif isinstance(ob, BaseGeometry) and ob.geom_type == "GeometryCollection":
             polys = [g for g in ob.geoms if isinstance(g, (Polygon, MultiPolygon))]
             lines = [g for g in ob.geoms if g.geom_type in ("LineString", "MultiLineString")]
-            sub = _split([*polys, *lines])
+            sub = _split([*polys, *lines], prep)
             solids.extend(sub.solids)
             walls.extend(sub.walls)
         else:
@@ -415,7 +467,9 @@ def _clear_many(obs: _Obstacles, p: Array, q: Array) -> BoolArray:
     return ~blocked
 
 
-def segment_clear(p: Point, q: Point, obstacles: Sequence[Obstacle]) -> bool:
+def segment_clear(
+    p: Point, q: Point, obstacles: Sequence[Obstacle], *, prepared: Prepared | None = None
+) -> bool:
     """True when the segment ``pq`` crosses no obstacle (see :data:`Obstacle`).
 
     Boundary cases: grazing a corner, running along an edge, being tangent to a Huge base,
@@ -434,7 +488,7 @@ def segment_clear(p: Point, q: Point, obstacles: Sequence[Obstacle]) -> bool:
     >>> segment_clear((-30, 20), (30, 20), [Disc(0, 0, 20)])  # tangent to a Huge base
     True
     """
-    obs = _split(obstacles)
+    obs = _split(obstacles, _prep(prepared))
     if obs.empty:
         return True
     pa = np.asarray([p], dtype=float)
@@ -666,7 +720,9 @@ def _deep_inside(
     return inside
 
 
-def interior_length(p: Point, q: Point, solid: Polygon | MultiPolygon) -> float:
+def interior_length(
+    p: Point, q: Point, solid: Polygon | MultiPolygon, *, prepared: Prepared | None = None
+) -> float:
     """Length of the segment ``pq`` inside the open interior of ``solid``.
 
     Boundary cases: running along an edge, grazing a corner or touching from outside gives 0;
@@ -683,7 +739,8 @@ def interior_length(p: Point, q: Point, solid: Polygon | MultiPolygon) -> float:
     """
     dx, dy = q[0] - p[0], q[1] - p[1]
     length = math.hypot(dx, dy)
-    return sum((b - a) for a, b in _solid_runs(p, q, _solid(solid)) or []) * length
+    data = _prep(prepared).solid(solid)
+    return sum((b - a) for a, b in _solid_runs(p, q, data) or []) * length
 
 
 @dataclass(frozen=True, slots=True)
@@ -740,7 +797,9 @@ def _classify(runs: list[tuple[float, float]], p: Point, q: Point, touches: bool
 _NONE = Passage("none", 0.0, ())
 
 
-def passage(p: Point, q: Point, solid: Polygon | MultiPolygon) -> Passage:
+def passage(
+    p: Point, q: Point, solid: Polygon | MultiPolygon, *, prepared: Prepared | None = None
+) -> Passage:
     """How the segment ``p -> q`` meets a terrain piece (``cover.line``).
 
     Boundary cases: a corner touched or an edge run along is ``"grazed"``, never
@@ -756,7 +815,7 @@ def passage(p: Point, q: Point, solid: Polygon | MultiPolygon) -> Passage:
     >>> passage((0, 20), (20, 0), box(0, 0, 10, 10)).how    # touches a corner
     'grazed'
     """
-    data = _solid(solid)
+    data = _prep(prepared).solid(solid)
     runs = _solid_runs(p, q, data)
     if runs is None:
         return _NONE
@@ -890,7 +949,9 @@ def _closing(geom: BaseGeometry) -> BaseGeometry:
     return closed if not closed.is_empty else geom
 
 
-def segment_edge_crossing(p: Point, q: Point, edge: LineString) -> Point | None:
+def segment_edge_crossing(
+    p: Point, q: Point, edge: LineString, *, prepared: Prepared | None = None
+) -> Point | None:
     """The point where ``pq`` properly crosses a straight ``edge``, else None.
 
     Proper means from one side to the other through both relative interiors: touching,
@@ -904,7 +965,7 @@ def segment_edge_crossing(p: Point, q: Point, edge: LineString) -> Point | None:
     >>> segment_edge_crossing((1, -1), (1, 1), LineString([(-1, 0), (1, 0)])) is None
     True
     """
-    pieces = _wall(edge).pieces
+    pieces = _prep(prepared).wall(edge).pieces
     if len(pieces) == 0:
         return None
     pa = np.asarray([p], dtype=float)
@@ -1266,10 +1327,10 @@ class _PolygonTarget:
     """The far end is a terrain piece: on each line, the stretch from a's chord to the first
     point of the piece, in both directions along the line."""
 
-    def __init__(self, a: Disc, target: BaseGeometry) -> None:
+    def __init__(self, a: Disc, target: BaseGeometry, prep: Prepared) -> None:
         self.a = a
         self.discs: list[Disc] = []
-        data = _solid(target)
+        data = prep.solid(target)
         self.edges = data.edges
         self.verts = np.vstack([r for r in [data.verts]]) if len(data.verts) else np.zeros((0, 2))
         pts = np.vstack([_outer_polygon(a.x, a.y, a.r), shapely.get_coordinates(target)])
@@ -1434,7 +1495,9 @@ def _as_segment(p: Array, q: Array) -> Segment:
     return ((float(p[0]), float(p[1])), (float(q[0]), float(q[1])))
 
 
-def find_clear_segment(a: Disc, b: Disc, obstacles: Sequence[Obstacle]) -> Segment | None:
+def find_clear_segment(
+    a: Disc, b: Disc, obstacles: Sequence[Obstacle], *, prepared: Prepared | None = None
+) -> Segment | None:
     """``ranged.los``: a straight segment from a point of disc ``a`` to a point of disc ``b``
     (both closed) that crosses no obstacle, or None when there is none. Decided exactly.
 
@@ -1464,7 +1527,7 @@ def find_clear_segment(a: Disc, b: Disc, obstacles: Sequence[Obstacle]) -> Segme
     """
     ca: Point = (float(a.x), float(a.y))
     cb: Point = (float(b.x), float(b.y))
-    obs = _split(obstacles)
+    obs = _split(obstacles, _prep(prepared))
     if obs.empty or _clear_one(ca, cb, obs):
         return (ca, cb)
     dist = math.hypot(b.x - a.x, b.y - a.y)
@@ -1557,7 +1620,11 @@ def inner_point(target: Polygon | MultiPolygon) -> Point:
 
 
 def find_clear_segment_to_polygon(
-    a: Disc, target: Polygon | MultiPolygon, obstacles: Sequence[Obstacle]
+    a: Disc,
+    target: Polygon | MultiPolygon,
+    obstacles: Sequence[Obstacle],
+    *,
+    prepared: Prepared | None = None,
 ) -> Segment | None:
     """``ranged.los`` at a terrain piece: a clear segment from disc ``a`` to any point of
     ``target`` (closed), or None. Decided exactly like :func:`find_clear_segment`, with the
@@ -1579,10 +1646,11 @@ def find_clear_segment_to_polygon(
     nb: Point = (float(near.x), float(near.y))
     if math.hypot(nb[0] - ca[0], nb[1] - ca[1]) <= a.r:
         return (nb, nb)  # the base reaches the piece
-    obs = _split(obstacles)
+    prep = _prep(prepared)
+    obs = _split(obstacles, prep)
     if obs.empty or _clear_one(ca, nb, obs):
         return (ca, nb)
-    tgt = _PolygonTarget(a, target)
+    tgt = _PolygonTarget(a, target, prep)
     obs = _restrict(obs, tgt.hull)
     if obs.empty:
         return (ca, nb)

@@ -35,7 +35,12 @@ from shapely.geometry import LineString, Point
 
 from .board import Disc, smaller_base
 from .data import Scenario
-from .geometry import find_clear_segment, find_clear_segment_to_polygon, point_segment_distance
+from .geometry import (
+    find_clear_segment,
+    find_clear_segment_to_polygon,
+    point_segment_distance,
+    prepared_for,
+)
 from .rulings import Reason, Segment
 from .shot import Shot, Target, build_shot
 from .terrain import merged
@@ -148,11 +153,12 @@ def _search(shot: Shot) -> tuple[Segment | None, list[str]]:
                 witness = (witness[1], witness[0])
             return witness, list(labels)
     obs, names = obstacles(shot)
+    prep = prepared_for(shot.scenario.derived)
     if shot.b_polygon is not None:
-        witness = find_clear_segment_to_polygon(shot.a, shot.b_polygon, obs)
+        witness = find_clear_segment_to_polygon(shot.a, shot.b_polygon, obs, prepared=prep)
     else:
         assert shot.b is not None
-        witness = find_clear_segment(shot.a, shot.b, obs)
+        witness = find_clear_segment(shot.a, shot.b, obs, prepared=prep)
     if witness is None:
         hull = _hull(shot)
         found = [label for label, o in zip(names, obs, strict=True) if _meets(o, hull)]

@@ -32,6 +32,7 @@ from fwwrules.elevation import (
     significant_edges_of,
     standing_on,
 )
+from fwwrules.placement import move_model
 from fwwrules.scenario import Model, Rect, Scenario, Terrain
 
 ORANGE = 2 * 25.4  # mm
@@ -198,11 +199,17 @@ def test_elevation_significant_edge_function_matches_board() -> None:
 
 
 def test_elevation_significant_edge_memo_follows_the_terrain() -> None:
+    """A model moved with ``move_model`` keeps the board's edges (``Derived.keep_terrain``);
+    a scenario rebuilt by hand finds the same edges again; other heights give other edges."""
     s = example("rooftop")
-    moved = dataclasses.replace(
+    edges = s.board.significant_edges
+    m = s.models[0]
+    moved = move_model(s, m.id, m.at[0] + 5, m.at[1])
+    assert moved.board.significant_edges is edges
+    rebuilt = dataclasses.replace(
         s, models=tuple(dataclasses.replace(m, at=(m.at[0] + 5, m.at[1])) for m in s.models)
     )
-    assert moved.board.significant_edges is s.board.significant_edges
+    assert rebuilt.board.significant_edges == s.board.significant_edges
     lower = dataclasses.replace(
         s, terrain=tuple(dataclasses.replace(t, height=40.0) for t in s.terrain)
     )
