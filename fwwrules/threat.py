@@ -349,25 +349,11 @@ def _fresh_id(scenario: Scenario) -> str:
 
 def default_area(scenario: Scenario, base: float) -> tuple[float, float, float, float]:
     """The table (``board: {size}``) when the file gives it; else every base and piece plus
-    one target base around, in scenario units."""
+    one target base around (:meth:`Scenario.limits_mm` with that margin), in scenario units
+    as ``(x0, y0, x1, y1)``. An empty board without a size is 100 mm square."""
     u = scenario.unit_mm
-    size = getattr(scenario, "board_size", None)
-    if size is not None:
-        return (0.0, 0.0, float(size[0]), float(size[1]))
-    xs: list[float] = []
-    ys: list[float] = []
-    for g in scenario.board.models.values():
-        d = g.disc
-        xs += [d.x - d.r, d.x + d.r]
-        ys += [d.y - d.r, d.y + d.r]
-    for t in scenario.board.terrain.values():
-        x0, y0, x1, y1 = t.polygon.bounds
-        xs += [x0, x1]
-        ys += [y0, y1]
-    if not xs:
-        return (0.0, 0.0, 100.0 / u, 100.0 / u)
-    m = base * u
-    return ((min(xs) - m) / u, (min(ys) - m) / u, (max(xs) + m) / u, (max(ys) + m) / u)
+    xmin, xmax, ymin, ymax = scenario.limits_mm(margin_mm=base * u)
+    return (xmin / u, ymin / u, xmax / u, ymax / u)
 
 
 def _grid(
@@ -1322,63 +1308,70 @@ def _cover_counts(
     if not among.any():
         return count, unsure
     shooter = Point(c.x, c.y)
+    # cover.shooter-contact as line_of_cover measures it (the tolerance plus rounding)
+    touch_limit = tol + LENGTH_EPSILON_MM
+    centre = (c.x, c.y)
     for solid in merged(board, kinds, los=False).solids:
         area = solid.kind in AREA_KINDS
-        touching = solid.geometry.distance(shooter) - c.r <= tol
-        if touching and (area or len(solid.ids) == 1):
-            continue  # cover.shooter-contact: ignored whatever the line does
-        member_hits = []
+        if area or len(solid.ids) == 1:
+            if solid.geometry.distance(shooter) - c.r <= touch_limit:
+                continue  # cover.shooter-contact: ignored whatever the line does
+            parts = _parts_of(board, solid.geometry)
+            hit_g = np.zeros(n, dtype=bool)
+            for part in parts:
+                hit_g |= fan.hits(part.grown, among)
+            if not hit_g.any():
+                continue
+            c_add, u_add = _solid_passage(fan, solid.geometry, parts, hit_g, area=area)
+            count += c_add
+            for i in np.flatnonzero(u_add).tolist():
+                q = (float(fan.px[i]), float(fan.py[i]))
+                count[i] += _passage_count(centre, q, solid.geometry, area=area)
+            continue
+        # Touching solid pieces (cover.line): judged piece by piece when the line passes
+        # into any of them; as one object only when every piece alone is merely grazed.
+        members = []
         any_g = np.zeros(n, dtype=bool)
+        any_e = np.zeros(n, dtype=bool)
         for tid in solid.ids:
             poly = board.terrain[tid].polygon
             parts = _parts_of(board, poly)
             hit_g = np.zeros(n, dtype=bool)
             for part in parts:
                 hit_g |= fan.hits(part.grown, among)
-            member_hits.append((poly, parts, hit_g))
+            hit_e = np.zeros(n, dtype=bool)
+            for part in parts:
+                if part.eroded is not None:
+                    hit_e |= fan.hits(part.eroded, hit_g)
+            contact = poly.distance(shooter) - c.r <= touch_limit
+            members.append((poly, parts, hit_g, contact))
             any_g |= hit_g
+            any_e |= hit_e
         if not any_g.any():
             continue
-        if touching:
-            # touching solid pieces, one of them touching the shooter: left to the ruling
-            unsure |= any_g
-            continue
-        if len(solid.ids) > 1:
-            hits = np.sum([h for _, _, h in member_hits], axis=0)
-            if area:
-                # cover.area: touching areas of one kind are one area; entering any counts.
-                hit_e = np.zeros(n, dtype=bool)
-                for _, parts, hit_g in member_hits:
-                    for part in parts:
-                        if part.eroded is not None:
-                            hit_e |= fan.hits(part.eroded, hit_g)
-                count += hit_e
-                unsure |= any_g & ~hit_e
+        # piece by piece where some piece is surely passed into (not merely grazed)
+        for poly, parts, hit_g, contact in members:
+            if contact:
                 continue
-            # Touching solid pieces (merged, or judged piece by piece along a seam, docs/rules.md
-            # conventions): sure where the line meets one of them alone, or where
-            # judging them as one object and piece by piece give the same count.
-            doubt = hits > 1
-            for poly, parts, hit_g in member_hits:
-                alone = hit_g & (hits == 1)
-                c_add, u_add = _solid_passage(fan, poly, parts, alone, area=False)
-                count += c_add
-                doubt |= u_add
-            for i in np.flatnonzero(doubt).tolist():
+            sel = hit_g & any_e
+            c_add, u_add = _solid_passage(fan, poly, parts, sel, area=False)
+            count += c_add
+            for i in np.flatnonzero(u_add).tolist():
                 q = (float(fan.px[i]), float(fan.py[i]))
-                whole = _passage_count((c.x, c.y), q, solid.geometry, area=False)
-                each = sum(_passage_count((c.x, c.y), q, g, area=False) for g, _, _ in member_hits)
-                if whole == each:
-                    count[i] += whole
-                else:
-                    unsure[i] = True
-            continue
-        poly, parts, hit_g = member_hits[0]
-        c_add, u_add = _solid_passage(fan, poly, parts, hit_g, area=area)
-        count += c_add
-        for i in np.flatnonzero(u_add).tolist():
+                count[i] += _passage_count(centre, q, poly, area=False)
+        # near every piece but into none of them for sure: decided as line_of_cover does
+        union_contact = solid.geometry.distance(shooter) - c.r <= touch_limit
+        for i in np.flatnonzero(any_g & ~any_e).tolist():
             q = (float(fan.px[i]), float(fan.py[i]))
-            count[i] += _passage_count((c.x, c.y), q, solid.geometry, area=area)
+            own = [passage(centre, q, poly).how for poly, _, _, _ in members]
+            if any(how not in ("none", "grazed") for how in own):
+                count[i] += sum(
+                    1
+                    for how, (_, _, _, contact) in zip(own, members, strict=True)
+                    if how == "crossed" and not contact
+                )
+            elif not union_contact:
+                count[i] += _passage_count(centre, q, solid.geometry, area=False)
     attacker = scenario.model(sid)
     by = scenario.options.cover_by
     for m in scenario.models:
