@@ -22,7 +22,7 @@ from .catalogue import render
 from .close_combat import QUICK_ACTION_MODIFIER
 from .constants import LENGTH_EPSILON_MM
 from .data import Scenario
-from .engagement import engagements, label, same_level, touching
+from .engagement import engagements, same_level, touching
 from .errors import QueryError
 from .paths import (
     Obstacle,
@@ -113,7 +113,7 @@ class WithdrawRuling(Explained):
             "engaged": list(self.engaged),
             "free_attacks": [f.to_dict() for f in self.free_attacks],
             "no_attack": [n.to_dict() for n in self.no_attack],
-            "reasons": [r.to_dict(lang) for r in self.reasons],
+            "reasons": [r.to_dict(lang, self.labels) for r in self.reasons],
         }
 
 
@@ -162,9 +162,9 @@ def withdraw(scenario: Scenario, model_id: str, rules: str | None = None) -> Wit
     free: list[FreeAttack] = []
     none: list[NoAttack] = []
     if not foes:
-        reasons.append(Reason("melee.withdraw", "not-engaged", {"model": model.label}))
+        reasons.append(Reason("melee.withdraw", "not-engaged", {"model": model.id}))
     else:
-        reasons.append(Reason("melee.withdraw", "move", {"model": model.label}))
+        reasons.append(Reason("melee.withdraw", "move", {"model": model.id}))
     for f in foes:
         foe = scenario.model(f)
         others = tuple(x for x in eng[f] if x != model.id)
@@ -175,7 +175,7 @@ def withdraw(scenario: Scenario, model_id: str, rules: str | None = None) -> Wit
                 Reason(
                     "melee.withdraw",
                     "still-engaged",
-                    {"model": foe.label, "others": [label(scenario, x) for x in others]},
+                    {"model": foe.id, "others": list(others)},
                 )
             )
         if foe.stunned:
@@ -184,7 +184,7 @@ def withdraw(scenario: Scenario, model_id: str, rules: str | None = None) -> Wit
                 Reason(
                     "melee.stunned",
                     "no-free-attack",
-                    {"model": foe.label, "withdrawer": model.label},
+                    {"model": foe.id, "withdrawer": model.id},
                 )
             )
         if clauses:
@@ -198,7 +198,7 @@ def withdraw(scenario: Scenario, model_id: str, rules: str | None = None) -> Wit
                 Reason(
                     "melee.withdraw",
                     "no-weapon",
-                    {"model": foe.label, "withdrawer": model.label, "clauses": list(forbidden)},
+                    {"model": foe.id, "withdrawer": model.id, "clauses": list(forbidden)},
                 )
             )
             continue
@@ -208,19 +208,15 @@ def withdraw(scenario: Scenario, model_id: str, rules: str | None = None) -> Wit
                 "melee.withdraw",
                 "free-attack",
                 {
-                    "model": foe.label,
-                    "weapon": _weaponlabel(scenario, best.weapon),
+                    "model": foe.id,
+                    "weapon": best.weapon,
                     "target": best.skill.target,
                 },
             )
         )
         reasons.append(Reason("action.quick", "", {"modifier": QUICK_ACTION_MODIFIER}))
-    labels = {m.id: m.label for m in scenario.models}
+    labels = scenario.display_names()
     return WithdrawRuling(model.id, r, foes, tuple(free), tuple(none), tuple(reasons), labels)
-
-
-def _weaponlabel(scenario: Scenario, weapon_id: str) -> str:
-    return scenario.weapon(weapon_id).label
 
 
 # ---------------------------------------------------------------------------------------------
@@ -274,7 +270,7 @@ class SlideRuling(Explained):
             "path_length": None if self.path_length is None else round(self.path_length, 3),
             "path": [[round(x, 3), round(y, 3)] for x, y in self.path],
             "blocked_by": list(self.blocked_by),
-            "reasons": [r.to_dict(lang) for r in self.reasons],
+            "reasons": [r.to_dict(lang, self.labels) for r in self.reasons],
         }
 
 
@@ -338,7 +334,7 @@ def slide(
     x, y = float(to[0]), float(to[1])
     if not (math.isfinite(x) and math.isfinite(y)):
         raise QueryError(f"the slide's end position must be finite numbers, got {to!r}")
-    labels = {m.id: m.label for m in scenario.models}
+    labels = scenario.display_names()
     if not ruleset(r).slides:
         return SlideRuling(
             model.id, (x, y), r, False, ("melee.slide",),
@@ -355,18 +351,16 @@ def slide(
     failed = False
     if not engaged:
         failed = True
-        reasons.append(Reason("melee.slide", "not-engaged", {"model": model.label}))
+        reasons.append(Reason("melee.slide", "not-engaged", {"model": model.id}))
     breaks = tuple(e for e in engaged if not touching(scenario, new, geo[e].disc))
-    kept = [labels[e] for e in engaged if e not in breaks]
+    kept = [e for e in engaged if e not in breaks]
     if kept:
         reasons.append(Reason("melee.slide", "keeps", {"models": kept}))
     for b in breaks:
         failed = True
         gap = scenario.from_mm(new.gap(geo[b].disc))
         reasons.append(
-            Reason(
-                "melee.slide", "breaks", {"model": labels[b], "gap": gap, "units": scenario.units}
-            )
+            Reason("melee.slide", "breaks", {"model": b, "gap": gap, "units": scenario.units})
         )
     level = [m for m in scenario.models if m.id != model.id and same_level(scenario, model, m)]
     overlaps = []
@@ -379,7 +373,7 @@ def slide(
                 Reason(
                     "melee.slide",
                     "overlap",
-                    {"model": m.label, "overlap": scenario.from_mm(-g), "units": scenario.units},
+                    {"model": m.id, "overlap": scenario.from_mm(-g), "units": scenario.units},
                 )
             )
     new_eng = tuple(
@@ -390,7 +384,7 @@ def slide(
         and touching(scenario, new, geo[m.id].disc)
     )
     if new_eng:
-        reasons.append(Reason("melee.slide", "new", {"models": [labels[m] for m in new_eng]}))
+        reasons.append(Reason("melee.slide", "new", {"models": list(new_eng)}))
 
     through = scenario.options.slide_through_engaged_enemy
     skip = engaged if through else ()
@@ -411,9 +405,7 @@ def slide(
         blocked_by = tuple(dict.fromkeys(c[2] for c in cuts))
         if not cuts:
             blocked_by = tuple(blockers(start, goal, obstacles))
-            reasons.append(
-                Reason("melee.slide", "no-path", {"blockers": [labels[b] for b in blocked_by]})
-            )
+            reasons.append(Reason("melee.slide", "no-path", {"blockers": list(blocked_by)}))
         for e, (px, py), cause in cuts:
             reasons.append(
                 Reason(
@@ -442,10 +434,10 @@ def slide(
                     "too-far",
                     {
                         "length": scenario.from_mm(length_mm),
-                        "model": model.label,
+                        "model": model.id,
                         "move": model.move,
                         "units": scenario.units,
-                        "blockers": [labels[b] for b in blocked_by] or ["-"],
+                        "blockers": list(blocked_by),
                     },
                 )
             )
@@ -453,9 +445,7 @@ def slide(
         reasons.append(
             Reason("option/used", "", {"option": "slide_through_engaged_enemy", "value": "true"})
         )
-        reasons.append(
-            Reason("melee.slide", "through-engaged", {"models": [labels[e] for e in engaged]})
-        )
+        reasons.append(Reason("melee.slide", "through-engaged", {"models": list(engaged)}))
         strict = _obstacles(scenario, model, start, goal, ())
         strict_route = shortest_route(start, goal, strict, within)
         strict_len = None if strict_route is None else strict_route.length
@@ -463,7 +453,7 @@ def slide(
             move_mm is not None and strict_len > move_mm + LENGTH_EPSILON_MM
         )
         if length_mm is not None and worse:
-            names = [labels[b] for b in blockers(start, goal, strict)]
+            names = list(blockers(start, goal, strict))
             reasons.append(Reason("melee.slide", "option-needed", {"blockers": names}))
     friends = [
         Obstacle(m.id, *geo[m.id].disc.center, geo[m.id].disc.r + me.r - tol)
