@@ -6,9 +6,11 @@
 -2
 
 This module only re-exports. ``import fwwrules`` loads neither matplotlib nor ipywidgets
-(drawing lives in :mod:`fwwrules.draw`, the panels in :mod:`fwwrules_widgets`) nor pydantic:
-the file readers (:func:`load`, :func:`loads`, :func:`examples`) are imported when first
-asked for.
+(drawing lives in :mod:`fwwrules.draw`, the panels in :mod:`fwwrules_widgets`) nor pydantic
+nor yaml: the file readers and writers (:func:`load`, :func:`loads`, :func:`examples`,
+:func:`save`, :func:`dump_text`) and the rule families an attack ruling does not need
+(withdraw and slide, placement, grid cover, threat maps) are imported when first asked for
+(``bench/import_time.py`` measures the cost).
 """
 
 from __future__ import annotations
@@ -19,16 +21,16 @@ from typing import TYPE_CHECKING, Any
 from .attack import ruling
 from .data import Scenario
 from .errors import FwwError, QueryError, ScenarioError, UnknownIdError
-from .movement import slide, withdraw
 from .pieces import ChargeBonus, Circle, Model, Options, Rect, Terrain, Weapon
-from .placement import move_model
 from .resources import example_path, examples_dir
 from .rulings import AttackRuling, Reason
-from .saving import dump_text, save
 
 if TYPE_CHECKING:
     from .files import examples, load, loads
     from .grid import grid_cover
+    from .movement import slide, withdraw
+    from .placement import move_model
+    from .saving import dump_text, save
     from .threat import ThreatMap, threat_map
 
 __version__ = "0.1.0"
@@ -37,12 +39,18 @@ _LAZY = {
     "load": "files",
     "loads": "files",
     "examples": "files",
+    "save": "saving",
+    "dump_text": "saving",
+    "slide": "movement",
+    "withdraw": "movement",
+    "move_model": "placement",
     "grid_cover": "grid",
     "ThreatMap": "threat",
     "threat_map": "threat",
 }
-"""Names imported on first use, by module: the file readers (pydantic) and the two large
-rule families a ruling does not need (Pathfinder grid cover, threat maps)."""
+"""Names imported on first use, by module: the file readers (pydantic) and writers (yaml),
+and the rule families an attack ruling does not need (withdraw and slide, placement,
+Pathfinder grid cover, threat maps)."""
 
 
 def __getattr__(name: str) -> Any:

@@ -57,16 +57,6 @@ def _weapon(scenario: Scenario, attacker: str, weapon: str | None) -> Weapon:
     return w
 
 
-def _labels(scenario: Scenario) -> dict[str, str]:
-    """Display names of models and terrain by id (kept in the scenario's cache)."""
-    d = scenario.derived
-    if d.labels is None:
-        labels = {m.id: m.label for m in scenario.models}
-        labels.update({t.id: t.label for t in scenario.terrain})
-        d.labels = labels
-    return dict(d.labels)
-
-
 def _size_reasons(scenario: Scenario, shot: Shot) -> list[Reason]:
     """``size.classes`` and ``terrain.kinds``: say so when a Huge model changes the shot."""
     board = scenario.board
@@ -112,7 +102,7 @@ def ruling(
     w = _weapon(scenario, attacker, weapon)
     shot = build_shot(scenario, attacker, target)
     model = scenario.model(attacker)
-    labels = {**_labels(scenario), w.id: w.label}
+    labels = {**scenario.display_names(), w.id: w.label}
 
     reasons: list[Reason] = []
     not_allowed: list[str] = []

@@ -147,7 +147,8 @@ class Derived:
     between two threads at worst computes one twice.
 
     * ``board``: the :class:`Board` (this module);
-    * ``labels``: display name by model and terrain id (``attack``, the catalogue's names);
+    * ``labels``: display name by weapon, model and terrain id (``data.Scenario.display_names``,
+      the names the catalogue shows for the ids in reason params);
     * ``engagements``: the engagement graph (``engagement``, ``melee.engaged``);
     * ``significant_edges`` and ``edge_arrays``: Significant Edges and their numpy form
       (``elevation``);

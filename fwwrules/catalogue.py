@@ -1485,9 +1485,15 @@ def length(value: float, units: str, lang: str) -> str:
     return f"{number(value, places(value), lang)} mm ({number(inches, places(inches), lang)}″)"
 
 
+NUMBERED_KEYS: frozenset[str] = frozenset({"numbers"})
+"""Value names whose list is numbered from 1 when shown (the Armor die's numbers of
+``melee.shoot-into``: ``["brute", "knight"]`` reads ``1: Brute, 2: Knight``)."""
+
+
 class _Values(dict[str, Any]):
     """Template values: ids become display names, tokens in :data:`WORDS` are translated,
-    lengths get their unit (:func:`length`)."""
+    lengths get their unit (:func:`length`); an empty list reads ``-``, a list under a key of
+    :data:`NUMBERED_KEYS` is numbered from 1."""
 
     def __init__(self, values: Mapping[str, Any], lang: str, labels: Mapping[str, str]) -> None:
         super().__init__(values)
@@ -1513,7 +1519,12 @@ class _Values(dict[str, Any]):
         if isinstance(value, str):
             return self._one(value, key)
         if isinstance(value, (list, tuple)):
-            return ", ".join(self._one(v, key) if isinstance(v, str) else str(v) for v in value)
+            if not value:
+                return "-"
+            parts = [self._one(v, key) if isinstance(v, str) else str(v) for v in value]
+            if key in NUMBERED_KEYS:
+                parts = [f"{k}: {p}" for k, p in enumerate(parts, start=1)]
+            return ", ".join(parts)
         return value
 
 

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .data import Scenario
-from .engagement import contacts, engagements, label
+from .engagement import contacts, engagements
 from .los import has_line_of_sight
 from .pieces import Weapon
 from .rulesets import RULESETS, ruleset
@@ -86,13 +86,12 @@ def classify(scenario: Scenario, attacker_id: str, target_id: str, weapon: Weapo
     """
     attacker = scenario.model(attacker_id)
     engaged = engagements(scenario)[attacker.id]
-    a_label = attacker.label
-    t_label = label(scenario, target_id)
+    a_id, t_id = attacker.id, target_id  # ids: the catalogue shows the names
     if target_id in engaged:
         return AttackClass(
             "melee",
             (),
-            (Reason("melee.engaged", "close-combat", {"attacker": a_label, "target": t_label}),),
+            (Reason("melee.engaged", "close-combat", {"attacker": a_id, "target": t_id}),),
         )
     reasons: list[Reason] = []
     not_allowed: list[str] = []
@@ -103,9 +102,9 @@ def classify(scenario: Scenario, attacker_id: str, target_id: str, weapon: Weapo
                 "melee.engaged",
                 "only-engaged",
                 {
-                    "attacker": a_label,
-                    "target": t_label,
-                    "engaged": [label(scenario, e) for e in engaged],
+                    "attacker": a_id,
+                    "target": t_id,
+                    "engaged": [e for e in engaged],
                 },
             )
         )
@@ -116,7 +115,7 @@ def classify(scenario: Scenario, attacker_id: str, target_id: str, weapon: Weapo
             Reason(
                 "melee.engaged",
                 "no-contact",
-                {"attacker": a_label, "target": t_label, "weapon": weapon.label},
+                {"attacker": a_id, "target": t_id, "weapon": weapon.id},
             )
         )
         return AttackClass("melee", tuple(not_allowed), tuple(reasons))
@@ -183,7 +182,7 @@ def close_combat_terms(
     """
     attacker = scenario.model(attacker_id)
     target = next((m for m in scenario.models if m.id == target_id), None)  # None: terrain/point
-    a_label, t_label = attacker.label, label(scenario, target_id)
+    a_id, t_id = attacker.id, target_id  # ids: the catalogue shows the names
     eng = engagements(scenario)
     reasons: list[Reason] = []
     modifiers: list[tuple[str, int]] = []
@@ -209,23 +208,21 @@ def close_combat_terms(
                 Reason(
                     "melee.super-mutant",
                     "used" if icon == "melee" else "not-used",
-                    {"attacker": a_label, "weapon_icon": weapon.type},
+                    {"attacker": a_id, "weapon_icon": weapon.type},
                 )
             )
         else:
-            reasons.append(Reason("melee.super-mutant", rules, {"attacker": a_label}))
+            reasons.append(Reason("melee.super-mutant", rules, {"attacker": a_id}))
     value = attacker.skills.get(icon) if icon is not None else None
     if value is None:
         not_allowed.append("melee.skill")
-        reasons.append(
-            Reason("melee.skill", "missing", {"attacker": a_label, "weapon": weapon.label})
-        )
+        reasons.append(Reason("melee.skill", "missing", {"attacker": a_id, "weapon": weapon.id}))
     else:
         reasons.append(
             Reason(
                 "melee.skill",
                 "melee" if icon == "melee" else "weapon",
-                {"attacker": a_label, "weapon": weapon.label, "icon": icon, "value": value},
+                {"attacker": a_id, "weapon": weapon.id, "icon": icon, "value": value},
             )
         )
 
@@ -239,7 +236,7 @@ def close_combat_terms(
                     "melee.ranged-weapon",
                     "min-range",
                     {
-                        "weapon": weapon.label,
+                        "weapon": weapon.id,
                         "min_range": scenario.from_mm(min_range),
                         "units": scenario.units,
                     },
@@ -252,14 +249,14 @@ def close_combat_terms(
             Reason(
                 "melee.ranged-weapon",
                 rules,
-                {"weapon": weapon.label, "modifier": RANGED_WEAPON_MODIFIER, "target": t_label},
+                {"weapon": weapon.id, "modifier": RANGED_WEAPON_MODIFIER, "target": t_id},
             )
         )
         short_dice = weapon.dice.get("short", ())
         dice.update(short_dice)
         if short_dice:
             reasons.append(
-                Reason("melee.ranged-weapon", "dice", {"weapon": weapon.label, "dice": short_dice})
+                Reason("melee.ranged-weapon", "dice", {"weapon": weapon.id, "dice": short_dice})
             )
     else:
         dice.update(weapon.dice.get("melee", ()))
@@ -268,14 +265,14 @@ def close_combat_terms(
     if target is not None and target.stunned and target.id in eng[attacker.id]:
         modifiers.append(("melee.stunned", STUNNED_MODIFIER))
         reasons.append(
-            Reason("melee.stunned", "attack", {"target": t_label, "modifier": STUNNED_MODIFIER})
+            Reason("melee.stunned", "attack", {"target": t_id, "modifier": STUNNED_MODIFIER})
         )
 
     # --- melee.strength ----------------------------------------------------------------------
     if not ranged and attacker.strength is not None and attacker.strength >= STRENGTH_BONUS_MIN:
         dice["black"] += 1
         reasons.append(
-            Reason("melee.strength", "", {"attacker": a_label, "strength": attacker.strength})
+            Reason("melee.strength", "", {"attacker": a_id, "strength": attacker.strength})
         )
 
     # --- melee.outnumbered -------------------------------------------------------------------
@@ -287,9 +284,9 @@ def close_combat_terms(
                 "melee.outnumbered",
                 "",
                 {
-                    "target": t_label,
+                    "target": t_id,
                     "count": len(foes),
-                    "foes": [label(scenario, f) for f in foes],
+                    "foes": [f for f in foes],
                 },
             )
         )
@@ -304,7 +301,7 @@ def close_combat_terms(
                 Reason(
                     "melee.charge-bonus",
                     "two" if len(added) == 2 else "one",
-                    {"attacker": a_label, "target": t_label, "dice": added},
+                    {"attacker": a_id, "target": t_id, "dice": added},
                 )
             )
         else:
@@ -313,9 +310,9 @@ def close_combat_terms(
                     "melee.charge-bonus",
                     "discarded",
                     {
-                        "attacker": a_label,
-                        "charged": label(scenario, cb.target),
-                        "target": t_label,
+                        "attacker": a_id,
+                        "charged": cb.target,
+                        "target": t_id,
                     },
                 )
             )
@@ -397,25 +394,23 @@ def into_melee(
     if attacker.id in engagements(scenario)[target_id]:
         return None
     target = scenario.model(target_id)
-    t_label = target.label
+    t_id = target.id
     rs = ruleset(rules)
     modifier = rs.shoot_into_modifier
     reasons: list[Reason] = []
-    foes = [label(scenario, f) for f in engagements(scenario)[target_id]]
+    foes = list(engagements(scenario)[target_id])
     if not rs.shoot_into_numbers:
         reasons.append(
             Reason(
                 "melee.shoot-into",
                 rs.name,
-                {"target": t_label, "engaged": foes, "modifier": modifier},
+                {"target": t_id, "engaged": foes, "modifier": modifier},
             )
         )
         return IntoMelee(modifier, None), tuple(reasons)
 
     reasons.append(
-        Reason(
-            "melee.shoot-into", rs.name, {"target": t_label, "engaged": foes, "modifier": modifier}
-        )
+        Reason("melee.shoot-into", rs.name, {"target": t_id, "engaged": foes, "modifier": modifier})
     )
     eng = engagements(scenario)
     near = []
@@ -435,7 +430,7 @@ def into_melee(
                 Reason(
                     "melee.shoot-into",
                     "unseen",
-                    {"model": label(scenario, m), "attacker": attacker.label},
+                    {"model": m, "attacker": attacker.id},
                 )
             )
     ordered = _clockwise_order(scenario, target_id, attacker.id, seen)
@@ -447,10 +442,9 @@ def into_melee(
             Reason(
                 "melee.shoot-into",
                 "too-many",
-                {"models": [label(scenario, m) for m in left_out]},
+                {"models": list(left_out)},
             )
         )
-    listing = [f"{k + 1}: {label(scenario, m)}" for k, m in enumerate(numbers)]
-    reasons.append(Reason("melee.shoot-into", "numbers", {"numbers": listing}))
-    reasons.append(Reason("melee.shoot-into", "scatter", {"target": t_label}))
+    reasons.append(Reason("melee.shoot-into", "numbers", {"numbers": list(numbers)}))
+    reasons.append(Reason("melee.shoot-into", "scatter", {"target": t_id}))
     return IntoMelee(modifier, numbers), tuple(reasons)

@@ -126,6 +126,22 @@ class Scenario:
             return listed
         return (*listed, IMPROVISED_WEAPON)
 
+    def display_names(self) -> Mapping[str, str]:
+        """Display name by id, for the catalogue: weapons, then models and terrain (kept in
+        the scenario's cache). Reason params carry ids; rulings render them with this map.
+
+        A weapon whose id is also a model's or terrain piece's id shows that piece's name
+        here (the ids live in separate namespaces); an attack ruling maps its own weapon's id
+        to the weapon's name.
+        """
+        d = self.derived
+        if d.labels is None:
+            labels = {w.id: w.label for w in (*self.weapons, IMPROVISED_WEAPON)}
+            labels.update({m.id: m.label for m in self.models})
+            labels.update({t.id: t.label for t in self.terrain})
+            d.labels = labels
+        return d.labels
+
     # --- sides ------------------------------------------------------------------------------
     def side_of(self, faction: str) -> str:
         """The side a faction plays on; without a ``sides`` entry a faction is its own side."""

@@ -171,14 +171,14 @@ def edge_reason(scenario: Scenario, edge: SignificantEdge) -> Reason:
 
     >>> import fwwrules
     >>> s = fwwrules.load(fwwrules.example_path("elevation-rooftop"))
-    >>> edge_reason(s, s.board.significant_edges[0]).text("de")[:62]
+    >>> edge_reason(s, s.board.significant_edges[0]).text("de", s.display_names())[:62]
     'Die Kante Süd von Building fällt von 102 mm (4″) auf 0 mm (0″)'
     """
     return Reason(
         "elevation.significant-edge",
         "",
         {
-            "piece": scenario.terrain_piece(edge.terrain).label,
+            "piece": scenario.terrain_piece(edge.terrain).id,
             "side": edge.side,
             "top": _r(scenario, edge.top),
             "bottom": _r(scenario, edge.bottom),
@@ -832,8 +832,7 @@ def shot_context(scenario: Scenario, attacker_id: str, target_id: str) -> ShotCo
     unit = scenario.units
     orange = orange_mm(scenario)
     ma, mt = board.models[attacker_id], board.models[target_id]
-    label = {m.id: m.label for m in scenario.models}
-    reasons: list[Reason] = []
+    reasons: list[Reason] = []  # params carry ids; the ruling's labels name them
 
     under_a = pieces_under(scenario, attacker_id)
     under_t = pieces_under(scenario, target_id)
@@ -845,9 +844,9 @@ def shot_context(scenario: Scenario, attacker_id: str, target_id: str) -> ShotCo
                     "elevation.standing-on",
                     "",
                     {
-                        "model": label[mid],
-                        "piece": scenario.terrain_piece(top.id).label,
-                        "pieces": [scenario.terrain_piece(t).label for t in under],
+                        "model": mid,
+                        "piece": top.id,
+                        "pieces": list(under),
                         "height": _r(scenario, float(top.height or 0.0)),
                         "unit": unit,
                     },
@@ -866,8 +865,8 @@ def shot_context(scenario: Scenario, attacker_id: str, target_id: str) -> ShotCo
                     "elevation.elevated",
                     "neither",
                     {
-                        "attacker": label[attacker_id],
-                        "target": label[target_id],
+                        "attacker": attacker_id,
+                        "target": target_id,
                         "difference": _r(scenario, abs(diff)),
                         "orange": _r(scenario, orange),
                         "unit": unit,
@@ -882,8 +881,8 @@ def shot_context(scenario: Scenario, attacker_id: str, target_id: str) -> ShotCo
             "elevation.elevated",
             "yes",
             {
-                "high": label[high.id],
-                "low": label[low.id],
+                "high": high.id,
+                "low": low.id,
                 "difference": _r(scenario, abs(diff)),
                 "orange": _r(scenario, orange),
                 "unit": unit,
@@ -908,7 +907,7 @@ def shot_context(scenario: Scenario, attacker_id: str, target_id: str) -> ShotCo
                         "elevation.terrain-variant",
                         "",
                         {
-                            "piece": scenario.terrain_piece(tid).label,
+                            "piece": tid,
                             "kind": kind,
                             "usual": t.kind,
                         },
@@ -931,8 +930,8 @@ def shot_context(scenario: Scenario, attacker_id: str, target_id: str) -> ShotCo
             e = edges[int(i)]
             d = float(dist[i])
             values = {
-                "model": label[high.id],
-                "piece": scenario.terrain_piece(e.terrain).label,
+                "model": high.id,
+                "piece": e.terrain,
                 "side": e.side,
                 "distance": _r(scenario, d),
                 "orange": _r(scenario, orange),
@@ -957,8 +956,8 @@ def shot_context(scenario: Scenario, attacker_id: str, target_id: str) -> ShotCo
                 "elevation.shooter-cover",
                 "applies",
                 {
-                    "attacker": label[attacker_id],
-                    "target": label[target_id],
+                    "attacker": attacker_id,
+                    "target": target_id,
                     "orange": _r(scenario, orange),
                     "unit": unit,
                 },

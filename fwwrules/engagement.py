@@ -27,14 +27,6 @@ from .thresholds import reaches_ruler
 from .thresholds import touching as gap_touches
 
 
-def label(scenario: Scenario, ident: str) -> str:
-    """A model's display name (its id when it has none; any other id as it is)."""
-    for m in scenario.models:
-        if m.id == ident:
-            return m.label
-    return ident
-
-
 def same_level(scenario: Scenario, a: Model, b: Model) -> bool:
     """True when two models stand on one level: elevations differ by less than Orange.
 

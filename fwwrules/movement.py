@@ -22,7 +22,7 @@ from .catalogue import render
 from .close_combat import QUICK_ACTION_MODIFIER
 from .constants import LENGTH_EPSILON_MM
 from .data import Scenario
-from .engagement import engagements, label, same_level, touching
+from .engagement import engagements, same_level, touching
 from .errors import QueryError
 from .paths import (
     Obstacle,
@@ -113,7 +113,7 @@ class WithdrawRuling(Explained):
             "engaged": list(self.engaged),
             "free_attacks": [f.to_dict() for f in self.free_attacks],
             "no_attack": [n.to_dict() for n in self.no_attack],
-            "reasons": [r.to_dict(lang) for r in self.reasons],
+            "reasons": [r.to_dict(lang, self.labels) for r in self.reasons],
         }
 
 
@@ -162,9 +162,9 @@ def withdraw(scenario: Scenario, model_id: str, rules: str | None = None) -> Wit
     free: list[FreeAttack] = []
     none: list[NoAttack] = []
     if not foes:
-        reasons.append(Reason("melee.withdraw", "not-engaged", {"model": model.label}))
+        reasons.append(Reason("melee.withdraw", "not-engaged", {"model": model.id}))
     else:
-        reasons.append(Reason("melee.withdraw", "move", {"model": model.label}))
+        reasons.append(Reason("melee.withdraw", "move", {"model": model.id}))
     for f in foes:
         foe = scenario.model(f)
         others = tuple(x for x in eng[f] if x != model.id)
@@ -175,7 +175,7 @@ def withdraw(scenario: Scenario, model_id: str, rules: str | None = None) -> Wit
                 Reason(
                     "melee.withdraw",
                     "still-engaged",
-                    {"model": foe.label, "others": [label(scenario, x) for x in others]},
+                    {"model": foe.id, "others": list(others)},
                 )
             )
         if foe.stunned:
@@ -184,7 +184,7 @@ def withdraw(scenario: Scenario, model_id: str, rules: str | None = None) -> Wit
                 Reason(
                     "melee.stunned",
                     "no-free-attack",
-                    {"model": foe.label, "withdrawer": model.label},
+                    {"model": foe.id, "withdrawer": model.id},
                 )
             )
         if clauses:
@@ -198,7 +198,7 @@ def withdraw(scenario: Scenario, model_id: str, rules: str | None = None) -> Wit
                 Reason(
                     "melee.withdraw",
                     "no-weapon",
-                    {"model": foe.label, "withdrawer": model.label, "clauses": list(forbidden)},
+                    {"model": foe.id, "withdrawer": model.id, "clauses": list(forbidden)},
                 )
             )
             continue
@@ -208,19 +208,15 @@ def withdraw(scenario: Scenario, model_id: str, rules: str | None = None) -> Wit
                 "melee.withdraw",
                 "free-attack",
                 {
-                    "model": foe.label,
-                    "weapon": _weaponlabel(scenario, best.weapon),
+                    "model": foe.id,
+                    "weapon": best.weapon,
                     "target": best.skill.target,
                 },
             )
         )
         reasons.append(Reason("action.quick", "", {"modifier": QUICK_ACTION_MODIFIER}))
-    labels = {m.id: m.label for m in scenario.models}
+    labels = scenario.display_names()
     return WithdrawRuling(model.id, r, foes, tuple(free), tuple(none), tuple(reasons), labels)
-
-
-def _weaponlabel(scenario: Scenario, weapon_id: str) -> str:
-    return scenario.weapon(weapon_id).label
 
 
 # ---------------------------------------------------------------------------------------------
@@ -249,6 +245,11 @@ class SlideRuling(Explained):
     path_length: float | None = None
     blocked_by: tuple[str, ...] = ()
     path: tuple[tuple[float, float], ...] = ()
+    breaks_at: tuple[tuple[str, str, tuple[float, float]], ...] = ()
+    """Where the contact breaks when no path keeps it (the ``breaks-on-path`` reasons, with
+    exact coordinates): ``(engaged model id, id of what is in the way, (x, y))``, the centre
+    of the slider's base at the first point each way round the engaged model where going on
+    would leave it; empty when a path exists or none was looked for."""
     reasons: tuple[Reason, ...] = ()
     labels: Mapping[str, str] = field(default_factory=dict, compare=False)
 
@@ -273,8 +274,12 @@ class SlideRuling(Explained):
             "new_engagements": list(self.new_engagements),
             "path_length": None if self.path_length is None else round(self.path_length, 3),
             "path": [[round(x, 3), round(y, 3)] for x, y in self.path],
+            "breaks_at": [
+                {"model": m, "blocker": b, "at": [round(x, 3), round(y, 3)]}
+                for m, b, (x, y) in self.breaks_at
+            ],
             "blocked_by": list(self.blocked_by),
-            "reasons": [r.to_dict(lang) for r in self.reasons],
+            "reasons": [r.to_dict(lang, self.labels) for r in self.reasons],
         }
 
 
@@ -338,7 +343,7 @@ def slide(
     x, y = float(to[0]), float(to[1])
     if not (math.isfinite(x) and math.isfinite(y)):
         raise QueryError(f"the slide's end position must be finite numbers, got {to!r}")
-    labels = {m.id: m.label for m in scenario.models}
+    labels = scenario.display_names()
     if not ruleset(r).slides:
         return SlideRuling(
             model.id, (x, y), r, False, ("melee.slide",),
@@ -355,18 +360,16 @@ def slide(
     failed = False
     if not engaged:
         failed = True
-        reasons.append(Reason("melee.slide", "not-engaged", {"model": model.label}))
+        reasons.append(Reason("melee.slide", "not-engaged", {"model": model.id}))
     breaks = tuple(e for e in engaged if not touching(scenario, new, geo[e].disc))
-    kept = [labels[e] for e in engaged if e not in breaks]
+    kept = [e for e in engaged if e not in breaks]
     if kept:
         reasons.append(Reason("melee.slide", "keeps", {"models": kept}))
     for b in breaks:
         failed = True
         gap = scenario.from_mm(new.gap(geo[b].disc))
         reasons.append(
-            Reason(
-                "melee.slide", "breaks", {"model": labels[b], "gap": gap, "units": scenario.units}
-            )
+            Reason("melee.slide", "breaks", {"model": b, "gap": gap, "units": scenario.units})
         )
     level = [m for m in scenario.models if m.id != model.id and same_level(scenario, model, m)]
     overlaps = []
@@ -379,7 +382,7 @@ def slide(
                 Reason(
                     "melee.slide",
                     "overlap",
-                    {"model": m.label, "overlap": scenario.from_mm(-g), "units": scenario.units},
+                    {"model": m.id, "overlap": scenario.from_mm(-g), "units": scenario.units},
                 )
             )
     new_eng = tuple(
@@ -390,7 +393,7 @@ def slide(
         and touching(scenario, new, geo[m.id].disc)
     )
     if new_eng:
-        reasons.append(Reason("melee.slide", "new", {"models": [labels[m] for m in new_eng]}))
+        reasons.append(Reason("melee.slide", "new", {"models": list(new_eng)}))
 
     through = scenario.options.slide_through_engaged_enemy
     skip = engaged if through else ()
@@ -403,6 +406,7 @@ def slide(
     length_mm = None if route is None else route.length
     move_mm = None if model.move is None else scenario.to_mm(model.move)
     blocked_by: tuple[str, ...] = ()
+    breaks_at: list[tuple[str, str, tuple[float, float]]] = []
     if not engaged or breaks:
         pass  # already refused: nothing to find a path for
     elif length_mm is None:
@@ -411,10 +415,9 @@ def slide(
         blocked_by = tuple(dict.fromkeys(c[2] for c in cuts))
         if not cuts:
             blocked_by = tuple(blockers(start, goal, obstacles))
-            reasons.append(
-                Reason("melee.slide", "no-path", {"blockers": [labels[b] for b in blocked_by]})
-            )
+            reasons.append(Reason("melee.slide", "no-path", {"blockers": list(blocked_by)}))
         for e, (px, py), cause in cuts:
+            breaks_at.append((e, cause, _units(scenario, (px, py))))
             reasons.append(
                 Reason(
                     "melee.slide",
@@ -442,10 +445,10 @@ def slide(
                     "too-far",
                     {
                         "length": scenario.from_mm(length_mm),
-                        "model": model.label,
+                        "model": model.id,
                         "move": model.move,
                         "units": scenario.units,
-                        "blockers": [labels[b] for b in blocked_by] or ["-"],
+                        "blockers": list(blocked_by),
                     },
                 )
             )
@@ -453,9 +456,7 @@ def slide(
         reasons.append(
             Reason("option/used", "", {"option": "slide_through_engaged_enemy", "value": "true"})
         )
-        reasons.append(
-            Reason("melee.slide", "through-engaged", {"models": [labels[e] for e in engaged]})
-        )
+        reasons.append(Reason("melee.slide", "through-engaged", {"models": list(engaged)}))
         strict = _obstacles(scenario, model, start, goal, ())
         strict_route = shortest_route(start, goal, strict, within)
         strict_len = None if strict_route is None else strict_route.length
@@ -463,7 +464,7 @@ def slide(
             move_mm is not None and strict_len > move_mm + LENGTH_EPSILON_MM
         )
         if length_mm is not None and worse:
-            names = [labels[b] for b in blockers(start, goal, strict)]
+            names = list(blockers(start, goal, strict))
             reasons.append(Reason("melee.slide", "option-needed", {"blockers": names}))
     friends = [
         Obstacle(m.id, *geo[m.id].disc.center, geo[m.id].disc.r + me.r - tol)
@@ -490,6 +491,7 @@ def slide(
         path_length=None if length_mm is None else scenario.from_mm(length_mm),
         path=() if route is None else tuple(_units(scenario, p) for p in route.points),
         blocked_by=blocked_by,
+        breaks_at=tuple(breaks_at),
         reasons=tuple(reasons),
         labels=labels,
     )

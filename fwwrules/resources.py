@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
 from .errors import UnknownIdError
 
 
 def examples_dir() -> Path:
-    """The folder of the rulebook example scenarios shipped with the package."""
-    return Path(str(resources.files("fwwrules") / "examples"))
+    """The folder of the rulebook example scenarios shipped with the package (beside this
+    module; the package is always installed as files, never zipped)."""
+    return Path(__file__).resolve().parent / "examples"
 
 
 def example_path(name: str) -> Path:

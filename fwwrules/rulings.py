@@ -23,7 +23,11 @@ from .catalogue import check_lang, render, word
 class Reason:
     """One reason: a clause id, the variant of its message, and the values it needs.
 
-    >>> Reason("size.classes", params={"model": "Dogmeat", "diameter": 40, "size": "large"}).text()
+    ``params`` name models, terrain pieces and weapons by id; :meth:`text` shows them by the
+    display names in ``labels`` (an id without a label is shown as it is).
+
+    >>> r = Reason("size.classes", params={"model": "dogmeat", "diameter": 40, "size": "large"})
+    >>> r.text("en", {"dogmeat": "Dogmeat"})
     'Dogmeat stands on a base of 40 mm: Large.'
     """
 

@@ -473,3 +473,54 @@ def test_terrain_label_made_when_a_piece_gains_a_height() -> None:
     update_board(art, raised)
     assert art.terrain_labels["crate"].get_visible()
     assert "30" in art.terrain_labels["crate"].get_text()
+
+
+def test_melee_slide_refused_on_the_way_marks_where_the_contact_breaks() -> None:
+    """#12: a slide refused because every way round breaks contact shows a cross at each point
+    where it breaks (the ruling's ``breaks_at``), naming the model it would leave; a legal slide
+    shows none."""
+    import matplotlib.pyplot as plt
+
+    import fwwrules
+    from fwwrules.draw import draw_board
+    from fwwrules.draw.board import drawn_kinds
+
+    def piece(ident: str, faction: str, x: float, y: float) -> str:
+        at = f"at: [{x}, {y}]"
+        return f"  - {{id: {ident}, name: {ident.title()}, faction: {faction}, base: 32, {at}}}\n"
+
+    head = "format: fwwrules/scenario@1\nrules: core\nunits: mm\nboard: {size: [300, 300]}\n"
+    models = piece("s", "x", 118, 150) + piece("dogmeat", "y", 150, 150)
+    closed = fwwrules.loads(
+        head + "models:\n" + models + piece("r", "y", 150, 182) + piece("q", "y", 150, 118)
+    )
+    refused = fwwrules.slide(closed, "s", (182, 150))
+    assert not refused.legal and refused.breaks == () and len(refused.breaks_at) == 2
+    fig = plt.figure(figsize=(6, 6))
+    try:
+        art = draw_board(closed, fig.add_subplot(), slide=refused, lang="de")
+        assert art.slide_breaks is not None and art.slide_breaks.get_visible()
+        xs, ys = art.slide_breaks.get_data()
+        pairs = zip((float(x) for x in xs), (float(y) for y in ys), strict=True)
+        drawn = sorted(p for p in pairs if not math.isnan(p[0]))  # pieces split by NaN
+        expected = sorted((bx, by) for _, _, (bx, by) in refused.breaks_at)
+        assert [c for p in drawn for c in p] == pytest.approx([c for p in expected for c in p])
+        for bx, by in drawn:  # on the ring round Dogmeat's centre, where contact still holds
+            assert math.hypot(bx - 150, by - 150) == pytest.approx(32, abs=1e-6)
+        texts = [t.get_text() for t in art.slide_break_labels if t.get_visible()]
+        assert texts == ["Kontakt reißt ab: Dogmeat"] * 2
+        assert "slide-breaks" in drawn_kinds(art)
+        assert "Kontakt reißt ab" in art.legend_texts()
+    finally:
+        plt.close(fig)
+    free = fwwrules.loads(head + "models:\n" + models)
+    legal = fwwrules.slide(free, "s", (182, 150))
+    assert legal.legal and legal.breaks_at == ()
+    fig = plt.figure(figsize=(6, 6))
+    try:
+        art = draw_board(free, fig.add_subplot(), slide=legal)
+        assert art.slide_breaks is not None and not art.slide_breaks.get_visible()
+        assert not any(t.get_visible() for t in art.slide_break_labels)
+        assert "slide-breaks" not in drawn_kinds(art)
+    finally:
+        plt.close(fig)

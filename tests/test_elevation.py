@@ -404,9 +404,10 @@ def test_elevation_reasons_name_the_edge_with_values() -> None:
     s = example("rooftop")
     [r] = [r for r in shot_context(s, "sniper", "knight").reasons if r.key == "far"]
     assert r.clause == "elevation.edge-blocks-los"
-    assert r.params["piece"] == "Building" and r.params["side"] == "west"
+    assert r.params["piece"] == "building" and r.params["side"] == "west"
     assert r.params["distance"] == pytest.approx(125 - 16)
     assert "more than Orange" in r.text("en")
+    assert "Building" in r.text("en", s.display_names())
 
 
 # --- properties --------------------------------------------------------------------------------

@@ -49,6 +49,31 @@ def test_rules_layer_loads_no_drawing_or_widgets(statement: str) -> None:
     assert loaded_after(statement) == set()
 
 
+def _modules_after(statement: str, names: tuple[str, ...]) -> set[str]:
+    code = (
+        f"{statement}\n"
+        "import json, sys\n"
+        f"print(json.dumps(sorted({{m.split('.')[0] for m in sys.modules}} & {set(names)!r})))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    return set(json.loads(proc.stdout.strip().splitlines()[-1]))
+
+
+def test_import_fwwrules_loads_no_file_format_libraries() -> None:
+    """pydantic and yaml load only when a file is read or written or a schema is asked for;
+    asking for a lazy name (``fwwrules.load``) loads its module."""
+    assert _modules_after("import fwwrules", ("pydantic", "yaml")) == set()
+    assert _modules_after("import fwwrules; fwwrules.ruling", ("pydantic", "yaml")) == set()
+    loaded = _modules_after(
+        "import fwwrules; fwwrules.load(fwwrules.example_path('cover-example-1'))",
+        ("pydantic", "yaml"),
+    )
+    assert loaded == {"pydantic", "yaml"}
+
+
 def test_the_probe_can_see_a_heavy_import() -> None:
     """Control: the probe does report matplotlib when it is loaded."""
     assert "matplotlib" in loaded_after("import matplotlib")

@@ -59,7 +59,7 @@ def test_melee_shoot_into_hidden_model_gets_no_number() -> None:
     got = into_melee(s, "minuteman", "raider", "core")
     assert got is not None
     assert got[0].numbers == ("raider", "sentry", "raider", "sentry")
-    assert [r.params["model"] for r in got[1] if r.key == "unseen"] == ["Settler"]
+    assert [r.params["model"] for r in got[1] if r.key == "unseen"] == ["settler"]
     # without the building the Settler is seen and numbered
     open_ground = replace(s, terrain=())
     got = into_melee(open_ground, "minuteman", "raider", "core")

@@ -217,6 +217,8 @@ class BoardStyle:
     slide_illegal_colour: str = "#D55E00"
     slide_legal_linestyle: LineStyleType = "-"
     slide_illegal_linestyle: LineStyleType = "--"
+    slide_break_marker: str = "X"
+    """Marks where a refused slide's contact breaks (a filled cross, not colour alone)."""
     free_attack_colour: str = "#D55E00"
 
     def terrain_look(self, kind: str) -> TerrainLook:
@@ -273,6 +275,10 @@ class BoardArtists:
     """The modifier (``−2``) beside each piece the Line of Cover passes through."""
     band_labels: dict[str, Text] = field(default_factory=dict)
     """The ruler's name on each range ring."""
+    slide_breaks: Line2D | None = None
+    """``melee.slide``: a cross where a refused slide's contact breaks (the ruling's
+    ``breaks_at``), each with the name of the model whose contact breaks."""
+    slide_break_labels: list[Text] = field(default_factory=list)
 
     @property
     def legend(self) -> Legend | None:
@@ -302,6 +308,8 @@ class BoardArtists:
             self.slide_label,
             *self.bands.values(),
         ]
+        if self.slide_breaks is not None:
+            singles.append(self.slide_breaks)
         return (
             singles
             + list(self.band_labels.values())
@@ -309,6 +317,7 @@ class BoardArtists:
             + list(self.cover_labels)
             + list(self.numbers)
             + list(self.free_attacks)
+            + list(self.slide_break_labels)
         )
 
 
@@ -654,6 +663,15 @@ def draw_board(
     )
     slide_path = line(4.5, color=style.slide_legal_colour, linestyle=":", linewidth=1.2)
     slide_ghost = Circle((0.0, 0.0), 1.0, fill=False, linewidth=2.0, zorder=4.5, visible=False)
+    slide_breaks = line(
+        5.5,
+        color=style.slide_illegal_colour,
+        linestyle="none",
+        marker=style.slide_break_marker,
+        markersize=style.marker_size * 1.6,
+        markeredgecolor="black",
+        markeredgewidth=1.0,
+    )
     ax.add_patch(slide_ghost)
     note_box = {"boxstyle": "round,pad=0.2", "fc": "white", "ec": "none", "alpha": 0.8}
     fan_label = ax.text(
@@ -698,6 +716,7 @@ def draw_board(
         slide_ghost=slide_ghost,
         slide_path=slide_path,
         slide_label=slide_label,
+        slide_breaks=slide_breaks,
         free_attacks=[],
         title=ax.title,
         state={"animated": False, "terrain_drawn": frozenset(t.id for t in scenario.terrain)},
@@ -1126,6 +1145,7 @@ def _draw_slide(
     if slide is None or d is None:
         for a in (artists.slide_ghost, artists.slide_path, artists.slide_label):
             a.set_visible(False)
+        _draw_slide_breaks(artists, scenario, None, lang)
         return
     to = slide.to
     u = scenario.unit_mm
@@ -1158,6 +1178,39 @@ def _draw_slide(
     label.set_text(text)
     label.set_color(colour)
     label.set_visible(True)
+    _draw_slide_breaks(artists, scenario, slide, lang)
+
+
+def _draw_slide_breaks(
+    artists: BoardArtists, scenario: Scenario, slide: SlideRuling | None, lang: str
+) -> None:
+    """A cross at each point where a refused slide's contact breaks (``breaks_at``: the centre
+    of the slider's base there, in scenario units), with the name of the model it would leave.
+
+    Nothing when the slide has a path (or no ruling): only a refusal for a broken contact on
+    the way has such points. The same point cut by two blockers is marked once.
+    """
+    if artists.slide_breaks is None:
+        return
+    u = scenario.unit_mm
+    names = {m.id: m.label for m in scenario.models}
+    seen: dict[XY, str] = {}
+    for model, _blocker, (bx, by) in () if slide is None else slide.breaks_at:
+        seen.setdefault((float(bx) * u, float(by) * u), names.get(model, model))
+    _set_pieces(artists.slide_breaks, [[p] for p in seen])
+    style = artists.style
+    word = draw_word("slide-breaks", lang)
+    _sync_texts(
+        artists,
+        artists.slide_break_labels,
+        [((px, py), f"{word}: {who}") for (px, py), who in seen.items()],
+        color=style.slide_illegal_colour,
+        fontsize=style.font_size,
+        ha="left",
+        va="top",
+        zorder=5.5,
+        bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": style.slide_illegal_colour},
+    )
 
 
 def _draw_withdraw(
@@ -1242,6 +1295,7 @@ def drawn_kinds(artists: BoardArtists) -> list[str]:
         and artists.slide_ghost.get_linestyle() in ("-", "solid"),
         "slide-illegal": artists.slide_ghost.get_visible()
         and artists.slide_ghost.get_linestyle() not in ("-", "solid"),
+        "slide-breaks": artists.slide_breaks is not None and artists.slide_breaks.get_visible(),
         "free-attack": any(a.get_visible() for a in artists.free_attacks),
     }  # fmt: skip
     return [k for k, on in visible.items() if on]
@@ -1287,6 +1341,9 @@ def _legend_entries(
         "engaged": partial(_proxy, st.engaged_colour, "-", st.engaged_linewidth),
         "slide-legal": partial(_proxy, st.slide_legal_colour, st.slide_legal_linestyle, 2.0),
         "slide-illegal": partial(_proxy, st.slide_illegal_colour, st.slide_illegal_linestyle, 2.0),
+        "slide-breaks": partial(
+            _proxy, st.slide_illegal_colour, "none", 0.0, st.slide_break_marker
+        ),
         "free-attack": partial(_proxy, st.free_attack_colour, "-", 2.0, ">"),
     }
     for kind in drawn_kinds(artists):

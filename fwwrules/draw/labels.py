@@ -1,11 +1,12 @@
 """Placing a board's labels so that they overlap neither each other nor any base.
 
 :func:`place_labels` moves every visible label of a board (model names, terrain names, notes
-such as "ignored", cover modifiers, range-ring names, Armor-die numbers, the slide's and the
-blocked fan's notes) to the first free place among a few candidates around what it labels:
-inside the Axes, clear of every base and of every label placed before it. Labels are placed
-in priority order (model names first). A label with no free place becomes a small numbered
-marker at its first candidate, and its text goes to a key beside the board ("1: Building").
+such as "ignored", cover modifiers, range-ring names, Armor-die numbers, the slide's notes and
+where its contact breaks, the blocked fan's note) to the first free place among a few
+candidates around what it labels: inside the Axes, clear of every base and of every label
+placed before it. Labels are placed in priority order (model names first). A label with no
+free place becomes a small numbered marker at its first candidate, and its text goes to a
+key beside the board ("1: Building").
 
 Boxes are measured in display pixels with the figure's renderer, so the result holds for the
 figure as drawn (and is checked the same way: :func:`label_boxes`).
@@ -84,6 +85,7 @@ def board_labels(artists: BoardArtists) -> list[Text]:
         *artists.band_labels.values(),
         *artists.ignored_labels,
         artists.slide_label,
+        *artists.slide_break_labels,
         artists.fan_label,
         *artists.terrain_labels.values(),
     ]
