@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle
+from shapely.geometry import Polygon
 
 import fwwrules
 from fwwrules.draw import BoardStyle, draw_board, draw_word, moving_artists, update_board
@@ -131,7 +132,9 @@ def test_sides_differ_by_hatch_and_legend_not_colour_alone() -> None:
 def test_terrain_kinds_hatched_labelled_and_in_legend() -> None:
     s = board()
     art = draw_board(s, axes()[1])
-    hatches = {t: p.get_hatch() for t, p in art.terrain.items()}
+    # one patch per kind (a compound path of its pieces), each kind its own hatch
+    assert set(art.terrain) == {"blocking", "cover", "area"}
+    hatches = {k: p.get_hatch() for k, p in art.terrain.items()}
     assert len(set(hatches.values())) == 3
     texts = art.legend_texts()
     for kind in ("blocking", "cover", "area"):
@@ -139,13 +142,15 @@ def test_terrain_kinds_hatched_labelled_and_in_legend() -> None:
     assert "50" in art.terrain_labels["wall"].get_text()
     assert "height" in art.terrain_labels["wall"].get_text()
     # an unnamed piece without a height carries no label unless the style asks for one
-    assert not art.terrain_labels["crate"].get_visible()
+    assert "crate" not in art.terrain_labels or not art.terrain_labels["crate"].get_visible()
     named = draw_board(s, axes()[1], style=BoardStyle(label_unnamed_terrain=True))
     assert named.terrain_labels["crate"].get_text() == "crate"
     assert named.terrain_labels["crate"].get_visible()
-    # the wall's patch is the rules' polygon
-    xs = sorted({round(x) for x, _ in art.terrain["wall"].get_xy()})
-    assert xs == [140, 160]
+    # the blocking patch is the rules' polygon of the wall (the only blocking piece), turned
+    # counter-clockwise and closed
+    (ring,) = art.terrain["blocking"].get_path().to_polygons()
+    assert Polygon(ring).equals(s.board.terrain["wall"].polygon)
+    assert Polygon(ring).exterior.is_ccw
 
 
 def test_elevation_significant_edge_drawn_thick_dashed() -> None:
@@ -426,6 +431,48 @@ def test_melee_slide_drawn_along_the_legal_path_around_a_base() -> None:
         assert (xs[-1], ys[-1]) == pytest.approx((324.8, 343.4))
     finally:
         plt.close(fig)
+
+
+def test_terrain_drawn_as_one_patch_per_kind_every_piece_outlined_ccw() -> None:
+    """Hundreds of pieces cost one hatched fill per kind: each kind is one compound path
+    holding every piece's outline (the rules' polygon, counter-clockwise so that the
+    non-zero fill covers overlapping pieces); ground areas lie under the pieces."""
+    s = fwwrules.loads(
+        """
+format: fwwrules/scenario@1
+models: [{id: a, faction: x, base: 32, at: [20, 20]}]
+terrain:
+  - {id: w1, kind: blocking, polygon: [[100, 100], [100, 140], [140, 140], [140, 100]]}
+  - {id: w2, kind: blocking, rect: {at: [130, 130], size: [40, 20], angle: 30}}
+  - {id: w3, kind: blocking, circle: {at: [300, 100], diameter: 50}}
+  - {id: field, kind: area, rect: {at: [200, 200], size: [300, 300]}}
+"""
+    )
+    art = draw_board(s, axes()[1])
+    assert list(art.terrain) == ["area", "blocking"]
+    rings = art.terrain["blocking"].get_path().to_polygons()
+    assert len(rings) == 3
+    for ring, tid in zip(rings, ("w1", "w2", "w3"), strict=True):
+        outline = Polygon(ring)
+        assert outline.exterior.is_ccw  # w1 is given clockwise
+        assert outline.equals(s.board.terrain[tid].polygon)
+    assert art.terrain["area"].get_zorder() < art.terrain["blocking"].get_zorder()
+    assert all(p in art.ax.patches for p in art.terrain.values())
+
+
+def test_terrain_label_made_when_a_piece_gains_a_height() -> None:
+    s = board()
+    art = draw_board(s, axes()[1])
+    assert "crate" not in art.terrain_labels
+    raised = dataclasses.replace(
+        s,
+        terrain=tuple(
+            dataclasses.replace(t, height=30.0) if t.id == "crate" else t for t in s.terrain
+        ),
+    )
+    update_board(art, raised)
+    assert art.terrain_labels["crate"].get_visible()
+    assert "30" in art.terrain_labels["crate"].get_text()
 
 
 def test_melee_slide_refused_on_the_way_marks_where_the_contact_breaks() -> None:

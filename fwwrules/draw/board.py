@@ -43,8 +43,8 @@ from matplotlib.axes import Axes
 from matplotlib.colors import to_hex
 from matplotlib.legend import Legend
 from matplotlib.lines import Line2D
-from matplotlib.patches import Circle, Patch
-from matplotlib.patches import Polygon as PolygonPatch
+from matplotlib.patches import Circle, Patch, PathPatch
+from matplotlib.path import Path
 from matplotlib.text import Annotation, Text
 from matplotlib.typing import LineStyleType
 
@@ -245,7 +245,9 @@ class BoardArtists:
     style: BoardStyle
     bases: dict[str, Circle]
     labels: dict[str, Text]
-    terrain: dict[str, PolygonPatch]
+    terrain: dict[str, PathPatch]
+    """One patch per terrain kind, keyed by kind: a compound path of every piece of that
+    kind (see :func:`terrain_patches`)."""
     terrain_labels: dict[str, Text]
     edges: Line2D
     sight: Line2D
@@ -500,6 +502,46 @@ def _fmt(value: float) -> str:
     return f"{value:.4g}"
 
 
+TERRAIN_DRAW_ORDER: tuple[str, ...] = ("area", "dense-area", "scenery", "cover", "blocking")
+"""Terrain kinds from bottom to top: ground areas under the pieces standing on them."""
+
+
+def terrain_patches(scenario: Scenario, style: BoardStyle = DEFAULT_STYLE) -> dict[str, PathPatch]:
+    """One patch per terrain kind on the board, keyed by kind, bottom kind first.
+
+    Each patch is a compound path of the outlines (the polygons the rules decide with) of
+    every piece of that kind, each turned counter-clockwise, so the non-zero fill covers
+    the union of the pieces and one hatch is laid over all of them: the cost of drawing
+    the board grows with the number of kinds, not of pieces (a file may hold
+    ``MAX_TERRAIN`` pieces). Each piece's outline is still stroked.
+
+    Boundary cases: a kind without pieces has no patch; overlapping pieces of one kind are
+    filled once (a translucent area is not darker where two areas overlap); a kind the style
+    does not know is drawn as scenery, above the known kinds; holes of a polygon are not
+    drawn (the outline is).
+    """
+    paths: dict[str, list[Path]] = {}
+    for t in scenario.terrain:
+        ring = scenario.board.terrain[t.id].polygon.exterior
+        coords = list(ring.coords) if ring.is_ccw else list(ring.coords)[::-1]
+        paths.setdefault(t.kind, []).append(Path(coords, closed=True))
+    rank = {kind: i for i, kind in enumerate(TERRAIN_DRAW_ORDER)}
+    out: dict[str, PathPatch] = {}
+    for i, kind in enumerate(sorted(paths, key=lambda k: (rank.get(k, len(rank)), k))):
+        look = style.terrain_look(kind)
+        out[kind] = PathPatch(
+            Path.make_compound_path(*paths[kind]),
+            facecolor=look.face,
+            edgecolor=look.edge,
+            hatch=look.hatch or None,
+            linestyle=look.linestyle,
+            alpha=look.alpha,
+            zorder=1 + i / 100,
+            label=kind,
+        )
+    return out
+
+
 # --- drawing -----------------------------------------------------------------------------------
 
 
@@ -536,35 +578,11 @@ def draw_board(
     ax.autoscale(False)
     fs = style.font_size
 
-    terrain: dict[str, PolygonPatch] = {}
+    terrain = terrain_patches(scenario, style)
+    for patch in terrain.values():
+        ax.add_artist(patch)
+    # Terrain labels are made by update_board, only for pieces that show one.
     terrain_labels: dict[str, Text] = {}
-    for t in scenario.terrain:
-        g = scenario.board.terrain[t.id]
-        look = style.terrain_look(t.kind)
-        patch = PolygonPatch(
-            list(g.polygon.exterior.coords),
-            closed=True,
-            facecolor=look.face,
-            edgecolor=look.edge,
-            hatch=look.hatch or None,
-            linestyle=look.linestyle,
-            alpha=look.alpha,
-            zorder=1,
-            label=t.id,
-        )
-        ax.add_patch(patch)
-        terrain[t.id] = patch
-        p = g.polygon.representative_point()
-        terrain_labels[t.id] = ax.text(
-            p.x,
-            p.y,
-            "",
-            fontsize=fs,
-            ha="center",
-            va="center",
-            zorder=2.5,
-            bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.7},
-        )
 
     edges = Line2D(
         [],
@@ -701,7 +719,7 @@ def draw_board(
         slide_breaks=slide_breaks,
         free_attacks=[],
         title=ax.title,
-        state={"animated": False},
+        state={"animated": False, "terrain_drawn": frozenset(t.id for t in scenario.terrain)},
     )
     return update_board(
         artists,
@@ -739,7 +757,9 @@ def _add_base(
         label=model_id,
         picker=True,
     )
-    ax.add_patch(base)
+    # add_artist, not add_patch: the limits are fixed (autoscale off), and updating the data
+    # limits with every base's path is a noticeable part of drawing a full board.
+    ax.add_artist(base)
     bases[model_id] = base
     labels[model_id] = ax.text(
         d.x,
@@ -751,6 +771,19 @@ def _add_base(
         zorder=3.5,
         gid=f"model:{model_id}",
         bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.75},
+    )
+
+
+def _add_terrain_label(ax: Axes, style: BoardStyle) -> Text:
+    return ax.text(
+        0.0,
+        0.0,
+        "",
+        fontsize=style.font_size,
+        ha="center",
+        va="center",
+        zorder=2.5,
+        bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.7},
     )
 
 
@@ -807,13 +840,17 @@ def update_board(
     # Terrain labels: name and height (unnamed pieces without a height only when the style
     # asks: on a crowded board forty ids cost more to draw than everything else).
     for t in scenario.terrain:
-        tl = artists.terrain_labels.get(t.id)
-        if tl is None:
-            continue
         named = t.name is not None or t.height is not None or style.label_unnamed_terrain
         lines = [t.label] if named else []
         if t.height is not None:
             lines.append(f"{draw_word('height', lang)} {_fmt(t.height)} {unit}")
+        tl = artists.terrain_labels.get(t.id)
+        if tl is None:
+            if not lines or t.id not in artists.state.get("terrain_drawn", ()):
+                continue
+            tl = _add_terrain_label(ax, style)
+            _animate([tl], artists.state["animated"])
+            artists.terrain_labels[t.id] = tl
         tl.set_text("\n".join(lines))
         tl.set_visible(bool(lines))
         p = board.terrain[t.id].polygon.representative_point()
