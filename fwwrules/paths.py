@@ -100,8 +100,8 @@ def _blocked_arcs(i: int, obstacles: Sequence[Obstacle]) -> list[tuple[float, fl
         d = math.hypot(b.x - a.x, b.y - a.y)
         if d + a.r <= b.r - LENGTH_EPSILON_MM:
             return None  # circle i lies inside disc k
-        if d >= a.r + b.r or d + b.r <= a.r:
-            continue
+        if d >= a.r + b.r or d + b.r <= a.r or d == 0.0:
+            continue  # apart, k inside i, or concentric with radii equal within the epsilon
         c = (a.r * a.r + d * d - b.r * b.r) / (2 * a.r * d)
         w = math.acos(max(-1.0, min(1.0, c)))
         phi = math.atan2(b.y - a.y, b.x - a.x)

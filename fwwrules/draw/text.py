@@ -31,6 +31,7 @@ DRAW_WORDS: Mapping[str, Mapping[str, str]] = {
     "slide-legal": {"en": "Slide: legal", "de": "Slide: erlaubt"},
     "slide-illegal": {"en": "Slide: not legal", "de": "Slide: nicht erlaubt"},
     "breaks": {"en": "breaks", "de": "bricht"},
+    "slide-breaks": {"en": "contact breaks", "de": "Kontakt reißt ab"},
     "free-attack": {"en": "free attack (withdrawal)", "de": "freier Angriff (Rückzug)"},
     "height": {"en": "height", "de": "Höhe"},
     "orange": {"en": "Orange", "de": "Orange"},
