@@ -64,7 +64,12 @@ from .attack import ruling
 from .board import SIZE_RANK, Board, Disc, ModelGeometry, size_class
 from .catalogue import check_lang
 from .close_combat import SHOOT_INTO_MODIFIER
-from .constants import LENGTH_EPSILON_MM, MAX_THREAT_POSITIONS, THREAT_SURE_MARGIN_MM
+from .constants import (
+    BOUNDARY_TOLERANCE_MM,
+    LENGTH_EPSILON_MM,
+    MAX_THREAT_POSITIONS,
+    THREAT_SURE_MARGIN_MM,
+)
 from .cover import COVER_MODIFIER
 from .data import Scenario
 from .elevation import pieces_under
@@ -769,18 +774,25 @@ class _Part:
     grown: Array
     eroded: Array | None
     disc: bool = False
+    outer: Array | None = None
+    """Vertices at least the margin outside ``grown`` (lines through them may clear it)."""
+    exact: Array | None = None
+    """The eroded part at full resolution (every vertex; ``eroded`` may skip some)."""
 
 
 def _part(poly: Polygon) -> _Part:
     grown = poly.buffer(_DELTA * 1.01, join_style="mitre", mitre_limit=1e6)
+    outer = poly.buffer(_DELTA * 3.03, join_style="mitre", mitre_limit=1e6)
     eroded = poly.buffer(-_DELTA * 1.01, join_style="mitre", mitre_limit=1e6)
     er: Array | None = None
+    full: Array | None = None
     if isinstance(eroded, Polygon) and not eroded.is_empty and eroded.area > 0:
         er = _ring(eroded) if _is_convex(eroded) else None
+        full = er
         if er is not None and len(er) > 24:
             # a round piece: a polygon on every k-th vertex lies inside it (enough to block)
             er = er[:: math.ceil(len(er) / 24)]
-    return _Part(_ring(grown.convex_hull), er)
+    return _Part(_ring(grown.convex_hull), er, outer=_ring(outer.convex_hull), exact=full)
 
 
 def _parts_of(board: Board, geom: BaseGeometry) -> list[_Part]:
@@ -800,9 +812,12 @@ def _disc_part(d: Disc) -> _Part:
     a = np.linspace(0.0, 2 * math.pi, n, endpoint=False)
     r_out = (d.r + _DELTA * 1.01) / math.cos(math.pi / n)
     r_in = d.r - _DELTA * 1.01
+    r_outer = (d.r + _DELTA * 3.03) / math.cos(math.pi / n)
     grown = np.column_stack((d.x + r_out * np.cos(a), d.y + r_out * np.sin(a)))
     eroded = np.column_stack((d.x + r_in * np.cos(a), d.y + r_in * np.sin(a)))
-    return _Part(grown, eroded if r_in > 0 else None, disc=True)
+    outer = np.column_stack((d.x + r_outer * np.cos(a), d.y + r_outer * np.sin(a)))
+    er = eroded if r_in > 0 else None
+    return _Part(grown, er, disc=True, outer=outer, exact=er)
 
 
 # --- segment tests ---------------------------------------------------------------------------
@@ -1170,6 +1185,11 @@ def _shooter_layer(
         visible |= seen
         unsure &= ~seen
     if unsure.any():
+        seen, cut = _extremal(c, rs, px, py, rt, unsure, los_parts)
+        visible |= seen
+        blocked |= cut
+        unsure &= ~(seen | cut)
+    if unsure.any():
         cut = _separated(c, px, py, rt, unsure, _eroded_wall(scenario, kinds, los_parts))
         blocked |= cut
         unsure &= ~cut
@@ -1349,6 +1369,396 @@ def _try_segments(
         seen[idx[sel[clear]]] = True
         left[sel[clear]] = False
     return seen
+
+
+# --- extremal lines (straight-line proofs for the positions the quick tests leave) ------------
+
+_ROUND = BOUNDARY_TOLERANCE_MM
+"""Rounding allowed in the extremal-line tests (the rules' boundary tolerance)."""
+
+_MAX_FEATURES = 160
+"""Most feature points one position's proofs take (more: left to the exact search)."""
+
+_CHUNK = 1 << 15
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Convex:
+    """Convex polygons as edge arrays: unit outward normals ``(nx, ny)`` and offsets ``h``
+    (inside: ``n . x <= h``), one row per polygon padded with ``h = inf``, and boxes."""
+
+    nx: Array
+    ny: Array
+    h: Array
+    box: Array  # (K, 4): x0, y0, x1, y1
+
+
+def _convex(polys: Sequence[Array]) -> _Convex:
+    k = len(polys)
+    e = max((len(v) for v in polys), default=1)
+    nx, ny = np.zeros((k, e)), np.zeros((k, e))
+    h = np.full((k, e), np.inf)
+    box = np.zeros((k, 4))
+    for i, v in enumerate(polys):
+        ex = np.roll(v[:, 0], -1) - v[:, 0]
+        ey = np.roll(v[:, 1], -1) - v[:, 1]
+        ln = np.hypot(ex, ey)
+        ok = ln > 0
+        ux, uy = ey[ok] / ln[ok], -ex[ok] / ln[ok]
+        m = int(ok.sum())
+        nx[i, :m], ny[i, :m] = ux, uy
+        h[i, :m] = ux * v[ok, 0] + uy * v[ok, 1]
+        box[i] = (v[:, 0].min(), v[:, 1].min(), v[:, 0].max(), v[:, 1].max())
+    return _Convex(nx, ny, h, box)
+
+
+def _clip(
+    cv: _Convex,
+    k: int,
+    ox: Array,
+    oy: Array,
+    dx: Array,
+    dy: Array,
+    t0: Array,
+    t1: Array,
+    grow: float,
+) -> tuple[Array, Array]:
+    """The stretch ``[lo, hi]`` of each segment ``o + t d`` (``t0 <= t <= t1``, ``d`` a unit
+    vector) inside polygon ``k`` grown by ``grow`` (shrunk when negative); empty: lo > hi."""
+    nx, ny, h = cv.nx[k], cv.ny[k], cv.h[k] + grow
+    live = np.isfinite(h)
+    nx, ny, h = nx[live], ny[live], h[live]
+    num = h[None, :] - (ox[:, None] * nx[None, :] + oy[:, None] * ny[None, :])
+    den = dx[:, None] * nx[None, :] + dy[:, None] * ny[None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = num / den
+    lo = np.maximum(t0, np.where(den < 0, r, -np.inf).max(axis=1, initial=-np.inf))
+    hi = np.minimum(t1, np.where(den > 0, r, np.inf).min(axis=1, initial=np.inf))
+    outside = ((den == 0) & (num < 0)).any(axis=1)
+    lo = np.where(outside, np.inf, lo)
+    return lo, hi
+
+
+def _any_hit(
+    cv: _Convex,
+    ox: Array,
+    oy: Array,
+    dx: Array,
+    dy: Array,
+    t0: Array,
+    t1: Array,
+    *,
+    grow: float,
+    strict: bool,
+) -> BoolArray:
+    """Whether each segment meets some polygon of ``cv`` grown by ``grow``: through its
+    interior over some length (``strict``) or at all (closed)."""
+    n = len(ox)
+    hit = np.zeros(n, dtype=bool)
+    ax, bx = ox + t0 * dx, ox + t1 * dx
+    ay, by = oy + t0 * dy, oy + t1 * dy
+    sx0, sx1 = np.minimum(ax, bx), np.maximum(ax, bx)
+    sy0, sy1 = np.minimum(ay, by), np.maximum(ay, by)
+    pad = abs(grow) + 1.0
+    for k in range(len(cv.box)):
+        x0, y0, x1, y1 = cv.box[k]
+        sel = np.flatnonzero(
+            ~hit & (sx1 >= x0 - pad) & (sx0 <= x1 + pad) & (sy1 >= y0 - pad) & (sy0 <= y1 + pad)
+        )
+        if not len(sel):
+            continue
+        lo, hi = _clip(cv, k, ox[sel], oy[sel], dx[sel], dy[sel], t0[sel], t1[sel], grow)
+        hit[sel] = lo < hi if strict else lo <= hi
+    return hit
+
+
+def _stretch(
+    ox: Array,
+    oy: Array,
+    dx: Array,
+    dy: Array,
+    ax: float,
+    ay: float,
+    ra: float,
+    bx: Array,
+    by: Array,
+    rb: float,
+    slack: float,
+) -> tuple[Array, Array, Array, Array, Array, BoolArray]:
+    """For lines ``o + t d``: the stretch between the two discs (from where the line leaves
+    disc a to where it enters disc b, ``d`` turned to point from a to b), and whether the
+    line meets both discs (their radii grown by ``slack``, negative: shrunk)."""
+    ta = (ax - ox) * dx + (ay - oy) * dy
+    tb = (bx - ox) * dx + (by - oy) * dy
+    flip = tb < ta
+    dx, dy = np.where(flip, -dx, dx), np.where(flip, -dy, dy)
+    ta, tb = np.where(flip, -ta, ta), np.where(flip, -tb, tb)
+    qa = (ax - ox) ** 2 + (ay - oy) ** 2 - ta * ta
+    qb = (bx - ox) ** 2 + (by - oy) ** 2 - tb * tb
+    ga = (ra + slack) ** 2 - qa
+    gb = (rb + slack) ** 2 - qb
+    ok = (ga >= 0) & (gb >= 0)
+    ha = np.sqrt(np.maximum(ra * ra - qa, 0.0))
+    hb = np.sqrt(np.maximum(rb * rb - qb, 0.0))
+    return ox, oy, dx, dy, np.column_stack((ta + ha, tb - hb)), ok
+
+
+def _tangent_lines(
+    fx: Array, fy: Array, cx: Array, cy: Array, r: float
+) -> tuple[Array, Array, Array, Array, BoolArray]:
+    """The two lines through point ``f`` tangent to the circle ``(c, r)`` (where ``f`` lies
+    outside it): origin, unit direction, and which exist."""
+    vx, vy = fx - cx, fy - cy
+    d = np.hypot(vx, vy)
+    ok = d > r
+    with np.errstate(invalid="ignore", divide="ignore"):
+        alpha = np.arccos(np.clip(r / d, -1.0, 1.0))
+    phi = np.arctan2(vy, vx)
+    out = []
+    for sgn in (1.0, -1.0):
+        tx = cx + r * np.cos(phi + sgn * alpha)
+        ty = cy + r * np.sin(phi + sgn * alpha)
+        ux, uy = tx - fx, ty - fy
+        ln = np.hypot(ux, uy)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out.append((fx, fy, ux / ln, uy / ln, ok & (ln > 0)))
+    (o1x, o1y, d1x, d1y, k1), (o2x, o2y, d2x, d2y, k2) = out
+    return (
+        np.concatenate((o1x, o2x)),
+        np.concatenate((o1y, o2y)),
+        np.concatenate((d1x, d2x)),
+        np.concatenate((d1y, d2y)),
+        np.concatenate((k1, k2)),
+    )
+
+
+def _common_tangents(
+    ax: float, ay: float, ra: float, bx: Array, by: Array, rb: float
+) -> tuple[Array, Array, Array, Array, BoolArray]:
+    """The (up to) four lines tangent to both circles, per second circle."""
+    dxv, dyv = bx - ax, by - ay
+    ln = np.hypot(dxv, dyv)
+    psi = np.arctan2(dyv, dxv)
+    ox, oy, ux, uy, oks = [], [], [], [], []
+    for s1, s2 in ((1.0, 1.0), (-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0)):
+        w = s2 * rb - s1 * ra
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ratio = w / ln
+        ok = np.abs(ratio) <= 1.0
+        theta = psi + np.arccos(np.clip(ratio, -1.0, 1.0))
+        nx, ny = np.cos(theta), np.sin(theta)
+        # n . b - k = s2 rb and n . a - k = s1 ra; a point of the line: a - s1 ra n
+        ox.append(ax - s1 * ra * nx)
+        oy.append(ay - s1 * ra * ny)
+        ux.append(-ny)
+        uy.append(nx)
+        oks.append(ok)
+    return (
+        np.concatenate(ox),
+        np.concatenate(oy),
+        np.concatenate(ux),
+        np.concatenate(uy),
+        np.concatenate(oks),
+    )
+
+
+def _edge_circle_points(
+    cv_polys: Sequence[Array], cx: Array, cy: Array, r: float
+) -> tuple[NDArray[np.int64], Array, Array]:
+    """Where the polygons' edges meet circles ``(c_m, r)``: (circle index, x, y)."""
+    if not cv_polys:
+        return np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0)
+    e = np.vstack([np.hstack((v, np.roll(v, -1, axis=0))) for v in cv_polys])
+    x0, y0, x1, y1 = e[:, 0], e[:, 1], e[:, 2], e[:, 3]
+    ex, ey = x1 - x0, y1 - y0
+    a = ex * ex + ey * ey
+    fx = x0[None, :] - cx[:, None]
+    fy = y0[None, :] - cy[:, None]
+    b = 2 * (fx * ex[None, :] + fy * ey[None, :])
+    c = fx * fx + fy * fy - r * r
+    disc = b * b - 4 * a[None, :] * c
+    ms, xs, ys = [], [], []
+    root = np.sqrt(np.maximum(disc, 0.0))
+    for sgn in (-1.0, 1.0):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            t = (-b + sgn * root) / (2 * a[None, :])
+        ok = (disc >= 0) & (t >= 0) & (t <= 1) & (a[None, :] > 0)
+        m, k = np.nonzero(ok)
+        ms.append(m)
+        xs.append(x0[k] + t[m, k] * ex[k])
+        ys.append(y0[k] + t[m, k] * ey[k])
+    return np.concatenate(ms), np.concatenate(xs), np.concatenate(ys)
+
+
+def _extremal(
+    c: Disc, rs: float, px: Array, py: Array, rt: float, among: BoolArray, parts: list[_Part]
+) -> tuple[BoolArray, BoolArray]:
+    """Positions proved visible, and positions proved hidden, by the straight lines that
+    decide line of sight (as the exact search of :mod:`fwwrules.geometry` does, over all
+    positions at once).
+
+    If some segment joins the two bases avoiding a set of convex pieces, one does that is
+    extremal: tangent to both bases, or through a corner (or a point where a piece's outline
+    meets a base's circle) and tangent to a base, or through two such points. *Visible*: one
+    of these lines, built on points at least the margin outside the grown parts, clears them
+    all between the bases. *Hidden*: every such line for the eroded parts passes through
+    the interior of one (deeper than rounding), so every segment between the bases passes
+    more than the margin into a piece.
+    """
+    n = len(px)
+    seen = np.zeros(n, dtype=bool)
+    cut = np.zeros(n, dtype=bool)
+    idx = np.flatnonzero(among)
+    if not len(idx) or not parts:
+        return seen, cut
+    grown = _convex([p.grown for p in parts])
+    ero_polys = [p.exact for p in parts if p.exact is not None]
+    eroded = _convex(ero_polys) if ero_polys else None
+    outer = np.vstack([p.outer for p in parts if p.outer is not None])
+    ero_v = np.vstack(ero_polys) if ero_polys else np.zeros((0, 2))
+    bx_all, by_all = px[idx], py[idx]
+    reach = max(rs, rt) + 1e-6
+
+    def corridor(fx: Array, fy: Array, bx: Array, by: Array) -> BoolArray:
+        # points near the segment between the centres (a superset of the bases' hull)
+        return _seg_point_distance_v(c.x, c.y, bx, by, fx, fy) <= reach
+
+    def features(verts: Array, bx: Array, by: Array) -> tuple[NDArray[np.int64], Array, Array]:
+        if not len(verts):
+            return np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0)
+        inside = corridor(verts[None, :, 0], verts[None, :, 1], bx[:, None], by[:, None])
+        m, k = np.nonzero(inside)
+        return m, verts[k, 0], verts[k, 1]
+
+    for proof in ("visible", "hidden"):
+        if proof == "visible":
+            verts, cv, grow, slack = outer, grown, _ROUND, -_ROUND
+        else:
+            if eroded is None:
+                break
+            verts, cv, grow, slack = ero_v, eroded, -_ROUND, _ROUND
+        left = ~(seen[idx] | cut[idx])
+        sub = np.flatnonzero(left)
+        if not len(sub):
+            break
+        bx, by = bx_all[sub], by_all[sub]
+        m_f, fx, fy = features(verts, bx, by)
+        if proof == "hidden":
+            _, ax_, ay_ = _edge_circle_points(ero_polys, np.array([c.x]), np.array([c.y]), rs)
+            if len(ax_):
+                near = corridor(ax_[None, :], ay_[None, :], bx[:, None], by[:, None])
+                mm, kk = np.nonzero(near)
+                m_f = np.concatenate((m_f, mm))
+                fx = np.concatenate((fx, ax_[kk]))
+                fy = np.concatenate((fy, ay_[kk]))
+            mb, bxx, byy = _edge_circle_points(ero_polys, bx, by, rt)
+            m_f = np.concatenate((m_f, mb))
+            fx = np.concatenate((fx, bxx))
+            fy = np.concatenate((fy, byy))
+        order = np.argsort(m_f, kind="stable")
+        m_f, fx, fy = m_f[order], fx[order], fy[order]
+        counts = np.bincount(m_f, minlength=len(sub))
+        starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+        too_many = counts > _MAX_FEATURES
+        lines: list[tuple[NDArray[np.int64], Array, Array, Array, Array]] = []
+        # a. tangent to both bases
+        tox, toy, tdx, tdy, tok = _common_tangents(c.x, c.y, rs, bx, by, rt)
+        lines.append((np.tile(np.arange(len(sub)), 4)[tok], tox[tok], toy[tok], tdx[tok], tdy[tok]))
+        # b. through a feature, tangent to a base
+        if len(m_f):
+            ox, oy, dx, dy, ok = _tangent_lines(
+                fx, fy, np.full(len(fx), c.x), np.full(len(fx), c.y), rs
+            )
+            mm = np.tile(m_f, 2)
+            lines.append((mm[ok], ox[ok], oy[ok], dx[ok], dy[ok]))
+            ox, oy, dx, dy, ok = _tangent_lines(fx, fy, bx[m_f], by[m_f], rt)
+            lines.append((mm[ok], ox[ok], oy[ok], dx[ok], dy[ok]))
+        # c. through two features
+        for size in np.unique(counts[~too_many]).tolist():
+            if size < 2:
+                continue
+            which = np.flatnonzero((counts == size) & ~too_many)
+            iu, ju = np.triu_indices(size, 1)
+            gi = (starts[which][:, None] + iu[None, :]).ravel()
+            gj = (starts[which][:, None] + ju[None, :]).ravel()
+            ux, uy = fx[gj] - fx[gi], fy[gj] - fy[gi]
+            ln = np.hypot(ux, uy)
+            nz = ln > _ROUND
+            with np.errstate(invalid="ignore", divide="ignore"):
+                lines.append((m_f[gi][nz], fx[gi][nz], fy[gi][nz], (ux / ln)[nz], (uy / ln)[nz]))
+        found = np.zeros(len(sub), dtype=bool)  # visible: a clear line; hidden: a line not cut
+        for mm, ox, oy, dx, dy in lines:
+            for s0 in range(0, len(mm), _CHUNK):
+                sl = slice(s0, s0 + _CHUNK)
+                m_c = mm[sl]
+                keep = ~found[m_c]
+                if not keep.any():
+                    continue
+                m_c = m_c[keep]
+                o_x, o_y, d_x, d_y, st, ok = _stretch(
+                    ox[sl][keep],
+                    oy[sl][keep],
+                    dx[sl][keep],
+                    dy[sl][keep],
+                    c.x,
+                    c.y,
+                    rs,
+                    bx[m_c],
+                    by[m_c],
+                    rt,
+                    slack,
+                )
+                if proof == "visible":
+                    ok &= st[:, 1] > st[:, 0]
+                    sel = np.flatnonzero(ok)
+                    if not len(sel):
+                        continue
+                    hit = _any_hit(
+                        cv,
+                        o_x[sel],
+                        o_y[sel],
+                        d_x[sel],
+                        d_y[sel],
+                        st[sel, 0],
+                        st[sel, 1],
+                        grow=grow,
+                        strict=False,
+                    )
+                    found[m_c[sel[~hit]]] = True
+                else:
+                    sel = np.flatnonzero(ok)
+                    if not len(sel):
+                        continue
+                    short = st[sel, 1] <= st[sel, 0]
+                    hit = _any_hit(
+                        cv,
+                        o_x[sel],
+                        o_y[sel],
+                        d_x[sel],
+                        d_y[sel],
+                        st[sel, 0],
+                        st[sel, 1],
+                        grow=grow,
+                        strict=True,
+                    )
+                    found[m_c[sel[short | ~hit]]] = True
+        if proof == "visible":
+            seen[idx[sub[found]]] = True
+        else:
+            cut[idx[sub[~found & ~too_many]]] = True
+    return seen, cut
+
+
+def _seg_point_distance_v(
+    cx: float, cy: float, bx: Array, by: Array, fx: Array, fy: Array
+) -> Array:
+    """Distance from points ``f`` to segments ``c -> b`` (broadcasting)."""
+    dx, dy = bx - cx, by - cy
+    l2 = dx * dx + dy * dy
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.where(l2 > 0, ((fx - cx) * dx + (fy - cy) * dy) / l2, 0.0)
+    t = np.clip(t, 0.0, 1.0)
+    return np.asarray(np.hypot(cx + t * dx - fx, cy + t * dy - fy))
 
 
 def _cover_counts(
