@@ -22,12 +22,12 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..catalogue import CLAUSE_RULES, LANGS, MESSAGES, NOTES, check_lang
+from ..catalogue import CLAUSE_RULES, LANGS, MESSAGES, NOTES, check_lang, ui_section
 from .board import draw_board
 from .figure import figure_of, new_axes
 
@@ -75,45 +75,9 @@ EXAMPLE_QUESTIONS: tuple[tuple[str, str, str, Any, str], ...] = (
     ("grid/total", "grid", "guard", "prisoner", "ranged"),
 )
 
-# The page's own labels (the rule texts come from the catalogue).
-UI: dict[str, dict[str, str]] = {
-    "title": {"en": "fwwrules translation review", "de": "fwwrules Übersetzungsprüfung"},
-    "intro": {
-        "en": "Read each item, tick it when the English and German texts agree with each "
-        "other and with the picture, and write what is wrong in its comment field. "
-        "“Export review” saves your ticks and comments as a JSON file; “Import review” loads "
-        "such a file to continue. Nothing leaves this page otherwise.",
-        "de": "Lies jeden Punkt, hake ihn ab, wenn der englische und der deutsche Text "
-        "zueinander und zum Bild passen, und schreibe, was falsch ist, in sein Kommentarfeld. "
-        "„Prüfung exportieren“ speichert Haken und Kommentare als JSON-Datei; „Prüfung "
-        "importieren“ lädt eine solche Datei, um weiterzumachen. Sonst verlässt nichts diese "
-        "Seite.",
-    },
-    "reviewer": {"en": "Reviewer", "de": "Prüfer/in"},
-    "export": {"en": "Export review", "de": "Prüfung exportieren"},
-    "import": {"en": "Import review", "de": "Prüfung importieren"},
-    "done": {"en": "checked", "de": "geprüft"},
-    "ok": {"en": "Checked: the texts are right", "de": "Geprüft: die Texte stimmen"},
-    "comment": {"en": "Comment", "de": "Kommentar"},
-    "clauses": {"en": "Rules (clauses)", "de": "Regeln (Klauseln)"},
-    "examples": {"en": "Rulebook examples", "de": "Beispiele aus den Regelbüchern"},
-    "notes": {"en": "Translation notes", "de": "Übersetzungshinweise"},
-    "rule": {"en": "The rule", "de": "Die Regel"},
-    "messages": {"en": "What a ruling says", "de": "Was eine Entscheidung sagt"},
-    "german": {"en": "German text", "de": "Deutscher Text"},
-    "original": {"en": "Original", "de": "Original"},
-    "engine": {"en": "Engine", "de": "Engine"},
-    "option": {"en": "Option", "de": "Option"},
-    "imported": {
-        "en": "Imported {n} items ({unknown} not on this page, kept for the next export).",
-        "de": "{n} Punkte importiert ({unknown} nicht auf dieser Seite, für den nächsten "
-        "Export behalten).",
-    },
-    "bad-file": {
-        "en": "Not a review file of this page (expected format {format}); nothing changed.",
-        "de": "Keine Prüfdatei dieser Seite (erwartet: Format {format}); nichts geändert.",
-    },
-}
+UI: Mapping[str, Mapping[str, str]] = ui_section("review")
+"""The page's own labels (the rule texts come from the catalogue too): the ``review/`` part
+of the catalogue's :data:`~fwwrules.catalogue.UI_TEXT`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,7 +260,7 @@ def clause_items(clauses: Sequence[str], lang: str) -> list[Item]:
     """One item per clause: its rule and every ruling text, English beside German."""
     items: list[Item] = []
     for clause in clauses:
-        rule = CLAUSE_RULES.get(clause, {"en": "", "de": ""})
+        rule = CLAUSE_RULES.get(clause) or dict.fromkeys(LANGS, "")
         parts = [f"<h4>{_e(_t('rule', lang))}</h4>", _two(rule["en"], rule["de"])]
         messages = [(k, v) for k, v in MESSAGES.items() if k.split("/")[0] == clause]
         if messages:
