@@ -201,9 +201,9 @@ def cmd_examples(args: argparse.Namespace) -> int:
 
 
 def cmd_review(args: argparse.Namespace) -> int:
-    """``fwwrules review -o FILE [--lang de]``: write the translation review page."""
+    """``fwwrules review -o FILE [--lang de] [--no-cache]``: write the translation review page."""
     try:
-        from .draw.review import build_review
+        from .draw.review import PictureCache, build_review, default_cache_dir
     except ImportError as exc:  # matplotlib is an optional extra
         raise QueryError(
             f"the review page draws pictures and needs matplotlib: pip install 'fwwrules[draw]' "
@@ -212,7 +212,8 @@ def cmd_review(args: argparse.Namespace) -> int:
     out = Path(args.output)
     if not out.parent.is_dir():  # say so before spending half a minute on the pictures
         raise QueryError(f"cannot write {out}: no folder {out.parent}")
-    page = build_review(args.lang)
+    cache = None if args.no_cache else PictureCache(default_cache_dir())
+    page = build_review(args.lang, cache=cache)
     try:
         out.write_text(page, encoding="utf-8")
     except OSError as exc:
@@ -314,6 +315,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sp.add_argument("-o", "--output", default="review.html", metavar="FILE")
     sp.add_argument("--lang", choices=("en", "de"), default="en", help="language of the page")
+    sp.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="draw every picture (default: reuse those an earlier run of the same version drew, "
+        "kept in $FWWRULES_CACHE_DIR or ~/.cache/fwwrules)",
+    )
 
     sp = command("grid", cmd_grid, "Pathfinder 1e grid cover")
     sp.add_argument("file")
