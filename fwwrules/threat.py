@@ -231,6 +231,49 @@ class ThreatMap:
             out.append(ruling(scn, sid, self.target_id, weapon=w.id, rules=self.rules))
         return out
 
+    def update(self, scenario: Scenario, moved: str | Iterable[str]) -> ThreatMap:
+        """The map for ``scenario``, which differs from this map's scenario only in where the
+        ``moved`` models stand (``at``, ``elevation``): equal to a full :func:`threat_map`
+        with this map's arguments, but only the cells a move can change are recomputed --
+        a moved shooter's whole layer, every shooter whose engagements changed, every
+        shooter at the positions near a moved model or a model whose engagements changed
+        (placing, contact, close combat), and each other shooter at the positions whose
+        line to it passes near a moved model's old or new place (line of sight behind a
+        Huge model, cover by models).
+
+        Boundary case: any other difference (terrain, rules, options, models added or
+        removed, a side changed) recomputes the whole map.
+        """
+        ids = {moved} if isinstance(moved, str) else set(moved)
+        old = self.scenario
+        same = (
+            len(scenario.models) == len(old.models)
+            and all(
+                a.id == b.id
+                and (
+                    a == b
+                    or (a.id in ids and dataclasses.replace(a, at=b.at, elevation=b.elevation) == b)
+                )
+                for a, b in zip(old.models, scenario.models, strict=True)
+            )
+            and dataclasses.replace(scenario, models=old.models) == old
+        )
+        only = _affected(old, scenario, ids, self) if same else None
+        return _compute(
+            scenario,
+            self.side,
+            self.faction,
+            self.target_id,
+            self.base,
+            self.step,
+            self.rules,
+            self.shooters,
+            np.array(self.positions),
+            self.shape,
+            only=only,
+            prior=self if same else None,
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """The ``fwwrules/threat@1`` JSON (placeable positions only)."""
         idx = np.flatnonzero(self.placeable)
@@ -495,7 +538,12 @@ def _compute(
     shooters: tuple[str, ...],
     pts: Array,
     shape: tuple[int, int] | None,
+    *,
+    only: BoolArray | None = None,
+    prior: ThreatMap | None = None,
 ) -> ThreatMap:
+    """The map; with ``only`` (``(positions, shooters)``) just those cells, the others taken
+    from ``prior`` (a map of the same grid, shooters and target)."""
     board = scenario.board
     u = scenario.unit_mm
     n, k = len(pts), len(shooters)
@@ -504,15 +552,27 @@ def _compute(
     tol = board.contact_tolerance
     elev_mm = _standing_height(scenario, px, py)
     placeable, _ = _placement(scenario, px, py, rt, elev_mm)
-    out = _Out(
-        allowed=np.zeros((n, k), dtype=bool),
-        modifier=np.zeros((n, k), dtype=np.int32),
-        covered=np.zeros((n, k), dtype=bool),
-        reason=np.zeros((n, k), dtype=np.int16),
-        weapon=np.zeros((n, k), dtype=np.int16),
-        exact=np.zeros((n, k), dtype=bool),
-    )
     clauses = _Clauses()
+    if prior is None or only is None:
+        only = np.ones((n, k), dtype=bool)
+        out = _Out(
+            allowed=np.zeros((n, k), dtype=bool),
+            modifier=np.zeros((n, k), dtype=np.int32),
+            covered=np.zeros((n, k), dtype=bool),
+            reason=np.zeros((n, k), dtype=np.int16),
+            weapon=np.zeros((n, k), dtype=np.int16),
+            exact=np.zeros((n, k), dtype=bool),
+        )
+    else:
+        clauses.names = list(prior.clauses)
+        out = _Out(
+            allowed=np.where(only, False, prior.allowed),
+            modifier=np.where(only, 0, prior.modifier).astype(np.int32),
+            covered=np.where(only, False, prior.covered),
+            reason=np.where(only, 0, prior.reason).astype(np.int16),
+            weapon=np.where(only, 0, prior.weapon).astype(np.int16),
+            exact=np.where(only, False, prior.exact),
+        )
     hard = np.zeros((n, k), dtype=bool)
     orange = scenario.ruler_mm("orange")
     # melee.engaged: base contact with the target. A shooter touching it makes a close combat
@@ -540,12 +600,15 @@ def _compute(
         if scenario.opposing(probe, m):
             engaged_t |= touch
     hard[placeable & unsure_all, :] = True
+    hard &= only
     live = placeable & ~unsure_all
     into = np.where(engaged_t, SHOOT_INTO_MODIFIER[rules], 0).astype(np.int32)
     target_size = size_class(2 * rt)
     for j, sid in enumerate(shooters):
         if sid in touching:
-            hard[live & touching[sid], j] = True
+            hard[live & touching[sid] & only[:, j], j] = True
+        if not (live & only[:, j] & ~hard[:, j]).any():
+            continue
         _shooter_layer(
             scenario,
             sid,
@@ -557,7 +620,7 @@ def _compute(
             elev_mm,
             orange,
             target_size,
-            live & ~hard[:, j],
+            live & only[:, j] & ~hard[:, j],
             rules,
             clauses,
             out,
@@ -624,6 +687,41 @@ def _compute(
         exact=out.exact,
         clauses=tuple(clauses.names),
     )
+
+
+def _affected(old: Scenario, new: Scenario, moved: set[str], prior: ThreatMap) -> BoolArray:
+    """The cells of ``prior`` a move of the ``moved`` models can change (see
+    :meth:`ThreatMap.update`), as a ``(positions, shooters)`` mask."""
+    u = new.unit_mm
+    px, py = prior.positions[:, 0] * u, prior.positions[:, 1] * u
+    rt = prior.base * u / 2
+    n, k = len(px), len(prior.shooters)
+    only = np.zeros((n, k), dtype=bool)
+    eng_old, eng_new = engagements(old), engagements(new)
+    changed = {mid for mid in eng_new if set(eng_new[mid]) != set(eng_old.get(mid, ()))}
+    whole = moved | changed
+    for j, sid in enumerate(prior.shooters):
+        if sid in whole:
+            only[:, j] = True
+    reach_contact = rt + new.contact_tolerance_mm + 1.0
+    discs = []
+    for mid in whole:
+        for scn in (old, new):
+            discs.append(scn.board.models[mid].disc)
+    for d in discs:
+        near = np.hypot(px - d.x, py - d.y) <= d.r + reach_contact
+        only[near, :] = True
+    for j, sid in enumerate(prior.shooters):
+        if sid in whole:
+            continue
+        c = new.board.models[sid].disc
+        reach = max(c.r, rt) + 1.0
+        for mid in moved:
+            for scn in (old, new):
+                d = scn.board.models[mid].disc
+                dist = _seg_point_distance(c.x, c.y, px, py, d.x, d.y)
+                only[dist <= d.r + reach, j] = True
+    return only
 
 
 def choose(rulings: Sequence[Any]) -> int:

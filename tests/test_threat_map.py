@@ -333,3 +333,61 @@ def test_threat_map_line_of_sight_proofs_agree_with_ruling(
         target = Model("target", side, base, (x, y))
         s2 = replace(scn, models=(*scn.models, target))
         assert has_line_of_sight(s2, sid, "target") == seen, (seed, sid, x, y)
+
+
+def _same_map(a: fwwrules.threat.ThreatMap, b: fwwrules.threat.ThreatMap) -> None:
+    assert a.shooters == b.shooters
+    assert np.array_equal(a.positions, b.positions)
+    assert np.array_equal(a.placeable, b.placeable)
+    assert np.array_equal(a.elevation, b.elevation)
+    live = a.placeable
+    for name in ("allowed", "modifier", "covered", "weapon", "exact"):
+        assert np.array_equal(getattr(a, name)[live], getattr(b, name)[live]), name
+    names_a = np.array(a.clauses, dtype=object)[a.reason[live]]
+    names_b = np.array(b.clauses, dtype=object)[b.reason[live]]
+    assert np.array_equal(names_a, names_b)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_threat_map_update_after_a_move_equals_a_full_recompute(seed: int) -> None:
+    """``ThreatMap.update``: after moving a model (a shooter, a friend of the target, a Huge
+    model; into and out of base contact) the updated map equals the map computed afresh."""
+    scn = random_board(seed)
+    rng = random.Random(2000 + seed)
+    side = rng.choice(("red", "blue"))
+    base = rng.choice((32.0, 40.0, 60.0))
+    tm = threat_map(scn, side, base=base, step=12.0)
+    for _ in range(3):
+        m = rng.choice(scn.models)
+        if rng.random() < 0.4 and len(scn.models) > 1:
+            # into base contact with another model
+            other = rng.choice([o for o in scn.models if o.id != m.id])
+            ang = rng.uniform(0, 2 * math.pi)
+            d = (m.base + other.base) / 2
+            at = (other.at[0] + d * math.cos(ang), other.at[1] + d * math.sin(ang))
+        else:
+            at = (m.at[0] + rng.uniform(-80, 80), m.at[1] + rng.uniform(-80, 80))
+        moved = replace(m, at=at)
+        scn = replace(scn, models=tuple(moved if x.id == m.id else x for x in scn.models))
+        updated = tm.update(scn, m.id)
+        fresh = threat_map(scn, side, base=base, step=12.0, area=_area_of(tm))
+        _same_map(updated, fresh)
+        tm = updated
+
+
+def _area_of(tm: fwwrules.threat.ThreatMap) -> tuple[float, float, float, float]:
+    assert tm.shape is not None and tm.step is not None
+    ny, nx = tm.shape
+    x0 = float(tm.positions[:, 0].min()) - tm.step / 2
+    y0 = float(tm.positions[:, 1].min()) - tm.step / 2
+    return (x0, y0, x0 + nx * tm.step, y0 + ny * tm.step)
+
+
+def test_threat_map_update_with_another_change_recomputes_everything() -> None:
+    scn = random_board(5)
+    tm = threat_map(scn, "red", step=20.0)
+    changed = replace(scn, terrain=scn.terrain[1:])
+    _same_map(
+        tm.update(changed, scn.models[0].id),
+        threat_map(changed, "red", step=20.0, area=_area_of(tm)),
+    )
