@@ -87,7 +87,13 @@ def cmd_threat(args: argparse.Namespace) -> int:
     if isinstance(scenario, GridScenario):
         raise QueryError(f"{args.file}: a threat map needs a scenario file, not a grid file")
     result = threat_map(
-        scenario, args.side, base=args.base, step=args.step, rules=args.rules, area=args.area
+        scenario,
+        args.side,
+        base=args.base,
+        step=args.step,
+        rules=args.rules,
+        weapon=args.weapon,
+        area=args.area,
     )
     if args.output:
         try:
@@ -260,6 +266,11 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--step", type=float, help="grid step in the file's units (1/4 in)")
     sp.add_argument("--area", type=_area, metavar="X0,Y0,X1,Y1", help="the part of the table")
     sp.add_argument("--rules", choices=("core", "vts"))
+    sp.add_argument(
+        "--weapon",
+        default="best",
+        help="best (each shooter's best weapon), or a weapon id: shooters carrying it use it",
+    )
     sp.add_argument(
         "--layer",
         choices=("attackers", "uncovered", "best-modifier"),

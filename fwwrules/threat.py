@@ -31,6 +31,9 @@ Definitions
   value (``skill.target``), ties by that order. When none is allowed, the cell reports the
   first weapon (the one ``fwwrules ruling`` takes without ``--weapon``) and the first clause
   of its ``not_allowed``.
+* **A named weapon** (``weapon="laser-rifle"``): a shooter carrying it is judged with it
+  alone (not allowed: the first clause of its ``not_allowed``); a shooter without it keeps
+  its best weapon.
 * ``modifier`` is the chosen ruling's ``skill.modifier`` and ``covered`` whether its
   ``cover`` list is non-empty; both are meaningful only where the attack is allowed.
 
@@ -76,7 +79,7 @@ from .elevation import pieces_under
 from .engagement import engagements
 from .errors import QueryError
 from .geometry import disc_passage, find_clear_segment, passage
-from .pieces import Model, Weapon
+from .pieces import IMPROVISED, Model, Weapon
 from .ranges import band_limits, range_bands
 from .rulesets import ruleset_name
 from .terrain import AREA_KINDS, BLOCKS_LOS, merged, shot_kinds
@@ -146,6 +149,8 @@ class ThreatMap:
     weapon: NDArray[np.int16]
     exact: BoolArray
     clauses: tuple[str, ...] = field(default=("",))
+    weapon_choice: str = "best"
+    """``"best"``, or the weapon id asked for (shooters without it use their best weapon)."""
 
     # --- summary layers ---------------------------------------------------------------------
     @property
@@ -272,6 +277,7 @@ class ThreatMap:
             self.shape,
             only=only,
             prior=self if same else None,
+            weapon=self.weapon_choice,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -292,6 +298,7 @@ class ThreatMap:
             "step": self.step,
             "units": self.scenario.units,
             "rules": self.rules,
+            "weapon": self.weapon_choice,
             "shooters": list(self.shooters),
             "positions": [[_num(x), _num(y)] for x, y in self.positions[idx].tolist()],
             "elevation": [_num(e) for e in self.elevation[idx].tolist()],
@@ -406,12 +413,22 @@ def threat_map(
     or at the given ``positions``. ``area`` is ``(x0, y0, x1, y1)`` in scenario units.
 
     Raises :class:`~fwwrules.errors.QueryError` for an unknown side, a base or step that is
-    not a positive number, an unknown ``weapon`` choice (only ``"best"``), or more positions
-    than the limit.
+    not a positive number, an unknown ``weapon`` (``"best"`` or a weapon id of the file,
+    ``improvised`` included), or more positions than the limit.
+
+    ``weapon``: ``"best"`` (each shooter's best weapon, see the module's definitions), or a
+    weapon id: each shooter that carries it is judged with that weapon alone (the cell is
+    what ``fwwrules ruling --weapon W`` says); a shooter that does not carry it keeps its
+    best weapon (the cell's ``weapon`` says which).
     """
     rules = ruleset_name(scenario.rules, rules or None)
     if weapon != "best":
-        raise QueryError(f"unknown weapon choice {weapon!r}; expected best")
+        known_weapons = [w.id for w in scenario.weapons] + [IMPROVISED]
+        if weapon not in known_weapons:
+            raise QueryError(
+                f"unknown weapon {weapon!r}; expected best or a weapon id of the file "
+                f"({', '.join(known_weapons)})"
+            )
     known = sides_of(scenario)
     if target_side not in known:
         raise QueryError(f"unknown side {target_side!r}; known sides: {', '.join(known) or '-'}")
@@ -438,7 +455,17 @@ def threat_map(
     probe = Model(id=target_id, faction=faction, base=base, at=(0.0, 0.0))
     shooters = tuple(m.id for m in scenario.models if scenario.opposing(probe, m))
     return _compute(
-        scenario, target_side, faction, target_id, base, step_used, rules, shooters, pts, shape
+        scenario,
+        target_side,
+        faction,
+        target_id,
+        base,
+        step_used,
+        rules,
+        shooters,
+        pts,
+        shape,
+        weapon=weapon,
     )
 
 
@@ -541,6 +568,7 @@ def _compute(
     *,
     only: BoolArray | None = None,
     prior: ThreatMap | None = None,
+    weapon: str = "best",
 ) -> ThreatMap:
     """The map; with ``only`` (``(positions, shooters)``) just those cells, the others taken
     from ``prior`` (a map of the same grid, shooters and target)."""
@@ -626,6 +654,7 @@ def _compute(
             out,
             hard,
             into,
+            weapon,
         )
     # The exact path: fwwrules.ruling on the scenario with the target added.
     todo = np.flatnonzero(hard.any(axis=1))
@@ -653,7 +682,7 @@ def _compute(
         for i in todo.tolist():
             scn = partial.target_scenario(i)
             for j in np.flatnonzero(hard[i]).tolist():
-                _exact_cell(scn, shooters[j], target_id, rules, clauses, out, i, j)
+                _exact_cell(scn, shooters[j], target_id, rules, clauses, out, i, j, weapon)
     for arr in (
         pts,
         placeable,
@@ -686,6 +715,7 @@ def _compute(
         weapon=out.weapon,
         exact=out.exact,
         clauses=tuple(clauses.names),
+        weapon_choice=weapon,
     )
 
 
@@ -724,6 +754,21 @@ def _affected(old: Scenario, new: Scenario, moved: set[str], prior: ThreatMap) -
     return only
 
 
+def weapon_indices(weapons: Sequence[Weapon], choice: str) -> tuple[int, ...]:
+    """Which of a shooter's weapons (``Scenario.weapons_of`` order) a cell may report:
+    all of them for ``"best"``; only the named one when the shooter carries it; all of them
+    (its best) when it does not.
+
+    >>> from fwwrules.pieces import IMPROVISED_WEAPON
+    >>> weapon_indices((IMPROVISED_WEAPON,), "best"), weapon_indices((IMPROVISED_WEAPON,), "laser")
+    ((0,), (0,))
+    """
+    for k, w in enumerate(weapons):
+        if choice != "best" and w.id == choice:
+            return (k,)
+    return tuple(range(len(weapons)))
+
+
 def choose(rulings: Sequence[Any]) -> int:
     """Which of a shooter's rulings (one per weapon, in ``weapons_of`` order) a cell reports:
     the allowed one with the highest ``skill.target`` (ties: the first), else the first."""
@@ -746,13 +791,14 @@ def _exact_cell(
     out: _Out,
     i: int,
     j: int,
+    choice: str = "best",
 ) -> None:
-
     weapons = scn.weapons_of(scn.model(sid))
-    rs = [ruling(scn, sid, target_id, weapon=w.id, rules=rules) for w in weapons]
+    which = weapon_indices(weapons, choice)
+    rs = [ruling(scn, sid, target_id, weapon=weapons[k].id, rules=rules) for k in which]
     c = choose(rs)
     r = rs[c]
-    out.weapon[i, j] = c
+    out.weapon[i, j] = which[c]
     out.allowed[i, j] = r.allowed
     out.modifier[i, j] = r.skill.modifier if r.allowed else 0
     out.covered[i, j] = bool(r.cover) if r.allowed else False
@@ -1191,6 +1237,7 @@ def _shooter_layer(
     out: _Out,
     hard: BoolArray,
     into: NDArray[np.int32],
+    choice: str = "best",
 ) -> None:
     rtol = scenario.ruler_tolerance_mm
 
@@ -1199,8 +1246,10 @@ def _shooter_layer(
     mg = board.models[sid]
     c, rs = mg.disc, mg.disc.r
     weapons = scenario.weapons_of(model)
+    which = weapon_indices(weapons, choice)
     n = len(px)
     # melee.engaged: an engaged shooter may attack only those it is engaged with.
+    out.weapon[live, j] = which[0]  # the weapon reported where none may attack
     if engagements(scenario).get(sid):
         out.reason[live, j] = clauses.code("melee.engaged")
         return
@@ -1210,8 +1259,10 @@ def _shooter_layer(
     usable: list[tuple[int, Weapon, BoolArray]] = []
     first_reason = np.zeros(n, dtype=np.int16)
     for wi, w in enumerate(weapons):
+        if wi not in which:
+            continue
         if w.type == "melee":
-            if wi == 0:
+            if wi == which[0]:
                 first_reason[:] = clauses.code("melee.engaged")
             continue
         end = _reach_end(scenario, w, rt)
@@ -1222,7 +1273,7 @@ def _shooter_layer(
             unsure |= d - rs - rt <= lo + 2 * rt + _DELTA
         hard[live & unsure, j] = True
         has_skill = model.skills.get(w.type) is not None
-        if wi == 0:
+        if wi == which[0]:
             if not has_skill:
                 first_reason[:] = clauses.code("ranged.skill")
             else:
@@ -2115,6 +2166,11 @@ def json_schema() -> dict[str, Any]:
             "step": {"type": ["number", "null"], "description": "grid step, in `units`"},
             "units": {"enum": ["mm", "in"]},
             "rules": {"enum": ["core", "vts"]},
+            "weapon": {
+                "type": "string",
+                "description": "`best`, or the weapon id asked for (`--weapon`): shooters "
+                "carrying it are judged with it alone, the others with their best weapon",
+            },
             "shooters": {"type": "array", "items": {"type": "string"}},
             "positions": {
                 "type": "array",

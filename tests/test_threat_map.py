@@ -35,8 +35,10 @@ def reference(
     at: tuple[float, float],
     elevation: float,
     rules: str | None = None,
+    weapon: str = "best",
 ) -> dict[str, tuple[object, ...]]:
-    """Per shooter: (allowed, modifier, reason, weapon) as the issue defines a cell."""
+    """Per shooter: (allowed, modifier, reason, weapon) as the issue defines a cell; with a
+    weapon id, a shooter carrying it is judged with it alone."""
     target = Model("target", side_faction, base, at, elevation=elevation)
     s2 = replace(scn, models=(*scn.models, target))
     out: dict[str, tuple[object, ...]] = {}
@@ -44,6 +46,8 @@ def reference(
         if not s2.opposing(target, m):
             continue
         weapons = s2.weapons_of(m)
+        if any(w.id == weapon for w in weapons):
+            weapons = tuple(w for w in weapons if w.id == weapon)
         rs = [fwwrules.ruling(s2, m.id, "target", weapon=w.id, rules=rules) for w in weapons]
         best: int | None = None
         best_value = 0
@@ -391,3 +395,29 @@ def test_threat_map_update_with_another_change_recomputes_everything() -> None:
         tm.update(changed, scn.models[0].id),
         threat_map(changed, "red", step=20.0, area=_area_of(tm)),
     )
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_threat_map_named_weapon_agrees_with_ruling(seed: int) -> None:
+    """``weapon="pistol"`` (or ``improvised``): shooters carrying it are judged with it alone,
+    the others with their best weapon; random positions and contact positions."""
+    scn = random_board(seed)
+    rng = random.Random(3000 + seed)
+    side = rng.choice(("red", "blue"))
+    weapon = "improvised" if seed % 3 == 2 else "pistol"
+    tm = threat_map(scn, side, step=16.0, weapon=weapon)
+    assert tm.weapon_choice == weapon
+    sample = rng.sample(np.flatnonzero(tm.placeable).tolist(), 25)
+    positions = [tuple(float(v) for v in tm.positions[i]) for i in sample]
+    for m in scn.models:
+        for ang in (0.0, 2.0):
+            reach = (m.base + 32.0) / 2
+            positions.append((m.at[0] + reach * math.cos(ang), m.at[1] + reach * math.sin(ang)))
+    tm = threat_map(scn, side, positions=positions, weapon=weapon)
+    for i, at in enumerate(positions):
+        if not tm.placeable[i]:
+            continue
+        want = reference(scn, side, 32.0, at, float(tm.elevation[i]), weapon=weapon)  # type: ignore[arg-type]
+        assert cells_of(tm, i) == want, (seed, at)
+    with pytest.raises(QueryError, match="unknown weapon 'laser'"):
+        threat_map(scn, side, weapon="laser")
