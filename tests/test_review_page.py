@@ -175,3 +175,27 @@ def test_review_no_cache_option_neither_reads_nor_writes_it(
     assert len(drawn) == 2 * n and (tmp_path / "cache" / "review-pictures").is_dir()
     assert main(["review", "-o", str(tmp_path / "c.html")]) == 0
     assert len(drawn) == 2 * n  # the second run with the cache draws nothing
+
+
+def test_review_picture_grows_to_hold_a_long_german_legend_entry() -> None:
+    """The fixed layout cuts "Deckungslinie durchquert: Deckung" off at the figure's right
+    edge; the review's picture grows to hold it (and keeps the board where it was)."""
+    from fwwrules.draw import review
+    from fwwrules.draw.board import DEFAULT_STYLE, draw_board
+    from fwwrules.draw.figure import figure_of, new_axes
+
+    s = fwwrules.load(fwwrules.example_path("cover-example-1"))
+    r = fwwrules.ruling(s, "brute", "knight")
+    ax = new_axes(DEFAULT_STYLE.figsize, review.PICTURE_DPI, DEFAULT_STYLE.margins)
+    draw_board(s, ax, ruling=r, lang="de")
+    fig = figure_of(ax)
+    renderer = fig.canvas.get_renderer()
+    legend = ax.get_legend().get_window_extent(renderer)
+    assert legend.x1 > fig.bbox.x1  # sticks out of the fixed layout
+    box = review._grown_box(fig)
+    assert box.x1 * fig.dpi >= legend.x1 and (box.x0, box.y0) == (0, 0)
+    png = review._draw_picture(s, r, "ruling", "de")
+    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    assert width >= legend.x1 and height == round(fig.bbox.height)
+    english = review._draw_picture(s, r, "ruling", "en")
+    assert int.from_bytes(english[16:20], "big") == round(fig.bbox.width)  # it fits: as is

@@ -193,8 +193,30 @@ def _png(draw: Callable[[Any], object], grid: bool) -> bytes:
     ax = new_axes(style.figsize, PICTURE_DPI, style.margins)
     draw(ax)
     buf = io.BytesIO()
-    figure_of(ax).savefig(buf, format="png", metadata={"Software": None})
+    fig = figure_of(ax)
+    fig.savefig(buf, format="png", metadata={"Software": None}, bbox_inches=_grown_box(fig))
     return buf.getvalue()
+
+
+def _grown_box(fig: Any) -> Any:
+    """The figure's box (inches), grown to hold whatever sticks out of the fixed layout (a long
+    German legend entry sticks out on the right), so nothing is cut off at the figure's edge.
+
+    Measured once with the figure's renderer (text boxes only, no second drawing, which
+    ``bbox_inches="tight"`` would cost); a picture that fits keeps its size.
+    """
+    from matplotlib.transforms import Bbox
+
+    renderer = fig.canvas.get_renderer()
+    full = fig.bbox_inches
+    inside = fig.get_tightbbox(renderer)
+    pad = 0.08  # inches of room beyond a side that had to grow
+    return Bbox.from_extents(
+        full.x0 if inside.x0 >= full.x0 else inside.x0 - pad,
+        full.y0 if inside.y0 >= full.y0 else inside.y0 - pad,
+        full.x1 if inside.x1 <= full.x1 else inside.x1 + pad,
+        full.y1 if inside.y1 <= full.y1 else inside.y1 + pad,
+    )
 
 
 def _draw_picture(scenario: Any, answer: Any, kind: str, lang: str) -> bytes:
