@@ -1,7 +1,7 @@
 """The ThreatPanel in a real JupyterLab in Chromium, with real mouse events, at 1280x800 and
-1920x1080: the panel fits and shows its board; dragging a shooter recomputes the map when it
-is dropped; clicking a free spot lists the rulings for a model standing there. Screenshots go
-to ``artifacts/``."""
+1920x1080: the panel fits and shows its board; dragging a shooter updates the map when it is
+dropped (equal to a fresh map); clicking a free spot lists the rulings for a model standing
+there. Screenshots go to ``artifacts/``."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ ThreatPanel(fwwrules.load(fwwrules.example_path("cover-example-1")), "brotherhoo
 
 PROBE = """
 import gc, json
+import fwwrules
 from fwwrules_widgets import ThreatPanel
 _p = [o for o in gc.get_objects() if isinstance(o, ThreatPanel)][-1]
 _fig = _p.view.figure
@@ -42,6 +43,8 @@ print(json.dumps({
     "selected": _p.selected,
     "html": _p.html.value,
     "free": list(_css((300.0, 60.0))),
+    "fresh": bool((fwwrules.threat_map(_p.scenario, _p.side.value, step=_p.step, area=_p.area)
+                   .allowed == _p.result.allowed).all()),
 }))
 """
 
@@ -78,6 +81,8 @@ def test_threat_panel_drag_and_click(lab: Lab) -> None:
         )
         assert after["at"]["brute"] != before["at"]["brute"], "the brute did not move"
         assert after["allowed"] != before["allowed"], "the map did not follow the drag"
+        assert after["fresh"], "the map updated on drop differs from a fresh map"
+        page.wait_for_timeout(800)  # the frontend paints the redrawn board after the state
         lab.screenshot(page, "threat-panel-dragged.png")
         fx, fy = after["free"]
         page.mouse.click(box["x"] + fx, box["y"] + fy)
