@@ -1784,7 +1784,8 @@ def _extremal_batch(
     grown = _convex([p.grown for p in parts])
     ero_polys = [p.exact for p in parts if p.exact is not None]
     eroded = _convex(ero_polys) if ero_polys else None
-    outer = np.vstack([p.outer for p in parts if p.outer is not None])
+    outer_polys = [p.outer for p in parts if p.outer is not None]
+    outer = np.vstack(outer_polys)
     ero_v = np.vstack(ero_polys) if ero_polys else np.zeros((0, 2))
     bx_all, by_all = px[idx], py[idx]
     reach = max(rs, rt) + 1e-6
@@ -1813,18 +1814,19 @@ def _extremal_batch(
             break
         bx, by = bx_all[sub], by_all[sub]
         m_f, fx, fy = features(verts, bx, by)
-        if proof == "hidden":
-            _, ax_, ay_ = _edge_circle_points(ero_polys, np.array([c.x]), np.array([c.y]), rs)
-            if len(ax_):
-                near = corridor(ax_[None, :], ay_[None, :], bx[:, None], by[:, None])
-                mm, kk = np.nonzero(near)
-                m_f = np.concatenate((m_f, mm))
-                fx = np.concatenate((fx, ax_[kk]))
-                fy = np.concatenate((fy, ay_[kk]))
-            mb, bxx, byy = _edge_circle_points(ero_polys, bx, by, rt)
-            m_f = np.concatenate((m_f, mb))
-            fx = np.concatenate((fx, bxx))
-            fy = np.concatenate((fy, byy))
+        # where outlines cross the bases' circles (a base reaching into a piece)
+        polys = outer_polys if proof == "visible" else ero_polys
+        _, ax_, ay_ = _edge_circle_points(polys, np.array([c.x]), np.array([c.y]), rs)
+        if len(ax_):
+            near = corridor(ax_[None, :], ay_[None, :], bx[:, None], by[:, None])
+            mm, kk = np.nonzero(near)
+            m_f = np.concatenate((m_f, mm))
+            fx = np.concatenate((fx, ax_[kk]))
+            fy = np.concatenate((fy, ay_[kk]))
+        mb, bxx, byy = _edge_circle_points(polys, bx, by, rt)
+        m_f = np.concatenate((m_f, mb))
+        fx = np.concatenate((fx, bxx))
+        fy = np.concatenate((fy, byy))
         order = np.argsort(m_f, kind="stable")
         m_f, fx, fy = m_f[order], fx[order], fy[order]
         counts = np.bincount(m_f, minlength=len(sub))
