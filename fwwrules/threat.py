@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -1739,7 +1739,28 @@ def _edge_circle_points(
     return np.concatenate(ms), np.concatenate(xs), np.concatenate(ys)
 
 
+_EXTREMAL_BATCH = 2048
+"""Positions the extremal-line proofs take at once (their arrays grow with positions times
+corners)."""
+
+
 def _extremal(
+    c: Disc, rs: float, px: Array, py: Array, rt: float, among: BoolArray, parts: list[_Part]
+) -> tuple[BoolArray, BoolArray]:
+    """:func:`_extremal_batch` over the positions in batches of :data:`_EXTREMAL_BATCH`."""
+    seen = np.zeros(len(px), dtype=bool)
+    cut = np.zeros(len(px), dtype=bool)
+    idx = np.flatnonzero(among)
+    for b0 in range(0, len(idx), _EXTREMAL_BATCH):
+        mask = np.zeros(len(px), dtype=bool)
+        mask[idx[b0 : b0 + _EXTREMAL_BATCH]] = True
+        s_b, c_b = _extremal_batch(c, rs, px, py, rt, mask, parts)
+        seen |= s_b
+        cut |= c_b
+    return seen, cut
+
+
+def _extremal_batch(
     c: Disc, rs: float, px: Array, py: Array, rt: float, among: BoolArray, parts: list[_Part]
 ) -> tuple[BoolArray, BoolArray]:
     """Positions proved visible, and positions proved hidden, by the straight lines that
@@ -1763,7 +1784,8 @@ def _extremal(
     grown = _convex([p.grown for p in parts])
     ero_polys = [p.exact for p in parts if p.exact is not None]
     eroded = _convex(ero_polys) if ero_polys else None
-    outer = np.vstack([p.outer for p in parts if p.outer is not None])
+    outer_polys = [p.outer for p in parts if p.outer is not None]
+    outer = np.vstack(outer_polys)
     ero_v = np.vstack(ero_polys) if ero_polys else np.zeros((0, 2))
     bx_all, by_all = px[idx], py[idx]
     reach = max(rs, rt) + 1e-6
@@ -1792,51 +1814,28 @@ def _extremal(
             break
         bx, by = bx_all[sub], by_all[sub]
         m_f, fx, fy = features(verts, bx, by)
-        if proof == "hidden":
-            _, ax_, ay_ = _edge_circle_points(ero_polys, np.array([c.x]), np.array([c.y]), rs)
-            if len(ax_):
-                near = corridor(ax_[None, :], ay_[None, :], bx[:, None], by[:, None])
-                mm, kk = np.nonzero(near)
-                m_f = np.concatenate((m_f, mm))
-                fx = np.concatenate((fx, ax_[kk]))
-                fy = np.concatenate((fy, ay_[kk]))
-            mb, bxx, byy = _edge_circle_points(ero_polys, bx, by, rt)
-            m_f = np.concatenate((m_f, mb))
-            fx = np.concatenate((fx, bxx))
-            fy = np.concatenate((fy, byy))
+        # where outlines cross the bases' circles (a base reaching into a piece)
+        polys = outer_polys if proof == "visible" else ero_polys
+        _, ax_, ay_ = _edge_circle_points(polys, np.array([c.x]), np.array([c.y]), rs)
+        if len(ax_):
+            near = corridor(ax_[None, :], ay_[None, :], bx[:, None], by[:, None])
+            mm, kk = np.nonzero(near)
+            m_f = np.concatenate((m_f, mm))
+            fx = np.concatenate((fx, ax_[kk]))
+            fy = np.concatenate((fy, ay_[kk]))
+        mb, bxx, byy = _edge_circle_points(polys, bx, by, rt)
+        m_f = np.concatenate((m_f, mb))
+        fx = np.concatenate((fx, bxx))
+        fy = np.concatenate((fy, byy))
         order = np.argsort(m_f, kind="stable")
         m_f, fx, fy = m_f[order], fx[order], fy[order]
         counts = np.bincount(m_f, minlength=len(sub))
         starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
         too_many = counts > _MAX_FEATURES
-        lines: list[tuple[NDArray[np.int64], Array, Array, Array, Array]] = []
-        # a. tangent to both bases
-        tox, toy, tdx, tdy, tok = _common_tangents(c.x, c.y, rs, bx, by, rt)
-        lines.append((np.tile(np.arange(len(sub)), 4)[tok], tox[tok], toy[tok], tdx[tok], tdy[tok]))
-        # b. through a feature, tangent to a base
-        if len(m_f):
-            ox, oy, dx, dy, ok = _tangent_lines(
-                fx, fy, np.full(len(fx), c.x), np.full(len(fx), c.y), rs
-            )
-            mm = np.tile(m_f, 2)
-            lines.append((mm[ok], ox[ok], oy[ok], dx[ok], dy[ok]))
-            ox, oy, dx, dy, ok = _tangent_lines(fx, fy, bx[m_f], by[m_f], rt)
-            lines.append((mm[ok], ox[ok], oy[ok], dx[ok], dy[ok]))
-        # c. through two features
-        for size in np.unique(counts[~too_many]).tolist():
-            if size < 2:
-                continue
-            which = np.flatnonzero((counts == size) & ~too_many)
-            iu, ju = np.triu_indices(size, 1)
-            gi = (starts[which][:, None] + iu[None, :]).ravel()
-            gj = (starts[which][:, None] + ju[None, :]).ravel()
-            ux, uy = fx[gj] - fx[gi], fy[gj] - fy[gi]
-            ln = np.hypot(ux, uy)
-            nz = ln > _ROUND
-            with np.errstate(invalid="ignore", divide="ignore"):
-                lines.append((m_f[gi][nz], fx[gi][nz], fy[gi][nz], (ux / ln)[nz], (uy / ln)[nz]))
         found = np.zeros(len(sub), dtype=bool)  # visible: a clear line; hidden: a line not cut
-        for mm, ox, oy, dx, dy in lines:
+
+        feats = (m_f, fx, fy, counts, starts, too_many)
+        for mm, ox, oy, dx, dy in _candidates(c, rs, rt, bx, by, feats, found):
             for s0 in range(0, len(mm), _CHUNK):
                 sl = slice(s0, s0 + _CHUNK)
                 m_c = mm[sl]
@@ -1896,6 +1895,53 @@ def _extremal(
         else:
             cut[idx[sub[~found & ~too_many]]] = True
     return seen, cut
+
+
+def _candidates(
+    c: Disc,
+    rs: float,
+    rt: float,
+    bx: Array,
+    by: Array,
+    feats: tuple[NDArray[np.int64], Array, Array, NDArray[np.int64], NDArray[np.int64], BoolArray],
+    found: BoolArray,
+) -> Iterator[tuple[NDArray[np.int64], Array, Array, Array, Array]]:
+    """The candidate lines of :func:`_extremal_batch` in bounded batches, cheapest kinds
+    first: (position, origin x, y, unit direction x, y). Positions already ``found`` (the
+    caller sets them while consuming) get no more pairs of features."""
+    m_f, fx, fy, counts, starts, too_many = feats
+    sub_n = len(bx)
+    # a. tangent to both bases
+    tox, toy, tdx, tdy, tok = _common_tangents(c.x, c.y, rs, bx, by, rt)
+    yield np.tile(np.arange(sub_n), 4)[tok], tox[tok], toy[tok], tdx[tok], tdy[tok]
+    # b. through a feature, tangent to a base
+    if len(m_f):
+        cxs, cys = np.full(len(fx), c.x), np.full(len(fx), c.y)
+        ox, oy, dx, dy, ok = _tangent_lines(fx, fy, cxs, cys, rs)
+        mm = np.tile(m_f, 2)
+        yield mm[ok], ox[ok], oy[ok], dx[ok], dy[ok]
+        ox, oy, dx, dy, ok = _tangent_lines(fx, fy, bx[m_f], by[m_f], rt)
+        yield mm[ok], ox[ok], oy[ok], dx[ok], dy[ok]
+    # c. through two features, a few positions at a time
+    for size in np.unique(counts[~too_many]).tolist():
+        if size < 2:
+            continue
+        iu, ju = np.triu_indices(size, 1)
+        every = np.flatnonzero((counts == size) & ~too_many)
+        per = max(1, _CHUNK // len(iu))
+        for b0 in range(0, len(every), per):
+            which = every[b0 : b0 + per]
+            which = which[~found[which]]
+            if not len(which):
+                continue
+            gi = (starts[which][:, None] + iu[None, :]).ravel()
+            gj = (starts[which][:, None] + ju[None, :]).ravel()
+            ux, uy = fx[gj] - fx[gi], fy[gj] - fy[gi]
+            ln = np.hypot(ux, uy)
+            nz = ln > _ROUND
+            with np.errstate(invalid="ignore", divide="ignore"):
+                ux, uy = ux / ln, uy / ln
+            yield m_f[gi][nz], fx[gi][nz], fy[gi][nz], ux[nz], uy[nz]
 
 
 def _seg_point_distance_v(
