@@ -202,14 +202,26 @@ def _grown_box(fig: Any) -> Any:
     """The figure's box (inches), grown to hold whatever sticks out of the fixed layout (a long
     German legend entry sticks out on the right), so nothing is cut off at the figure's edge.
 
-    Measured once with the figure's renderer (text boxes only, no second drawing, which
-    ``bbox_inches="tight"`` would cost); a picture that fits keeps its size.
+    Only what can stick out is measured, with the figure's renderer: each Axes' legend, titles
+    and visible texts, and the figure's texts (no second drawing, which ``bbox_inches="tight"``
+    costs, and no tick layout). A picture that fits keeps its size; a side that grows gets a
+    small margin.
     """
     from matplotlib.transforms import Bbox
 
     renderer = fig.canvas.get_renderer()
+    texts = list(fig.texts)
+    legends = list(fig.legends)
+    for ax in fig.axes:
+        texts += [ax.title, ax._left_title, ax._right_title, *ax.texts]
+        if ax.get_legend() is not None:
+            legends.append(ax.get_legend())
+    boxes = [lg.get_window_extent(renderer) for lg in legends if lg.get_visible()]
+    boxes += [t.get_window_extent(renderer) for t in texts if t.get_visible() and t.get_text()]
     full = fig.bbox_inches
-    inside = fig.get_tightbbox(renderer)
+    if not boxes:
+        return full
+    inside = Bbox.union(boxes).transformed(fig.dpi_scale_trans.inverted())
     pad = 0.08  # inches of room beyond a side that had to grow
     return Bbox.from_extents(
         full.x0 if inside.x0 >= full.x0 else inside.x0 - pad,
