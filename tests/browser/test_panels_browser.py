@@ -197,7 +197,14 @@ def test_melee_panel_drag_into_contact_makes_an_engagement(lab: Lab) -> None:
         kx, ky, _ = after["bases"]["knight"]
         rx, ry, rr = after["bases"]["raider"]
         drag(page, box, [kx, ky], (rx, ry + 3 * rr))
-        slid = wait_changed(lab, page, "MeleePanel", "at", after["at"])
+        slid = wait_until(
+            lambda: probe(lab, page, "MeleePanel"),
+            lambda s: (
+                s["at"]["knight"][1] < after["at"]["knight"][1] - 10.0
+                and s["engaged"] == ["knight", "raider"]
+            ),
+            page,
+        )
         lab.screenshot(page, "drag-melee-panel-slide.png")
         assert slid["at"]["knight"][1] < after["at"]["knight"][1] - 10.0, slid["at"]
         assert slid["engaged"] == ["knight", "raider"], slid["engaged"]
