@@ -158,7 +158,9 @@ class Derived:
     * ``sight``: the LoS witness per unordered pair of models and obstacles (``los``);
     * ``threat_parts``: convex parts of each merged solid, by the solid's ``id`` (the entry
       holds the solid, so the id cannot be reused while cached) (``threat``);
-    * ``threat_walls``: the LoS blockers eroded as one, per set of kinds (``threat``).
+    * ``threat_walls``: the LoS blockers eroded as one, per set of kinds (``threat``);
+    * ``terrain_from``: the board of a scenario with the very same terrain, units and rulers
+      (only models moved, :meth:`carry_terrain`): its terrain geometry is reused.
     """
 
     __slots__ = (
@@ -171,6 +173,7 @@ class Derived:
         "sight",
         "significant_edges",
         "solids",
+        "terrain_from",
         "threat_parts",
         "threat_walls",
     )
@@ -187,6 +190,26 @@ class Derived:
         self.sight: dict[tuple[object, ...], PairSight] = {}
         self.threat_parts: dict[int, tuple[BaseGeometry, tuple[_Part, ...]]] = {}
         self.threat_walls: dict[tuple[object, ...], BaseGeometry | None] = {}
+        self.terrain_from: Board | None = None
+
+    def carry_terrain(self, old: Derived) -> None:
+        """Take over from ``old`` every entry that depends on the terrain alone.
+
+        Only for the cache of a scenario that differs from ``old``'s in model positions and
+        nothing else (same terrain tuple, units, tolerances and rulers; what
+        :func:`fwwrules.placement.move_model` makes): the terrain polygons and their STRtree
+        (through ``terrain_from``), the Significant Edges, each shot's kind map and the
+        merged solids. Entries that depend on where models stand (``board``'s models,
+        ``sight``, ``engagements``, ``pieces_under``) start empty. Boundary case: when
+        ``old`` has no board yet there is nothing to take over and nothing is changed.
+        """
+        if old.board is None:
+            return
+        self.terrain_from = old.board
+        self.significant_edges = old.significant_edges
+        self.edge_arrays = old.edge_arrays
+        self.kinds = dict(old.kinds)
+        self.solids = dict(old.solids)
 
 
 def terrain_polygon(t: Terrain, unit_mm: float) -> Polygon:
@@ -226,6 +249,20 @@ def build_board(
         )
         for m in models
     }
+    same = derived.terrain_from
+    if same is not None:  # only models moved: the terrain geometry is the same
+        return Board(
+            models=geo,
+            terrain=same.terrain,
+            terrain_ids=same.terrain_ids,
+            tree=same.tree,
+            contact_tolerance=contact_tolerance_mm,
+            orange_mm=orange_mm,
+            ruler_tolerance=(
+                contact_tolerance_mm if ruler_tolerance_mm is None else ruler_tolerance_mm
+            ),
+            derived=derived,
+        )
     pieces: dict[str, TerrainGeometry] = {}
     for t in terrain:
         poly = terrain_polygon(t, u)

@@ -33,8 +33,12 @@ CONTENT_MARGIN_MM = BOARD_MARGIN_MM
 
 def move_model(scenario: Scenario, model_id: str, x: float, y: float) -> Scenario:
     """The scenario with one model's centre at ``(x, y)`` in scenario units (a new scenario,
-    with its own empty cache; nothing is checked but the id: use :func:`stop_at_contact` to
-    keep bases apart). An unknown id raises :class:`~fwwrules.errors.UnknownIdError`.
+    with its own cache; nothing is checked but the id: use :func:`stop_at_contact` to keep
+    bases apart). An unknown id raises :class:`~fwwrules.errors.UnknownIdError`.
+
+    The terrain is unchanged, so the new cache starts with what the old one derived from the
+    terrain alone (:meth:`fwwrules.board.Derived.carry_terrain`): a drag recomputes only what
+    depends on where models stand.
 
     >>> from fwwrules.data import Model, Scenario
     >>> s = Scenario(models=(Model("a", "x", 32.0, (0.0, 0.0)),))
@@ -46,7 +50,9 @@ def move_model(scenario: Scenario, model_id: str, x: float, y: float) -> Scenari
         dataclasses.replace(m, at=(float(x), float(y))) if m.id == model_id else m
         for m in scenario.models
     )
-    return dataclasses.replace(scenario, models=models)
+    moved = dataclasses.replace(scenario, models=models)
+    moved.derived.carry_terrain(scenario.derived)
+    return moved
 
 
 def board_bounds(scenario: Scenario) -> Bounds:

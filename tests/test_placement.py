@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -15,6 +16,7 @@ from fwwrules.placement import CONTENT_MARGIN_MM, board_bounds, stop_at_contact
 from fwwrules.scenario import Model, Scenario
 
 BIG = (-1000.0, -1000.0, 1000.0, 1000.0)
+EXAMPLES = Path(__file__).resolve().parents[1] / "fwwrules" / "examples"
 
 
 def two(units: str = "mm", gap_x: float = 50.0) -> Scenario:
@@ -145,3 +147,52 @@ def test_never_overlapping_never_off_the_table(tx: float, ty: float, bx: float, 
     at_edge = min(x + 137.5, 137.5 - x, y + 137.5, 137.5 - y) <= 1e-6
     if not reached and not at_edge:
         assert g <= DEFAULT_CONTACT_TOLERANCE_MM
+
+
+# --- move_model keeps what the terrain alone determines -------------------------------------
+
+
+def _rulings(s: Scenario) -> list[object]:
+    import fwwrules
+    from fwwrules.errors import FwwError
+
+    out: list[object] = []
+    for a in s.models:
+        for t in s.models:
+            if a.id == t.id:
+                continue
+            try:
+                out.append(fwwrules.ruling(s, a.id, t.id).to_dict())
+            except FwwError as exc:
+                out.append(str(exc))
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.glob("*.yaml")))
+def test_move_model_reuses_terrain_geometry_and_rules_as_a_fresh_scenario(name: str) -> None:
+    """Every example: after rulings filled the cache, move each model 7 mm; the moved
+    scenario shares the terrain geometry and merged solids, and every ruling on it equals the
+    ruling on the same board built from scratch."""
+    import fwwrules
+    from fwwrules.placement import move_model
+
+    s = fwwrules.load(EXAMPLES / name)
+    _rulings(s)  # fills the cache: solids, kind maps, Significant Edges
+    for m in s.models:
+        moved_s = move_model(s, m.id, m.at[0] + 7.0, m.at[1])
+        assert moved_s.board.terrain is s.board.terrain
+        assert moved_s.board.models[m.id].disc.x == pytest.approx(
+            s.board.models[m.id].disc.x + 7.0 * s.unit_mm
+        )
+        fresh = dataclasses.replace(moved_s)
+        assert fresh.derived.terrain_from is None
+        assert _rulings(moved_s) == _rulings(fresh)
+
+
+def test_move_model_before_any_ruling_carries_nothing() -> None:
+    from fwwrules.placement import move_model
+
+    s = two()
+    moved_s = move_model(s, "a", 5.0, 0.0)
+    assert moved_s.derived.terrain_from is None
+    assert moved_s.board.models["a"].disc.x == 5.0

@@ -29,7 +29,13 @@ from matplotlib.artist import Artist
 from matplotlib.backend_bases import MouseEvent
 from matplotlib.figure import Figure
 
-from fwwrules.draw import DEFAULT_STYLE, BoardArtists, BoardStyle, moving_artists, set_animated
+from fwwrules.draw import (
+    DEFAULT_STYLE,
+    BoardArtists,
+    BoardStyle,
+    moving_artists,
+    set_animated,
+)
 from fwwrules.draw.figure import place_axes
 
 MoveCallback = Callable[[str, float, float], "tuple[float, float] | None"]
@@ -85,7 +91,12 @@ def _seeded_canvas_class() -> Any:
         Canvas, _ = _import_ipympl_canvas()
 
         class SeededCanvas(Canvas):  # type: ignore[misc,valid-type]
+            """ipympl's canvas, seeded, and encoding its frames with :func:`fast_png`."""
+
             seed: tuple[str, tuple[int, int]] | None = None
+
+            def get_diff_image(self) -> bytes | None:
+                return diff_image(self)
 
             @default("_data_url")
             def _default_data_url(self) -> str | None:
@@ -131,6 +142,65 @@ def ipympl_canvas(figure: Figure, size_px: tuple[int, int]) -> widgets.DOMWidget
         flex="0 0 auto",
     )
     return canvas
+
+
+def fast_png(rgba: Any) -> bytes:
+    """An RGBA image (``h × w × 4`` uint8 array) as PNG, quickly: no row filters, zlib level 1.
+
+    A drag frame is a diff image, transparent black except where the moving artists changed;
+    this writes it in about a third of the time of PIL's default encoding (adaptive filters,
+    level 6), for a few percent more bytes. Boundary case: an empty (0-pixel) image is still
+    a valid PNG header with no rows.
+    """
+    import struct
+    import zlib
+
+    import numpy as np
+
+    pixels = np.ascontiguousarray(rgba, dtype=np.uint8)
+    h, w = int(pixels.shape[0]), int(pixels.shape[1])
+    raw = np.zeros((h, w * 4 + 1), dtype=np.uint8)  # filter byte 0 ("none") on every row
+    raw[:, 1:] = pixels.reshape(h, w * 4)
+
+    def chunk(tag: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + tag + body + struct.pack(">I", zlib.crc32(tag + body))
+
+    header = struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0)  # 8-bit RGBA, no interlace
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(raw.tobytes(), 1))
+        + chunk(b"IEND", b"")
+    )
+
+
+def diff_image(canvas: Any) -> bytes | None:
+    """matplotlib's ``FigureCanvasWebAggCore.get_diff_image`` with :func:`fast_png`.
+
+    Same protocol: None when the picture has not changed since the last frame; a full frame
+    after a resize, a refresh or when any pixel is transparent, else a diff frame (changed
+    pixels, the rest transparent black) that the browser paints over the last one.
+    """
+    import numpy as np
+
+    if not canvas._png_is_old:
+        return None
+    pixels = np.asarray(canvas.get_renderer().buffer_rgba())
+    buff = pixels.view(np.uint32).squeeze(2)
+    if (
+        canvas._force_full
+        or buff.shape != canvas._last_buff.shape
+        or (pixels[:, :, 3] != 255).any()
+    ):
+        canvas.set_image_mode("full")
+        output = buff
+    else:
+        canvas.set_image_mode("diff")
+        output = np.where(buff != canvas._last_buff, buff, 0)
+    canvas._last_buff = buff.copy()
+    canvas._force_full = False
+    canvas._png_is_old = False
+    return fast_png(output.view(dtype=np.uint8).reshape((*output.shape, 4)))
 
 
 def png_bytes(figure: Figure) -> bytes:
@@ -216,6 +286,7 @@ class BoardView:
         self._offset = (0.0, 0.0)
         self._last = (0.0, 0.0)
         self._background: Any = None
+        self._moving_set: list[Artist] | None = None
         self._cache: tuple[tuple[Any, ...], Any] | None = None
         self._cache_key: str | None = None
         canvas_ = fig.canvas
@@ -329,10 +400,15 @@ class BoardView:
         return found
 
     def _moving(self) -> list[Artist]:
-        # The title (the ruling's headline) is left out: text is costly to draw, and the drop
-        # redraws it once.
+        """The artists a drag redraws, fixed on the press (the background holds the rest).
+
+        The title (the ruling's headline) and the legend are left out: text is costly to
+        draw, and the drop redraws everything once.
+        """
         assert self.artists is not None
-        return moving_artists(self.artists, self.dragging)
+        if self._moving_set is None:
+            self._moving_set = moving_artists(self.artists, self.dragging, drag=True)
+        return self._moving_set
 
     def _press(self, event: MouseEvent) -> None:
         if self.on_move is None or event.inaxes is not self.ax or event.button != 1:
@@ -349,6 +425,7 @@ class BoardView:
         self.dragging = mid
         self._offset = (cx - event.xdata, cy - event.ydata)
         self._last = (cx, cy)
+        self._moving_set = None
         set_animated(self.artists, self._moving(), True)
         canvas: Any = self.figure.canvas
         canvas.draw()  # everything that stays put, once
@@ -394,6 +471,7 @@ class BoardView:
         set_animated(self.artists, self._moving(), False)
         self.dragging = None
         self._background = None
+        self._moving_set = None
         if self.on_drop is not None:
             self.on_drop(mid, x, y)
         self.invalidate()

@@ -48,6 +48,7 @@ from matplotlib.path import Path
 from matplotlib.text import Annotation, Text
 from matplotlib.typing import LineStyleType
 
+from ..constants import BOARD_MARGIN_MM
 from .figure import Margins, figure_of, new_axes
 from .text import draw_word
 
@@ -158,7 +159,9 @@ class BoardStyle:
     dpi: float = 100.0
     margins: Margins = (0.085, 0.72, 0.09, 0.9)
     """Where the board's Axes sits in the figure (the legend uses the room on the right)."""
-    margin_mm: float = 30.0
+    margin_mm: float = BOARD_MARGIN_MM
+    """Around the contents when the scenario has no table size (the rules' one table extent,
+    :meth:`fwwrules.data.Scenario.limits_mm`)."""
     font_size: float = 9.0
     """Points: at least 9 pt for every text on the board."""
     label_unnamed_terrain: bool = False
@@ -402,28 +405,6 @@ def _side_look(scenario: Scenario, faction: str, style: BoardStyle) -> tuple[str
     return (side, colour, hatch)
 
 
-def board_limits(scenario: Scenario, margin: float) -> tuple[float, float, float, float]:
-    """``(xmin, xmax, ymin, ymax)`` in mm: the table (``board: {size: ...}``) when the
-    scenario has one, else every base and terrain piece plus ``margin``."""
-    size = getattr(scenario, "board_size", None)
-    if size is not None:
-        u = scenario.unit_mm
-        return (0.0, float(size[0]) * u, 0.0, float(size[1]) * u)
-    xs: list[float] = []
-    ys: list[float] = []
-    for g in scenario.board.models.values():
-        d = g.disc
-        xs += [d.x - d.r, d.x + d.r]
-        ys += [d.y - d.r, d.y + d.r]
-    for t in scenario.board.terrain.values():
-        x0, y0, x1, y1 = t.polygon.bounds
-        xs += [x0, x1]
-        ys += [y0, y1]
-    if not xs:
-        return (0.0, 100.0, 0.0, 100.0)
-    return (min(xs) - margin, max(xs) + margin, min(ys) - margin, max(ys) + margin)
-
-
 def _set_axes_units(ax: Axes, scenario: Scenario, style: BoardStyle, lang: str) -> None:
     """Axes in the scenario's units: ticks every inch (or 2, 6, 12 in on a big table) on an
     ``in`` board, every 50/100 mm on a ``mm`` board; the picture itself stays in mm."""
@@ -571,7 +552,7 @@ def draw_board(
     if ax is None:
         ax = new_axes(style.figsize, style.dpi, style.margins, pyplot=True)
     figure = figure_of(ax)
-    x0, x1, y0, y1 = _fit_box(ax, figure, board_limits(scenario, style.margin_mm))
+    x0, x1, y0, y1 = _fit_box(ax, figure, scenario.limits_mm(style.margin_mm))
     ax.set_xlim(x0, x1)
     ax.set_ylim(y0, y1)
     ax.set_aspect("equal", adjustable="box")
@@ -799,13 +780,16 @@ def update_board(
     slide: SlideRuling | None = None,
     withdraw: WithdrawRuling | None = None,
     place_labels: bool = True,
+    legend: bool = True,
 ) -> BoardArtists:
     """Bring ``artists`` in line with ``scenario`` and the given rulings, in place.
 
     Moves bases (``set_center``) and labels, refills every overlay (``set_data``,
     ``set_text``), and relabels the legend for ``lang``. With ``place_labels`` (the default)
     every label is then moved to a free place (:func:`fwwrules.draw.labels.place_labels`);
-    a drag passes False and places them once on the drop. Draws nothing: the caller redraws
+    a drag passes False and places them once on the drop. A drag also passes
+    ``legend=False``: the legend is part of the cached background, so it is brought up to
+    date once, on the drop, not on every motion. Draws nothing: the caller redraws
     once (``fig.canvas.draw_idle()``) or blits :func:`moving_artists`.
     """
     draw_word("board", lang)  # checks lang
@@ -874,7 +858,8 @@ def update_board(
     artists.title.set_fontsize(style.font_size + 1)
     _set_axes_units(ax, scenario, style, lang)
 
-    _update_legend(artists, scenario, lang)
+    if legend:
+        _update_legend(artists, scenario, lang)
     if place_labels:
         from .labels import place_labels as place
 
@@ -1033,6 +1018,7 @@ def _draw_bands(
     limits: tuple[float, float | None] = (0.0, None)
     rulers: tuple[str | float | None, str | float | None] = (None, None)
     a = None if ruling is None else _disc(scenario, ruling.attacker)
+    artists.state["bands_of"] = None if ruling is None or a is None else ruling.attacker
     if ruling is not None and a is not None and ruling.kind == "ranged":
         weapon = scenario.weapon(ruling.weapon)
         limits = band_limits(scenario, weapon)
@@ -1404,15 +1390,25 @@ def _update_legend(artists: BoardArtists, scenario: Scenario, lang: str) -> None
 # --- blitting ----------------------------------------------------------------------------------
 
 
-def moving_artists(artists: BoardArtists, model_id: str | None = None) -> list[Artist]:
+def moving_artists(
+    artists: BoardArtists, model_id: str | None = None, *, drag: bool = False
+) -> list[Artist]:
     """The artists that change when ``model_id`` moves: its base and label, and every overlay.
 
-    Blitting draws only these over a cached background (``animated=True``).
+    Blitting draws only these over a cached background (``animated=True``). With ``drag``
+    (a mouse drag, where labels are not re-placed until the drop) the range rings and their
+    labels are left out when they are centred on another model: they depend on the attacker
+    and the weapon alone, so dragging the target or a bystander leaves them (and their costly
+    text) in the background. With ``model_id`` None every overlay is included.
     """
     out: list[Artist] = []
     if model_id is not None and model_id in artists.bases:
         out += [artists.bases[model_id], artists.labels[model_id]]
-    return out + artists.overlays()
+    overlays = artists.overlays()
+    if drag and model_id is not None and artists.state.get("bands_of") not in (None, model_id):
+        rings = {id(a) for a in (*artists.bands.values(), *artists.band_labels.values())}
+        overlays = [a for a in overlays if id(a) not in rings]
+    return out + overlays
 
 
 def _animate(items: Iterable[Artist], on: bool) -> None:
