@@ -137,3 +137,33 @@ def test_dragging_the_target_keeps_the_rings_drawn_in_the_background() -> None:
     assert bytes(canvas.buffer_rgba()) != before  # the frame shows the move
     event("button_release_event", 250.0, 80.0)
     assert p.view._moving_set is None and not p.artists.bases["brute"].get_animated()
+
+
+def test_ipympl_drag_sends_one_frame_per_event_and_a_full_frame_on_the_drop() -> None:
+    """Two frames in a row let the browser drop the first (its decoding is asynchronous),
+    and a dropped diff leaves a ghost: a press, each motion and the drop send one frame
+    each, and the drop's frame is a full one."""
+    pytest.importorskip("ipympl")
+    p = AttackPanel(fwwrules.loads(SCENARIO), attacker="knight", target="brute",
+                    interactive=True)  # fmt: skip
+    p.widget  # noqa: B018 - makes ipympl's canvas
+    canvas: Any = p.view.figure.canvas
+    canvas.syncing_data_url = False  # as once a browser has shown the canvas
+    frames: list[tuple[str, bytes]] = []
+    canvas.send_binary = lambda data: frames.append((canvas._current_image_mode, data))
+    ax = p.view.ax
+
+    def event(name: str, x: float, y: float) -> None:
+        px, py = ax.transData.transform((x, y))
+        MouseEvent(name, canvas, px, py, button=1)._process()
+
+    event("button_press_event", 250.0, 100.0)
+    assert len(frames) == 1
+    for y in (120.0, 140.0, 160.0):
+        event("motion_notify_event", 250.0, y)
+    assert len(frames) == 4 and all(mode == "diff" for mode, _ in frames[1:])
+    event("button_release_event", 250.0, 160.0)
+    assert len(frames) == 5
+    mode, png = frames[-1]
+    assert mode == "full"
+    assert np.array_equal(decode(png), np.asarray(canvas.buffer_rgba()))

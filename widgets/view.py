@@ -333,7 +333,7 @@ class BoardView:
         try:
             if self._cache is None or self._cache[0] != signature:
                 # The one full draw (synchronous: the background is copied right after).
-                canvas.draw() if self.interactive else canvas.draw_idle()
+                self._render() if self.interactive else canvas.draw_idle()
                 self._cache = (signature, canvas.copy_from_bbox(self.figure.bbox))
                 self._cache_key = key
             else:
@@ -364,6 +364,25 @@ class BoardView:
             art.ax.get_ylim(),
             self.figure.dpi,
         )
+
+    def _render(self) -> None:
+        """Draw the whole figure into the canvas's buffer without sending it to the browser.
+
+        ipympl's ``draw()`` sends a frame at once; a blit follows every full draw here, so
+        that frame would be followed by another within milliseconds. The browser decodes
+        frames asynchronously and drops one whose successor arrives first; as the frames
+        are diffs, a dropped one leaves stale pixels for good (a ghost of the base where a
+        drag began). So the full draw is only rendered and the blit sends one frame.
+        """
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        canvas: Any = self.figure.canvas
+        if self.interactive:
+            canvas._png_is_old = True
+            agg_draw: Any = FigureCanvasAgg.draw
+            agg_draw(canvas)
+        else:
+            canvas.draw()
 
     def invalidate(self) -> None:
         """Forget the cached background (the next redraw draws everything)."""
@@ -428,7 +447,7 @@ class BoardView:
         self._moving_set = None
         set_animated(self.artists, self._moving(), True)
         canvas: Any = self.figure.canvas
-        canvas.draw()  # everything that stays put, once
+        self._render()  # everything that stays put, once (sent with the blit below)
         self._background = canvas.copy_from_bbox(self.figure.bbox)
         self.blit()
 
@@ -475,4 +494,8 @@ class BoardView:
         if self.on_drop is not None:
             self.on_drop(mid, x, y)
         self.invalidate()
+        if self.interactive:
+            # The drop's frame is a full one: whatever drag frame the browser may have
+            # dropped under load, the board it shows after the drop is exactly this one.
+            self.figure.canvas._force_full = True  # type: ignore[attr-defined]
         self.redraw(mid)

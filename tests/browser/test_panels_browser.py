@@ -192,6 +192,22 @@ def test_melee_panel_drag_into_contact_makes_an_engagement(lab: Lab) -> None:
         lab.screenshot(page, "drag-melee-panel.png")
         assert after["engaged"] == ["knight", "raider"], after["engaged"]
         assert after["at"]["knight"] != before["at"]["knight"]
+        # Drag on, down and into the raider: the knight slides round it, keeping contact,
+        # instead of sticking where it touched.
+        kx, ky, _ = after["bases"]["knight"]
+        rx, ry, rr = after["bases"]["raider"]
+        drag(page, box, [kx, ky], (rx, ry + 3 * rr))
+        slid = wait_until(
+            lambda: probe(lab, page, "MeleePanel"),
+            lambda s: (
+                s["at"]["knight"][1] < after["at"]["knight"][1] - 10.0
+                and s["engaged"] == ["knight", "raider"]
+            ),
+            page,
+        )
+        lab.screenshot(page, "drag-melee-panel-slide.png")
+        assert slid["at"]["knight"][1] < after["at"]["knight"][1] - 10.0, slid["at"]
+        assert slid["engaged"] == ["knight", "raider"], slid["engaged"]
     except Exception:
         print(lab.tail())
         raise
