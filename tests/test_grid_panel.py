@@ -108,7 +108,7 @@ def test_grid_picture_is_sharp_and_readable_at_display_size(panel: GridPanel) ->
 
 @pytest.mark.parametrize(("name", "others"), [("rogue", True), ("big", False)])
 def test_grid_legend_lists_only_the_roles_drawn(name: str, others: bool) -> None:
-    """"creature" (neither attacker nor target) only when such a creature is drawn."""
+    """The "creature" entry (neither attacker nor target) only when such a creature is drawn."""
     s = fwwrules.load(fwwrules.example_path(f"grid/{name}"))
     assert (len(s.creatures) > 2) == others
     p = GridPanel(s)
