@@ -181,3 +181,17 @@ def test_png_fallback_is_drawn_at_twice_its_css_size() -> None:
     assert png.shape[1] == round(css * PNG_PIXEL_RATIO) == 1560
     html = p._repr_mimebundle_()["text/html"]
     assert f"width:{css}px" in html
+
+
+def test_ipympl_motion_sends_no_cursor_read_out() -> None:
+    """The hidden toolbar's "x=… y=…" read-out would cost the kernel a state update after
+    every drag frame: a panel's canvas has no motion handler of the toolbar."""
+    pytest.importorskip("ipympl")
+    p = AttackPanel(fwwrules.loads(SCENARIO), interactive=True)
+    p.widget  # noqa: B018 - makes ipympl's canvas
+    canvas: Any = p.view.figure.canvas
+    assert canvas.toolbar is not None
+    handlers = [ref() for ref in canvas.callbacks.callbacks["motion_notify_event"].values()]
+    owners = {getattr(h, "__self__", None) for h in handlers}
+    assert p.view in owners  # the drag's own handler is there
+    assert canvas.toolbar not in owners

@@ -134,7 +134,14 @@ def ipympl_canvas(figure: Figure, size_px: tuple[int, int]) -> widgets.DOMWidget
     _, FigureManager = _import_ipympl_canvas()
     canvas: Any = seeded(figure)
     seeded.seed = None
-    FigureManager(canvas, next(_MANAGER_NUMBERS))
+    manager = FigureManager(canvas, next(_MANAGER_NUMBERS))
+    toolbar = getattr(manager, "toolbar", None) or getattr(canvas, "toolbar", None)
+    drag_id = getattr(toolbar, "_id_drag", None)
+    if drag_id is not None:
+        # The hidden toolbar's cursor read-out (``_message``, "x=… y=…"): after every
+        # motion it looks for artists under the pointer and sends a state update, which
+        # keeps the kernel busy and delays the next drag frame. Nothing shows it here.
+        canvas.mpl_disconnect(drag_id)
     canvas.header_visible = False
     canvas.footer_visible = False
     canvas.toolbar_visible = False
