@@ -167,3 +167,17 @@ def test_ipympl_drag_sends_one_frame_per_event_and_a_full_frame_on_the_drop() ->
     mode, png = frames[-1]
     assert mode == "full"
     assert np.array_equal(decode(png), np.asarray(canvas.buffer_rgba()))
+
+
+def test_png_fallback_is_drawn_at_twice_its_css_size() -> None:
+    """Without ipympl the board is a PNG of twice the CSS size shown at the CSS size (sharp
+    at a device pixel ratio of 2); the static view's image keeps the CSS width."""
+    from fwwrules_widgets.view import PNG_PIXEL_RATIO
+
+    p = AttackPanel(fwwrules.loads(SCENARIO), interactive=False)
+    css = int(str(p.view.widget.layout.width).removesuffix("px"))
+    assert css == p.view.size_px[0] == 780
+    png = decode(bytes(p.view.widget.value))
+    assert png.shape[1] == round(css * PNG_PIXEL_RATIO) == 1560
+    html = p._repr_mimebundle_()["text/html"]
+    assert f"width:{css}px" in html

@@ -6,8 +6,9 @@ none): the canvas *is* the widget, placed in the panel with an explicit pixel si
 ipympl canvas nested in boxes otherwise collapses to 0×0), and bases can be dragged with the
 mouse. ipympl draws at the browser's device pixel ratio, so the board stays sharp and keeps
 its size on high-density screens. Without ipympl (or with ``interactive=False``, as headless
-tests use) the figure is drawn on an Agg canvas and shown as a PNG
-:class:`ipywidgets.Image`; the panels' position controls still move models.
+tests use) the figure is drawn on an Agg canvas at :data:`PNG_PIXEL_RATIO` times its CSS
+size and shown as a PNG :class:`ipywidgets.Image` of that CSS size (sharp at a device pixel
+ratio of 2); the panels' position controls still move models.
 
 Dragging uses blitting: on the press the moving artists (the dragged base and every overlay)
 are marked ``animated``, the rest is drawn once and cached, and each motion restores that
@@ -37,6 +38,10 @@ from fwwrules.draw import (
     set_animated,
 )
 from fwwrules.draw.figure import place_axes
+
+PNG_PIXEL_RATIO = 2.0
+"""Without ipympl the board is a PNG drawn at this many pixels per CSS pixel and shown at its
+CSS size, so it stays sharp on high-density screens (and is merely downscaled on others)."""
 
 MoveCallback = Callable[[str, float, float], "tuple[float, float] | None"]
 """``(model id, x, y)`` with x, y in board millimetres; returns where the model really is
@@ -268,7 +273,8 @@ class BoardView:
             from matplotlib.backends.backend_agg import FigureCanvasAgg
 
             fig = Figure(figsize=style.figsize, dpi=style.dpi)
-            FigureCanvasAgg(fig)
+            agg: Any = FigureCanvasAgg(fig)
+            agg._set_device_pixel_ratio(PNG_PIXEL_RATIO)  # the figure's dpi times the ratio
             self._widget = widgets.Image(
                 format="png",
                 layout=widgets.Layout(

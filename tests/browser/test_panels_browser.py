@@ -216,5 +216,38 @@ def test_melee_panel_drag_into_contact_makes_an_engagement(lab: Lab) -> None:
         lab.shutdown_kernels()
 
 
+FALLBACK = """\
+import fwwrules
+from fwwrules_widgets import AttackPanel
+AttackPanel(fwwrules.load(fwwrules.example_path("cover-example-1")), interactive=False)
+"""
+JS_BOARD_IMAGE = """() => {
+  const img = document.querySelector('.jp-OutputArea-output img.widget-image');
+  if (!img || !img.complete || img.naturalWidth === 0) return null;
+  return {natural: img.naturalWidth, css: img.getBoundingClientRect().width};
+}"""
+
+
+def test_png_fallback_is_sharp_at_device_pixel_ratio_2(lab: Lab) -> None:
+    """Without ipympl's canvas (``interactive=False`` stands in for a kernel without ipympl)
+    the board is a PNG of twice its CSS size, shown at its CSS size: sharp at ratio 2."""
+    name = lab.write_notebook("png-fallback.ipynb", FALLBACK)
+    page = lab.new_page(1280, 800, scale=2.0)
+    try:
+        lab.open(page, name)
+        page.wait_for_function(JS_BOARD_IMAGE, timeout=60_000)
+        got = page.evaluate(JS_BOARD_IMAGE)
+        page.locator("img.widget-image").first.scroll_into_view_if_needed()
+        lab.screenshot(page, "png-fallback-dpr2.png")
+        assert got["css"] >= MIN_BOARD_PX, got
+        assert got["natural"] >= 2 * got["css"] - 1, got  # one image pixel per device pixel
+    except Exception:
+        print(lab.tail())
+        raise
+    finally:
+        page.context.close()
+        lab.shutdown_kernels()
+
+
 def test_artifacts_folder_is_gitignored() -> None:
     assert "artifacts" in Path(REPO / ".gitignore").read_text()
