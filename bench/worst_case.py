@@ -430,19 +430,24 @@ def _too_many_lines() -> str:
 # --- every ruling between all pairs (no command does it; a notebook loop might) ---------------
 
 ALL_PAIRS = """
-import itertools, sys
+import itertools, sys, time
 import fwwrules
 from fwwrules.errors import FwwError
 s = fwwrules.load(sys.argv[1])
 n = answered = 0
+worst = total = 0.0
 for a, b in itertools.permutations([m.id for m in s.models], 2):
     n += 1
+    t = time.process_time()
     try:
         fwwrules.ruling(s, a, b)
         answered += 1
     except FwwError:
         pass
-print(f"{answered} of {n} ordered pairs answered")
+    t = time.process_time() - t
+    total, worst = total + t, max(worst, t)
+print(f"{answered} of {n} pairs answered; CPU per ruling {total / n * 1e3:.2f} ms, "
+      f"worst {worst * 1e3:.1f} ms")
 """
 """Every ``fwwrules.ruling`` between two models of the file, in one process."""
 
