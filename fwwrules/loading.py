@@ -33,7 +33,7 @@ from pydantic import BaseModel, ValidationError
 
 from .constants import (
     MAX_FILE_BYTES,
-    MAX_GRID_CELLS,
+    MAX_GRID_WALLS,
     MAX_MODEL_WEAPONS,
     MAX_MODELS,
     MAX_NESTING,
@@ -146,7 +146,7 @@ SEQUENCE_LIMITS: tuple[tuple[tuple[str | None, ...], int, str, str], ...] = (
     (("models", None, "weapons"), MAX_MODEL_WEAPONS, "MAX_MODEL_WEAPONS", "weapons"),
     (("models", None, "keywords"), MAX_MODEL_WEAPONS, "MAX_MODEL_WEAPONS", "keywords"),
     (("models", None, "status"), MAX_MODEL_WEAPONS, "MAX_MODEL_WEAPONS", "status markers"),
-    (("walls",), MAX_GRID_CELLS, "MAX_GRID_CELLS", "walls"),
+    (("walls",), MAX_GRID_WALLS, "MAX_GRID_WALLS", "walls"),
     (("creatures",), MAX_MODELS, "MAX_MODELS", "creatures"),
 )
 """Lists whose length is limited, by path (``None`` stands for any index): the limit, its
@@ -164,14 +164,18 @@ class LimitError(ValueError):
         self.line = line
 
 
+_LIMITS_BY_PATTERN: dict[tuple[str | None, ...], tuple[int, str, str]] = {}
+for _pattern, _limit, _name, _what in SEQUENCE_LIMITS:
+    _LIMITS_BY_PATTERN.setdefault(_pattern, (_limit, _name, _what))
+_LONGEST_PATTERN = max(len(p) for p in _LIMITS_BY_PATTERN)
+
+
 def _sequence_limit(path: Path_) -> tuple[int, str, str] | None:
-    for pattern, limit, name, what in SEQUENCE_LIMITS:
-        if len(pattern) == len(path) and all(
-            (isinstance(part, int) and want is None) or part == want
-            for part, want in zip(path, pattern, strict=True)
-        ):
-            return limit, name, what
-    return None
+    """The limit of the list at ``path`` (:data:`SEQUENCE_LIMITS`), or None: one lookup (it
+    runs for every list of a file, tens of thousands in a big grid file)."""
+    if len(path) > _LONGEST_PATTERN:
+        return None
+    return _LIMITS_BY_PATTERN.get(tuple(None if isinstance(p, int) else p for p in path))
 
 
 def _too_many(path: Path_, limit: tuple[int, str, str]) -> str:

@@ -178,13 +178,13 @@ def test_side_colour_is_the_same_on_every_board() -> None:
 
 
 def test_label_box_computed_equals_the_measured_background_box() -> None:
-    """Labels' boxes with a round background are computed (text box + pad), not measured
-    from the patch's path: on every example and the crowded board, the two agree."""
+    """Labels' boxes with a round or circular background are computed (text box + pad), not
+    measured from the patch's path: on every example and the crowded board, the two agree."""
     from matplotlib.transforms import Bbox
 
     from fwwrules.draw.labels import _renderer, _text_bbox, board_labels
 
-    checked = 0
+    checked = circles = 0
     for s in [*(fwwrules.load(p) for p in EXAMPLES), crowded()]:
         art = drawn(s)
         renderer = _renderer(art)
@@ -197,4 +197,6 @@ def test_label_box_computed_equals_the_measured_background_box() -> None:
             )
             assert _text_bbox(t, renderer).bounds == pytest.approx(measured.bounds, abs=1e-6)
             checked += 1
+            circles += t.get_bbox_patch().get_boxstyle().__class__.__name__ == "Circle"
     assert checked > 50
+    assert circles > 5  # numbered markers

@@ -192,3 +192,14 @@ def test_grid_line_of_effect_over_the_line_limit_is_refused(
     under = write("few-pillars.yaml", _pillars(9))
     ruling = grid_cover(fwwrules.load(under), "a", "b")  # type: ignore[arg-type]
     assert ruling.to_dict()["attacker"] == "a"
+
+
+def test_grid_too_many_wall_entries_are_refused_while_reading(
+    write: Callable[[str, str], Path],
+) -> None:
+    from fwwrules.constants import MAX_GRID_WALLS
+
+    walls = "  - [[0, 0], [1, 0]]\n" * (MAX_GRID_WALLS + 1)
+    path = write("walls.yaml", f"format: fwwrules/grid@1\nmap: |\n  ..\nwalls:\n{walls}")
+    with pytest.raises(ScenarioError, match=rf"more than {MAX_GRID_WALLS} walls.*MAX_GRID_WALLS"):
+        fwwrules.load(path)

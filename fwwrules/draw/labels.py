@@ -106,18 +106,23 @@ def _text_bbox(t: Text, renderer: Any) -> Bbox:
     """The text's box including its background patch, if any.
 
     An unrotated round or square background box is the text's box padded by the style's
-    ``pad`` (in units of the font size) on every side, its corners inside: that is computed
-    directly, because measuring the patch's path (Bezier corners) costs more than the rest
-    of placing a label. Any other box (a circle, a rotated text) is measured.
+    ``pad`` (in units of the font size) on every side, its corners inside; a circle (the
+    numbered markers) is the circle round that padded box. Both are computed directly,
+    because measuring the patch's path (Bezier curves) costs more than the rest of placing a
+    label. Any other box (another style, a rotated text) is measured.
     """
     box = t.get_window_extent(renderer)
     patch = t.get_bbox_patch()
     if patch is None:
         return box
     style = patch.get_boxstyle()
-    if isinstance(style, _PADDED_BOXES) and not t.get_rotation():
+    if isinstance(style, (*_PADDED_BOXES, BoxStyle.Circle)) and not t.get_rotation():
         pad = float(style.pad) * float(renderer.points_to_pixels(t.get_fontsize()))
-        return Bbox.from_extents(box.x0 - pad, box.y0 - pad, box.x1 + pad, box.y1 + pad)
+        x0, y0, x1, y1 = box.x0 - pad, box.y0 - pad, box.x1 + pad, box.y1 + pad
+        if isinstance(style, BoxStyle.Circle):  # the circle round the padded box's centre
+            cx, cy, r = (x0 + x1) / 2, (y0 + y1) / 2, max(x1 - x0, y1 - y0) / 2
+            x0, y0, x1, y1 = cx - r, cy - r, cx + r, cy + r
+        return Bbox.from_extents(x0, y0, x1, y1)
     t.update_bbox_position_size(renderer)
     return Bbox.union([box, patch.get_window_extent(renderer)])
 
