@@ -167,7 +167,7 @@ class Derived:
 
     :data:`TERRAIN_ENTRIES` depend on the terrain (and units and rulers) only: a scenario whose
     models alone moved (:func:`fwwrules.placement.move_model`) starts with them
-    (:meth:`keep_terrain`), so dragging a model recomputes neither terrain geometry, merged
+    (:meth:`carry_terrain`), so dragging a model recomputes neither terrain geometry, merged
     solids nor Significant Edges.
     """
 
@@ -202,11 +202,18 @@ class Derived:
         self.threat_parts: dict[int, tuple[BaseGeometry, tuple[_Part, ...]]] = {}
         self.threat_walls: dict[tuple[object, ...], BaseGeometry | None] = {}
 
-    def keep_terrain(self, other: Derived) -> None:
-        """Take ``other``'s :data:`TERRAIN_ENTRIES` (shared, not copied): only for a scenario
-        with the same terrain, units, rulers and options as ``other``'s, models aside."""
+    def carry_terrain(self, old: Derived) -> None:
+        """Take over ``old``'s :data:`TERRAIN_ENTRIES` (shared, not copied).
+
+        Only for the cache of a scenario that differs from ``old``'s in model positions and
+        nothing else (same terrain tuple, units, tolerances and rulers; what
+        :func:`fwwrules.placement.move_model` makes). Entries that depend on where models
+        stand (``board``'s models, ``sight``, ``engagements``, ``pieces_under``) start empty.
+        Boundary case: entries ``old`` has not computed yet stay empty here too (and are then
+        computed separately by each scenario).
+        """
         for name in TERRAIN_ENTRIES:
-            setattr(self, name, getattr(other, name))
+            setattr(self, name, getattr(old, name))
 
 
 TERRAIN_ENTRIES: tuple[str, ...] = (
@@ -258,7 +265,7 @@ def build_board(
     ruler_tolerance_mm: float | None = None,
 ) -> Board:
     """The board in mm (``Scenario.board`` calls it once, on first use). The terrain part
-    comes from ``derived.terrain`` when a moved scenario kept it (:meth:`Derived.keep_terrain`)."""
+    comes from ``derived.terrain`` when a moved scenario kept it (:meth:`Derived.carry_terrain`)."""
     u = unit_mm
     geo = {
         m.id: ModelGeometry(

@@ -9,6 +9,8 @@ German uses the rulebook's terms: Sichtlinie (LoS), Deckungslinie (LoC), Deckung
 Fertigkeitswert, Effektwürfel, Rüstung, Nahkampf, gebunden, Slide, Überzahl.
 
 Each rule family owns one section below; keep entries in the order of docs/clauses.txt.
+Labels that are not rulings (the panels' controls, the words a picture writes, the threat map
+and the review page) are the UI text section (:data:`UI_TEXT`), in the same shape.
 """
 
 from __future__ import annotations
@@ -1406,10 +1408,246 @@ for _section in (_GENERAL, _SIZE, _RANGED, _ELEVATION, _MELEE, _GRID):
     MESSAGES.update(_section)
 
 
+# --- UI text: labels of the panels, pictures and pages (never a ruling) --------------------
+# One table for every label a reader sees besides the rulings, keyed "<surface>/<key>":
+# panel/ (widgets' controls), draw/ (board pictures), threat/ (threat map), review/ (review
+# page). Each surface reads its part with ui_section(); a test checks both languages.
+UI_TEXT: dict[str, Entry] = {
+    # --- panel/: the panels' controls (fwwrules_widgets)
+    "panel/attacker": {"en": "Attacker", "de": "Angreifer"},
+    "panel/target": {"en": "Target", "de": "Ziel"},
+    "panel/weapon": {"en": "Weapon", "de": "Waffe"},
+    "panel/attack": {"en": "Attack", "de": "Angriff"},
+    "panel/band": {"en": "Range", "de": "Reichweite"},
+    "panel/rules": {"en": "Rules", "de": "Regeln"},
+    "panel/lang": {"en": "Language", "de": "Sprache"},
+    "panel/model": {"en": "Move", "de": "Bewegen"},
+    "panel/x": {"en": "x", "de": "x"},
+    "panel/y": {"en": "y", "de": "y"},
+    "panel/auto": {"en": "auto", "de": "automatisch"},
+    "panel/short": {"en": "short", "de": "kurz"},
+    "panel/long": {"en": "long", "de": "lang"},
+    "panel/none": {"en": "(none)", "de": "(keins)"},
+    "panel/prev": {"en": "◀ Previous", "de": "◀ Zurück"},
+    "panel/next": {"en": "Next ▶", "de": "Weiter ▶"},
+    "panel/withdraw": {"en": "Withdraws", "de": "Zieht sich zurück"},
+    "panel/slide": {"en": "Slides", "de": "Slide"},
+    "panel/shooter": {"en": "Shooter", "de": "Schütze"},
+    "panel/engagements": {"en": "Engagements", "de": "Nahkampfbindungen"},
+    "panel/outnumbered": {"en": "outnumbered", "de": "in Unterzahl"},
+    "panel/not-engaged": {
+        "en": "No model is engaged.",
+        "de": "Kein Modell ist im Nahkampf gebunden.",
+    },
+    "panel/error": {"en": "Cannot answer", "de": "Keine Antwort möglich"},
+    # --- the board editor ---------------------------------------------------------------
+    "panel/tool": {"en": "Tool", "de": "Werkzeug"},
+    "panel/tool-select": {"en": "Select", "de": "Auswahl"},
+    "panel/tool-model": {"en": "Model", "de": "Modell"},
+    "panel/tool-rect": {"en": "Rectangle", "de": "Rechteck"},
+    "panel/tool-polygon": {"en": "Polygon", "de": "Polygon"},
+    "panel/tool-circle": {"en": "Circle", "de": "Kreis"},
+    "panel/snap": {"en": 'Snap to ¼" grid', "de": 'Am ¼"-Raster einrasten'},
+    "panel/undo": {"en": "Undo", "de": "Rückgängig"},
+    "panel/redo": {"en": "Redo", "de": "Wiederholen"},
+    "panel/delete": {"en": "Delete", "de": "Löschen"},
+    "panel/apply": {"en": "Apply to selected", "de": "Auf Auswahl anwenden"},
+    "panel/save": {"en": "Save", "de": "Speichern"},
+    "panel/file": {"en": "File", "de": "Datei"},
+    "panel/open-attack": {"en": "Open in attack panel", "de": "Im Angriffspanel öffnen"},
+    "panel/models-head": {"en": "Model (new or selected)", "de": "Modell (neu oder ausgewählt)"},
+    "panel/terrain-head": {
+        "en": "Terrain (new or selected)",
+        "de": "Gelände (neu oder ausgewählt)",
+    },
+    "panel/faction": {"en": "Faction", "de": "Fraktion"},
+    "panel/name": {"en": "Name", "de": "Name"},
+    "panel/base": {"en": "Base", "de": "Base"},
+    "panel/diameter": {"en": "Diameter", "de": "Durchmesser"},
+    "panel/skills": {"en": "Skills", "de": "Fertigkeiten"},
+    "panel/weapons": {"en": "Weapons", "de": "Waffen"},
+    "panel/kind": {"en": "Kind", "de": "Art"},
+    "panel/height": {"en": "Height", "de": "Höhe"},
+    "panel/huge": {"en": "Huge kind", "de": "Art (Riesig)"},
+    "panel/elevated": {"en": "Elevated kind", "de": "Art (Erhöht)"},
+    "panel/base-normal": {"en": "Normal (32 mm)", "de": "Normal (32 mm)"},
+    "panel/base-large": {"en": "Large (40 mm)", "de": "Groß (40 mm)"},
+    "panel/base-huge": {"en": "Huge (60 mm)", "de": "Riesig (60 mm)"},
+    "panel/base-other": {"en": "other diameter", "de": "anderer Durchmesser"},
+    "panel/selected": {"en": "Selected", "de": "Ausgewählt"},
+    "panel/nothing-selected": {"en": "nothing", "de": "nichts"},
+    "panel/valid": {"en": "The board is valid.", "de": "Das Spielfeld ist gültig."},
+    "panel/invalid": {
+        "en": "Not saved while these problems remain:",
+        "de": "Nicht gespeichert, solange diese Probleme bestehen:",
+    },
+    "panel/refused": {"en": "Not done:", "de": "Nicht ausgeführt:"},
+    "panel/saved": {"en": "Saved", "de": "Gespeichert"},
+    "panel/editor-hint": {
+        "en": "Rectangle: drag a corner to the opposite one. Polygon: click the corners, then "
+        "the first one again. Circle: press at the centre, drag to the edge. Select: drag a "
+        "piece; drag the round handle to rotate.",
+        "de": "Rechteck: von einer Ecke zur gegenüberliegenden ziehen. Polygon: die Ecken "
+        "anklicken, dann wieder die erste. Kreis: in der Mitte drücken, zum Rand ziehen. "
+        "Auswählen: ein Teil ziehen; am runden Griff ziehen, um es zu drehen.",
+    },
+    "panel/threat-side": {"en": "Side standing", "de": "Seite, die steht"},
+    "panel/threat-layer": {"en": "Show", "de": "Anzeigen"},
+    "panel/threat-step": {"en": "Step", "de": "Raster"},
+    "panel/attackers": {"en": "shooters that can attack", "de": "Schützen, die angreifen können"},
+    "panel/uncovered": {"en": "... without cover", "de": "... ohne Deckung"},
+    "panel/best-modifier": {"en": "best modifier", "de": "bester Modifikator"},
+    "panel/threat-hint": {
+        "en": "Drag a shooter: the map is recomputed when you let go. Click a free spot: the "
+        "rulings for a model standing there.",
+        "de": "Einen Schützen ziehen: die Karte wird beim Loslassen neu berechnet. Eine freie "
+        "Stelle anklicken: die Entscheidungen für ein Modell, das dort steht.",
+    },
+    "panel/threat-position": {"en": "A model standing at", "de": "Ein Modell bei"},
+    "panel/threat-unplaceable": {
+        "en": "A model cannot stand here.",
+        "de": "Hier kann kein Modell stehen.",
+    },
+    "panel/drag-hint": {
+        "en": "Drag a base on the board with the mouse (it stops at contact), or set x and y.",
+        "de": "Eine Base auf dem Spielfeld mit der Maus ziehen (sie hält bei Kontakt an) "
+        "oder x und y setzen.",
+    },
+    "panel/no-drag-hint": {
+        "en": "Set x and y to move a model (install ipympl to drag bases with the mouse).",
+        "de": "x und y setzen, um ein Modell zu bewegen (mit ipympl lassen sich Bases mit der "
+        "Maus ziehen).",
+    },
+    "panel/slide-to": {"en": "to x", "de": "nach x"},
+    # --- draw/: words a board picture writes itself (legend entries, marks)
+    "draw/board": {"en": "Board", "de": "Spielfeld"},
+    "draw/x-axis": {"en": "x (mm)", "de": "x (mm)"},
+    "draw/y-axis": {"en": "y (mm)", "de": "y (mm)"},
+    "draw/side": {"en": "side", "de": "Seite"},
+    "draw/los": {"en": "line of sight (LoS)", "de": "Sichtlinie"},
+    "draw/no-los": {"en": "no LoS: blocked", "de": "keine Sichtlinie: blockiert"},
+    "draw/blocker": {"en": "blocks LoS", "de": "blockiert die Sichtlinie"},
+    "draw/loc": {"en": "Line of Cover (LoC)", "de": "Deckungslinie"},
+    "draw/crossed": {"en": "LoC passes through: cover", "de": "Deckungslinie durchquert: Deckung"},
+    "draw/grazed": {
+        "en": "LoC only grazes: no cover",
+        "de": "Deckungslinie streift nur: keine Deckung",
+    },
+    "draw/ignored": {"en": "ignored", "de": "ignoriert"},
+    "draw/edge": {"en": "Significant Edge", "de": "Signifikante Kante"},
+    "draw/short-band": {"en": "short range", "de": "kurze Reichweite"},
+    "draw/long-band": {"en": "long range", "de": "lange Reichweite"},
+    "draw/engaged": {"en": "engaged", "de": "im Nahkampf gebunden"},
+    "draw/into-melee": {"en": "Armor die numbers", "de": "Zahlen des Rüstungswürfels"},
+    "draw/slide-legal": {"en": "Slide: legal", "de": "Slide: erlaubt"},
+    "draw/slide-illegal": {"en": "Slide: not legal", "de": "Slide: nicht erlaubt"},
+    "draw/breaks": {"en": "breaks", "de": "bricht"},
+    "draw/slide-breaks": {"en": "contact breaks", "de": "Kontakt reißt ab"},
+    "draw/free-attack": {"en": "free attack (withdrawal)", "de": "freier Angriff (Rückzug)"},
+    "draw/height": {"en": "height", "de": "Höhe"},
+    "draw/orange": {"en": "Orange", "de": "Orange"},
+    "draw/yellow": {"en": "Yellow", "de": "Gelb"},
+    "draw/red": {"en": "Red", "de": "Rot"},
+    "draw/green": {"en": "Green", "de": "Grün"},
+    "draw/blue": {"en": "Blue", "de": "Blau"},
+    "draw/black": {"en": "Black", "de": "Schwarz"},
+    "draw/x-axis-in": {"en": "x (in)", "de": "x (Zoll)"},
+    "draw/y-axis-in": {"en": "y (in)", "de": "y (Zoll)"},
+    "draw/cover-mark": {"en": "cover modifier", "de": "Deckungsmodifikator"},
+    "draw/key": {"en": "labels", "de": "Beschriftungen"},
+    "draw/elevation": {"en": "elevation", "de": "Erhöhung"},
+    # --- threat/: the threat map's overlay
+    "threat/attackers": {"en": "shooters that can attack", "de": "Schützen, die angreifen können"},
+    "threat/uncovered": {
+        "en": "shooters that can attack without cover",
+        "de": "Schützen, die ohne Deckung angreifen können",
+    },
+    "threat/best-modifier": {
+        "en": "best skill modifier of a shooter",
+        "de": "bester Fertigkeitsmodifikator eines Schützen",
+    },
+    "threat/none": {"en": "none: safe here", "de": "keiner: hier sicher"},
+    "threat/none-covered": {
+        "en": "none: in cover, or safe",
+        "de": "keiner: in Deckung oder sicher",
+    },
+    "threat/one": {"en": "1", "de": "1"},
+    "threat/two": {"en": "2", "de": "2"},
+    "threat/many": {"en": "3 or more", "de": "3 oder mehr"},
+    "threat/no-attack": {"en": "no attack possible", "de": "kein Angriff möglich"},
+    "threat/low": {"en": "-4 or worse", "de": "-4 oder schlechter"},
+    "threat/mid": {"en": "-2", "de": "-2"},
+    "threat/high": {"en": "0 or better", "de": "0 oder besser"},
+    "threat/unplaceable": {"en": "cannot stand here", "de": "hier kein Platz"},
+    "threat/title": {
+        "en": "Threat map for a {base} {units} base of side {side}",
+        "de": "Bedrohungskarte für eine {base}-{units}-Base der Seite {side}",
+    },
+    # --- review/: the translation review page's own labels
+    "review/title": {"en": "fwwrules translation review", "de": "fwwrules Übersetzungsprüfung"},
+    "review/intro": {
+        "en": "Read each item, tick it when the English and German texts agree with each "
+        "other and with the picture, and write what is wrong in its comment field. "
+        "“Export review” saves your ticks and comments as a JSON file; “Import review” loads "
+        "such a file to continue. Nothing leaves this page otherwise.",
+        "de": "Lies jeden Punkt, hake ihn ab, wenn der englische und der deutsche Text "
+        "zueinander und zum Bild passen, und schreibe, was falsch ist, in sein Kommentarfeld. "
+        "„Prüfung exportieren“ speichert Haken und Kommentare als JSON-Datei; „Prüfung "
+        "importieren“ lädt eine solche Datei, um weiterzumachen. Sonst verlässt nichts diese "
+        "Seite.",
+    },
+    "review/reviewer": {"en": "Reviewer", "de": "Prüfer/in"},
+    "review/export": {"en": "Export review", "de": "Prüfung exportieren"},
+    "review/import": {"en": "Import review", "de": "Prüfung importieren"},
+    "review/done": {"en": "checked", "de": "geprüft"},
+    "review/ok": {"en": "Checked: the texts are right", "de": "Geprüft: die Texte stimmen"},
+    "review/comment": {"en": "Comment", "de": "Kommentar"},
+    "review/clauses": {"en": "Rules (clauses)", "de": "Regeln (Klauseln)"},
+    "review/examples": {"en": "Rulebook examples", "de": "Beispiele aus den Regelbüchern"},
+    "review/notes": {"en": "Translation notes", "de": "Übersetzungshinweise"},
+    "review/rule": {"en": "The rule", "de": "Die Regel"},
+    "review/messages": {"en": "What a ruling says", "de": "Was eine Entscheidung sagt"},
+    "review/german": {"en": "German text", "de": "Deutscher Text"},
+    "review/original": {"en": "Original", "de": "Original"},
+    "review/engine": {"en": "Engine", "de": "Engine"},
+    "review/option": {"en": "Option", "de": "Option"},
+    "review/imported": {
+        "en": "Imported {n} items ({unknown} not on this page, kept for the next export).",
+        "de": "{n} Punkte importiert ({unknown} nicht auf dieser Seite, für den nächsten "
+        "Export behalten).",
+    },
+    "review/bad-file": {
+        "en": "Not a review file of this page (expected format {format}); nothing changed.",
+        "de": "Keine Prüfdatei dieser Seite (erwartet: Format {format}); nichts geändert.",
+    },
+}
+
+
 def check_lang(lang: str) -> str:
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}; expected one of {', '.join(LANGS)}")
     return lang
+
+
+def ui_text(key: str, lang: str) -> str:
+    """A label of :data:`UI_TEXT` (``"<surface>/<key>"``) in ``lang``; ``KeyError`` for an
+    unknown key, ``ValueError`` for an unknown language.
+
+    >>> ui_text("panel/attacker", "de"), ui_text("draw/loc", "en")
+    ('Angreifer', 'Line of Cover (LoC)')
+    """
+    return UI_TEXT[key][check_lang(lang)]
+
+
+def ui_section(surface: str) -> dict[str, Entry]:
+    """The labels of one surface of :data:`UI_TEXT` (``panel``, ``draw``, ``threat``,
+    ``review``), keyed without the ``"<surface>/"`` prefix; empty for an unknown surface.
+
+    >>> ui_section("review")["title"]["de"]
+    'fwwrules Übersetzungsprüfung'
+    """
+    head = surface + "/"
+    return {k.removeprefix(head): v for k, v in UI_TEXT.items() if k.startswith(head)}
 
 
 def word(token: str, lang: str) -> str:

@@ -87,7 +87,13 @@ def cmd_threat(args: argparse.Namespace) -> int:
     if isinstance(scenario, GridScenario):
         raise QueryError(f"{args.file}: a threat map needs a scenario file, not a grid file")
     result = threat_map(
-        scenario, args.side, base=args.base, step=args.step, rules=args.rules, area=args.area
+        scenario,
+        args.side,
+        base=args.base,
+        step=args.step,
+        rules=args.rules,
+        weapon=args.weapon,
+        area=args.area,
     )
     if args.output:
         try:
@@ -201,9 +207,9 @@ def cmd_examples(args: argparse.Namespace) -> int:
 
 
 def cmd_review(args: argparse.Namespace) -> int:
-    """``fwwrules review -o FILE [--lang de]``: write the translation review page."""
+    """``fwwrules review -o FILE [--lang de] [--no-cache]``: write the translation review page."""
     try:
-        from .draw.review import build_review
+        from .draw.review import PictureCache, build_review, default_cache_dir
     except ImportError as exc:  # matplotlib is an optional extra
         raise QueryError(
             f"the review page draws pictures and needs matplotlib: pip install 'fwwrules[draw]' "
@@ -212,7 +218,8 @@ def cmd_review(args: argparse.Namespace) -> int:
     out = Path(args.output)
     if not out.parent.is_dir():  # say so before spending half a minute on the pictures
         raise QueryError(f"cannot write {out}: no folder {out.parent}")
-    page = build_review(args.lang)
+    cache = None if args.no_cache else PictureCache(default_cache_dir())
+    page = build_review(args.lang, cache=cache)
     try:
         out.write_text(page, encoding="utf-8")
     except OSError as exc:
@@ -259,6 +266,11 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--step", type=float, help="grid step in the file's units (1/4 in)")
     sp.add_argument("--area", type=_area, metavar="X0,Y0,X1,Y1", help="the part of the table")
     sp.add_argument("--rules", choices=("core", "vts"))
+    sp.add_argument(
+        "--weapon",
+        default="best",
+        help="best (each shooter's best weapon), or a weapon id: shooters carrying it use it",
+    )
     sp.add_argument(
         "--layer",
         choices=("attackers", "uncovered", "best-modifier"),
@@ -314,6 +326,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sp.add_argument("-o", "--output", default="review.html", metavar="FILE")
     sp.add_argument("--lang", choices=("en", "de"), default="en", help="language of the page")
+    sp.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="draw every picture (default: reuse those an earlier run of the same version drew, "
+        "kept in $FWWRULES_CACHE_DIR or ~/.cache/fwwrules)",
+    )
 
     sp = command("grid", cmd_grid, "Pathfinder 1e grid cover")
     sp.add_argument("file")

@@ -228,8 +228,10 @@ def significant_edges_of(
     have none along their seam.
 
     "Beyond" is decided at the middle of each part: a piece beyond the edge there either holds
-    that point inside it (the edge lies on top of it), or shares the edge line with the piece
-    and lies on the outer side (probed :data:`EDGE_PROBE_MM` outside).
+    that point inside it, farther than :data:`LENGTH_EPSILON_MM` from its own outline (the edge
+    lies on top of it), or its outline passes through that point and it holds the probe
+    :data:`EDGE_PROBE_MM` outside (it shares the edge line and lies on the outer side). Two
+    pieces with one outline: the table lies beyond both; the higher one's edges drop to it.
     """
     pieces = tuple(t for t in terrain if t.height is not None)
     if not pieces or all(
@@ -237,7 +239,7 @@ def significant_edges_of(
     ):
         return ()
     # Pure: the board keeps the result (Derived.significant_edges), and a scenario whose
-    # models alone moved keeps it too (Derived.keep_terrain, placement.move_model).
+    # models alone moved keeps it too (Derived.carry_terrain, placement.move_model).
     return _compute_edges(pieces, orange, tolerance)
 
 
@@ -446,17 +448,17 @@ def _grounds(
     ccw = np.asarray([ccw_of[int(k)] for k in own[e]], dtype=bool)
     nx = np.where(ccw, dy / length, -dy / length)
     ny = np.where(ccw, -dx / length, dx / length)
-    holds = shapely.contains_xy(polys[q], mx, my)
-    rest = ~holds
-    if rest.any():
-        r = np.flatnonzero(rest)
+    # A middle within epsilon of the neighbour's outline is decided by the probe outside
+    # (whether the neighbour holds a point on its own outline is rounding), as in _edge_parts.
+    outlines = shapely.boundary(polys)
+    on_outline = shapely.dwithin(outlines[q], shapely.points(mx, my), LENGTH_EPSILON_MM)
+    holds = ~on_outline & shapely.contains_xy(polys[q], mx, my)
+    if on_outline.any():
+        r = np.flatnonzero(on_outline)
         probe = shapely.contains_xy(
             polys[q[r]], mx[r] + nx[r] * EDGE_PROBE_MM, my[r] + ny[r] * EDGE_PROBE_MM
         )
         r = r[probe]
-        outlines = shapely.boundary(polys)
-        near = shapely.dwithin(outlines[q[r]], shapely.points(mx[r], my[r]), LENGTH_EPSILON_MM)
-        r = r[near]
         # only a piece that meets the edge itself counts (one 1e-6 mm away does not)
         holds[r] = shapely.intersects(lines[e[r]], polys[q[r]])
     h = np.where(holds, heights[q], 0.0)
@@ -540,9 +542,14 @@ def _edge_parts(
             h = float(q.height or 0.0)
             if h <= ground:
                 continue
-            if q.polygon.contains(mid) or (
-                q.polygon.boundary.distance(mid) <= LENGTH_EPSILON_MM and q.polygon.contains(probe)
-            ):
+            # On (within epsilon of) q's outline, whether q holds the middle is rounding:
+            # q lies beyond only if it holds the probe outside. So an outline shared with a
+            # piece on the inner side (two pieces with one outline, a smaller piece flush with
+            # the edge) leaves the table beyond, and one shared with a piece outside does not.
+            if q.polygon.boundary.distance(mid) <= LENGTH_EPSILON_MM:
+                if q.polygon.contains(probe):
+                    ground = h
+            elif q.polygon.contains(mid):
                 ground = h
         joined = parts and abs(parts[-1][1] - t0) * length <= LENGTH_EPSILON_MM
         if joined and parts[-1][2] == ground:

@@ -33,7 +33,7 @@ from pydantic import BaseModel, ValidationError
 
 from .constants import (
     MAX_FILE_BYTES,
-    MAX_GRID_CELLS,
+    MAX_GRID_WALLS,
     MAX_MODEL_WEAPONS,
     MAX_MODELS,
     MAX_NESTING,
@@ -146,7 +146,7 @@ SEQUENCE_LIMITS: tuple[tuple[tuple[str | None, ...], int, str, str], ...] = (
     (("models", None, "weapons"), MAX_MODEL_WEAPONS, "MAX_MODEL_WEAPONS", "weapons"),
     (("models", None, "keywords"), MAX_MODEL_WEAPONS, "MAX_MODEL_WEAPONS", "keywords"),
     (("models", None, "status"), MAX_MODEL_WEAPONS, "MAX_MODEL_WEAPONS", "status markers"),
-    (("walls",), MAX_GRID_CELLS, "MAX_GRID_CELLS", "walls"),
+    (("walls",), MAX_GRID_WALLS, "MAX_GRID_WALLS", "walls"),
     (("creatures",), MAX_MODELS, "MAX_MODELS", "creatures"),
 )
 """Lists whose length is limited, by path (``None`` stands for any index): the limit, its
@@ -164,14 +164,18 @@ class LimitError(ValueError):
         self.line = line
 
 
+_LIMITS_BY_PATTERN: dict[tuple[str | None, ...], tuple[int, str, str]] = {}
+for _pattern, _limit, _name, _what in SEQUENCE_LIMITS:
+    _LIMITS_BY_PATTERN.setdefault(_pattern, (_limit, _name, _what))
+_LONGEST_PATTERN = max(len(p) for p in _LIMITS_BY_PATTERN)
+
+
 def _sequence_limit(path: Path_) -> tuple[int, str, str] | None:
-    for pattern, limit, name, what in SEQUENCE_LIMITS:
-        if len(pattern) == len(path) and all(
-            (isinstance(part, int) and want is None) or part == want
-            for part, want in zip(path, pattern, strict=True)
-        ):
-            return limit, name, what
-    return None
+    """The limit of the list at ``path`` (:data:`SEQUENCE_LIMITS`), or None: one lookup (it
+    runs for every list of a file, tens of thousands in a big grid file)."""
+    if len(path) > _LONGEST_PATTERN:
+        return None
+    return _LIMITS_BY_PATTERN.get(tuple(None if isinstance(p, int) else p for p in path))
 
 
 def _too_many(path: Path_, limit: tuple[int, str, str]) -> str:
@@ -209,62 +213,87 @@ def _resolve(loader: Any, value: str, implicit: tuple[bool, bool]) -> str:
     return str(loader.resolve(yaml.ScalarNode, value, implicit))
 
 
+def _walk(loader: Any, *, limits: bool = True) -> Iterator[tuple[Any, list[_Frame], bool]]:
+    """The one walk over a YAML event stream that every reader here shares.
+
+    Yields ``(event, stack, is_key)``: for a node event, ``stack`` holds the open collections
+    (outermost first), each ``part`` already set to this event's place (a list index, or the
+    key a mapping value belongs to), and ``is_key`` says whether the event is a mapping key; a
+    collection's start opens its frame only after the consumer has seen the event. Other events
+    (a collection's end, after its frame is closed; document and stream events) come with
+    ``is_key`` False. Reading events is iterative, so neither a "billion laughs" nor
+    ``[[[[...]]]]`` can expand or recurse.
+
+    Refuses, at the first offending event: aliases and nesting deeper than
+    :data:`MAX_NESTING` (YAML errors), and with ``limits`` lists over
+    :data:`SEQUENCE_LIMITS` (:class:`LimitError`: a list of a million models is refused at
+    its 201st).
+    """
+    stack: list[_Frame] = []
+    while loader.check_event():
+        event: Any = loader.get_event()
+        if isinstance(event, yaml.CollectionEndEvent):
+            stack.pop()
+            yield event, stack, False
+            continue
+        if not isinstance(event, yaml.NodeEvent):
+            yield event, stack, False
+            continue
+        mark: Any = event.start_mark
+        if isinstance(event, yaml.AliasEvent):
+            msg = "YAML anchors and aliases (*name) are not allowed"
+            raise yaml.MarkedYAMLError(None, None, msg, mark)
+        is_key = False
+        if stack:
+            parent = stack[-1]
+            if parent.is_seq:
+                parent.part = parent.count
+                parent.count += 1
+                if parent.limit is not None and parent.count > parent.limit[0]:
+                    path = tuple(f.part for f in stack[:-1])
+                    raise LimitError(path, _too_many(path, parent.limit), parent.line)
+            else:
+                is_key = parent.key_next
+                parent.key_next = not is_key
+                if is_key:
+                    parent.part = event.value if isinstance(event, yaml.ScalarEvent) else "?"
+                    parent.key_line = mark.line + 1
+        start = isinstance(event, yaml.CollectionStartEvent)
+        if start and len(stack) >= MAX_NESTING:
+            msg = f"nested deeper than {MAX_NESTING} levels"
+            raise yaml.MarkedYAMLError(None, None, msg, mark)
+        yield event, stack, is_key
+        if start:
+            seq = isinstance(event, yaml.SequenceStartEvent)
+            path = tuple(f.part for f in stack)
+            line = mark.line + 1
+            if stack and not stack[-1].is_seq:
+                line = stack[-1].key_line
+            limit = _sequence_limit(path) if seq and limits else None
+            stack.append(_Frame(seq, limit, line))
+
+
 def _precheck(text: str) -> None:
     """Refuse aliases, deep nesting, over-long numbers and over-long lists (see
-    :data:`SEQUENCE_LIMITS`) from the event stream, before any tree is built.
-
-    Reading events is iterative, so neither a "billion laughs" nor ``[[[[...]]]]`` can expand
-    or recurse, and a list of a million models is refused at its 201st; the composer only
-    runs on text that passed. Raises :class:`LimitError` for a limit, YAML errors otherwise.
+    :data:`SEQUENCE_LIMITS`) from the event stream (:func:`_walk`), before any tree is built:
+    for JSON text composed as YAML to locate a problem (YAML text is only composed after
+    :func:`_build_yaml` accepted it, which refuses all of these itself). Raises
+    :class:`LimitError` for a limit, YAML errors otherwise.
     """
     loader = _Loader(text)
-    stack: list[_Frame] = []
     try:
-        while loader.check_event():
-            event: Any = loader.get_event()  # type: ignore[no-untyped-call]
-            mark: Any = event.start_mark
-            if isinstance(event, yaml.CollectionEndEvent):
-                stack.pop()
+        for event, stack, is_key in _walk(loader):
+            if not isinstance(event, yaml.ScalarEvent):
                 continue
-            if not isinstance(event, yaml.NodeEvent):
-                continue
-            if isinstance(event, yaml.AliasEvent):
-                msg = "YAML anchors and aliases (*name) are not allowed"
-                raise yaml.MarkedYAMLError(None, None, msg, mark)
-            is_key = False
-            if stack:
-                parent = stack[-1]
-                if parent.is_seq:
-                    parent.part = parent.count
-                    parent.count += 1
-                    if parent.limit is not None and parent.count > parent.limit[0]:
-                        path = tuple(f.part for f in stack[:-1])
-                        raise LimitError(path, _too_many(path, parent.limit), parent.line)
-                else:
-                    is_key = parent.key_next
-                    parent.key_next = not is_key
-                    if is_key:
-                        parent.part = event.value if isinstance(event, yaml.ScalarEvent) else "?"
-                        parent.key_line = mark.line + 1
-            if isinstance(event, yaml.ScalarEvent):
-                value = event.value
-                if (
-                    len(value) > MAX_NUMBER_CHARS
-                    and event.implicit[0]
-                    and _resolve(loader, value, event.implicit) in _NUMBER_TAGS
-                ):
-                    path = tuple(f.part for f in (stack[:-1] if is_key else stack))
-                    raise LimitError(path, _too_long(value), mark.line + 1)
-            elif isinstance(event, yaml.CollectionStartEvent):
-                if len(stack) >= MAX_NESTING:
-                    msg = f"nested deeper than {MAX_NESTING} levels"
-                    raise yaml.MarkedYAMLError(None, None, msg, mark)
-                seq = isinstance(event, yaml.SequenceStartEvent)
-                path = tuple(f.part for f in stack)
-                line = mark.line + 1
-                if stack and not stack[-1].is_seq:
-                    line = stack[-1].key_line
-                stack.append(_Frame(seq, _sequence_limit(path) if seq else None, line))
+            value = event.value
+            if (
+                len(value) > MAX_NUMBER_CHARS
+                and event.implicit[0]
+                and _resolve(loader, value, event.implicit) in _NUMBER_TAGS
+            ):
+                path = tuple(f.part for f in (stack[:-1] if is_key else stack))
+                mark: Any = event.start_mark
+                raise LimitError(path, _too_long(value), mark.line + 1)
     finally:
         loader.dispose()
 
@@ -352,8 +381,9 @@ def _check_nodes(root: yaml.Node, source: str) -> None:
 
 
 def _compose(text: str) -> yaml.Node | None:
-    """The node tree of a single YAML document (``None`` when empty); tags are not applied."""
-    _precheck(text)
+    """The node tree of a single YAML document (``None`` when empty); tags are not applied.
+    Only for text already checked (:func:`_build_yaml` or :func:`_precheck`): composing is
+    recursive."""
     loader = _Loader(text)
     try:
         node: yaml.Node | None = loader.get_single_node()
@@ -375,38 +405,19 @@ def _yaml_problem(exc: yaml.YAMLError) -> Problem:
 
 def _line_index(text: str) -> dict[tuple[str | int, ...], int]:
     """The line of every value of a YAML text by its path (mapping values: their key's line;
-    list items: their own), from one pass over the events."""
+    list items: their own), from one pass over the events (:func:`_walk`, no list limits:
+    the text was read already)."""
     loader = _Loader(text)
-    stack: list[_Frame] = []
     index: dict[tuple[str | int, ...], int] = {}
     try:
-        while loader.check_event():
-            event: Any = loader.get_event()  # type: ignore[no-untyped-call]
-            if isinstance(event, yaml.CollectionEndEvent):
-                stack.pop()
+        for event, stack, is_key in _walk(loader, limits=False):
+            if is_key or not isinstance(event, yaml.NodeEvent):
                 continue
-            if not isinstance(event, yaml.NodeEvent):
-                continue
-            start: Any = event.start_mark
-            line = start.line + 1
-            is_key = False
-            if stack:
-                parent = stack[-1]
-                if parent.is_seq:
-                    parent.part = parent.count
-                    parent.count += 1
-                else:
-                    is_key = parent.key_next
-                    parent.key_next = not is_key
-                    if is_key:
-                        parent.part = event.value if isinstance(event, yaml.ScalarEvent) else "?"
-                        parent.key_line = line
-                    else:
-                        line = parent.key_line
-            if not is_key:
-                index.setdefault(tuple(f.part for f in stack), line)
-            if isinstance(event, yaml.CollectionStartEvent):
-                stack.append(_Frame(isinstance(event, yaml.SequenceStartEvent), None, line))
+            mark: Any = event.start_mark
+            line = mark.line + 1
+            if stack and not stack[-1].is_seq:
+                line = stack[-1].key_line
+            index.setdefault(tuple(f.part for f in stack), line)
     finally:
         loader.dispose()
     return index
@@ -446,15 +457,13 @@ def _build_yaml(text: str, source: str) -> Any:
     loader = _Loader(text)
     resolve: Any = loader.resolve
     constructors: Any = loader.yaml_constructors
-    stack: list[_Frame] = []
     values: list[Any] = []  # the collection being built for each open frame
     keys: list[Any] = []  # the pending key of each open mapping frame
     seen: list[set[str] | None] = []
     root: Any = None
     documents = 0
     try:
-        while loader.check_event():
-            event: Any = loader.get_event()  # type: ignore[no-untyped-call]
+        for event, stack, is_key in _walk(loader):
             mark: Any = event.start_mark
             if isinstance(event, yaml.DocumentStartEvent):
                 documents += 1
@@ -467,7 +476,6 @@ def _build_yaml(text: str, source: str) -> Any:
                     )
                 continue
             if isinstance(event, yaml.CollectionEndEvent):
-                stack.pop()
                 seen.pop()
                 keys.pop()
                 done = values.pop()
@@ -477,24 +485,6 @@ def _build_yaml(text: str, source: str) -> Any:
                 continue
             if not isinstance(event, yaml.NodeEvent):
                 continue
-            if isinstance(event, yaml.AliasEvent):
-                msg = "YAML anchors and aliases (*name) are not allowed"
-                raise yaml.MarkedYAMLError(None, None, msg, mark)
-            is_key = False
-            if stack:
-                parent = stack[-1]
-                if parent.is_seq:
-                    parent.part = parent.count
-                    parent.count += 1
-                    if parent.limit is not None and parent.count > parent.limit[0]:
-                        path = tuple(f.part for f in stack[:-1])
-                        raise LimitError(path, _too_many(path, parent.limit), parent.line)
-                else:
-                    is_key = parent.key_next
-                    parent.key_next = not is_key
-                    if is_key:
-                        parent.part = event.value if isinstance(event, yaml.ScalarEvent) else "?"
-                        parent.key_line = mark.line + 1
             path = tuple(f.part for f in stack)
             if isinstance(event, yaml.ScalarEvent):
                 value = event.value
@@ -524,9 +514,6 @@ def _build_yaml(text: str, source: str) -> Any:
                 else:
                     _attach(data, stack, values, keys, is_key=is_key)
             elif isinstance(event, yaml.CollectionStartEvent):
-                if len(stack) >= MAX_NESTING:
-                    msg = f"nested deeper than {MAX_NESTING} levels"
-                    raise yaml.MarkedYAMLError(None, None, msg, mark)
                 seq = isinstance(event, yaml.SequenceStartEvent)
                 tag = event.tag
                 if tag is None or tag == "!":
@@ -536,10 +523,7 @@ def _build_yaml(text: str, source: str) -> Any:
                 if is_key:
                     msg = "broken YAML: a mapping key must be text, not a list or mapping"
                     raise LimitError(path[:-1], msg, mark.line + 1)
-                line = mark.line + 1
-                if stack and not stack[-1].is_seq:
-                    line = stack[-1].key_line
-                stack.append(_Frame(seq, _sequence_limit(path) if seq else None, line))
+                # _walk opens the frame when this loop asks for the next event
                 values.append([] if seq else {})
                 keys.append(None)
                 seen.append(None if seq else set())
@@ -617,7 +601,9 @@ def _json_nodes(text: str) -> yaml.Node | None:
     only stand in text values, so they are blanked for this purpose.
     """
     try:
-        return _compose(_for_yaml(text))
+        text = _for_yaml(text)
+        _precheck(text)
+        return _compose(text)
     except (yaml.YAMLError, RecursionError, LimitError):
         return None
 

@@ -245,6 +245,11 @@ class SlideRuling(Explained):
     path_length: float | None = None
     blocked_by: tuple[str, ...] = ()
     path: tuple[tuple[float, float], ...] = ()
+    breaks_at: tuple[tuple[str, str, tuple[float, float]], ...] = ()
+    """Where the contact breaks when no path keeps it (the ``breaks-on-path`` reasons, with
+    exact coordinates): ``(engaged model id, id of what is in the way, (x, y))``, the centre
+    of the slider's base at the first point each way round the engaged model where going on
+    would leave it; empty when a path exists or none was looked for."""
     reasons: tuple[Reason, ...] = ()
     labels: Mapping[str, str] = field(default_factory=dict, compare=False)
 
@@ -269,6 +274,10 @@ class SlideRuling(Explained):
             "new_engagements": list(self.new_engagements),
             "path_length": None if self.path_length is None else round(self.path_length, 3),
             "path": [[round(x, 3), round(y, 3)] for x, y in self.path],
+            "breaks_at": [
+                {"model": m, "blocker": b, "at": [round(x, 3), round(y, 3)]}
+                for m, b, (x, y) in self.breaks_at
+            ],
             "blocked_by": list(self.blocked_by),
             "reasons": [r.to_dict(lang, self.labels) for r in self.reasons],
         }
@@ -397,6 +406,7 @@ def slide(
     length_mm = None if route is None else route.length
     move_mm = None if model.move is None else scenario.to_mm(model.move)
     blocked_by: tuple[str, ...] = ()
+    breaks_at: list[tuple[str, str, tuple[float, float]]] = []
     if not engaged or breaks:
         pass  # already refused: nothing to find a path for
     elif length_mm is None:
@@ -407,6 +417,7 @@ def slide(
             blocked_by = tuple(blockers(start, goal, obstacles))
             reasons.append(Reason("melee.slide", "no-path", {"blockers": list(blocked_by)}))
         for e, (px, py), cause in cuts:
+            breaks_at.append((e, cause, _units(scenario, (px, py))))
             reasons.append(
                 Reason(
                     "melee.slide",
@@ -480,6 +491,7 @@ def slide(
         path_length=None if length_mm is None else scenario.from_mm(length_mm),
         path=() if route is None else tuple(_units(scenario, p) for p in route.points),
         blocked_by=blocked_by,
+        breaks_at=tuple(breaks_at),
         reasons=tuple(reasons),
         labels=labels,
     )

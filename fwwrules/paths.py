@@ -18,6 +18,9 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+from numpy.typing import NDArray
+
 from .constants import LENGTH_EPSILON_MM
 
 _TWO_PI = 2.0 * math.pi
@@ -47,6 +50,35 @@ def seg_clear(p: Point2, q: Point2, obstacles: Sequence[Obstacle]) -> bool:
         if math.hypot(cx, cy) < o.r - LENGTH_EPSILON_MM:
             return False
     return True
+
+
+_CLEAR_BATCH = 1 << 18
+"""Segment-obstacle pairs tested at once by :func:`_clear_mask` (bounded memory: a few MB)."""
+
+
+def _clear_mask(
+    p: NDArray[np.float64], q: NDArray[np.float64], discs: NDArray[np.float64]
+) -> NDArray[np.bool_]:
+    """:func:`seg_clear` for many segments at once: ``p`` and ``q`` are ``(S, 2)`` arrays of
+    ends, ``discs`` an ``(n, 3)`` array of ``x, y, r``; the same test, in batches of at most
+    :data:`_CLEAR_BATCH` segment-disc pairs."""
+    out = np.ones(len(p), dtype=bool)
+    if len(p) == 0 or len(discs) == 0:
+        return out
+    ox, oy = discs[None, :, 0], discs[None, :, 1]
+    reach = discs[None, :, 2] - LENGTH_EPSILON_MM
+    reach2 = np.where(reach > 0.0, reach * reach, -1.0)  # a disc with no reach stops nothing
+    step = max(1, _CLEAR_BATCH // len(discs))
+    for lo in range(0, len(p), step):
+        px, py = p[lo : lo + step, 0:1], p[lo : lo + step, 1:2]
+        dx, dy = q[lo : lo + step, 0:1] - px, q[lo : lo + step, 1:2] - py
+        ll = dx * dx + dy * dy
+        ux, uy = ox - px, oy - py
+        t = (ux * dx + uy * dy) / np.where(ll == 0.0, 1.0, ll)  # a point: t = 0
+        np.clip(t, 0.0, 1.0, out=t)
+        cx, cy = t * dx - ux, t * dy - uy
+        out[lo : lo + step] = ~(cx * cx + cy * cy < reach2).any(axis=1)
+    return out
 
 
 def inside_any(p: Point2, obstacles: Sequence[Obstacle], skip: int = -1) -> bool:
@@ -100,8 +132,8 @@ def _blocked_arcs(i: int, obstacles: Sequence[Obstacle]) -> list[tuple[float, fl
         d = math.hypot(b.x - a.x, b.y - a.y)
         if d + a.r <= b.r - LENGTH_EPSILON_MM:
             return None  # circle i lies inside disc k
-        if d >= a.r + b.r or d + b.r <= a.r:
-            continue
+        if d >= a.r + b.r or d + b.r <= a.r or d == 0.0:
+            continue  # apart, k inside i, or concentric with radii equal within the epsilon
         c = (a.r * a.r + d * d - b.r * b.r) / (2 * a.r * d)
         w = math.acos(max(-1.0, min(1.0, c)))
         phi = math.atan2(b.y - a.y, b.x - a.x)
@@ -204,10 +236,16 @@ def shortest_route(
     on_circle: list[list[tuple[float, int]]] = [[] for _ in obstacles]
     edges: dict[int, list[tuple[int, float, _Arc | None]]] = {}
 
+    discs = np.array([(o.x, o.y, o.r) for o in obstacles], dtype=float).reshape(-1, 3)
+    reach = discs[:, 2] - LENGTH_EPSILON_MM
+
     def add_node(i: int, angle: float) -> int | None:
         o = obstacles[i]
         p = (o.x + o.r * math.cos(angle), o.y + o.r * math.sin(angle))
-        if inside_any(p, obstacles, skip=i) or _outside(p, within):
+        # inside_any(p, obstacles, skip=i), for all obstacles at once
+        inside = np.hypot(discs[:, 0] - p[0], discs[:, 1] - p[1]) < reach
+        inside[i] = False
+        if inside.any() or _outside(p, within):
             return None
         nodes.append(p)
         n = len(nodes) - 1
@@ -233,18 +271,27 @@ def shortest_route(
                 n = add_node(i, ang)
                 if n is not None and seg_clear(p, nodes[n], obstacles):
                     link(end, n, math.dist(p, nodes[n]))
+    # Every bitangent first, then one batched clearance test of all of them (the same test
+    # as seg_clear; the search would otherwise spend its time there), then the nodes in the
+    # same order as one by one.
+    tangents: list[tuple[int, int, Point2, Point2]] = []
     for i in range(len(obstacles)):
+        if blocked[i] is None:
+            continue
         for k in range(i + 1, len(obstacles)):
-            if blocked[i] is None or blocked[k] is None:
+            if blocked[k] is None:
                 continue
-            a, b = obstacles[i], obstacles[k]
-            for ta, tb in _bitangents(a, b):
-                if not seg_clear(ta, tb, obstacles):
-                    continue
-                na = add_node(i, math.atan2(ta[1] - a.y, ta[0] - a.x))
-                nb = add_node(k, math.atan2(tb[1] - b.y, tb[0] - b.x))
-                if na is not None and nb is not None:
-                    link(na, nb, math.dist(ta, tb))
+            tangents.extend((i, k, ta, tb) for ta, tb in _bitangents(obstacles[i], obstacles[k]))
+    ends = np.array([(*ta, *tb) for _, _, ta, tb in tangents], dtype=float).reshape(-1, 4)
+    clear = _clear_mask(ends[:, :2], ends[:, 2:], discs)
+    for (i, k, ta, tb), ok in zip(tangents, clear.tolist(), strict=True):
+        if not ok:
+            continue
+        a, b = obstacles[i], obstacles[k]
+        na = add_node(i, math.atan2(ta[1] - a.y, ta[0] - a.x))
+        nb = add_node(k, math.atan2(tb[1] - b.y, tb[0] - b.x))
+        if na is not None and nb is not None:
+            link(na, nb, math.dist(ta, tb))
     for i, o in enumerate(obstacles):
         arcs = blocked[i]
         pts = sorted(on_circle[i])

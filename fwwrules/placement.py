@@ -8,6 +8,9 @@ move ends so that a base never overlaps another base and never leaves the table.
   plus a margin.
 * :func:`stop_at_contact`: move a base along the straight segment from where it stands toward
   a point and stop at the first contact with another base (gap 0) or at the table's edge.
+* :func:`slide_at_contact`: what a mouse drag does: the straight move, and when it stops at a
+  base or at the table's edge, the rest of the motion slides along what it touches (the base
+  keeps the tangential part of the motion instead of sticking).
 
 Terrain does not stop a base (models stand on and in terrain); only other bases and the
 table's edge do.
@@ -22,6 +25,9 @@ from typing import TYPE_CHECKING
 from .constants import BOARD_MARGIN_MM, BOUNDARY_TOLERANCE_MM
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from .board import ModelGeometry
     from .data import Scenario
 
 Bounds = tuple[float, float, float, float]
@@ -37,7 +43,7 @@ def move_model(scenario: Scenario, model_id: str, x: float, y: float) -> Scenari
     unknown id raises :class:`~fwwrules.errors.UnknownIdError`.
 
     Its cache starts with what the old scenario derived from the terrain alone
-    (:meth:`~fwwrules.board.Derived.keep_terrain`: terrain geometry, merged solids,
+    (:meth:`~fwwrules.board.Derived.carry_terrain`: terrain geometry, merged solids,
     Significant Edges), and with nothing derived from the models.
 
     >>> from fwwrules.data import Model, Scenario
@@ -51,7 +57,7 @@ def move_model(scenario: Scenario, model_id: str, x: float, y: float) -> Scenari
         for m in scenario.models
     )
     moved = dataclasses.replace(scenario, models=models)
-    moved.derived.keep_terrain(scenario.derived)
+    moved.derived.carry_terrain(scenario.derived)
     return moved
 
 
@@ -168,3 +174,100 @@ def stop_at_contact(
     if s < 1.0:
         s = max(0.0, s - BOUNDARY_TOLERANCE_MM / length)
     return ((px + s * dx) / u, (py + s * dy) / u)
+
+
+SLIDE_STEP_MM = 2.0
+"""A slide around a base is checked for other bases every this many mm of arc."""
+
+
+def _clear(
+    board_models: Mapping[str, ModelGeometry], model_id: str, x: float, y: float, r: float
+) -> bool:
+    """True when a base of radius ``r`` at ``(x, y)`` mm overlaps no other base."""
+    for mid, g in board_models.items():
+        if mid != model_id and math.hypot(x - g.disc.x, y - g.disc.y) < r + g.disc.r:
+            return False
+    return True
+
+
+def slide_at_contact(
+    scenario: Scenario,
+    model_id: str,
+    to: tuple[float, float],
+    *,
+    bounds: Bounds | None = None,
+) -> tuple[float, float]:
+    """Where ``model_id``'s centre ends when dragged toward ``to`` (scenario units).
+
+    First the straight move of :func:`stop_at_contact`. When it stops short of ``to``, the
+    rest of the motion is not lost:
+
+    * stopped by another base: the base slides round it, keeping contact (gap 0), by the
+      tangential part of the rest of the motion (as arc length on the circle of contact);
+      the part into the other base is dropped. It goes no further than the point of contact
+      nearest ``to``, so a pointer held still inside the other base draws the base to the
+      contact point facing it without overshooting;
+    * stopped by the table's edge: it slides along the edge toward ``to`` clamped onto the
+      table, stopping at a base on the way (a straight :func:`stop_at_contact`).
+
+    Boundary cases: a slide round a base stops before the first point (checked every
+    :data:`SLIDE_STEP_MM` of arc) where it would overlap a third base or leave the table, so a
+    base wedged between two others stays where the straight move left it; a slide never
+    goes more than a quarter turn round the touched base in one motion; a motion straight at
+    the touched base's centre (no tangential part) leaves the base where it stopped.
+
+    >>> from fwwrules.data import Model, Scenario
+    >>> s = Scenario(models=(Model("a", "x", 20.0, (0.0, 0.0)), Model("b", "y", 20.0, (30.0, 0.0))))
+    >>> x, y = slide_at_contact(s, "a", (60.0, 40.0))  # aimed past b: slides round it
+    >>> round(math.hypot(x - 30.0, y), 6), y > 10.0
+    (20.0, True)
+    """
+    u = scenario.unit_mm
+    box = board_bounds(scenario) if bounds is None else bounds
+    sx, sy = stop_at_contact(scenario, model_id, to, bounds=box)
+    tx, ty = float(to[0]), float(to[1])
+    if math.isclose(sx, tx, abs_tol=1e-12) and math.isclose(sy, ty, abs_tol=1e-12):
+        return (sx, sy)
+    board = scenario.board
+    r = board.models[model_id].disc.r
+    px, py, gx, gy = sx * u, sy * u, tx * u, ty * u
+    xmin, ymin, xmax, ymax = (v * u for v in box)
+    lo_x, hi_x, lo_y, hi_y = xmin + r, xmax - r, ymin + r, ymax - r
+
+    def on_table(x: float, y: float) -> bool:
+        slack = BOUNDARY_TOLERANCE_MM
+        return lo_x - slack <= x <= hi_x + slack and lo_y - slack <= y <= hi_y + slack
+
+    # The base it stopped against: the nearest within the contact tolerance, if any.
+    touched = None
+    best = math.inf
+    for mid, g in board.models.items():
+        if mid == model_id:
+            continue
+        gap = math.hypot(px - g.disc.x, py - g.disc.y) - r - g.disc.r
+        if gap <= board.contact_tolerance and gap < best:
+            touched, best = g.disc, gap
+    if touched is None:  # stopped by the table's edge: slide along it
+        cx, cy = min(max(gx, lo_x), hi_x), min(max(gy, lo_y), hi_y)
+        moved = move_model(scenario, model_id, px / u, py / u)
+        return stop_at_contact(moved, model_id, (cx / u, cy / u), bounds=box)
+    bx, by, reach = touched.x, touched.y, r + touched.r + BOUNDARY_TOLERANCE_MM
+    a0 = math.atan2(py - by, px - bx)
+    # The tangential part of the rest of the motion, as an angle round the touched base ...
+    tangential = (gx - px) * -math.sin(a0) + (gy - py) * math.cos(a0)
+    turn = tangential / reach
+    # ... never past the point of contact nearest the aim, never more than a quarter turn.
+    a1 = math.atan2(gy - by, gx - bx)
+    nearest = (a1 - a0 + math.pi) % (2 * math.pi) - math.pi  # the short way round
+    if turn * nearest <= 0.0:
+        return (sx, sy)
+    turn = math.copysign(min(abs(turn), abs(nearest), math.pi / 2), turn)
+    steps = max(1, math.ceil(abs(turn) * reach / SLIDE_STEP_MM))
+    end = (px, py)
+    for i in range(1, steps + 1):
+        a = a0 + turn * i / steps
+        x, y = bx + reach * math.cos(a), by + reach * math.sin(a)
+        if not on_table(x, y) or not _clear(board.models, model_id, x, y, r):
+            break
+        end = (x, y)
+    return (end[0] / u, end[1] / u)

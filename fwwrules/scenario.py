@@ -40,6 +40,7 @@ from .pieces import (
 )
 from .saving import dump_text, save, to_data
 from .scenario_spec import (
+    MIN_POLYGON_POINTS,
     BoardSpec,
     ChargeBonusSpec,
     CircleSpec,
@@ -52,6 +53,7 @@ from .scenario_spec import (
     json_schema,
     load_scenario,
     parse_scenario,
+    polygon_point_count_problem,
 )
 
 __all__ = [
@@ -60,6 +62,7 @@ __all__ = [
     "IMPROVISED",
     "IMPROVISED_WEAPON",
     "MAX_DICE_PER_COLOUR",
+    "MIN_POLYGON_POINTS",
     "MM_PER_INCH",
     "RULER_COLOURS",
     "RULER_INCHES",
@@ -103,6 +106,7 @@ __all__ = [
     "json_schema",
     "load_scenario",
     "parse_scenario",
+    "polygon_point_count_problem",
     "save",
     "to_data",
 ]

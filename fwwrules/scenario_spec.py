@@ -578,6 +578,27 @@ def _fmt(path: tuple[str | int, ...]) -> str:
     return format_path(path)
 
 
+MIN_POLYGON_POINTS = 3
+"""Fewest corners a terrain polygon may have (the file's loader and the board editor both
+refuse fewer, with :func:`polygon_point_count_problem`'s message)."""
+
+
+def polygon_point_count_problem(count: int) -> str | None:
+    """The message refusing a polygon of ``count`` corners, or None when it has enough.
+
+    Only the count: two equal corners among three still pass here (the loader's shape check
+    finds them). The loader and the board editor both call this, so they say the same thing.
+
+    >>> polygon_point_count_problem(2)
+    'expected at least 3 points (got 2)'
+    >>> polygon_point_count_problem(3) is None
+    True
+    """
+    if count < MIN_POLYGON_POINTS:
+        return f"expected at least {MIN_POLYGON_POINTS} points (got {count})"
+    return None
+
+
 def _polygon_problems(
     points: list[tuple[float, float]], path: tuple[str | int, ...], doc: Document
 ) -> list[Problem]:
@@ -585,8 +606,9 @@ def _polygon_problems(
 
     Touching itself at a corner counts as crossing (shapely calls such a ring invalid).
     """
-    if len(points) < 3:
-        return [doc.problem(path, f"expected at least 3 points (got {len(points)})")]
+    too_few = polygon_point_count_problem(len(points))
+    if too_few is not None:
+        return [doc.problem(path, too_few)]
     poly = Polygon(points)
     if not poly.is_valid:
         why = shapely_validation.explain_validity(poly)

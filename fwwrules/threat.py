@@ -31,6 +31,9 @@ Definitions
   value (``skill.target``), ties by that order. When none is allowed, the cell reports the
   first weapon (the one ``fwwrules ruling`` takes without ``--weapon``) and the first clause
   of its ``not_allowed``.
+* **A named weapon** (``weapon="laser-rifle"``): a shooter carrying it is judged with it
+  alone (not allowed: the first clause of its ``not_allowed``); a shooter without it keeps
+  its best weapon.
 * ``modifier`` is the chosen ruling's ``skill.modifier`` and ``covered`` whether its
   ``cover`` list is non-empty; both are meaningful only where the attack is allowed.
 
@@ -47,8 +50,9 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -60,21 +64,27 @@ from shapely.geometry.base import BaseGeometry
 import fwwrules.board as _board_module
 
 from .attack import ruling
-from .board import SIZE_RANK, Board, Disc, size_class
+from .board import SIZE_RANK, Board, Disc, ModelGeometry, size_class
 from .catalogue import check_lang
 from .close_combat import SHOOT_INTO_MODIFIER
-from .constants import LENGTH_EPSILON_MM, MAX_THREAT_POSITIONS, THREAT_SURE_MARGIN_MM
+from .constants import (
+    BOUNDARY_TOLERANCE_MM,
+    LENGTH_EPSILON_MM,
+    MAX_THREAT_POSITIONS,
+    THREAT_SURE_MARGIN_MM,
+)
 from .cover import COVER_MODIFIER
 from .data import Scenario
 from .elevation import pieces_under
 from .engagement import engagements
 from .errors import QueryError
-from .geometry import disc_passage, find_clear_segment, passage
-from .pieces import Model, Weapon
+from .geometry import disc_passage, find_clear_segment, passage, prepared_for
+from .pieces import IMPROVISED, Model, Weapon
 from .ranges import band_limits, range_bands
 from .rulesets import ruleset_name
 from .terrain import AREA_KINDS, BLOCKS_LOS, merged, shot_kinds
 from .thresholds import reaches_ruler
+from .thresholds import touching as gap_touches
 
 THREAT_FORMAT = "fwwrules/threat@1"
 """The ``format`` of ``fwwrules threat --json``."""
@@ -139,6 +149,8 @@ class ThreatMap:
     weapon: NDArray[np.int16]
     exact: BoolArray
     clauses: tuple[str, ...] = field(default=("",))
+    weapon_choice: str = "best"
+    """``"best"``, or the weapon id asked for (shooters without it use their best weapon)."""
 
     # --- summary layers ---------------------------------------------------------------------
     @property
@@ -208,7 +220,7 @@ class ThreatMap:
             at=(x, y),
             elevation=float(self.elevation[position]),
         )
-        return dataclasses.replace(self.scenario, models=(*self.scenario.models, model))
+        return with_model(self.scenario, model)
 
     def rulings(self, position: int) -> list[Any]:
         """The full rulings behind one position, one per shooter, with the reported weapon
@@ -223,6 +235,50 @@ class ThreatMap:
             w = weapons[int(self.weapon[position, k])]
             out.append(ruling(scn, sid, self.target_id, weapon=w.id, rules=self.rules))
         return out
+
+    def update(self, scenario: Scenario, moved: str | Iterable[str]) -> ThreatMap:
+        """The map for ``scenario``, which differs from this map's scenario only in where the
+        ``moved`` models stand (``at``, ``elevation``): equal to a full :func:`threat_map`
+        with this map's arguments, but only the cells a move can change are recomputed --
+        a moved shooter's whole layer, every shooter whose engagements changed, every
+        shooter at the positions near a moved model or a model whose engagements changed
+        (placing, contact, close combat), and each other shooter at the positions whose
+        line to it passes near a moved model's old or new place (line of sight behind a
+        Huge model, cover by models).
+
+        Boundary case: any other difference (terrain, rules, options, models added or
+        removed, a side changed) recomputes the whole map.
+        """
+        ids = {moved} if isinstance(moved, str) else set(moved)
+        old = self.scenario
+        same = (
+            len(scenario.models) == len(old.models)
+            and all(
+                a.id == b.id
+                and (
+                    a == b
+                    or (a.id in ids and dataclasses.replace(a, at=b.at, elevation=b.elevation) == b)
+                )
+                for a, b in zip(old.models, scenario.models, strict=True)
+            )
+            and dataclasses.replace(scenario, models=old.models) == old
+        )
+        only = _affected(old, scenario, ids, self) if same else None
+        return _compute(
+            scenario,
+            self.side,
+            self.faction,
+            self.target_id,
+            self.base,
+            self.step,
+            self.rules,
+            self.shooters,
+            np.array(self.positions),
+            self.shape,
+            only=only,
+            prior=self if same else None,
+            weapon=self.weapon_choice,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The ``fwwrules/threat@1`` JSON (placeable positions only)."""
@@ -242,6 +298,7 @@ class ThreatMap:
             "step": self.step,
             "units": self.scenario.units,
             "rules": self.rules,
+            "weapon": self.weapon_choice,
             "shooters": list(self.shooters),
             "positions": [[_num(x), _num(y)] for x, y in self.positions[idx].tolist()],
             "elevation": [_num(e) for e in self.elevation[idx].tolist()],
@@ -259,6 +316,70 @@ class ThreatMap:
 
 def _num(v: float) -> float:
     return round(float(v), 6)
+
+
+def with_model(scenario: Scenario, model: Model) -> Scenario:
+    """``scenario`` with ``model`` added (last), its derived geometry built from
+    ``scenario``'s instead of from scratch: the same terrain, index, merged solids, kinds and
+    Significant Edges (they depend on the terrain only), the other models' geometry and the
+    pieces under them, and the engagement graph with the new model's contacts added
+    (``melee.engaged``, as :func:`fwwrules.engagement.engagements` finds them). Equal to
+    ``dataclasses.replace(scenario, models=(*scenario.models, model))`` in every ruling (the
+    exactness tests compare with that); only faster when many positions are tried.
+
+    Boundary case: a model whose id is already taken is refused (``QueryError``).
+    """
+    if any(m.id == model.id for m in scenario.models):
+        raise QueryError(f"model id {model.id!r} is already taken")
+    base_board = scenario.board
+    out = dataclasses.replace(scenario, models=(*scenario.models, model))
+    d, bd = out.derived, scenario.derived
+    u = out.unit_mm
+    geo = dict(base_board.models)
+    new = ModelGeometry(
+        id=model.id,
+        disc=Disc(model.at[0] * u, model.at[1] * u, model.base * u / 2),
+        elevation=model.elevation * u,
+        size=size_class(model.base * u),
+    )
+    geo[model.id] = new
+    d.board = Board(
+        models=geo,
+        terrain=base_board.terrain,
+        terrain_ids=base_board.terrain_ids,
+        tree=base_board.tree,
+        contact_tolerance=base_board.contact_tolerance,
+        orange_mm=base_board.orange_mm,
+        ruler_tolerance=base_board.ruler_tolerance,
+        derived=d,
+    )
+    # terrain-only entries: shared (filled the same way by either scenario)
+    d.kinds = bd.kinds
+    d.solids = bd.solids
+    d.threat_parts = bd.threat_parts
+    d.threat_walls = bd.threat_walls
+    d.significant_edges = base_board.significant_edges
+    d.edge_arrays = bd.edge_arrays
+    d.prepared = prepared_for(bd)
+    d.pieces_under = dict(bd.pieces_under)
+    # melee.engaged: the old graph plus the new model's contacts (it comes last in file order)
+    old = engagements(scenario)
+    orange = out.ruler_mm("orange")
+    rtol = out.ruler_tolerance_mm
+    mine: list[str] = []
+    graph = {k: list(v) for k, v in old.items()}
+    for m in scenario.models:
+        g = geo[m.id]
+        if reaches_ruler(abs(g.elevation - new.elevation), orange, rtol):
+            continue
+        if not out.opposing(m, model):
+            continue
+        if gap_touches(g.disc.gap(new.disc), base_board.contact_tolerance):
+            graph[m.id].append(model.id)
+            mine.append(m.id)
+    graph[model.id] = mine
+    d.engagements = MappingProxyType({k: tuple(v) for k, v in graph.items()})
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -293,12 +414,22 @@ def threat_map(
     or at the given ``positions``. ``area`` is ``(x0, y0, x1, y1)`` in scenario units.
 
     Raises :class:`~fwwrules.errors.QueryError` for an unknown side, a base or step that is
-    not a positive number, an unknown ``weapon`` choice (only ``"best"``), or more positions
-    than the limit.
+    not a positive number, an unknown ``weapon`` (``"best"`` or a weapon id of the file,
+    ``improvised`` included), or more positions than the limit.
+
+    ``weapon``: ``"best"`` (each shooter's best weapon, see the module's definitions), or a
+    weapon id: each shooter that carries it is judged with that weapon alone (the cell is
+    what ``fwwrules ruling --weapon W`` says); a shooter that does not carry it keeps its
+    best weapon (the cell's ``weapon`` says which).
     """
     rules = ruleset_name(scenario.rules, rules or None)
     if weapon != "best":
-        raise QueryError(f"unknown weapon choice {weapon!r}; expected best")
+        known_weapons = [w.id for w in scenario.weapons] + [IMPROVISED]
+        if weapon not in known_weapons:
+            raise QueryError(
+                f"unknown weapon {weapon!r}; expected best or a weapon id of the file "
+                f"({', '.join(known_weapons)})"
+            )
     known = sides_of(scenario)
     if target_side not in known:
         raise QueryError(f"unknown side {target_side!r}; known sides: {', '.join(known) or '-'}")
@@ -325,7 +456,17 @@ def threat_map(
     probe = Model(id=target_id, faction=faction, base=base, at=(0.0, 0.0))
     shooters = tuple(m.id for m in scenario.models if scenario.opposing(probe, m))
     return _compute(
-        scenario, target_side, faction, target_id, base, step_used, rules, shooters, pts, shape
+        scenario,
+        target_side,
+        faction,
+        target_id,
+        base,
+        step_used,
+        rules,
+        shooters,
+        pts,
+        shape,
+        weapon=weapon,
     )
 
 
@@ -349,25 +490,11 @@ def _fresh_id(scenario: Scenario) -> str:
 
 def default_area(scenario: Scenario, base: float) -> tuple[float, float, float, float]:
     """The table (``board: {size}``) when the file gives it; else every base and piece plus
-    one target base around, in scenario units."""
+    one target base around (:meth:`Scenario.limits_mm` with that margin), in scenario units
+    as ``(x0, y0, x1, y1)``. An empty board without a size is 100 mm square."""
     u = scenario.unit_mm
-    size = getattr(scenario, "board_size", None)
-    if size is not None:
-        return (0.0, 0.0, float(size[0]), float(size[1]))
-    xs: list[float] = []
-    ys: list[float] = []
-    for g in scenario.board.models.values():
-        d = g.disc
-        xs += [d.x - d.r, d.x + d.r]
-        ys += [d.y - d.r, d.y + d.r]
-    for t in scenario.board.terrain.values():
-        x0, y0, x1, y1 = t.polygon.bounds
-        xs += [x0, x1]
-        ys += [y0, y1]
-    if not xs:
-        return (0.0, 0.0, 100.0 / u, 100.0 / u)
-    m = base * u
-    return ((min(xs) - m) / u, (min(ys) - m) / u, (max(xs) + m) / u, (max(ys) + m) / u)
+    xmin, xmax, ymin, ymax = scenario.limits_mm(margin_mm=base * u)
+    return (xmin / u, ymin / u, xmax / u, ymax / u)
 
 
 def _grid(
@@ -439,7 +566,13 @@ def _compute(
     shooters: tuple[str, ...],
     pts: Array,
     shape: tuple[int, int] | None,
+    *,
+    only: BoolArray | None = None,
+    prior: ThreatMap | None = None,
+    weapon: str = "best",
 ) -> ThreatMap:
+    """The map; with ``only`` (``(positions, shooters)``) just those cells, the others taken
+    from ``prior`` (a map of the same grid, shooters and target)."""
     board = scenario.board
     u = scenario.unit_mm
     n, k = len(pts), len(shooters)
@@ -448,15 +581,27 @@ def _compute(
     tol = board.contact_tolerance
     elev_mm = _standing_height(scenario, px, py)
     placeable, _ = _placement(scenario, px, py, rt, elev_mm)
-    out = _Out(
-        allowed=np.zeros((n, k), dtype=bool),
-        modifier=np.zeros((n, k), dtype=np.int32),
-        covered=np.zeros((n, k), dtype=bool),
-        reason=np.zeros((n, k), dtype=np.int16),
-        weapon=np.zeros((n, k), dtype=np.int16),
-        exact=np.zeros((n, k), dtype=bool),
-    )
     clauses = _Clauses()
+    if prior is None or only is None:
+        only = np.ones((n, k), dtype=bool)
+        out = _Out(
+            allowed=np.zeros((n, k), dtype=bool),
+            modifier=np.zeros((n, k), dtype=np.int32),
+            covered=np.zeros((n, k), dtype=bool),
+            reason=np.zeros((n, k), dtype=np.int16),
+            weapon=np.zeros((n, k), dtype=np.int16),
+            exact=np.zeros((n, k), dtype=bool),
+        )
+    else:
+        clauses.names = list(prior.clauses)
+        out = _Out(
+            allowed=np.where(only, False, prior.allowed),
+            modifier=np.where(only, 0, prior.modifier).astype(np.int32),
+            covered=np.where(only, False, prior.covered),
+            reason=np.where(only, 0, prior.reason).astype(np.int16),
+            weapon=np.where(only, 0, prior.weapon).astype(np.int16),
+            exact=np.where(only, False, prior.exact),
+        )
     hard = np.zeros((n, k), dtype=bool)
     orange = scenario.ruler_mm("orange")
     # melee.engaged: base contact with the target. A shooter touching it makes a close combat
@@ -484,12 +629,15 @@ def _compute(
         if scenario.opposing(probe, m):
             engaged_t |= touch
     hard[placeable & unsure_all, :] = True
+    hard &= only
     live = placeable & ~unsure_all
     into = np.where(engaged_t, SHOOT_INTO_MODIFIER[rules], 0).astype(np.int32)
     target_size = size_class(2 * rt)
     for j, sid in enumerate(shooters):
         if sid in touching:
-            hard[live & touching[sid], j] = True
+            hard[live & touching[sid] & only[:, j], j] = True
+        if not (live & only[:, j] & ~hard[:, j]).any():
+            continue
         _shooter_layer(
             scenario,
             sid,
@@ -501,12 +649,13 @@ def _compute(
             elev_mm,
             orange,
             target_size,
-            live & ~hard[:, j],
+            live & only[:, j] & ~hard[:, j],
             rules,
             clauses,
             out,
             hard,
             into,
+            weapon,
         )
     # The exact path: fwwrules.ruling on the scenario with the target added.
     todo = np.flatnonzero(hard.any(axis=1))
@@ -534,7 +683,7 @@ def _compute(
         for i in todo.tolist():
             scn = partial.target_scenario(i)
             for j in np.flatnonzero(hard[i]).tolist():
-                _exact_cell(scn, shooters[j], target_id, rules, clauses, out, i, j)
+                _exact_cell(scn, shooters[j], target_id, rules, clauses, out, i, j, weapon)
     for arr in (
         pts,
         placeable,
@@ -567,7 +716,58 @@ def _compute(
         weapon=out.weapon,
         exact=out.exact,
         clauses=tuple(clauses.names),
+        weapon_choice=weapon,
     )
+
+
+def _affected(old: Scenario, new: Scenario, moved: set[str], prior: ThreatMap) -> BoolArray:
+    """The cells of ``prior`` a move of the ``moved`` models can change (see
+    :meth:`ThreatMap.update`), as a ``(positions, shooters)`` mask."""
+    u = new.unit_mm
+    px, py = prior.positions[:, 0] * u, prior.positions[:, 1] * u
+    rt = prior.base * u / 2
+    n, k = len(px), len(prior.shooters)
+    only = np.zeros((n, k), dtype=bool)
+    eng_old, eng_new = engagements(old), engagements(new)
+    changed = {mid for mid in eng_new if set(eng_new[mid]) != set(eng_old.get(mid, ()))}
+    whole = moved | changed
+    for j, sid in enumerate(prior.shooters):
+        if sid in whole:
+            only[:, j] = True
+    reach_contact = rt + new.contact_tolerance_mm + 1.0
+    discs = []
+    for mid in whole:
+        for scn in (old, new):
+            discs.append(scn.board.models[mid].disc)
+    for d in discs:
+        near = np.hypot(px - d.x, py - d.y) <= d.r + reach_contact
+        only[near, :] = True
+    for j, sid in enumerate(prior.shooters):
+        if sid in whole:
+            continue
+        c = new.board.models[sid].disc
+        reach = max(c.r, rt) + 1.0
+        for mid in moved:
+            for scn in (old, new):
+                d = scn.board.models[mid].disc
+                dist = _seg_point_distance(c.x, c.y, px, py, d.x, d.y)
+                only[dist <= d.r + reach, j] = True
+    return only
+
+
+def weapon_indices(weapons: Sequence[Weapon], choice: str) -> tuple[int, ...]:
+    """Which of a shooter's weapons (``Scenario.weapons_of`` order) a cell may report:
+    all of them for ``"best"``; only the named one when the shooter carries it; all of them
+    (its best) when it does not.
+
+    >>> from fwwrules.pieces import IMPROVISED_WEAPON
+    >>> weapon_indices((IMPROVISED_WEAPON,), "best"), weapon_indices((IMPROVISED_WEAPON,), "laser")
+    ((0,), (0,))
+    """
+    for k, w in enumerate(weapons):
+        if choice != "best" and w.id == choice:
+            return (k,)
+    return tuple(range(len(weapons)))
 
 
 def choose(rulings: Sequence[Any]) -> int:
@@ -592,13 +792,14 @@ def _exact_cell(
     out: _Out,
     i: int,
     j: int,
+    choice: str = "best",
 ) -> None:
-
     weapons = scn.weapons_of(scn.model(sid))
-    rs = [ruling(scn, sid, target_id, weapon=w.id, rules=rules) for w in weapons]
+    which = weapon_indices(weapons, choice)
+    rs = [ruling(scn, sid, target_id, weapon=weapons[k].id, rules=rules) for k in which]
     c = choose(rs)
     r = rs[c]
-    out.weapon[i, j] = c
+    out.weapon[i, j] = which[c]
     out.allowed[i, j] = r.allowed
     out.modifier[i, j] = r.skill.modifier if r.allowed else 0
     out.covered[i, j] = bool(r.cover) if r.allowed else False
@@ -718,18 +919,25 @@ class _Part:
     grown: Array
     eroded: Array | None
     disc: bool = False
+    outer: Array | None = None
+    """Vertices at least the margin outside ``grown`` (lines through them may clear it)."""
+    exact: Array | None = None
+    """The eroded part at full resolution (every vertex; ``eroded`` may skip some)."""
 
 
 def _part(poly: Polygon) -> _Part:
     grown = poly.buffer(_DELTA * 1.01, join_style="mitre", mitre_limit=1e6)
+    outer = poly.buffer(_DELTA * 3.03, join_style="mitre", mitre_limit=1e6)
     eroded = poly.buffer(-_DELTA * 1.01, join_style="mitre", mitre_limit=1e6)
     er: Array | None = None
+    full: Array | None = None
     if isinstance(eroded, Polygon) and not eroded.is_empty and eroded.area > 0:
         er = _ring(eroded) if _is_convex(eroded) else None
+        full = er
         if er is not None and len(er) > 24:
             # a round piece: a polygon on every k-th vertex lies inside it (enough to block)
             er = er[:: math.ceil(len(er) / 24)]
-    return _Part(_ring(grown.convex_hull), er)
+    return _Part(_ring(grown.convex_hull), er, outer=_ring(outer.convex_hull), exact=full)
 
 
 def _parts_of(board: Board, geom: BaseGeometry) -> list[_Part]:
@@ -749,9 +957,12 @@ def _disc_part(d: Disc) -> _Part:
     a = np.linspace(0.0, 2 * math.pi, n, endpoint=False)
     r_out = (d.r + _DELTA * 1.01) / math.cos(math.pi / n)
     r_in = d.r - _DELTA * 1.01
+    r_outer = (d.r + _DELTA * 3.03) / math.cos(math.pi / n)
     grown = np.column_stack((d.x + r_out * np.cos(a), d.y + r_out * np.sin(a)))
     eroded = np.column_stack((d.x + r_in * np.cos(a), d.y + r_in * np.sin(a)))
-    return _Part(grown, eroded if r_in > 0 else None, disc=True)
+    outer = np.column_stack((d.x + r_outer * np.cos(a), d.y + r_outer * np.sin(a)))
+    er = eroded if r_in > 0 else None
+    return _Part(grown, er, disc=True, outer=outer, exact=er)
 
 
 # --- segment tests ---------------------------------------------------------------------------
@@ -1027,6 +1238,7 @@ def _shooter_layer(
     out: _Out,
     hard: BoolArray,
     into: NDArray[np.int32],
+    choice: str = "best",
 ) -> None:
     rtol = scenario.ruler_tolerance_mm
 
@@ -1035,8 +1247,10 @@ def _shooter_layer(
     mg = board.models[sid]
     c, rs = mg.disc, mg.disc.r
     weapons = scenario.weapons_of(model)
+    which = weapon_indices(weapons, choice)
     n = len(px)
     # melee.engaged: an engaged shooter may attack only those it is engaged with.
+    out.weapon[live, j] = which[0]  # the weapon reported where none may attack
     if engagements(scenario).get(sid):
         out.reason[live, j] = clauses.code("melee.engaged")
         return
@@ -1046,8 +1260,10 @@ def _shooter_layer(
     usable: list[tuple[int, Weapon, BoolArray]] = []
     first_reason = np.zeros(n, dtype=np.int16)
     for wi, w in enumerate(weapons):
+        if wi not in which:
+            continue
         if w.type == "melee":
-            if wi == 0:
+            if wi == which[0]:
                 first_reason[:] = clauses.code("melee.engaged")
             continue
         end = _reach_end(scenario, w, rt)
@@ -1058,7 +1274,7 @@ def _shooter_layer(
             unsure |= d - rs - rt <= lo + 2 * rt + _DELTA
         hard[live & unsure, j] = True
         has_skill = model.skills.get(w.type) is not None
-        if wi == 0:
+        if wi == which[0]:
             if not has_skill:
                 first_reason[:] = clauses.code("ranged.skill")
             else:
@@ -1118,6 +1334,11 @@ def _shooter_layer(
         seen = _try_segments(c, rs, px, py, rt, unsure, los_parts)
         visible |= seen
         unsure &= ~seen
+    if unsure.any():
+        seen, cut = _extremal(c, rs, px, py, rt, unsure, los_parts)
+        visible |= seen
+        blocked |= cut
+        unsure &= ~(seen | cut)
     if unsure.any():
         cut = _separated(c, px, py, rt, unsure, _eroded_wall(scenario, kinds, los_parts))
         blocked |= cut
@@ -1300,6 +1521,442 @@ def _try_segments(
     return seen
 
 
+# --- extremal lines (straight-line proofs for the positions the quick tests leave) ------------
+
+_ROUND = BOUNDARY_TOLERANCE_MM
+"""Rounding allowed in the extremal-line tests (the rules' boundary tolerance)."""
+
+_MAX_FEATURES = 160
+"""Most feature points one position's proofs take (more: left to the exact search)."""
+
+_CHUNK = 1 << 15
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Convex:
+    """Convex polygons as edge arrays: unit outward normals ``(nx, ny)`` and offsets ``h``
+    (inside: ``n . x <= h``), one row per polygon padded with ``h = inf``, and boxes."""
+
+    nx: Array
+    ny: Array
+    h: Array
+    box: Array  # (K, 4): x0, y0, x1, y1
+
+
+def _convex(polys: Sequence[Array]) -> _Convex:
+    k = len(polys)
+    e = max((len(v) for v in polys), default=1)
+    nx, ny = np.zeros((k, e)), np.zeros((k, e))
+    h = np.full((k, e), np.inf)
+    box = np.zeros((k, 4))
+    for i, v in enumerate(polys):
+        ex = np.roll(v[:, 0], -1) - v[:, 0]
+        ey = np.roll(v[:, 1], -1) - v[:, 1]
+        ln = np.hypot(ex, ey)
+        ok = ln > 0
+        ux, uy = ey[ok] / ln[ok], -ex[ok] / ln[ok]
+        m = int(ok.sum())
+        nx[i, :m], ny[i, :m] = ux, uy
+        h[i, :m] = ux * v[ok, 0] + uy * v[ok, 1]
+        box[i] = (v[:, 0].min(), v[:, 1].min(), v[:, 0].max(), v[:, 1].max())
+    return _Convex(nx, ny, h, box)
+
+
+def _clip(
+    cv: _Convex,
+    k: int,
+    ox: Array,
+    oy: Array,
+    dx: Array,
+    dy: Array,
+    t0: Array,
+    t1: Array,
+    grow: float,
+) -> tuple[Array, Array]:
+    """The stretch ``[lo, hi]`` of each segment ``o + t d`` (``t0 <= t <= t1``, ``d`` a unit
+    vector) inside polygon ``k`` grown by ``grow`` (shrunk when negative); empty: lo > hi."""
+    nx, ny, h = cv.nx[k], cv.ny[k], cv.h[k] + grow
+    live = np.isfinite(h)
+    nx, ny, h = nx[live], ny[live], h[live]
+    num = h[None, :] - (ox[:, None] * nx[None, :] + oy[:, None] * ny[None, :])
+    den = dx[:, None] * nx[None, :] + dy[:, None] * ny[None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = num / den
+    lo = np.maximum(t0, np.where(den < 0, r, -np.inf).max(axis=1, initial=-np.inf))
+    hi = np.minimum(t1, np.where(den > 0, r, np.inf).min(axis=1, initial=np.inf))
+    outside = ((den == 0) & (num < 0)).any(axis=1)
+    lo = np.where(outside, np.inf, lo)
+    return lo, hi
+
+
+def _any_hit(
+    cv: _Convex,
+    ox: Array,
+    oy: Array,
+    dx: Array,
+    dy: Array,
+    t0: Array,
+    t1: Array,
+    *,
+    grow: float,
+    strict: bool,
+) -> BoolArray:
+    """Whether each segment meets some polygon of ``cv`` grown by ``grow``: through its
+    interior over some length (``strict``) or at all (closed)."""
+    n = len(ox)
+    hit = np.zeros(n, dtype=bool)
+    ax, bx = ox + t0 * dx, ox + t1 * dx
+    ay, by = oy + t0 * dy, oy + t1 * dy
+    sx0, sx1 = np.minimum(ax, bx), np.maximum(ax, bx)
+    sy0, sy1 = np.minimum(ay, by), np.maximum(ay, by)
+    pad = abs(grow) + 1.0
+    for k in range(len(cv.box)):
+        x0, y0, x1, y1 = cv.box[k]
+        sel = np.flatnonzero(
+            ~hit & (sx1 >= x0 - pad) & (sx0 <= x1 + pad) & (sy1 >= y0 - pad) & (sy0 <= y1 + pad)
+        )
+        if not len(sel):
+            continue
+        lo, hi = _clip(cv, k, ox[sel], oy[sel], dx[sel], dy[sel], t0[sel], t1[sel], grow)
+        hit[sel] = lo < hi if strict else lo <= hi
+    return hit
+
+
+def _stretch(
+    ox: Array,
+    oy: Array,
+    dx: Array,
+    dy: Array,
+    ax: float,
+    ay: float,
+    ra: float,
+    bx: Array,
+    by: Array,
+    rb: float,
+    slack: float,
+) -> tuple[Array, Array, Array, Array, Array, BoolArray]:
+    """For lines ``o + t d``: the stretch between the two discs (from where the line leaves
+    disc a to where it enters disc b, ``d`` turned to point from a to b), and whether the
+    line meets both discs (their radii grown by ``slack``, negative: shrunk)."""
+    ta = (ax - ox) * dx + (ay - oy) * dy
+    tb = (bx - ox) * dx + (by - oy) * dy
+    flip = tb < ta
+    dx, dy = np.where(flip, -dx, dx), np.where(flip, -dy, dy)
+    ta, tb = np.where(flip, -ta, ta), np.where(flip, -tb, tb)
+    qa = (ax - ox) ** 2 + (ay - oy) ** 2 - ta * ta
+    qb = (bx - ox) ** 2 + (by - oy) ** 2 - tb * tb
+    ga = (ra + slack) ** 2 - qa
+    gb = (rb + slack) ** 2 - qb
+    ok = (ga >= 0) & (gb >= 0)
+    ha = np.sqrt(np.maximum(ra * ra - qa, 0.0))
+    hb = np.sqrt(np.maximum(rb * rb - qb, 0.0))
+    return ox, oy, dx, dy, np.column_stack((ta + ha, tb - hb)), ok
+
+
+def _tangent_lines(
+    fx: Array, fy: Array, cx: Array, cy: Array, r: float
+) -> tuple[Array, Array, Array, Array, BoolArray]:
+    """The two lines through point ``f`` tangent to the circle ``(c, r)`` (where ``f`` lies
+    outside it): origin, unit direction, and which exist."""
+    vx, vy = fx - cx, fy - cy
+    d = np.hypot(vx, vy)
+    ok = d > r
+    with np.errstate(invalid="ignore", divide="ignore"):
+        alpha = np.arccos(np.clip(r / d, -1.0, 1.0))
+    phi = np.arctan2(vy, vx)
+    out = []
+    for sgn in (1.0, -1.0):
+        tx = cx + r * np.cos(phi + sgn * alpha)
+        ty = cy + r * np.sin(phi + sgn * alpha)
+        ux, uy = tx - fx, ty - fy
+        ln = np.hypot(ux, uy)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out.append((fx, fy, ux / ln, uy / ln, ok & (ln > 0)))
+    (o1x, o1y, d1x, d1y, k1), (o2x, o2y, d2x, d2y, k2) = out
+    return (
+        np.concatenate((o1x, o2x)),
+        np.concatenate((o1y, o2y)),
+        np.concatenate((d1x, d2x)),
+        np.concatenate((d1y, d2y)),
+        np.concatenate((k1, k2)),
+    )
+
+
+def _common_tangents(
+    ax: float, ay: float, ra: float, bx: Array, by: Array, rb: float
+) -> tuple[Array, Array, Array, Array, BoolArray]:
+    """The (up to) four lines tangent to both circles, per second circle."""
+    dxv, dyv = bx - ax, by - ay
+    ln = np.hypot(dxv, dyv)
+    psi = np.arctan2(dyv, dxv)
+    ox, oy, ux, uy, oks = [], [], [], [], []
+    for s1, s2 in ((1.0, 1.0), (-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0)):
+        w = s2 * rb - s1 * ra
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ratio = w / ln
+        ok = np.abs(ratio) <= 1.0
+        theta = psi + np.arccos(np.clip(ratio, -1.0, 1.0))
+        nx, ny = np.cos(theta), np.sin(theta)
+        # n . b - k = s2 rb and n . a - k = s1 ra; a point of the line: a - s1 ra n
+        ox.append(ax - s1 * ra * nx)
+        oy.append(ay - s1 * ra * ny)
+        ux.append(-ny)
+        uy.append(nx)
+        oks.append(ok)
+    return (
+        np.concatenate(ox),
+        np.concatenate(oy),
+        np.concatenate(ux),
+        np.concatenate(uy),
+        np.concatenate(oks),
+    )
+
+
+def _edge_circle_points(
+    cv_polys: Sequence[Array], cx: Array, cy: Array, r: float
+) -> tuple[NDArray[np.int64], Array, Array]:
+    """Where the polygons' edges meet circles ``(c_m, r)``: (circle index, x, y)."""
+    if not cv_polys:
+        return np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0)
+    e = np.vstack([np.hstack((v, np.roll(v, -1, axis=0))) for v in cv_polys])
+    x0, y0, x1, y1 = e[:, 0], e[:, 1], e[:, 2], e[:, 3]
+    ex, ey = x1 - x0, y1 - y0
+    a = ex * ex + ey * ey
+    fx = x0[None, :] - cx[:, None]
+    fy = y0[None, :] - cy[:, None]
+    b = 2 * (fx * ex[None, :] + fy * ey[None, :])
+    c = fx * fx + fy * fy - r * r
+    disc = b * b - 4 * a[None, :] * c
+    ms, xs, ys = [], [], []
+    root = np.sqrt(np.maximum(disc, 0.0))
+    for sgn in (-1.0, 1.0):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            t = (-b + sgn * root) / (2 * a[None, :])
+        ok = (disc >= 0) & (t >= 0) & (t <= 1) & (a[None, :] > 0)
+        m, k = np.nonzero(ok)
+        ms.append(m)
+        xs.append(x0[k] + t[m, k] * ex[k])
+        ys.append(y0[k] + t[m, k] * ey[k])
+    return np.concatenate(ms), np.concatenate(xs), np.concatenate(ys)
+
+
+_EXTREMAL_BATCH = 2048
+"""Positions the extremal-line proofs take at once (their arrays grow with positions times
+corners)."""
+
+
+def _extremal(
+    c: Disc, rs: float, px: Array, py: Array, rt: float, among: BoolArray, parts: list[_Part]
+) -> tuple[BoolArray, BoolArray]:
+    """:func:`_extremal_batch` over the positions in batches of :data:`_EXTREMAL_BATCH`."""
+    seen = np.zeros(len(px), dtype=bool)
+    cut = np.zeros(len(px), dtype=bool)
+    idx = np.flatnonzero(among)
+    for b0 in range(0, len(idx), _EXTREMAL_BATCH):
+        mask = np.zeros(len(px), dtype=bool)
+        mask[idx[b0 : b0 + _EXTREMAL_BATCH]] = True
+        s_b, c_b = _extremal_batch(c, rs, px, py, rt, mask, parts)
+        seen |= s_b
+        cut |= c_b
+    return seen, cut
+
+
+def _extremal_batch(
+    c: Disc, rs: float, px: Array, py: Array, rt: float, among: BoolArray, parts: list[_Part]
+) -> tuple[BoolArray, BoolArray]:
+    """Positions proved visible, and positions proved hidden, by the straight lines that
+    decide line of sight (as the exact search of :mod:`fwwrules.geometry` does, over all
+    positions at once).
+
+    If some segment joins the two bases avoiding a set of convex pieces, one does that is
+    extremal: tangent to both bases, or through a corner (or a point where a piece's outline
+    meets a base's circle) and tangent to a base, or through two such points. *Visible*: one
+    of these lines, built on points at least the margin outside the grown parts, clears them
+    all between the bases. *Hidden*: every such line for the eroded parts passes through
+    the interior of one (deeper than rounding), so every segment between the bases passes
+    more than the margin into a piece.
+    """
+    n = len(px)
+    seen = np.zeros(n, dtype=bool)
+    cut = np.zeros(n, dtype=bool)
+    idx = np.flatnonzero(among)
+    if not len(idx) or not parts:
+        return seen, cut
+    grown = _convex([p.grown for p in parts])
+    ero_polys = [p.exact for p in parts if p.exact is not None]
+    eroded = _convex(ero_polys) if ero_polys else None
+    outer_polys = [p.outer for p in parts if p.outer is not None]
+    outer = np.vstack(outer_polys)
+    ero_v = np.vstack(ero_polys) if ero_polys else np.zeros((0, 2))
+    bx_all, by_all = px[idx], py[idx]
+    reach = max(rs, rt) + 1e-6
+
+    def corridor(fx: Array, fy: Array, bx: Array, by: Array) -> BoolArray:
+        # points near the segment between the centres (a superset of the bases' hull)
+        return _seg_point_distance_v(c.x, c.y, bx, by, fx, fy) <= reach
+
+    def features(verts: Array, bx: Array, by: Array) -> tuple[NDArray[np.int64], Array, Array]:
+        if not len(verts):
+            return np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0)
+        inside = corridor(verts[None, :, 0], verts[None, :, 1], bx[:, None], by[:, None])
+        m, k = np.nonzero(inside)
+        return m, verts[k, 0], verts[k, 1]
+
+    for proof in ("visible", "hidden"):
+        if proof == "visible":
+            verts, cv, grow, slack = outer, grown, _ROUND, -_ROUND
+        else:
+            if eroded is None:
+                break
+            verts, cv, grow, slack = ero_v, eroded, -_ROUND, _ROUND
+        left = ~(seen[idx] | cut[idx])
+        sub = np.flatnonzero(left)
+        if not len(sub):
+            break
+        bx, by = bx_all[sub], by_all[sub]
+        m_f, fx, fy = features(verts, bx, by)
+        # where outlines cross the bases' circles (a base reaching into a piece)
+        polys = outer_polys if proof == "visible" else ero_polys
+        _, ax_, ay_ = _edge_circle_points(polys, np.array([c.x]), np.array([c.y]), rs)
+        if len(ax_):
+            near = corridor(ax_[None, :], ay_[None, :], bx[:, None], by[:, None])
+            mm, kk = np.nonzero(near)
+            m_f = np.concatenate((m_f, mm))
+            fx = np.concatenate((fx, ax_[kk]))
+            fy = np.concatenate((fy, ay_[kk]))
+        mb, bxx, byy = _edge_circle_points(polys, bx, by, rt)
+        m_f = np.concatenate((m_f, mb))
+        fx = np.concatenate((fx, bxx))
+        fy = np.concatenate((fy, byy))
+        order = np.argsort(m_f, kind="stable")
+        m_f, fx, fy = m_f[order], fx[order], fy[order]
+        counts = np.bincount(m_f, minlength=len(sub))
+        starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+        too_many = counts > _MAX_FEATURES
+        found = np.zeros(len(sub), dtype=bool)  # visible: a clear line; hidden: a line not cut
+
+        feats = (m_f, fx, fy, counts, starts, too_many)
+        for mm, ox, oy, dx, dy in _candidates(c, rs, rt, bx, by, feats, found):
+            for s0 in range(0, len(mm), _CHUNK):
+                sl = slice(s0, s0 + _CHUNK)
+                m_c = mm[sl]
+                keep = ~found[m_c]
+                if not keep.any():
+                    continue
+                m_c = m_c[keep]
+                o_x, o_y, d_x, d_y, st, ok = _stretch(
+                    ox[sl][keep],
+                    oy[sl][keep],
+                    dx[sl][keep],
+                    dy[sl][keep],
+                    c.x,
+                    c.y,
+                    rs,
+                    bx[m_c],
+                    by[m_c],
+                    rt,
+                    slack,
+                )
+                if proof == "visible":
+                    ok &= st[:, 1] > st[:, 0]
+                    sel = np.flatnonzero(ok)
+                    if not len(sel):
+                        continue
+                    hit = _any_hit(
+                        cv,
+                        o_x[sel],
+                        o_y[sel],
+                        d_x[sel],
+                        d_y[sel],
+                        st[sel, 0],
+                        st[sel, 1],
+                        grow=grow,
+                        strict=False,
+                    )
+                    found[m_c[sel[~hit]]] = True
+                else:
+                    sel = np.flatnonzero(ok)
+                    if not len(sel):
+                        continue
+                    short = st[sel, 1] <= st[sel, 0]
+                    hit = _any_hit(
+                        cv,
+                        o_x[sel],
+                        o_y[sel],
+                        d_x[sel],
+                        d_y[sel],
+                        st[sel, 0],
+                        st[sel, 1],
+                        grow=grow,
+                        strict=True,
+                    )
+                    found[m_c[sel[short | ~hit]]] = True
+        if proof == "visible":
+            seen[idx[sub[found]]] = True
+        else:
+            cut[idx[sub[~found & ~too_many]]] = True
+    return seen, cut
+
+
+def _candidates(
+    c: Disc,
+    rs: float,
+    rt: float,
+    bx: Array,
+    by: Array,
+    feats: tuple[NDArray[np.int64], Array, Array, NDArray[np.int64], NDArray[np.int64], BoolArray],
+    found: BoolArray,
+) -> Iterator[tuple[NDArray[np.int64], Array, Array, Array, Array]]:
+    """The candidate lines of :func:`_extremal_batch` in bounded batches, cheapest kinds
+    first: (position, origin x, y, unit direction x, y). Positions already ``found`` (the
+    caller sets them while consuming) get no more pairs of features."""
+    m_f, fx, fy, counts, starts, too_many = feats
+    sub_n = len(bx)
+    # a. tangent to both bases
+    tox, toy, tdx, tdy, tok = _common_tangents(c.x, c.y, rs, bx, by, rt)
+    yield np.tile(np.arange(sub_n), 4)[tok], tox[tok], toy[tok], tdx[tok], tdy[tok]
+    # b. through a feature, tangent to a base
+    if len(m_f):
+        cxs, cys = np.full(len(fx), c.x), np.full(len(fx), c.y)
+        ox, oy, dx, dy, ok = _tangent_lines(fx, fy, cxs, cys, rs)
+        mm = np.tile(m_f, 2)
+        yield mm[ok], ox[ok], oy[ok], dx[ok], dy[ok]
+        ox, oy, dx, dy, ok = _tangent_lines(fx, fy, bx[m_f], by[m_f], rt)
+        yield mm[ok], ox[ok], oy[ok], dx[ok], dy[ok]
+    # c. through two features, a few positions at a time
+    for size in np.unique(counts[~too_many]).tolist():
+        if size < 2:
+            continue
+        iu, ju = np.triu_indices(size, 1)
+        every = np.flatnonzero((counts == size) & ~too_many)
+        per = max(1, _CHUNK // len(iu))
+        for b0 in range(0, len(every), per):
+            which = every[b0 : b0 + per]
+            which = which[~found[which]]
+            if not len(which):
+                continue
+            gi = (starts[which][:, None] + iu[None, :]).ravel()
+            gj = (starts[which][:, None] + ju[None, :]).ravel()
+            ux, uy = fx[gj] - fx[gi], fy[gj] - fy[gi]
+            ln = np.hypot(ux, uy)
+            nz = ln > _ROUND
+            with np.errstate(invalid="ignore", divide="ignore"):
+                ux, uy = ux / ln, uy / ln
+            yield m_f[gi][nz], fx[gi][nz], fy[gi][nz], ux[nz], uy[nz]
+
+
+def _seg_point_distance_v(
+    cx: float, cy: float, bx: Array, by: Array, fx: Array, fy: Array
+) -> Array:
+    """Distance from points ``f`` to segments ``c -> b`` (broadcasting)."""
+    dx, dy = bx - cx, by - cy
+    l2 = dx * dx + dy * dy
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.where(l2 > 0, ((fx - cx) * dx + (fy - cy) * dy) / l2, 0.0)
+    t = np.clip(t, 0.0, 1.0)
+    return np.asarray(np.hypot(cx + t * dx - fx, cy + t * dy - fy))
+
+
 def _cover_counts(
     scenario: Scenario,
     sid: str,
@@ -1322,63 +1979,70 @@ def _cover_counts(
     if not among.any():
         return count, unsure
     shooter = Point(c.x, c.y)
+    # cover.shooter-contact as line_of_cover measures it (the tolerance plus rounding)
+    touch_limit = tol + LENGTH_EPSILON_MM
+    centre = (c.x, c.y)
     for solid in merged(board, kinds, los=False).solids:
         area = solid.kind in AREA_KINDS
-        touching = solid.geometry.distance(shooter) - c.r <= tol
-        if touching and (area or len(solid.ids) == 1):
-            continue  # cover.shooter-contact: ignored whatever the line does
-        member_hits = []
+        if area or len(solid.ids) == 1:
+            if solid.geometry.distance(shooter) - c.r <= touch_limit:
+                continue  # cover.shooter-contact: ignored whatever the line does
+            parts = _parts_of(board, solid.geometry)
+            hit_g = np.zeros(n, dtype=bool)
+            for part in parts:
+                hit_g |= fan.hits(part.grown, among)
+            if not hit_g.any():
+                continue
+            c_add, u_add = _solid_passage(fan, solid.geometry, parts, hit_g, area=area)
+            count += c_add
+            for i in np.flatnonzero(u_add).tolist():
+                q = (float(fan.px[i]), float(fan.py[i]))
+                count[i] += _passage_count(centre, q, solid.geometry, area=area)
+            continue
+        # Touching solid pieces (cover.line): judged piece by piece when the line passes
+        # into any of them; as one object only when every piece alone is merely grazed.
+        members = []
         any_g = np.zeros(n, dtype=bool)
+        any_e = np.zeros(n, dtype=bool)
         for tid in solid.ids:
             poly = board.terrain[tid].polygon
             parts = _parts_of(board, poly)
             hit_g = np.zeros(n, dtype=bool)
             for part in parts:
                 hit_g |= fan.hits(part.grown, among)
-            member_hits.append((poly, parts, hit_g))
+            hit_e = np.zeros(n, dtype=bool)
+            for part in parts:
+                if part.eroded is not None:
+                    hit_e |= fan.hits(part.eroded, hit_g)
+            contact = poly.distance(shooter) - c.r <= touch_limit
+            members.append((poly, parts, hit_g, contact))
             any_g |= hit_g
+            any_e |= hit_e
         if not any_g.any():
             continue
-        if touching:
-            # touching solid pieces, one of them touching the shooter: left to the ruling
-            unsure |= any_g
-            continue
-        if len(solid.ids) > 1:
-            hits = np.sum([h for _, _, h in member_hits], axis=0)
-            if area:
-                # cover.area: touching areas of one kind are one area; entering any counts.
-                hit_e = np.zeros(n, dtype=bool)
-                for _, parts, hit_g in member_hits:
-                    for part in parts:
-                        if part.eroded is not None:
-                            hit_e |= fan.hits(part.eroded, hit_g)
-                count += hit_e
-                unsure |= any_g & ~hit_e
+        # piece by piece where some piece is surely passed into (not merely grazed)
+        for poly, parts, hit_g, contact in members:
+            if contact:
                 continue
-            # Touching solid pieces (merged, or judged piece by piece along a seam, docs/rules.md
-            # conventions): sure where the line meets one of them alone, or where
-            # judging them as one object and piece by piece give the same count.
-            doubt = hits > 1
-            for poly, parts, hit_g in member_hits:
-                alone = hit_g & (hits == 1)
-                c_add, u_add = _solid_passage(fan, poly, parts, alone, area=False)
-                count += c_add
-                doubt |= u_add
-            for i in np.flatnonzero(doubt).tolist():
+            sel = hit_g & any_e
+            c_add, u_add = _solid_passage(fan, poly, parts, sel, area=False)
+            count += c_add
+            for i in np.flatnonzero(u_add).tolist():
                 q = (float(fan.px[i]), float(fan.py[i]))
-                whole = _passage_count((c.x, c.y), q, solid.geometry, area=False)
-                each = sum(_passage_count((c.x, c.y), q, g, area=False) for g, _, _ in member_hits)
-                if whole == each:
-                    count[i] += whole
-                else:
-                    unsure[i] = True
-            continue
-        poly, parts, hit_g = member_hits[0]
-        c_add, u_add = _solid_passage(fan, poly, parts, hit_g, area=area)
-        count += c_add
-        for i in np.flatnonzero(u_add).tolist():
+                count[i] += _passage_count(centre, q, poly, area=False)
+        # near every piece but into none of them for sure: decided as line_of_cover does
+        union_contact = solid.geometry.distance(shooter) - c.r <= touch_limit
+        for i in np.flatnonzero(any_g & ~any_e).tolist():
             q = (float(fan.px[i]), float(fan.py[i]))
-            count[i] += _passage_count((c.x, c.y), q, solid.geometry, area=area)
+            own = [passage(centre, q, poly).how for poly, _, _, _ in members]
+            if any(how not in ("none", "grazed") for how in own):
+                count[i] += sum(
+                    1
+                    for how, (_, _, _, contact) in zip(own, members, strict=True)
+                    if how == "crossed" and not contact
+                )
+            elif not union_contact:
+                count[i] += _passage_count(centre, q, solid.geometry, area=False)
     attacker = scenario.model(sid)
     by = scenario.options.cover_by
     for m in scenario.models:
@@ -1549,6 +2213,11 @@ def json_schema() -> dict[str, Any]:
             "step": {"type": ["number", "null"], "description": "grid step, in `units`"},
             "units": {"enum": ["mm", "in"]},
             "rules": {"enum": ["core", "vts"]},
+            "weapon": {
+                "type": "string",
+                "description": "`best`, or the weapon id asked for (`--weapon`): shooters "
+                "carrying it are judged with it alone, the others with their best weapon",
+            },
             "shooters": {"type": "array", "items": {"type": "string"}},
             "positions": {
                 "type": "array",

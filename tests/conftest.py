@@ -1,11 +1,28 @@
-"""Shared fixtures: a small valid scenario as text, and a helper to write files."""
+"""Shared fixtures: a small valid scenario as text, a helper to write files, and a picture
+cache of the session's own (``fwwrules review`` never touches the user's ``~/.cache``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _session_picture_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """``FWWRULES_CACHE_DIR`` for the whole session (subprocesses inherit it): the review page
+    built by one test is drawn from the cache by the next."""
+    cache = tmp_path_factory.mktemp("fwwrules-cache")
+    before = os.environ.get("FWWRULES_CACHE_DIR")
+    os.environ["FWWRULES_CACHE_DIR"] = str(cache)
+    yield cache
+    if before is None:
+        os.environ.pop("FWWRULES_CACHE_DIR", None)
+    else:
+        os.environ["FWWRULES_CACHE_DIR"] = before
+
 
 GOOD_YAML = """\
 format: fwwrules/scenario@1

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "fwwrules"
 
 
-FILLED_AT_IMPORT = {"catalogue.py": {"MESSAGES"}}
+FILLED_AT_IMPORT = {"catalogue.py": {"MESSAGES"}, "loading.py": {"_LIMITS_BY_PATTERN"}}
 """Module-level tables of constant data that start empty and are filled once at import."""
 
 

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle
+from shapely.geometry import Polygon
 
 import fwwrules
 from fwwrules.draw import BoardStyle, draw_board, draw_word, moving_artists, update_board
@@ -131,7 +132,9 @@ def test_sides_differ_by_hatch_and_legend_not_colour_alone() -> None:
 def test_terrain_kinds_hatched_labelled_and_in_legend() -> None:
     s = board()
     art = draw_board(s, axes()[1])
-    hatches = {t: p.get_hatch() for t, p in art.terrain.items()}
+    # one patch per kind (a compound path of its pieces), each kind its own hatch
+    assert set(art.terrain) == {"blocking", "cover", "area"}
+    hatches = {k: p.get_hatch() for k, p in art.terrain.items()}
     assert len(set(hatches.values())) == 3
     texts = art.legend_texts()
     for kind in ("blocking", "cover", "area"):
@@ -139,13 +142,15 @@ def test_terrain_kinds_hatched_labelled_and_in_legend() -> None:
     assert "50" in art.terrain_labels["wall"].get_text()
     assert "height" in art.terrain_labels["wall"].get_text()
     # an unnamed piece without a height carries no label unless the style asks for one
-    assert not art.terrain_labels["crate"].get_visible()
+    assert "crate" not in art.terrain_labels or not art.terrain_labels["crate"].get_visible()
     named = draw_board(s, axes()[1], style=BoardStyle(label_unnamed_terrain=True))
     assert named.terrain_labels["crate"].get_text() == "crate"
     assert named.terrain_labels["crate"].get_visible()
-    # the wall's patch is the rules' polygon
-    xs = sorted({round(x) for x, _ in art.terrain["wall"].get_xy()})
-    assert xs == [140, 160]
+    # the blocking patch is the rules' polygon of the wall (the only blocking piece), turned
+    # counter-clockwise and closed
+    (ring,) = art.terrain["blocking"].get_path().to_polygons()
+    assert Polygon(ring).equals(s.board.terrain["wall"].polygon)
+    assert Polygon(ring).exterior.is_ccw
 
 
 def test_elevation_significant_edge_drawn_thick_dashed() -> None:
@@ -424,5 +429,98 @@ def test_melee_slide_drawn_along_the_legal_path_around_a_base() -> None:
         assert len(xs) == len(r.path)
         assert (xs[0], ys[0]) == pytest.approx(s.model("behemoth").at)
         assert (xs[-1], ys[-1]) == pytest.approx((324.8, 343.4))
+    finally:
+        plt.close(fig)
+
+
+def test_terrain_drawn_as_one_patch_per_kind_every_piece_outlined_ccw() -> None:
+    """Hundreds of pieces cost one hatched fill per kind: each kind is one compound path
+    holding every piece's outline (the rules' polygon, counter-clockwise so that the
+    non-zero fill covers overlapping pieces); ground areas lie under the pieces."""
+    s = fwwrules.loads(
+        """
+format: fwwrules/scenario@1
+models: [{id: a, faction: x, base: 32, at: [20, 20]}]
+terrain:
+  - {id: w1, kind: blocking, polygon: [[100, 100], [100, 140], [140, 140], [140, 100]]}
+  - {id: w2, kind: blocking, rect: {at: [130, 130], size: [40, 20], angle: 30}}
+  - {id: w3, kind: blocking, circle: {at: [300, 100], diameter: 50}}
+  - {id: field, kind: area, rect: {at: [200, 200], size: [300, 300]}}
+"""
+    )
+    art = draw_board(s, axes()[1])
+    assert list(art.terrain) == ["area", "blocking"]
+    rings = art.terrain["blocking"].get_path().to_polygons()
+    assert len(rings) == 3
+    for ring, tid in zip(rings, ("w1", "w2", "w3"), strict=True):
+        outline = Polygon(ring)
+        assert outline.exterior.is_ccw  # w1 is given clockwise
+        assert outline.equals(s.board.terrain[tid].polygon)
+    assert art.terrain["area"].get_zorder() < art.terrain["blocking"].get_zorder()
+    assert all(p in art.ax.patches for p in art.terrain.values())
+
+
+def test_terrain_label_made_when_a_piece_gains_a_height() -> None:
+    s = board()
+    art = draw_board(s, axes()[1])
+    assert "crate" not in art.terrain_labels
+    raised = dataclasses.replace(
+        s,
+        terrain=tuple(
+            dataclasses.replace(t, height=30.0) if t.id == "crate" else t for t in s.terrain
+        ),
+    )
+    update_board(art, raised)
+    assert art.terrain_labels["crate"].get_visible()
+    assert "30" in art.terrain_labels["crate"].get_text()
+
+
+def test_melee_slide_refused_on_the_way_marks_where_the_contact_breaks() -> None:
+    """#12: a slide refused because every way round breaks contact shows a cross at each point
+    where it breaks (the ruling's ``breaks_at``), naming the model it would leave; a legal slide
+    shows none."""
+    import matplotlib.pyplot as plt
+
+    import fwwrules
+    from fwwrules.draw import draw_board
+    from fwwrules.draw.board import drawn_kinds
+
+    def piece(ident: str, faction: str, x: float, y: float) -> str:
+        at = f"at: [{x}, {y}]"
+        return f"  - {{id: {ident}, name: {ident.title()}, faction: {faction}, base: 32, {at}}}\n"
+
+    head = "format: fwwrules/scenario@1\nrules: core\nunits: mm\nboard: {size: [300, 300]}\n"
+    models = piece("s", "x", 118, 150) + piece("dogmeat", "y", 150, 150)
+    closed = fwwrules.loads(
+        head + "models:\n" + models + piece("r", "y", 150, 182) + piece("q", "y", 150, 118)
+    )
+    refused = fwwrules.slide(closed, "s", (182, 150))
+    assert not refused.legal and refused.breaks == () and len(refused.breaks_at) == 2
+    fig = plt.figure(figsize=(6, 6))
+    try:
+        art = draw_board(closed, fig.add_subplot(), slide=refused, lang="de")
+        assert art.slide_breaks is not None and art.slide_breaks.get_visible()
+        xs, ys = art.slide_breaks.get_data()
+        pairs = zip((float(x) for x in xs), (float(y) for y in ys), strict=True)
+        drawn = sorted(p for p in pairs if not math.isnan(p[0]))  # pieces split by NaN
+        expected = sorted((bx, by) for _, _, (bx, by) in refused.breaks_at)
+        assert [c for p in drawn for c in p] == pytest.approx([c for p in expected for c in p])
+        for bx, by in drawn:  # on the ring round Dogmeat's centre, where contact still holds
+            assert math.hypot(bx - 150, by - 150) == pytest.approx(32, abs=1e-6)
+        texts = [t.get_text() for t in art.slide_break_labels if t.get_visible()]
+        assert texts == ["Kontakt reißt ab: Dogmeat"] * 2
+        assert "slide-breaks" in drawn_kinds(art)
+        assert "Kontakt reißt ab" in art.legend_texts()
+    finally:
+        plt.close(fig)
+    free = fwwrules.loads(head + "models:\n" + models)
+    legal = fwwrules.slide(free, "s", (182, 150))
+    assert legal.legal and legal.breaks_at == ()
+    fig = plt.figure(figsize=(6, 6))
+    try:
+        art = draw_board(free, fig.add_subplot(), slide=legal)
+        assert art.slide_breaks is not None and not art.slide_breaks.get_visible()
+        assert not any(t.get_visible() for t in art.slide_break_labels)
+        assert "slide-breaks" not in drawn_kinds(art)
     finally:
         plt.close(fig)

@@ -175,3 +175,28 @@ def test_side_colour_is_the_same_on_every_board() -> None:
             colours.setdefault(side, set()).add(to_hex(art.bases[m.id].get_facecolor()))
     assert colours["brotherhood"] == {"#0072b2"}
     assert all(len(c) == 1 for c in colours.values()), colours
+
+
+def test_label_box_computed_equals_the_measured_background_box() -> None:
+    """Labels' boxes with a round or circular background are computed (text box + pad), not
+    measured from the patch's path: on every example and the crowded board, the two agree."""
+    from matplotlib.transforms import Bbox
+
+    from fwwrules.draw.labels import _renderer, _text_bbox, board_labels
+
+    checked = circles = 0
+    for s in [*(fwwrules.load(p) for p in EXAMPLES), crowded()]:
+        art = drawn(s)
+        renderer = _renderer(art)
+        for t in board_labels(art):
+            if not (t.get_visible() and t.get_text()) or t.get_bbox_patch() is None:
+                continue
+            t.update_bbox_position_size(renderer)
+            measured = Bbox.union(
+                [t.get_window_extent(renderer), t.get_bbox_patch().get_window_extent(renderer)]
+            )
+            assert _text_bbox(t, renderer).bounds == pytest.approx(measured.bounds, abs=1e-6)
+            checked += 1
+            circles += t.get_bbox_patch().get_boxstyle().__class__.__name__ == "Circle"
+    assert checked > 50
+    assert circles > 5  # numbered markers

@@ -6,6 +6,7 @@ with what the editor computed for itself.
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import replace
 from pathlib import Path
@@ -19,6 +20,7 @@ import fwwrules
 from fwwrules import cli
 from fwwrules.constants import MM_PER_INCH
 from fwwrules.data import Scenario
+from fwwrules.errors import format_path
 
 matplotlib.use("Agg")
 
@@ -162,6 +164,22 @@ def test_editor_polygon_with_two_points_is_refused_and_never_saved(tmp_path: Pat
     assert "expected at least 3 points (got 2)" in ed.message.value
     ed.save(out)
     assert out.read_text() == saved
+
+
+@pytest.mark.parametrize("count", [0, 1, 2])
+def test_editor_polygon_refusal_is_the_loaders_problem_word_for_word(count: int) -> None:
+    # The editor asks the loader's own check: a file holding the same polygon at the same
+    # place gets the same path and message.
+    ed = small_board()
+    points = [[1.0 + k, 1.0 + 2 * k] for k in range(count)]
+    with pytest.raises(EditRefused) as refused:
+        ed.add_polygon(points)
+    data = ed.data
+    data["terrain"].append({"id": "p", "kind": "cover", "polygon": points})
+    with pytest.raises(fwwrules.ScenarioError) as loaded:
+        fwwrules.loads(json.dumps(data), json=True)
+    said = [f"{format_path(p.path)}: {p.message}" for p in loaded.value.problems]
+    assert said == [str(refused.value)]
 
 
 def test_editor_self_intersecting_outline_is_red_with_the_reason_and_blocks_saving(

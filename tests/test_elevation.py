@@ -10,7 +10,7 @@ import dataclasses
 import math
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from transforms import moved
 
@@ -33,7 +33,7 @@ from fwwrules.elevation import (
     standing_on,
 )
 from fwwrules.placement import move_model
-from fwwrules.scenario import Model, Rect, Scenario, Terrain
+from fwwrules.scenario import Circle, Model, Rect, Scenario, Terrain
 
 ORANGE = 2 * 25.4  # mm
 
@@ -199,7 +199,7 @@ def test_elevation_significant_edge_function_matches_board() -> None:
 
 
 def test_elevation_significant_edge_memo_follows_the_terrain() -> None:
-    """A model moved with ``move_model`` keeps the board's edges (``Derived.keep_terrain``);
+    """A model moved with ``move_model`` keeps the board's edges (``Derived.carry_terrain``);
     a scenario rebuilt by hand finds the same edges again; other heights give other edges."""
     s = example("rooftop")
     edges = s.board.significant_edges
@@ -518,13 +518,8 @@ def test_elevation_significant_edge_indexed_equals_edge_by_edge(
     pieces: tuple[TerrainGeometry, ...],
 ) -> None:
     """The bulk computation (STRtree over pieces and outline segments) decides exactly what the
-    edge-by-edge reference decides, up to rounding of the cut points (1e-9 mm).
-
-    Known divergence, left open on issue 14: two pieces with exactly the same outline and
-    different heights (found by hypothesis: two equal circles at 1" and 2") give different
-    edges in the two computations, so such boards are set aside here until it is fixed."""
-    outlines = [p.polygon.normalize().wkb for p in pieces]
-    assume(len(set(outlines)) == len(outlines))
+    edge-by-edge reference decides, up to rounding of the cut points (1e-9 mm), also for
+    pieces with exactly the same outline (see the explicit test below)."""
     fast = _compute_edges(pieces, ORANGE)
     slow = _compute_edges_reference(pieces, ORANGE)
     assert _same_edges(fast, slow)
@@ -538,3 +533,37 @@ def test_elevation_significant_edge_indexed_on_the_shipped_examples() -> None:
         assert _same_edges(
             _compute_edges(pieces, orange), _compute_edges_reference(pieces, orange)
         ), path.name
+
+
+@pytest.mark.parametrize("shape", ["circle", "star", "box"])
+def test_elevation_significant_edge_two_pieces_with_one_outline(shape: str) -> None:
+    """Two pieces with exactly the same outline, 1" and 2" high (hypothesis found the circles):
+    nothing lies beyond the shared outline but the table, so every edge of the 2" piece drops
+    2" (Orange: significant) to 0, whole, and the 1" piece has none; both computations agree.
+    (Before, a point of the shared outline was "held" by the lower piece or not as rounding
+    fell, and about half the circle's edges were lost.)"""
+    outline: object
+    if shape == "circle":
+        outline = Circle((100.0, 100.0), 50.0)
+    elif shape == "star":
+        outline = tuple(
+            (
+                100 + (40 if k % 2 == 0 else 22) * math.cos(2 * math.pi * k / 10),
+                100 + (40 if k % 2 == 0 else 22) * math.sin(2 * math.pi * k / 10),
+            )
+            for k in range(10)
+        )
+    else:
+        outline = ((0.0, 0.0), (50.0, 0.0), (50.0, 37.5), (0.0, 37.5))
+    low = Terrain("low", "blocking", outline, height=25.4)  # type: ignore[arg-type]
+    high = Terrain("high", "blocking", outline, height=50.8)  # type: ignore[arg-type]
+    for order in ((low, high), (high, low)):
+        s = Scenario(models=(), terrain=order)
+        pieces = tuple(s.board.terrain.values())
+        n = len(s.board.terrain["high"].polygon.exterior.coords) - 1
+        for compute in (_compute_edges, _compute_edges_reference):
+            edges = compute(pieces, ORANGE)
+            assert [e.index for e in edges] == list(range(n))
+            assert all(e.terrain == "high" and e.bottom == 0.0 and e.top == 50.8 for e in edges)
+            ring = s.board.terrain["high"].polygon.exterior.coords
+            assert all(e.a == ring[e.index] and e.b == ring[e.index + 1] for e in edges)

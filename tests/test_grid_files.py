@@ -158,3 +158,48 @@ def test_grid_walls_longer_than_the_limit_are_refused(write: Callable[[str, str]
     with pytest.raises(ScenarioError, match="MAX_GRID_WALL_EDGES"):
         fwwrules.load(path)
     assert main(["check", str(path)]) == 2
+
+
+def _pillars(last: int) -> str:
+    """Two 3x3 creatures at either end of a corridor with pillars (wall squares) on every
+    other column from 5 to ``last``."""
+    row = "".join("#" if 5 <= c <= last and c % 2 else "." for c in range(36))
+    rows = "".join(f"  {row}\n" for _ in range(6))
+    return (
+        f"format: fwwrules/grid@1\nmap: |\n{rows}creatures:\n"
+        "  - {id: a, at: [0, 1], size: 3}\n  - {id: b, at: [33, 1], size: 3}\n"
+    )
+
+
+def test_grid_line_of_effect_over_the_line_limit_is_refused(
+    write: Callable[[str, str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A line-of-effect search needing more than MAX_GRID_EFFECT_LINES candidate lines is
+    refused (exit 2, the limit's name and the pair), not worked through; with fewer pillars
+    the same corridor is answered."""
+    from fwwrules.constants import MAX_GRID_EFFECT_LINES
+    from fwwrules.errors import QueryError
+
+    over = write("pillars.yaml", _pillars(29))
+    with pytest.raises(QueryError, match=f"the limit is {MAX_GRID_EFFECT_LINES}") as info:
+        grid_cover(fwwrules.load(over), "a", "b")  # type: ignore[arg-type]
+    assert "MAX_GRID_EFFECT_LINES" in str(info.value)
+    assert "'a'" in str(info.value) and "'b'" in str(info.value)
+    capsys.readouterr()
+    assert main(["grid", str(over), "--attacker", "a", "--target", "b"]) == 2
+    err = capsys.readouterr().err
+    assert "MAX_GRID_EFFECT_LINES" in err and "Traceback" not in err
+    under = write("few-pillars.yaml", _pillars(9))
+    ruling = grid_cover(fwwrules.load(under), "a", "b")  # type: ignore[arg-type]
+    assert ruling.to_dict()["attacker"] == "a"
+
+
+def test_grid_too_many_wall_entries_are_refused_while_reading(
+    write: Callable[[str, str], Path],
+) -> None:
+    from fwwrules.constants import MAX_GRID_WALLS
+
+    walls = "  - [[0, 0], [1, 0]]\n" * (MAX_GRID_WALLS + 1)
+    path = write("walls.yaml", f"format: fwwrules/grid@1\nmap: |\n  ..\nwalls:\n{walls}")
+    with pytest.raises(ScenarioError, match=rf"more than {MAX_GRID_WALLS} walls.*MAX_GRID_WALLS"):
+        fwwrules.load(path)

@@ -80,3 +80,40 @@ def test_grid_panel_same_creature_shows_the_error(panel: GridPanel) -> None:
     assert panel.ruling is None and panel.error is not None
     assert "cannot attack itself" in panel.text.value
     assert all(len(line.get_xdata()) == 0 for line in panel.artists.lines.values())
+
+
+def _png_size(png: bytes) -> tuple[int, int]:
+    import io
+
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as img:
+        return img.size
+
+
+def test_grid_picture_is_sharp_and_readable_at_display_size(panel: GridPanel) -> None:
+    """Drawn at twice its CSS size (sharp at a device pixel ratio of 2); every text at least
+    9 pt; the legend in the board's conventions (outside the map, no frame)."""
+    css = int(str(panel.image.layout.width).removesuffix("px"))
+    width, _ = _png_size(bytes(panel.image.value))
+    assert width == 2 * css
+    fig = panel.figure
+    texts = [t for t in fig.findobj(lambda a: hasattr(a, "get_fontsize")) if t.get_text()]
+    assert texts and min(t.get_fontsize() for t in texts) >= 9.0
+    legend = panel.artists.legend
+    assert legend is not None and not legend.get_frame_on()
+    fig.canvas.draw()
+    assert legend.get_window_extent().x0 > panel.artists.ax.get_window_extent().x1
+
+
+@pytest.mark.parametrize(("name", "others"), [("rogue", True), ("big", False)])
+def test_grid_legend_lists_only_the_roles_drawn(name: str, others: bool) -> None:
+    """The "creature" entry (neither attacker nor target) only when such a creature is drawn."""
+    s = fwwrules.load(fwwrules.example_path(f"grid/{name}"))
+    assert (len(s.creatures) > 2) == others
+    p = GridPanel(s)
+    legend = [t.get_text() for t in p.artists.legend.get_texts()]
+    assert "attacker" in legend and "target" in legend
+    assert ("creature" in legend) == others
+    p.lang.value = "de"
+    assert len(p.artists.legend.get_texts()) == len(legend)

@@ -82,3 +82,120 @@ def test_review_german_labels_and_bad_arguments(
     capsys.readouterr()
     assert main(["review", "-o", str(tmp_path / "missing" / "x.html")]) == 2
     assert "cannot write" in capsys.readouterr().err
+
+
+def test_review_second_run_takes_every_picture_from_the_cache_and_gives_the_same_page(
+    page: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page fixture ran the CLI with the session's cache (``FWWRULES_CACHE_DIR``): running
+    it again draws nothing and writes the same page byte for byte."""
+    from fwwrules.draw import review
+
+    def no_drawing(*args: object) -> bytes:
+        raise AssertionError("a picture was drawn although the cache holds it")
+
+    monkeypatch.setattr(review, "_draw_picture", no_drawing)
+    out = tmp_path / "again.html"
+    assert main(["review", "-o", str(out)]) == 0
+    assert out.read_text(encoding="utf-8") == page
+
+
+def _picture_count() -> int:
+    readings = sum(len(translation.readings(n.number)) for n in translation.NOTES)
+    return len(EXAMPLE_QUESTIONS) + readings
+
+
+def _fake_drawing(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Replace drawing by a tiny PNG-looking result; returns the list of what was drawn."""
+    from fwwrules.draw import review
+
+    drawn: list[str] = []
+
+    def fake(scenario: object, answer: object, kind: str, lang: str) -> bytes:
+        drawn.append(kind)
+        return b"\x89PNG\r\n\x1a\n" + f"{len(drawn)}".encode()
+
+    monkeypatch.setattr(review, "_draw_picture", fake)
+    return drawn
+
+
+def test_review_cache_is_keyed_by_the_code_and_keeps_one_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fwwrules.draw import review
+
+    drawn = _fake_drawing(monkeypatch)
+    pictures = _picture_count()
+    first = review.build_review("de", clauses=[], cache=review.PictureCache(tmp_path))
+    assert len(drawn) == pictures
+    cache = review.PictureCache(tmp_path)
+    assert review.build_review("de", clauses=[], cache=cache) == first
+    assert len(drawn) == pictures and (cache.hits, cache.misses) == (pictures, 0)
+    # another language is another picture
+    review.build_review("en", clauses=[], cache=review.PictureCache(tmp_path))
+    assert len(drawn) == 2 * pictures
+    # any change to the package (its digest) draws everything again and drops the old files
+    monkeypatch.setattr(review, "code_digest", lambda: "f" * 64)
+    second = review.build_review("de", clauses=[], cache=review.PictureCache(tmp_path))
+    assert len(drawn) == 3 * pictures and second != first
+    assert [p.name for p in (tmp_path / "review-pictures").iterdir()] == ["f" * 24]
+
+
+def test_review_cache_that_cannot_be_written_or_holds_a_broken_file_only_costs_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fwwrules.draw import review
+
+    drawn = _fake_drawing(monkeypatch)
+    pictures = _picture_count()
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the cache folder would be")
+    a = review.build_review("en", clauses=[], cache=review.PictureCache(blocked))
+    b = review.build_review("en", clauses=[], cache=review.PictureCache(blocked))
+    assert len(drawn) == 2 * pictures  # both drawn in full, no error
+    assert a != b  # (the fake numbers its pictures)
+    review.build_review("en", clauses=[], cache=review.PictureCache(tmp_path / "c"))
+    stored = list((tmp_path / "c").rglob("*.png"))
+    assert len(stored) == pictures and not list((tmp_path / "c").rglob("*.tmp"))
+    for png in stored:
+        png.write_bytes(b"half a pict")  # a damaged file is drawn again, never shown
+    review.build_review("en", clauses=[], cache=review.PictureCache(tmp_path / "c"))
+    assert len(drawn) == 4 * pictures
+
+
+def test_review_no_cache_option_neither_reads_nor_writes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    drawn = _fake_drawing(monkeypatch)
+    monkeypatch.setenv("FWWRULES_CACHE_DIR", str(tmp_path / "cache"))
+    assert main(["review", "--no-cache", "-o", str(tmp_path / "a.html")]) == 0
+    assert not (tmp_path / "cache").exists() and drawn
+    n = len(drawn)
+    assert main(["review", "-o", str(tmp_path / "b.html")]) == 0
+    assert len(drawn) == 2 * n and (tmp_path / "cache" / "review-pictures").is_dir()
+    assert main(["review", "-o", str(tmp_path / "c.html")]) == 0
+    assert len(drawn) == 2 * n  # the second run with the cache draws nothing
+
+
+def test_review_picture_grows_to_hold_a_long_german_legend_entry() -> None:
+    """The fixed layout cuts "Deckungslinie durchquert: Deckung" off at the figure's right
+    edge; the review's picture grows to hold it (and keeps the board where it was)."""
+    from fwwrules.draw import review
+    from fwwrules.draw.board import DEFAULT_STYLE, draw_board
+    from fwwrules.draw.figure import figure_of, new_axes
+
+    s = fwwrules.load(fwwrules.example_path("cover-example-1"))
+    r = fwwrules.ruling(s, "brute", "knight")
+    ax = new_axes(DEFAULT_STYLE.figsize, review.PICTURE_DPI, DEFAULT_STYLE.margins)
+    draw_board(s, ax, ruling=r, lang="de")
+    fig = figure_of(ax)
+    renderer = fig.canvas.get_renderer()
+    legend = ax.get_legend().get_window_extent(renderer)
+    assert legend.x1 > fig.bbox.x1  # sticks out of the fixed layout
+    box = review._grown_box(fig)
+    assert box.x1 * fig.dpi >= legend.x1 and (box.x0, box.y0) == (0, 0)
+    png = review._draw_picture(s, r, "ruling", "de")
+    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    assert width >= legend.x1 and height == round(fig.bbox.height)
+    english = review._draw_picture(s, r, "ruling", "en")
+    assert int.from_bytes(english[16:20], "big") == round(fig.bbox.width)  # it fits: as is

@@ -151,6 +151,17 @@ def test_melee_slide_keeps_contact_at_every_point_of_the_path() -> None:
         )
     assert set(d["blocked_by"]) == {"r", "q"}
     assert "would break contact with d" in r.explain("en")
+    # the same points, exact, for the picture (and in the JSON): the text's rounded ones
+    assert len(r.breaks_at) == len(broke)
+    for (who, blocker, (bx, by)), x in zip(r.breaks_at, broke, strict=True):
+        assert (who, blocker) == (x.params["model"], x.params["blocker"])
+        assert (round(bx, 1), round(by, 1)) == (x.params["x"], x.params["y"])
+        assert math.hypot(bx, by) == pytest.approx(32, abs=1e-6)  # on the ring round Dogmeat
+        bd = math.hypot(bx, by - 32) if blocker == "r" else math.hypot(bx, by + 32)
+        assert bd == pytest.approx(31.5, abs=1e-6)  # where the blocker's base cuts it
+    assert [b["at"] for b in d["breaks_at"]] == [
+        [round(bx, 3), round(by, 3)] for _, _, (bx, by) in r.breaks_at
+    ]
 
 
 HUG = 2 * math.sqrt(32**2 - 31.5**2) + 31.5 * (math.pi - 2 * math.acos(31.5 / 32))

@@ -127,3 +127,29 @@ def test_draw_threat_map_legend_in_words() -> None:
         assert classes_of(tm, layer).shape == (len(tm.positions),)
     with pytest.raises(QueryError, match="unknown threat layer"):
         draw_threat_map(tm, layer="danger")
+
+
+def test_threat_weapon_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--weapon W``: the shooters carrying W are judged with it alone (here the brute's
+    improvised weapon: a melee weapon, so nowhere but in base contact); an unknown weapon
+    exits 2 naming the choices."""
+    code, out, err = run(
+        capsys,
+        "threat",
+        COVER_1,
+        "--side",
+        "brotherhood",
+        "--step",
+        "20",
+        "--json",
+        "--weapon",
+        "improvised",
+    )
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["weapon"] == "improvised"
+    assert {row[0]["weapon"] for row in doc["cells"]} == {"improvised"}
+    assert {row[0]["reason"] for row in doc["cells"] if not row[0]["allowed"]} == {"melee.engaged"}
+    code, out, err = run(capsys, "threat", COVER_1, "--side", "brotherhood", "--weapon", "nope")
+    assert code == 2 and out == ""
+    assert "unknown weapon 'nope'" in err and "improvised" in err and "Traceback" not in err

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import matplotlib
 import numpy as np
+import pytest
 
 matplotlib.use("Agg")
 
@@ -54,3 +55,27 @@ def test_threat_panel_layer_control_redraws_the_overlay() -> None:
     assert p.overlay is not None and p.overlay.layer == "best-modifier"
     texts = [t.get_text() for t in p.overlay.legend.get_texts()]
     assert "no attack possible" in texts
+
+
+def test_threat_panel_drop_updates_the_map_incrementally(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dropping a dragged shooter updates the map (``ThreatMap.update``, only the cells the
+    move can change) and the result equals the map computed afresh."""
+    from fwwrules.threat import ThreatMap
+
+    p = panel()
+    calls: list[str] = []
+    original = ThreatMap.update
+
+    def spy(self: ThreatMap, scenario: fwwrules.Scenario, moved: str) -> ThreatMap:
+        calls.append(moved)
+        return original(self, scenario, moved)
+
+    monkeypatch.setattr(ThreatMap, "update", spy)
+    u = p.scenario.unit_mm
+    p._dragged("brute", 240 * u, 210 * u)
+    p._dropped("brute", 250 * u, 200 * u)
+    assert calls == ["brute"]
+    assert p.result is not None
+    want = fwwrules.threat_map(p.scenario, "brotherhood", step=10, area=p.area)
+    for name in ("allowed", "modifier", "covered", "weapon", "placeable"):
+        assert np.array_equal(getattr(want, name), getattr(p.result, name)), name

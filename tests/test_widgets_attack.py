@@ -283,3 +283,22 @@ def test_press_off_any_base_starts_no_drag(spy: Spy) -> None:
     p = panel()
     _event(p, "button_press_event", 150.0, 20.0)
     assert p.view.dragging is None
+
+
+def test_dragging_a_base_into_contact_slides_round_it_instead_of_sticking(spy: Spy) -> None:
+    """The brute (40 mm) is dragged up into the dog (32 mm): it stops at contact; the mouse
+    then moves on sideways past the dog, and the brute goes round the dog, still touching."""
+    p = panel()
+    _event(p, "button_press_event", 250.0, 100.0)
+    _event(p, "motion_notify_event", 250.0, 300.0)  # straight at the dog: stops at contact
+    brute = p.scenario.board.models["brute"].disc
+    dog = p.scenario.board.models["dog"].disc
+    assert brute.gap(dog) == pytest.approx(0.0, abs=1e-6)
+    assert (brute.x, brute.y) == pytest.approx((250.0, 264.0))
+    _event(p, "motion_notify_event", 280.0, 300.0)  # on, to the right, into the dog
+    brute = p.scenario.board.models["brute"].disc
+    assert brute.gap(dog) == pytest.approx(0.0, abs=1e-6)  # still touching, never overlapping
+    assert brute.x > 260.0  # it went round, keeping the sideways part of the motion
+    assert p.artists.bases["brute"].center == pytest.approx((brute.x, brute.y))
+    _event(p, "button_release_event", 280.0, 300.0)
+    assert (p.x.value, p.y.value) == pytest.approx((brute.x, brute.y))

@@ -133,6 +133,7 @@ class AttackPanel(MovablePanel):
             ruling=self.ruling,
             lang=self.lang.value,
             place_labels=place_labels,
+            legend=place_labels,  # a drag frame leaves the legend to the drop
         )
 
     def refresh(self, moved: str | None = None) -> None:

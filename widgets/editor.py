@@ -59,6 +59,7 @@ from fwwrules.scenario import (
     dump_text,
     load_scenario,
     parse_scenario,
+    polygon_point_count_problem,
     to_data,
 )
 
@@ -586,9 +587,10 @@ class BoardEditor(ControlPanel):
         message); a self-intersecting outline is kept, drawn red and listed, and blocks
         saving until it is fixed, deleted or undone."""
         pts = [list(self.snap(p)) for p in points]
-        if len(pts) < 3:
+        too_few = polygon_point_count_problem(len(pts))
+        if too_few is not None:
             at = ("terrain", len(self._data["terrain"]), "polygon")
-            raise self._refuse([Problem(at, f"expected at least 3 points (got {len(pts)})")])
+            raise self._refuse([Problem(at, too_few)])
         return self._add_terrain({"polygon": pts}, **props)
 
     def add_circle(self, at: Sequence[float], diameter: float, **props: Any) -> str:

@@ -23,7 +23,7 @@ from fwwrules.grid import ATTACKS, GridRuling, GridScenario
 
 from .panel import ControlPanel, board_and_side, fit_control, wrap_row
 from .text import ui
-from .view import static_bundle
+from .view import PNG_PIXEL_RATIO, static_bundle
 
 LANGS = (("English", "en"), ("Deutsch", "de"))
 
@@ -119,8 +119,15 @@ class GridPanel(ControlPanel):
         fit_control(self.target)
 
     def _publish(self) -> None:
+        """The picture at :data:`~fwwrules_widgets.view.PNG_PIXEL_RATIO` pixels per CSS pixel,
+        shown at its CSS size: sharp on high-density screens."""
         out = io.BytesIO()
-        self.figure.savefig(out, format="png", metadata={"Software": None})
+        self.figure.savefig(
+            out,
+            format="png",
+            dpi=self.figure.dpi * PNG_PIXEL_RATIO,
+            metadata={"Software": None},
+        )
         self.image.value = out.getvalue()
 
     def _repr_mimebundle_(self, **kwargs: object) -> dict[str, object]:

@@ -160,6 +160,7 @@ class MeleePanel(MovablePanel):
             self.scenario,
             lang=self.lang.value,
             place_labels=place_labels,
+            legend=place_labels,  # a drag frame leaves the legend to the drop
             **self._overlays(),
         )
         self._show_text()

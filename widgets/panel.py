@@ -10,7 +10,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from fwwrules.placement import Bounds, board_bounds, move_model, stop_at_contact
+from fwwrules.placement import Bounds, board_bounds, move_model, slide_at_contact
 from fwwrules.scenario import Scenario
 
 from .text import ui
@@ -100,8 +100,8 @@ class ControlPanel:
 
 class MovablePanel(ControlPanel):
     """A panel whose models move: by mouse on the board (ipympl) or with the ``model``,
-    ``x`` and ``y`` controls (scenario units). A move stops at contact with another base and
-    at the table's edge (:func:`fwwrules.placement.stop_at_contact`)."""
+    ``x`` and ``y`` controls (scenario units). A drag stops at contact with another base and
+    at the table's edge and slides along it (:func:`fwwrules.placement.slide_at_contact`)."""
 
     scenario: Scenario
     bounds: Bounds
@@ -163,10 +163,12 @@ class MovablePanel(ControlPanel):
             self.x.value, self.y.value = self.scenario.model(model_id).at
 
     def _dragged(self, model_id: str, x_mm: float, y_mm: float) -> tuple[float, float]:
-        """A motion while dragging: the base moves toward the pointer and stops at contact;
-        new scenario, ruling and artists (the view blits). Returns where it is (mm)."""
+        """A motion while dragging: the base moves toward the pointer, stops at contact and
+        slides round the touched base (or along the table's edge) with the rest of the motion
+        (:func:`fwwrules.placement.slide_at_contact`); new scenario, ruling and artists (the
+        view blits). Returns where it is (mm)."""
         u = self.scenario.unit_mm
-        x, y = stop_at_contact(self.scenario, model_id, (x_mm / u, y_mm / u), bounds=self.bounds)
+        x, y = slide_at_contact(self.scenario, model_id, (x_mm / u, y_mm / u), bounds=self.bounds)
         self.scenario = move_model(self.scenario, model_id, x, y)
         self._drag_update()
         return (x * u, y * u)

@@ -118,16 +118,27 @@ class ThreatPanel(ControlPanel):
         return static_bundle(self.widget, self.view.figure, self.html.value)
 
     # --- the one place that asks the rules -------------------------------------------------
-    def _compute(self) -> None:
+    def _compute(self, moved: str | None = None) -> None:
+        """The map; after a model moved, the previous map updated (``ThreatMap.update``
+        recomputes only the cells the move can change)."""
+        prior = self.result
         try:
-            self.result = fwwrules.threat_map(
-                self.scenario,
-                self.side.value,
-                base=self.base,
-                step=self.step,
-                rules=self.rules.value,
-                area=self.area,
-            )
+            if (
+                moved is not None
+                and prior is not None
+                and prior.side == self.side.value
+                and prior.rules == self.rules.value
+            ):
+                self.result = prior.update(self.scenario, moved)
+            else:
+                self.result = fwwrules.threat_map(
+                    self.scenario,
+                    self.side.value,
+                    base=self.base,
+                    step=self.step,
+                    rules=self.rules.value,
+                    area=self.area,
+                )
             self.error = None
         except FwwError as exc:
             self.result = None
@@ -173,8 +184,10 @@ class ThreatPanel(ControlPanel):
         self.html.value = head + "".join(r.html(lang) for r in self.rulings)
 
     def refresh(self, moved: str | None = None) -> None:
-        """Recompute the map (and the rulings at the selected position), redraw once."""
-        self._compute()
+        """Recompute the map (and the rulings at the selected position), redraw once;
+        ``moved``: the model that moved since the last map (only what it changes is
+        recomputed)."""
+        self._compute(moved)
         update_board(self.board, self.scenario, lang=self.lang.value)
         self._draw_overlay()
         self._show_text()
@@ -221,7 +234,7 @@ class ThreatPanel(ControlPanel):
     def _dropped(self, model_id: str, x_mm: float, y_mm: float) -> None:
         u = self.scenario.unit_mm
         self.scenario = move_model(self.scenario, model_id, x_mm / u, y_mm / u)
-        self._compute()
+        self._compute(model_id)
         self._draw_overlay()
         self._show_text()
 

@@ -43,11 +43,12 @@ from matplotlib.axes import Axes
 from matplotlib.colors import to_hex
 from matplotlib.legend import Legend
 from matplotlib.lines import Line2D
-from matplotlib.patches import Circle, Patch
-from matplotlib.patches import Polygon as PolygonPatch
+from matplotlib.patches import Circle, Patch, PathPatch
+from matplotlib.path import Path
 from matplotlib.text import Annotation, Text
 from matplotlib.typing import LineStyleType
 
+from ..constants import BOARD_MARGIN_MM
 from .figure import Margins, figure_of, new_axes
 from .text import draw_word
 
@@ -158,7 +159,9 @@ class BoardStyle:
     dpi: float = 100.0
     margins: Margins = (0.085, 0.72, 0.09, 0.9)
     """Where the board's Axes sits in the figure (the legend uses the room on the right)."""
-    margin_mm: float = 30.0
+    margin_mm: float = BOARD_MARGIN_MM
+    """Around the contents when the scenario has no table size (the rules' one table extent,
+    :meth:`fwwrules.data.Scenario.limits_mm`)."""
     font_size: float = 9.0
     """Points: at least 9 pt for every text on the board."""
     label_unnamed_terrain: bool = False
@@ -217,6 +220,8 @@ class BoardStyle:
     slide_illegal_colour: str = "#D55E00"
     slide_legal_linestyle: LineStyleType = "-"
     slide_illegal_linestyle: LineStyleType = "--"
+    slide_break_marker: str = "X"
+    """Marks where a refused slide's contact breaks (a filled cross, not colour alone)."""
     free_attack_colour: str = "#D55E00"
 
     def terrain_look(self, kind: str) -> TerrainLook:
@@ -243,7 +248,9 @@ class BoardArtists:
     style: BoardStyle
     bases: dict[str, Circle]
     labels: dict[str, Text]
-    terrain: dict[str, PolygonPatch]
+    terrain: dict[str, PathPatch]
+    """One patch per terrain kind, keyed by kind: a compound path of every piece of that
+    kind (see :func:`terrain_patches`)."""
     terrain_labels: dict[str, Text]
     edges: Line2D
     sight: Line2D
@@ -271,6 +278,10 @@ class BoardArtists:
     """The modifier (``−2``) beside each piece the Line of Cover passes through."""
     band_labels: dict[str, Text] = field(default_factory=dict)
     """The ruler's name on each range ring."""
+    slide_breaks: Line2D | None = None
+    """``melee.slide``: a cross where a refused slide's contact breaks (the ruling's
+    ``breaks_at``), each with the name of the model whose contact breaks."""
+    slide_break_labels: list[Text] = field(default_factory=list)
 
     @property
     def legend(self) -> Legend | None:
@@ -300,6 +311,8 @@ class BoardArtists:
             self.slide_label,
             *self.bands.values(),
         ]
+        if self.slide_breaks is not None:
+            singles.append(self.slide_breaks)
         return (
             singles
             + list(self.band_labels.values())
@@ -307,6 +320,7 @@ class BoardArtists:
             + list(self.cover_labels)
             + list(self.numbers)
             + list(self.free_attacks)
+            + list(self.slide_break_labels)
         )
 
 
@@ -391,28 +405,6 @@ def _side_look(scenario: Scenario, faction: str, style: BoardStyle) -> tuple[str
     return (side, colour, hatch)
 
 
-def board_limits(scenario: Scenario, margin: float) -> tuple[float, float, float, float]:
-    """``(xmin, xmax, ymin, ymax)`` in mm: the table (``board: {size: ...}``) when the
-    scenario has one, else every base and terrain piece plus ``margin``."""
-    size = getattr(scenario, "board_size", None)
-    if size is not None:
-        u = scenario.unit_mm
-        return (0.0, float(size[0]) * u, 0.0, float(size[1]) * u)
-    xs: list[float] = []
-    ys: list[float] = []
-    for g in scenario.board.models.values():
-        d = g.disc
-        xs += [d.x - d.r, d.x + d.r]
-        ys += [d.y - d.r, d.y + d.r]
-    for t in scenario.board.terrain.values():
-        x0, y0, x1, y1 = t.polygon.bounds
-        xs += [x0, x1]
-        ys += [y0, y1]
-    if not xs:
-        return (0.0, 100.0, 0.0, 100.0)
-    return (min(xs) - margin, max(xs) + margin, min(ys) - margin, max(ys) + margin)
-
-
 def _set_axes_units(ax: Axes, scenario: Scenario, style: BoardStyle, lang: str) -> None:
     """Axes in the scenario's units: ticks every inch (or 2, 6, 12 in on a big table) on an
     ``in`` board, every 50/100 mm on a ``mm`` board; the picture itself stays in mm."""
@@ -491,6 +483,46 @@ def _fmt(value: float) -> str:
     return f"{value:.4g}"
 
 
+TERRAIN_DRAW_ORDER: tuple[str, ...] = ("area", "dense-area", "scenery", "cover", "blocking")
+"""Terrain kinds from bottom to top: ground areas under the pieces standing on them."""
+
+
+def terrain_patches(scenario: Scenario, style: BoardStyle = DEFAULT_STYLE) -> dict[str, PathPatch]:
+    """One patch per terrain kind on the board, keyed by kind, bottom kind first.
+
+    Each patch is a compound path of the outlines (the polygons the rules decide with) of
+    every piece of that kind, each turned counter-clockwise, so the non-zero fill covers
+    the union of the pieces and one hatch is laid over all of them: the cost of drawing
+    the board grows with the number of kinds, not of pieces (a file may hold
+    ``MAX_TERRAIN`` pieces). Each piece's outline is still stroked.
+
+    Boundary cases: a kind without pieces has no patch; overlapping pieces of one kind are
+    filled once (a translucent area is not darker where two areas overlap); a kind the style
+    does not know is drawn as scenery, above the known kinds; holes of a polygon are not
+    drawn (the outline is).
+    """
+    paths: dict[str, list[Path]] = {}
+    for t in scenario.terrain:
+        ring = scenario.board.terrain[t.id].polygon.exterior
+        coords = list(ring.coords) if ring.is_ccw else list(ring.coords)[::-1]
+        paths.setdefault(t.kind, []).append(Path(coords, closed=True))
+    rank = {kind: i for i, kind in enumerate(TERRAIN_DRAW_ORDER)}
+    out: dict[str, PathPatch] = {}
+    for i, kind in enumerate(sorted(paths, key=lambda k: (rank.get(k, len(rank)), k))):
+        look = style.terrain_look(kind)
+        out[kind] = PathPatch(
+            Path.make_compound_path(*paths[kind]),
+            facecolor=look.face,
+            edgecolor=look.edge,
+            hatch=look.hatch or None,
+            linestyle=look.linestyle,
+            alpha=look.alpha,
+            zorder=1 + i / 100,
+            label=kind,
+        )
+    return out
+
+
 # --- drawing -----------------------------------------------------------------------------------
 
 
@@ -520,42 +552,18 @@ def draw_board(
     if ax is None:
         ax = new_axes(style.figsize, style.dpi, style.margins, pyplot=True)
     figure = figure_of(ax)
-    x0, x1, y0, y1 = _fit_box(ax, figure, board_limits(scenario, style.margin_mm))
+    x0, x1, y0, y1 = _fit_box(ax, figure, scenario.limits_mm(style.margin_mm))
     ax.set_xlim(x0, x1)
     ax.set_ylim(y0, y1)
     ax.set_aspect("equal", adjustable="box")
     ax.autoscale(False)
     fs = style.font_size
 
-    terrain: dict[str, PolygonPatch] = {}
+    terrain = terrain_patches(scenario, style)
+    for patch in terrain.values():
+        ax.add_artist(patch)
+    # Terrain labels are made by update_board, only for pieces that show one.
     terrain_labels: dict[str, Text] = {}
-    for t in scenario.terrain:
-        g = scenario.board.terrain[t.id]
-        look = style.terrain_look(t.kind)
-        patch = PolygonPatch(
-            list(g.polygon.exterior.coords),
-            closed=True,
-            facecolor=look.face,
-            edgecolor=look.edge,
-            hatch=look.hatch or None,
-            linestyle=look.linestyle,
-            alpha=look.alpha,
-            zorder=1,
-            label=t.id,
-        )
-        ax.add_patch(patch)
-        terrain[t.id] = patch
-        p = g.polygon.representative_point()
-        terrain_labels[t.id] = ax.text(
-            p.x,
-            p.y,
-            "",
-            fontsize=fs,
-            ha="center",
-            va="center",
-            zorder=2.5,
-            bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.7},
-        )
 
     edges = Line2D(
         [],
@@ -636,6 +644,15 @@ def draw_board(
     )
     slide_path = line(4.5, color=style.slide_legal_colour, linestyle=":", linewidth=1.2)
     slide_ghost = Circle((0.0, 0.0), 1.0, fill=False, linewidth=2.0, zorder=4.5, visible=False)
+    slide_breaks = line(
+        5.5,
+        color=style.slide_illegal_colour,
+        linestyle="none",
+        marker=style.slide_break_marker,
+        markersize=style.marker_size * 1.6,
+        markeredgecolor="black",
+        markeredgewidth=1.0,
+    )
     ax.add_patch(slide_ghost)
     note_box = {"boxstyle": "round,pad=0.2", "fc": "white", "ec": "none", "alpha": 0.8}
     fan_label = ax.text(
@@ -680,9 +697,10 @@ def draw_board(
         slide_ghost=slide_ghost,
         slide_path=slide_path,
         slide_label=slide_label,
+        slide_breaks=slide_breaks,
         free_attacks=[],
         title=ax.title,
-        state={"animated": False},
+        state={"animated": False, "terrain_drawn": frozenset(t.id for t in scenario.terrain)},
     )
     return update_board(
         artists,
@@ -720,7 +738,9 @@ def _add_base(
         label=model_id,
         picker=True,
     )
-    ax.add_patch(base)
+    # add_artist, not add_patch: the limits are fixed (autoscale off), and updating the data
+    # limits with every base's path is a noticeable part of drawing a full board.
+    ax.add_artist(base)
     bases[model_id] = base
     labels[model_id] = ax.text(
         d.x,
@@ -732,6 +752,19 @@ def _add_base(
         zorder=3.5,
         gid=f"model:{model_id}",
         bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.75},
+    )
+
+
+def _add_terrain_label(ax: Axes, style: BoardStyle) -> Text:
+    return ax.text(
+        0.0,
+        0.0,
+        "",
+        fontsize=style.font_size,
+        ha="center",
+        va="center",
+        zorder=2.5,
+        bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.7},
     )
 
 
@@ -747,13 +780,16 @@ def update_board(
     slide: SlideRuling | None = None,
     withdraw: WithdrawRuling | None = None,
     place_labels: bool = True,
+    legend: bool = True,
 ) -> BoardArtists:
     """Bring ``artists`` in line with ``scenario`` and the given rulings, in place.
 
     Moves bases (``set_center``) and labels, refills every overlay (``set_data``,
     ``set_text``), and relabels the legend for ``lang``. With ``place_labels`` (the default)
     every label is then moved to a free place (:func:`fwwrules.draw.labels.place_labels`);
-    a drag passes False and places them once on the drop. Draws nothing: the caller redraws
+    a drag passes False and places them once on the drop. A drag also passes
+    ``legend=False``: the legend is part of the cached background, so it is brought up to
+    date once, on the drop, not on every motion. Draws nothing: the caller redraws
     once (``fig.canvas.draw_idle()``) or blits :func:`moving_artists`.
     """
     draw_word("board", lang)  # checks lang
@@ -788,13 +824,17 @@ def update_board(
     # Terrain labels: name and height (unnamed pieces without a height only when the style
     # asks: on a crowded board forty ids cost more to draw than everything else).
     for t in scenario.terrain:
-        tl = artists.terrain_labels.get(t.id)
-        if tl is None:
-            continue
         named = t.name is not None or t.height is not None or style.label_unnamed_terrain
         lines = [t.label] if named else []
         if t.height is not None:
             lines.append(f"{draw_word('height', lang)} {_fmt(t.height)} {unit}")
+        tl = artists.terrain_labels.get(t.id)
+        if tl is None:
+            if not lines or t.id not in artists.state.get("terrain_drawn", ()):
+                continue
+            tl = _add_terrain_label(ax, style)
+            _animate([tl], artists.state["animated"])
+            artists.terrain_labels[t.id] = tl
         tl.set_text("\n".join(lines))
         tl.set_visible(bool(lines))
         p = board.terrain[t.id].polygon.representative_point()
@@ -818,7 +858,8 @@ def update_board(
     artists.title.set_fontsize(style.font_size + 1)
     _set_axes_units(ax, scenario, style, lang)
 
-    _update_legend(artists, scenario, lang)
+    if legend:
+        _update_legend(artists, scenario, lang)
     if place_labels:
         from .labels import place_labels as place
 
@@ -977,6 +1018,7 @@ def _draw_bands(
     limits: tuple[float, float | None] = (0.0, None)
     rulers: tuple[str | float | None, str | float | None] = (None, None)
     a = None if ruling is None else _disc(scenario, ruling.attacker)
+    artists.state["bands_of"] = None if ruling is None or a is None else ruling.attacker
     if ruling is not None and a is not None and ruling.kind == "ranged":
         weapon = scenario.weapon(ruling.weapon)
         limits = band_limits(scenario, weapon)
@@ -1089,6 +1131,7 @@ def _draw_slide(
     if slide is None or d is None:
         for a in (artists.slide_ghost, artists.slide_path, artists.slide_label):
             a.set_visible(False)
+        _draw_slide_breaks(artists, scenario, None, lang)
         return
     to = slide.to
     u = scenario.unit_mm
@@ -1121,6 +1164,39 @@ def _draw_slide(
     label.set_text(text)
     label.set_color(colour)
     label.set_visible(True)
+    _draw_slide_breaks(artists, scenario, slide, lang)
+
+
+def _draw_slide_breaks(
+    artists: BoardArtists, scenario: Scenario, slide: SlideRuling | None, lang: str
+) -> None:
+    """A cross at each point where a refused slide's contact breaks (``breaks_at``: the centre
+    of the slider's base there, in scenario units), with the name of the model it would leave.
+
+    Nothing when the slide has a path (or no ruling): only a refusal for a broken contact on
+    the way has such points. The same point cut by two blockers is marked once.
+    """
+    if artists.slide_breaks is None:
+        return
+    u = scenario.unit_mm
+    names = {m.id: m.label for m in scenario.models}
+    seen: dict[XY, str] = {}
+    for model, _blocker, (bx, by) in () if slide is None else slide.breaks_at:
+        seen.setdefault((float(bx) * u, float(by) * u), names.get(model, model))
+    _set_pieces(artists.slide_breaks, [[p] for p in seen])
+    style = artists.style
+    word = draw_word("slide-breaks", lang)
+    _sync_texts(
+        artists,
+        artists.slide_break_labels,
+        [((px, py), f"{word}: {who}") for (px, py), who in seen.items()],
+        color=style.slide_illegal_colour,
+        fontsize=style.font_size,
+        ha="left",
+        va="top",
+        zorder=5.5,
+        bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": style.slide_illegal_colour},
+    )
 
 
 def _draw_withdraw(
@@ -1205,6 +1281,7 @@ def drawn_kinds(artists: BoardArtists) -> list[str]:
         and artists.slide_ghost.get_linestyle() in ("-", "solid"),
         "slide-illegal": artists.slide_ghost.get_visible()
         and artists.slide_ghost.get_linestyle() not in ("-", "solid"),
+        "slide-breaks": artists.slide_breaks is not None and artists.slide_breaks.get_visible(),
         "free-attack": any(a.get_visible() for a in artists.free_attacks),
     }  # fmt: skip
     return [k for k, on in visible.items() if on]
@@ -1250,6 +1327,9 @@ def _legend_entries(
         "engaged": partial(_proxy, st.engaged_colour, "-", st.engaged_linewidth),
         "slide-legal": partial(_proxy, st.slide_legal_colour, st.slide_legal_linestyle, 2.0),
         "slide-illegal": partial(_proxy, st.slide_illegal_colour, st.slide_illegal_linestyle, 2.0),
+        "slide-breaks": partial(
+            _proxy, st.slide_illegal_colour, "none", 0.0, st.slide_break_marker
+        ),
         "free-attack": partial(_proxy, st.free_attack_colour, "-", 2.0, ">"),
     }
     for kind in drawn_kinds(artists):
@@ -1310,15 +1390,25 @@ def _update_legend(artists: BoardArtists, scenario: Scenario, lang: str) -> None
 # --- blitting ----------------------------------------------------------------------------------
 
 
-def moving_artists(artists: BoardArtists, model_id: str | None = None) -> list[Artist]:
+def moving_artists(
+    artists: BoardArtists, model_id: str | None = None, *, drag: bool = False
+) -> list[Artist]:
     """The artists that change when ``model_id`` moves: its base and label, and every overlay.
 
-    Blitting draws only these over a cached background (``animated=True``).
+    Blitting draws only these over a cached background (``animated=True``). With ``drag``
+    (a mouse drag, where labels are not re-placed until the drop) the range rings and their
+    labels are left out when they are centred on another model: they depend on the attacker
+    and the weapon alone, so dragging the target or a bystander leaves them (and their costly
+    text) in the background. With ``model_id`` None every overlay is included.
     """
     out: list[Artist] = []
     if model_id is not None and model_id in artists.bases:
         out += [artists.bases[model_id], artists.labels[model_id]]
-    return out + artists.overlays()
+    overlays = artists.overlays()
+    if drag and model_id is not None and artists.state.get("bands_of") not in (None, model_id):
+        rings = {id(a) for a in (*artists.bands.values(), *artists.band_labels.values())}
+        overlays = [a for a in overlays if id(a) not in rings]
+    return out + overlays
 
 
 def _animate(items: Iterable[Artist], on: bool) -> None:

@@ -55,7 +55,8 @@ class GridStyle:
     dpi: float = 100.0
     margins: Margins = (0.06, 0.68, 0.06, 0.86)
     """Where the grid's Axes sits in the figure (the legend uses the room on the right)."""
-    font_size: float = 8.0
+    font_size: float = 9.0
+    """Points: at least 9 pt for every text of the picture at its display size (as boards)."""
     title_width: int = 70
     grid_colour: str = "#BBBBBB"
     grid_linewidth: float = 0.6
@@ -346,7 +347,12 @@ def _legend(
         "target": style.target,
         "creature": style.other,
     }
+    drawn_roles = set(artists.roles.values())
+    if any(ident not in artists.roles for ident in artists.creatures):
+        drawn_roles.add("creature")  # some creature is neither attacker nor target
     for role, look in roles.items():
+        if role not in drawn_roles:
+            continue  # the legend lists only what is drawn
         key = f"grid/word/{role}" if role != "creature" else "grid/kind/creature"
         handles.append(
             Patch(
@@ -385,7 +391,10 @@ def _legend(
         handles=handles,
         loc="upper left",
         bbox_to_anchor=(1.02, 1.0),
+        borderaxespad=0.0,  # the same conventions as a board's legend
         fontsize=style.font_size,
         frameon=False,
         handlelength=3.0,
+        handletextpad=0.5,
+        labelspacing=0.35,
     )

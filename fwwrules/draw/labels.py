@@ -1,11 +1,12 @@
 """Placing a board's labels so that they overlap neither each other nor any base.
 
 :func:`place_labels` moves every visible label of a board (model names, terrain names, notes
-such as "ignored", cover modifiers, range-ring names, Armor-die numbers, the slide's and the
-blocked fan's notes) to the first free place among a few candidates around what it labels:
-inside the Axes, clear of every base and of every label placed before it. Labels are placed
-in priority order (model names first). A label with no free place becomes a small numbered
-marker at its first candidate, and its text goes to a key beside the board ("1: Building").
+such as "ignored", cover modifiers, range-ring names, Armor-die numbers, the slide's notes and
+where its contact breaks, the blocked fan's note) to the first free place among a few
+candidates around what it labels: inside the Axes, clear of every base and of every label
+placed before it. Labels are placed in priority order (model names first). A label with no
+free place becomes a small numbered marker at its first candidate, and its text goes to a
+key beside the board ("1: Building").
 
 Boxes are measured in display pixels with the figure's renderer, so the result holds for the
 figure as drawn (and is checked the same way: :func:`label_boxes`).
@@ -24,6 +25,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from matplotlib.patches import BoxStyle
 from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 
@@ -32,6 +34,9 @@ if TYPE_CHECKING:
 
 PAD_PX = 2.0
 """Room kept around every label box, in display pixels."""
+
+_PADDED_BOXES = (BoxStyle.Round, BoxStyle.Square)
+"""Background boxes that are the text's box padded on every side (corners inside)."""
 
 Rect = tuple[float, float, float, float]
 """``(x0, y0, x1, y1)`` in display pixels."""
@@ -80,6 +85,7 @@ def board_labels(artists: BoardArtists) -> list[Text]:
         *artists.band_labels.values(),
         *artists.ignored_labels,
         artists.slide_label,
+        *artists.slide_break_labels,
         artists.fan_label,
         *artists.terrain_labels.values(),
     ]
@@ -97,13 +103,28 @@ def label_boxes(artists: BoardArtists) -> list[tuple[Text, Rect]]:
 
 
 def _text_bbox(t: Text, renderer: Any) -> Bbox:
-    """The text's box including its background patch, if any."""
+    """The text's box including its background patch, if any.
+
+    An unrotated round or square background box is the text's box padded by the style's
+    ``pad`` (in units of the font size) on every side, its corners inside; a circle (the
+    numbered markers) is the circle round that padded box. Both are computed directly,
+    because measuring the patch's path (Bezier curves) costs more than the rest of placing a
+    label. Any other box (another style, a rotated text) is measured.
+    """
     box = t.get_window_extent(renderer)
     patch = t.get_bbox_patch()
-    if patch is not None:
-        t.update_bbox_position_size(renderer)
-        box = Bbox.union([box, patch.get_window_extent(renderer)])
-    return box
+    if patch is None:
+        return box
+    style = patch.get_boxstyle()
+    if isinstance(style, (*_PADDED_BOXES, BoxStyle.Circle)) and not t.get_rotation():
+        pad = float(style.pad) * float(renderer.points_to_pixels(t.get_fontsize()))
+        x0, y0, x1, y1 = box.x0 - pad, box.y0 - pad, box.x1 + pad, box.y1 + pad
+        if isinstance(style, BoxStyle.Circle):  # the circle round the padded box's centre
+            cx, cy, r = (x0 + x1) / 2, (y0 + y1) / 2, max(x1 - x0, y1 - y0) / 2
+            x0, y0, x1, y1 = cx - r, cy - r, cx + r, cy + r
+        return Bbox.from_extents(x0, y0, x1, y1)
+    t.update_bbox_position_size(renderer)
+    return Bbox.union([box, patch.get_window_extent(renderer)])
 
 
 def _candidates(

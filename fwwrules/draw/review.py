@@ -14,14 +14,20 @@ exported again, and counted in the message, so no comment is lost between versio
 from __future__ import annotations
 
 import base64
+import functools
+import hashlib
 import html
 import io
 import json
-from collections.abc import Callable, Sequence
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from ..catalogue import CLAUSE_RULES, LANGS, MESSAGES, NOTES, check_lang
+from ..catalogue import CLAUSE_RULES, LANGS, MESSAGES, NOTES, check_lang, ui_section
 from .board import draw_board
 from .figure import figure_of, new_axes
 
@@ -69,45 +75,9 @@ EXAMPLE_QUESTIONS: tuple[tuple[str, str, str, Any, str], ...] = (
     ("grid/total", "grid", "guard", "prisoner", "ranged"),
 )
 
-# The page's own labels (the rule texts come from the catalogue).
-UI: dict[str, dict[str, str]] = {
-    "title": {"en": "fwwrules translation review", "de": "fwwrules Übersetzungsprüfung"},
-    "intro": {
-        "en": "Read each item, tick it when the English and German texts agree with each "
-        "other and with the picture, and write what is wrong in its comment field. "
-        "“Export review” saves your ticks and comments as a JSON file; “Import review” loads "
-        "such a file to continue. Nothing leaves this page otherwise.",
-        "de": "Lies jeden Punkt, hake ihn ab, wenn der englische und der deutsche Text "
-        "zueinander und zum Bild passen, und schreibe, was falsch ist, in sein Kommentarfeld. "
-        "„Prüfung exportieren“ speichert Haken und Kommentare als JSON-Datei; „Prüfung "
-        "importieren“ lädt eine solche Datei, um weiterzumachen. Sonst verlässt nichts diese "
-        "Seite.",
-    },
-    "reviewer": {"en": "Reviewer", "de": "Prüfer/in"},
-    "export": {"en": "Export review", "de": "Prüfung exportieren"},
-    "import": {"en": "Import review", "de": "Prüfung importieren"},
-    "done": {"en": "checked", "de": "geprüft"},
-    "ok": {"en": "Checked: the texts are right", "de": "Geprüft: die Texte stimmen"},
-    "comment": {"en": "Comment", "de": "Kommentar"},
-    "clauses": {"en": "Rules (clauses)", "de": "Regeln (Klauseln)"},
-    "examples": {"en": "Rulebook examples", "de": "Beispiele aus den Regelbüchern"},
-    "notes": {"en": "Translation notes", "de": "Übersetzungshinweise"},
-    "rule": {"en": "The rule", "de": "Die Regel"},
-    "messages": {"en": "What a ruling says", "de": "Was eine Entscheidung sagt"},
-    "german": {"en": "German text", "de": "Deutscher Text"},
-    "original": {"en": "Original", "de": "Original"},
-    "engine": {"en": "Engine", "de": "Engine"},
-    "option": {"en": "Option", "de": "Option"},
-    "imported": {
-        "en": "Imported {n} items ({unknown} not on this page, kept for the next export).",
-        "de": "{n} Punkte importiert ({unknown} nicht auf dieser Seite, für den nächsten "
-        "Export behalten).",
-    },
-    "bad-file": {
-        "en": "Not a review file of this page (expected format {format}); nothing changed.",
-        "de": "Keine Prüfdatei dieser Seite (erwartet: Format {format}); nichts geändert.",
-    },
-}
+UI: Mapping[str, Mapping[str, str]] = ui_section("review")
+"""The page's own labels (the rule texts come from the catalogue too): the ``review/`` part
+of the catalogue's :data:`~fwwrules.catalogue.UI_TEXT`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,8 +102,90 @@ PICTURE_DPI = 80.0
 holds about 60 of them as PNG data URIs)."""
 
 
-def _png(draw: Callable[[Any], object], grid: bool) -> str:
-    """A ``data:`` URI of a PNG drawn by ``draw(ax)`` on a fresh Agg figure."""
+PICTURE_CACHE_ENV = "FWWRULES_CACHE_DIR"
+"""Environment variable naming the folder ``fwwrules review`` keeps its pictures in (default:
+``$XDG_CACHE_HOME/fwwrules`` or ``~/.cache/fwwrules``)."""
+
+
+def default_cache_dir() -> Path:
+    """Where ``fwwrules review`` keeps pictures between runs (see :data:`PICTURE_CACHE_ENV`)."""
+    named = os.environ.get(PICTURE_CACHE_ENV)
+    if named:
+        return Path(named)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "fwwrules"
+
+
+@functools.lru_cache(maxsize=1)
+def code_digest() -> str:
+    """A digest of every file of the installed ``fwwrules`` package (code, examples, data) and
+    of the matplotlib version: anything that could change a picture changes it."""
+    import matplotlib
+
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256(f"matplotlib {matplotlib.__version__}\n".encode())
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+            h.update(path.relative_to(root).as_posix().encode() + b"\0")
+            h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+class PictureCache:
+    """The review page's PNG pictures on disk, so that a second ``fwwrules review`` draws
+    nothing that has not changed.
+
+    A picture is filed under :func:`code_digest` (the package's files and matplotlib's version),
+    the language, the resolution and the item's id: a change to any code, example or catalogue
+    text makes every picture new, so an outdated picture is never shown. Only one digest is
+    kept (older ones are removed when the first picture of a new one is stored), so the folder
+    holds at most one page's pictures per language. A folder that cannot be read or written
+    only means no caching: the page is drawn as without a cache. Files are written to a
+    temporary name and renamed, so a run that is interrupted leaves no half picture.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root) / "review-pictures"
+        self.digest = code_digest()
+        self.hits = 0
+        self.misses = 0
+        self._pruned = False
+
+    def _path(self, key: str, lang: str) -> Path:
+        name = hashlib.sha256(f"{lang}\0{PICTURE_DPI!r}\0{key}".encode()).hexdigest()[:32]
+        return self.root / self.digest[:24] / f"{name}.png"
+
+    def get(self, key: str, lang: str) -> bytes | None:
+        try:
+            data = self._path(key, lang).read_bytes()
+        except OSError:
+            self.misses += 1
+            return None
+        if not data.startswith(b"\x89PNG\r\n\x1a\n"):
+            self.misses += 1
+            return None
+        self.hits += 1
+        return data
+
+    def put(self, key: str, lang: str, data: bytes) -> None:
+        path = self._path(key, lang)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if not self._pruned:
+                self._pruned = True
+                for old in self.root.iterdir():
+                    if old.is_dir() and old.name != path.parent.name:
+                        shutil.rmtree(old, ignore_errors=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)
+        except OSError:
+            pass  # no cache, same page
+
+
+def _png(draw: Callable[[Any], object], grid: bool) -> bytes:
+    """A PNG drawn by ``draw(ax)`` on a fresh Agg figure."""
     from .board import DEFAULT_STYLE
     from .grid import DEFAULT_GRID_STYLE
 
@@ -141,21 +193,67 @@ def _png(draw: Callable[[Any], object], grid: bool) -> str:
     ax = new_axes(style.figsize, PICTURE_DPI, style.margins)
     draw(ax)
     buf = io.BytesIO()
-    figure_of(ax).savefig(buf, format="png", metadata={"Software": None})
-    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+    fig = figure_of(ax)
+    fig.savefig(buf, format="png", metadata={"Software": None}, bbox_inches=_grown_box(fig))
+    return buf.getvalue()
 
 
-def _picture(scenario: Any, answer: Any, kind: str, lang: str) -> str:
+def _grown_box(fig: Any) -> Any:
+    """The figure's box (inches), grown to hold whatever sticks out of the fixed layout (a long
+    German legend entry sticks out on the right), so nothing is cut off at the figure's edge.
+
+    Only what can stick out is measured, with the figure's renderer: each Axes' legend, titles
+    and visible texts, and the figure's texts (no second drawing, which ``bbox_inches="tight"``
+    costs, and no tick layout). A picture that fits keeps its size; a side that grows gets a
+    small margin.
+    """
+    from matplotlib.transforms import Bbox
+
+    renderer = fig.canvas.get_renderer()
+    texts = list(fig.texts)
+    legends = list(fig.legends)
+    for ax in fig.axes:
+        texts += [ax.title, ax._left_title, ax._right_title, *ax.texts]
+        if ax.get_legend() is not None:
+            legends.append(ax.get_legend())
+    boxes = [lg.get_window_extent(renderer) for lg in legends if lg.get_visible()]
+    boxes += [t.get_window_extent(renderer) for t in texts if t.get_visible() and t.get_text()]
+    full = fig.bbox_inches
+    if not boxes:
+        return full
+    inside = Bbox.union(boxes).transformed(fig.dpi_scale_trans.inverted())
+    pad = 0.08  # inches of room beyond a side that had to grow
+    return Bbox.from_extents(
+        full.x0 if inside.x0 >= full.x0 else inside.x0 - pad,
+        full.y0 if inside.y0 >= full.y0 else inside.y0 - pad,
+        full.x1 if inside.x1 <= full.x1 else inside.x1 + pad,
+        full.y1 if inside.y1 <= full.y1 else inside.y1 + pad,
+    )
+
+
+def _draw_picture(scenario: Any, answer: Any, kind: str, lang: str) -> bytes:
     if kind == "grid":
         from .grid import draw_grid
 
-        uri = _png(lambda ax: draw_grid(scenario, ax, ruling=answer, lang=lang), True)
-    elif kind == "slide":
-        uri = _png(lambda ax: draw_board(scenario, ax, slide=answer, lang=lang), False)
-    elif kind == "withdraw":
-        uri = _png(lambda ax: draw_board(scenario, ax, withdraw=answer, lang=lang), False)
-    else:
-        uri = _png(lambda ax: draw_board(scenario, ax, ruling=answer, lang=lang), False)
+        return _png(lambda ax: draw_grid(scenario, ax, ruling=answer, lang=lang), True)
+    if kind == "slide":
+        return _png(lambda ax: draw_board(scenario, ax, slide=answer, lang=lang), False)
+    if kind == "withdraw":
+        return _png(lambda ax: draw_board(scenario, ax, withdraw=answer, lang=lang), False)
+    return _png(lambda ax: draw_board(scenario, ax, ruling=answer, lang=lang), False)
+
+
+def _picture(
+    scenario: Any, answer: Any, kind: str, lang: str, key: str, cache: PictureCache | None
+) -> str:
+    """The ``<img>`` of one item's picture: from ``cache`` when it holds ``key``, else drawn
+    (and stored)."""
+    data = None if cache is None else cache.get(key, lang)
+    if data is None:
+        data = _draw_picture(scenario, answer, kind, lang)
+        if cache is not None:
+            cache.put(key, lang, data)
+    uri = "data:image/png;base64," + base64.b64encode(data).decode("ascii")
     return f'<img class="picture" alt="" src="{uri}">'
 
 
@@ -196,7 +294,7 @@ def clause_items(clauses: Sequence[str], lang: str) -> list[Item]:
     """One item per clause: its rule and every ruling text, English beside German."""
     items: list[Item] = []
     for clause in clauses:
-        rule = CLAUSE_RULES.get(clause, {"en": "", "de": ""})
+        rule = CLAUSE_RULES.get(clause) or dict.fromkeys(LANGS, "")
         parts = [f"<h4>{_e(_t('rule', lang))}</h4>", _two(rule["en"], rule["de"])]
         messages = [(k, v) for k, v in MESSAGES.items() if k.split("/")[0] == clause]
         if messages:
@@ -208,9 +306,9 @@ def clause_items(clauses: Sequence[str], lang: str) -> list[Item]:
     return items
 
 
-def example_items(lang: str) -> list[Item]:
+def example_items(lang: str, cache: PictureCache | None = None) -> list[Item]:
     """One item per question of :data:`EXAMPLE_QUESTIONS`: picture and ruling in both
-    languages (the picture's labels in ``lang``)."""
+    languages (the picture's labels in ``lang``; pictures from ``cache`` when it has them)."""
     import fwwrules
 
     items: list[Item] = []
@@ -225,16 +323,18 @@ def example_items(lang: str) -> list[Item]:
             kind, f"{first} → {second}" + (f" ({attack})" if attack else "")
         )
         heading = f"{titles.get(name) or name}: {what}"
-        body = _picture(scenario, answer, kind, lang) + _two(
+        qid = _question_id(name, kind, first, second, attack)
+        body = _picture(scenario, answer, kind, lang, qid, cache) + _two(
             answer.explain("en"), answer.explain("de")
         )
-        items.append(Item(_question_id(name, kind, first, second, attack), heading, body))
+        items.append(Item(qid, heading, body))
     return items
 
 
-def note_items(lang: str) -> list[Item]:
+def note_items(lang: str, cache: PictureCache | None = None) -> list[Item]:
     """One item per translation note: both wordings side by side, then the engine's answer
-    and picture under each reading (original first)."""
+    and picture under each reading (original first; pictures from ``cache`` when it has
+    them)."""
     from .. import translation
 
     items: list[Item] = []
@@ -251,11 +351,12 @@ def note_items(lang: str) -> list[Item]:
             f'<p class="meta">{_e(clauses)} · {_e(_t("option", lang))}: <code>{_e(option)}'
             "</code></p>"
         )
-        for reading in translation.readings(note.number):
+        for k, reading in enumerate(translation.readings(note.number)):
             answer = reading.answer()
             kind = reading.query[0]
+            key = f"note:{note.number}:{k}:{reading.kind}"
             parts.append(f'<h4 class="reading">{_e(reading_word[reading.kind][lang])}</h4>')
-            parts.append(_picture(reading.scenario, answer, kind, lang))
+            parts.append(_picture(reading.scenario, answer, kind, lang, key, cache))
             parts.append(_two(answer.explain("en"), answer.explain("de")))
         heading = f"{note.number}. {texts['topic'][lang]}"
         items.append(Item(f"note:{note.number}", heading, "".join(parts)))
@@ -339,13 +440,21 @@ progress();
 """
 
 
-def build_review(lang: str = "en", *, clauses: Sequence[str] | None = None) -> str:
+def build_review(
+    lang: str = "en",
+    *,
+    clauses: Sequence[str] | None = None,
+    cache: PictureCache | None = None,
+) -> str:
     """The whole review page as one HTML string; ``lang`` picks the page's own labels and the
     pictures' labels (every text to review is shown in both languages anyway).
 
     ``clauses`` defaults to every clause with a rule statement in the catalogue
     (``CLAUSE_RULES``, in the order of ``docs/clauses.txt``; the package ships without
-    ``docs/``). Raises ``ValueError`` for an unknown language.
+    ``docs/``). Drawing the pictures is nearly all the work (about 0.1 s each); with a
+    ``cache`` (``fwwrules review`` uses :func:`default_cache_dir`) pictures drawn by an earlier
+    run of the same code are taken from it, and the page is the same byte for byte. Raises
+    ``ValueError`` for an unknown language.
     """
     import fwwrules
 
@@ -354,8 +463,8 @@ def build_review(lang: str = "en", *, clauses: Sequence[str] | None = None) -> s
         clauses = list(CLAUSE_RULES)
     sections = [
         ("clauses", clause_items(clauses, lang)),
-        ("examples", example_items(lang)),
-        ("notes", note_items(lang)),
+        ("examples", example_items(lang, cache)),
+        ("notes", note_items(lang, cache)),
     ]
     out = [
         "<!DOCTYPE html>",
@@ -399,4 +508,13 @@ def build_review(lang: str = "en", *, clauses: Sequence[str] | None = None) -> s
     return "\n".join(out) + "\n"
 
 
-__all__ = ["EXAMPLE_QUESTIONS", "LANGS", "REVIEW_FORMAT", "Item", "build_review"]
+__all__ = [
+    "EXAMPLE_QUESTIONS",
+    "LANGS",
+    "PICTURE_CACHE_ENV",
+    "REVIEW_FORMAT",
+    "Item",
+    "PictureCache",
+    "build_review",
+    "default_cache_dir",
+]

@@ -13,7 +13,7 @@ Positions where the model cannot stand are hatched grey ("cannot stand here").
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +24,7 @@ from matplotlib.image import AxesImage
 from matplotlib.legend import Legend
 from matplotlib.patches import Patch, Rectangle
 
-from ..catalogue import check_lang
+from ..catalogue import check_lang, ui_section
 from ..errors import QueryError
 from ..threat import ThreatMap
 from .board import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board
@@ -32,35 +32,9 @@ from .figure import figure_of
 
 LAYERS = ("attackers", "uncovered", "best-modifier")
 
-THREAT_WORDS: dict[str, dict[str, str]] = {
-    "attackers": {"en": "shooters that can attack", "de": "Schützen, die angreifen können"},
-    "uncovered": {
-        "en": "shooters that can attack without cover",
-        "de": "Schützen, die ohne Deckung angreifen können",
-    },
-    "best-modifier": {
-        "en": "best skill modifier of a shooter",
-        "de": "bester Fertigkeitsmodifikator eines Schützen",
-    },
-    "none": {"en": "none: safe here", "de": "keiner: hier sicher"},
-    "none-covered": {
-        "en": "none: in cover, or safe",
-        "de": "keiner: in Deckung oder sicher",
-    },
-    "one": {"en": "1", "de": "1"},
-    "two": {"en": "2", "de": "2"},
-    "many": {"en": "3 or more", "de": "3 oder mehr"},
-    "no-attack": {"en": "no attack possible", "de": "kein Angriff möglich"},
-    "low": {"en": "-4 or worse", "de": "-4 oder schlechter"},
-    "mid": {"en": "-2", "de": "-2"},
-    "high": {"en": "0 or better", "de": "0 oder besser"},
-    "unplaceable": {"en": "cannot stand here", "de": "hier kein Platz"},
-    "title": {
-        "en": "Threat map for a {base} {units} base of side {side}",
-        "de": "Bedrohungskarte für eine {base}-{units}-Base der Seite {side}",
-    },
-}
-"""The overlay's words by key, each in English and German."""
+THREAT_WORDS: Mapping[str, Mapping[str, str]] = ui_section("threat")
+"""The overlay's words by key: the ``threat/`` part of the catalogue's
+:data:`~fwwrules.catalogue.UI_TEXT`."""
 
 # Okabe-Ito colours (colour-blind safe), lightest threat first.
 _CLASS_COLOURS = ("#009E73", "#F0E442", "#E69F00", "#D55E00")

@@ -123,20 +123,26 @@ def _seams(p: Point, q: Point) -> list[tuple[Square, Square]]:
     return out
 
 
-def _cross(a: Point, b: Point) -> Fraction:
+Num = int | Fraction
+Vec = tuple[Num, Num]
+"""A direction: integers where they suffice (the flood fill's are), else Fractions. The arc
+tests below only compare signs, so a direction may be scaled by any positive number."""
+
+
+def _cross(a: Vec, b: Vec) -> Num:
     return a[0] * b[1] - a[1] * b[0]
 
 
-def _dot(a: Point, b: Point) -> Fraction:
+def _dot(a: Vec, b: Vec) -> Num:
     return a[0] * b[0] + a[1] * b[1]
 
 
-def _half(ref: Point, v: Point) -> int:
+def _half(ref: Vec, v: Vec) -> int:
     c, d = _cross(ref, v), _dot(ref, v)
     return 0 if c > 0 or (c == 0 and d > 0) else 1
 
 
-def _in_open_arc(start: Point, end: Point, ray: Point) -> bool:
+def _in_open_arc(start: Vec, end: Vec, ray: Vec) -> bool:
     """True when ``ray`` lies strictly inside the arc turning from ``start`` to ``end`` in the
     positive sense (rays parallel to ``start`` or ``end`` are outside)."""
     if _cross(start, ray) == 0 and _dot(start, ray) > 0:
@@ -149,7 +155,7 @@ def _in_open_arc(start: Point, end: Point, ray: Point) -> bool:
     return _cross(ray, end) > 0
 
 
-def _separated(before: Point, after: Point, rays: Iterable[Point]) -> bool:
+def _separated(before: Vec, after: Vec, rays: Iterable[Vec]) -> bool:
     """Wall material on both sides of a path that arrives along ``before`` and leaves along
     ``after`` (both pointing away from the point): the path is sealed there."""
     rays = list(rays)
@@ -216,6 +222,7 @@ class Tracer:
         along its seam with a wall square runs along the wall's face) and is reported as an
         uncounted ``not-behind`` obstruction."""
         self._cache: dict[tuple[Point, Point, bool, bool, bool], tuple[Obstruction, ...]] = {}
+        self._corner_cache: dict[Corner, list[tuple[int, int]]] = {}
 
     def own_square(self, sq: Square) -> bool:
         occ = self.s.occupant(sq)
@@ -232,20 +239,9 @@ class Tracer:
             return []
         rays: list[Point] = []
         one, zero = Fraction(1), Fraction(0)
-        if _is_int(px) and _is_int(py):
-            cx, cy = int(px), int(py)
-            if ((cx, cy - 1), (cx, cy)) in edges:
-                rays.append((zero, -one))
-            if ((cx, cy), (cx, cy + 1)) in edges:
-                rays.append((zero, one))
-            if ((cx - 1, cy), (cx, cy)) in edges:
-                rays.append((-one, zero))
-            if ((cx, cy), (cx + 1, cy)) in edges:
-                rays.append((one, zero))
-            for dc, dr in ((-1, -1), (0, -1), (-1, 0), (0, 0)):
-                if s.kind((cx + dc, cy + dr)) == WALL:
-                    rays.append((Fraction(2 * dc + 1), Fraction(2 * dr + 1)))
-        elif _is_int(px):
+        if integral:
+            return [(Fraction(a), Fraction(b)) for a, b in self.corner_rays((int(px), int(py)))]
+        if _is_int(px):
             r = math.floor(py)
             if ((int(px), r), (int(px), r + 1)) in edges:
                 rays += [(zero, -one), (zero, one)]
@@ -253,6 +249,30 @@ class Tracer:
             c = math.floor(px)
             if ((c, int(py)), (c + 1, int(py))) in edges:
                 rays += [(-one, zero), (one, zero)]
+        return rays
+
+    def corner_rays(self, pt: Corner) -> list[tuple[int, int]]:
+        """:meth:`_rays` at a grid point, as integer directions (cached per point)."""
+        rays = self._corner_cache.get(pt)
+        if rays is not None:
+            return rays
+        s = self.s
+        edges = s.wall_edges
+        rays = []
+        if pt in s.material:
+            cx, cy = pt
+            if ((cx, cy - 1), (cx, cy)) in edges:
+                rays.append((0, -1))
+            if ((cx, cy), (cx, cy + 1)) in edges:
+                rays.append((0, 1))
+            if ((cx - 1, cy), (cx, cy)) in edges:
+                rays.append((-1, 0))
+            if ((cx, cy), (cx + 1, cy)) in edges:
+                rays.append((1, 0))
+            for dc, dr in ((-1, -1), (0, -1), (-1, 0), (0, 0)):
+                if s.kind((cx + dc, cy + dr)) == WALL:
+                    rays.append((2 * dc + 1, 2 * dr + 1))
+        self._corner_cache[pt] = rays
         return rays
 
     def _grid_points(self, p: Point, q: Point) -> list[Point]:
@@ -535,6 +555,11 @@ def _box_centre(box: tuple[Corner, Corner]) -> Point:
     return (Fraction(box[0][0] + box[1][0], 2), Fraction(box[0][1] + box[1][1], 2))
 
 
+def _box_centre2(box: tuple[Corner, Corner]) -> Corner:
+    """Twice the centre of a box (integers)."""
+    return (box[0][0] + box[1][0], box[0][1] + box[1][1])
+
+
 def _box_corners(box: tuple[Corner, Corner]) -> list[Corner]:
     (x0, y0), (x1, y1) = box
     return [(x0, y0), (x1, y0), (x0, y1), (x1, y1)]
@@ -555,7 +580,10 @@ def _free_region(
     """
     s = tracer.s
     own_a, own_t = set(attacker.squares), set(target.squares)
-    ac, tc = _box_centre(attacker.box), _box_centre(target.box)
+    # Integer arithmetic throughout: every point here is a grid point or the centre of a
+    # square or of a space, so twice its coordinates are integers ("doubled" points), and
+    # the arc tests compare only signs.
+    ac, tc = _box_centre2(attacker.box), _box_centre2(target.box)
 
     def passable(sq: Square) -> bool:
         return s.inside(sq) and s.kind(sq) != WALL
@@ -564,14 +592,17 @@ def _free_region(
         x, y = pt
         return [(x - 1, y - 1), (x, y - 1), (x - 1, y), (x, y)]
 
-    def open_at(pt: Corner, before: Point, after: Point) -> bool:
-        if pt not in s.material:
+    def centre2(sq: Square) -> Corner:
+        return (2 * sq[0] + 1, 2 * sq[1] + 1)
+
+    def open_at(pt: Corner, before: Corner, after: Corner) -> bool:
+        """Whether a path from doubled point ``before`` through grid point ``pt`` to doubled
+        point ``after`` passes unsealed (the tracer's test at that point)."""
+        rays = tracer.corner_rays(pt)
+        if not rays:
             return True
-        x = frac(pt)
-        rays = tracer._rays(x)
-        return not rays or not _separated(
-            (before[0] - x[0], before[1] - x[1]), (after[0] - x[0], after[1] - x[1]), rays
-        )
+        x, y = 2 * pt[0], 2 * pt[1]
+        return not _separated((before[0] - x, before[1] - y), (after[0] - x, after[1] - y), rays)
 
     def boundary_points(cr: Creature) -> list[Corner]:
         (x0, y0), (x1, y1) = cr.box
@@ -586,13 +617,13 @@ def _free_region(
     todo = list(own_a)
     for pt in boundary_points(attacker):
         for sq in around(pt):
-            if sq not in region and passable(sq) and open_at(pt, ac, centre(sq)):
+            if sq not in region and passable(sq) and open_at(pt, ac, centre2(sq)):
                 region.add(sq)
                 todo.append(sq)
     goal: set[Square] = set(own_t)
     for pt in boundary_points(target):
         for sq in around(pt):
-            if passable(sq) and open_at(pt, centre(sq), tc):
+            if passable(sq) and open_at(pt, centre2(sq), tc):
                 goal.add(sq)
     edges = s.wall_edges
     while todo:
@@ -606,7 +637,7 @@ def _free_region(
         for dc, dr in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
             pt = (c + (dc > 0), r + (dr > 0))
             nxt = (c + dc, r + dr)
-            steps.append((nxt, passable(nxt) and open_at(pt, centre((c, r)), centre(nxt))))
+            steps.append((nxt, passable(nxt) and open_at(pt, centre2((c, r)), centre2(nxt))))
         for nxt, ok in steps:
             if ok and nxt not in region and passable(nxt):
                 region.add(nxt)

@@ -1,10 +1,19 @@
-"""One JupyterLab server and one Chromium for the whole browser suite.
+"""One JupyterLab server and one Chromium for the whole browser suite, and the helpers every
+browser test shares.
 
 The server runs on 127.0.0.1 (free port, random token, its own settings, workspaces and
 Jupyter folders) over a *copy* of ``notebooks/`` plus the notebooks the tests write
 (``Lab.write_notebook``); it is stopped by its PID at the end of the session. Chromium is
-Debian's (``/usr/bin/chromium`` or ``$FWWRULES_CHROMIUM``), driven by Playwright; tests make
-their own pages (``Lab.open``) and resize the viewport instead of restarting anything.
+Debian's (``/usr/bin/chromium`` or ``$FWWRULES_CHROMIUM``), driven by Playwright and launched
+in one place (:func:`chromium_browser`: the ``lab`` fixture for notebooks, the ``browser``
+fixture for a page opened from disk); tests make their own pages (``Lab.open``) and resize the
+viewport instead of restarting anything.
+
+Helpers: :func:`mouse_drag` / :func:`drag` (real mouse: press, moves in steps, release),
+:func:`canvas_box`, :func:`kernel_json` (a probe printed by the kernel), :func:`wait_until`
+(probe until the *final* condition holds: the kernel answers a probe between any two of a
+panel's updates, so waiting for the first change sees half-updated states), and
+:func:`check_panels` (every panel of the open notebook fits and shows its board).
 
 Without Chromium or playwright the tests skip, unless ``FWWRULES_REQUIRE_BROWSER`` is set
 (``.ci/run`` sets it): then a missing browser is a failure.
@@ -16,6 +25,7 @@ import contextlib
 import dataclasses
 import json
 import os
+import re
 import secrets
 import shutil
 import socket
@@ -24,7 +34,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -294,20 +304,28 @@ def lab_server(tmp: Path) -> Iterator[Lab]:
 
 
 @contextmanager
+def chromium_browser(chromium: Path) -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright (the suite's flags), closed afterwards: the one
+    place the suite launches a browser."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(chromium), args=CHROMIUM_FLAGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@contextmanager
 def with_browser(server: Lab, chromium: Path) -> Iterator[Lab]:
     """The server with a Chromium driven by Playwright, closed afterwards.
 
     Playwright's sync API allows one instance at a time in a thread, so a test module holds
     the browser only while its tests run (the ``lab`` fixture); others may start their own.
     """
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(chromium), args=CHROMIUM_FLAGS)
-        try:
-            yield dataclasses.replace(server, browser=browser, console=[])
-        finally:
-            browser.close()
+    with chromium_browser(chromium) as browser:
+        yield dataclasses.replace(server, browser=browser, console=[])
 
 
 @contextmanager
@@ -329,7 +347,209 @@ def lab(lab_instance: Lab, chromium: Path) -> Iterator[Lab]:
     """The session's JupyterLab server with a Chromium for this test module's tests.
 
     Playwright's sync API allows one instance at a time in a thread: the browser lives as
-    long as the module's tests, so a module may instead start its own (the review page's).
+    long as the module's tests, so a module may instead take a plain one (``browser``).
     """
     with with_browser(lab_instance, chromium) as session:
         yield session
+
+
+@pytest.fixture(scope="module")
+def browser(chromium: Path) -> Iterator[Any]:
+    """A Chromium without a Lab server, for this test module (pages opened from disk)."""
+    with chromium_browser(chromium) as b:
+        yield b
+
+
+# --- the mouse and the kernel -----------------------------------------------------------------
+
+DRAG_STEPS = 12
+"""Mouse moves between press and release: enough for ipympl to see a drag, not a click."""
+DRAG_PAUSE_MS = 60
+WAIT_TIMEOUT = 60.0
+"""Seconds :func:`wait_until` probes before it gives up (2 shared cores, a kernel per test)."""
+
+
+def mouse_drag(
+    page: Any,
+    start: tuple[float, float],
+    end: tuple[float, float],
+    *,
+    steps: int = DRAG_STEPS,
+    pause_ms: int = DRAG_PAUSE_MS,
+    before_release: Callable[[], None] | None = None,
+) -> None:
+    """A real drag in page pixels: press at ``start``, move in ``steps`` equal steps to
+    ``end`` (pausing ``pause_ms`` after each), call ``before_release`` (e.g. a screenshot of
+    the drag as the reader sees it), release."""
+    (x0, y0), (x1, y1) = start, end
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    for k in range(1, steps + 1):
+        page.mouse.move(x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps)
+        page.wait_for_timeout(pause_ms)
+    if before_release is not None:
+        before_release()
+    page.mouse.up()
+
+
+def drag(page: Any, box: dict[str, float], start: Any, end: Any) -> None:
+    """:func:`mouse_drag` from ``start`` to ``end`` given in CSS px from the top-left corner
+    of ``box`` (a canvas's :func:`canvas_box`)."""
+    mouse_drag(
+        page,
+        (box["x"] + start[0], box["y"] + start[1]),
+        (box["x"] + end[0], box["y"] + end[1]),
+    )
+
+
+def canvas_box(page: Any, index: int = -1) -> dict[str, float]:
+    """Page coordinates of the index-th ipympl canvas of the open notebook."""
+    canvases = page.locator(".jupyter-matplotlib-canvas-div")
+    count = canvases.count()
+    assert count > 0, "no ipympl canvas on the page: the board cannot be dragged"
+    c = canvases.nth(index if index >= 0 else count + index)
+    c.scroll_into_view_if_needed()
+    page.wait_for_timeout(300)
+    box: dict[str, float] = c.bounding_box()
+    return box
+
+
+def kernel_json(lab: Lab, page: Any, code: str) -> dict[str, Any]:
+    """Run ``code`` in the open notebook's kernel; the JSON object its last printed line is."""
+    out = lab.kernel(page, code)
+    data: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+    return data
+
+
+def wait_until(
+    probe: Callable[[], dict[str, Any]],
+    done: Callable[[dict[str, Any]], bool],
+    page: Any,
+    timeout: float = WAIT_TIMEOUT,
+) -> dict[str, Any]:
+    """Probe until ``done`` holds for the probed state, or ``timeout`` seconds pass; returns
+    the last state (the caller's asserts then say what is missing).
+
+    Give ``done`` the *final* condition, every field the test then asserts: the kernel answers
+    a probe between any two of a panel's updates, so a state where one field has changed and
+    the next has not been written yet can be seen.
+    """
+    deadline = time.monotonic() + timeout
+    now = probe()
+    while not done(now) and time.monotonic() < deadline:
+        page.wait_for_timeout(300)
+        now = probe()
+    return now
+
+
+# --- every panel fits and shows its board -----------------------------------------------------
+
+MIN_BOARD_PX = 300
+CANVAS_TIMEOUT = 30
+
+# A panel: an output area holding a widget view with a board (an ipympl canvas or an image).
+JS_PANEL_CELLS = """() => {
+  const w = window.jupyterapp.shell.currentWidget;
+  const out = [];
+  w.content.widgets.forEach((c, i) => {
+    if (c.model.type !== 'code') return;
+    const n = c.node;
+    if (n.querySelector('.jupyter-widgets') || /Loading widget|Error displaying widget/
+        .test(n.innerText)) out.push(i);
+  });
+  return out;
+}"""
+JS_SCROLL_TO = """async (i) => {
+  const w = window.jupyterapp.shell.currentWidget;
+  await w.content.scrollToItem(i, 'start');
+  const node = w.content.widgets[i].node;
+  const out = node.querySelector('.jp-Cell-outputWrapper') || node;
+  out.scrollIntoView({block: 'start'});
+}"""
+JS_CANVASES_SIZED = """(i) => {
+  const cell = window.jupyterapp.shell.currentWidget.content.widgets[i];
+  return [...cell.node.querySelectorAll('.jupyter-matplotlib-canvas-div')]
+    .every(c => c.getBoundingClientRect().width > 0);
+}"""
+# Problems of the panel in cell i, as text.
+JS_CHECK_PANEL = """(i) => {
+  const w = window.jupyterapp.shell.currentWidget;
+  const cell = w.content.widgets[i];
+  const problems = [];
+  const text = cell.node.innerText;
+  if (/Loading widget/.test(text)) problems.push('shows "Loading widget"');
+  if (/Error displaying widget/.test(text)) problems.push('shows "Error displaying widget"');
+  const errors = cell.node.querySelectorAll(
+    '[data-mime-type="application/vnd.jupyter.stderr"], .jp-OutputArea-output.jp-mod-error');
+  errors.forEach(e => problems.push('error output: ' + e.innerText.slice(0, 300)));
+  const areas = cell.node.querySelectorAll('.jp-OutputArea-output');
+  const boards = [];
+  areas.forEach(area => {
+    if (!area.querySelector('.jupyter-widgets')) return;
+    const box = area.getBoundingClientRect();
+    area.querySelectorAll('.jupyter-matplotlib-canvas-div, .widget-image').forEach(b => {
+      const r = b.getBoundingClientRect();
+      const style = getComputedStyle(b);
+      boards.push({w: r.width, h: r.height, visible: style.visibility !== 'hidden'
+                   && style.display !== 'none' && r.width > 0 && r.height > 0});
+    });
+    area.querySelectorAll('.jupyter-widgets *').forEach(e => {
+      const r = e.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) return;
+      if (e.closest('option')) return;
+      if (r.right > box.right + 1 || r.left < box.left - 1) {
+        problems.push('sticks out of the output area by ' + Math.round(r.right - box.right)
+          + ' px: <' + e.tagName.toLowerCase() + ' class="' + e.className + '"> '
+          + (e.innerText || '').slice(0, 40));
+      }
+    });
+    const ctx = document.createElement('canvas').getContext('2d');
+    area.querySelectorAll('.widget-dropdown select').forEach(s => {
+      const cs = getComputedStyle(s);
+      ctx.font = cs.font;
+      const opt = s.options[s.selectedIndex];
+      const label = opt ? opt.textContent : '';
+      const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+      const need = ctx.measureText(label).width;
+      if (need > room) problems.push('dropdown text cut: "' + label + '" needs '
+        + Math.round(need) + ' px, has ' + Math.round(room));
+    });
+  });
+  if (!boards.length) problems.push('no board (canvas or picture) in the panel');
+  boards.forEach(b => {
+    if (!b.visible) problems.push('board not visible: ' + JSON.stringify(b));
+    else if (b.w < MIN) problems.push('board only ' + Math.round(b.w) + ' px wide');
+  });
+  return problems;
+}""".replace("MIN", str(MIN_BOARD_PX))
+
+
+def check_panels(lab: Lab, page: Any, notebook: str, size: tuple[int, int]) -> list[str]:
+    """Problems of every panel of the open notebook at ``size`` (screenshots of each go to
+    ``artifacts/``); empty when all fit and show their board."""
+    cells: list[int] = page.evaluate(JS_PANEL_CELLS)
+    problems = []
+    for n, i in enumerate(cells):
+        page.evaluate(JS_SCROLL_TO, i)
+        page.wait_for_timeout(400)
+        # The canvases get their size once the kernel answers the browser's first call; a
+        # canvas that never does is reported below as "board not visible".
+        with contextlib.suppress(Exception):
+            page.wait_for_function(JS_CANVASES_SIZED, arg=i, timeout=CANVAS_TIMEOUT * 1000)
+        found: list[str] = page.evaluate(JS_CHECK_PANEL, i)
+        problems += [f"{notebook} cell {i} at {size[0]}x{size[1]}: {p}" for p in found]
+        stem = notebook.removesuffix(".ipynb")
+        lab.screenshot(page, f"panel-{stem}-{n + 1}-{size[0]}x{size[1]}.png")
+    if not cells and _has_panel(notebook):
+        problems.append(f"{notebook}: no panel found")
+    return problems
+
+
+def _has_panel(notebook: str) -> bool:
+    """Whether the notebook makes a panel (an AttackPanel, ExampleStepper ... in a cell)."""
+    path = REPO / "notebooks" / notebook
+    if not path.exists():
+        return True  # the tests' own notebooks all hold one
+    nb = json.loads(path.read_text())
+    sources = ("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    return any(re.search(r"\b(\w*Panel|ExampleStepper|BoardEditor)\(", s) for s in sources)

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from fwwrules_widgets.editor import CANVAS_PX  # the default size, as a reader gets it
 
-from .conftest import ARTIFACTS, Lab  # the suite's Lab server; its fixtures come by name
+from .conftest import ARTIFACTS, Lab, mouse_drag  # the suite's Lab; fixtures come by name
 
 pytestmark = pytest.mark.browser
 
@@ -62,21 +62,22 @@ class Board:
     def drag(
         self, start: tuple[float, float], end: tuple[float, float], shot: str | None = None
     ) -> None:
-        """Press, move in eight steps, release; ``shot`` names a screenshot taken just before
-        the release (the blitted drag as the reader sees it)."""
-        mouse = self.page.mouse
-        mouse.move(*self.px(*start))
-        mouse.down()
-        for k in range(1, 9):
-            t = k / 8
-            mouse.move(
-                *self.px(start[0] + t * (end[0] - start[0]), start[1] + t * (end[1] - start[1]))
-            )
-            self.page.wait_for_timeout(40)
-        if shot is not None:
+        """Press, move in eight steps, release (``conftest.mouse_drag``; board points map to
+        pixels affinely, so equal steps stay equal); ``shot`` names a screenshot taken just
+        before the release (the blitted drag as the reader sees it)."""
+
+        def screenshot() -> None:
             self.page.wait_for_timeout(400)
-            self.page.screenshot(path=str(ARTIFACTS / shot))
-        mouse.up()
+            self.page.screenshot(path=str(ARTIFACTS / str(shot)))
+
+        mouse_drag(
+            self.page,
+            self.px(*start),
+            self.px(*end),
+            steps=8,
+            pause_ms=40,
+            before_release=None if shot is None else screenshot,
+        )
 
 
 def _wait_message(page: Any, text: str) -> str:

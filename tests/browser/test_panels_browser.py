@@ -16,129 +16,26 @@ Screenshots of each panel at both sizes go to ``artifacts/``.
 
 from __future__ import annotations
 
-import contextlib
-import json
-import re
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .conftest import REPO, Lab
+from .conftest import (
+    MIN_BOARD_PX,
+    REPO,
+    Lab,
+    canvas_box,
+    check_panels,
+    drag,
+    kernel_json,
+    wait_until,
+)
 
 pytestmark = pytest.mark.browser
 
 SIZES = ((1280, 800), (1920, 1080))
 NOTEBOOKS = sorted(p.name for p in (REPO / "notebooks").glob("*.ipynb"))
-MIN_BOARD_PX = 300
-CHANGE_TIMEOUT = 30.0
-
-# A panel: an output area holding a widget view with a board (an ipympl canvas or an image).
-JS_PANEL_CELLS = """() => {
-  const w = window.jupyterapp.shell.currentWidget;
-  const out = [];
-  w.content.widgets.forEach((c, i) => {
-    if (c.model.type !== 'code') return;
-    const n = c.node;
-    if (n.querySelector('.jupyter-widgets') || /Loading widget|Error displaying widget/
-        .test(n.innerText)) out.push(i);
-  });
-  return out;
-}"""
-JS_SCROLL_TO = """async (i) => {
-  const w = window.jupyterapp.shell.currentWidget;
-  await w.content.scrollToItem(i, 'start');
-  const node = w.content.widgets[i].node;
-  const out = node.querySelector('.jp-Cell-outputWrapper') || node;
-  out.scrollIntoView({block: 'start'});
-}"""
-JS_CANVASES_SIZED = """(i) => {
-  const cell = window.jupyterapp.shell.currentWidget.content.widgets[i];
-  return [...cell.node.querySelectorAll('.jupyter-matplotlib-canvas-div')]
-    .every(c => c.getBoundingClientRect().width > 0);
-}"""
-CANVAS_TIMEOUT = 30
-# Problems of the panel in cell i, as text.
-JS_CHECK_PANEL = """(i) => {
-  const w = window.jupyterapp.shell.currentWidget;
-  const cell = w.content.widgets[i];
-  const problems = [];
-  const text = cell.node.innerText;
-  if (/Loading widget/.test(text)) problems.push('shows "Loading widget"');
-  if (/Error displaying widget/.test(text)) problems.push('shows "Error displaying widget"');
-  const errors = cell.node.querySelectorAll(
-    '[data-mime-type="application/vnd.jupyter.stderr"], .jp-OutputArea-output.jp-mod-error');
-  errors.forEach(e => problems.push('error output: ' + e.innerText.slice(0, 300)));
-  const areas = cell.node.querySelectorAll('.jp-OutputArea-output');
-  const boards = [];
-  areas.forEach(area => {
-    if (!area.querySelector('.jupyter-widgets')) return;
-    const box = area.getBoundingClientRect();
-    area.querySelectorAll('.jupyter-matplotlib-canvas-div, .widget-image').forEach(b => {
-      const r = b.getBoundingClientRect();
-      const style = getComputedStyle(b);
-      boards.push({w: r.width, h: r.height, visible: style.visibility !== 'hidden'
-                   && style.display !== 'none' && r.width > 0 && r.height > 0});
-    });
-    area.querySelectorAll('.jupyter-widgets *').forEach(e => {
-      const r = e.getBoundingClientRect();
-      if (r.width === 0 || r.height === 0) return;
-      if (e.closest('option')) return;
-      if (r.right > box.right + 1 || r.left < box.left - 1) {
-        problems.push('sticks out of the output area by ' + Math.round(r.right - box.right)
-          + ' px: <' + e.tagName.toLowerCase() + ' class="' + e.className + '"> '
-          + (e.innerText || '').slice(0, 40));
-      }
-    });
-    const ctx = document.createElement('canvas').getContext('2d');
-    area.querySelectorAll('.widget-dropdown select').forEach(s => {
-      const cs = getComputedStyle(s);
-      ctx.font = cs.font;
-      const opt = s.options[s.selectedIndex];
-      const label = opt ? opt.textContent : '';
-      const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
-      const need = ctx.measureText(label).width;
-      if (need > room) problems.push('dropdown text cut: "' + label + '" needs '
-        + Math.round(need) + ' px, has ' + Math.round(room));
-    });
-  });
-  if (!boards.length) problems.push('no board (canvas or picture) in the panel');
-  boards.forEach(b => {
-    if (!b.visible) problems.push('board not visible: ' + JSON.stringify(b));
-    else if (b.w < MIN) problems.push('board only ' + Math.round(b.w) + ' px wide');
-  });
-  return problems;
-}""".replace("MIN", str(MIN_BOARD_PX))
-
-
-def _check_panels(lab: Lab, page: Any, notebook: str, size: tuple[int, int]) -> list[str]:
-    cells: list[int] = page.evaluate(JS_PANEL_CELLS)
-    problems = []
-    for n, i in enumerate(cells):
-        page.evaluate(JS_SCROLL_TO, i)
-        page.wait_for_timeout(400)
-        # The canvases get their size once the kernel answers the browser's first call; a
-        # canvas that never does is reported below as "board not visible".
-        with contextlib.suppress(Exception):
-            page.wait_for_function(JS_CANVASES_SIZED, arg=i, timeout=CANVAS_TIMEOUT * 1000)
-        found: list[str] = page.evaluate(JS_CHECK_PANEL, i)
-        problems += [f"{notebook} cell {i} at {size[0]}x{size[1]}: {p}" for p in found]
-        stem = notebook.removesuffix(".ipynb")
-        lab.screenshot(page, f"panel-{stem}-{n + 1}-{size[0]}x{size[1]}.png")
-    if not cells and _has_panel(notebook):
-        problems.append(f"{notebook}: no panel found")
-    return problems
-
-
-def _has_panel(notebook: str) -> bool:
-    """Whether the notebook makes a panel (an AttackPanel, ExampleStepper ... in a cell)."""
-    path = REPO / "notebooks" / notebook
-    if not path.exists():
-        return True  # the tests' own notebooks all hold one
-    nb = json.loads(path.read_text())
-    sources = ("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
-    return any(re.search(r"\b(\w*Panel|ExampleStepper|BoardEditor)\(", s) for s in sources)
 
 
 @pytest.mark.parametrize("notebook", [n for n in NOTEBOOKS if not n.startswith("10-")])
@@ -151,7 +48,7 @@ def test_every_panel_fits_and_shows_its_board(lab: Lab, notebook: str) -> None:
         for size in SIZES:
             page.set_viewport_size({"width": size[0], "height": size[1]})
             page.wait_for_timeout(500)
-            problems += _check_panels(lab, page, notebook, size)
+            problems += check_panels(lab, page, notebook, size)
         assert not problems, "\n".join(problems)
     except Exception:
         print(lab.tail())
@@ -194,42 +91,7 @@ print(json.dumps({{
 
 
 def probe(lab: Lab, page: Any, cls: str) -> dict[str, Any]:
-    out = lab.kernel(page, PROBE.format(cls=cls))
-    data: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
-    return data
-
-
-def canvas_box(page: Any, index: int = -1) -> dict[str, float]:
-    """Page coordinates of the index-th ipympl canvas of the open notebook."""
-    canvases = page.locator(".jupyter-matplotlib-canvas-div")
-    count = canvases.count()
-    assert count > 0, "no ipympl canvas on the page: the board cannot be dragged"
-    c = canvases.nth(index if index >= 0 else count + index)
-    c.scroll_into_view_if_needed()
-    page.wait_for_timeout(300)
-    box: dict[str, float] = c.bounding_box()
-    return box
-
-
-def drag(page: Any, box: dict[str, float], start: list[float], end: tuple[float, float]) -> None:
-    """Press on ``start`` (canvas CSS px), move in steps to ``end``, release."""
-    x0, y0 = box["x"] + start[0], box["y"] + start[1]
-    x1, y1 = box["x"] + end[0], box["y"] + end[1]
-    page.mouse.move(x0, y0)
-    page.mouse.down()
-    for k in range(1, 13):
-        page.mouse.move(x0 + (x1 - x0) * k / 12, y0 + (y1 - y0) * k / 12)
-        page.wait_for_timeout(60)
-    page.mouse.up()
-
-
-def wait_changed(lab: Lab, page: Any, cls: str, key: str, before: Any) -> dict[str, Any]:
-    deadline = time.monotonic() + CHANGE_TIMEOUT
-    now = probe(lab, page, cls)
-    while now[key] == before and time.monotonic() < deadline:
-        page.wait_for_timeout(300)
-        now = probe(lab, page, cls)
-    return now
+    return kernel_json(lab, page, PROBE.format(cls=cls))
 
 
 def _drag_attack(lab: Lab, page: Any, shot: str) -> None:
@@ -241,7 +103,16 @@ def _drag_attack(lab: Lab, page: Any, shot: str) -> None:
     # Drag the first model a quarter of the board to the side (toward the middle).
     dx = box["width"] / 4 if cx < box["width"] / 2 else -box["width"] / 4
     drag(page, box, [cx, cy], (cx + dx, cy))
-    after = wait_changed(lab, page, "AttackPanel", "html", before["html"])
+    # The model, then the ruling, then the fields are updated: wait until all three are.
+    after = wait_until(
+        lambda: probe(lab, page, "AttackPanel"),
+        lambda s: (
+            s["at"][mid] != before["at"][mid]
+            and s["html"] != before["html"]
+            and s["xy"] != before["xy"]
+        ),
+        page,
+    )
     lab.screenshot(page, f"drag-{shot}.png")
     assert after["at"][mid] != before["at"][mid], f"{mid} did not move: {after['at'][mid]}"
     assert after["html"] != before["html"], "the ruling text did not change after the drag"
@@ -273,7 +144,7 @@ def test_readme_snippet_in_a_fresh_notebook_drags(lab: Lab) -> None:
     page = lab.new_page(1280, 800)
     try:
         lab.open(page, name)
-        problems = _check_panels(lab, page, name, (1280, 800))
+        problems = check_panels(lab, page, name, (1280, 800))
         assert not problems, "\n".join(problems)
         _drag_attack(lab, page, "readme-snippet")
     except Exception:
@@ -311,10 +182,65 @@ def test_melee_panel_drag_into_contact_makes_an_engagement(lab: Lab) -> None:
         rx, ry, _ = before["bases"]["raider"]
         # Aim past the raider: the knight stops at contact instead of overlapping it.
         drag(page, box, [kx, ky], (rx + 5.0, ry))
-        after = wait_changed(lab, page, "MeleePanel", "engaged", before["engaged"])
+        after = wait_until(
+            lambda: probe(lab, page, "MeleePanel"),
+            lambda s: (
+                s["engaged"] == ["knight", "raider"] and s["at"]["knight"] != before["at"]["knight"]
+            ),
+            page,
+        )
         lab.screenshot(page, "drag-melee-panel.png")
         assert after["engaged"] == ["knight", "raider"], after["engaged"]
         assert after["at"]["knight"] != before["at"]["knight"]
+        # Drag on, down and into the raider: the knight slides round it, keeping contact,
+        # instead of sticking where it touched.
+        kx, ky, _ = after["bases"]["knight"]
+        rx, ry, rr = after["bases"]["raider"]
+        drag(page, box, [kx, ky], (rx, ry + 3 * rr))
+        slid = wait_until(
+            lambda: probe(lab, page, "MeleePanel"),
+            lambda s: (
+                s["at"]["knight"][1] < after["at"]["knight"][1] - 10.0
+                and s["engaged"] == ["knight", "raider"]
+            ),
+            page,
+        )
+        lab.screenshot(page, "drag-melee-panel-slide.png")
+        assert slid["at"]["knight"][1] < after["at"]["knight"][1] - 10.0, slid["at"]
+        assert slid["engaged"] == ["knight", "raider"], slid["engaged"]
+    except Exception:
+        print(lab.tail())
+        raise
+    finally:
+        page.context.close()
+        lab.shutdown_kernels()
+
+
+FALLBACK = """\
+import fwwrules
+from fwwrules_widgets import AttackPanel
+AttackPanel(fwwrules.load(fwwrules.example_path("cover-example-1")), interactive=False)
+"""
+JS_BOARD_IMAGE = """() => {
+  const img = document.querySelector('.jp-OutputArea-output img.widget-image');
+  if (!img || !img.complete || img.naturalWidth === 0) return null;
+  return {natural: img.naturalWidth, css: img.getBoundingClientRect().width};
+}"""
+
+
+def test_png_fallback_is_sharp_at_device_pixel_ratio_2(lab: Lab) -> None:
+    """Without ipympl's canvas (``interactive=False`` stands in for a kernel without ipympl)
+    the board is a PNG of twice its CSS size, shown at its CSS size: sharp at ratio 2."""
+    name = lab.write_notebook("png-fallback.ipynb", FALLBACK)
+    page = lab.new_page(1280, 800, scale=2.0)
+    try:
+        lab.open(page, name)
+        page.wait_for_function(JS_BOARD_IMAGE, timeout=60_000)
+        got = page.evaluate(JS_BOARD_IMAGE)
+        page.locator("img.widget-image").first.scroll_into_view_if_needed()
+        lab.screenshot(page, "png-fallback-dpr2.png")
+        assert got["css"] >= MIN_BOARD_PX, got
+        assert got["natural"] >= 2 * got["css"] - 1, got  # one image pixel per device pixel
     except Exception:
         print(lab.tail())
         raise

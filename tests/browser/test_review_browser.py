@@ -8,37 +8,21 @@ nothing; ids the page does not have survive an import and the next export. Every
 ``data:`` URI that the browser decodes, and the page asks for nothing over the network.
 Screenshots at 1280x800 and 1920x1080 go to ``artifacts/``.
 
-Skips only when ``/usr/bin/chromium`` (or ``$FWWRULES_CHROMIUM``) is missing and
-``FWWRULES_REQUIRE_BROWSER`` is unset.
+Chromium is the suite's (``conftest.py``: launched there; skips only when it is missing
+and ``FWWRULES_REQUIRE_BROWSER`` is unset).
 """
 
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-pytestmark = pytest.mark.browser
+from .conftest import ARTIFACTS  # the suite's Chromium comes as the ``browser`` fixture
 
-REPO = Path(__file__).resolve().parents[2]
-ARTIFACTS = REPO / "artifacts"
-CHROMIUM = Path(os.environ.get("FWWRULES_CHROMIUM", "/usr/bin/chromium"))
-REQUIRE = os.environ.get("FWWRULES_REQUIRE_BROWSER", "") not in ("", "0")
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-]
+pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
@@ -48,21 +32,6 @@ def page_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("review") / "review.html"
     assert main(["review", "-o", str(out), "--lang", "de"]) == 0
     return out
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        if REQUIRE:
-            pytest.fail(f"{CHROMIUM} is missing and FWWRULES_REQUIRE_BROWSER is set")
-        pytest.skip(f"{CHROMIUM} not found")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def _open(browser: Any, page_file: Path, width: int, height: int) -> tuple[Any, Any, list[str]]:
@@ -165,7 +134,13 @@ def test_review_page_exports_and_imports_in_chromium(
     )
     assert _item(page, "note:2").locator("input.ok").is_checked()
     (tmp_path / "broken.json").write_text("{not json", "utf-8")
+    page.evaluate("() => { document.getElementById('status').textContent = ''; }")
     page.locator("#import").set_input_files(str(tmp_path / "broken.json"))
+    # The file is read asynchronously: wait for its verdict before asserting nothing changed.
+    page.wait_for_function(
+        "() => document.getElementById('status').textContent.includes('Keine Prüfdatei')"
+    )
     assert page.locator("#progress").inner_text() == f"2 / {n} geprüft"
+    assert _item(page, "note:2").locator("input.ok").is_checked()
     context.close()
     assert requests == [] and requests2 == []

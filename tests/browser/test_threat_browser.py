@@ -1,19 +1,17 @@
 """The ThreatPanel in a real JupyterLab in Chromium, with real mouse events, at 1280x800 and
-1920x1080: the panel fits and shows its board; dragging a shooter recomputes the map when it
-is dropped; clicking a free spot lists the rulings for a model standing there. Screenshots go
-to ``artifacts/``."""
+1920x1080: the panel fits and shows its board; dragging a shooter updates the map when it is
+dropped (equal to a fresh map); clicking a free spot lists the rulings for a model standing
+there. Screenshots go to ``artifacts/``."""
 
 from __future__ import annotations
 
-import json
-import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from .conftest import Lab
-from .test_panels_browser import _check_panels, canvas_box, drag
+from .conftest import Lab, canvas_box, check_panels, drag, kernel_json
+from .conftest import wait_until as wait_for_state
 
 pytestmark = pytest.mark.browser
 
@@ -25,6 +23,7 @@ ThreatPanel(fwwrules.load(fwwrules.example_path("cover-example-1")), "brotherhoo
 
 PROBE = """
 import gc, json
+import fwwrules
 from fwwrules_widgets import ThreatPanel
 _p = [o for o in gc.get_objects() if isinstance(o, ThreatPanel)][-1]
 _fig = _p.view.figure
@@ -44,27 +43,19 @@ print(json.dumps({
     "selected": _p.selected,
     "html": _p.html.value,
     "free": list(_css((300.0, 60.0))),
+    "fresh": bool((fwwrules.threat_map(_p.scenario, _p.side.value, step=_p.step, area=_p.area)
+                   .allowed == _p.result.allowed).all()),
 }))
 """
-TIMEOUT = 60.0
 
 
 def probe(lab: Lab, page: Any) -> dict[str, Any]:
-    out = lab.kernel(page, PROBE)
-    data: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
-    return data
+    return kernel_json(lab, page, PROBE)
 
 
 def wait_until(lab: Lab, page: Any, done: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
-    """Probe the panel until ``done`` holds for the probed state (or TIMEOUT passes): the
-    kernel answers a probe between any two of the panel's updates, so a state where one field
-    has changed and the next has not yet been written can be seen."""
-    deadline = time.monotonic() + TIMEOUT
-    now = probe(lab, page)
-    while not done(now) and time.monotonic() < deadline:
-        page.wait_for_timeout(300)
-        now = probe(lab, page)
-    return now
+    """Probe the panel until ``done`` (the final condition) holds (``conftest.wait_until``)."""
+    return wait_for_state(lambda: probe(lab, page), done, page)
 
 
 def test_threat_panel_drag_and_click(lab: Lab) -> None:
@@ -73,7 +64,7 @@ def test_threat_panel_drag_and_click(lab: Lab) -> None:
     try:
         lab.open(page, name)
         page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
-        problems = _check_panels(lab, page, name, (1280, 800))
+        problems = check_panels(lab, page, name, (1280, 800))
         assert not problems, "\n".join(problems)
         before = probe(lab, page)
         assert before["interactive"], "the threat panel's board is not an ipympl canvas"
@@ -81,9 +72,17 @@ def test_threat_panel_drag_and_click(lab: Lab) -> None:
         lab.screenshot(page, "threat-panel-1280.png")
         bx, by = before["bases"]["brute"]
         drag(page, box, [bx, by], (bx - 90.0, by + 40.0))
-        after = wait_until(lab, page, lambda s: s["allowed"] != before["allowed"])
+        after = wait_until(
+            lab,
+            page,
+            lambda s: (
+                s["allowed"] != before["allowed"] and s["at"]["brute"] != before["at"]["brute"]
+            ),
+        )
         assert after["at"]["brute"] != before["at"]["brute"], "the brute did not move"
         assert after["allowed"] != before["allowed"], "the map did not follow the drag"
+        assert after["fresh"], "the map updated on drop differs from a fresh map"
+        page.wait_for_timeout(800)  # the frontend paints the redrawn board after the state
         lab.screenshot(page, "threat-panel-dragged.png")
         fx, fy = after["free"]
         page.mouse.click(box["x"] + fx, box["y"] + fy)
@@ -96,7 +95,7 @@ def test_threat_panel_drag_and_click(lab: Lab) -> None:
         lab.screenshot(page, "threat-panel-clicked.png")
         page.set_viewport_size({"width": 1920, "height": 1080})
         page.wait_for_timeout(800)
-        problems = _check_panels(lab, page, name, (1920, 1080))
+        problems = check_panels(lab, page, name, (1920, 1080))
         assert not problems, "\n".join(problems)
         lab.screenshot(page, "threat-panel-1920.png")
     except Exception:
