@@ -22,13 +22,14 @@ Boundary cases
 from __future__ import annotations
 
 from collections import Counter
+from typing import cast
 
 from .close_combat import classify, close_combat_terms, into_melee, quick_action
 from .cover import line_of_cover
 from .data import Scenario
 from .errors import QueryError
 from .los import shot_line_of_sight
-from .pieces import Weapon
+from .pieces import Band, Weapon
 from .ranges import range_bands
 from .rulesets import ruleset_name
 from .rulings import (
@@ -161,7 +162,8 @@ def ruling(
         # ranged.range
         if w.type != "melee":
             near, far = shot.target_distances()
-            rng = range_bands(scenario, w, near, far, band=band)
+            chosen = cast("Band | None", band)  # checked above
+            rng = range_bands(scenario, w, near, far, band=chosen)
             reasons.extend(rng.reasons)
             range_info = RangeInfo(scenario.from_mm(max(rng.distance, 0.0)), rng.bands, rng.band)
             if rng.band is None:

@@ -101,7 +101,7 @@ class TerrainGeometry:
     """A terrain piece in millimetres. ``polygon`` is prepared for fast predicates."""
 
     id: str
-    kind: str
+    kind: str  # a TerrainKind, or a Huge / elevated variant's kind
     polygon: Polygon
     height: float | None
     huge: str | None

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from .data import Scenario
 from .engagement import contacts, engagements
 from .los import has_line_of_sight
-from .pieces import Weapon
+from .pieces import AttackKind, Weapon
 from .rulesets import RULESETS, ruleset
 from .rulings import Choice, IntoMelee, Reason
 
@@ -68,7 +68,7 @@ class AttackClass:
     contact it is not allowed). Otherwise ``"ranged"``.
     """
 
-    kind: str
+    kind: AttackKind
     not_allowed: tuple[str, ...]
     reasons: tuple[Reason, ...]
 

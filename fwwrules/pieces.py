@@ -22,6 +22,7 @@ TerrainKind = Literal["blocking", "cover", "area", "dense-area", "scenery"]
 Status = Literal["stunned"]
 Band = Literal["short", "long"]
 TargetKind = Literal["model", "terrain", "point"]
+AttackKind = Literal["ranged", "melee"]
 
 RULER_COLOURS: tuple[Colour, ...] = ("orange", "yellow", "red", "green", "blue", "black")
 RULER_INCHES: Mapping[str, float] = {
@@ -100,7 +101,7 @@ class Terrain:
     """A terrain piece. ``shape`` is a polygon's vertices, a :class:`Rect` or a :class:`Circle`."""
 
     id: str
-    kind: str
+    kind: TerrainKind
     shape: Shape
     height: float | None = None
     huge: str | None = None

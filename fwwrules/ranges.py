@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .data import Scenario
-from .pieces import Weapon
+from .pieces import Band, Weapon
 from .rulings import Choice, Reason
 from .thresholds import within_ruler
 
@@ -59,8 +59,8 @@ class RangeResult:
     """
 
     distance: float
-    bands: tuple[str, ...]
-    band: str | None
+    bands: tuple[Band, ...]
+    band: Band | None
     choice: Choice | None
     reasons: tuple[Reason, ...]
     refusal: str | None = None
@@ -72,7 +72,7 @@ def range_bands(
     nearest: float,
     farthest: float,
     *,
-    band: str | None = None,
+    band: Band | None = None,
 ) -> RangeResult:
     """``ranged.range``: which bands a target spans, given its nearest and farthest distance.
 
@@ -119,7 +119,7 @@ def range_bands(
             )
         )
         return RangeResult(nearest, (), None, None, tuple(reasons), "ranged.min-range")
-    bands: list[str] = []
+    bands: list[Band] = []
     if within_ruler(nearest, short_end, tol):
         bands.append("short")
     if (

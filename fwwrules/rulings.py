@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .catalogue import check_lang, render, word
+from .pieces import AttackKind, Band, Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,8 +114,8 @@ class RangeInfo:
     """Edge-to-edge ``distance`` in scenario units, the bands the base reaches, the band used."""
 
     distance: float
-    bands: tuple[str, ...]
-    band: str | None
+    bands: tuple[Band, ...]
+    band: Band | None
 
     def to_dict(self) -> dict[str, Any]:
         return {"distance": round(self.distance, 3), "bands": list(self.bands), "band": self.band}
@@ -253,8 +254,8 @@ class AttackRuling(Explained):
     attacker: str
     target: str
     weapon: str
-    rules: str
-    kind: str
+    rules: Rules
+    kind: AttackKind
     allowed: bool
     not_allowed: tuple[str, ...] = ()
     line_of_sight: bool | None = None

@@ -26,6 +26,7 @@ from .data import Scenario
 from .elevation import ShotContext, shot_context
 from .errors import QueryError, UnknownIdError
 from .geometry import inner_point
+from .pieces import TargetKind
 from .terrain import KindMap, shot_kinds
 
 Target = str | tuple[float, float]
@@ -38,7 +39,7 @@ class Shot:
     scenario: Scenario
     attacker: str
     target: str
-    target_type: str  # "model" | "terrain" | "point"
+    target_type: TargetKind
     a: Disc
     b: Disc | None
     b_polygon: Polygon | None
@@ -80,6 +81,7 @@ def build_shot(scenario: Scenario, attacker: str, target: Target) -> Shot:
     a = board.models[attacker].disc
     b: Disc | None = None
     poly: Polygon | None = None
+    kind: TargetKind
     if isinstance(target, tuple):
         x, y = (float(v) for v in target)
         if not (math.isfinite(x) and math.isfinite(y)):

@@ -1305,7 +1305,7 @@ def _legend_entries(
         seen_sides.append(side)
         proxy = partial(Patch, facecolor=colour, edgecolor=st.base_edge, hatch=hatch or None)
         out.append(("side", side, proxy))
-    for kind in dict.fromkeys(t.kind for t in scenario.terrain):
+    for kind in dict.fromkeys(str(t.kind) for t in scenario.terrain):
         lk = st.terrain_look(kind)
         proxy = partial(
             Patch,
