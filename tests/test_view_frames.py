@@ -45,6 +45,37 @@ def test_fast_png_decodes_to_the_same_pixels(shape: tuple[int, int]) -> None:
     assert np.array_equal(decode(fast_png(rgba)), rgba)
 
 
+def idat(png: bytes) -> bytes:
+    """The zlib stream of a one-IDAT PNG, decompressed (zlib checks its Adler-32)."""
+    import struct
+    import zlib
+
+    at = png.index(b"IDAT")
+    (length,) = struct.unpack(">I", png[at - 4 : at])
+    return zlib.decompress(png[at + 4 : at + 4 + length])
+
+
+@pytest.mark.parametrize(
+    ("height", "top", "rows"),
+    [(40, 10, 5), (40, 0, 40), (40, 0, 3), (40, 37, 3), (40, 20, 0), (5000, 4100, 30), (1, 0, 1)],
+)
+def test_fast_png_of_a_band_of_rows_is_that_band_on_transparent_black(
+    height: int, top: int, rows: int
+) -> None:
+    rng = np.random.default_rng(height + top + rows)
+    band = rng.integers(0, 256, size=(rows, 6, 4), dtype=np.uint8)
+    png = fast_png(band, top=top, height=height)
+    full = np.zeros((height, 6, 4), dtype=np.uint8)
+    full[top : top + rows] = band
+    assert np.array_equal(decode(png), full)
+    assert len(idat(png)) == height * (6 * 4 + 1)
+
+
+def test_fast_png_refuses_a_band_outside_the_image() -> None:
+    with pytest.raises(ValueError, match="outside"):
+        fast_png(np.zeros((3, 2, 4), dtype=np.uint8), top=9, height=10)
+
+
 def test_fast_png_of_a_mostly_empty_diff_is_small() -> None:
     rgba = np.zeros((540, 780, 4), dtype=np.uint8)
     rgba[100:140, 200:260] = (200, 30, 30, 255)
