@@ -22,6 +22,7 @@ Boundary cases
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import cast
 
 from .close_combat import classify, close_combat_terms, into_melee, quick_action
@@ -33,9 +34,7 @@ from .pieces import Band, Weapon
 from .ranges import range_bands
 from .rulesets import ruleset_name
 from .rulings import (
-    ArmorInfo,
     AttackRuling,
-    Choice,
     CoverEntry,
     IgnoredEntry,
     IntoMelee,
@@ -43,6 +42,8 @@ from .rulings import (
     Reason,
     Sight,
     SkillInfo,
+    Step,
+    fold,
 )
 from .shot import Shot, Target, build_shot
 
@@ -83,6 +84,23 @@ def _size_reasons(scenario: Scenario, shot: Shot) -> list[Reason]:
     return out
 
 
+def _ranged_skill(
+    w: Weapon, skills: Mapping[str, int], attacker: str
+) -> tuple[str, int | None, Step]:
+    """``ranged.skill``: the weapon type's skill icon, the attacker's value for it (None: it
+    lacks the icon, which refuses the attack)."""
+    icon = w.type
+    value = skills.get(icon)
+    if value is None:
+        reason = Reason("ranged.skill", "missing", {"attacker": attacker, "icon": icon})
+        return icon, None, Step(refusals=("ranged.skill",), reasons=(reason,))
+    return (
+        icon,
+        value,
+        Step(reasons=(Reason("ranged.skill", "has", {"icon": icon, "value": value}),)),
+    )
+
+
 def ruling(
     scenario: Scenario,
     attacker: str,
@@ -105,106 +123,65 @@ def ruling(
     model = scenario.model(attacker)
     labels = {**scenario.display_names(), w.id: w.label}
 
-    reasons: list[Reason] = []
-    not_allowed: list[str] = []
-    modifier = 0
-    dice: Counter[str] = Counter()
-    choices: list[Choice] = []
+    # Each rule family contributes one Step (rulings.Step); they are folded in this order.
+    steps: list[Step] = []
     cover: tuple[CoverEntry, ...] = ()
     ignored: tuple[IgnoredEntry, ...] = ()
-    armor = ArmorInfo()
     range_info: RangeInfo | None = None
     into: IntoMelee | None = None
     los_ok: bool | None = None
     sight: Sight | None = None
+    icon: str | None
+    value: int | None
 
-    by_clause: dict[str, int] = {}
-
-    def add(clause: str, value: int) -> None:
-        """A skill modifier, kept per clause (``AttackRuling.modifiers``)."""
-        if value:
-            by_clause[clause] = by_clause.get(clause, 0) + value
-
-    def refuse(clause: str) -> None:
-        if clause not in not_allowed:
-            not_allowed.append(clause)
-
-    target_is_model = shot.target_type == "model"
     # melee.engaged: close combat or ranged, and whether engagement forbids it (a terrain
     # piece or a point is never engaged with, so an engaged attacker may not shoot at it).
     cls = classify(scenario, attacker, shot.target, w)
     kind = cls.kind
-    reasons.extend(cls.reasons)
-    for clause in cls.not_allowed:
-        refuse(clause)
+    steps.append(Step(refusals=cls.not_allowed, reasons=cls.reasons))
 
     if kind == "melee":
         terms = close_combat_terms(scenario, attacker, shot.target, w, rules)
         icon, value = terms.icon, terms.value
-        modifier += sum(m for _, m in terms.modifiers)
-        for clause, amount in terms.modifiers:
-            add(clause, amount)
-        dice.update(terms.dice)
-        choices.extend(terms.choices)
-        armor = ArmorInfo(terms.armor_bonus, terms.armor_boost)
-        reasons.extend(terms.reasons)
-        for clause in terms.not_allowed:
-            refuse(clause)
+        steps.append(terms.step())
     else:
-        # ranged.skill: the weapon type's skill icon.
-        icon = w.type
-        value = model.skills.get(icon)
-        if value is None:
-            reasons.append(Reason("ranged.skill", "missing", {"attacker": attacker, "icon": icon}))
-            refuse("ranged.skill")
-        else:
-            reasons.append(Reason("ranged.skill", "has", {"icon": icon, "value": value}))
-        # ranged.range
+        icon, value, skill_step = _ranged_skill(w, model.skills, attacker)
+        steps.append(skill_step)
         if w.type != "melee":
             near, far = shot.target_distances()
             chosen = cast("Band | None", band)  # checked above
             rng = range_bands(scenario, w, near, far, band=chosen)
-            reasons.extend(rng.reasons)
             range_info = RangeInfo(scenario.from_mm(max(rng.distance, 0.0)), rng.bands, rng.band)
-            if rng.band is None:
-                refuse(rng.refusal or "ranged.range")
-            else:
-                for colour in w.dice.get(rng.band, ()):
-                    dice[colour] += 1
-            if rng.choice is not None:
-                choices.append(rng.choice)
+            steps.append(rng.step(w))
         # size.classes and terrain.kinds where a Huge model changes the shot
-        reasons.extend(_size_reasons(scenario, shot))
+        steps.append(Step(reasons=tuple(_size_reasons(scenario, shot))))
         # elevation context, then ranged.los and cover.*
-        reasons.extend(shot.context.reasons)
+        steps.append(Step(reasons=shot.context.reasons))
         los = shot_line_of_sight(shot)
         los_ok = los.visible
-        reasons.extend(los.reasons)
-        if not los.visible:
-            refuse("ranged.los")
+        steps.append(los.step())
         cov = line_of_cover(shot, rules)
-        reasons.extend(cov.reasons)
-        cover, ignored, armor = cov.cover, cov.ignored, cov.armor
-        modifier += cov.modifier
-        for entry in cov.cover:
-            add(entry.clause, entry.modifier)
+        cover, ignored = cov.cover, cov.ignored
+        steps.append(cov.step())
         sight = Sight(los.witness, shot.loc, cov.crossings, los.blockers)
         # melee.shoot-into
-        if target_is_model:
+        if shot.target_type == "model":
             found = into_melee(scenario, attacker, shot.target, rules)
             if found is not None:
                 into, into_reasons = found
-                modifier += into.modifier
-                add("melee.shoot-into", into.modifier)
-                reasons.extend(into_reasons)
+                mods = (("melee.shoot-into", into.modifier),)
+                steps.append(Step(modifiers=mods, reasons=into_reasons))
 
     quick_mods, quick_reasons = quick_action(quick)
-    modifier += sum(m for _, m in quick_mods)
-    for clause, amount in quick_mods:
-        add(clause, amount)
-    assert sum(by_clause.values()) == modifier, (by_clause, modifier)
-    reasons.extend(quick_reasons)
+    steps.append(Step(modifiers=quick_mods, reasons=quick_reasons))
 
+    folded = fold(steps)
+    modifier, armor = folded.modifier, folded.armor
+    reasons = list(folded.reasons)
+    not_allowed = list(folded.refusals)
+    choices = list(folded.choices)
+    dice: Counter[str] = Counter(folded.dice)
+    by_clause = dict(folded.modifiers)
     skill = SkillInfo(icon, value, modifier)
     if skill.target is not None and skill.target < 1 and not not_allowed:
         reasons.append(Reason("ranged.skill", "below-one", {"target": skill.target}))

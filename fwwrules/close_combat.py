@@ -28,7 +28,7 @@ from .engagement import contacts, engagements
 from .los import has_line_of_sight
 from .pieces import AttackKind, Weapon
 from .rulesets import RULESETS, ruleset
-from .rulings import Choice, IntoMelee, Reason
+from .rulings import ArmorInfo, Choice, IntoMelee, Reason, Step
 
 SUPER_MUTANT = "super-mutant"
 """The keyword that marks a Super Mutant (``melee.super-mutant``)."""
@@ -152,6 +152,17 @@ class MeleeTerms:
     def modifier(self) -> int:
         """The total skill modifier of these terms."""
         return sum(v for _, v in self.modifiers)
+
+    def step(self) -> Step:
+        """These terms as the common step contract (:class:`~fwwrules.rulings.Step`)."""
+        return Step(
+            modifiers=self.modifiers,
+            dice=self.dice,
+            armor=ArmorInfo(self.armor_bonus, self.armor_boost),
+            choices=self.choices,
+            refusals=self.not_allowed,
+            reasons=self.reasons,
+        )
 
 
 def _min_range_mm(scenario: Scenario, weapon: Weapon) -> float:

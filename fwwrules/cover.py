@@ -44,7 +44,7 @@ from .elevation import covering_edges, edge_crossed
 from .engagement import engagements
 from .geometry import Passage, disc_passage, passage, prepared_for
 from .rulesets import ruleset
-from .rulings import ArmorInfo, CoverEntry, Crossing, IgnoredEntry, Reason
+from .rulings import ArmorInfo, CoverEntry, Crossing, IgnoredEntry, Reason, Step
 from .shot import Shot
 from .terrain import AREA_KINDS, merged
 
@@ -63,6 +63,11 @@ class CoverResult:
     @property
     def modifier(self) -> int:
         return sum(c.modifier for c in self.cover)
+
+    def step(self) -> Step:
+        """The common step contract: each cover entry's modifier by clause, the armor."""
+        mods = tuple((c.clause, c.modifier) for c in self.cover)
+        return Step(modifiers=mods, armor=self.armor, reasons=self.reasons)
 
 
 def armor_for_cover(rules: str, covered: bool) -> tuple[ArmorInfo, Reason | None]:

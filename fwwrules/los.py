@@ -41,7 +41,7 @@ from .geometry import (
     point_segment_distance,
     prepared_for,
 )
-from .rulings import Reason, Segment
+from .rulings import Reason, Segment, Step
 from .shot import Shot, Target, build_shot
 from .terrain import merged
 
@@ -57,6 +57,10 @@ class LosResult:
     witness: Segment | None
     blockers: tuple[str, ...]
     reasons: tuple[Reason, ...]
+
+    def step(self) -> Step:
+        """The common step contract: ``ranged.los`` refuses the attack when nothing is seen."""
+        return Step(refusals=() if self.visible else ("ranged.los",), reasons=self.reasons)
 
 
 def _box(shot: Shot) -> shapely.Geometry:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from .data import Scenario
 from .pieces import Band, Weapon
-from .rulings import Choice, Reason
+from .rulings import Choice, Reason, Step
 from .thresholds import within_ruler
 
 
@@ -64,6 +64,17 @@ class RangeResult:
     choice: Choice | None
     reasons: tuple[Reason, ...]
     refusal: str | None = None
+
+    def step(self, weapon: Weapon) -> Step:
+        """The common step contract: the band's effect dice of ``weapon``, the band choice,
+        and the refusing clause when the target is in no band."""
+        dice: dict[str, int] = {}
+        if self.band is not None:
+            for colour in weapon.dice.get(self.band, ()):
+                dice[colour] = dice.get(colour, 0) + 1
+        refusals = (self.refusal or "ranged.range",) if self.band is None else ()
+        choices = () if self.choice is None else (self.choice,)
+        return Step(dice=dice, choices=choices, refusals=refusals, reasons=self.reasons)
 
 
 def range_bands(

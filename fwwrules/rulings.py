@@ -12,7 +12,7 @@ Every ruling is frozen data with three views:
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -206,6 +206,80 @@ class IntoMelee:
             "modifier": self.modifier,
             "numbers": None if self.numbers is None else list(self.numbers),
         }
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What one rule family contributes to an attack ruling: the common contract of the steps
+    :func:`fwwrules.ruling` folds (:func:`fold`).
+
+    ``modifiers`` are (clause id, skill modifier) pairs in the order applied; ``dice`` effect
+    dice by colour; ``armor`` the target's armor for this attack when the step decides it
+    (``None``: it does not); ``choices`` decisions left to the attacker; ``refusals`` the
+    clause ids that forbid the attack; ``reasons`` the step's reasons, in order.
+    """
+
+    modifiers: tuple[tuple[str, int], ...] = ()
+    dice: Mapping[str, int] = field(default_factory=dict)
+    armor: ArmorInfo | None = None
+    choices: tuple[Choice, ...] = ()
+    refusals: tuple[str, ...] = ()
+    reasons: tuple[Reason, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Folded:
+    """Steps folded in order (:func:`fold`): the skill modifier of each clause (clauses adding 0
+    left out) and their sum, the dice (uncapped), the last armor decided, every choice, each
+    refusing clause once (first-seen order) and every reason."""
+
+    modifiers: Mapping[str, int]
+    modifier: int
+    dice: Mapping[str, int]
+    armor: ArmorInfo
+    choices: tuple[Choice, ...]
+    refusals: tuple[str, ...]
+    reasons: tuple[Reason, ...]
+
+
+def fold(steps: Sequence[Step]) -> Folded:
+    """Fold steps in order into one :class:`Folded`.
+
+    >>> a = Step(modifiers=(("cover.line", -2),), dice={"green": 1}, refusals=("ranged.los",))
+    >>> b = Step(modifiers=(("action.quick", -2), ("melee.stunned", 0)), dice={"green": 1},
+    ...          refusals=("ranged.los",), armor=ArmorInfo(1, 0))
+    >>> f = fold([a, b])
+    >>> dict(f.modifiers), f.modifier, dict(f.dice), f.refusals
+    ({'cover.line': -2, 'action.quick': -2}, -4, {'green': 2}, ('ranged.los',))
+    >>> f.armor
+    ArmorInfo(bonus=1, boost=0)
+    """
+    by_clause: dict[str, int] = {}
+    dice: dict[str, int] = {}
+    armor = ArmorInfo()
+    choices: list[Choice] = []
+    refusals: list[str] = []
+    reasons: list[Reason] = []
+    for step in steps:
+        for clause, value in step.modifiers:
+            if value:
+                by_clause[clause] = by_clause.get(clause, 0) + value
+        for colour, n in step.dice.items():
+            dice[colour] = dice.get(colour, 0) + n
+        if step.armor is not None:
+            armor = step.armor
+        choices.extend(step.choices)
+        refusals.extend(c for c in step.refusals if c not in refusals)
+        reasons.extend(step.reasons)
+    return Folded(
+        by_clause,
+        sum(by_clause.values()),
+        dice,
+        armor,
+        tuple(choices),
+        tuple(refusals),
+        tuple(reasons),
+    )
 
 
 Segment = tuple[tuple[float, float], tuple[float, float]]

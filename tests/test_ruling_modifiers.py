@@ -55,3 +55,40 @@ def test_ruleset_table_differences_are_data() -> None:
     assert CORE.slides and not VTS.slides
     assert CORE.super_mutant_melee and not VTS.super_mutant_melee
     assert ruleset("vts") is VTS and ruleset(CORE) is CORE
+
+
+def test_ruling_folds_the_steps_of_the_families() -> None:
+    """The common step contract (``rulings.Step``): close combat terms, range, line of sight and
+    cover each give one; ``ruling()`` folds them, so its modifiers, armor and refusals are the
+    fold of the families' steps."""
+    from fwwrules.close_combat import close_combat_terms
+    from fwwrules.cover import line_of_cover
+    from fwwrules.los import shot_line_of_sight
+    from fwwrules.rulings import Step, fold
+    from fwwrules.shot import build_shot
+
+    s = example("cover-example-1")
+    shot = build_shot(s, "knight", "brute")
+    los_step, cover_step = shot_line_of_sight(shot).step(), line_of_cover(shot, "core").step()
+    assert isinstance(los_step, Step) and isinstance(cover_step, Step)
+    r = fwwrules.ruling(s, "knight", "brute")
+    folded = fold([los_step, cover_step])
+    assert dict(folded.modifiers) == dict(r.modifiers) == {"cover.line": -2}
+    assert folded.armor == r.armor
+    assert set(folded.refusals) <= set(r.not_allowed)
+
+    m = example("melee-outnumbered-1")
+    seen = 0
+    for a in m.models:
+        for b in m.models:
+            if a.id == b.id:
+                continue
+            w = m.weapons_of(a)[0]
+            ruled = fwwrules.ruling(m, a.id, b.id, weapon=w.id)
+            if ruled.kind != "melee":
+                continue
+            step = close_combat_terms(m, a.id, b.id, w, "core").step()
+            assert dict(fold([step]).modifiers) == dict(ruled.modifiers)
+            assert fold([step]).armor == ruled.armor
+            seen += 1
+    assert seen > 0
