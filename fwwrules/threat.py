@@ -1859,38 +1859,23 @@ def _extremal_batch(
                 )
                 if proof == "visible":
                     ok &= st[:, 1] > st[:, 0]
-                    sel = np.flatnonzero(ok)
-                    if not len(sel):
-                        continue
-                    hit = _any_hit(
-                        cv,
-                        o_x[sel],
-                        o_y[sel],
-                        d_x[sel],
-                        d_y[sel],
-                        st[sel, 0],
-                        st[sel, 1],
-                        grow=grow,
-                        strict=False,
-                    )
-                    found[m_c[sel[~hit]]] = True
-                else:
-                    sel = np.flatnonzero(ok)
-                    if not len(sel):
-                        continue
-                    short = st[sel, 1] <= st[sel, 0]
-                    hit = _any_hit(
-                        cv,
-                        o_x[sel],
-                        o_y[sel],
-                        d_x[sel],
-                        d_y[sel],
-                        st[sel, 0],
-                        st[sel, 1],
-                        grow=grow,
-                        strict=True,
-                    )
-                    found[m_c[sel[short | ~hit]]] = True
+                sel = np.flatnonzero(ok)
+                if not len(sel):
+                    continue
+                hit = _any_hit(
+                    cv,
+                    o_x[sel],
+                    o_y[sel],
+                    d_x[sel],
+                    d_y[sel],
+                    st[sel, 0],
+                    st[sel, 1],
+                    grow=grow,
+                    strict=proof != "visible",
+                )
+                # visible: a line no piece touches; hidden: a line not cut (or too short to be)
+                free = ~hit if proof == "visible" else ~hit | (st[sel, 1] <= st[sel, 0])
+                found[m_c[sel[free]]] = True
         if proof == "visible":
             seen[idx[sub[found]]] = True
         else:
