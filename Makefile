@@ -12,6 +12,8 @@ NBVAL   = --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.c
 PYTEST_ARGS ?=
 LAB_HOST ?= 127.0.0.1
 LAB_PORT ?= 8888
+# Extra options for `jupyter lab`, e.g. `make lab LAB_ARGS=--no-browser`.
+LAB_ARGS ?=
 # The same settings tools/regen_notebooks.py gives the kernel that stores the notebooks'
 # outputs, so nbval compares like with like.
 export PYTHONHASHSEED = 0
@@ -58,7 +60,7 @@ lab: env
 		$(BIN)/jupyter lab --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/notebooks \
 		--ServerApp.terminado_settings="shell_command=['$${SHELL:-/bin/sh}']" \
 		--ServerApp.ip=$(LAB_HOST) \
-		--ServerApp.port=$(LAB_PORT) $$( [ "$$(id -u)" = 0 ] && echo --allow-root )
+		--ServerApp.port=$(LAB_PORT) $$( [ "$$(id -u)" = 0 ] && echo --allow-root ) $(LAB_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

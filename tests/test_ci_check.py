@@ -29,6 +29,10 @@ EDITOR = (
     "tests.browser.test_editor_browser",
     "test_editor_builds_a_board_with_the_mouse_and_saves_a_valid_file",
 )
+TERMINAL = (
+    "tests.browser.test_lab_terminal_browser",
+    "test_make_lab_terminal_runs_fwwrules_and_autosave_is_on",
+)
 INSTALLED = "tests.test_installed"
 INSTALLED_TESTS = {
     "wheel": "test_installed_package_runs_the_readme_panels_and_a_notebook[wheel]",
@@ -60,6 +64,7 @@ def _complete(**outcomes: str) -> list[str]:
     cases.append(_case(*BROWSER, outcomes.get("browser", "")))
     cases.append(_case(*BINDER, outcomes.get("binder", "")))
     cases.append(_case(*EDITOR, outcomes.get("editor", "")))
+    cases.append(_case(*TERMINAL, outcomes.get("terminal", "")))
     cases += [_case(PANELS, name, outcomes.get(key, "")) for key, name in PANEL_TESTS.items()]
     cases += [_case(INSTALLED, n, outcomes.get(key, "")) for key, n in INSTALLED_TESTS.items()]
     return cases
@@ -71,11 +76,13 @@ def test_ci_check_passes_when_everything_required_ran(
     assert NOTEBOOKS
     assert ci.main([str(_junit(tmp_path, *_complete()))]) == 0
     last = capsys.readouterr().out.strip().splitlines()[-1]
-    passed = len(NOTEBOOKS) + 3 + len(PANEL_TESTS) + len(INSTALLED_TESTS)
+    passed = len(NOTEBOOKS) + 4 + len(PANEL_TESTS) + len(INSTALLED_TESTS)
     assert last == f"ci: {passed} passed, 0 failed, 0 skipped"
 
 
-@pytest.mark.parametrize("which", ["browser", "binder", "editor", *PANEL_TESTS, *INSTALLED_TESTS])
+@pytest.mark.parametrize(
+    "which", ["browser", "binder", "editor", "terminal", *PANEL_TESTS, *INSTALLED_TESTS]
+)
 @pytest.mark.parametrize("outcome", ["skipped", "failed"])
 def test_ci_check_fails_on_a_required_test_that_did_not_pass(
     tmp_path: Path, which: str, outcome: str

@@ -181,14 +181,14 @@ def _wheel_text(wheel: Path, name: str) -> list[str]:
 
 
 def _expected_package_files(tracked: list[str]) -> set[str]:
-    """The tracked files the wheel must carry, by their installed names."""
+    """The tracked files the wheel must carry (every file of both packages' folders), by
+    their installed names."""
+    names = {"fwwrules": "fwwrules", "widgets": "fwwrules_widgets"}
     out = set()
     for name in tracked:
         top, _, rest = name.partition("/")
-        if top in ("fwwrules", "widgets") and (
-            name.endswith((".py", ".yaml")) or rest == "py.typed"
-        ):
-            out.add(f"{'fwwrules_widgets' if top == 'widgets' else 'fwwrules'}/{rest}")
+        if top in names and rest:
+            out.add(f"{names[top]}/{rest}")
     return out
 
 

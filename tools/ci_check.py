@@ -8,6 +8,7 @@ CI fails when any of these did not run *and pass* (a skip counts as not run):
 - nbval on every ``notebooks/*.ipynb`` (at least one cell each, none failed or skipped);
 - the browser test (``tests/browser/test_lab_browser.py``), in every variant;
 - the board editor's browser test (``tests/browser/test_editor_browser.py``);
+- ``make lab``'s terminal and autosave (``tests/browser/test_lab_terminal_browser.py``);
 - the Binder build check (``test_binder_build_runs_a_notebook``);
 - the installed-package test (``tests/test_installed.py``), for the wheel and for the sdist.
 
@@ -35,6 +36,7 @@ REQUIRED_TESTS = {
     "attack panel drag": "test_attack_panel_drag_in_notebook_01",
     "README snippet drag": "test_readme_snippet_in_a_fresh_notebook_drags",
     "melee panel drag": "test_melee_panel_drag_into_contact_makes_an_engagement",
+    "make lab terminal": "test_make_lab_terminal_runs_fwwrules_and_autosave_is_on",
     "Binder build": "test_binder_build_runs_a_notebook",
     "installed wheel": "test_installed_package_runs_the_readme_panels_and_a_notebook[wheel]",
     "installed sdist": "test_installed_package_runs_the_readme_panels_and_a_notebook[sdist]",
