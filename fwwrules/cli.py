@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from . import __version__
 from .errors import FwwError, QueryError, ScenarioError
 
 EXIT_OK = 0
@@ -238,6 +239,7 @@ def cmd_grid(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="fwwrules", description=__doc__.splitlines()[0] if __doc__ else None)
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     def command(name: str, func: Callable[[argparse.Namespace], int], help_: str) -> Any:

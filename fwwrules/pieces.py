@@ -23,6 +23,12 @@ Status = Literal["stunned"]
 Band = Literal["short", "long"]
 TargetKind = Literal["model", "terrain", "point"]
 AttackKind = Literal["ranged", "melee"]
+PassageHow = Literal["none", "grazed", "crossed", "entered", "inside", "exited"]
+"""How a segment meets a piece (:class:`fwwrules.geometry.Passage`)."""
+CrossingHow = Literal["grazed", "crossed", "entered", "inside", "exited", "edge"]
+"""How the Line of Cover meets a piece it reports (:class:`fwwrules.rulings.Crossing`): a
+passage other than ``none``, or ``edge`` for a Significant Edge."""
+
 Lang = Literal["en", "de"]
 """The catalogue's languages (:data:`fwwrules.catalogue.LANGS`; a test keeps them equal)."""
 
@@ -165,3 +171,51 @@ class Options:
     contact_tolerance: float | None = None
     cover_by: str = "side"
     slide_through_engaged_enemy: bool = False
+
+
+# --- references to pieces -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ModelRef:
+    """A model, by id (a base that gives cover or blocks line of sight)."""
+
+    id: str
+
+    @property
+    def name(self) -> str:
+        """The name rulings and their JSON use: the id."""
+        return self.id
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainRef:
+    """A terrain piece, or touching pieces of one kind acting as one (ids in file order)."""
+
+    ids: tuple[str, ...]
+
+    @property
+    def name(self) -> str:
+        """The name rulings and their JSON use: the ids joined by ``+`` (``crate-1+crate-2``).
+
+        >>> TerrainRef(("crate-1", "crate-2")).name
+        'crate-1+crate-2'
+        """
+        return "+".join(self.ids)
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeRef:
+    """A Significant Edge: its terrain piece and the compass side it faces."""
+
+    terrain: str
+    side: str
+
+    @property
+    def name(self) -> str:
+        """The name rulings and their JSON use: ``<terrain>:<side>`` (``roof:north``)."""
+        return f"{self.terrain}:{self.side}"
+
+
+PieceRef = ModelRef | TerrainRef | EdgeRef
+"""What a cover entry, an ignored entry, a crossing or a line-of-sight blocker names."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .catalogue import check_lang, render, word
-from .pieces import AttackKind, Band, Rules
+from .pieces import AttackKind, Band, CrossingHow, PieceRef, Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,9 +125,14 @@ class RangeInfo:
 class CoverEntry:
     """A piece (terrain, model or Significant Edge) that gives cover, with its modifier."""
 
-    source: str
+    ref: PieceRef
     clause: str
     modifier: int
+
+    @property
+    def source(self) -> str:
+        """The piece's name as the JSON gives it (``crate-1+crate-2``, ``roof:north``)."""
+        return self.ref.name
 
     def to_dict(self) -> dict[str, Any]:
         return {"source": self.source, "clause": self.clause, "modifier": self.modifier}
@@ -137,8 +142,13 @@ class CoverEntry:
 class IgnoredEntry:
     """A piece the Line of Cover meets that gives no cover, and the clause that says why."""
 
-    source: str
+    ref: PieceRef
     clause: str
+
+    @property
+    def source(self) -> str:
+        """The piece's name as the JSON gives it."""
+        return self.ref.name
 
     def to_dict(self) -> dict[str, Any]:
         return {"source": self.source, "clause": self.clause}
@@ -293,15 +303,20 @@ class Crossing:
     piece the target stands on), ``grazed`` (touched its boundary only) or ``edge`` (a
     Significant Edge). ``points`` are where it enters and leaves, in millimetres.
 
-    ``source`` names a terrain piece (``crate``), touching pieces of one kind acting as one
-    (``crate-1+crate-2``), a model (``dogmeat``) or a Significant Edge as
-    ``"<terrain>:<side>"`` (``roof:north``); the same names appear in ``cover``, ``ignored``
-    and ``Sight.blockers``.
+    ``ref`` is a terrain piece or touching pieces of one kind acting as one
+    (:class:`~fwwrules.pieces.TerrainRef`), a model (:class:`~fwwrules.pieces.ModelRef`) or a
+    Significant Edge (:class:`~fwwrules.pieces.EdgeRef`); the same references appear in
+    ``cover``, ``ignored`` and ``Sight.blockers``.
     """
 
-    source: str
-    how: str
+    ref: PieceRef
+    how: CrossingHow
     points: tuple[tuple[float, float], ...] = ()
+
+    @property
+    def source(self) -> str:
+        """The piece's name as rulings give it (``crate-1+crate-2``, ``roof:north``)."""
+        return self.ref.name
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,7 +330,7 @@ class Sight:
     witness: Segment | None
     loc: Segment
     crossings: tuple[Crossing, ...] = ()
-    blockers: tuple[str, ...] = ()
+    blockers: tuple[PieceRef, ...] = ()
 
 
 DICE_ORDER = ("green", "black", "yellow", "blue")

@@ -9,6 +9,7 @@ import pytest
 import fwwrules
 from fwwrules import QueryError, UnknownIdError
 from fwwrules.board import size_class
+from fwwrules.pieces import TerrainRef
 
 HEAD = """\
 format: fwwrules/scenario@1
@@ -150,7 +151,8 @@ def test_ranged_los_wall_blocks_and_reasons_name_it() -> None:
     wall = "terrain:\n  - {id: wall, kind: blocking, rect: {at: [150, 0], size: [20, 200]}}\n"
     r = fwwrules.ruling(board(shooter_target(extra=wall)), "a", "t")
     assert r.line_of_sight is False and r.not_allowed == ("ranged.los",)
-    assert r.sight is not None and r.sight.witness is None and "wall" in r.sight.blockers
+    assert r.sight is not None and r.sight.witness is None
+    assert TerrainRef(("wall",)) in r.sight.blockers
 
 
 def test_ranged_los_submillimetre_oblique_gap_is_found() -> None:
