@@ -41,6 +41,7 @@ from .constants import (
     BOUNDARY_TOLERANCE_MM,
     DEFAULT_CONTACT_TOLERANCE_MM,
     LENGTH_EPSILON_MM,
+    MAX_CONTACT_TOLERANCE_MM,
     MAX_COORDINATE,
     MAX_MODEL_WEAPONS,
     MAX_MODELS,
@@ -79,6 +80,7 @@ from .pieces import (
     IMPROVISED,
     MAX_DICE_PER_COLOUR,
     RULER_COLOURS,
+    RULER_INCHES,
     SCENARIO_FORMAT,
     SKILL_ICONS,
     ChargeBonus,
@@ -550,6 +552,7 @@ def _semantic_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
             )
     for colour, length in spec.rulers.items():
         problems.extend(_ruler_problems(length * unit, ("rulers", colour), doc))
+    problems.extend(_tolerance_problems(spec, doc, unit))
     for i, weapon in enumerate(spec.weapons):
         for band in ("short", "long"):
             value = getattr(weapon, band)
@@ -643,6 +646,32 @@ def _weapon_problems(w: WeaponSpec, at: tuple[str | int, ...], doc: Document) ->
             doc.problem((*at, "dice", "long"), "dice for a long band, but 'long' is not given")
         )
     return out
+
+
+def _tolerance_problems(spec: ScenarioSpec, doc: Document, unit: float) -> list[Problem]:
+    """``options.contact_tolerance`` above :data:`MAX_CONTACT_TOLERANCE_MM`, or above half
+    of the shortest ruler (the ruler tolerance follows it)."""
+    tolerance = spec.options.contact_tolerance
+    if tolerance is None:
+        return []
+    rulers = {c: RULER_INCHES[c] * MM_PER_INCH for c in RULER_INCHES}
+    rulers.update({c: v * unit for c, v in spec.rulers.items()})
+    shortest = min(rulers, key=lambda c: rulers[c])
+    limit = min(MAX_CONTACT_TOLERANCE_MM, rulers[shortest] / 2)
+    if tolerance * unit <= limit:
+        return []
+    why = (
+        "MAX_CONTACT_TOLERANCE_MM"
+        if limit == MAX_CONTACT_TOLERANCE_MM
+        else f"half the {shortest} ruler"
+    )
+    return [
+        doc.problem(
+            ("options", "contact_tolerance"),
+            f"a contact tolerance of {tolerance * unit:g} mm is too wide; the limit is "
+            f"{limit:g} mm ({why}): rulers and elevation use it too",
+        )
+    ]
 
 
 def _ruler_problems(mm: float, path: tuple[str | int, ...], doc: Document) -> list[Problem]:
