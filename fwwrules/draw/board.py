@@ -1024,7 +1024,7 @@ def _draw_bands(
     a = None if ruling is None else _disc(scenario, ruling.attacker)
     artists.state["bands_of"] = None if ruling is None or a is None else ruling.attacker
     if ruling is not None and a is not None and ruling.kind == "ranged":
-        weapon = scenario.weapon(ruling.weapon)
+        weapon = scenario.weapon_of(ruling.attacker, ruling.weapon)  # a throw: its thrower's
         limits = band_limits(scenario, weapon)
         rulers = (weapon.short, weapon.long)
     for i, (name, end) in enumerate(zip(("short", "long"), limits, strict=True)):
