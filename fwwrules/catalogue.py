@@ -1689,8 +1689,29 @@ UI_TEXT: dict[str, Entry] = {
     "threat/high": {"en": "0 or better", "de": "0 oder besser"},
     "threat/unplaceable": {"en": "cannot stand here", "de": "hier kein Platz"},
     "threat/title": {
-        "en": "Threat map for a {base} {units} base of side {side}",
-        "de": "Bedrohungskarte für eine {base}-{units}-Base der Seite {side}",
+        "en": "Threat map for a {base} base of side {side}",
+        "de": "Bedrohungskarte für eine Base von {base} der Seite {side}",
+    },
+    "threat/summary": {
+        "en": "Threat map for a {base} base of side {side} ({rules} rules): {n} positions, "
+        "{placeable} where it can stand; {k} enemy shooters: {shooters}.",
+        "de": "Bedrohungskarte für eine Base von {base} der Seite {side} (Regeln {rules}): "
+        "{n} Positionen, auf {placeable} kann sie stehen; {k} feindliche Schützen: {shooters}.",
+    },
+    "threat/summary-count": {
+        "en": "  {label}: {count} positions",
+        "de": "  {label}: {count} Positionen",
+    },
+    "threat/summary-safe": {"en": "safe from every shooter", "de": "vor jedem Schützen sicher"},
+    "threat/summary-by": {"en": "attackable by {n}", "de": "angreifbar von {n}"},
+    "threat/summary-uncovered": {
+        "en": "attackable without cover by at least one",
+        "de": "von mindestens einem ohne Deckung angreifbar",
+    },
+    "threat/summary-exact": {
+        "en": "({exact} of {cells} cells near a boundary were decided by the ruling itself)",
+        "de": "({exact} von {cells} Zellen nahe einer Grenze hat die Entscheidung selbst "
+        "berechnet)",
     },
     # --- review/: the translation review page's own labels
     "review/title": {"en": "fwwrules translation review", "de": "fwwrules Übersetzungsprüfung"},

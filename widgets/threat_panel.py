@@ -16,9 +16,10 @@ from matplotlib.backend_bases import MouseEvent
 import fwwrules
 from fwwrules.data import Scenario
 from fwwrules.draw import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board, update_board
-from fwwrules.draw.threat import LAYERS, ThreatArtists, draw_threat_map, threat_word
+from fwwrules.draw.threat import LAYERS, ThreatArtists, draw_threat_map
 from fwwrules.errors import FwwError
 from fwwrules.threat import ThreatMap, default_area, sides_of
+from fwwrules.threat import title as threat_title
 
 from .attack_panel import error_html, move_model
 from .panel import ControlPanel
@@ -160,13 +161,7 @@ class ThreatPanel(ControlPanel):
                 lang=self.lang.value,
                 style=self.view.style,
             )
-            self.board.title.set_text(
-                threat_word("title", self.lang.value).format(
-                    base=f"{self.result.base:g}",
-                    units=self.scenario.units,
-                    side=self.result.side,
-                )
-            )
+            self.board.title.set_text(threat_title(self.result, self.lang.value))
 
     def _show_text(self) -> None:
         lang = self.lang.value

@@ -27,6 +27,7 @@ from matplotlib.patches import Patch, Rectangle
 from ..catalogue import check_lang, ui_section
 from ..errors import QueryError
 from ..threat import ThreatMap
+from ..threat import title as threat_title
 from .board import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board
 from .figure import figure_of
 
@@ -185,11 +186,7 @@ def draw_threat_map(
         frameon=False,
     )
     if board is not None:
-        board.title.set_text(
-            threat_word("title", lang).format(
-                base=_fmt(result.base), units=result.scenario.units, side=result.side
-            )
-        )
+        board.title.set_text(threat_title(result, lang))
     return ThreatArtists(ax, image, hatches, legend, board, layer, cls)
 
 
@@ -228,10 +225,6 @@ def _rgba(colour: str, alpha: float) -> tuple[float, float, float, float]:
     return (r, g, b, alpha)
 
 
-def _fmt(value: float) -> str:
-    return f"{value:g}"
-
-
 def save_threat_map(
     result: ThreatMap, path: str, *, layer: str = "attackers", lang: str = "en"
 ) -> str:
@@ -244,10 +237,6 @@ def save_threat_map(
     ax = new_axes(style.figsize, style.dpi, style.margins)
     board = draw_board(result.scenario, ax, lang=lang, style=style)
     draw_threat_map(result, ax, layer, lang=lang, style=style)
-    board.title.set_text(
-        threat_word("title", lang).format(
-            base=_fmt(result.base), units=result.scenario.units, side=result.side
-        )
-    )
+    board.title.set_text(threat_title(result, lang))
     save_figure(figure_of(ax), path)  # atomic; SVG without a date, with fixed ids
     return str(path)
