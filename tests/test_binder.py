@@ -55,7 +55,7 @@ def test_binder_requirements_install_this_checkout_with_the_lab_extra() -> None:
     assert editable == ["-e .[lab]"], lines
     extras = _pyproject()["project"]["optional-dependencies"]
     lab = " ".join(extras["lab"])
-    for package in ("jupyterlab", "ipywidgets", "ipympl", "matplotlib"):
+    for package in ("jupyterlab", "ipywidgets", "anywidget", "matplotlib"):
         assert package in lab, f"the lab extra lacks {package}"
 
 

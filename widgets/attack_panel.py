@@ -17,7 +17,7 @@ from fwwrules.rulings import AttackRuling
 from fwwrules.scenario import Scenario
 
 from .panel import MovablePanel, board_and_side, fit_control, wrap_row
-from .text import ui
+from .text import snap_label, ui
 from .view import BoardView, static_bundle
 
 __all__ = ["AttackPanel", "error_html", "move_model"]
@@ -90,7 +90,7 @@ class AttackPanel(MovablePanel):
         controls = wrap_row(
             [self.attacker, self.target, self.weapon, self.band, self.rules, self.lang]
         )
-        moves = wrap_row([self.model, self.x, self.y, self.hint])
+        moves = wrap_row([self.model, self.x, self.y, self.snap, self.hint])
         self.widget = widgets.VBox(
             [controls, board_and_side(self.view.widget, [self.html, moves])],
             layout=widgets.Layout(width="100%"),
@@ -100,7 +100,7 @@ class AttackPanel(MovablePanel):
     # --- display ---------------------------------------------------------------------------
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """The widget, plus the board as PNG and the ruling as HTML for static views."""
-        return static_bundle(self.widget, self.view.figure, self.html.value)
+        return static_bundle(self.widget, self.view.figure, self.html.value, self.lang.value)
 
     # --- the one place that asks the rules ----------------------------------------------------
     def _compute(self) -> None:
@@ -160,11 +160,13 @@ class AttackPanel(MovablePanel):
         lang = self.lang.value
         for key in ("attacker", "target", "weapon", "band", "rules", "lang", "model", "x", "y"):
             getattr(self, key).description = ui(key, lang)
+        self.snap.description = snap_label(self.scenario.units, lang)
         with self._held():
             value = self.band.value
             self.band.options = [(ui(b, lang), b) for b in (AUTO, "short", "long")]
             self.band.value = value
         self.hint.value = self._move_hint(lang)
+        self.view.relabel(lang)
         for control in (self.attacker, self.target, self.weapon, self.band, self.rules):
             fit_control(control)
         for control in (self.lang, self.model, self.x, self.y):

@@ -123,7 +123,7 @@ class ExampleStepper:
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """The widget, plus the current step's board as PNG and its text as HTML."""
         text = self.title.value + self.narrative.value + self.html.value
-        return static_bundle(self.widget, self.view.figure, text)
+        return static_bundle(self.widget, self.view.figure, text, self.lang.value)
 
     def go(self, index: int) -> None:
         """Show step ``index`` (clamped to the steps), redrawing the board once."""
@@ -165,4 +165,5 @@ class ExampleStepper:
         self.next.disabled = self.index == len(self.steps) - 1
         self.prev.description = ui("prev", lang)
         self.next.description = ui("next", lang)
+        self.view.relabel(lang)
         self.view.redraw()

@@ -115,7 +115,7 @@ class ThreatPanel(ControlPanel):
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """The widget, plus the board as PNG and the answer as HTML for static views."""
-        return static_bundle(self.widget, self.view.figure, self.html.value)
+        return static_bundle(self.widget, self.view.figure, self.html.value, self.lang.value)
 
     # --- the one place that asks the rules -------------------------------------------------
     def _compute(self, moved: str | None = None) -> None:
@@ -224,6 +224,7 @@ class ThreatPanel(ControlPanel):
             self.layer.options = [(ui(k, lang), k) for k in LAYERS]
             self.layer.value = value
         self.hint.value = f"<i>{html.escape(ui('threat-hint', lang))}</i>"
+        self.view.relabel(lang)
 
     def _dragged(self, model_id: str, x_mm: float, y_mm: float) -> None:
         """While dragging only the base moves (the map follows on release)."""
