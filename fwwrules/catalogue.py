@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Mapping
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 LANGS: tuple[str, ...] = ("en", "de")
@@ -1688,7 +1689,8 @@ LENGTH_KEYS: frozenset[str] = frozenset(
 (or ``unit``) value; a reason without one (grid squares) keeps plain numbers.
 
 They are shown with their unit, and in a millimetre scenario also in inches, since the rulers
-are in inches: ``265.9 mm (10.5″)``; German with a decimal comma: ``265,9 mm (10,5″)``.
+are in inches: ``265.9 mm (10.47″)``; German with a decimal comma: ``265,9 mm (10,47″)``
+(:func:`length`).
 """
 
 WORD_KEYS: frozenset[str] = frozenset(
@@ -1699,38 +1701,99 @@ shown as the word of :data:`WORDS` in the reader's language, never as a display 
 when a weapon or model happens to have that id (a weapon called ``rifle``)."""
 
 
+MINUS = "\u2212"
+"""The one minus sign of every text shown to people (``−2``, ``6 − 2 = 4``), in both languages;
+JSON and reason params keep plain numbers."""
+
+FEET_TO_METRES = 0.3
+"""Grid distances in German text: the German Pathfinder rules write 5 ft as 1,5 m (so 30 ft is
+9 m), not the exact 0.3048 m per foot."""
+
+
 def number(value: float, decimals: int, lang: str) -> str:
-    """``value`` with ``decimals`` places, trailing zeros dropped; German with a decimal comma.
+    """``value`` rounded half away from zero to ``decimals`` places, trailing zeros dropped;
+    German with a decimal comma; a negative number with the minus sign :data:`MINUS`.
 
     >>> number(10.5, 1, "de"), number(2.0, 1, "en"), number(-0.25, 2, "de")
-    ('10,5', '2', '-0,25')
+    ('10,5', '2', '−0,25')
+    >>> number(1.125, 2, "en"), number(-0.004, 2, "en")
+    ('1.13', '0')
     """
-    text = f"{value:.{decimals}f}"
+    quantum = Decimal(1).scaleb(-decimals)
+    rounded = Decimal(repr(float(value))).quantize(quantum, rounding=ROUND_HALF_UP)
+    text = f"{rounded:f}"
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     if text in ("-0", ""):
         text = "0"
+    text = text.replace("-", MINUS)
     return text.replace(".", ",") if lang == "de" else text
 
 
-def length(value: float, units: str, lang: str) -> str:
-    """A length in the scenario's ``units`` with its unit; a mm length also in inches.
+def signed(value: float, lang: str, decimals: int = 0) -> str:
+    """A modifier with its sign: ``+2``, ``−2`` (:data:`MINUS`), ``0``.
 
-    One decimal place, two below 1 (a gap of 0.25 mm stays visible).
+    >>> signed(2, "en"), signed(-2, "de"), signed(0, "en"), signed(1.5, "de", 1)
+    ('+2', '−2', '0', '+1,5')
+    """
+    text = number(value, decimals, lang)
+    return text if text == "0" or text.startswith(MINUS) else "+" + text
+
+
+def length(
+    value: float,
+    units: str,
+    lang: str,
+    *,
+    inches: bool = True,
+    squares: float | None = None,
+) -> str:
+    """THE formatter of lengths shown to people (rulings, panels, pictures, threat map).
+
+    ``units`` is the unit ``value`` is in:
+
+    * ``"mm"``: millimetres with one decimal (two below 1 mm, so a 0.25 mm gap stays
+      visible), followed by the length in inches, since the rulers are in inches
+      (``inches=False`` leaves them out: base sizes are written in mm alone, ``32 mm``);
+    * ``"in"``: inches alone, as the rulebooks write them: the ″ sign, up to two decimals
+      (quarter inches are exact: ``1.25″``; a ruler: ``2″``);
+    * ``"ft"`` (the Pathfinder grid): feet in English, metres in German as the German rules
+      write them (5 ft = 1,5 m, :data:`FEET_TO_METRES`); ``squares`` adds the count of
+      squares, ``30 ft (6 squares)``, ``9 m (6 Felder)``.
+
+    German uses a decimal comma, both languages the minus sign :data:`MINUS`.
 
     >>> length(265.92, "mm", "de")
-    '265,9 mm (10,5″)'
+    '265,9 mm (10,47″)'
     >>> length(50.8, "mm", "en"), length(6, "in", "en"), length(0.25, "mm", "en")
     ('50.8 mm (2″)', '6″', '0.25 mm (0.01″)')
+    >>> length(32, "mm", "en", inches=False), length(1.25, "in", "de")
+    ('32 mm', '1,25″')
+    >>> length(30, "ft", "en", squares=6), length(30, "ft", "de", squares=6)
+    ('30 ft (6 squares)', '9 m (6 Felder)')
+    >>> length(5, "ft", "de", squares=1), length(7.5, "ft", "de")
+    ('1,5 m (1 Feld)', '2,25 m')
     """
-
-    def places(v: float) -> int:
-        return 2 if abs(v) < 1 else 1
-
+    check_lang(lang)
     if units == "in":
-        return f"{number(value, places(value), lang)}″"
-    inches = value / 25.4
-    return f"{number(value, places(value), lang)} mm ({number(inches, places(inches), lang)}″)"
+        return f"{number(value, 2, lang)}″"
+    if units == "ft":
+        if lang == "de":
+            text = f"{number(value * FEET_TO_METRES, 2, lang)} m"
+        else:
+            text = f"{number(value, 1, lang)} ft"
+        if squares is not None:
+            count = number(squares, 1, lang)
+            noun = ("Feld" if lang == "de" else "square") if count == "1" else None
+            noun = noun or ("Felder" if lang == "de" else "squares")
+            text += f" ({count} {noun})"
+        return text
+    if units != "mm":
+        raise ValueError(f"unknown unit {units!r}; expected mm, in or ft")
+    mm = f"{number(value, 2 if abs(value) < 1 else 1, lang)} mm"
+    if not inches:
+        return mm
+    return f"{mm} ({number(value / 25.4, 2, lang)}″)"
 
 
 NUMBERED_KEYS: frozenset[str] = frozenset({"numbers"})
@@ -1777,15 +1840,18 @@ class _Values(dict[str, Any]):
 
 
 class _Formatter(string.Formatter):
-    """``str.format`` whose numbers use the reader's decimal separator."""
+    """``str.format`` whose numbers use the reader's decimal separator and the minus sign
+    :data:`MINUS`."""
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
 
     def format_field(self, value: Any, format_spec: str) -> str:
         text: str = format(value, format_spec)
-        if self.lang == "de" and isinstance(value, float):
-            text = text.replace(".", ",")
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            text = text.replace("-", MINUS)
+            if self.lang == "de" and isinstance(value, float):
+                text = text.replace(".", ",")
         return text
 
 

@@ -28,8 +28,10 @@ from .pieces import (
     Options,
     Rules,
     Terrain,
+    Title,
     Units,
     Weapon,
+    title_in,
 )
 
 Relation = Literal["friendly", "neutral", "enemy"]
@@ -55,7 +57,8 @@ class Scenario:
     weapons: tuple[Weapon, ...] = ()
     rules: Rules = "core"
     units: Units = "mm"
-    title: str | None = None
+    title: Title | None = None
+    """One text, or one per language (:data:`~fwwrules.pieces.Title`); see :meth:`title_in`."""
     options: Options = field(default_factory=Options)
     rulers: Mapping[str, float] = field(default_factory=dict)
     sides: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -202,13 +205,17 @@ class Scenario:
     def from_mm(self, value: float) -> float:
         return value / self.unit_mm
 
+    def title_in(self, lang: str) -> str | None:
+        """The title in ``lang`` (:func:`~fwwrules.pieces.title_in`), ``None`` without one."""
+        return title_in(self.title, lang)
+
     def summary(self) -> str:
         """One line for ``fwwrules check``: title, rules, units and what the board holds.
 
         >>> Scenario(title="Demo", units="in").summary()
         "'Demo': core rules, units in, 0 models, 0 terrain pieces, 0 weapons"
         """
-        title = "untitled" if self.title is None else repr(self.title)
+        title = "untitled" if self.title is None else repr(self.title_in("en"))
 
         def count(n: int, word: str) -> str:
             return f"{n} {word}" + ("" if n == 1 else "s")

@@ -15,7 +15,7 @@ from .grid.fileformat import parse_grid
 from .grid.model import GridScenario
 from .grid.vocabulary import GRID_FORMAT
 from .loading import Parser, load_any, parse_document, parse_text, read_document
-from .pieces import SCENARIO_FORMAT
+from .pieces import SCENARIO_FORMAT, title_in
 from .resources import examples_dir
 from .scenario_spec import parse_scenario
 
@@ -44,6 +44,8 @@ def examples() -> dict[str, str]:
     for p in base.rglob("*.yaml"):
         data = read_document(p).data
         title = data.get("title") if isinstance(data, dict) else None
+        if isinstance(title, dict):  # one per language: the English one (else the first)
+            title = title_in(title, "en")
         out[p.relative_to(base).with_suffix("").as_posix()] = (
             title if isinstance(title, str) else ""
         )

@@ -14,9 +14,19 @@ Boundary cases
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    StringConstraints,
+    Tag,
+    WithJsonSchema,
+)
 
 from .constants import MAX_COORDINATE
 from .loading import describe
@@ -30,6 +40,51 @@ TEXT_PATTERN = r"^[^\x00-\x1f\x7f-\x9f]*$"
 Text = Annotated[
     str, StringConstraints(strict=True, max_length=TEXT_MAX_LENGTH, pattern=TEXT_PATTERN)
 ]
+
+
+def _title_form(value: Any) -> str:
+    return "languages" if isinstance(value, dict) else "text"
+
+
+def _some_title(value: Any) -> Any:
+    if isinstance(value, dict) and not value:
+        raise ValueError("expected text, or a text per language such as {en: ..., de: ...}")
+    return value
+
+
+Title = Annotated[
+    Annotated[Text, Tag("text")] | Annotated[dict[Literal["en", "de"], Text], Tag("languages")],
+    Discriminator(_title_form),
+    AfterValidator(_some_title),
+    WithJsonSchema(
+        {
+            "oneOf": [
+                {"type": "string", "maxLength": TEXT_MAX_LENGTH, "pattern": TEXT_PATTERN},
+                {
+                    "type": "object",
+                    "propertyNames": {"enum": ["en", "de"]},
+                    "additionalProperties": {
+                        "type": "string",
+                        "maxLength": TEXT_MAX_LENGTH,
+                        "pattern": TEXT_PATTERN,
+                    },
+                    "minProperties": 1,
+                },
+            ]
+        }
+    ),
+]
+"""A title: one text, or one per language of the catalogue (``{en: ..., de: ...}``, at least
+one). A mapping is checked as a mapping and anything else as text, so a problem is reported
+once, at its place (``title.fr``)."""
+
+
+def title_value(title: str | Mapping[Any, str] | None) -> str | dict[str, str] | None:
+    """A parsed title as the model keeps it: the text, or a plain dict by language."""
+    return (
+        title if title is None or isinstance(title, str) else {str(k): v for k, v in title.items()}
+    )
+
 
 Number = Annotated[
     float, Field(strict=True, allow_inf_nan=False, ge=-MAX_COORDINATE, le=MAX_COORDINATE)

@@ -24,6 +24,30 @@ Status = Literal["stunned"]
 Band = Literal["short", "long"]
 TargetKind = Literal["model", "terrain", "point"]
 AttackKind = Literal["ranged", "melee"]
+Lang = Literal["en", "de"]
+"""The catalogue's languages (:data:`fwwrules.catalogue.LANGS`; a test keeps them equal)."""
+
+Title = str | Mapping[str, str]
+"""A scenario's title: one text for every language, or one text per language
+(``{"en": ..., "de": ...}``; the file format's ``title: {en: ..., de: ...}``)."""
+
+
+def title_in(title: Title | None, lang: str) -> str | None:
+    """The title a reader of ``lang`` sees: the text itself, or the one in ``lang``, else the
+    English one, else the first one given.
+
+    >>> title_in("Crates", "de"), title_in({"en": "Crates", "de": "Kisten"}, "de")
+    ('Crates', 'Kisten')
+    >>> title_in({"de": "Kisten"}, "en"), title_in(None, "en") is None
+    ('Kisten', True)
+    """
+    if title is None or isinstance(title, str):
+        return title
+    for key in (lang, "en"):
+        if key in title:
+            return title[key]
+    return next(iter(title.values()), None)
+
 
 RULER_COLOURS: tuple[Colour, ...] = ("orange", "yellow", "red", "green", "blue", "black")
 RULER_INCHES: Mapping[str, float] = {

@@ -21,7 +21,8 @@ def to_data(scenario: Scenario) -> dict[str, Any]:
     """The scenario as plain data in the file format (what :func:`save` writes)."""
     out: dict[str, Any] = {"format": SCENARIO_FORMAT}
     if scenario.title is not None:
-        out["title"] = scenario.title
+        title = scenario.title
+        out["title"] = title if isinstance(title, str) else dict(title)
     out["rules"] = scenario.rules
     out["units"] = scenario.units
     opts: dict[str, Any] = {}

@@ -62,8 +62,10 @@ from .filespec import (
     Positive,
     Spec,
     Text,
+    Title,
     pair_before,
     point_before,
+    title_value,
 )
 from .loading import (
     Document,
@@ -287,7 +289,9 @@ class ScenarioSpec(Spec):
     """A Fallout: Wasteland Warfare board for fwwrules (docs/scenario-format.md)."""
 
     format: Literal["fwwrules/scenario@1"]
-    title: Text | None = None
+    title: Title | None = Field(
+        None, description="One line of text, or one per language: {en: ..., de: ...}"
+    )
     rules: Rules = Field("core", description="Ruleset: core (Rules of Play) or vts")
     units: Units = Field("mm", description="Unit of every length in the file")
     options: OptionsSpec = Field(default_factory=OptionsSpec)
@@ -377,7 +381,7 @@ def _from_spec(spec: ScenarioSpec, source: str) -> Scenario:
         weapons=weapons,
         rules=spec.rules,
         units=spec.units,
-        title=spec.title,
+        title=title_value(spec.title),
         options=Options(
             contact_tolerance=None if o.contact_tolerance is None else float(o.contact_tolerance),
             cover_by=o.cover_by,

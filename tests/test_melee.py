@@ -390,7 +390,7 @@ def test_action_quick_helper_is_minus_two() -> None:
     mods, reasons = quick_action(True)
     assert mods == (("action.quick", -2),) and reasons[0].clause == "action.quick"
     assert quick_action(False) == ((), ())
-    assert "-2" in reasons[0].text("en") and "-2" in reasons[0].text("de")
+    assert "−2" in reasons[0].text("en") and "−2" in reasons[0].text("de")
 
 
 # --- melee.slide ----------------------------------------------------------------------------

@@ -419,12 +419,12 @@ def test_terrain_kinds_huge_variant_documented_in_the_schema() -> None:
 def test_ranged_range_lengths_have_units_and_german_decimal_comma() -> None:
     s = fwwrules.load(fwwrules.example_path("cover-example-1"))
     r = fwwrules.ruling(s, "knight", "brute")
-    assert "265,9 mm (10,5″)" in r.explain("de")
-    assert "265.9 mm (10.5″)" in r.explain("en")
+    assert "265,9 mm (10,47″)" in r.explain("de")
+    assert "265.9 mm (10.47″)" in r.explain("en")
     inch = board(
         model("a", "x", (0, 0), base=1.25) + model("t", "y", (10, 0), base=1.25), units="in"
     )
-    assert "8,8″" in fwwrules.ruling(inch, "a", "t").explain("de")
+    assert "8,75″" in fwwrules.ruling(inch, "a", "t").explain("de")
 
 
 def test_ranged_skill_named_by_its_icon_never_by_a_weapon_id() -> None:

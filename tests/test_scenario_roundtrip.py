@@ -172,7 +172,9 @@ def scenarios(draw: st.DrawFn) -> Scenario:
         weapons=draw(weapons(weapon_ids, unit)),
         rules=draw(st.sampled_from(("core", "vts"))),
         units=units,
-        title=draw(st.none() | TEXT),
+        title=draw(
+            st.none() | TEXT | st.dictionaries(st.sampled_from(("en", "de")), TEXT, min_size=1)
+        ),
         options=Options(
             contact_tolerance=draw(st.none() | floats(0, 2 / unit)),
             cover_by=draw(st.sampled_from(("side", "faction"))),

@@ -851,7 +851,7 @@ def update_board(
     _draw_slide(artists, scenario, slide, lang)
     _draw_withdraw(artists, scenario, withdraw)
 
-    title = scenario.title or draw_word("board", lang)
+    title = scenario.title_in(lang) or draw_word("board", lang)
     if ruling is not None:
         title = f"{title}\n{ruling.headline(lang)}"
     artists.title.set_text(title)

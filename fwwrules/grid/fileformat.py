@@ -21,7 +21,7 @@ from pydantic import (
 
 from ..constants import MAX_GRID_CELLS, MAX_GRID_WALLS, MAX_MODELS
 from ..errors import Problem, ScenarioError
-from ..filespec import Text
+from ..filespec import Text, Title, title_value
 from ..loading import Document, problems_from_validation
 from .model import Creature, GridScenario, Wall, semantic_problems
 from .vocabulary import (
@@ -61,7 +61,7 @@ class CreatureSpec(_Spec):
 
 class GridSpec(_Spec):
     format: Literal["fwwrules/grid@1"]
-    title: Text | None = None
+    title: Title | None = None
     square: Annotated[float, Field(gt=0, le=1000, allow_inf_nan=False)] = DEFAULT_SQUARE_FT
     map: (
         Annotated[str, StringConstraints(strict=True)]
@@ -190,6 +190,6 @@ def parse_grid(doc: Document) -> GridScenario:
         creatures=creatures,
         walls=walls,
         square=float(spec.square),
-        title=spec.title,
+        title=title_value(spec.title),
         source=doc.source,
     )

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from ..constants import MAX_GRID_CELLS, MAX_GRID_WALL_EDGES
 from ..errors import Problem, ScenarioError, UnknownIdError
+from ..pieces import Title, title_in
 from .vocabulary import (
     ARROW_SLIT,
     DEFAULT_SQUARE_FT,
@@ -84,7 +85,8 @@ class GridScenario:
     creatures: tuple[Creature, ...] = ()
     walls: tuple[Wall, ...] = ()
     square: float = DEFAULT_SQUARE_FT
-    title: str | None = None
+    title: Title | None = None
+    """One text, or one per language (:data:`fwwrules.pieces.Title`)."""
     source: str = field(default="<grid>", compare=False)
     wall_edges: frozenset[Edge] = field(init=False, compare=False, repr=False)
     material: frozenset[Corner] = field(init=False, compare=False, repr=False)
@@ -137,7 +139,7 @@ class GridScenario:
 
     def summary(self) -> str:
         """One line for ``fwwrules check``: title, map size, creatures and walls."""
-        title = "untitled" if self.title is None else repr(self.title)
+        title = "untitled" if self.title is None else repr(title_in(self.title, "en"))
         return (
             f"{title}: grid of {self.width}x{self.height} squares of {self.square:g} ft, "
             f"{len(self.creatures)} creatures, {len(self.walls)} walls"
