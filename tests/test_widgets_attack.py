@@ -295,3 +295,30 @@ def test_dragging_a_base_into_contact_slides_round_it_instead_of_sticking(spy: S
     assert p.artists.bases["brute"].center == pytest.approx((brute.x, brute.y))
     _event(p, "button_release_event", 280.0, 300.0)
     assert (p.x.value, p.y.value) == pytest.approx((brute.x, brute.y))
+
+
+def test_default_target_is_the_nearest_opposing_model_it_may_attack() -> None:
+    """A panel opened on a board whose next model is a teammate still opens on an enemy."""
+    s = fwwrules.loads(
+        """
+format: fwwrules/scenario@1
+models:
+  - {id: knight, name: Knight, faction: brotherhood, base: 32, at: [50, 100],
+     skills: {rifle: 6}, weapons: [rifle]}
+  - {id: paladin, name: Paladin, faction: brotherhood, base: 32, at: [100, 100],
+     skills: {rifle: 6}, weapons: [rifle]}
+  - {id: hidden, name: Hidden, faction: raiders, base: 32, at: [200, 100]}
+  - {id: raider, name: Raider, faction: raiders, base: 32, at: [50, 300]}
+terrain:
+  - {id: wall, kind: blocking, rect: {at: [150, 100], size: [20, 120]}}
+weapons:
+  - {id: rifle, type: rifle, short: red, long: green}
+"""
+    )
+    p = AttackPanel(s, interactive=False)
+    assert p.attacker.value == "knight"
+    assert p.target.value == "raider"  # the nearer raider is behind the wall
+    assert s.opposing(s.model("knight"), s.model(p.target.value))
+    assert p.ruling is not None and p.ruling.allowed
+    walled = AttackPanel(s, attacker="paladin", interactive=False)
+    assert walled.target.value in ("hidden", "raider")

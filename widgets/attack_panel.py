@@ -5,6 +5,7 @@ the ruling beside the board. The panel decides nothing: it asks :func:`fwwrules.
 from __future__ import annotations
 
 import html
+import math
 from typing import Any
 
 import ipywidgets as widgets
@@ -30,6 +31,23 @@ def error_html(exc: Exception, lang: str) -> str:
         f'<div class="fwwrules-ruling fwwrules-error"><p><b>{html.escape(ui("error", lang))}'
         f"</b></p><p>{html.escape(str(exc))}</p></div>"
     )
+
+
+def default_target(scenario: Scenario, attacker: str) -> str:
+    """The target a panel opens on: the nearest opposing model ``attacker`` may attack, else
+    the nearest opposing model, else (one side only) the nearest other model. Ties go to
+    the model listed first."""
+    me = scenario.model(attacker)
+    others = [m for m in scenario.models if m.id != attacker]
+    foes = [m for m in others if scenario.opposing(me, m)] or others
+    foes.sort(key=lambda m: math.hypot(m.at[0] - me.at[0], m.at[1] - me.at[1]))
+    for m in foes:
+        try:
+            if fwwrules.ruling(scenario, attacker, m.id).allowed:
+                return m.id
+        except FwwError:
+            continue
+    return foes[0].id
 
 
 class AttackPanel(MovablePanel):
@@ -63,7 +81,7 @@ class AttackPanel(MovablePanel):
         self._hold = 0
         ids = [(m.label, m.id) for m in scenario.models]
         attacker = attacker or scenario.models[0].id
-        target = target or next(m.id for m in scenario.models if m.id != attacker)
+        target = target or default_target(scenario, attacker)
         self.attacker = widgets.Dropdown(options=ids, value=attacker)
         self.target = widgets.Dropdown(options=ids, value=target)
         self.weapon = widgets.Dropdown(options=self._weapon_options(attacker))
@@ -152,9 +170,10 @@ class AttackPanel(MovablePanel):
     def _attacker_changed(self, change: dict[str, Any]) -> None:
         if self._hold:
             return
-        with self._held():
-            self.weapon.options = self._weapon_options(change["new"])
-        self.refresh()
+        with self._locked():
+            with self._held():
+                self.weapon.options = self._weapon_options(change["new"])
+            self.refresh()
 
     def _relabel(self) -> None:
         lang = self.lang.value

@@ -13,6 +13,9 @@
 // * Pointer input: "down", "move", "up" with CSS-pixel coordinates. At most one move is
 //   outstanding: the next is sent, from the latest pointer position, once the kernel has
 //   answered the last ("done"). Hover moves are sent only while the kernel asks (hover).
+// * "sync" (asked by a "fwwrules-sync" DOM event on the canvas, for tests and benchmarks):
+//   the kernel answers "synced" once it has handled every earlier message, with the id of
+//   its last frame and whether one is still to come; the canvas keeps it in data-synced.
 // * When the kernel is gone (the widget manager marks the view disconnected after a kernel
 //   restart) the view says so in words (the CSS shows .fwwrules-restarted).
 
@@ -111,6 +114,8 @@ function render({ model, el }) {
     } else if (msg.type === "done") {
       if (msg.seq >= state.waiting) state.waiting = 0;
       pump();
+    } else if (msg.type === "synced") {
+      canvas.dataset.synced = JSON.stringify({ n: msg.n, last: msg.last, busy: msg.busy });
     }
   }
 
@@ -135,6 +140,7 @@ function render({ model, el }) {
   };
   for (const [name, fn] of Object.entries(pointer)) canvas.addEventListener(name, fn);
   canvas.addEventListener("contextmenu", (e) => e.preventDefault());
+  canvas.addEventListener("fwwrules-sync", (e) => model.send({ type: "sync", n: e.detail }));
   model.on("msg:custom", onMessage);
   model.on("change:width", size);
   model.on("change:height", size);

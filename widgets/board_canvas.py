@@ -25,13 +25,18 @@ The protocol, in short (the JS file says it from the browser's side):
   harder.
 * **One mouse move outstanding.** The browser sends the next move, from the latest pointer
   position, once the kernel has answered the last (``done``).
+* **Sync.** Tests and benchmarks ask ``sync``; the answer comes once every earlier message
+  (mouse, controls, acks) has been handled, with the last frame's id and whether another is
+  due: the browser has the kernel's final picture when it shows that id and none is due.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 import zlib
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -264,7 +269,10 @@ class BoardLink:
         source: Callable[[], Pixels],
         on_input: Callable[[Mapping[str, Any]], None],
         on_ratio: Callable[[float], None],
+        *,
+        lock: AbstractContextManager[Any] | None = None,
     ) -> None:
+        self.lock = lock if lock is not None else threading.RLock()
         self.widget: Any = _board_canvas_class()(width=size_px[0], height=size_px[1])
         self.sender = FrameSender(source, self._send)
         self.on_input = on_input
@@ -277,7 +285,12 @@ class BoardLink:
     def push(self) -> None:
         self.sender.push()
 
-    def _message(self, _widget: Any, content: Mapping[str, Any], _buffers: Any) -> None:
+    def _message(self, widget: Any, content: Mapping[str, Any], buffers: Any) -> None:
+        """A message from the browser, handled under the view's lock."""
+        with self.lock:
+            self._handle(content)
+
+    def _handle(self, content: Mapping[str, Any]) -> None:
         kind = content.get("type")
         if kind == "hello":
             self.on_ratio(float(content.get("ratio") or 1.0))
@@ -286,6 +299,12 @@ class BoardLink:
             self.sender.ack(int(content.get("id", -1)))
         elif kind == "refresh":
             self.sender.refresh()
+        elif kind == "sync":
+            s = self.sender
+            busy = s.in_flight is not None or s.dirty
+            self._send(
+                {"type": "synced", "n": content.get("n"), "last": s.last_id, "busy": busy}, []
+            )
         elif kind in ("down", "move", "up"):
             try:
                 self.on_input(content)

@@ -966,16 +966,18 @@ class BoardEditor(ControlPanel):
     def _tool_changed(self, change: dict[str, Any]) -> None:
         """A new tool: whatever the last one was drawing is dropped, and the board is shown
         whole again."""
-        self._cancel_gesture()
-        # the polygon's next edge follows the mouse between clicks
-        self.view.set_hover(change["new"] == "polygon")
-        self._render()
+        with self._locked():
+            self._cancel_gesture()
+            # the polygon's next edge follows the mouse between clicks
+            self.view.set_hover(change["new"] == "polygon")
+            self._render()
 
     # --- display ---------------------------------------------------------------------------
     def _show(self) -> None:
-        self._draw()
-        self._show_message()
-        self._fill_form()
+        with self._locked():
+            self._draw()
+            self._show_message()
+            self._fill_form()
 
     def _show_message(self) -> None:
         lang = self.lang.value

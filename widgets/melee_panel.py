@@ -235,7 +235,8 @@ class MeleePanel(MovablePanel):
     def _slider_changed(self, change: dict[str, Any]) -> None:
         if self._hold:
             return
-        if change["new"]:
-            with self._held():
-                self.to_x.value, self.to_y.value = self.scenario.model(change["new"]).at
-        self.refresh()
+        with self._locked():
+            if change["new"]:
+                with self._held():
+                    self.to_x.value, self.to_y.value = self.scenario.model(change["new"]).at
+            self.refresh()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 import ipywidgets as widgets
@@ -83,13 +83,21 @@ class ControlPanel:
         finally:
             self._hold -= 1
 
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        """Hold the board view's lock (the board's mouse may be handled on another thread)."""
+        view = getattr(self, "view", None)
+        with view.lock if view is not None else nullcontext():
+            yield
+
     def _changed(self, change: dict[str, Any]) -> None:
         """Any control: relabel when it is the language, then recompute and redraw."""
         if self._hold:
             return
-        if change["owner"] is self.lang:
-            self._relabel()
-        self.refresh()
+        with self._locked():
+            if change["owner"] is self.lang:
+                self._relabel()
+            self.refresh()
 
     def _relabel(self) -> None:  # pragma: no cover - every panel overrides it
         raise NotImplementedError
@@ -156,7 +164,8 @@ class MovablePanel(ControlPanel):
     def _position_changed(self, change: dict[str, Any]) -> None:
         if self._hold:
             return
-        self.move(self.model.value, self.x.value, self.y.value)
+        with self._locked():
+            self.move(self.model.value, self.x.value, self.y.value)
 
     # --- mouse (ipympl) ---------------------------------------------------------------------
     def _picked(self, model_id: str) -> None:

@@ -21,6 +21,7 @@ import base64
 import html
 import io
 import math
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -156,6 +157,10 @@ class BoardView:
         self._cache: tuple[tuple[Any, ...], Any] | None = None
         self._cache_key: str | None = None
         self._restarted = ui("kernel-restarted", "en")
+        self.lock = threading.RLock()
+        """Held while the board changes or is drawn: the kernel may hand the board's mouse and
+        frame messages to another thread than the controls' (JupyterLab's kernel subshells),
+        and a frame must never be read while the figure is half drawn."""
         fig.canvas.mpl_connect("button_press_event", self._press)
         fig.canvas.mpl_connect("motion_notify_event", self._motion)
         fig.canvas.mpl_connect("button_release_event", self._release)
@@ -165,7 +170,9 @@ class BoardView:
         """The board as a widget: the live board canvas (made on first use) or, without
         anywidget, a PNG :class:`ipywidgets.Image`."""
         if self._widget is None:
-            self._link = BoardLink(self.size_px, self._pixels, self._input, self._set_ratio)
+            self._link = BoardLink(
+                self.size_px, self._pixels, self._input, self._set_ratio, lock=self.lock
+            )
             self._link.widget.restarted_text = self._restarted
             self._widget = self._link.widget
         return self._widget
