@@ -23,8 +23,10 @@ The protocol, in short (the JS file says it from the browser's side):
   from the one the browser has (merged into rectangles): the moving pieces, not the rows in
   between. On a slow link (acks slower than :data:`SLOW_ACK_S`) frames are compressed
   harder.
-* **One mouse move outstanding.** The browser sends the next move, from the latest pointer
-  position, once the kernel has answered the last (``done``).
+* **Moves never queue.** One move is outstanding, from the latest position; the next rides
+  on the ack of the frame that answered it (``done`` answers a move that drew nothing).
+  While a frame is in flight the kernel only keeps the latest move and draws from it when
+  the ack comes: a slow link costs frames, never a backlog of rulings.
 * **Sync.** Tests and benchmarks ask ``sync``; the answer comes once every earlier message
   (mouse, controls, acks) has been handled, with the last frame's id and whether another is
   due: the browser has the kernel's final picture when it shows that id and none is due.
@@ -47,10 +49,11 @@ TILE = 16
 """Side of the square tiles (device pixels) a diff frame is made of."""
 SLOW_ACK_S = 0.05
 """A frame acknowledged later than this after it was sent marks the link as slow."""
-LEVELS = {"fast": (1, 1), "slow": (9, 6)}
-"""zlib levels (diff frames, full frames) by link speed: level 9 costs about a millisecond
-on a drag frame's few tens of KB and saves a fifth of the bytes; a full frame at level 9
-would cost a third of a second, so it takes 6."""
+LEVELS = {"fast": (1, 6), "slow": (9, 6)}
+"""zlib levels (diff frames, full frames) by link speed. Full frames and, on a slow link,
+diff frames too are palette frames (:func:`pack_palette`, a third of the bytes); level 9
+costs about a millisecond on a drag frame and saves a fifth of its bytes, while a full
+frame at level 9 would cost a third of a second for little, so it takes 6."""
 
 Pixels = np.ndarray[Any, np.dtype[np.uint8]]
 Rect = tuple[int, int, int, int]
@@ -94,33 +97,82 @@ def changed_rects(old: Pixels | None, new: Pixels, tile: int = TILE) -> list[Rec
 
 def pack(pixels: Pixels, rects: list[Rect], level: int) -> bytes:
     """The RGB bytes of ``rects`` of ``pixels`` (RGBA), row by row, rect after rect, as one
-    zlib stream at ``level``."""
-    parts = [
-        np.ascontiguousarray(pixels[y : y + h, x : x + w, :3]).tobytes() for x, y, w, h in rects
-    ]
-    return zlib.compress(b"".join(parts), level)
+    zlib stream at ``level`` (codec ``rgb``)."""
+    return zlib.compress(_rgb(pixels, rects).tobytes(), level)
+
+
+def _rgb(pixels: Pixels, rects: list[Rect]) -> Pixels:
+    """The rects' pixels as one ``n × 3`` array, row by row, rect after rect."""
+    parts = [np.asarray(pixels[y : y + h, x : x + w, :3]).reshape(-1, 3) for x, y, w, h in rects]
+    return np.concatenate(parts) if parts else np.zeros((0, 3), np.uint8)
+
+
+PALETTE_SIZE = 255
+"""Colours a palette frame names by index; index 255 says "the next rare colour"."""
+
+
+def pack_palette(pixels: Pixels, rects: list[Rect], level: int) -> tuple[bytes, int]:
+    """The rects' pixels as (codec ``palette``) one zlib stream of the palette (``n × 3``
+    bytes, the most frequent colours), one index byte per pixel (255: a rare colour), and
+    the rare colours' RGB in order; and ``n``. A board has a few hundred colours that
+    matter and antialiased edges in thousands more: a third of the bytes of RGB, lossless.
+    """
+    rgb = _rgb(pixels, rects).astype(np.uint32)
+    key = (rgb[:, 0] << 16) | (rgb[:, 1] << 8) | rgb[:, 2]
+    if key.size > 1 << 18:  # counting all 2^24 colours is cheaper than sorting the pixels
+        counts = np.bincount(key, minlength=1 << 24)
+        top = np.argpartition(counts, -PALETTE_SIZE)[-PALETTE_SIZE:]
+        top = top[counts[top] > 0]
+        lut = np.full(1 << 24, PALETTE_SIZE, np.uint8)
+        lut[top] = np.arange(top.size, dtype=np.uint8)
+        index = lut[key]
+    else:
+        values, where, counts = np.unique(key, return_inverse=True, return_counts=True)
+        order = np.argsort(-counts, kind="stable")[:PALETTE_SIZE]
+        top = values[order]
+        small = np.full(values.size, PALETTE_SIZE, np.uint8)
+        small[order] = np.arange(order.size, dtype=np.uint8)
+        index = small[where.ravel()]
+    palette = np.stack([(top >> 16) & 255, (top >> 8) & 255, top & 255], axis=1).astype(np.uint8)
+    rare = rgb[index == PALETTE_SIZE].astype(np.uint8)
+    body = palette.tobytes() + index.tobytes() + rare.tobytes()
+    return zlib.compress(body, level), int(top.size)
+
+
+def _decode(msg: Mapping[str, Any], buffer: bytes) -> Pixels:
+    """A frame's pixels (``n × 3``) as the browser reads them (both codecs)."""
+    raw = np.frombuffer(zlib.decompress(buffer), np.uint8)
+    if msg.get("codec", "rgb") == "rgb":
+        return raw.reshape(-1, 3)
+    n = int(msg["colors"])
+    palette = raw[: 3 * n].reshape(n, 3)
+    total = sum(w * h for _, _, w, h in msg["rects"])
+    index = raw[3 * n : 3 * n + total]
+    out = np.zeros((total, 3), np.uint8)
+    common = index != PALETTE_SIZE
+    out[common] = palette[index[common]]
+    out[~common] = raw[3 * n + total :].reshape(-1, 3)
+    return out
 
 
 def unpack(shape: tuple[int, int], frames: list[tuple[Mapping[str, Any], bytes]]) -> Pixels:
     """What a browser shows after applying ``frames`` (content, buffer) in order, by the
-    browser's rules (a diff applies only on its base; otherwise it is skipped). For tests
+    browser's rules (a frame older than the one shown is skipped, and a diff that is not
+    on its base). For tests
     and benchmarks; the browser's own code is ``board_canvas.js``."""
     shown = np.zeros((*shape, 4), dtype=np.uint8)
     current = -1
     for msg, buffer in frames:
-        if not msg["full"] and msg["base"] != current:
+        if msg["id"] <= current or (not msg["full"] and msg["base"] != current):
             continue
         if msg["full"]:
             shown = np.zeros((msg["h"], msg["w"], 4), dtype=np.uint8)
-        rgb = zlib.decompress(buffer)
+        rgb = _decode(msg, buffer)
         at = 0
         for x, y, w, h in msg["rects"]:
-            n = w * h * 3
-            shown[y : y + h, x : x + w, :3] = np.frombuffer(rgb[at : at + n], np.uint8).reshape(
-                h, w, 3
-            )
+            shown[y : y + h, x : x + w, :3] = rgb[at : at + w * h].reshape(h, w, 3)
             shown[y : y + h, x : x + w, 3] = 255
-            at += n
+            at += w * h
         current = msg["id"]
     return shown
 
@@ -160,6 +212,8 @@ class FrameSender:
         self._sent_at = 0.0
         self.dirty = False
         self.slow = False
+        self.seq = 0
+        """The last pointer message handled (frames name it: the bench's lag measure)."""
         self.stats = FrameStats()
 
     def hello(self) -> None:
@@ -175,13 +229,16 @@ class FrameSender:
         self.in_flight = None
         self.push()
 
-    def ack(self, frame_id: int) -> None:
-        """The browser painted frame ``frame_id``; send the latest picture if it changed."""
+    def ack(self, frame_id: int, before: Callable[[], None] | None = None) -> None:
+        """The browser painted frame ``frame_id``: call ``before`` (it may draw and push),
+        then send the latest picture if it changed and nothing was sent."""
         if frame_id != self.in_flight:
             return
         self.slow = self._clock() - self._sent_at > SLOW_ACK_S
         self.in_flight = None
-        if self.dirty:
+        if before is not None:
+            before()
+        if self.dirty and self.in_flight is None:
             self.push()
 
     def push(self) -> None:
@@ -200,13 +257,20 @@ class FrameSender:
             return
         full = self.shown is None or self.shown.shape != pixels.shape
         levels = LEVELS["slow" if self.slow else "fast"]
-        payload = pack(pixels, rects, levels[1] if full else levels[0])
+        codec: dict[str, Any] = {"codec": "rgb"}
+        if full or self.slow:
+            payload, colours = pack_palette(pixels, rects, levels[1] if full else levels[0])
+            codec = {"codec": "palette", "colors": colours}
+        else:
+            payload = pack(pixels, rects, levels[0])
         self.last_id += 1
         content = {
+            **codec,
             "type": "frame",
             "id": self.last_id,
             "base": -1 if full else self.last_id - 1,
             "full": full,
+            "seq": self.seq,
             "w": int(pixels.shape[1]),
             "h": int(pixels.shape[0]),
             "rects": [list(r) for r in rects],
@@ -277,6 +341,7 @@ class BoardLink:
         self.sender = FrameSender(source, self._send)
         self.on_input = on_input
         self.on_ratio = on_ratio
+        self._pending: Mapping[str, Any] | None = None
         self.widget.on_msg(self._message)
 
     def _send(self, content: dict[str, Any], buffers: list[bytes]) -> None:
@@ -296,7 +361,10 @@ class BoardLink:
             self.on_ratio(float(content.get("ratio") or 1.0))
             self.sender.hello()
         elif kind == "ack":
-            self.sender.ack(int(content.get("id", -1)))
+            move = content.get("move")
+            if isinstance(move, Mapping):  # the latest position: the next frame shows it
+                self._pending = move
+            self.sender.ack(int(content.get("id", -1)), before=self._flush)
         elif kind == "refresh":
             self.sender.refresh()
         elif kind == "sync":
@@ -305,8 +373,26 @@ class BoardLink:
             self._send(
                 {"type": "synced", "n": content.get("n"), "last": s.last_id, "busy": busy}, []
             )
+        elif kind == "move" and self.sender.in_flight is not None:
+            self._pending = content  # drawn when the browser has the frame in flight
         elif kind in ("down", "move", "up"):
-            try:
-                self.on_input(content)
-            finally:
-                self.widget.send({"type": "done", "seq": int(content.get("seq", 0))})
+            self._flush()
+            self._pointer(content)
+
+    def _flush(self) -> None:
+        """Handle the latest move kept while a frame was in flight (if any)."""
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            self._pointer(pending)
+
+    def _pointer(self, content: Mapping[str, Any]) -> None:
+        """A pointer message. A move is answered by the frame it makes or, when it made
+        none and none is in flight to answer it, by ``done`` (the browser's next move)."""
+        self.sender.seq = int(content.get("seq", 0))
+        frames = self.sender.stats.frames
+        try:
+            self.on_input(content)
+        finally:
+            quiet = self.sender.stats.frames == frames and self.sender.in_flight is None
+            if content.get("type") == "move" and quiet:
+                self._send({"type": "done", "seq": self.sender.seq}, [])

@@ -69,6 +69,25 @@ def png_bytes(figure: Figure) -> bytes:
     return out.getvalue()
 
 
+STATIC_COLOURS = 256
+"""Colours of the saved static picture (a palette PNG): a third of the bytes of the full
+colour picture, which differs from it only in the faintest antialiasing."""
+
+
+def static_png(figure: Figure) -> bytes:
+    """The figure as a palette PNG (:data:`STATIC_COLOURS`, no dithering) for the saved
+    static view: what every display of a panel carries for GitHub and nbviewer."""
+    from PIL import Image
+
+    img = Image.open(io.BytesIO(png_bytes(figure))).convert("RGB")
+    quantized = img.quantize(
+        colors=STATIC_COLOURS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
+    )
+    out = io.BytesIO()
+    quantized.save(out, format="png", optimize=True)
+    return out.getvalue()
+
+
 def static_bundle(
     widget: widgets.Widget, figure: Figure, ruling_html: str, lang: str = "en"
 ) -> dict[str, Any]:
@@ -81,7 +100,7 @@ def static_bundle(
     bundle once (an ``image/png`` beside it would send the board a second time).
     """
     data: dict[str, Any] = dict(widget._repr_mimebundle_() or {})
-    png = png_bytes(figure)
+    png = static_png(figure)
     b64 = base64.b64encode(png).decode("ascii")
     ratio = float(getattr(figure.canvas, "device_pixel_ratio", 1.0) or 1.0)
     width = round(figure.get_figwidth() * figure.dpi / ratio)
@@ -156,6 +175,8 @@ class BoardView:
         self._moving_set: list[Artist] | None = None
         self._cache: tuple[tuple[Any, ...], Any] | None = None
         self._cache_key: str | None = None
+        self._title_at_press: tuple[str, Any] | None = None
+        self._title_eraser: Artist | None = None
         self._restarted = ui("kernel-restarted", "en")
         self.lock = threading.RLock()
         """Held while the board changes or is drawn: the kernel may hand the board's mouse and
@@ -364,14 +385,36 @@ class BoardView:
         return found
 
     def _drag_artists(self, model_id: str) -> list[Artist]:
-        """What a drag of ``model_id`` redraws: its base and label, the overlays, and the
-        title (it states the ruling, which a drag changes). The legend and other labels
-        wait for the drop."""
+        """What a drag of ``model_id`` redraws: its base and label and the overlays; and the
+        title once it says something else than when the drag began (it states the ruling):
+        drawn over an eraser of the old one, so an unchanged title costs nothing. The
+        legend and other labels wait for the drop."""
         assert self.artists is not None
         items = moving_artists(self.artists, model_id, drag=True)
-        if self.artists.title not in items:
-            items.append(self.artists.title)
+        title = self.artists.title
+        if self._title_at_press is not None and title.get_text() != self._title_at_press[0]:
+            items += [self._eraser(self._title_at_press[1]), title]
         return sorted(items, key=lambda a: a.get_zorder())
+
+    def _eraser(self, box: Any) -> Artist:
+        """A patch of the figure's colour over ``box`` (device pixels): the title the
+        background holds, wiped before a new title is drawn over it."""
+        from matplotlib.patches import Rectangle
+        from matplotlib.transforms import IdentityTransform
+
+        assert self.artists is not None
+        if self._title_eraser is None:
+            self._title_eraser = Rectangle(
+                (box.x0 - 2, box.y0 - 2),
+                box.width + 4,
+                box.height + 4,
+                transform=IdentityTransform(),
+                facecolor=self.figure.get_facecolor(),
+                edgecolor="none",
+                zorder=self.artists.title.get_zorder() - 0.01,
+            )
+            self._title_eraser.set_figure(self.figure)
+        return self._title_eraser
 
     def _press(self, event: MouseEvent) -> None:
         if self.on_move is None or event.inaxes is not self.ax or event.button != 1:
@@ -388,7 +431,11 @@ class BoardView:
         self._offset = (cx - event.xdata, cy - event.ydata)
         self._last = (cx, cy)
         set_animated(self.artists, [], True)  # pools made during the drag are animated
+        self._title_at_press = None
+        self._title_eraser = None
         self.start_blit(self._drag_artists(mid))
+        title = self.artists.title
+        self._title_at_press = (title.get_text(), title.get_window_extent())
 
     def _motion(self, event: MouseEvent) -> None:
         if self.dragging is None or event.x is None or event.y is None:
@@ -426,6 +473,8 @@ class BoardView:
         self.end_blit()
         set_animated(self.artists, [], False)
         self.dragging = None
+        self._title_at_press = None
+        self._title_eraser = None
         if self.on_drop is not None:
             self.on_drop(mid, x, y)
         # Everything drawn at once, in z-order (not a background plus moving artists): the
