@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import cast
 
+from .arguments import scenario as scenario_arg
 from .close_combat import classify, close_combat_terms, into_melee, quick_action
 from .cover import line_of_cover
 from .data import Scenario
@@ -115,6 +116,7 @@ def ruling(
     ``target`` is a model id, a terrain piece id, or a point ``(x, y)`` in scenario units.
     ``band`` is the attacker's choice when the target is in both range bands.
     """
+    scenario = scenario_arg(scenario, "ruling")
     rules = ruleset_name(scenario.rules, rules or None)
     if band not in (None, "short", "long"):
         raise QueryError(f"unknown band {band!r}; expected short or long")

@@ -19,7 +19,7 @@ from typing import Literal
 
 from .board import Board, Derived, board_limits, build_board
 from .constants import BOARD_MARGIN_MM, DEFAULT_CONTACT_TOLERANCE_MM, MM_PER_INCH
-from .errors import UnknownIdError
+from .errors import QueryError, UnknownIdError
 from .pieces import (
     IMPROVISED,
     IMPROVISED_WEAPON,
@@ -102,6 +102,8 @@ class Scenario:
         return MM_PER_INCH if self.units == "in" else 1.0
 
     def model(self, ident: str) -> Model:
+        if not isinstance(ident, str):
+            raise QueryError(f"a model id must be text, got {type(ident).__name__}")
         m = self._by_id.get(ident)
         if m is None:
             raise UnknownIdError("model", ident, (m.id for m in self.models), self.source)
