@@ -185,6 +185,7 @@ def cmd_ruling(args: argparse.Namespace) -> int:
         rules=args.rules,
         band=args.band,
         quick=args.quick,
+        reacting_to_charge=args.reacting_to_charge,
     )
     _emit(result, args)
     return EXIT_OK
@@ -334,6 +335,12 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--rules", choices=("core", "vts"))
     sp.add_argument("--band", choices=("short", "long"))
     sp.add_argument("--quick", action="store_true", help="a Quick Action attack (-2)")
+    sp.add_argument(
+        "--reacting-to-charge",
+        action="store_true",
+        help="the attacker shoots in reaction to being charged by the target: a ranged weapon "
+        "in close combat suffers none of its penalties (RoP p.41)",
+    )
     answer_options(sp)
 
     sp = command("withdraw", cmd_withdraw, "the free attacks a withdrawal provokes")

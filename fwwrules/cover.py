@@ -66,9 +66,10 @@ class CoverResult:
         return sum(c.modifier for c in self.cover)
 
     def step(self) -> Step:
-        """The common step contract: each cover entry's modifier by clause, the armor."""
+        """The common step contract: each cover entry's modifier by clause, the armor; every
+        reason presents cover as applying, so all are terms (told only for an allowed attack)."""
         mods = tuple((c.clause, c.modifier) for c in self.cover)
-        return Step(modifiers=mods, armor=self.armor, reasons=self.reasons)
+        return Step(modifiers=mods, armor=self.armor, terms=self.reasons)
 
 
 def armor_for_cover(rules: str, covered: bool) -> tuple[ArmorInfo, Reason | None]:

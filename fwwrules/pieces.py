@@ -7,7 +7,7 @@ runs no rule and no geometry; nothing here imports pydantic.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 SCENARIO_FORMAT = "fwwrules/scenario@1"
@@ -96,6 +96,10 @@ class Model:
     charge_bonus: ChargeBonus | None = None
     weapons: tuple[str, ...] = ()
     move: float | None = None
+    throw_colour: str | None = None
+    """The colour of the model's Throw skill icon (file: ``skills: {thrown: {value: 5,
+    colour: red}}``): how far it throws a thrown weapon that has no range of its own
+    (``ranged.skill``, RoP p.44). ``None``: the icon's colour is not given."""
 
     @property
     def label(self) -> str:
@@ -158,6 +162,29 @@ class Weapon:
     @property
     def label(self) -> str:
         return self.name or self.id
+
+    @property
+    def range_from_thrower(self) -> bool:
+        """A thrown weapon without a range of its own: its range is its thrower's Throw colour
+        (``ranged.skill``)."""
+        return self.type == "thrown" and self.short is None
+
+    def held_by(self, model: Model) -> Weapon:
+        """The weapon as ``model`` uses it (``ranged.skill``, RoP p.44): a thrown weapon
+        without a range of its own reaches the colour of the thrower's Throw skill icon (short
+        band only); every other weapon, and a thrown one with its own range, is unchanged. A
+        thrower whose Throw colour is not given leaves it without a range.
+
+        >>> grenade = Weapon("grenade", "thrown", dice={"short": ("black",)})
+        >>> grenade.held_by(Model("a", "x", 32, (0, 0), throw_colour="red")).short
+        'red'
+        >>> Weapon("knife", "thrown", short="orange").held_by(
+        ...     Model("a", "x", 32, (0, 0), throw_colour="red")).short
+        'orange'
+        """
+        if not self.range_from_thrower or model.throw_colour is None:
+            return self
+        return replace(self, short=model.throw_colour)
 
 
 IMPROVISED_WEAPON = Weapon(id=IMPROVISED, type="melee", name="Improvised Weapon")

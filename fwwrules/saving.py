@@ -62,7 +62,11 @@ def _model_data(m: Model) -> dict[str, Any]:
     if m.elevation:
         d["elevation"] = m.elevation
     if m.skills:
-        d["skills"] = dict(m.skills)
+        skills: dict[str, Any] = dict(m.skills)
+        if m.throw_colour is not None and "thrown" in skills:
+            # ranged.skill: the Throw skill carries its icon's colour
+            skills["thrown"] = {"value": skills["thrown"], "colour": m.throw_colour}
+        d["skills"] = skills
     if m.strength is not None:
         d["strength"] = m.strength
     for key in ("keywords", "status", "weapons"):

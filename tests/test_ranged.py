@@ -308,12 +308,15 @@ def test_cover_models_neutral_model_gives_cover() -> None:
 
 
 def test_cover_huge_gives_cover_to_smaller_unless_engaged() -> None:
-    extra = "  - {id: h, faction: z, base: 60, at: [236, 0]}\n"
+    # The Huge base (r=30) stands 25 mm off the Line of Cover, which crosses it; lines below
+    # it still reach the target (on the line it would block LoS: no attack, nothing applies).
+    extra = "  - {id: h, faction: z, base: 60, at: [236, 25]}\n"
     s = board(shooter_target(300, extra=extra))
-    # The Huge base (r=30) at x=236 is 2 mm from the target's base: not engaged.
+    # At x=236 it is 22.7 mm from the target's base: not engaged.
     r = fwwrules.ruling(s, "a", "t")
+    assert r.allowed
     assert [(c.source, c.clause) for c in r.cover] == [("h", "cover.huge")]
-    engaged = board(shooter_target(300, extra=extra.replace("236", "254")))
+    engaged = board(shooter_target(300, extra=extra.replace("236", "261.4")))
     r2 = fwwrules.ruling(engaged, "a", "t")
     assert r2.cover == ()
     assert [(i.source, i.clause) for i in r2.ignored] == [("h", "cover.huge")]
