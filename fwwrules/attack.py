@@ -145,6 +145,7 @@ def ruling(
     the geometric facts (``line_of_sight``, ``range``) stay.
     """
     scenario = scenario_arg(scenario, "ruling")
+    scenario.model(attacker)  # an id of this scenario (UnknownIdError, QueryError)
     rules = ruleset_name(scenario.rules, rules or None)
     if band not in (None, "short", "long"):
         raise QueryError(f"unknown band {band!r}; expected short or long")
