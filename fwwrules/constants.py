@@ -31,6 +31,15 @@ DEFAULT_CONTACT_TOLERANCE_MM: Final = 0.5
 Bases overlapping by more than it are invalid; cover touching the shooter's base uses it too.
 """
 
+MAX_CONTACT_TOLERANCE_MM: Final = 5.0
+"""Widest contact tolerance a scenario may set (option ``contact_tolerance``); it may also be at
+most half the shortest ruler (Orange, 50.8 mm, unless the scenario changes the rulers).
+
+The ruler tolerance follows the contact tolerance (``thresholds``): one near Orange would make
+every model Elevated over every other and every pair of bases "in contact" across the table.
+5 mm is ten times the default, more than bases placed by hand ever stand apart.
+"""
+
 SIZE_CLASS_TOLERANCE_MM: Final = 0.01
 """Slack when comparing a base diameter with the 40 mm and 60 mm class limits.
 
@@ -103,6 +112,10 @@ MAX_NUMBER_CHARS: Final = 32
 the digits a double has takes about 24). Longer numbers are refused while the file is read,
 before anything is built: converting a number with thousands of digits is slow, and no table
 measurement has them."""
+
+MAX_CACHED_PICTURE_BYTES: Final = 8_388_608
+"""Largest file (8 MiB) the review page's picture cache reads back; its pictures are about
+50 KB, so anything larger is not one of its own and is drawn again instead."""
 
 MAX_NESTING: Final = 32
 """Deepest nesting of lists and mappings a file may have (a scenario needs about 6 levels)."""

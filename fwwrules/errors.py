@@ -38,6 +38,31 @@ def format_path(path: Sequence[str | int]) -> str:
     return out or "(document)"
 
 
+def printable(text: str) -> str:
+    """``text`` with every character a terminal would act on written as an escape.
+
+    File names come from the user's disk and may hold anything but ``/`` and NUL: a newline
+    could forge a line of output (``x\\n/tmp/good.yaml: ok``), an ESC drive the terminal, a
+    byte that is not UTF-8 (kept by Python as a surrogate) break a strict UTF-8 stdout. Such
+    characters become Python-style escapes (``\\n``, ``\\x1b``, ``\\u202e``; an undecodable
+    byte ``\\xff``); everything printable, accents and emoji included, is kept as it is.
+
+    >>> printable("board.yaml"), printable("a\\nb"), printable("caf\\udce9.yaml")
+    ('board.yaml', 'a\\\\nb', 'caf\\\\xe9.yaml')
+    """
+    if text.isprintable():
+        return text
+    out = []
+    for ch in text:
+        if ch.isprintable():
+            out.append(ch)
+        elif "\udc80" <= ch <= "\udcff":  # a byte that was not UTF-8 (surrogateescape)
+            out.append(f"\\x{ord(ch) - 0xDC00:02x}")
+        else:
+            out.append(repr(ch)[1:-1])
+    return "".join(out)
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """One thing wrong with a file: where (path inside the document, line if known) and what."""
@@ -47,7 +72,7 @@ class Problem:
     line: int | None = None
 
     def render(self, source: str) -> str:
-        where = source if self.line is None else f"{source}:{self.line}"
+        where = printable(source) if self.line is None else f"{printable(source)}:{self.line}"
         return f"{where}: {format_path(self.path)}: {self.message}"
 
 
@@ -55,8 +80,9 @@ class FwwError(Exception):
     """Base class of the errors the CLI reports with exit status 2."""
 
 
-class ScenarioError(FwwError):
-    """A scenario file that cannot be used. ``problems`` lists every finding."""
+class ScenarioError(FwwError, ValueError):
+    """A scenario file that cannot be used (a ``ValueError``). ``problems`` lists every
+    finding."""
 
     def __init__(self, source: str, problems: Iterable[Problem]) -> None:
         self.source = source
@@ -73,8 +99,9 @@ class ScenarioError(FwwError):
         lines = [p.render(self.source) for p in shown]
         rest = len(self.problems) - len(shown)
         if rest:
-            lines.append(f"{self.source}: ... and {rest} more problem{'s' if rest > 1 else ''}")
-        return "\n".join(lines) if lines else f"{self.source}: unusable scenario"
+            more = f"... and {rest} more problem{'s' if rest > 1 else ''}"
+            lines.append(f"{printable(self.source)}: {more}")
+        return "\n".join(lines) if lines else f"{printable(self.source)}: unusable scenario"
 
 
 class UnknownIdError(FwwError, KeyError):
@@ -88,7 +115,7 @@ class UnknownIdError(FwwError, KeyError):
         super().__init__(self.render())
 
     def render(self) -> str:
-        where = f"{self.source}: " if self.source else ""
+        where = f"{printable(self.source)}: " if self.source else ""
         known = ", ".join(self.known) if self.known else "none"
         return f"{where}unknown {self.kind} id {self.ident!r} (known: {known})"
 

@@ -60,8 +60,10 @@ from shapely.geometry.base import BaseGeometry
 from shapely.geometry.polygon import orient
 from shapely.strtree import STRtree
 
-from .board import Derived, Disc
+from .board import Disc
+from .cache import Derived, Key
 from .constants import BOUNDARY_TOLERANCE_MM, LENGTH_EPSILON_MM
+from .pieces import PassageHow
 
 __all__ = [
     "Obstacle",
@@ -254,7 +256,7 @@ class Prepared:
 
     Entries are keyed by ``id()`` and hold the geometry, so an id cannot be reused while its
     entry lives; at most :data:`_CACHE_LIMIT` of each kind are kept (then it starts afresh).
-    A board keeps one in its cache (``board.Derived.prepared``, :func:`prepared_for`); the
+    A board keeps one in its cache (:data:`PREPARED`, :func:`prepared_for`); the
     functions of this module take it as ``prepared=`` and, given none, prepare what they need
     for that call only (nothing outlives the call: the module keeps no state).
     """
@@ -289,11 +291,13 @@ class Prepared:
         return len(self._solids) + len(self._walls)
 
 
+PREPARED: Key[Prepared] = Key("prepared", terrain_only=True, make=Prepared)
+"""Each obstacle's edge arrays and eroded cores, per shapely geometry (:class:`Prepared`)."""
+
+
 def prepared_for(derived: Derived) -> Prepared:
-    """The board's :class:`Prepared` obstacles (``Derived.prepared``), made on first use."""
-    if derived.prepared is None:
-        derived.prepared = Prepared()
-    return derived.prepared
+    """The board's :class:`Prepared` obstacles (:data:`PREPARED`), made on first use."""
+    return derived.entry(PREPARED)
 
 
 def _prep(prepared: Prepared | None) -> Prepared:
@@ -764,7 +768,7 @@ class Passage:
     listed).
     """
 
-    how: str
+    how: PassageHow
     inside_length: float
     points: tuple[Point, ...]
 
@@ -779,7 +783,7 @@ def _classify(runs: list[tuple[float, float]], p: Point, q: Point, touches: bool
     if not runs:
         return Passage("grazed" if touches else "none", 0.0, ())
     pts: list[Point] = []
-    kinds: set[str] = set()
+    kinds: set[PassageHow] = set()
     for a, b in runs:
         at_p, at_q = a <= 0.0, b >= 1.0
         if not at_p:
@@ -789,7 +793,8 @@ def _classify(runs: list[tuple[float, float]], p: Point, q: Point, touches: bool
         kinds.add(
             "inside" if at_p and at_q else "entered" if at_q else "exited" if at_p else "crossed"
         )
-    how = next(k for k in ("crossed", "inside", "entered", "exited") if k in kinds)
+    order: tuple[PassageHow, ...] = ("crossed", "inside", "entered", "exited")
+    how = next(k for k in order if k in kinds)
     total = sum(b - a for a, b in runs) * length
     return Passage(how, total, tuple(pts))
 

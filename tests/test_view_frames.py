@@ -319,7 +319,7 @@ def test_dragging_the_target_keeps_the_rings_drawn_in_the_background() -> None:
 
 
 def test_png_fallback_is_drawn_at_twice_its_css_size() -> None:
-    """Without ipympl the board is a PNG of twice the CSS size shown at the CSS size (sharp
+    """Without the live canvas the board is a PNG of twice the CSS size shown at the CSS size (sharp
     at a device pixel ratio of 2); the static view's image keeps the CSS width."""
     from fwwrules_widgets.view import PNG_PIXEL_RATIO
 

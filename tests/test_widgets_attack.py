@@ -93,7 +93,7 @@ def count_draws(p: AttackPanel) -> list[int]:
 
 
 def count_shown(p: AttackPanel) -> list[int]:
-    """Counts the pictures the panel shows (PNG publishes, without ipympl) from now on."""
+    """Counts the pictures the panel shows (PNG publishes, without the live canvas) from now on."""
     original = p.view._publish
     calls = [0]
 
@@ -117,7 +117,7 @@ def test_panel_exposes_controls_ruling_and_artists(spy: Spy) -> None:
     assert set(p.artists.bases) == {"knight", "brute", "dog"}
     assert p.artists.sight.get_visible()
     assert p.html.value == p.ruling.html("en")
-    assert bytes(p.view.widget.value).startswith(b"\x89PNG")  # shown without ipympl
+    assert bytes(p.view.widget.value).startswith(b"\x89PNG")  # shown without the live canvas
 
 
 def test_ranged_los_moving_target_behind_wall_shows_blocked_fan(spy: Spy) -> None:

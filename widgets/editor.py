@@ -2,7 +2,7 @@
 
 The editor holds the board as plain data in the file format (docs/scenario-format.md), in
 the board's ``units``. Every change makes a new copy of that data, runs it through the
-loader's own validation (:func:`fwwrules.scenario.parse_scenario`) and keeps the copy on the
+loader's own validation (:func:`fwwrules.scenario_spec.parse_scenario`) and keeps the copy on the
 undo stack, so the messages in the panel are the messages ``fwwrules check`` prints, and what
 :meth:`BoardEditor.save` writes is exactly what loads back.
 
@@ -30,7 +30,6 @@ import html
 import math
 import os
 import re
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -46,23 +45,16 @@ from matplotlib.path import Path as MplPath
 from matplotlib.text import Text
 
 from fwwrules.constants import MM_PER_INCH
+from fwwrules.data import Scenario
 from fwwrules.draw import DEFAULT_STYLE, BoardStyle
 from fwwrules.draw.board import side_look
 from fwwrules.errors import FwwError, Problem, ScenarioError, format_path
 from fwwrules.loading import Document, parse_text
-from fwwrules.pieces import Rect
+from fwwrules.pieces import SCENARIO_FORMAT, TERRAIN_KINDS, Model, Rect
 from fwwrules.placement import snap_step, stop_at_contact
-from fwwrules.scenario import (
-    SCENARIO_FORMAT,
-    TERRAIN_KINDS,
-    Model,
-    Scenario,
-    dump_text,
-    load_scenario,
-    parse_scenario,
-    polygon_point_count_problem,
-    to_data,
-)
+from fwwrules.saving import dump_text, to_data
+from fwwrules.scenario_spec import load_scenario, parse_scenario, polygon_point_count_problem
+from fwwrules.writing import write_atomic
 
 from .board_canvas import live_canvas_available
 from .panel import ControlPanel
@@ -212,7 +204,7 @@ class BoardEditor(ControlPanel):
     (``add_model``, ``move``, ``rotate``, ``add_rect``, ``add_polygon``, ``add_circle``, ``delete``,
     ``set_model``, ``set_terrain``, ``undo``, ``redo``, ``save``), in scenario units.
 
-    Read ``scenario`` for the frozen :class:`~fwwrules.scenario.Scenario` (it raises
+    Read ``scenario`` for the frozen :class:`~fwwrules.data.Scenario` (it raises
     :class:`~fwwrules.errors.ScenarioError` while the board has problems), ``problems`` for
     the loader's findings, ``data`` for a copy of the file data, ``message`` for the panel's
     message widget and ``widget`` for the whole panel.
@@ -642,14 +634,7 @@ class BoardEditor(ControlPanel):
         back = parse_scenario(parse_text(text, str(p), json_=p.suffix.lower() == ".json"))
         if back != self._scenario:  # pragma: no cover - the format guarantees it
             raise ScenarioError(str(p), [Problem((), "the saved text does not load back equal")])
-        fd, tmp = tempfile.mkstemp(prefix=".fwwrules-", dir=p.parent or Path("."))
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-            os.replace(tmp, p)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_atomic(p, text)  # keeps an existing file's mode; a new one follows the umask
         self.note = f"{ui('saved', self.lang.value)} {p}"
         self._show_message()
         return p

@@ -236,9 +236,7 @@ def save_threat_map(
     result: ThreatMap, path: str, *, layer: str = "attackers", lang: str = "en"
 ) -> str:
     """Draw the map on the board and write it as PNG or SVG (``fwwrules threat -o``)."""
-    import os
-
-    from .figure import new_axes
+    from .figure import new_axes, save_figure
 
     if not str(path).lower().endswith((".png", ".svg")):
         raise QueryError(f"-o must name a .png or .svg file, got {path!r}")
@@ -251,5 +249,5 @@ def save_threat_map(
             base=_fmt(result.base), units=result.scenario.units, side=result.side
         )
     )
-    figure_of(ax).savefig(os.fspath(path))
+    save_figure(figure_of(ax), path)  # atomic; SVG without a date, with fixed ids
     return str(path)
