@@ -1699,8 +1699,8 @@ UI_TEXT: dict[str, Entry] = {
     "threat/high": {"en": "0 or better", "de": "0 oder besser"},
     "threat/unplaceable": {"en": "cannot stand here", "de": "hier kein Platz"},
     "threat/title": {
-        "en": "Threat map for a {base} {units} base of side {side}",
-        "de": "Bedrohungskarte für eine {base}-{units}-Base der Seite {side}",
+        "en": "Threat map for a {base} base of side {side}",
+        "de": "Bedrohungskarte für eine Base von {base} der Seite {side}",
     },
     # --- review/: the translation review page's own labels
     "review/title": {"en": "fwwrules translation review", "de": "fwwrules Übersetzungsprüfung"},

@@ -51,7 +51,7 @@ from fwwrules.draw.board import side_look
 from fwwrules.errors import FwwError, Problem, ScenarioError, format_path
 from fwwrules.loading import Document, parse_text
 from fwwrules.pieces import SCENARIO_FORMAT, TERRAIN_KINDS, Model, Rect
-from fwwrules.placement import snap_step, stop_at_contact
+from fwwrules.placement import place_by_hand, snap_step
 from fwwrules.saving import dump_text, to_data
 from fwwrules.scenario_spec import load_scenario, parse_scenario, polygon_point_count_problem
 from fwwrules.writing import write_atomic
@@ -482,13 +482,13 @@ class BoardEditor(ControlPanel):
         return end
 
     def _stop(self, models: Sequence[Mapping[str, Any]], ident: str, to: XY) -> XY:
-        """Where a base moved toward ``to`` ends (:func:`fwwrules.placement.stop_at_contact`
-        on this board's table), rounded as the editor writes coordinates."""
+        """Where a base moved toward ``to`` ends, as the panels place bases
+        (:func:`fwwrules.placement.place_by_hand` on this board's table: stopped at contact
+        and slid round it, at the file's precision on the free side)."""
         scenario = _placement_scenario(models, self.units)
         if ident not in {m.id for m in scenario.models}:
             return to  # its own entry is unusable (flagged red): nothing to stop it
-        end = stop_at_contact(scenario, ident, to, bounds=self.bounds)
-        return (_round(end[0]), _round(end[1]))
+        return place_by_hand(scenario, ident, to, snapped=False, bounds=self.bounds)
 
     @staticmethod
     def _translate(piece: Data, dx: float, dy: float) -> None:

@@ -24,7 +24,7 @@ from matplotlib.image import AxesImage
 from matplotlib.legend import Legend
 from matplotlib.patches import Patch, Rectangle
 
-from ..catalogue import check_lang, ui_section
+from ..catalogue import check_lang, length, ui_section
 from ..errors import QueryError
 from ..threat import ThreatMap
 from .board import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board
@@ -185,11 +185,7 @@ def draw_threat_map(
         frameon=False,
     )
     if board is not None:
-        board.title.set_text(
-            threat_word("title", lang).format(
-                base=_fmt(result.base), units=result.scenario.units, side=result.side
-            )
-        )
+        board.title.set_text(threat_title(result, lang))
     return ThreatArtists(ax, image, hatches, legend, board, layer, cls)
 
 
@@ -228,8 +224,13 @@ def _rgba(colour: str, alpha: float) -> tuple[float, float, float, float]:
     return (r, g, b, alpha)
 
 
-def _fmt(value: float) -> str:
-    return f"{value:g}"
+def threat_title(result: ThreatMap, lang: str) -> str:
+    """The map's title: its base size as bases are sized, in mm (``32 mm``, with the
+    catalogue's :func:`~fwwrules.catalogue.length`, German decimal comma), and the side."""
+    base_mm = result.base * result.scenario.unit_mm
+    return threat_word("title", lang).format(
+        base=length(base_mm, "mm", lang, inches=False), side=result.side
+    )
 
 
 def save_threat_map(
@@ -244,10 +245,6 @@ def save_threat_map(
     ax = new_axes(style.figsize, style.dpi, style.margins)
     board = draw_board(result.scenario, ax, lang=lang, style=style)
     draw_threat_map(result, ax, layer, lang=lang, style=style)
-    board.title.set_text(
-        threat_word("title", lang).format(
-            base=_fmt(result.base), units=result.scenario.units, side=result.side
-        )
-    )
+    board.title.set_text(threat_title(result, lang))
     save_figure(figure_of(ax), path)  # atomic; SVG without a date, with fixed ids
     return str(path)
