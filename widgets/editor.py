@@ -1005,14 +1005,24 @@ class BoardEditor(ControlPanel):
         self._artists = []
         self.bases, self.pieces, self.labels = {}, {}, {}
         self.handle = None
-        ax, d, st = self.ax, self._data, self.style
         bad = self._bad_ids()
+        self._draw_table()
+        for piece in self._data["terrain"]:
+            self._draw_piece(piece, bad)
+        for m in self._data["models"]:
+            self._draw_model(m, bad)
+        self._draw_handle()
+        self._limits()
+        self._render()
+
+    def _draw_table(self) -> None:
+        """The table, its edge and a light 1" grid (the snap grid is a quarter of it in
+        inch boards), each grid as one line artist: one Line2D per grid line would make
+        every full draw several times slower."""
         w, h = self.size
         self._add(RectanglePatch((0, 0), w, h, facecolor="#FAFAF5", edgecolor="none", zorder=0))
         border = RectanglePatch((0, 0), w, h, fill=False, edgecolor="#444444", lw=1.5, zorder=0.9)
         self._add(border)  # the table's edge, over the grid
-        # A light 1" grid (the snap grid is a quarter of it), each as one line artist:
-        # one Line2D per grid line would make every full draw several times slower.
         inch = MM_PER_INCH / self.unit_mm
         steps = [(inch, "#E6E6E6")]
         if self.units == "in":
@@ -1026,67 +1036,67 @@ class BoardEditor(ControlPanel):
             for k in range(1, int(h / step + 1e-9) + 1):
                 xs += [0.0, w, math.nan]
                 ys += [k * step, k * step, math.nan]
-            (grid,) = ax.plot(xs, ys, color=colour, linewidth=0.6, zorder=0.5)
+            (grid,) = self.ax.plot(xs, ys, color=colour, linewidth=0.6, zorder=0.5)
             self._artists.append(grid)
-        for piece in d["terrain"]:
-            ident = str(piece.get("id"))
-            look = st.terrain_look(str(piece.get("kind")))
-            colour = INVALID_COLOUR if ident in bad else look.edge
-            width = 2.5 if ident in bad or ident == self.selected else 1.0
-            if ident == self.selected and ident not in bad:
-                colour = SELECTED_COLOUR
-            kw: dict[str, Any] = {
-                "facecolor": look.face,
-                "edgecolor": colour,
-                "hatch": look.hatch or None,
-                "alpha": look.alpha,
-                "linewidth": width,
-                "zorder": 1,
-            }
-            outline = piece_outline(piece)
-            patch: PolygonPatch | CirclePatch
-            if outline is None:
-                c = piece["circle"]
-                patch = CirclePatch(tuple(c["at"]), float(c["diameter"]) / 2, **kw)
-            else:
-                patch = PolygonPatch(outline, closed=True, **kw)
-            self._add(patch)
-            self.pieces[ident] = patch
-            cx, cy = piece_centre(piece)
-            text = piece.get("name") or ident
-            self.labels[ident] = self._add(
-                ax.text(cx, cy, text, fontsize=7, ha="center", va="center", zorder=2)
-            )
-        sides = d.get("sides") or {}
-        for m in d["models"]:
-            ident = str(m.get("id"))
-            faction = str(m.get("faction"))
-            side = next((k for k, fs in sides.items() if faction in (fs or ())), faction)
-            face, hatch = side_look(side)  # one colour per side id, as on every board
-            edge = INVALID_COLOUR if ident in bad else st.base_edge
-            if ident == self.selected and ident not in bad:
-                edge = SELECTED_COLOUR
-            base = CirclePatch(
-                (float(m["at"][0]), float(m["at"][1])),
-                float(m["base"]) / 2,
-                facecolor=face,
-                edgecolor=edge,
-                hatch=hatch or None,
-                alpha=st.base_alpha,
-                linewidth=2.5 if ident in bad or ident == self.selected else 1.0,
-                zorder=3,
-            )
-            self._add(base)
-            self.bases[ident] = base
-            self.labels[ident] = self._add(
-                ax.text(
-                    float(m["at"][0]), float(m["at"][1]), m.get("name") or ident,
-                    fontsize=7, ha="center", va="center", zorder=4,
-                )
-            )  # fmt: skip
-        self._draw_handle()
-        self._limits()
-        self._render()
+
+    def _draw_piece(self, piece: Mapping[str, Any], bad: Mapping[str, str]) -> None:
+        """A terrain piece and its label: red when the loader complains, blue when
+        selected."""
+        ident = str(piece.get("id"))
+        look = self.style.terrain_look(str(piece.get("kind")))
+        colour = INVALID_COLOUR if ident in bad else look.edge
+        if ident == self.selected and ident not in bad:
+            colour = SELECTED_COLOUR
+        kw: dict[str, Any] = {
+            "facecolor": look.face,
+            "edgecolor": colour,
+            "hatch": look.hatch or None,
+            "alpha": look.alpha,
+            "linewidth": 2.5 if ident in bad or ident == self.selected else 1.0,
+            "zorder": 1,
+        }
+        outline = piece_outline(piece)
+        patch: PolygonPatch | CirclePatch
+        if outline is None:
+            c = piece["circle"]
+            patch = CirclePatch(tuple(c["at"]), float(c["diameter"]) / 2, **kw)
+        else:
+            patch = PolygonPatch(outline, closed=True, **kw)
+        self._add(patch)
+        self.pieces[ident] = patch
+        cx, cy = piece_centre(piece)
+        text = piece.get("name") or ident
+        self.labels[ident] = self._add(
+            self.ax.text(cx, cy, text, fontsize=7, ha="center", va="center", zorder=2)
+        )
+
+    def _draw_model(self, m: Mapping[str, Any], bad: Mapping[str, str]) -> None:
+        """A model's base (its side's colour, as on every board) and its name."""
+        ident = str(m.get("id"))
+        faction = str(m.get("faction"))
+        sides = self._data.get("sides") or {}
+        side = next((k for k, fs in sides.items() if faction in (fs or ())), faction)
+        face, hatch = side_look(side)
+        edge = INVALID_COLOUR if ident in bad else self.style.base_edge
+        if ident == self.selected and ident not in bad:
+            edge = SELECTED_COLOUR
+        at = (float(m["at"][0]), float(m["at"][1]))
+        base = CirclePatch(
+            at,
+            float(m["base"]) / 2,
+            facecolor=face,
+            edgecolor=edge,
+            hatch=hatch or None,
+            alpha=self.style.base_alpha,
+            linewidth=2.5 if ident in bad or ident == self.selected else 1.0,
+            zorder=3,
+        )
+        self._add(base)
+        self.bases[ident] = base
+        name = m.get("name") or ident
+        self.labels[ident] = self._add(
+            self.ax.text(*at, name, fontsize=7, ha="center", va="center", zorder=4)
+        )
 
     def _draw_handle(self) -> None:
         where = None if self.selected is None else self._find(self.selected)

@@ -127,7 +127,13 @@ def _alt(figure: Figure) -> str:
 
 def set_pixel_ratio(figure: Figure, ratio: float) -> bool:
     """Draw ``figure`` at ``ratio`` device pixels per CSS pixel (its dpi times the ratio);
-    True when that changed anything. (matplotlib's own hook for high-density screens.)"""
+    True when that changed anything.
+
+    The widgets' one use of a private API: matplotlib's own hook for high-density screens,
+    ``FigureCanvasBase._set_device_pixel_ratio`` (written for matplotlib 3.8–3.11; its
+    GUI backends call it). It keeps ``canvas.device_pixel_ratio`` and the figure's
+    original dpi, which a plain ``set_dpi`` would not. The panels use no ipympl API at all.
+    """
     canvas: Any = figure.canvas
     return bool(canvas._set_device_pixel_ratio(ratio))
 
