@@ -22,6 +22,9 @@ import dataclasses
 import math
 from typing import TYPE_CHECKING
 
+from .arguments import point
+from .arguments import scenario as scenario_arg
+from .cache import Moved
 from .constants import BOARD_MARGIN_MM, BOUNDARY_TOLERANCE_MM
 
 if TYPE_CHECKING:
@@ -42,22 +45,24 @@ def move_model(scenario: Scenario, model_id: str, x: float, y: float) -> Scenari
     nothing is checked but the id: use :func:`stop_at_contact` to keep bases apart). An
     unknown id raises :class:`~fwwrules.errors.UnknownIdError`.
 
-    Its cache starts with what the old scenario derived from the terrain alone
-    (:meth:`~fwwrules.board.Derived.carry_terrain`: terrain geometry, merged solids,
-    Significant Edges), and with nothing derived from the models.
+    Its cache starts from the old scenario's (:meth:`~fwwrules.cache.Derived.carry_moved`):
+    what was derived from the terrain alone is shared (terrain geometry, merged solids,
+    Significant Edges), what depends on the models is carried where the move cannot change it
+    (the other models' bases, the pieces under them, the engagements between them).
 
     >>> from fwwrules.data import Model, Scenario
     >>> s = Scenario(models=(Model("a", "x", 32.0, (0.0, 0.0)),))
     >>> move_model(s, "a", 10, 20).model("a").at
     (10.0, 20.0)
     """
+    scenario = scenario_arg(scenario, "move_model")
     scenario.model(model_id)  # raises UnknownIdError for a bad id
+    at = point((x, y), "the new centre")
     models = tuple(
-        dataclasses.replace(m, at=(float(x), float(y))) if m.id == model_id else m
-        for m in scenario.models
+        dataclasses.replace(m, at=at) if m.id == model_id else m for m in scenario.models
     )
     moved = dataclasses.replace(scenario, models=models)
-    moved.derived.carry_terrain(scenario.derived)
+    moved.derived.carry_moved(scenario.derived, Moved(scenario, moved, frozenset({model_id})))
     return moved
 
 
@@ -151,7 +156,7 @@ def stop_at_contact(
     board = scenario.board
     me = board.models[model_id].disc
     px, py, r = me.x, me.y, me.r
-    tx, ty = float(to[0]) * u, float(to[1]) * u
+    tx, ty = (v * u for v in point(to, "the point moved toward"))
     dx, dy = tx - px, ty - py
     length = math.hypot(dx, dy)
     if length == 0.0:
