@@ -1557,6 +1557,8 @@ UI_TEXT: dict[str, Entry] = {
     "draw/cover-mark": {"en": "cover modifier", "de": "Deckungsmodifikator"},
     "draw/key": {"en": "labels", "de": "Beschriftungen"},
     "draw/elevation": {"en": "elevation", "de": "Erhöhung"},
+    "draw/rules-core": {"en": "core rules", "de": "Grundregeln"},
+    "draw/rules-vts": {"en": "Vault-Tec Simulator", "de": "Vault-Tec Simulator"},
     # --- threat/: the threat map's overlay
     "threat/attackers": {"en": "shooters that can attack", "de": "Schützen, die angreifen können"},
     "threat/uncovered": {

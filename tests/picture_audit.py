@@ -98,6 +98,8 @@ def figure_texts(fig: Figure) -> Iterator[tuple[str, Any]]:
         for a in ax.artists:
             if isinstance(a, AnchoredOffsetbox) and a.get_visible():
                 yield ("scale bar", a)
+            elif isinstance(a, Legend) and a.get_visible():
+                yield ("key", a)
 
 
 def extent(item: Any, renderer: Any) -> Bbox:
@@ -240,6 +242,15 @@ def board_overlaps(art: Any, *, lines: Iterable[Line2D] = ()) -> list[str]:
             r = base.get_radius()
             (px, py), (ex, _) = art.ax.transData.transform([(cx, cy), (cx + r, cy)])
             bases.append((mid, float(px), float(py), float(ex - px)))
+    bars = [
+        _rect(a.get_window_extent(renderer))
+        for a in art.ax.artists
+        if isinstance(a, AnchoredOffsetbox) and a.get_visible()
+    ]
+    for t, b in labels:
+        for bar in bars:
+            if overlap_area(b, bar) > OVERLAP_PX2:
+                problems.append(f"label {t.get_text()!r} overlaps the scale bar")
     markers = []
     for name in ("crossing_points", "graze_points", "slide_breaks"):
         for d in marker_discs(getattr(art, name, None), fig):
