@@ -103,21 +103,29 @@ def marker_discs(artists: BoardArtists) -> list[Disc]:
     return out
 
 
-def line_segments(artists: BoardArtists) -> list[Segment]:
-    """The drawn lines a label should keep clear of, as segments in display pixels."""
-    lines: list[Line2D] = [
+def ruling_lines(artists: BoardArtists) -> list[Line2D]:
+    """The lines that carry the answer: sight, cover, the blocked fan, the crossings,
+    engagement links, the slide's path."""
+    return [
         artists.sight,
         artists.loc,
         artists.fan,
         artists.crossings,
         artists.engagements,
         artists.slide_path,
-        artists.edges,
-        artists.cover_outline,
-        artists.blockers,
-        artists.grazes,
-        artists.ignored,
     ]
+
+
+def outline_lines(artists: BoardArtists) -> list[Line2D]:
+    """The lines along pieces' outlines: Significant Edges and the outlines a ruling
+    highlights (blockers, cover, grazes, ignored pieces)."""
+    return [artists.edges, artists.cover_outline, artists.blockers, artists.grazes, artists.ignored]
+
+
+def line_segments(artists: BoardArtists, *, outlines: bool = True) -> list[Segment]:
+    """The drawn lines a label should keep clear of, as segments in display pixels: the
+    ruling's lines and the free attacks' arrows, and with ``outlines`` the outlines too."""
+    lines = ruling_lines(artists) + (outline_lines(artists) if outlines else [])
     out: list[Segment] = []
     for line in lines:
         if not line.get_visible():
@@ -296,7 +304,9 @@ class _Obstacles:
         bar = getattr(artists.ax, "_fwwrules_scale_bar", None)
         if bar is not None and bar.get_visible():
             self.boxes.append(_rect(bar.get_window_extent(renderer)))
-        self.segments = np.asarray(line_segments(artists), dtype=float).reshape(-1, 4)
+        self.major = np.asarray(line_segments(artists, outlines=False), dtype=float).reshape(-1, 4)
+        outline_only = [s for s in line_segments(artists) if s not in set(map(tuple, self.major))]
+        self.minor = np.asarray(outline_only, dtype=float).reshape(-1, 4)
 
     def add(self, x: float, y: float, w: float, h: float) -> None:
         self.boxes.append((x - w / 2, y - h / 2, x + w / 2, y + h / 2))
@@ -331,13 +341,21 @@ class _Obstacles:
         free = np.flatnonzero(ok)
         if len(free) == 0:
             return None
-        # Only the free candidates before the first one plus the penalty can win.
-        near = free[free <= free[0] + LINE_PENALTY]
-        score = near.astype(float)
-        if len(self.segments):
-            crossed = _crosses(x0[near], y0[near], x1[near], y1[near], self.segments)
-            score = score + crossed * LINE_PENALTY
-        k = int(near[int(np.argmin(score))])
+        # A place across one of the ruling's lines only when no free place is clear of them;
+        # across an outline only when no place clear of it is among the next LINE_PENALTY.
+        score = free.astype(float)
+        if len(self.major):
+            crossed = _crosses(x0[free], y0[free], x1[free], y1[free], self.major)
+            score += crossed * len(cands)
+        if len(self.minor):
+            best = score.min()
+            near = score <= best + LINE_PENALTY
+            crossed = _crosses(
+                x0[free[near]], y0[free[near]], x1[free[near]], y1[free[near]], self.minor
+            )
+            score[near] += crossed * LINE_PENALTY
+            score[~near] = np.inf
+        k = int(free[int(np.argmin(score))])
         return (float(cands[k, 0]), float(cands[k, 1]))
 
 
