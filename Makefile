@@ -12,17 +12,22 @@ NBVAL   = --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.c
 PYTEST_ARGS ?=
 LAB_HOST ?= 127.0.0.1
 LAB_PORT ?= 8888
+# Extra options for `jupyter lab`, e.g. `make lab LAB_ARGS=--no-browser`.
+LAB_ARGS ?=
 # The same settings tools/regen_notebooks.py gives the kernel that stores the notebooks'
 # outputs, so nbval compares like with like.
 export PYTHONHASHSEED = 0
 export TZ = UTC
 
-.PHONY: help env lab test lint typecheck unit test-binder format bench notebooks-regen docs clean
+.PHONY: help env lab test lint typecheck unit test-binder test-installed dist format bench \
+	notebooks-regen docs clean
 
 help:
 	@echo "make lab    - open JupyterLab on notebooks/ (creates the environment)"
 	@echo "make test   - ruff, mypy --strict, pytest (unit, doctests, nbval, browser)"
 	@echo "make test-binder - build a venv the way Binder does and run a notebook in it"
+	@echo "make test-installed - build wheel and sdist, install each outside the repository, use them"
+	@echo "make dist   - build the wheel and the sdist into dist/"
 	@echo "make format - apply ruff's formatter and fixes"
 	@echo "make bench  - print the benchmark figures"
 	@echo "make notebooks-regen - re-execute notebooks and store their outputs"
@@ -39,18 +44,23 @@ $(STAMP): pyproject.toml
 	$(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[lab,dev]'
 	touch $(STAMP)
 
-# No "Select Kernel" dialog, no news popup, no autosave: the same overrides as on Binder.
+# No "Select Kernel" dialog, no news popup (autosave stays on): the same overrides as on Binder.
 $(LAB_SETTINGS): binder/overrides.json binder/postBuild $(STAMP)
 	NB_PYTHON_PREFIX=$(VENV) bash binder/postBuild
 
 env: $(STAMP) $(LAB_SETTINGS)
 
 # The lab's root is the repository, as on Binder, so that the notebooks' links to docs/ open;
-# it starts in notebooks/.
+# it starts in notebooks/. Its terminals and kernels find this environment's commands
+# (`fwwrules ...` as the README writes them): the environment's bin/ leads PATH, and a
+# terminal starts your shell as an interactive non-login shell, as a desktop terminal does
+# (a login shell reads /etc/profile, which on Debian sets PATH anew).
 lab: env
-	exec $(BIN)/jupyter lab --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/notebooks \
+	exec env PATH="$(abspath $(BIN)):$$PATH" VIRTUAL_ENV="$(abspath $(VENV))" \
+		$(BIN)/jupyter lab --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/notebooks \
+		--ServerApp.terminado_settings="shell_command=['$${SHELL:-/bin/sh}']" \
 		--ServerApp.ip=$(LAB_HOST) \
-		--ServerApp.port=$(LAB_PORT) $$( [ "$$(id -u)" = 0 ] && echo --allow-root )
+		--ServerApp.port=$(LAB_PORT) $$( [ "$$(id -u)" = 0 ] && echo --allow-root ) $(LAB_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -72,6 +82,17 @@ test: lint typecheck unit
 test-binder: $(STAMP)
 	FWWRULES_BINDER_BUILD=1 $(BIN)/pytest $(PYTEST_ARGS) tests/test_binder.py
 
+# The slow installed-package check (about two minutes; .ci/run runs it through
+# FWWRULES_INSTALLED_TEST=1): wheel and sdist from the tracked files, each installed into a new
+# venv outside the repository, then the README's commands, the panels and a notebook.
+test-installed: $(STAMP)
+	FWWRULES_INSTALLED_TEST=1 $(BIN)/pytest $(PYTEST_ARGS) tests/test_installed.py
+
+# The release files: the wheel and the sdist, from this checkout (README: release checklist).
+dist: $(STAMP)
+	rm -rf dist
+	$(BIN)/uv build --out-dir dist
+
 format: $(STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
@@ -87,4 +108,4 @@ docs: $(STAMP)
 	$(BIN)/python tools/make_docs.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache artifacts
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache artifacts build dist *.egg-info

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from .saving import dump_text, save
     from .threat import ThreatMap, threat_map
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 _LAZY = {
     "load": "files",

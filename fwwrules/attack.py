@@ -25,7 +25,13 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import cast
 
-from .close_combat import classify, close_combat_terms, into_melee, quick_action
+from .close_combat import (
+    charge_reaction_unused,
+    classify,
+    close_combat_terms,
+    into_melee,
+    quick_action,
+)
 from .cover import line_of_cover
 from .data import Scenario
 from .errors import QueryError
@@ -49,14 +55,27 @@ from .shot import Shot, Target, build_shot
 
 
 def _weapon(scenario: Scenario, attacker: str, weapon: str | None) -> Weapon:
+    """The weapon as the attacker uses it (a thrown weapon's range from its Throw colour)."""
+    return scenario.weapon_of(attacker, weapon)
+
+
+def _thrown_reasons(scenario: Scenario, w: Weapon, attacker: str) -> Step:
+    """``ranged.skill`` (RoP p.44): where a thrown weapon's range comes from. Without a range of
+    its own it reaches the colour of the thrower's Throw skill icon; with one it keeps it; with
+    neither it cannot be thrown at all (refused)."""
     model = scenario.model(attacker)
-    if weapon is None:
-        return scenario.weapons_of(model)[0]
-    w = scenario.weapon(weapon)
-    if w not in scenario.weapons_of(model):
-        carried = ", ".join(x.id for x in scenario.weapons_of(model))
-        raise QueryError(f"{attacker!r} does not carry weapon {weapon!r} (it has: {carried})")
-    return w
+    if w.type != "thrown" or "thrown" not in model.skills:
+        return Step()
+    values: dict[str, object] = {"attacker": attacker, "weapon": w.id, "ruler": model.throw_colour}
+    if not scenario.weapon(w.id).range_from_thrower:
+        if model.throw_colour is None:
+            return Step()
+        return Step(reasons=(Reason("ranged.skill", "own-range", values),))
+    if w.short is None:
+        reason = Reason("ranged.skill", "no-throw-range", values)
+        return Step(refusals=("ranged.skill",), reasons=(reason,))
+    values.update(short=scenario.from_mm(scenario.length_mm(w.short)), units=scenario.units)
+    return Step(reasons=(Reason("ranged.skill", "throw-range", values),))
 
 
 def _size_reasons(scenario: Scenario, shot: Shot) -> list[Reason]:
@@ -109,11 +128,20 @@ def ruling(
     rules: str | None = None,
     band: str | None = None,
     quick: bool = False,
+    reacting_to_charge: bool = False,
 ) -> AttackRuling:
     """Rule on one attack. ``rules`` overrides the scenario's ruleset (``core`` or ``vts``).
 
     ``target`` is a model id, a terrain piece id, or a point ``(x, y)`` in scenario units.
     ``band`` is the attacker's choice when the target is in both range bands.
+    ``reacting_to_charge``: the attacker shoots in reaction to being charged by the target
+    (RoP p.41): a ranged weapon in close combat then suffers none of the penalties of
+    ``melee.ranged-weapon`` (a weapon with a minimum range still cannot be used); on any other
+    attack the ruling says the exception changes nothing.
+
+    An attack that is not allowed presents nothing as applying: its headline says why, and
+    it has no cover, armor, effect dice or skill modifiers (``skill.target`` is the value);
+    the geometric facts (``line_of_sight``, ``range``) stay.
     """
     rules = ruleset_name(scenario.rules, rules or None)
     if band not in (None, "short", "long"):
@@ -141,16 +169,21 @@ def ruling(
     steps.append(Step(refusals=cls.not_allowed, reasons=cls.reasons))
 
     if kind == "melee":
-        terms = close_combat_terms(scenario, attacker, shot.target, w, rules)
+        terms = close_combat_terms(
+            scenario, attacker, shot.target, w, rules, reacting_to_charge=reacting_to_charge
+        )
         icon, value = terms.icon, terms.value
         steps.append(terms.step())
     else:
         icon, value, skill_step = _ranged_skill(w, model.skills, attacker)
         steps.append(skill_step)
-        if w.type != "melee":
+        steps.append(_thrown_reasons(scenario, w, attacker))
+        if reacting_to_charge:
+            steps.append(charge_reaction_unused(attacker, shot.target, w))
+        if w.type != "melee" and w.short is not None:
             near, far = shot.target_distances()
             chosen = cast("Band | None", band)  # checked above
-            rng = range_bands(scenario, w, near, far, band=chosen)
+            rng = range_bands(scenario, w, near, far, band=chosen, target_kind=shot.target_type)
             range_info = RangeInfo(scenario.from_mm(max(rng.distance, 0.0)), rng.bands, rng.band)
             steps.append(rng.step(w))
         # size.classes and terrain.kinds where a Huge model changes the shot
@@ -166,14 +199,14 @@ def ruling(
         sight = Sight(los.witness, shot.loc, cov.crossings, los.blockers)
         # melee.shoot-into
         if shot.target_type == "model":
-            found = into_melee(scenario, attacker, shot.target, rules)
+            found = into_melee(scenario, attacker, shot.target, rules, thrown=w.type == "thrown")
             if found is not None:
                 into, into_reasons = found
                 mods = (("melee.shoot-into", into.modifier),)
-                steps.append(Step(modifiers=mods, reasons=into_reasons))
+                steps.append(Step(modifiers=mods, terms=into_reasons))
 
     quick_mods, quick_reasons = quick_action(quick)
-    steps.append(Step(modifiers=quick_mods, reasons=quick_reasons))
+    steps.append(Step(modifiers=quick_mods, terms=quick_reasons))
 
     folded = fold(steps)
     modifier, armor = folded.modifier, folded.armor
@@ -183,7 +216,7 @@ def ruling(
     dice: Counter[str] = Counter(folded.dice)
     by_clause = dict(folded.modifiers)
     skill = SkillInfo(icon, value, modifier)
-    if skill.target is not None and skill.target < 1 and not not_allowed:
+    if skill.target is not None and skill.target < 1 and folded.allowed:
         reasons.append(Reason("ranged.skill", "below-one", {"target": skill.target}))
     for colour in list(dice):
         if dice[colour] > 4:
@@ -193,6 +226,8 @@ def ruling(
             dice[colour] = 4
     if sight is None:
         sight = Sight(None, shot.loc)
+    if not folded.allowed:  # nothing applies to an attack that is not made (decision 1)
+        cover, ignored, into = (), (), None
     return AttackRuling(
         attacker=attacker,
         target=shot.target,
@@ -214,4 +249,5 @@ def ruling(
         sight=sight,
         labels=labels,
         modifiers=by_clause,
+        reacting_to_charge=reacting_to_charge,
     )

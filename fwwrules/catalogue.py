@@ -15,6 +15,7 @@ and the review page) are the UI text section (:data:`UI_TEXT`), in the same shap
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Mapping
 from decimal import ROUND_HALF_UP, Decimal
@@ -31,8 +32,42 @@ _GENERAL: dict[str, Entry] = {
         "de": "{attacker} darf {target} mit {weapon} angreifen ({kind}).",
     },
     "ruling/not-allowed": {
-        "en": "{attacker} may not attack {target} with {weapon}.",
-        "de": "{attacker} darf {target} nicht mit {weapon} angreifen.",
+        "en": "{attacker} may not attack {target} with {weapon}: {why}.",
+        "de": "{attacker} darf {target} nicht mit {weapon} angreifen: {why}.",
+    },
+    # why an attack is not allowed, short, for the headline: "why/<message id>" of a refusing
+    # reason, else "why/<clause>" (AttackRuling.why)
+    "why/ranged.skill/missing": {
+        "en": "it lacks the {icon} skill icon",
+        "de": "ihm fehlt das Fertigkeitssymbol {icon}",
+    },
+    "why/ranged.skill/no-throw-range": {
+        "en": "{weapon} has no range of its own and the colour of the Throw skill icon is not "
+        "given",
+        "de": "{weapon} hat keine eigene Reichweite, und die Farbe des Fertigkeitssymbols "
+        "Wurfwaffe ist nicht angegeben",
+    },
+    "why/ranged.range": {"en": "out of range", "de": "außer Reichweite"},
+    "why/ranged.min-range": {
+        "en": "inside the minimum range",
+        "de": "innerhalb der Mindestreichweite",
+    },
+    "why/ranged.los": {"en": "no line of sight", "de": "keine Sichtlinie"},
+    "why/melee.engaged/only-engaged": {
+        "en": "it is engaged with {engaged} and may attack only them",
+        "de": "es ist mit {engaged} im Nahkampf gebunden und darf nur diese angreifen",
+    },
+    "why/melee.engaged/no-contact": {
+        "en": "a melee weapon needs a target engaged with the attacker",
+        "de": "eine Nahkampfwaffe braucht ein Ziel, mit dem der Angreifer gebunden ist",
+    },
+    "why/melee.skill": {
+        "en": "it lacks the skill icon {weapon} needs",
+        "de": "ihm fehlt das Fertigkeitssymbol, das {weapon} braucht",
+    },
+    "why/melee.ranged-weapon": {
+        "en": "a weapon with a minimum range cannot be used in close combat",
+        "de": "eine Waffe mit Mindestreichweite ist im Nahkampf nicht einsetzbar",
     },
     "ruling/skill": {
         "en": "Skill test: {icon} skill value {value} {op} {amount} = {target}; a success needs a "
@@ -92,13 +127,32 @@ _RANGED: dict[str, Entry] = {
         "de": "Der angepasste Fertigkeitswert ist {target}, also unter 1: Der Angriff ist "
         "erlaubt, gelingt aber nur mit einem Symbol auf dem W20.",
     },
+    "ranged.skill/throw-range": {
+        "en": "{weapon} has no range of its own: thrown by {attacker}, it reaches {ruler} "
+        "({short}), the colour of its Throw skill icon.",
+        "de": "{weapon} hat keine eigene Reichweite: von {attacker} geworfen, reicht sie "
+        "{ruler} ({short}) weit, die Farbe seines Fertigkeitssymbols Wurfwaffe.",
+    },
+    "ranged.skill/own-range": {
+        "en": "{weapon} has a range of its own and keeps it, whatever the colour of the Throw "
+        "skill icon of {attacker} ({ruler}).",
+        "de": "{weapon} hat eine eigene Reichweite und behält sie, gleich welche Farbe das "
+        "Fertigkeitssymbol Wurfwaffe von {attacker} hat ({ruler}).",
+    },
+    "ranged.skill/no-throw-range": {
+        "en": "{weapon} has no range of its own, so it reaches as far as the colour of the "
+        "thrower's Throw skill icon; the scenario does not give that colour for {attacker}.",
+        "de": "{weapon} hat keine eigene Reichweite und reicht so weit, wie die Farbe des "
+        "Fertigkeitssymbols Wurfwaffe des Werfers angibt; das Szenario nennt diese Farbe für "
+        "{attacker} nicht.",
+    },
     "ranged.skill/dice-cap": {
         "en": "{count} {colour} dice would join the test; at most 4 of one colour are rolled.",
         "de": "{count} Effektwürfel {colour} kämen hinzu; höchstens 4 einer Farbe werden geworfen.",
     },
     "ranged.range/in": {
-        "en": "The target is {distance} away (edge to edge): {band}.",
-        "de": "Das Ziel ist {distance} entfernt (Base-Kante zu Base-Kante): {band}.",
+        "en": "The target is {distance} away ({measure}): {band}.",
+        "de": "Das Ziel ist {distance} entfernt ({measure}): {band}.",
     },
     "ranged.range/both": {
         "en": "The target is {distance} away and its base lies in both bands; the "
@@ -201,7 +255,7 @@ _RANGED: dict[str, Entry] = {
     "cover.armor/vts": {
         "en": "The target is in cover: it gets one Armor Boost for this attack (Vault-Tec "
         "Simulator).",
-        "de": "Das Ziel ist in Deckung: Es erhält für diesen Angriff einen Armor Boost "
+        "de": "Das Ziel ist in Deckung: Es erhält für diesen Angriff einen „Armor Boost“ "
         "(Vault-Tec Simulator).",
     },
     "cover.area": {
@@ -380,7 +434,28 @@ _MELEE: dict[str, Entry] = {
         "en": "{weapon} is not a melee weapon: {modifier:+d} skill, and {target} gets one Armor "
         "Boost for this attack (Vault-Tec Simulator).",
         "de": "{weapon} ist keine Nahkampfwaffe: {modifier:+d} auf den Fertigkeitswert, und "
-        "{target} erhält für diesen Angriff einen Armor Boost (Vault-Tec Simulator).",
+        "{target} erhält für diesen Angriff einen „Armor Boost“ (Vault-Tec Simulator).",
+    },
+    "melee.ranged-weapon/charge-reaction": {
+        "en": "{attacker} shoots {weapon} in reaction to being charged by {target}: none of "
+        "the penalties for a ranged weapon in close combat apply (no skill penalty, no extra "
+        "armor for the target).",
+        "de": "{attacker} schießt mit {weapon} als Reaktion auf den Ansturm von {target}: "
+        "keiner der Nachteile einer Fernkampfwaffe im Nahkampf gilt (kein Abzug auf den "
+        "Fertigkeitswert, keine zusätzliche Rüstung für das Ziel).",
+    },
+    "melee.ranged-weapon/charge-reaction-melee": {
+        "en": "The attack is a reaction to a charge, but {weapon} is a melee weapon: the "
+        "exception for shots reacting to a charge changes nothing.",
+        "de": "Der Angriff ist eine Reaktion auf einen Ansturm, aber {weapon} ist eine "
+        "Nahkampfwaffe: die Ausnahme für Schüsse als Reaktion auf einen Ansturm ändert nichts.",
+    },
+    "melee.ranged-weapon/charge-reaction-unused": {
+        "en": "The attack is a reaction to a charge, but {attacker} is not engaged with "
+        "{target}: this is no close combat attack, so there is no penalty to lift.",
+        "de": "Der Angriff ist eine Reaktion auf einen Ansturm, aber {attacker} ist nicht mit "
+        "{target} im Nahkampf gebunden: das ist kein Nahkampfangriff, es gibt also keinen "
+        "Nachteil aufzuheben.",
     },
     "melee.ranged-weapon/min-range": {
         "en": "{weapon} has a minimum range ({min_range}): it cannot be used in close combat.",
@@ -604,10 +679,10 @@ _MELEE: dict[str, Entry] = {
         "de": "Es gibt nur vier Zahlen: {models} erhalten keine.",
     },
     "melee.shoot-into/scatter": {
-        "en": "Area effects and thrown weapons use the same numbers (the model picked is the "
-        "centre of the effect); a miss scatters from {target}.",
-        "de": "Flächeneffekte und Wurfwaffen nutzen dieselben Zahlen (das gewählte Modell ist "
-        "der Mittelpunkt des Effekts); ein Fehlwurf streut von {target} aus.",
+        "en": "A thrown weapon uses these numbers too: the model picked is the centre of its "
+        "effect; a miss scatters from {target}.",
+        "de": "Eine Wurfwaffe nutzt dieselben Zahlen: das gewählte Modell ist der Mittelpunkt "
+        "ihres Effekts; ein Fehlwurf streut von {target} aus.",
     },
 }
 
@@ -917,11 +992,16 @@ CLAUSE_RULES: dict[str, Entry] = {
     },
     "ranged.skill": {
         "en": "To attack with a weapon the attacker needs that weapon's skill icon; without it "
-        "the attack is not allowed. The d20 must roll at or under the skill value after all "
-        "modifiers are added up. A value below 1 still allows the attack, but only a special "
-        "icon face then succeeds.",
+        "the attack is not allowed. A thrown weapon without a range of its own reaches as far "
+        "as the colour of its thrower's Throw skill icon, so two throwers of one grenade may "
+        "reach differently; a thrown weapon with a range of its own keeps it. The d20 must "
+        "roll at or under the skill value after all modifiers are added up. A value below 1 "
+        "still allows the attack, but only a special icon face then succeeds.",
         "de": "Für einen Angriff braucht der Angreifer das Fertigkeitssymbol der Waffe; ohne "
-        "es ist der Angriff nicht erlaubt. Der W20 muss höchstens den Fertigkeitswert nach "
+        "es ist der Angriff nicht erlaubt. Eine Wurfwaffe ohne eigene Reichweite reicht so "
+        "weit, wie die Farbe des Fertigkeitssymbols Wurfwaffe ihres Werfers angibt; zwei "
+        "Werfer derselben Granate können also verschieden weit werfen. Eine Wurfwaffe mit "
+        "eigener Reichweite behält sie. Der W20 muss höchstens den Fertigkeitswert nach "
         "Summe aller Modifikatoren zeigen. Ein Wert unter 1 erlaubt den Angriff noch, dann "
         "gelingt er aber nur mit einem Symbol.",
     },
@@ -1002,7 +1082,7 @@ CLAUSE_RULES: dict[str, Entry] = {
         "en": "A target in cover gets +1 armor, once, however many objects cover it. vts: one "
         "Armor Boost instead.",
         "de": "Ein Ziel in Deckung erhält einmal +1 Rüstung, gleich wie viele Objekte es "
-        "decken. vts: stattdessen ein Armor Boost.",
+        "decken. vts: stattdessen ein „Armor Boost“.",
     },
     "cover.area": {
         "en": "Area terrain gives cover as soon as the Line of Cover enters it; it need not "
@@ -1070,11 +1150,14 @@ CLAUSE_RULES: dict[str, Entry] = {
     },
     "melee.engaged": {
         "en": "Bases in contact (within the contact tolerance) with an opposing model are "
-        "engaged. An engaged model may only make close combat attacks, and only against "
-        "opposing models it is engaged with.",
+        "engaged. A model of a neutral faction (wild creatures, say) opposes every other "
+        "faction, so contact with it engages. An engaged model may only make close combat "
+        "attacks, and only against opposing models it is engaged with.",
         "de": "Basen in Kontakt (innerhalb der Kontakttoleranz) mit einem gegnerischen Modell "
-        "sind im Nahkampf gebunden. Ein gebundenes Modell darf nur Nahkampfangriffe ausführen, "
-        "und nur gegen gegnerische Modelle, mit denen es gebunden ist.",
+        "sind im Nahkampf gebunden. Ein Modell einer neutralen Fraktion (etwa wilde Kreaturen) "
+        "ist Gegner jeder anderen Fraktion, Kontakt mit ihm bindet also. Ein gebundenes Modell "
+        "darf nur Nahkampfangriffe ausführen, und nur gegen gegnerische Modelle, mit denen es "
+        "gebunden ist.",
     },
     "melee.skill": {
         "en": "A close combat attack needs the weapon's skill icon. Every model has an "
@@ -1085,12 +1168,16 @@ CLAUSE_RULES: dict[str, Entry] = {
     },
     "melee.ranged-weapon": {
         "en": "A pistol, rifle, heavy or thrown weapon may be used in close combat as if one "
-        "piece of cover were in the way: -2 skill and +1 armor for the target (vts: one Armor "
-        "Boost). A weapon with a minimum range cannot be used in close combat.",
+        "piece of cover were in the way: −2 skill and +1 armor for the target (vts: one Armor "
+        "Boost). It rolls its short range dice, the target being in base contact. A weapon "
+        "with a minimum range cannot be used in close combat. A model that shoots in reaction "
+        "to being charged suffers none of these penalties (RoP p.41).",
         "de": "Pistole, Gewehr, schwere Waffe oder Wurfwaffe dürfen im Nahkampf eingesetzt "
-        "werden, als stünde ein Stück Deckung dazwischen: -2 auf den Fertigkeitswert und +1 "
-        "Rüstung für das Ziel (vts: ein Armor Boost). Eine Waffe mit Mindestreichweite ist "
-        "im Nahkampf nicht einsetzbar.",
+        "werden, als stünde ein Stück Deckung dazwischen: −2 auf den Fertigkeitswert und +1 "
+        "Rüstung für das Ziel (vts: ein „Armor Boost“). Sie würfelt die Effektwürfel ihrer "
+        "kurzen Reichweite, da das Ziel in Base-Kontakt steht. Eine Waffe mit "
+        "Mindestreichweite ist im Nahkampf nicht einsetzbar. Ein Modell, das als Reaktion auf "
+        "einen Ansturm schießt, erleidet keinen dieser Nachteile (RoP S. 41).",
     },
     "melee.strength": {
         "en": "A model with Strength 7 or more adds one black (Damage) die to attacks with a "
@@ -1399,7 +1486,28 @@ WORDS: dict[str, Entry] = {
     "south-west": {"en": "south-west", "de": "Südwest"},
     "west": {"en": "west", "de": "West"},
     "north-west": {"en": "north-west", "de": "Nordwest"},
+    # how a range is measured (ranged.range), by the kind of target
+    "edge-to-model": {"en": "edge to edge", "de": "Base-Kante zu Base-Kante"},
+    "edge-to-terrain": {
+        "en": "from the attacker's base edge to the piece",
+        "de": "von der Base-Kante des Angreifers bis zum Geländestück",
+    },
+    "edge-to-point": {
+        "en": "from the attacker's base edge to the point",
+        "de": "von der Base-Kante des Angreifers bis zum Punkt",
+    },
+    "point": {"en": "point", "de": "Punkt"},
 }
+for _colour, _en, _de in (
+    ("orange", "Orange", "Orange"),
+    ("yellow", "Yellow", "Gelb"),
+    ("red", "Red", "Rot"),
+    ("green", "Green", "Grün"),
+    ("blue", "Blue", "Blau"),
+    ("black", "Black", "Schwarz"),
+):
+    WORDS[f"ruler-{_colour}"] = {"en": _en, "de": _de}
+
 
 MESSAGES: dict[str, Entry] = {}
 for _section in (_GENERAL, _SIZE, _RANGED, _ELEVATION, _MELEE, _GRID):
@@ -1686,7 +1794,19 @@ are in inches: ``265.9 mm (10.47″)``; German with a decimal comma: ``265,9 mm 
 """
 
 WORD_KEYS: frozenset[str] = frozenset(
-    {"icon", "weapon_icon", "size", "kind", "declared", "usual", "band", "by", "colour", "side"}
+    {
+        "icon",
+        "weapon_icon",
+        "size",
+        "kind",
+        "declared",
+        "usual",
+        "band",
+        "by",
+        "colour",
+        "side",
+        "measure",
+    }
 )
 """Value names that are vocabulary (skill icons, size classes, kinds, bands, colours): always
 shown as the word of :data:`WORDS` in the reader's language, never as a display name, even
@@ -1788,6 +1908,31 @@ def length(
     return f"{mm} ({number(value / 25.4, 2, lang)}″)"
 
 
+RULER_KEYS: frozenset[str] = frozenset({"ruler"})
+"""Value names that are a ruler's colour, shown as the ruler's name (``red``: Red, Rot)."""
+
+_POINT_ID = re.compile(r"point\(([^,()]+),([^,()]+)\)")
+
+
+def point_name(value: str, lang: str) -> str | None:
+    """How a point target (id ``point(x,y)``, coordinates in scenario units) reads in text;
+    ``None`` for anything else. German separates the coordinates by a semicolon, since its
+    decimal mark is a comma.
+
+    >>> point_name("point(200,-0.5)", "en"), point_name("point(200,-0.5)", "de")
+    ('point (200, −0.5)', 'Punkt (200; −0,5)')
+    """
+    found = _POINT_ID.fullmatch(value)
+    if found is None:
+        return None
+    try:
+        x, y = (float(v) for v in found.groups())
+    except ValueError:
+        return None
+    sep = "; " if lang == "de" else ", "
+    return f"{word('point', lang)} ({number(x, 2, lang)}{sep}{number(y, 2, lang)})"
+
+
 NUMBERED_KEYS: frozenset[str] = frozenset({"numbers"})
 """Value names whose list is numbered from 1 when shown (the Armor die's numbers of
 ``melee.shoot-into``: ``["brute", "knight"]`` reads ``1: Brute, 2: Knight``)."""
@@ -1806,9 +1951,11 @@ class _Values(dict[str, Any]):
         self.units = None if units is None else str(units)
 
     def _one(self, value: str, key: str) -> str:
+        if key in RULER_KEYS:
+            return word(f"ruler-{value}", self.lang)
         if key not in WORD_KEYS and value in self.labels:
             return self.labels[value]
-        return word(value, self.lang)
+        return point_name(value, self.lang) or word(value, self.lang)
 
     def __getitem__(self, key: str) -> Any:
         value = super().__getitem__(key)

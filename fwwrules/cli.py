@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from . import __version__
 from .errors import FwwError, QueryError, ScenarioError
 
 EXIT_OK = 0
@@ -134,6 +135,7 @@ def cmd_ruling(args: argparse.Namespace) -> int:
         rules=args.rules,
         band=args.band,
         quick=args.quick,
+        reacting_to_charge=args.reacting_to_charge,
     )
     _emit(result, args)
     return EXIT_OK
@@ -238,6 +240,7 @@ def cmd_grid(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="fwwrules", description=__doc__.splitlines()[0] if __doc__ else None)
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     def command(name: str, func: Callable[[argparse.Namespace], int], help_: str) -> Any:
@@ -288,6 +291,12 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--rules", choices=("core", "vts"))
     sp.add_argument("--band", choices=("short", "long"))
     sp.add_argument("--quick", action="store_true", help="a Quick Action attack (-2)")
+    sp.add_argument(
+        "--reacting-to-charge",
+        action="store_true",
+        help="the attacker shoots in reaction to being charged by the target: a ranged weapon "
+        "in close combat suffers none of its penalties (RoP p.41)",
+    )
     answer_options(sp)
 
     sp = command("withdraw", cmd_withdraw, "the free attacks a withdrawal provokes")

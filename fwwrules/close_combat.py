@@ -147,6 +147,8 @@ class MeleeTerms:
     choices: tuple[Choice, ...]
     not_allowed: tuple[str, ...]
     reasons: tuple[Reason, ...]
+    terms: tuple[Reason, ...] = ()
+    """The reasons that present a modifier, armor or dice as applying (after ``reasons``)."""
 
     @property
     def modifier(self) -> int:
@@ -162,6 +164,7 @@ class MeleeTerms:
             choices=self.choices,
             refusals=self.not_allowed,
             reasons=self.reasons,
+            terms=self.terms,
         )
 
 
@@ -170,14 +173,23 @@ def _min_range_mm(scenario: Scenario, weapon: Weapon) -> float:
 
 
 def close_combat_terms(
-    scenario: Scenario, attacker_id: str, target_id: str, weapon: Weapon, rules: str
+    scenario: Scenario,
+    attacker_id: str,
+    target_id: str,
+    weapon: Weapon,
+    rules: str,
+    *,
+    reacting_to_charge: bool = False,
 ) -> MeleeTerms:
     """The skill, modifiers, armor and effect dice of a close combat attack.
 
     * ``melee.skill``: a melee weapon uses the Melee icon, any other weapon its type's icon;
       without the icon the attack is not allowed. Every model has the Improvised Weapon.
-    * ``melee.ranged-weapon``: pistol, rifle, heavy or thrown: -2 skill and the target's armor
+    * ``melee.ranged-weapon``: pistol, rifle, heavy or thrown: −2 skill and the target's armor
       +1 (``core``) or one Armor Boost (``vts``). A minimum range above zero: not allowed.
+      ``reacting_to_charge`` (RoP p.41: the attacker shoots in reaction to being charged):
+      none of these penalties; the minimum range still forbids the weapon, and its short
+      range dice still join the roll. With a melee weapon the option changes nothing (said).
     * ``melee.super-mutant`` (``core`` only): a Super Mutant with a pistol or rifle may use its
       Melee value; the engine takes the higher of the two (Melee on a tie) and lists the other
       as a choice. The ranged-weapon penalties stay. ``vts`` removes the rule.
@@ -195,7 +207,8 @@ def close_combat_terms(
     target = next((m for m in scenario.models if m.id == target_id), None)  # None: terrain/point
     a_id, t_id = attacker.id, target_id  # ids: the catalogue shows the names
     eng = engagements(scenario)
-    reasons: list[Reason] = []
+    reasons: list[Reason] = []  # facts and refusals
+    terms: list[Reason] = []  # what applies to the attack when it is made
     modifiers: list[tuple[str, int]] = []
     not_allowed: list[str] = []
     choices: list[Choice] = []
@@ -215,7 +228,7 @@ def close_combat_terms(
             options = tuple(i for i in ("melee", weapon.type) if i in attacker.skills)
             if len(options) == 2:
                 choices.append(Choice("skill-icon", "melee.super-mutant", options, icon))
-            reasons.append(
+            terms.append(
                 Reason(
                     "melee.super-mutant",
                     "used" if icon == "melee" else "not-used",
@@ -223,7 +236,7 @@ def close_combat_terms(
                 )
             )
         else:
-            reasons.append(Reason("melee.super-mutant", rules, {"attacker": a_id}))
+            terms.append(Reason("melee.super-mutant", rules, {"attacker": a_id}))
     value = attacker.skills.get(icon) if icon is not None else None
     if value is None:
         not_allowed.append("melee.skill")
@@ -253,36 +266,43 @@ def close_combat_terms(
                     },
                 )
             )
-        modifiers.append(("melee.ranged-weapon", RANGED_WEAPON_MODIFIER))
-        step = ruleset(rules).armor_step  # core: armor +1, vts: an Armor Boost
-        armor_bonus, armor_boost = step.bonus, step.boost
-        reasons.append(
-            Reason(
-                "melee.ranged-weapon",
-                rules,
-                {"weapon": weapon.id, "modifier": RANGED_WEAPON_MODIFIER, "target": t_id},
+        values = {"attacker": a_id, "weapon": weapon.id, "target": t_id}
+        if reacting_to_charge:  # RoP p.41: no penalties for a shot reacting to a charge
+            terms.append(Reason("melee.ranged-weapon", "charge-reaction", values))
+        else:
+            modifiers.append(("melee.ranged-weapon", RANGED_WEAPON_MODIFIER))
+            step = ruleset(rules).armor_step  # core: armor +1, vts: an Armor Boost
+            armor_bonus, armor_boost = step.bonus, step.boost
+            terms.append(
+                Reason(
+                    "melee.ranged-weapon",
+                    rules,
+                    {"weapon": weapon.id, "modifier": RANGED_WEAPON_MODIFIER, "target": t_id},
+                )
             )
-        )
         short_dice = weapon.dice.get("short", ())
         dice.update(short_dice)
         if short_dice:
-            reasons.append(
+            terms.append(
                 Reason("melee.ranged-weapon", "dice", {"weapon": weapon.id, "dice": short_dice})
             )
     else:
         dice.update(weapon.dice.get("melee", ()))
+        if reacting_to_charge:
+            values = {"attacker": a_id, "weapon": weapon.id, "target": t_id}
+            reasons.append(Reason("melee.ranged-weapon", "charge-reaction-melee", values))
 
     # --- melee.stunned -----------------------------------------------------------------------
     if target is not None and target.stunned and target.id in eng[attacker.id]:
         modifiers.append(("melee.stunned", STUNNED_MODIFIER))
-        reasons.append(
+        terms.append(
             Reason("melee.stunned", "attack", {"target": t_id, "modifier": STUNNED_MODIFIER})
         )
 
     # --- melee.strength ----------------------------------------------------------------------
     if not ranged and attacker.strength is not None and attacker.strength >= STRENGTH_BONUS_MIN:
         dice["black"] += 1
-        reasons.append(
+        terms.append(
             Reason("melee.strength", "", {"attacker": a_id, "strength": attacker.strength})
         )
 
@@ -290,7 +310,7 @@ def close_combat_terms(
     foes = eng.get(target_id, ())
     if len(foes) > 1:
         dice["green"] += 1
-        reasons.append(
+        terms.append(
             Reason(
                 "melee.outnumbered",
                 "",
@@ -308,7 +328,7 @@ def close_combat_terms(
         if cb.target == target_id:
             added = ("black", "green") if len(cb.markers) >= 2 else (cb.markers[0],)
             dice.update(added)
-            reasons.append(
+            terms.append(
                 Reason(
                     "melee.charge-bonus",
                     "two" if len(added) == 2 else "one",
@@ -316,7 +336,7 @@ def close_combat_terms(
                 )
             )
         else:
-            reasons.append(
+            terms.append(
                 Reason(
                     "melee.charge-bonus",
                     "discarded",
@@ -338,7 +358,16 @@ def close_combat_terms(
         choices=tuple(choices),
         not_allowed=tuple(not_allowed),
         reasons=tuple(reasons),
+        terms=tuple(terms),
     )
+
+
+def charge_reaction_unused(attacker_id: str, target_id: str, weapon: Weapon) -> Step:
+    """``melee.ranged-weapon`` (RoP p.41): an attack said to react to a charge that is not a
+    ranged weapon used in close combat (the attacker is not engaged with the target): the
+    exception has no penalty to lift; the ruling says so."""
+    values = {"attacker": attacker_id, "weapon": weapon.id, "target": target_id}
+    return Step(reasons=(Reason("melee.ranged-weapon", "charge-reaction-unused", values),))
 
 
 def quick_action(quick: bool) -> tuple[tuple[tuple[str, int], ...], tuple[Reason, ...]]:
@@ -380,7 +409,7 @@ def _clockwise_order(
 
 
 def into_melee(
-    scenario: Scenario, attacker_id: str, target_id: str, rules: str
+    scenario: Scenario, attacker_id: str, target_id: str, rules: str, *, thrown: bool = False
 ) -> tuple[IntoMelee, tuple[Reason, ...]] | None:
     """``melee.shoot-into``: shooting at a model engaged with others.
 
@@ -396,7 +425,8 @@ def into_melee(
       models in contact only the first three get a number. The order of the others: clockwise
       around the target (as drawn, y up) starting from the direction of the attacker, ties by
       id. The attacker never gets a number. The same numbers serve area effects and thrown
-      weapons; a miss scatters from the intended target. The target may be a friendly model.
+      weapons; a miss scatters from the intended target (said only when ``thrown``: the
+      weapon is a thrown one). The target may be a friendly model.
     * ``vts``: -2 skill, no numbers: a hit always strikes the target.
     """
     attacker = scenario.model(attacker_id)
@@ -457,5 +487,6 @@ def into_melee(
             )
         )
     reasons.append(Reason("melee.shoot-into", "numbers", {"numbers": list(numbers)}))
-    reasons.append(Reason("melee.shoot-into", "scatter", {"target": t_id}))
+    if thrown:
+        reasons.append(Reason("melee.shoot-into", "scatter", {"target": t_id}))
     return IntoMelee(modifier, numbers), tuple(reasons)

@@ -31,6 +31,15 @@ DEFAULT_CONTACT_TOLERANCE_MM: Final = 0.5
 Bases overlapping by more than it are invalid; cover touching the shooter's base uses it too.
 """
 
+MAX_CONTACT_TOLERANCE_MM: Final = 5.0
+"""Widest contact tolerance a scenario may set (option ``contact_tolerance``); it may also be at
+most half the shortest ruler (Orange, 50.8 mm, unless the scenario changes the rulers).
+
+The ruler tolerance follows the contact tolerance (``thresholds``): one near Orange would make
+every model Elevated over every other and every pair of bases "in contact" across the table.
+5 mm is ten times the default, more than bases placed by hand ever stand apart.
+"""
+
 SIZE_CLASS_TOLERANCE_MM: Final = 0.01
 """Slack when comparing a base diameter with the 40 mm and 60 mm class limits.
 

@@ -43,6 +43,7 @@ from .constants import LENGTH_EPSILON_MM
 from .elevation import covering_edges, edge_crossed
 from .engagement import engagements
 from .geometry import Passage, disc_passage, passage, prepared_for
+from .pieces import ModelRef, PieceRef, TerrainRef
 from .rulesets import ruleset
 from .rulings import ArmorInfo, CoverEntry, Crossing, IgnoredEntry, Reason, Step
 from .shot import Shot
@@ -65,9 +66,10 @@ class CoverResult:
         return sum(c.modifier for c in self.cover)
 
     def step(self) -> Step:
-        """The common step contract: each cover entry's modifier by clause, the armor."""
+        """The common step contract: each cover entry's modifier by clause, the armor; every
+        reason presents cover as applying, so all are terms (told only for an allowed attack)."""
         mods = tuple((c.clause, c.modifier) for c in self.cover)
-        return Step(modifiers=mods, armor=self.armor, reasons=self.reasons)
+        return Step(modifiers=mods, armor=self.armor, terms=self.reasons)
 
 
 def armor_for_cover(rules: str, covered: bool) -> tuple[ArmorInfo, Reason | None]:
@@ -117,18 +119,19 @@ def line_of_cover(shot: Shot, rules: str) -> CoverResult:
     crossings: list[Crossing] = []
     reasons: list[Reason] = []
 
-    def give(source: str, clause: str, key: str, **values: object) -> None:
-        cover.append(CoverEntry(source, clause, COVER_MODIFIER))
+    def give(ref: PieceRef, clause: str, key: str, **values: object) -> None:
+        cover.append(CoverEntry(ref, clause, COVER_MODIFIER))
         reasons.append(
-            Reason(clause, key, {"source": source, "modifier": COVER_MODIFIER, **values})
+            Reason(clause, key, {"source": ref.name, "modifier": COVER_MODIFIER, **values})
         )
 
-    def ignore(source: str, clause: str, key: str, **values: object) -> None:
-        ignored.append(IgnoredEntry(source, clause))
-        reasons.append(Reason(clause, key, {"source": source, **values}))
+    def ignore(ref: PieceRef, clause: str, key: str, **values: object) -> None:
+        ignored.append(IgnoredEntry(ref, clause))
+        reasons.append(Reason(clause, key, {"source": ref.name, **values}))
 
     # --- terrain ------------------------------------------------------------------------
-    def judge(label: str, geom: BaseGeometry, pas: Passage, kind: str) -> None:
+    def judge(label: TerrainRef, geom: BaseGeometry, pas: Passage, kind: str) -> None:
+        assert pas.how != "none"
         crossings.append(Crossing(label, pas.how, pas.points))
         area = kind in AREA_KINDS
         counts = pas.how == "crossed" or (area and pas.how in ("entered", "inside", "exited"))
@@ -157,11 +160,11 @@ def line_of_cover(shot: Shot, rules: str) -> CoverResult:
             if any(ps.how not in ("none", "grazed") for _, _, ps in own):
                 for tid, g, ps in own:
                     if ps.how != "none":
-                        judge(tid, g, ps, solid.kind)
+                        judge(TerrainRef((tid,)), g, ps, solid.kind)
                 continue
         pas = passage(p, q, solid.geometry, prepared=prep)
         if pas.how != "none":
-            judge(solid.label, solid.geometry, pas, solid.kind)
+            judge(solid.ref, solid.geometry, pas, solid.kind)
 
     # --- models -------------------------------------------------------------------------
     attacker = scenario.model(shot.attacker)
@@ -177,24 +180,25 @@ def line_of_cover(shot: Shot, rules: str) -> CoverResult:
         if d.x + d.r < x0 or d.x - d.r > x1 or d.y + d.r < y0 or d.y - d.r > y1:
             continue  # cannot reach the Line of Cover
         pas = disc_passage(p, q, d)
+        ref = ModelRef(m.id)
         if pas.how == "none":
             continue
-        crossings.append(Crossing(m.id, pas.how, pas.points))
+        crossings.append(Crossing(ref, pas.how, pas.points))
         if pas.how != "crossed":
-            ignore(m.id, "cover.models", "tangent")
+            ignore(ref, "cover.models", "tangent")
             continue
         if mg.disc.gap(shot.a) <= tol:
-            ignore(m.id, "cover.shooter-contact", "", kind="model")
+            ignore(ref, "cover.shooter-contact", "", kind="model")
             continue
         if not near_target(mg.disc):
-            ignore(m.id, "elevation.shooter-cover", "ignored", kind="model")
+            ignore(ref, "elevation.shooter-cover", "ignored", kind="model")
             continue
         if mg.size == "huge":
             if target_diameter is None:
-                ignore(m.id, "cover.huge", "no-base", target=shot.target)
+                ignore(ref, "cover.huge", "no-base", target=shot.target)
             elif not smaller_base(target_diameter, 2 * d.r):
                 ignore(
-                    m.id,
+                    ref,
                     "cover.huge",
                     "not-smaller",
                     target=shot.target,
@@ -202,24 +206,23 @@ def line_of_cover(shot: Shot, rules: str) -> CoverResult:
                     target_diameter=round(target_diameter, 2),
                 )
             elif _engaged(shot, shot.target, m.id):
-                ignore(m.id, "cover.huge", "engaged", target=shot.target)
+                ignore(ref, "cover.huge", "engaged", target=shot.target)
             else:
-                give(m.id, "cover.huge", "")
+                give(ref, "cover.huge", "")
             continue
         relation = scenario.relation(attacker, m, by=by)
         if relation == "friendly":
-            ignore(m.id, "cover.models", "friendly", by=by)
+            ignore(ref, "cover.models", "friendly", by=by)
         elif by == "faction" and scenario.relation(attacker, m) == "friendly":
-            give(m.id, "cover.models", "other-faction", by=by)
+            give(ref, "cover.models", "other-faction", by=by)
         else:
-            give(m.id, "cover.models", relation, by=by)
+            give(ref, "cover.models", relation, by=by)
 
     # --- Significant Edges (elevation.edge-cover) --------------------------------------
     for edge in covering_edges(board, ctx.cover_edges, p, q):
         hit = edge_crossed(board, edge, p, q)
-        label = f"{edge.terrain}:{edge.side}"
-        crossings.append(Crossing(label, "edge", () if hit is None else (hit,)))
-        give(label, "elevation.edge-cover", "crossed", terrain=edge.terrain, side=edge.side)
+        crossings.append(Crossing(edge.ref, "edge", () if hit is None else (hit,)))
+        give(edge.ref, "elevation.edge-cover", "crossed", terrain=edge.terrain, side=edge.side)
 
     armor, armor_reason = armor_for_cover(rules, bool(cover))
     if armor_reason is not None:

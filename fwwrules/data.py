@@ -19,7 +19,7 @@ from typing import Literal
 
 from .board import Board, Derived, board_limits, build_board
 from .constants import BOARD_MARGIN_MM, DEFAULT_CONTACT_TOLERANCE_MM, MM_PER_INCH
-from .errors import UnknownIdError
+from .errors import QueryError, UnknownIdError
 from .pieces import (
     IMPROVISED,
     IMPROVISED_WEAPON,
@@ -123,11 +123,31 @@ class Scenario:
         raise UnknownIdError("weapon", ident, known, self.source)
 
     def weapons_of(self, model: Model) -> tuple[Weapon, ...]:
-        """The model's weapons in card order, with the Improvised Weapon last."""
-        listed = tuple(self.weapon(w) for w in model.weapons)
+        """The model's weapons in card order, with the Improvised Weapon last, as the model
+        uses them (:meth:`Weapon.held_by`: a thrown weapon without a range of its own takes
+        the model's Throw colour, ``ranged.skill``)."""
+        listed = tuple(self.weapon(w).held_by(model) for w in model.weapons)
         if IMPROVISED in model.weapons:
             return listed
         return (*listed, IMPROVISED_WEAPON)
+
+    def weapon_of(self, model: str | Model, ident: str | None = None) -> Weapon:
+        """The weapon ``ident`` as ``model`` (an id or a model) uses it; ``None``: its first.
+
+        Raises :class:`UnknownIdError` for an unknown model or weapon id, and
+        :class:`~fwwrules.errors.QueryError` for a weapon the model does not carry.
+        """
+        m = self.model(model) if isinstance(model, str) else model
+        carried = self.weapons_of(m)
+        if ident is None:
+            return carried[0]
+        self.weapon(ident)  # an unknown id: UnknownIdError, naming the known ones
+        for w in carried:
+            if w.id == ident:
+                return w
+        raise QueryError(
+            f"{m.id!r} does not carry weapon {ident!r} (it has: {', '.join(w.id for w in carried)})"
+        )
 
     def display_names(self) -> Mapping[str, str]:
         """Display name by id, for the catalogue: weapons, then models and terrain (kept in

@@ -56,6 +56,7 @@ import shapely
 from shapely.geometry import LineString, Point
 
 from .constants import BOUNDARY_TOLERANCE_MM, EDGE_PROBE_MM, LENGTH_EPSILON_MM
+from .pieces import EdgeRef
 from .rulings import Reason
 from .thresholds import reaches_ruler, within_ruler
 
@@ -150,7 +151,12 @@ class SignificantEdge:
     @property
     def label(self) -> str:
         """``piece:side``, the name a ruling shows for the edge."""
-        return f"{self.terrain}:{self.side}"
+        return self.ref.name
+
+    @property
+    def ref(self) -> EdgeRef:
+        """The reference rulings use for the edge (its piece and side)."""
+        return EdgeRef(self.terrain, self.side)
 
     def distance_to_disc(self, x: float, y: float, r: float) -> float:
         """Distance (mm) from a base (centre ``x, y``, radius ``r``) to this edge part.

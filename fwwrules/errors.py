@@ -38,6 +38,31 @@ def format_path(path: Sequence[str | int]) -> str:
     return out or "(document)"
 
 
+def printable(text: str) -> str:
+    """``text`` with every character a terminal would act on written as an escape.
+
+    File names come from the user's disk and may hold anything but ``/`` and NUL: a newline
+    could forge a line of output (``x\\n/tmp/good.yaml: ok``), an ESC drive the terminal, a
+    byte that is not UTF-8 (kept by Python as a surrogate) break a strict UTF-8 stdout. Such
+    characters become Python-style escapes (``\\n``, ``\\x1b``, ``\\u202e``; an undecodable
+    byte ``\\xff``); everything printable, accents and emoji included, is kept as it is.
+
+    >>> printable("board.yaml"), printable("a\\nb"), printable("caf\\udce9.yaml")
+    ('board.yaml', 'a\\\\nb', 'caf\\\\xe9.yaml')
+    """
+    if text.isprintable():
+        return text
+    out = []
+    for ch in text:
+        if ch.isprintable():
+            out.append(ch)
+        elif "\udc80" <= ch <= "\udcff":  # a byte that was not UTF-8 (surrogateescape)
+            out.append(f"\\x{ord(ch) - 0xDC00:02x}")
+        else:
+            out.append(repr(ch)[1:-1])
+    return "".join(out)
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """One thing wrong with a file: where (path inside the document, line if known) and what."""

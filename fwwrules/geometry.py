@@ -62,6 +62,7 @@ from shapely.strtree import STRtree
 
 from .board import Derived, Disc
 from .constants import BOUNDARY_TOLERANCE_MM, LENGTH_EPSILON_MM
+from .pieces import PassageHow
 
 __all__ = [
     "Obstacle",
@@ -764,7 +765,7 @@ class Passage:
     listed).
     """
 
-    how: str
+    how: PassageHow
     inside_length: float
     points: tuple[Point, ...]
 
@@ -779,7 +780,7 @@ def _classify(runs: list[tuple[float, float]], p: Point, q: Point, touches: bool
     if not runs:
         return Passage("grazed" if touches else "none", 0.0, ())
     pts: list[Point] = []
-    kinds: set[str] = set()
+    kinds: set[PassageHow] = set()
     for a, b in runs:
         at_p, at_q = a <= 0.0, b >= 1.0
         if not at_p:
@@ -789,7 +790,8 @@ def _classify(runs: list[tuple[float, float]], p: Point, q: Point, touches: bool
         kinds.add(
             "inside" if at_p and at_q else "entered" if at_q else "exited" if at_p else "crossed"
         )
-    how = next(k for k in ("crossed", "inside", "entered", "exited") if k in kinds)
+    order: tuple[PassageHow, ...] = ("crossed", "inside", "entered", "exited")
+    how = next(k for k in order if k in kinds)
     total = sum(b - a for a, b in runs) * length
     return Passage(how, total, tuple(pts))
 

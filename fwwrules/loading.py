@@ -31,6 +31,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from . import scalars
 from .constants import (
     MAX_FILE_BYTES,
     MAX_GRID_WALLS,
@@ -258,6 +259,10 @@ def _walk(loader: Any, *, limits: bool = True) -> Iterator[tuple[Any, list[_Fram
                 if is_key:
                     parent.part = event.value if isinstance(event, yaml.ScalarEvent) else "?"
                     parent.key_line = mark.line + 1
+        if event.anchor is not None:
+            path = tuple(f.part for f in stack)
+            msg = f"YAML anchors (&{event.anchor}) and aliases are not allowed: write the value out"
+            raise LimitError(path, msg, mark.line + 1)
         start = isinstance(event, yaml.CollectionStartEvent)
         if start and len(stack) >= MAX_NESTING:
             msg = f"nested deeper than {MAX_NESTING} levels"
@@ -455,8 +460,6 @@ def _build_yaml(text: str, source: str) -> Any:
     typed values such as dates or merge keys), duplicate keys, and a second document.
     """
     loader = _Loader(text)
-    resolve: Any = loader.resolve
-    constructors: Any = loader.yaml_constructors
     values: list[Any] = []  # the collection being built for each open frame
     keys: list[Any] = []  # the pending key of each open mapping frame
     seen: list[set[str] | None] = []
@@ -488,9 +491,6 @@ def _build_yaml(text: str, source: str) -> Any:
             path = tuple(f.part for f in stack)
             if isinstance(event, yaml.ScalarEvent):
                 value = event.value
-                tag = event.tag
-                if tag is None or tag == "!":
-                    tag = resolve(yaml.ScalarNode, value, event.implicit)
                 if is_key:
                     key_set = seen[-1]
                     assert key_set is not None
@@ -498,17 +498,7 @@ def _build_yaml(text: str, source: str) -> Any:
                         msg = f"duplicate key {value!r} (each key may appear once)"
                         raise LimitError(path, msg, mark.line + 1)
                     key_set.add(value)
-                if tag not in _PLAIN_TAGS:
-                    raise LimitError(
-                        path,
-                        _tag_message(tag, value, scalar=True),
-                        mark.line + 1,
-                    )
-                if len(value) > MAX_NUMBER_CHARS and tag in _NUMBER_TAGS:
-                    raise LimitError(path, _too_long(value), mark.line + 1)
-                end: Any = event.end_mark
-                node = yaml.ScalarNode(tag, value, mark, end, event.style)
-                data = constructors[tag](loader, node)
+                data = _scalar(event, path, mark.line + 1)
                 if not stack:
                     root = data
                 else:
@@ -530,6 +520,28 @@ def _build_yaml(text: str, source: str) -> Any:
     finally:
         loader.dispose()
     return root
+
+
+def _scalar(event: Any, path: Path_, line: int) -> Any:
+    """The value of one scalar by the grammar of :mod:`fwwrules.scalars`, or a
+    :class:`LimitError` naming the place and the form (numbers over :data:`MAX_NUMBER_CHARS`,
+    forms the grammar refuses, tags other than plain data)."""
+    value: str = event.value
+    tag = event.tag
+    try:
+        if tag == "!" or (tag is None and not event.implicit[0]):
+            tag = scalars.STR  # quoted, or the non-specific tag: text
+        elif tag is None:
+            tag = scalars.plain_tag(value)
+        if tag not in _PLAIN_TAGS:
+            raise LimitError(path, _tag_message(tag, value, scalar=True), line)
+        if len(value) > MAX_NUMBER_CHARS and tag in _NUMBER_TAGS:
+            raise LimitError(path, _too_long(value), line)
+        return scalars.construct(tag, value)
+    except scalars.ScalarFormError as exc:
+        if len(value) > MAX_NUMBER_CHARS and event.tag is None:
+            raise LimitError(path, _too_long(value), line) from None
+        raise LimitError(path, str(exc), line) from None
 
 
 def _attach(
@@ -782,9 +794,12 @@ def _clean_loc(data: Any, loc: Sequence[Any]) -> tuple[Path_, bool]:
         in_dict = isinstance(cur, dict) and _hashable(part) and part in cur
         in_list = isinstance(cur, list) and isinstance(part, int) and 0 <= part < len(cur)
         if in_dict:
-            # a non-text key (YAML ``1:``) is shown as written, never as a list index
-            out.append(part if isinstance(part, str) else describe(part))
-            cur = cur[part]
+            # pydantic reports a key ``true`` as 1 (True == 1): take the key the data holds,
+            # and show a non-text key (YAML ``1:``, ``true:``) as written, never as an index
+            key = next((k for k in cur if k == part and type(k) is type(part)), None)
+            key = next(k for k in cur if k == part) if key is None else key
+            out.append(key if isinstance(key, str) else describe(key))
+            cur = cur[key]
         elif in_list:
             out.append(part)
             cur = cur[part]

@@ -41,12 +41,13 @@ from .geometry import (
     point_segment_distance,
     prepared_for,
 )
+from .pieces import ModelRef, PieceRef
 from .rulings import Reason, Segment, Step
 from .shot import Shot, Target, build_shot
 from .terrain import merged
 
-PairSight = tuple[Segment | None, tuple[str, ...]]
-"""What the LoS search keeps per pair (``Derived.sight``): the witness and the blockers' labels."""
+PairSight = tuple[Segment | None, tuple[PieceRef, ...]]
+"""What the LoS search keeps per pair (``Derived.sight``): the witness and the blockers."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +56,7 @@ class LosResult:
 
     visible: bool
     witness: Segment | None
-    blockers: tuple[str, ...]
+    blockers: tuple[PieceRef, ...]
     reasons: tuple[Reason, ...]
 
     def step(self) -> Step:
@@ -99,8 +100,8 @@ def _ring(d: Disc) -> np.ndarray[Any, np.dtype[np.float64]]:
     return np.column_stack((d.x + r * np.cos(_RING), d.y + r * np.sin(_RING)))
 
 
-def obstacles(shot: Shot) -> tuple[list[Any], list[str]]:
-    """The LoS obstacles that may lie between attacker and target, with their labels.
+def obstacles(shot: Shot) -> tuple[list[Any], list[PieceRef]]:
+    """The LoS obstacles that may lie between attacker and target, with their references.
 
     A superset is fine (the exact search restricts to the hull itself); nothing that meets
     the hull of the two bases may be left out.
@@ -108,10 +109,10 @@ def obstacles(shot: Shot) -> tuple[list[Any], list[str]]:
     board = shot.scenario.board
     box = _box(shot)
     obs: list[Any] = []
-    labels: list[str] = []
+    labels: list[PieceRef] = []
     for solid in merged(board, shot.kinds, los=True).near(box):
         obs.append(solid.geometry)
-        labels.append(solid.label)
+        labels.append(solid.ref)
     smaller = shot.smaller_diameter
     (px, py), (qx, qy) = shot.loc
     reach = max(shot.a.r, shot.b.r if shot.b is not None else _polygon_reach(shot))
@@ -121,12 +122,12 @@ def obstacles(shot: Shot) -> tuple[list[Any], list[str]]:
         near = point_segment_distance((mg.disc.x, mg.disc.y), (px, py), (qx, qy))
         if smaller_base(smaller, 2 * mg.disc.r) and near < mg.disc.r + reach:
             obs.append(mg.disc)
-            labels.append(mid)
+            labels.append(ModelRef(mid))
     for edge in shot.context.los_edges:
         line = LineString([edge.a, edge.b])
         if line.intersects(box):
             obs.append(line)
-            labels.append(f"{edge.terrain}:{edge.side}")
+            labels.append(edge.ref)
     return obs, labels
 
 
@@ -143,8 +144,8 @@ def _meets(obstacle: Any, hull: shapely.Geometry) -> bool:
     return bool(obstacle.intersects(hull))
 
 
-def _search(shot: Shot) -> tuple[Segment | None, list[str]]:
-    """The witness segment (or ``None``) and the labels of the obstacles meeting the hull."""
+def _search(shot: Shot) -> tuple[Segment | None, list[PieceRef]]:
+    """The witness segment (or ``None``) and the obstacles meeting the hull."""
     key: tuple[Any, ...] | None = None
     if shot.target_type == "model":
         pair = tuple(sorted((shot.attacker, shot.target)))
@@ -201,12 +202,13 @@ def shot_line_of_sight(shot: Shot) -> LosResult:
     if witness is not None:
         reasons.append(Reason("ranged.los", "clear", values))
         return LosResult(True, witness, (), tuple(reasons))
-    reasons.append(Reason("ranged.los", "blocked", {**values, "blockers": labels or ["-"]}))
-    for label in labels:
-        if label in board.models:
+    names = [ref.name for ref in labels]
+    reasons.append(Reason("ranged.los", "blocked", {**values, "blockers": names or ["-"]}))
+    for ref in labels:
+        if isinstance(ref, ModelRef):
             huge = {
-                "model": label,
-                "diameter": round(2 * board.models[label].disc.r, 2),
+                "model": ref.id,
+                "diameter": round(2 * board.models[ref.id].disc.r, 2),
                 "smaller": round(shot.smaller_diameter, 2),
             }
             reasons.append(Reason("ranged.los.huge", "", huge))

@@ -7,7 +7,7 @@ runs no rule and no geometry; nothing here imports pydantic.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 SCENARIO_FORMAT = "fwwrules/scenario@1"
@@ -23,6 +23,12 @@ Status = Literal["stunned"]
 Band = Literal["short", "long"]
 TargetKind = Literal["model", "terrain", "point"]
 AttackKind = Literal["ranged", "melee"]
+PassageHow = Literal["none", "grazed", "crossed", "entered", "inside", "exited"]
+"""How a segment meets a piece (:class:`fwwrules.geometry.Passage`)."""
+CrossingHow = Literal["grazed", "crossed", "entered", "inside", "exited", "edge"]
+"""How the Line of Cover meets a piece it reports (:class:`fwwrules.rulings.Crossing`): a
+passage other than ``none``, or ``edge`` for a Significant Edge."""
+
 Lang = Literal["en", "de"]
 """The catalogue's languages (:data:`fwwrules.catalogue.LANGS`; a test keeps them equal)."""
 
@@ -90,6 +96,10 @@ class Model:
     charge_bonus: ChargeBonus | None = None
     weapons: tuple[str, ...] = ()
     move: float | None = None
+    throw_colour: str | None = None
+    """The colour of the model's Throw skill icon (file: ``skills: {thrown: {value: 5,
+    colour: red}}``): how far it throws a thrown weapon that has no range of its own
+    (``ranged.skill``, RoP p.44). ``None``: the icon's colour is not given."""
 
     @property
     def label(self) -> str:
@@ -153,6 +163,29 @@ class Weapon:
     def label(self) -> str:
         return self.name or self.id
 
+    @property
+    def range_from_thrower(self) -> bool:
+        """A thrown weapon without a range of its own: its range is its thrower's Throw colour
+        (``ranged.skill``)."""
+        return self.type == "thrown" and self.short is None
+
+    def held_by(self, model: Model) -> Weapon:
+        """The weapon as ``model`` uses it (``ranged.skill``, RoP p.44): a thrown weapon
+        without a range of its own reaches the colour of the thrower's Throw skill icon (short
+        band only); every other weapon, and a thrown one with its own range, is unchanged. A
+        thrower whose Throw colour is not given leaves it without a range.
+
+        >>> grenade = Weapon("grenade", "thrown", dice={"short": ("black",)})
+        >>> grenade.held_by(Model("a", "x", 32, (0, 0), throw_colour="red")).short
+        'red'
+        >>> Weapon("knife", "thrown", short="orange").held_by(
+        ...     Model("a", "x", 32, (0, 0), throw_colour="red")).short
+        'orange'
+        """
+        if not self.range_from_thrower or model.throw_colour is None:
+            return self
+        return replace(self, short=model.throw_colour)
+
 
 IMPROVISED_WEAPON = Weapon(id=IMPROVISED, type="melee", name="Improvised Weapon")
 """Every model has it unless its card says otherwise (``melee.skill``)."""
@@ -165,3 +198,51 @@ class Options:
     contact_tolerance: float | None = None
     cover_by: str = "side"
     slide_through_engaged_enemy: bool = False
+
+
+# --- references to pieces -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ModelRef:
+    """A model, by id (a base that gives cover or blocks line of sight)."""
+
+    id: str
+
+    @property
+    def name(self) -> str:
+        """The name rulings and their JSON use: the id."""
+        return self.id
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainRef:
+    """A terrain piece, or touching pieces of one kind acting as one (ids in file order)."""
+
+    ids: tuple[str, ...]
+
+    @property
+    def name(self) -> str:
+        """The name rulings and their JSON use: the ids joined by ``+`` (``crate-1+crate-2``).
+
+        >>> TerrainRef(("crate-1", "crate-2")).name
+        'crate-1+crate-2'
+        """
+        return "+".join(self.ids)
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeRef:
+    """A Significant Edge: its terrain piece and the compass side it faces."""
+
+    terrain: str
+    side: str
+
+    @property
+    def name(self) -> str:
+        """The name rulings and their JSON use: ``<terrain>:<side>`` (``roof:north``)."""
+        return f"{self.terrain}:{self.side}"
+
+
+PieceRef = ModelRef | TerrainRef | EdgeRef
+"""What a cover entry, an ignored entry, a crossing or a line-of-sight blocker names."""

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .data import Scenario
-from .pieces import Band, Weapon
+from .pieces import Band, TargetKind, Weapon
 from .rulings import Choice, Reason, Step
 from .thresholds import within_ruler
 
@@ -84,13 +84,15 @@ def range_bands(
     farthest: float,
     *,
     band: Band | None = None,
+    target_kind: TargetKind = "model",
 ) -> RangeResult:
     """``ranged.range``: which bands a target spans, given its nearest and farthest distance.
 
     ``nearest``/``farthest`` are the distances (mm) from the attacker's base edge to the
     nearest and farthest point of the target (a point target has ``nearest == farthest``).
     ``band`` is the attacker's choice when the target is in both bands; a band the target is
-    not in is ignored with a reason.
+    not in is ignored with a reason. ``target_kind`` says what the distance is measured to
+    (a model's base edge, a terrain piece, a point), for the reasons.
 
     >>> from fwwrules.scenario import Scenario, Weapon
     >>> s, w = Scenario(units="in"), Weapon("gun", "rifle", short="red", long="green")
@@ -112,6 +114,7 @@ def range_bands(
         "units": scenario.units,
         "short": scenario.from_mm(short_end),
         "long": None if long_end is None else scenario.from_mm(long_end),
+        "measure": f"edge-to-{target_kind}",
     }
     reasons: list[Reason] = []
     min_end = min_range_mm(scenario, weapon)

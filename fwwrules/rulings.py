@@ -16,8 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .catalogue import check_lang, render, word
-from .pieces import AttackKind, Band, Rules
+from .catalogue import MESSAGES, check_lang, render, word
+from .pieces import AttackKind, Band, CrossingHow, PieceRef, Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,9 +125,14 @@ class RangeInfo:
 class CoverEntry:
     """A piece (terrain, model or Significant Edge) that gives cover, with its modifier."""
 
-    source: str
+    ref: PieceRef
     clause: str
     modifier: int
+
+    @property
+    def source(self) -> str:
+        """The piece's name as the JSON gives it (``crate-1+crate-2``, ``roof:north``)."""
+        return self.ref.name
 
     def to_dict(self) -> dict[str, Any]:
         return {"source": self.source, "clause": self.clause, "modifier": self.modifier}
@@ -137,8 +142,13 @@ class CoverEntry:
 class IgnoredEntry:
     """A piece the Line of Cover meets that gives no cover, and the clause that says why."""
 
-    source: str
+    ref: PieceRef
     clause: str
+
+    @property
+    def source(self) -> str:
+        """The piece's name as the JSON gives it."""
+        return self.ref.name
 
     def to_dict(self) -> dict[str, Any]:
         return {"source": self.source, "clause": self.clause}
@@ -216,7 +226,9 @@ class Step:
     ``modifiers`` are (clause id, skill modifier) pairs in the order applied; ``dice`` effect
     dice by colour; ``armor`` the target's armor for this attack when the step decides it
     (``None``: it does not); ``choices`` decisions left to the attacker; ``refusals`` the
-    clause ids that forbid the attack; ``reasons`` the step's reasons, in order.
+    clause ids that forbid the attack; ``reasons`` the step's facts and refusals, in order;
+    ``terms`` the reasons that present a modifier, cover, armor or effect dice as applying
+    (shown after ``reasons``, and only when the attack is allowed).
     """
 
     modifiers: tuple[tuple[str, int], ...] = ()
@@ -225,13 +237,18 @@ class Step:
     choices: tuple[Choice, ...] = ()
     refusals: tuple[str, ...] = ()
     reasons: tuple[Reason, ...] = ()
+    terms: tuple[Reason, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Folded:
     """Steps folded in order (:func:`fold`): the skill modifier of each clause (clauses adding 0
     left out) and their sum, the dice (uncapped), the last armor decided, every choice, each
-    refusing clause once (first-seen order) and every reason."""
+    refusing clause once (first-seen order) and the reasons.
+
+    An attack that is not allowed (some step refuses it) presents nothing as applying: no
+    modifiers (sum 0), no dice, no armor, and only the steps' ``reasons`` (never their
+    ``terms``)."""
 
     modifiers: Mapping[str, int]
     modifier: int
@@ -241,18 +258,32 @@ class Folded:
     refusals: tuple[str, ...]
     reasons: tuple[Reason, ...]
 
+    @property
+    def allowed(self) -> bool:
+        return not self.refusals
+
 
 def fold(steps: Sequence[Step]) -> Folded:
     """Fold steps in order into one :class:`Folded`.
 
-    >>> a = Step(modifiers=(("cover.line", -2),), dice={"green": 1}, refusals=("ranged.los",))
+    >>> cover = Reason("cover.line", "crossed", {"source": "crate", "modifier": -2})
+    >>> a = Step(modifiers=(("cover.line", -2),), dice={"green": 1}, terms=(cover,))
     >>> b = Step(modifiers=(("action.quick", -2), ("melee.stunned", 0)), dice={"green": 1},
-    ...          refusals=("ranged.los",), armor=ArmorInfo(1, 0))
+    ...          armor=ArmorInfo(1, 0))
     >>> f = fold([a, b])
-    >>> dict(f.modifiers), f.modifier, dict(f.dice), f.refusals
-    ({'cover.line': -2, 'action.quick': -2}, -4, {'green': 2}, ('ranged.los',))
-    >>> f.armor
-    ArmorInfo(bonus=1, boost=0)
+    >>> dict(f.modifiers), f.modifier, dict(f.dice), f.refusals, f.armor
+    ({'cover.line': -2, 'action.quick': -2}, -4, {'green': 2}, (), ArmorInfo(bonus=1, boost=0))
+    >>> [r.clause for r in f.reasons]
+    ['cover.line']
+
+    A refusal anywhere: nothing applies, and only the facts and refusals are told.
+
+    >>> no = Reason("ranged.los", "blocked", {})
+    >>> f = fold([a, b, Step(refusals=("ranged.los",), reasons=(no,))])
+    >>> dict(f.modifiers), f.modifier, dict(f.dice), f.refusals, f.armor
+    ({}, 0, {}, ('ranged.los',), ArmorInfo(bonus=0, boost=0))
+    >>> [r.clause for r in f.reasons]
+    ['ranged.los']
     """
     by_clause: dict[str, int] = {}
     dice: dict[str, int] = {}
@@ -261,6 +292,14 @@ def fold(steps: Sequence[Step]) -> Folded:
     refusals: list[str] = []
     reasons: list[Reason] = []
     for step in steps:
+        refusals.extend(c for c in step.refusals if c not in refusals)
+    allowed = not refusals
+    for step in steps:
+        reasons.extend(step.reasons)
+        choices.extend(step.choices)
+        if not allowed:
+            continue
+        reasons.extend(step.terms)
         for clause, value in step.modifiers:
             if value:
                 by_clause[clause] = by_clause.get(clause, 0) + value
@@ -268,9 +307,6 @@ def fold(steps: Sequence[Step]) -> Folded:
             dice[colour] = dice.get(colour, 0) + n
         if step.armor is not None:
             armor = step.armor
-        choices.extend(step.choices)
-        refusals.extend(c for c in step.refusals if c not in refusals)
-        reasons.extend(step.reasons)
     return Folded(
         by_clause,
         sum(by_clause.values()),
@@ -293,15 +329,20 @@ class Crossing:
     piece the target stands on), ``grazed`` (touched its boundary only) or ``edge`` (a
     Significant Edge). ``points`` are where it enters and leaves, in millimetres.
 
-    ``source`` names a terrain piece (``crate``), touching pieces of one kind acting as one
-    (``crate-1+crate-2``), a model (``dogmeat``) or a Significant Edge as
-    ``"<terrain>:<side>"`` (``roof:north``); the same names appear in ``cover``, ``ignored``
-    and ``Sight.blockers``.
+    ``ref`` is a terrain piece or touching pieces of one kind acting as one
+    (:class:`~fwwrules.pieces.TerrainRef`), a model (:class:`~fwwrules.pieces.ModelRef`) or a
+    Significant Edge (:class:`~fwwrules.pieces.EdgeRef`); the same references appear in
+    ``cover``, ``ignored`` and ``Sight.blockers``.
     """
 
-    source: str
-    how: str
+    ref: PieceRef
+    how: CrossingHow
     points: tuple[tuple[float, float], ...] = ()
+
+    @property
+    def source(self) -> str:
+        """The piece's name as rulings give it (``crate-1+crate-2``, ``roof:north``)."""
+        return self.ref.name
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,7 +356,7 @@ class Sight:
     witness: Segment | None
     loc: Segment
     crossings: tuple[Crossing, ...] = ()
-    blockers: tuple[str, ...] = ()
+    blockers: tuple[PieceRef, ...] = ()
 
 
 DICE_ORDER = ("green", "black", "yellow", "blue")
@@ -347,23 +388,44 @@ class AttackRuling(Explained):
     modifiers: Mapping[str, int] = field(default_factory=dict)
     """The skill modifier of each clause (``cover.line``, ``melee.shoot-into``, ...), in the
     order they were applied; they sum to ``skill.modifier``. Clauses adding 0 are left out."""
+    reacting_to_charge: bool = False
+    """The query said the attacker shoots in reaction to being charged (``melee.ranged-weapon``,
+    RoP p.41)."""
 
     @property
     def cover_modifier(self) -> int:
         return sum(c.modifier for c in self.cover)
 
     def headline(self, lang: str = "en") -> str:
-        values = {
+        """One sentence: whether the attack is allowed; when it is not, why (each refusing
+        clause's short reason, in the order checked)."""
+        values: dict[str, Any] = {
             "attacker": self.attacker,
             "target": self.target,
             "weapon": self.weapon,
             "kind": f"{self.kind}-attack",
         }
-        key = "ruling/allowed" if self.allowed else "ruling/not-allowed"
-        names = {
-            k: v for k, v in self.labels.items() if k in (self.attacker, self.target, self.weapon)
-        }
-        return render(key, values, lang, names)
+        if self.allowed:
+            return render("ruling/allowed", values, lang, self.labels)
+        values["why"] = "; ".join(self.why(lang))
+        return render("ruling/not-allowed", values, lang, self.labels)
+
+    def why(self, lang: str = "en") -> tuple[str, ...]:
+        """Why the attack is not allowed, short: for each refusing clause (in the order
+        checked) the ``why/<message id>`` phrase of each of its reasons that has one, else the
+        clause's ``why/<clause>`` phrase. Empty when the attack is allowed."""
+        out: list[str] = []
+        for clause in self.not_allowed:
+            mine = [r for r in self.reasons if r.clause == clause]
+            found = [(f"why/{r.message_id}", r.params) for r in mine]
+            found = [(k, v) for k, v in found if k in MESSAGES]
+            if not found:
+                found = [(f"why/{clause}", mine[0].params if mine else {})]
+            for key, params in found:
+                text = render(key, params, lang, self.labels) if key in MESSAGES else clause
+                if text not in out:
+                    out.append(text)
+        return tuple(out)
 
     def summary(self, lang: str = "en") -> tuple[str, ...]:
         """The roll an allowed attack makes: the adjusted skill value (value + modifiers) and
@@ -433,4 +495,5 @@ class AttackRuling(Explained):
             "into_melee": None if self.into_melee is None else self.into_melee.to_dict(),
             "reasons": [r.to_dict(lang, self.labels) for r in self.reasons],
             "modifiers": dict(self.modifiers),
+            "reacting_to_charge": self.reacting_to_charge,
         }

@@ -1,7 +1,7 @@
 """Saving a scenario: plain data in the file format, YAML or JSON text, a file.
 
-What :func:`save` writes loads back equal (``tests/test_scenario_roundtrip.py``). Keys holding
-their default are left out; nothing here imports pydantic.
+What :func:`save` writes loads back equal (``tests/test_scenario_roundtrip.py``): it checks so
+before it writes, and writes atomically. Keys holding their default are left out.
 """
 
 from __future__ import annotations
@@ -14,7 +14,12 @@ from typing import Any
 import yaml
 
 from .data import Scenario
+from .errors import Problem, QueryError, ScenarioError, printable
+from .loading import parse_text
 from .pieces import SCENARIO_FORMAT, Circle, Model, Rect, Terrain, Weapon
+from .scalars import Dumper
+from .scenario_spec import parse_scenario
+from .writing import write_atomic
 
 
 def to_data(scenario: Scenario) -> dict[str, Any]:
@@ -57,7 +62,11 @@ def _model_data(m: Model) -> dict[str, Any]:
     if m.elevation:
         d["elevation"] = m.elevation
     if m.skills:
-        d["skills"] = dict(m.skills)
+        skills: dict[str, Any] = dict(m.skills)
+        if m.throw_colour is not None and "thrown" in skills:
+            # ranged.skill: the Throw skill carries its icon's colour
+            skills["thrown"] = {"value": skills["thrown"], "colour": m.throw_colour}
+        d["skills"] = skills
     if m.strength is not None:
         d["strength"] = m.strength
     for key in ("keywords", "status", "weapons"):
@@ -105,13 +114,51 @@ def _weapon_data(w: Weapon) -> dict[str, Any]:
 
 
 def dump_text(scenario: Scenario, *, json_: bool = False) -> str:
+    """The scenario as the text :func:`save` writes: YAML (a text that could read as a number
+    or a boolean is quoted, :class:`fwwrules.scalars.Dumper`), or JSON with ``json_``."""
     data = to_data(scenario)
     if json_:
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None)
+        return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    return yaml.dump(
+        data, Dumper=Dumper, sort_keys=False, allow_unicode=True, default_flow_style=None
+    )
 
 
-def save(scenario: Scenario, path: str | os.PathLike[str]) -> None:
-    """Write the scenario as YAML, or JSON when the name ends in ``.json``; it loads back equal."""
-    p = Path(path)
-    p.write_text(dump_text(scenario, json_=p.suffix.lower() == ".json"), encoding="utf-8")
+def checked_text(scenario: Scenario, path: str | os.PathLike[str]) -> str:
+    """The text :func:`save` writes to ``path``, after proving that it loads back equal.
+
+    Raises :class:`~fwwrules.errors.ScenarioError` when the scenario could not be loaded from
+    what would be written (a board changed in Python into one the format refuses: overlapping
+    bases, a coordinate beyond the limit, NaN ...), naming the place, and
+    :class:`~fwwrules.errors.QueryError` for something that is not a scenario (a grid).
+    """
+    if not isinstance(scenario, Scenario):
+        what = "a grid scenario" if type(scenario).__name__ == "GridScenario" else "it"
+        raise QueryError(
+            f"cannot save {printable(os.fspath(path))}: {what} is not a fwwrules/scenario@1 "
+            f"scenario (got {type(scenario).__name__})"
+        )
+    json_ = Path(path).suffix.lower() == ".json"
+    source = f"{printable(os.fspath(path))} (not saved)"
+    try:
+        text = dump_text(scenario, json_=json_)
+    except ValueError:  # NaN or infinity in a JSON text; YAML writes .nan and is refused below
+        text = dump_text(scenario, json_=False)
+        json_ = False
+    back = parse_scenario(parse_text(text, source, json_=json_))
+    if back != scenario:
+        problem = Problem((), "the scenario does not load back equal from the text")
+        raise ScenarioError(source, [problem])
+    return text
+
+
+def save(scenario: Scenario, path: str | os.PathLike[str]) -> Path:
+    """Write the scenario as YAML, or JSON when the name ends in ``.json``; return the path.
+
+    What is written loads back equal: a scenario the format would refuse is not written
+    (:class:`~fwwrules.errors.ScenarioError`, see :func:`checked_text`). The file is written
+    atomically (:func:`fwwrules.writing.write_atomic`): a failure part-way (a full disk) leaves
+    an existing file as it was, an existing file keeps its permissions and a new one follows
+    the umask; a failure raises :class:`~fwwrules.writing.WriteError` (an ``OSError``).
+    """
+    return write_atomic(path, checked_text(scenario, path))

@@ -41,6 +41,7 @@ from .constants import (
     BOUNDARY_TOLERANCE_MM,
     DEFAULT_CONTACT_TOLERANCE_MM,
     LENGTH_EPSILON_MM,
+    MAX_CONTACT_TOLERANCE_MM,
     MAX_COORDINATE,
     MAX_MODEL_WEAPONS,
     MAX_MODELS,
@@ -79,7 +80,9 @@ from .pieces import (
     IMPROVISED,
     MAX_DICE_PER_COLOUR,
     RULER_COLOURS,
+    RULER_INCHES,
     SCENARIO_FORMAT,
+    SKILL_ICONS,
     ChargeBonus,
     Circle,
     Colour,
@@ -123,6 +126,44 @@ class ChargeBonusSpec(Spec):
     markers: Annotated[list[Literal["black", "green"]], Field(min_length=1, max_length=2)]
 
 
+SkillValue = Annotated[StrictInt, Field(ge=0, le=20)]
+
+
+class ColouredSkillSpec(Spec):
+    """A skill value with the colour of its icon: the Throw skill's colour is how far the
+    model throws a thrown weapon that has no range of its own (RoP p.44)."""
+
+    value: SkillValue = Field(description="The skill value")
+    colour: Colour = Field(description="The colour of the skill icon: a ruler colour")
+
+
+class SkillsSpec(Spec):
+    """Skill values by icon; the Throw skill may carry its icon's colour."""
+
+    pistol: SkillValue | None = None
+    rifle: SkillValue | None = None
+    heavy: SkillValue | None = None
+    melee: SkillValue | None = None
+    thrown: SkillValue | ColouredSkillSpec | None = Field(
+        None,
+        description="The Throw skill: a value, or {value, colour} with the colour of its icon "
+        "(how far the model throws a thrown weapon without a range of its own)",
+    )
+
+    def values(self) -> dict[str, int]:
+        """The skill values by icon (those given)."""
+        out: dict[str, int] = {}
+        for icon in SKILL_ICONS:
+            v = getattr(self, icon)
+            if v is not None:
+                out[icon] = v.value if isinstance(v, ColouredSkillSpec) else v
+        return out
+
+    @property
+    def throw_colour(self) -> str | None:
+        return self.thrown.colour if isinstance(self.thrown, ColouredSkillSpec) else None
+
+
 class ModelSpec(Spec):
     """A model on the table; lengths in the scenario's `units`."""
 
@@ -132,8 +173,10 @@ class ModelSpec(Spec):
     base: Positive = Field(description="Base diameter")
     at: Point = Field(description="Base centre [x, y]")
     elevation: NonNegative = Field(0.0, description="Height of the base above the table")
-    skills: dict[SkillIcon, Annotated[StrictInt, Field(ge=0, le=20)]] = Field(
-        default_factory=dict, description="Skill values by icon"
+    skills: SkillsSpec = Field(
+        default_factory=SkillsSpec,
+        description="Skill values by icon; the Throw skill may carry its icon's colour: "
+        "thrown: {value: 5, colour: red}",
     )
     strength: Annotated[StrictInt, Field(ge=1, le=20)] | None = None
     keywords: Annotated[list[Ident], Field(max_length=MAX_MODEL_WEAPONS)] = Field(
@@ -264,12 +307,17 @@ DiceList = Annotated[
 
 
 class WeaponSpec(Spec):
-    """A weapon profile; ranged and thrown weapons need `short`, melee weapons have no bands."""
+    """A weapon profile; ranged weapons need `short`, melee weapons have no bands; a thrown
+    weapon without `short` reaches its thrower's Throw colour."""
 
     id: Ident = Field(description="Weapon id ('improvised' is built in)")
     name: Text | None = None
     type: SkillIcon = Field(description="The skill icon the weapon uses")
-    short: RangeSpec | None = Field(None, description="Short band: a ruler colour or a length")
+    short: RangeSpec | None = Field(
+        None,
+        description="Short band: a ruler colour or a length (a thrown weapon without it "
+        "reaches its thrower's Throw colour)",
+    )
     long: RangeSpec | None = Field(None, description="Long band, laid after the short one")
     min_range: RangeSpec | None = None
     dice: dict[Literal["short", "long", "melee"], DiceList] = Field(
@@ -336,7 +384,7 @@ def _from_spec(spec: ScenarioSpec, source: str) -> Scenario:
             at=(float(m.at[0]), float(m.at[1])),
             elevation=float(m.elevation),
             name=m.name,
-            skills={str(k): v for k, v in m.skills.items()},
+            skills=m.skills.values(),
             strength=m.strength,
             keywords=tuple(m.keywords),
             status=tuple(m.status),
@@ -347,6 +395,7 @@ def _from_spec(spec: ScenarioSpec, source: str) -> Scenario:
             ),
             weapons=tuple(m.weapons),
             move=None if m.move is None else float(m.move),
+            throw_colour=m.skills.throw_colour,
         )
         for m in spec.models
     )
@@ -395,6 +444,28 @@ def _from_spec(spec: ScenarioSpec, source: str) -> Scenario:
         ),
         source=source,
     )
+
+
+def _skill_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
+    """``ranged.skill``: a model that carries a thrown weapon without a range of its own needs
+    its Throw skill's colour (else it could throw the weapon nowhere)."""
+    out: list[Problem] = []
+    rangeless = {w.id for w in spec.weapons if w.type == "thrown" and w.short is None}
+    for i, m in enumerate(spec.models):
+        throw = m.skills.thrown
+        if throw is None or isinstance(throw, ColouredSkillSpec):
+            continue
+        for j, w in enumerate(m.weapons):
+            if w in rangeless:
+                out.append(
+                    doc.problem(
+                        ("models", i, "skills", "thrown"),
+                        f"weapon {w!r} (weapons[{j}]) is thrown and has no range of its own: "
+                        f"it reaches the colour of the Throw skill icon; give it, e.g. "
+                        f"thrown: {{value: {throw}, colour: red}}",
+                    )
+                )
+    return out
 
 
 def _range_value(value: str | float | None) -> str | float | None:
@@ -481,6 +552,7 @@ def _semantic_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
             )
     for colour, length in spec.rulers.items():
         problems.extend(_ruler_problems(length * unit, ("rulers", colour), doc))
+    problems.extend(_tolerance_problems(spec, doc, unit))
     for i, weapon in enumerate(spec.weapons):
         for band in ("short", "long"):
             value = getattr(weapon, band)
@@ -496,6 +568,7 @@ def _semantic_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
     problems.extend(_total_vertex_problems(spec, doc))
     for i, weapon in enumerate(spec.weapons):
         problems.extend(_weapon_problems(weapon, ("weapons", i), doc))
+    problems.extend(_skill_problems(spec, doc))
     problems.extend(_overlap_problems(spec, doc, unit))
     problems.extend(_off_board_problems(spec, doc, unit))
     return problems
@@ -544,13 +617,23 @@ def _weapon_problems(w: WeaponSpec, at: tuple[str | int, ...], doc: Document) ->
                 doc.problem((*at, "dice", band), "a melee weapon lists its dice under 'melee'")
             )
         return out
-    if w.short is None:
+    if w.short is None and w.type != "thrown":
         out.append(
             doc.problem(
                 (*at, "short"),
                 f"required key 'short' is missing: a {w.type} weapon needs a short band",
             )
         )
+    if w.short is None and w.type == "thrown":
+        for key in ("long", "min_range"):
+            if getattr(w, key) is not None:
+                out.append(
+                    doc.problem(
+                        (*at, key),
+                        f"a thrown weapon without 'short' reaches its thrower's Throw colour "
+                        f"only; give 'short' too, or leave '{key}' out",
+                    )
+                )
     if "melee" in w.dice:
         out.append(
             doc.problem(
@@ -563,6 +646,32 @@ def _weapon_problems(w: WeaponSpec, at: tuple[str | int, ...], doc: Document) ->
             doc.problem((*at, "dice", "long"), "dice for a long band, but 'long' is not given")
         )
     return out
+
+
+def _tolerance_problems(spec: ScenarioSpec, doc: Document, unit: float) -> list[Problem]:
+    """``options.contact_tolerance`` above :data:`MAX_CONTACT_TOLERANCE_MM`, or above half
+    of the shortest ruler (the ruler tolerance follows it)."""
+    tolerance = spec.options.contact_tolerance
+    if tolerance is None:
+        return []
+    rulers = {c: RULER_INCHES[c] * MM_PER_INCH for c in RULER_INCHES}
+    rulers.update({c: v * unit for c, v in spec.rulers.items()})
+    shortest = min(rulers, key=lambda c: rulers[c])
+    limit = min(MAX_CONTACT_TOLERANCE_MM, rulers[shortest] / 2)
+    if tolerance * unit <= limit:
+        return []
+    why = (
+        "MAX_CONTACT_TOLERANCE_MM"
+        if limit == MAX_CONTACT_TOLERANCE_MM
+        else f"half the {shortest} ruler"
+    )
+    return [
+        doc.problem(
+            ("options", "contact_tolerance"),
+            f"a contact tolerance of {tolerance * unit:g} mm is too wide; the limit is "
+            f"{limit:g} mm ({why}): rulers and elevation use it too",
+        )
+    ]
 
 
 def _ruler_problems(mm: float, path: tuple[str | int, ...], doc: Document) -> list[Problem]:

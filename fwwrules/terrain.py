@@ -28,6 +28,7 @@ from shapely.strtree import STRtree
 
 from .board import Board, TerrainGeometry
 from .geometry import merge_touching
+from .pieces import TerrainRef
 
 BLOCKS_LOS = frozenset({"blocking", "dense-area"})
 GIVES_COVER = frozenset({"blocking", "cover", "area", "dense-area"})
@@ -56,8 +57,9 @@ class Solid:
     geometry: BaseGeometry
 
     @property
-    def label(self) -> str:
-        return "+".join(self.ids)
+    def ref(self) -> TerrainRef:
+        """The reference rulings use for it (one piece, or touching pieces acting as one)."""
+        return TerrainRef(self.ids)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

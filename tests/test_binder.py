@@ -1,9 +1,10 @@
 """Binder (repo2docker) setup in binder/: the files, and a build the way Binder does it.
 
 The quick tests read the files. ``test_binder_build_runs_a_notebook`` builds a fresh venv
-from ``binder/requirements.txt``, runs ``binder/postBuild`` into it and runs nbval on one
-notebook with it (about a minute, mostly pip). It runs when ``FWWRULES_BINDER_BUILD=1``
-(``make test-binder``; ``.ci/run`` sets it) and skips otherwise.
+from ``binder/requirements.txt`` (the package built and installed, not editable), runs
+``binder/postBuild`` into it and runs nbval on one notebook with it (about a minute). It
+runs when ``FWWRULES_BINDER_BUILD=1`` (``make test-binder``; ``.ci/run`` sets it) and skips
+otherwise.
 """
 
 from __future__ import annotations
@@ -25,11 +26,14 @@ REPO = Path(__file__).resolve().parents[1]
 BINDER = REPO / "binder"
 OVERRIDES = BINDER / "overrides.json"
 NOTEBOOK = "notebooks/01-ranged-attacks.ipynb"
-# What a visitor must not see: a "Select Kernel" dialog, a news popup; and no autosave.
+# What a visitor must not see: a "Select Kernel" dialog, a news popup.
 REQUIRED_OVERRIDES: dict[str, dict[str, Any]] = {
     "@jupyterlab/notebook-extension:tracker": {"autoStartDefaultKernel": True},
     "@jupyterlab/apputils-extension:notification": {"fetchNews": "false"},
-    "@jupyterlab/docmanager-extension:plugin": {"autosave": False},
+}
+# What the settings must leave as JupyterLab has it: a user's notebook is saved by autosave.
+KEPT_DEFAULTS: dict[str, dict[str, Any]] = {
+    "@jupyterlab/docmanager-extension:plugin": {"autosave": True},
 }
 BUILD = os.environ.get("FWWRULES_BINDER_BUILD", "") not in ("", "0")
 
@@ -50,11 +54,12 @@ def test_binder_is_the_only_repo2docker_folder() -> None:
 
 
 def test_binder_requirements_install_this_checkout_with_the_lab_extra() -> None:
+    """Not editable: Binder builds and installs the package as a user's pip does."""
     lines = _requirement_lines()
-    editable = [line for line in lines if line.startswith("-e")]
-    assert editable == ["-e .[lab]"], lines
+    assert lines == [".[lab]"], lines
     extras = _pyproject()["project"]["optional-dependencies"]
-    lab = " ".join(extras["lab"])
+    lab = " ".join(extras["lab"] + extras["widgets"] + extras["draw"])
+    assert "fwwrules[widgets]" in extras["lab"] and "fwwrules[draw]" in extras["widgets"]
     for package in ("jupyterlab", "ipywidgets", "ipympl", "matplotlib"):
         assert package in lab, f"the lab extra lacks {package}"
 
@@ -82,6 +87,15 @@ def test_binder_overrides_are_valid_lab_settings() -> None:
         for key, value in values.items():
             assert key in schema["properties"], f"{plugin} has no setting {key!r}"
             jsonschema.validate(value, schema["properties"][key])
+
+
+def test_lab_settings_keep_autosave_on() -> None:
+    """The overrides (Binder and `make lab`) never switch autosave off: a user's own notebook
+    must reach the disk."""
+    overrides: dict[str, dict[str, Any]] = json.loads(OVERRIDES.read_text())
+    docmanager = overrides.get("@jupyterlab/docmanager-extension:plugin", {})
+    assert docmanager.get("autosave", True) is True
+    assert docmanager.get("autosaveInterval", 120) <= 120
 
 
 def test_binder_postbuild_installs_the_overrides(tmp_path: Path) -> None:
@@ -120,6 +134,16 @@ print(json.dumps(out))
 """
 
 
+# Where the environment's fwwrules comes from (run outside the repository).
+_INSTALLED_FROM = """
+import importlib.metadata, json
+import fwwrules, fwwrules_widgets
+url = importlib.metadata.distribution("fwwrules").read_text("direct_url.json") or "{}"
+print(json.dumps({"editable": json.loads(url).get("dir_info", {}).get("editable", False),
+                  "fwwrules": fwwrules.__file__, "fwwrules_widgets": fwwrules_widgets.__file__}))
+"""
+
+
 def _copy_repo(dest: Path) -> Path:
     """The checkout as repo2docker copies it (without local environments and caches)."""
     ignore = shutil.ignore_patterns(
@@ -136,10 +160,10 @@ def test_binder_build_runs_a_notebook(tmp_path: Path) -> None:
     prefix = tmp_path / "notebook-env"
     python = prefix / "bin" / "python"
 
-    def run(*cmd: str | Path, **env: str) -> str:
+    def run(*cmd: str | Path, cwd: Path = repo, **env: str) -> str:
         done = subprocess.run(
             [str(c) for c in cmd],
-            cwd=repo,
+            cwd=cwd,
             env={**os.environ, **env},
             capture_output=True,
             text=True,
@@ -164,11 +188,18 @@ def test_binder_build_runs_a_notebook(tmp_path: Path) -> None:
     run(*install, "-r", "binder/requirements.txt", **uv_env)
     run("binder/postBuild", NB_PYTHON_PREFIX=str(prefix))
 
-    wanted = {plugin: list(keys) for plugin, keys in REQUIRED_OVERRIDES.items()}
+    expected = {**REQUIRED_OVERRIDES, **KEPT_DEFAULTS}
+    wanted = {plugin: list(keys) for plugin, keys in expected.items()}
     served = json.loads(
         run(python, "-c", _EFFECTIVE_DEFAULTS, json.dumps(wanted), tmp_path / "no-user-settings")
     )
-    assert served == REQUIRED_OVERRIDES
+    assert served == expected
+
+    # Installed as a user's pip installs it: files in the environment, not links to the copy.
+    where = json.loads(run(python, "-c", _INSTALLED_FROM, cwd=tmp_path))
+    assert not where["editable"], where
+    for module in ("fwwrules", "fwwrules_widgets"):
+        assert Path(where[module]).is_relative_to(prefix), where
 
     # The test tools are not part of the image; the notebook runs in the image's Python.
     run(*install, "pytest", "nbval", **uv_env)

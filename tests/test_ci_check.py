@@ -29,6 +29,15 @@ EDITOR = (
     "tests.browser.test_editor_browser",
     "test_editor_builds_a_board_with_the_mouse_and_saves_a_valid_file",
 )
+TERMINAL = (
+    "tests.browser.test_lab_terminal_browser",
+    "test_make_lab_terminal_runs_fwwrules_and_autosave_is_on",
+)
+INSTALLED = "tests.test_installed"
+INSTALLED_TESTS = {
+    "wheel": "test_installed_package_runs_the_readme_panels_and_a_notebook[wheel]",
+    "sdist": "test_installed_package_runs_the_readme_panels_and_a_notebook[sdist]",
+}
 PANELS = "tests.browser.test_panels_browser"
 PANEL_TESTS = {
     "layout": "test_every_panel_fits_and_shows_its_board",
@@ -55,7 +64,9 @@ def _complete(**outcomes: str) -> list[str]:
     cases.append(_case(*BROWSER, outcomes.get("browser", "")))
     cases.append(_case(*BINDER, outcomes.get("binder", "")))
     cases.append(_case(*EDITOR, outcomes.get("editor", "")))
+    cases.append(_case(*TERMINAL, outcomes.get("terminal", "")))
     cases += [_case(PANELS, name, outcomes.get(key, "")) for key, name in PANEL_TESTS.items()]
+    cases += [_case(INSTALLED, n, outcomes.get(key, "")) for key, n in INSTALLED_TESTS.items()]
     return cases
 
 
@@ -65,16 +76,28 @@ def test_ci_check_passes_when_everything_required_ran(
     assert NOTEBOOKS
     assert ci.main([str(_junit(tmp_path, *_complete()))]) == 0
     last = capsys.readouterr().out.strip().splitlines()[-1]
-    assert last == f"ci: {len(NOTEBOOKS) + 3 + len(PANEL_TESTS)} passed, 0 failed, 0 skipped"
+    passed = len(NOTEBOOKS) + 4 + len(PANEL_TESTS) + len(INSTALLED_TESTS)
+    assert last == f"ci: {passed} passed, 0 failed, 0 skipped"
 
 
-@pytest.mark.parametrize("which", ["browser", "binder", "editor", *PANEL_TESTS])
+@pytest.mark.parametrize(
+    "which", ["browser", "binder", "editor", "terminal", *PANEL_TESTS, *INSTALLED_TESTS]
+)
 @pytest.mark.parametrize("outcome", ["skipped", "failed"])
 def test_ci_check_fails_on_a_required_test_that_did_not_pass(
     tmp_path: Path, which: str, outcome: str
 ) -> None:
     junit = _junit(tmp_path, *_complete(**{which: outcome}))
     assert ci.main([str(junit)]) == 1
+
+
+@pytest.mark.parametrize("missing", list(INSTALLED_TESTS))
+def test_ci_check_fails_when_the_installed_test_did_not_run_for_one_artifact(
+    tmp_path: Path, missing: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = [c for c in _complete() if INSTALLED_TESTS[missing] not in c]
+    assert ci.main([str(_junit(tmp_path, *cases))]) == 1
+    assert f"installed {missing}: " in capsys.readouterr().out
 
 
 def test_ci_check_fails_when_a_notebook_did_not_run(tmp_path: Path) -> None:

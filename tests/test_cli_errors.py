@@ -127,7 +127,7 @@ CASES: dict[str, tuple[int | None, str, str]] = {
     "tag-python-name.yaml": (14, "models[1].base", "YAML tag !!python/name:os.system"),
     "tag-custom.yaml": (5, "options", "YAML tag !include is not allowed"),
     "yaml-timestamp.yaml": (2, "title", "quote the value"),
-    "alias-bomb.yaml": (3, "(document)", "anchors and aliases"),
+    "alias-bomb.yaml": (2, "a", "YAML anchors (&a) and aliases are not allowed"),
     "duplicate-key.yaml": (16, "models[1].base", "duplicate key 'base'"),
     "json-duplicate-key.json": (4, "title", "duplicate key 'title'"),
 }

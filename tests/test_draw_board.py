@@ -18,6 +18,7 @@ import fwwrules
 from fwwrules.draw import BoardStyle, draw_board, draw_word, moving_artists, update_board
 from fwwrules.draw.board import side_look
 from fwwrules.melee import FreeAttack, SlideRuling, WithdrawRuling
+from fwwrules.pieces import EdgeRef, TerrainRef
 from fwwrules.ranges import band_limits
 from fwwrules.rulings import AttackRuling, Crossing, IgnoredEntry, IntoMelee, Sight, SkillInfo
 
@@ -56,8 +57,8 @@ def attack(**kw: object) -> AttackRuling:
         witness=((70.0, 100.0), (230.0, 100.0)),
         loc=((50.0, 100.0), (250.0, 100.0)),
         crossings=(
-            Crossing("crate", "crossed", ((140.0, 100.0), (160.0, 100.0))),
-            Crossing("wall", "grazed", ((140.0, 120.0),)),
+            Crossing(TerrainRef(("crate",)), "crossed", ((140.0, 100.0), (160.0, 100.0))),
+            Crossing(TerrainRef(("wall",)), "grazed", ((140.0, 120.0),)),
         ),
     )
     values: dict[str, object] = {
@@ -75,7 +76,9 @@ def attack(**kw: object) -> AttackRuling:
 
 
 def blocked() -> AttackRuling:
-    sight = Sight(witness=None, loc=((50.0, 100.0), (250.0, 100.0)), blockers=("wall",))
+    sight = Sight(
+        witness=None, loc=((50.0, 100.0), (250.0, 100.0)), blockers=(TerrainRef(("wall",)),)
+    )
     return attack(allowed=False, line_of_sight=False, sight=sight, not_allowed=("ranged.los",))
 
 
@@ -215,7 +218,7 @@ def test_cover_line_crossing_and_graze_differ_in_marker_and_line_style() -> None
 def test_cover_shooter_contact_ignored_piece_marked_ignored_never_in_cover_colour() -> None:
     """The clause's text is in the ruling beside the board; the board marks the piece
     "ignored", in the ignored style, and draws none of its crossing in the cover colour."""
-    r = attack(ignored=(IgnoredEntry("crate", "cover.shooter-contact"),))
+    r = attack(ignored=(IgnoredEntry(TerrainRef(("crate",)), "cover.shooter-contact"),))
     art = draw_board(board(), axes()[1], ruling=r)
     shown = [t.get_text() for t in art.ignored_labels if t.get_visible()]
     assert shown == ["crate: ignored"]
@@ -403,8 +406,9 @@ def test_elevation_edge_cover_highlights_the_significant_edge_crossed() -> None:
     assert edge_crossings
     art = draw_board(s, axes()[1], ruling=r)
     outlined = points(art.cover_outline)
-    terrain, _, side = edge_crossings[0].source.partition(":")
-    parts = [e for e in s.board.significant_edges if e.terrain == terrain and e.side == side]
+    ref = edge_crossings[0].ref
+    assert isinstance(ref, EdgeRef) and edge_crossings[0].source == f"{ref.terrain}:{ref.side}"
+    parts = [e for e in s.board.significant_edges if e.ref == ref]
     assert parts
     for e in parts:
         assert (e.a[0], e.a[1]) in outlined and (e.b[0], e.b[1]) in outlined

@@ -283,7 +283,7 @@ def test_melee_super_mutant_core_only(weapon: Weapon) -> None:
     assert [c.chosen for c in core.choices] == ["melee"]
     vts = close_combat_terms(s, "sm", "b", weapon, "vts")
     assert (vts.icon, vts.value) == (weapon.type, 3)
-    assert any(r.clause == "melee.super-mutant" and r.key == "vts" for r in vts.reasons)
+    assert any(r.clause == "melee.super-mutant" and r.key == "vts" for r in vts.terms)
 
 
 def test_melee_super_mutant_not_for_heavy_weapons_nor_other_models() -> None:
@@ -369,7 +369,7 @@ def test_melee_charge_bonus_discarded_against_another_target() -> None:
     )
     t = close_combat_terms(s, "a", "b", IMPROVISED_WEAPON, "core")
     assert t.dice == {}
-    assert any(r.clause == "melee.charge-bonus" and r.key == "discarded" for r in t.reasons)
+    assert any(r.clause == "melee.charge-bonus" and r.key == "discarded" for r in t.terms)
 
 
 # --- melee.stunned --------------------------------------------------------------------------

@@ -36,7 +36,11 @@ def test_melee_shoot_into_two_models_target_gets_1_and_3() -> None:
     im, reasons = got
     assert im.modifier == 2
     assert im.numbers == ("raider", "sentry", "raider", "sentry")
-    assert any(r.key == "scatter" for r in reasons)  # same allocation for thrown/area
+    # the scatter line belongs to thrown weapons only (the same allocation serves them)
+    assert not any(r.key == "scatter" for r in reasons)
+    thrown = into_melee(s, "minuteman", "raider", "core", thrown=True)
+    assert thrown is not None and thrown[0] == im
+    assert [r.key for r in thrown[1] if r.key == "scatter"] == ["scatter"]
 
 
 def test_melee_shoot_into_three_models_target_gets_1_and_4() -> None:

@@ -9,6 +9,7 @@ import pytest
 import fwwrules
 from fwwrules import QueryError, UnknownIdError
 from fwwrules.board import size_class
+from fwwrules.pieces import TerrainRef
 
 HEAD = """\
 format: fwwrules/scenario@1
@@ -150,7 +151,8 @@ def test_ranged_los_wall_blocks_and_reasons_name_it() -> None:
     wall = "terrain:\n  - {id: wall, kind: blocking, rect: {at: [150, 0], size: [20, 200]}}\n"
     r = fwwrules.ruling(board(shooter_target(extra=wall)), "a", "t")
     assert r.line_of_sight is False and r.not_allowed == ("ranged.los",)
-    assert r.sight is not None and r.sight.witness is None and "wall" in r.sight.blockers
+    assert r.sight is not None and r.sight.witness is None
+    assert TerrainRef(("wall",)) in r.sight.blockers
 
 
 def test_ranged_los_submillimetre_oblique_gap_is_found() -> None:
@@ -306,12 +308,15 @@ def test_cover_models_neutral_model_gives_cover() -> None:
 
 
 def test_cover_huge_gives_cover_to_smaller_unless_engaged() -> None:
-    extra = "  - {id: h, faction: z, base: 60, at: [236, 0]}\n"
+    # The Huge base (r=30) stands 25 mm off the Line of Cover, which crosses it; lines below
+    # it still reach the target (on the line it would block LoS: no attack, nothing applies).
+    extra = "  - {id: h, faction: z, base: 60, at: [236, 25]}\n"
     s = board(shooter_target(300, extra=extra))
-    # The Huge base (r=30) at x=236 is 2 mm from the target's base: not engaged.
+    # At x=236 it is 22.7 mm from the target's base: not engaged.
     r = fwwrules.ruling(s, "a", "t")
+    assert r.allowed
     assert [(c.source, c.clause) for c in r.cover] == [("h", "cover.huge")]
-    engaged = board(shooter_target(300, extra=extra.replace("236", "254")))
+    engaged = board(shooter_target(300, extra=extra.replace("236", "261.4")))
     r2 = fwwrules.ruling(engaged, "a", "t")
     assert r2.cover == ()
     assert [(i.source, i.clause) for i in r2.ignored] == [("h", "cover.huge")]

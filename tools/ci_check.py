@@ -8,7 +8,9 @@ CI fails when any of these did not run *and pass* (a skip counts as not run):
 - nbval on every ``notebooks/*.ipynb`` (at least one cell each, none failed or skipped);
 - the browser test (``tests/browser/test_lab_browser.py``), in every variant;
 - the board editor's browser test (``tests/browser/test_editor_browser.py``);
-- the Binder build check (``test_binder_build_runs_a_notebook``).
+- ``make lab``'s terminal and autosave (``tests/browser/test_lab_terminal_browser.py``);
+- the Binder build check (``test_binder_build_runs_a_notebook``);
+- the installed-package test (``tests/test_installed.py``), for the wheel and for the sdist.
 
 It prints a breakdown and, last, one line ``ci: N passed, N failed, N skipped``, where
 "failed" also counts failed make steps (from ``--make-log``) and unmet requirements.
@@ -26,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-# label: test function name (parametrized variants count as well)
+# label: test function name (any parametrized variant counts), or name[variant] (that one)
 REQUIRED_TESTS = {
     "browser test": "test_attack_panel_ruling_follows_target_choice",
     "editor browser test": "test_editor_builds_a_board_with_the_mouse_and_saves_a_valid_file",
@@ -34,7 +36,10 @@ REQUIRED_TESTS = {
     "attack panel drag": "test_attack_panel_drag_in_notebook_01",
     "README snippet drag": "test_readme_snippet_in_a_fresh_notebook_drags",
     "melee panel drag": "test_melee_panel_drag_into_contact_makes_an_engagement",
+    "make lab terminal": "test_make_lab_terminal_runs_fwwrules_and_autosave_is_on",
     "Binder build": "test_binder_build_runs_a_notebook",
+    "installed wheel": "test_installed_package_runs_the_readme_panels_and_a_notebook[wheel]",
+    "installed sdist": "test_installed_package_runs_the_readme_panels_and_a_notebook[sdist]",
 }
 # `make: *** [Makefile:47: lint] Error 1`
 MAKE_FAILURE = re.compile(r"^make(?:\[\d+\])?: \*\*\* \[[^:\]]+:\d+: ([\w.-]+)\] Error (\d+)", re.M)
@@ -75,7 +80,7 @@ def requirement_problems(cases: list[Case], notebooks: list[Path]) -> list[str]:
     if not cases:
         problems.append("pytest ran no test")
     for label, name in REQUIRED_TESTS.items():
-        mine = [c for c in cases if c.name.split("[")[0] == name]
+        mine = [c for c in cases if (c.name if "[" in name else c.name.split("[")[0]) == name]
         if not mine:
             problems.append(f"{label}: {name} did not run")
         problems += [f"{label}: {c.where()} {c.outcome}" for c in mine if c.outcome != "passed"]

@@ -29,7 +29,6 @@ import html
 import math
 import os
 import re
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -62,6 +61,7 @@ from fwwrules.scenario import (
     polygon_point_count_problem,
     to_data,
 )
+from fwwrules.writing import write_atomic
 
 from .panel import ControlPanel
 from .text import ui
@@ -654,14 +654,7 @@ class BoardEditor(ControlPanel):
         back = parse_scenario(parse_text(text, str(p), json_=p.suffix.lower() == ".json"))
         if back != self._scenario:  # pragma: no cover - the format guarantees it
             raise ScenarioError(str(p), [Problem((), "the saved text does not load back equal")])
-        fd, tmp = tempfile.mkstemp(prefix=".fwwrules-", dir=p.parent or Path("."))
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-            os.replace(tmp, p)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_atomic(p, text)  # keeps an existing file's mode; a new one follows the umask
         self.note = f"{ui('saved', self.lang.value)} {p}"
         self._show_message()
         return p

@@ -49,6 +49,7 @@ from matplotlib.text import Annotation, Text
 from matplotlib.typing import LineStyleType
 
 from ..constants import BOARD_MARGIN_MM
+from ..pieces import EdgeRef, ModelRef, PieceRef, TerrainRef
 from .figure import Margins, figure_of, new_axes
 from .text import draw_word
 
@@ -372,40 +373,45 @@ def _circle_points(x: float, y: float, r: float) -> list[XY]:
     ]
 
 
-def _edge_parts(scenario: Scenario, source: str) -> list[list[XY]]:
-    """The parts (mm) of a Significant Edge named ``"<terrain>:<side>"``, as rulings name it."""
-    terrain, _, side = source.partition(":")
-    edges = getattr(scenario.board, "significant_edges", None) or ()
-    return [[_xy(e.a), _xy(e.b)] for e in edges if e.terrain == terrain and e.side == side]
+def _edge_parts(scenario: Scenario, ref: EdgeRef) -> list[list[XY]]:
+    """The parts (mm) of a Significant Edge (its piece and side, as rulings name it)."""
+    edges = scenario.board.significant_edges
+    return [[_xy(e.a), _xy(e.b)] for e in edges if e.ref == ref]
 
 
-def _outlines(scenario: Scenario, source: str) -> list[list[XY]]:
-    """The outline (mm) of a model, terrain piece or Significant Edge by the id a ruling uses;
-    empty for anything else (a point target, an id the board does not know)."""
+def _outlines(scenario: Scenario, ref: PieceRef) -> list[list[XY]]:
+    """The outline (mm) of a model, terrain piece (or touching pieces acting as one) or
+    Significant Edge a ruling names; empty for an id the board does not know."""
     board = scenario.board
-    if "+" in source:  # touching pieces of one kind acting as one: "crate-1+crate-2"
-        return [o for part in source.split("+") for o in _outlines(scenario, part)]
-    if source in board.models:
-        d = board.models[source].disc
+    if isinstance(ref, ModelRef):
+        if ref.id not in board.models:
+            return []
+        d = board.models[ref.id].disc
         return [_circle_points(d.x, d.y, d.r)]
-    if source in board.terrain:
-        return [[(float(x), float(y)) for x, y in board.terrain[source].polygon.exterior.coords]]
-    return _edge_parts(scenario, source)
+    if isinstance(ref, TerrainRef):
+        return [
+            [(float(x), float(y)) for x, y in board.terrain[tid].polygon.exterior.coords]
+            for tid in ref.ids
+            if tid in board.terrain
+        ]
+    return _edge_parts(scenario, ref)
 
 
-def _anchor(scenario: Scenario, source: str) -> XY | None:
-    """Where to write a note about a piece: above a base, inside a terrain piece, or at the
-    middle of a Significant Edge."""
+def _anchor(scenario: Scenario, ref: PieceRef) -> XY | None:
+    """Where to write a note about a piece: above a base, inside a terrain piece (the first
+    of touching pieces), or at the middle of a Significant Edge."""
     board = scenario.board
-    if "+" in source:
-        return _anchor(scenario, source.split("+")[0])
-    if source in board.models:
-        d = board.models[source].disc
+    if isinstance(ref, ModelRef):
+        if ref.id not in board.models:
+            return None
+        d = board.models[ref.id].disc
         return (d.x, d.y + d.r)
-    if source in board.terrain:
-        p = board.terrain[source].polygon.representative_point()
+    if isinstance(ref, TerrainRef):
+        if ref.ids[0] not in board.terrain:
+            return None
+        p = board.terrain[ref.ids[0]].polygon.representative_point()
         return (float(p.x), float(p.y))
-    parts = _edge_parts(scenario, source)
+    parts = _edge_parts(scenario, ref)
     if parts:
         (x0, y0), (x1, y1) = parts[0]
         return ((x0 + x1) / 2, (y0 + y1) / 2)
@@ -465,17 +471,14 @@ def _add_scale_bar(ax: Axes, scenario: Scenario, style: BoardStyle) -> None:
     ax._fwwrules_scale_bar = anchored  # type: ignore[attr-defined]
 
 
-def _piece_label(scenario: Scenario, source: str) -> str:
-    """A model's or terrain piece's display name (its id when it has none)."""
-    if "+" in source:
-        return " + ".join(_piece_label(scenario, part) for part in source.split("+"))
-    for m in scenario.models:
-        if m.id == source:
-            return m.label
-    for t in scenario.terrain:
-        if t.id == source:
-            return t.label
-    return source
+def _piece_label(scenario: Scenario, ref: PieceRef) -> str:
+    """A piece's display name (its id when it has none); touching pieces joined by " + "."""
+    names = scenario.display_names()
+    if isinstance(ref, TerrainRef):
+        return " + ".join(names.get(tid, tid) for tid in ref.ids)
+    if isinstance(ref, ModelRef):
+        return names.get(ref.id, ref.id)
+    return ref.name
 
 
 def fit_limits(ax: Axes, limits: tuple[float, float, float, float]) -> None:
@@ -1022,7 +1025,7 @@ def _draw_sight(
 
     # The Line of Cover, what it crosses, what it only grazes, what is ignored.
     _set_pieces(artists.loc, [[_xy(sight.loc[0]), _xy(sight.loc[1])]])
-    ignored = {i.source: i.clause for i in ruling.ignored}
+    ignored = {i.ref: i.clause for i in ruling.ignored}
     outlines: list[list[XY]] = []
     segments: list[list[XY]] = []
     points: list[XY] = []
@@ -1030,9 +1033,9 @@ def _draw_sight(
     graze_points: list[XY] = []
     for c in sight.crossings:
         pts = [_xy(p) for p in c.points]
-        if c.source in ignored:
+        if c.ref in ignored:
             continue  # drawn in the ignored style below, never in the cover colour
-        outline = _outlines(scenario, c.source)
+        outline = _outlines(scenario, c.ref)
         if c.how == "grazed":
             graze_points.extend(pts)
             graze_outlines.extend(outline)
@@ -1048,11 +1051,11 @@ def _draw_sight(
     _set_pieces(artists.graze_points, [[p] for p in graze_points])
     _set_pieces(artists.ignored, [o for s in ignored for o in _outlines(scenario, s)])
     notes = []
-    for source in ignored:
-        at = _anchor(scenario, source)
+    for ref in ignored:
+        at = _anchor(scenario, ref)
         if at is not None:
             # The clause is in the ruling beside the board; the board says "ignored".
-            notes.append((at, f"{_piece_label(scenario, source)}: {draw_word('ignored', lang)}"))
+            notes.append((at, f"{_piece_label(scenario, ref)}: {draw_word('ignored', lang)}"))
     _sync_texts(
         artists,
         artists.ignored_labels,
@@ -1066,10 +1069,10 @@ def _draw_sight(
         bbox={**label_box(style, edge=style.ignored_colour), "alpha": 1.0},
     )
     # Each piece the Line of Cover passes through, marked with its modifier.
-    exits = {c.source: _xy(c.points[-1]) for c in sight.crossings if c.points}
+    exits = {c.ref: _xy(c.points[-1]) for c in sight.crossings if c.points}
     marks = []
     for entry in ruling.cover:
-        at = exits.get(entry.source) or _anchor(scenario, entry.source)
+        at = exits.get(entry.ref) or _anchor(scenario, entry.ref)
         if at is not None and entry.modifier:
             marks.append((at, f"{entry.modifier:+d}".replace("-", "\u2212")))
     _sync_texts(
@@ -1118,7 +1121,7 @@ def _draw_bands(
     a = None if ruling is None else _disc(scenario, ruling.attacker)
     artists.state["bands_of"] = None if ruling is None or a is None else ruling.attacker
     if ruling is not None and a is not None and ruling.kind == "ranged":
-        weapon = scenario.weapon(ruling.weapon)
+        weapon = scenario.weapon_of(ruling.attacker, ruling.weapon)  # a throw: its thrower's
         limits = band_limits(scenario, weapon)
         rulers = (weapon.short, weapon.long)
     for i, (name, end) in enumerate(zip(("short", "long"), limits, strict=True)):

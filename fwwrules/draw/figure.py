@@ -6,7 +6,12 @@ plain Agg canvas (files, widgets without ipympl), which no global state remember
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import QueryError
+from ..writing import atomic_open
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -45,3 +50,36 @@ def figure_of(ax: Axes) -> Figure:
     fig = ax.get_figure(root=True)
     assert fig is not None
     return fig
+
+
+SVG_HASHSALT = "fwwrules"
+"""Fixed salt for the ids matplotlib writes into SVG files (stable output)."""
+
+PICTURE_SUFFIXES = (".png", ".svg")
+"""The picture formats a figure is written in, by the file name's suffix."""
+
+
+def save_figure(fig: Figure, path: str | os.PathLike[str], **savefig: Any) -> Path:
+    """Write ``fig`` to ``path`` as PNG or SVG (by its suffix), byte-stable and atomically.
+
+    The one way a picture reaches the disk: PNG files carry no software version, SVG files no
+    date and a fixed ``svg.hashsalt`` (the same figure gives the same bytes on every run), and
+    SVG text stays text (``svg.fonttype: none``). The file is written through
+    :func:`fwwrules.writing.atomic_open` (a temporary file renamed over the target: a failure
+    leaves any existing file as it was; ``cannot write FILE: reason`` as
+    :class:`~fwwrules.writing.WriteError`). Other keywords go to ``savefig`` (``dpi``,
+    ``bbox_inches``). Another suffix raises :class:`~fwwrules.errors.QueryError`.
+    """
+    from matplotlib import rc_context
+
+    out = Path(path)
+    suffix = out.suffix.lower()
+    if suffix not in PICTURE_SUFFIXES:
+        raise QueryError(f"cannot write {out.name!r}: the name must end in .png or .svg")
+    with atomic_open(out, "wb") as f:
+        if suffix == ".png":
+            fig.savefig(f, format="png", metadata={"Software": None}, **savefig)
+        else:
+            with rc_context({"svg.hashsalt": SVG_HASHSALT, "svg.fonttype": "none"}):
+                fig.savefig(f, format="svg", metadata={"Date": None}, **savefig)
+    return out

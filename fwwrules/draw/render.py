@@ -13,14 +13,11 @@ from typing import TYPE_CHECKING
 
 from ..errors import QueryError
 from .board import DEFAULT_STYLE, BoardStyle, draw_board
-from .figure import figure_of, new_axes
+from .figure import figure_of, new_axes, save_figure
 
 if TYPE_CHECKING:
     from ..data import Scenario
     from ..grid import GridScenario
-
-SVG_HASHSALT = "fwwrules"
-"""Fixed salt for the ids matplotlib writes into SVG files (stable output)."""
 
 
 def render_file(
@@ -43,8 +40,6 @@ def render_file(
     Raises :class:`~fwwrules.errors.QueryError` for another suffix or for only one of
     ``attacker``/``target``.
     """
-    from matplotlib import rc_context
-
     out = Path(path)
     suffix = out.suffix.lower()
     if suffix not in (".png", ".svg"):
@@ -72,11 +67,5 @@ def render_file(
             ruling = make_ruling(scenario, attacker, target, weapon=weapon)
         ax = new_axes(style.figsize, style.dpi, style.margins)
         draw_board(scenario, ax, style=style, ruling=ruling, lang=lang)
-    fig = figure_of(ax)
-    if suffix == ".png":
-        fig.savefig(out, format="png", metadata={"Software": None})
-    else:
-        # svg.fonttype "none": text stays text (searchable, selectable, translatable).
-        with rc_context({"svg.hashsalt": SVG_HASHSALT, "svg.fonttype": "none"}):
-            fig.savefig(out, format="svg", metadata={"Date": None})
+    save_figure(figure_of(ax), out)
     return out

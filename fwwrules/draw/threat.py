@@ -237,9 +237,7 @@ def save_threat_map(
     result: ThreatMap, path: str, *, layer: str = "attackers", lang: str = "en"
 ) -> str:
     """Draw the map on the board and write it as PNG or SVG (``fwwrules threat -o``)."""
-    import os
-
-    from .figure import new_axes
+    from .figure import new_axes, save_figure
 
     if not str(path).lower().endswith((".png", ".svg")):
         raise QueryError(f"-o must name a .png or .svg file, got {path!r}")
@@ -247,5 +245,5 @@ def save_threat_map(
     ax = new_axes(style.figsize, style.dpi, style.margins)
     board = draw_board(result.scenario, ax, lang=lang, style=style)
     draw_threat_map(result, ax, layer, lang=lang, style=style, board=board)
-    figure_of(ax).savefig(os.fspath(path))
+    save_figure(figure_of(ax), path)  # atomic; SVG without a date, with fixed ids
     return str(path)

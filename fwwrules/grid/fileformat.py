@@ -62,7 +62,9 @@ class CreatureSpec(_Spec):
 class GridSpec(_Spec):
     format: Literal["fwwrules/grid@1"]
     title: Title | None = None
-    square: Annotated[float, Field(gt=0, le=1000, allow_inf_nan=False)] = DEFAULT_SQUARE_FT
+    square: Annotated[float, Field(strict=True, gt=0, le=1000, allow_inf_nan=False)] = (
+        DEFAULT_SQUARE_FT
+    )
     map: (
         Annotated[str, StringConstraints(strict=True)]
         | list[Annotated[str, StringConstraints(strict=True)]]

@@ -65,6 +65,10 @@ OVERRIDES = REPO / "binder" / "overrides.json"
 REQUIRED_SETTINGS: dict[str, dict[str, Any]] = {
     "@jupyterlab/notebook-extension:tracker": {"autoStartDefaultKernel": True},
     "@jupyterlab/apputils-extension:notification": {"fetchNews": "false"},
+}
+# The tests' own settings on top of the shipped overrides (users keep autosave on): the server
+# serves a copy of notebooks/, and no save during a run changes what a test reads.
+TEST_ONLY_SETTINGS: dict[str, dict[str, Any]] = {
     "@jupyterlab/docmanager-extension:plugin": {"autosave": False},
 }
 
@@ -116,11 +120,14 @@ def _free_port() -> int:
 
 
 def _seed_user_settings(folder: Path) -> None:
-    """Writes binder/overrides.json as user settings (one file per plugin)."""
+    """Writes binder/overrides.json, plus the tests' own settings, as user settings (one file
+    per plugin)."""
     overrides: dict[str, dict[str, Any]] = json.loads(OVERRIDES.read_text())
     for plugin, wanted in REQUIRED_SETTINGS.items():
         for key, value in wanted.items():
             assert overrides.get(plugin, {}).get(key) == value, (plugin, key)
+    for plugin, values in TEST_ONLY_SETTINGS.items():
+        overrides[plugin] = {**overrides.get(plugin, {}), **values}
     for plugin, values in overrides.items():
         package, name = plugin.split(":")
         path = folder / package / f"{name}.jupyterlab-settings"
