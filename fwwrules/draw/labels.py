@@ -45,7 +45,7 @@ from .layout import renderer_of, show_key
 from .text import draw_word
 
 if TYPE_CHECKING:
-    from .board import BoardArtists
+    from .artists import BoardArtists
 
 PAD_PX = 2.0
 """Room kept around every label box, in display pixels at 100 dpi (scaled with the dpi)."""
@@ -488,3 +488,32 @@ def _marker(artists: BoardArtists, index: int, text: str, like: Text) -> Text:
     m.set_color(like.get_color())
     m.set_visible(True)
     return m
+
+
+def follow(artists: BoardArtists, texts: Sequence[Text]) -> None:
+    """Move ``texts`` (labels of what has moved, as in an animation's frame: the moving
+    model's name, the slide's note) to good places as :func:`place_labels` would, clear of
+    every base where it is now, the markers and the other labels, which stay where they are."""
+    renderer = _renderer(artists)
+    if renderer is None:
+        return
+    pad = PAD_PX * artists.figure.dpi / 100.0
+    obstacles = _Obstacles(artists, renderer)
+    moving = {id(t) for t in texts}
+    for t, r in label_boxes(artists):
+        if id(t) not in moving:
+            obstacles.boxes.append((r[0] - pad, r[1] - pad, r[2] + pad, r[3] + pad))
+    to_data = artists.ax.transData.inverted()
+    for t in texts:
+        if not t.get_visible() or not t.get_text():
+            continue
+        anchor = t.get_gid() and artists.state.get("anchors", {}).get(t.get_gid())
+        if anchor:
+            t.set_position(anchor)
+        size = _text_bbox(t, renderer)
+        w, h = size.width + 2 * pad, size.height + 2 * pad
+        x, y = artists.ax.transData.transform(t.get_position())
+        spot = obstacles.best(_candidates(t, artists, w, h, (x, y), pad + 1.0), w, h)
+        if spot is not None:
+            t.set_position(tuple(to_data.transform(spot)))
+            obstacles.add(spot[0], spot[1], w, h)
