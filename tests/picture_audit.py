@@ -280,3 +280,31 @@ def unboxed_labels(art: Any) -> list[str]:
         if _box_alpha(t) < MIN_BOX_ALPHA:
             out.append(f"label {t.get_text()!r} has no contrasting box")
     return out
+
+
+def labels_across(art: Any, lines: Iterable[Line2D]) -> list[str]:
+    """Labels that one of ``lines`` passes under (whatever their box)."""
+    renderer = renderer_of(art.figure)
+    segments = [seg for ln in lines for seg in _segments(ln)]
+    out = []
+    for t in board_labels(art):
+        b = _rect(text_box(t, renderer))
+        if any(segment_hits(b, p, q) for p, q in segments):
+            out.append(f"label {t.get_text()!r} lies across a line of the ruling")
+    return out
+
+
+def grid_overlaps(art: Any) -> list[str]:
+    """A grid picture: no two labels overlap, no label covers the chosen corner."""
+    fig = art.figure
+    renderer = renderer_of(fig)
+    labels = [(t, _rect(text_box(t, renderer))) for t in art.labels.values() if _drawn(t)]
+    problems = []
+    for (t1, b1), (t2, b2) in combinations(labels, 2):
+        if overlap_area(b1, b2) > OVERLAP_PX2:
+            problems.append(f"label {t1.get_text()!r} overlaps label {t2.get_text()!r}")
+    for t, b in labels:
+        for x, y, r in marker_discs(art.corner, fig):
+            if _disc_hits(b, x, y, r + 1.0):
+                problems.append(f"label {t.get_text()!r} covers the chosen corner")
+    return problems

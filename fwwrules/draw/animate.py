@@ -54,6 +54,9 @@ HTML_HOLD_FRAMES = 3
 """The HTML player has one speed: the last frame is repeated this many times (each frame is
 a picture in the page, so the hold is short; the player can pause)."""
 ANIMATION_FORMATS = ("gif", "html")
+ARC_SNAP_MM = 0.25
+"""How far inside an arc a chord of the ruling's path may run (5 degree chords round a 100 mm
+circle: 0.05 mm); a frame's centre that deep is put back on the arc."""
 
 XY = tuple[float, float]
 
@@ -220,8 +223,9 @@ class SlideAnimation:
                 for png in frames:
                     writer.add_frame(base64.encodebytes(png).decode("ascii"))
             page = out.read_text(encoding="utf-8")
-        uid = hashlib.sha256(page.encode()).hexdigest()[:32]
-        return re.sub(r"(_anim_[a-z_]*?)[0-9a-f]{32}\b", lambda m: m.group(1) + uid, page)
+        uid = hashlib.sha256(b"".join(frames)).hexdigest()[:32]
+        found = re.search(r"_anim_img([0-9a-f]{32})", page)  # the writer's random id
+        return page if found is None else page.replace(found.group(1), uid)
 
     def _repr_html_(self) -> str:
         return self.to_jshtml()
@@ -304,6 +308,38 @@ def _page(player: str, fig: Figure) -> str:
     )
 
 
+def _onto_arcs(scenario: Scenario, model: str, points: Sequence[XY]) -> tuple[XY, ...]:
+    """The frames' centres on the exact path: the ruling's path goes round opposing bases as
+    chords of the arcs it follows (for drawing), a few hundredths of a millimetre inside
+    them; a point there is put back on the arc (as close as contact allows: the opposing base
+    grown by the slider's radius less the contact tolerance, as ``melee.slide`` measures)."""
+    from ..engagement import same_level
+
+    board = scenario.board
+    me = scenario.model(model)
+    mine = board.models[model].disc
+    u = scenario.unit_mm
+    tol = board.contact_tolerance
+    arcs = [
+        (
+            board.models[m.id].disc.x,
+            board.models[m.id].disc.y,
+            board.models[m.id].disc.r + mine.r - tol,
+        )
+        for m in scenario.models
+        if m.id != model and scenario.opposing(me, m) and same_level(scenario, me, m)
+    ]
+    out = []
+    for x, y in points:
+        px, py = x * u, y * u
+        for cx, cy, r in arcs:
+            d = math.hypot(px - cx, py - cy)
+            if 0 < d < r and r - d < ARC_SNAP_MM:
+                px, py = cx + (px - cx) * r / d, cy + (py - cy) * r / d
+        out.append((px / u, py / u))
+    return tuple(out)
+
+
 def slide_animation(
     scenario: Scenario,
     model: str,
@@ -343,7 +379,7 @@ def slide_animation(
     ruling = slide(scenario, model, to, rules=rules)
     start = scenario.model(model).at
     way = list(ruling.path) if ruling.path else [tuple(start), tuple(to)]
-    positions = tuple(path_points([(float(x), float(y)) for x, y in way], n))
+    positions = _onto_arcs(scenario, model, path_points([(float(x), float(y)) for x, y in way], n))
     engaged = tuple(engagements(scenario).get(model, ()))
     contact = tuple(
         tuple(in_contact(move_model(scenario, model, x, y), model, other) for other in engaged)

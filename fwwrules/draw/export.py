@@ -35,9 +35,9 @@ if TYPE_CHECKING:
 FORMATS = ("png", "svg")
 """The still picture formats, by name (also the file name's suffix)."""
 MIN_DPI = 20.0
-MAX_DPI = 1200.0
-MAX_PIXELS = 50_000_000
-"""Largest picture, in pixels (about 8600 x 5900 for a board): a bigger one costs gigabytes."""
+MAX_DPI = 600.0
+MAX_PIXELS = 40_000_000
+"""Largest picture, in pixels (a board at 600 dpi is 4680 x 3240): memory grows with it."""
 
 
 def base_dpi(fig: Figure) -> float:
