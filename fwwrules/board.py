@@ -1,36 +1,28 @@
-"""The board's geometry in millimetres, derived from a :class:`~fwwrules.data.Scenario`, and
-:class:`Derived`, the one typed cache of everything derived from a scenario.
+"""The board's geometry in millimetres, derived from a :class:`~fwwrules.data.Scenario`.
 
 Rules never re-derive geometry: they read the :class:`Board` (``scenario.board``), built on first
-use and kept in the scenario's :class:`Derived` cache. Bases are exact circles (:class:`Disc`);
-terrain pieces are shapely polygons, prepared, and indexed in an STRtree. Building a scenario
+use and kept in the scenario's cache (:data:`BOARD`, :mod:`fwwrules.cache`). Bases are exact
+circles (:class:`Disc`); terrain pieces are shapely polygons, prepared, and indexed in an
+STRtree (:data:`TERRAIN`, shared by every scenario with the same terrain). Building a scenario
 computes nothing here; a changed scenario (``dataclasses.replace``) starts with an empty cache,
 so nothing stale survives a move.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import shapely
 from shapely.geometry import Point, Polygon
 from shapely.strtree import STRtree
 
+from .cache import Derived, Key, Moved
 from .constants import BOARD_MARGIN_MM, SIZE_CLASS_TOLERANCE_MM
-from .elevation import significant_edges_of
 from .pieces import Circle, Model, Rect, Terrain
-
-if TYPE_CHECKING:
-    from shapely.geometry.base import BaseGeometry
-
-    from .elevation import SignificantEdge, _EdgeArrays
-    from .geometry import Prepared
-    from .los import PairSight
-    from .terrain import KindMap, SolidSet
-    from .threat import _Part
 
 SizeClass = Literal["normal", "large", "huge"]
 SIZE_RANK: Mapping[str, int] = {"normal": 0, "large": 1, "huge": 2}
@@ -122,111 +114,13 @@ class Board:
     ruler_tolerance: float
     """Every comparison against a ruler length allows this much (mm; the contact tolerance)."""
     derived: Derived
-    """The scenario's cache; the board's own derived parts (edges, merged solids) live there."""
-
-    @property
-    def significant_edges(self) -> tuple[SignificantEdge, ...]:
-        """``elevation.significant-edge``: every Significant Edge, computed on first use."""
-        d = self.derived
-        if d.significant_edges is None:
-            d.significant_edges = significant_edges_of(
-                self.terrain.values(), self.orange_mm, self.ruler_tolerance
-            )
-        return d.significant_edges
+    """The scenario's cache (:mod:`fwwrules.cache`): what the rules derive from this board
+    (Significant Edges, merged solids ...) is kept there."""
 
     def terrain_near(self, geom: shapely.Geometry) -> list[TerrainGeometry]:
         """Terrain whose bounding box meets ``geom``'s (an STRtree query), in file order."""
         idx = sorted(int(i) for i in self.tree.query(geom))
         return [self.terrain[self.terrain_ids[i]] for i in idx]
-
-
-class Derived:
-    """The one cache of everything derived from one scenario, each entry filled on first use.
-
-    A :class:`~fwwrules.data.Scenario` holds one, empty when the scenario is built; the module
-    that owns an entry fills it (named below). Entries never change once filled, so a race
-    between two threads at worst computes one twice.
-
-    * ``board``: the :class:`Board` (this module);
-    * ``terrain``: the terrain pieces in mm and their STRtree (this module, for the board);
-    * ``labels``: display name by weapon, model and terrain id (``data.Scenario.display_names``,
-      the names the catalogue shows for the ids in reason params);
-    * ``engagements``: the engagement graph (``engagement``, ``melee.engaged``);
-    * ``significant_edges`` and ``edge_arrays``: Significant Edges and their numpy form
-      (``elevation``);
-    * ``pieces_under``: the pieces under each model (``elevation.standing-on``);
-    * ``kinds``: each piece's effective kind per kind of shot (``terrain``);
-    * ``solids``: merged solids per set of kinds, for LoS and for cover (``terrain``);
-    * ``prepared``: the obstacles' edge arrays and eroded cores per shapely geometry
-      (``geometry.Prepared``, filled through ``geometry.prepared_for`` by ``los`` and
-      ``cover``);
-    * ``sight``: the LoS witness per unordered pair of models and obstacles (``los``);
-    * ``threat_parts``: convex parts of each merged solid, by the solid's ``id`` (the entry
-      holds the solid, so the id cannot be reused while cached) (``threat``);
-    * ``threat_walls``: the LoS blockers eroded as one, per set of kinds (``threat``).
-
-    :data:`TERRAIN_ENTRIES` depend on the terrain (and units and rulers) only: a scenario whose
-    models alone moved (:func:`fwwrules.placement.move_model`) starts with them
-    (:meth:`carry_terrain`), so dragging a model recomputes neither terrain geometry, merged
-    solids nor Significant Edges.
-    """
-
-    __slots__ = (
-        "board",
-        "edge_arrays",
-        "engagements",
-        "kinds",
-        "labels",
-        "pieces_under",
-        "prepared",
-        "sight",
-        "significant_edges",
-        "solids",
-        "terrain",
-        "threat_parts",
-        "threat_walls",
-    )
-
-    def __init__(self) -> None:
-        self.board: Board | None = None
-        self.terrain: TerrainPart | None = None
-        self.labels: Mapping[str, str] | None = None
-        self.engagements: Mapping[str, tuple[str, ...]] | None = None
-        self.significant_edges: tuple[SignificantEdge, ...] | None = None
-        self.edge_arrays: _EdgeArrays | None = None
-        self.pieces_under: dict[str, tuple[str, ...]] = {}
-        self.kinds: dict[tuple[object, ...], KindMap] = {}
-        self.solids: dict[tuple[object, ...], SolidSet] = {}
-        self.prepared: Prepared | None = None
-        self.sight: dict[tuple[object, ...], PairSight] = {}
-        self.threat_parts: dict[int, tuple[BaseGeometry, tuple[_Part, ...]]] = {}
-        self.threat_walls: dict[tuple[object, ...], BaseGeometry | None] = {}
-
-    def carry_terrain(self, old: Derived) -> None:
-        """Take over ``old``'s :data:`TERRAIN_ENTRIES` (shared, not copied).
-
-        Only for the cache of a scenario that differs from ``old``'s in model positions and
-        nothing else (same terrain tuple, units, tolerances and rulers; what
-        :func:`fwwrules.placement.move_model` makes). Entries that depend on where models
-        stand (``board``'s models, ``sight``, ``engagements``, ``pieces_under``) start empty.
-        Boundary case: entries ``old`` has not computed yet stay empty here too (and are then
-        computed separately by each scenario).
-        """
-        for name in TERRAIN_ENTRIES:
-            setattr(self, name, getattr(old, name))
-
-
-TERRAIN_ENTRIES: tuple[str, ...] = (
-    "terrain",
-    "significant_edges",
-    "edge_arrays",
-    "kinds",
-    "solids",
-    "prepared",
-    "threat_parts",
-    "threat_walls",
-)
-"""The :class:`Derived` entries computed from the terrain alone (never from the models)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -254,6 +148,55 @@ def terrain_polygon(t: Terrain, unit_mm: float) -> Polygon:
     return Polygon([(x * unit_mm, y * unit_mm) for x, y in s])
 
 
+def model_geometry(m: Model, unit_mm: float) -> ModelGeometry:
+    """One model's base in mm: an exact circle, its elevation and size class."""
+    u = unit_mm
+    return ModelGeometry(
+        id=m.id,
+        disc=Disc(m.at[0] * u, m.at[1] * u, m.base * u / 2),
+        elevation=m.elevation * u,
+        size=size_class(m.base * u),
+    )
+
+
+def _terrain_part(terrain: Sequence[Terrain], unit_mm: float) -> TerrainPart:
+    u = unit_mm
+    pieces: dict[str, TerrainGeometry] = {}
+    for t in terrain:
+        poly = terrain_polygon(t, u)
+        shapely.prepare(poly)
+        pieces[t.id] = TerrainGeometry(
+            id=t.id,
+            kind=t.kind,
+            polygon=poly,
+            height=None if t.height is None else t.height * u,
+            huge=t.huge,
+            elevated=t.elevated,
+        )
+    ids = tuple(pieces)
+    return TerrainPart(pieces, ids, STRtree([pieces[i].polygon for i in ids]))
+
+
+def _carry_board(old: Board, moved: Moved) -> Board:
+    """The board of ``moved.new``: ``old``'s terrain part, the other models' geometry, and the
+    moved (or added) models' geometry made anew."""
+    new = moved.new
+    kept = {
+        m.id: old.models[m.id]
+        if m.id in old.models and m.id not in moved.ids
+        else model_geometry(m, new.unit_mm)
+        for m in new.models
+    }
+    return dataclasses.replace(old, models=kept, derived=new.derived)
+
+
+TERRAIN: Key[TerrainPart] = Key("terrain", terrain_only=True)
+"""The terrain pieces in mm and their STRtree (:class:`TerrainPart`)."""
+
+BOARD: Key[Board] = Key("board", terrain_only=False, carry=_carry_board)
+"""The :class:`Board` (``Scenario.board``); a moved scenario's replaces the moved models."""
+
+
 def build_board(
     models: Sequence[Model],
     terrain: Sequence[Terrain],
@@ -265,34 +208,13 @@ def build_board(
     ruler_tolerance_mm: float | None = None,
 ) -> Board:
     """The board in mm (``Scenario.board`` calls it once, on first use). The terrain part
-    comes from ``derived.terrain`` when a moved scenario kept it (:meth:`Derived.carry_terrain`)."""
+    comes from the cache (:data:`TERRAIN`) when a moved scenario kept it
+    (:meth:`~fwwrules.cache.Derived.carry_moved`)."""
     u = unit_mm
-    geo = {
-        m.id: ModelGeometry(
-            id=m.id,
-            disc=Disc(m.at[0] * u, m.at[1] * u, m.base * u / 2),
-            elevation=m.elevation * u,
-            size=size_class(m.base * u),
-        )
-        for m in models
-    }
-    part = derived.terrain
+    geo = {m.id: model_geometry(m, u) for m in models}
+    part = derived.get(TERRAIN)
     if part is None:
-        pieces: dict[str, TerrainGeometry] = {}
-        for t in terrain:
-            poly = terrain_polygon(t, u)
-            shapely.prepare(poly)
-            pieces[t.id] = TerrainGeometry(
-                id=t.id,
-                kind=t.kind,
-                polygon=poly,
-                height=None if t.height is None else t.height * u,
-                huge=t.huge,
-                elevated=t.elevated,
-            )
-        ids = tuple(pieces)
-        part = TerrainPart(pieces, ids, STRtree([pieces[i].polygon for i in ids]))
-        derived.terrain = part
+        part = derived.put(TERRAIN, _terrain_part(terrain, u))
     return Board(
         models=geo,
         terrain=part.pieces,

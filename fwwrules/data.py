@@ -17,7 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .board import Board, Derived, board_limits, build_board
+from .board import BOARD, Board, board_limits, build_board
+from .cache import Derived, Key
 from .constants import BOARD_MARGIN_MM, DEFAULT_CONTACT_TOLERANCE_MM, MM_PER_INCH
 from .errors import QueryError, UnknownIdError
 from .pieces import (
@@ -36,6 +37,9 @@ from .pieces import (
 
 Relation = Literal["friendly", "neutral", "enemy"]
 
+LABELS: Key[Mapping[str, str]] = Key("labels", terrain_only=False)
+"""Display name by weapon, model and terrain id (:meth:`Scenario.display_names`)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Scenario:
@@ -45,7 +49,7 @@ class Scenario:
     name. Building one directly (or with ``dataclasses.replace``) neither validates nor
     computes anything: the derived geometry (:attr:`board`, Significant Edges, engagements ...)
     is computed on first use and kept in the scenario's one cache
-    (:class:`~fwwrules.board.Derived`). To check a hand-made scenario, parse
+    (:class:`~fwwrules.cache.Derived`). To check a hand-made scenario, parse
     ``dump_text(scenario)``.
 
     ``board_size`` is the table's ``[width, height]`` (file key ``board: {size: ...}``), origin
@@ -67,7 +71,8 @@ class Scenario:
     source: str = field(default="<scenario>", compare=False)
     _by_id: Mapping[str, Model] = field(init=False, compare=False, repr=False)
     derived: Derived = field(init=False, compare=False, repr=False)
-    """The one cache of derived geometry, empty until something is asked."""
+    """The cache of what the rules derive from this scenario (:mod:`fwwrules.cache`), empty
+    until something is asked."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", {m.id: m for m in self.models})
@@ -77,16 +82,20 @@ class Scenario:
     def board(self) -> Board:
         """The derived geometry in millimetres, built on first use."""
         d = self.derived
-        if d.board is None:
-            d.board = build_board(
-                self.models,
-                self.terrain,
-                unit_mm=self.unit_mm,
-                contact_tolerance_mm=self.contact_tolerance_mm,
-                orange_mm=self.ruler_mm("orange"),
-                derived=d,
+        board = d.get(BOARD)
+        if board is None:
+            board = d.put(
+                BOARD,
+                build_board(
+                    self.models,
+                    self.terrain,
+                    unit_mm=self.unit_mm,
+                    contact_tolerance_mm=self.contact_tolerance_mm,
+                    orange_mm=self.ruler_mm("orange"),
+                    derived=d,
+                ),
             )
-        return d.board
+        return board
 
     def limits_mm(self, margin_mm: float = BOARD_MARGIN_MM) -> tuple[float, float, float, float]:
         """The table's ``(xmin, xmax, ymin, ymax)`` in mm: ``board_size`` from the origin, or
@@ -158,12 +167,13 @@ class Scenario:
         to the weapon's name.
         """
         d = self.derived
-        if d.labels is None:
-            labels = {w.id: w.label for w in (*self.weapons, IMPROVISED_WEAPON)}
-            labels.update({m.id: m.label for m in self.models})
-            labels.update({t.id: t.label for t in self.terrain})
-            d.labels = labels
-        return d.labels
+        labels = d.get(LABELS)
+        if labels is None:
+            made = {w.id: w.label for w in (*self.weapons, IMPROVISED_WEAPON)}
+            made.update({m.id: m.label for m in self.models})
+            made.update({t.id: t.label for t in self.terrain})
+            labels = d.put(LABELS, made)
+        return labels
 
     # --- sides ------------------------------------------------------------------------------
     def side_of(self, faction: str) -> str:

@@ -10,8 +10,8 @@ Orange is ``scenario.ruler_mm("orange")`` (2", or the scenario's override).
 What this module decides, and what it leaves to :mod:`fwwrules.los` and :mod:`fwwrules.cover`:
 
 * :func:`is_elevated` (``elevation.elevated``);
-* :func:`significant_edges_of` (``elevation.significant-edge``), computed once per scenario
-  into ``scenario.board.significant_edges``;
+* :func:`significant_edges` (``elevation.significant-edge``), computed once per terrain
+  (:data:`SIGNIFICANT_EDGES`; :func:`significant_edges_of` is the pure computation);
 * :func:`standing_on` / :func:`pieces_under` (``elevation.standing-on``);
 * :func:`shot_context`: for one pair of models, which edges act as walls for LoS
   (``elevation.edge-blocks-los``), which edges may give cover (``elevation.edge-cover``), how
@@ -49,20 +49,19 @@ import itertools
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import shapely
 from shapely.geometry import LineString, Point
 
+from .board import Board, TerrainGeometry
+from .cache import Key, Moved
 from .constants import BOUNDARY_TOLERANCE_MM, EDGE_PROBE_MM, LENGTH_EPSILON_MM
+from .data import Scenario
 from .pieces import EdgeRef
 from .rulings import Reason
 from .thresholds import reaches_ruler, within_ruler
-
-if TYPE_CHECKING:
-    from .board import Board, TerrainGeometry
-    from .data import Scenario
 
 Point2 = tuple[float, float]
 
@@ -177,7 +176,7 @@ def edge_reason(scenario: Scenario, edge: SignificantEdge) -> Reason:
 
     >>> import fwwrules
     >>> s = fwwrules.load(fwwrules.example_path("elevation-rooftop"))
-    >>> edge_reason(s, s.board.significant_edges[0]).text("de", s.display_names())[:65]
+    >>> edge_reason(s, significant_edges(s.board)[0]).text("de", s.display_names())[:65]
     'Die Kante Süd von Building fällt von 102 mm (4,02″) auf 0 mm (0″)'
     """
     return Reason(
@@ -244,9 +243,26 @@ def significant_edges_of(
         not reaches_ruler(float(t.height or 0.0), orange, tolerance) for t in pieces
     ):
         return ()
-    # Pure: the board keeps the result (Derived.significant_edges), and a scenario whose
-    # models alone moved keeps it too (Derived.carry_terrain, placement.move_model).
+    # Pure: the cache keeps the result (SIGNIFICANT_EDGES, terrain-only: a scenario whose
+    # models alone moved shares it).
     return _compute_edges(pieces, orange, tolerance)
+
+
+SIGNIFICANT_EDGES: Key[tuple[SignificantEdge, ...]] = Key("significant_edges", terrain_only=True)
+"""Every Significant Edge of the board (:func:`significant_edges`)."""
+
+
+def significant_edges(board: Board) -> tuple[SignificantEdge, ...]:
+    """``elevation.significant-edge``: every Significant Edge of the board, computed on first
+    use and kept in the scenario's cache (:data:`SIGNIFICANT_EDGES`)."""
+    d = board.derived
+    edges = d.get(SIGNIFICANT_EDGES)
+    if edges is None:
+        computed = significant_edges_of(
+            board.terrain.values(), board.orange_mm, board.ruler_tolerance
+        )
+        edges = d.put(SIGNIFICANT_EDGES, computed)
+    return edges
 
 
 def _compute_edges(
@@ -576,6 +592,19 @@ def _edge_parts(
 # ---------------------------------------------------------------------------------------------
 
 
+def _carry_pieces_under(
+    old: dict[str, tuple[str, ...]], moved: Moved
+) -> dict[str, tuple[str, ...]]:
+    """The models that did not move stand on what they stood on."""
+    return {mid: under for mid, under in old.items() if mid not in moved.ids}
+
+
+PIECES_UNDER: Key[dict[str, tuple[str, ...]]] = Key(
+    "pieces_under", terrain_only=False, make=dict, carry=_carry_pieces_under
+)
+"""The pieces under each model, by model id (:func:`pieces_under`)."""
+
+
 def pieces_under(scenario: Scenario, model_id: str) -> tuple[str, ...]:
     """Every piece a model stands on (``elevation.standing-on``), highest first.
 
@@ -586,7 +615,7 @@ def pieces_under(scenario: Scenario, model_id: str) -> tuple[str, ...]:
     """
     _require_model(scenario, model_id)
     board = scenario.board
-    cache = board.derived.pieces_under
+    cache = board.derived.entry(PIECES_UNDER)
     cached = cache.get(model_id)
     if cached is not None:
         return cached
@@ -749,17 +778,20 @@ class _EdgeArrays:
     top: np.ndarray[Any, np.dtype[np.float64]]
 
 
+EDGE_ARRAYS: Key[_EdgeArrays] = Key("edge_arrays", terrain_only=True)
+"""The Significant Edges as numpy arrays, for the shot context."""
+
+
 def _edge_arrays(board: Board) -> _EdgeArrays:
     d = board.derived
-    if d.edge_arrays is not None:
-        return d.edge_arrays
-    edges = board.significant_edges
+    found = d.get(EDGE_ARRAYS)
+    if found is not None:
+        return found
+    edges = significant_edges(board)
     arr = np.array(
         [(e.a[0], e.a[1], e.b[0], e.b[1], e.top) for e in edges], dtype=np.float64
     ).reshape(-1, 5)
-    result = _EdgeArrays(arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3], arr[:, 4])
-    d.edge_arrays = result
-    return result
+    return d.put(EDGE_ARRAYS, _EdgeArrays(arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3], arr[:, 4]))
 
 
 def _disc_edge_distances(
@@ -918,7 +950,7 @@ def shot_context(scenario: Scenario, attacker_id: str, target_id: str) -> ShotCo
     # Significant Edges between the two levels, near the pair.
     los_edges: list[SignificantEdge] = []
     cover_edges: list[SignificantEdge] = []
-    edges = board.significant_edges
+    edges = significant_edges(board)
     if edges:
         arrs = _edge_arrays(board)
         hd = high.disc

@@ -20,7 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from .board import Disc
+from .board import Disc, ModelGeometry
+from .cache import Key, Moved
 from .data import Scenario
 from .pieces import Model
 from .thresholds import reaches_ruler
@@ -83,36 +84,59 @@ def engagements(scenario: Scenario) -> Mapping[str, tuple[str, ...]]:
     >>> engagements(Scenario(models=(a, Model("b", "x", 32, (32, 0)))))["a"]  # a friend
     ()
 
-    The graph is computed once per scenario and kept in its cache
-    (:attr:`~fwwrules.board.Derived.engagements`).
+    The graph is computed once per scenario and kept in its cache (:data:`ENGAGEMENTS`); a
+    scenario whose models moved recomputes only the pairs with a moved model.
     """
     d = scenario.derived
-    if d.engagements is None:
-        d.engagements = MappingProxyType(_engagement_graph(scenario))
-    return d.engagements
+    graph = d.get(ENGAGEMENTS)
+    if graph is None:
+        graph = d.put(ENGAGEMENTS, MappingProxyType(_engagement_graph(scenario)))
+    return graph
 
 
-def _engagement_graph(scenario: Scenario) -> dict[str, tuple[str, ...]]:
+def _engage(scenario: Scenario, a: Model, ga: ModelGeometry, b: Model, gb: ModelGeometry) -> bool:
+    """``melee.engaged`` for one pair: same level, opposing, bases in contact."""
+    orange = scenario.ruler_mm("orange")
+    if reaches_ruler(abs(ga.elevation - gb.elevation), orange, scenario.ruler_tolerance_mm):
+        return False
+    return scenario.opposing(a, b) and touching(scenario, ga.disc, gb.disc)
+
+
+def _engagement_graph(
+    scenario: Scenario,
+    old: Mapping[str, tuple[str, ...]] | None = None,
+    changed: frozenset[str] = frozenset(),
+) -> dict[str, tuple[str, ...]]:
+    """The engagement graph; with ``old`` (the graph before the ``changed`` models moved or
+    were added) only the pairs with a changed model are decided again."""
     models = scenario.models
     out: dict[str, list[str]] = {m.id: [] for m in models}
     geo = scenario.board.models
-    orange = scenario.ruler_mm("orange")
-    tol = scenario.ruler_tolerance_mm
     for j in range(len(models)):
         b = models[j]
-        gb = geo[b.id]
         for i in range(j):
             a = models[i]
-            ga = geo[a.id]
-            if reaches_ruler(abs(ga.elevation - gb.elevation), orange, tol):
-                continue
-            if not scenario.opposing(a, b):
-                continue
-            if touching(scenario, ga.disc, gb.disc):
+            if old is not None and a.id not in changed and b.id not in changed:
+                engaged = b.id in old.get(a.id, ())
+            else:
+                engaged = _engage(scenario, a, geo[a.id], b, geo[b.id])
+            if engaged:
                 out[a.id].append(b.id)
                 out[b.id].append(a.id)
     order = {m.id: k for k, m in enumerate(models)}
     return {k: tuple(sorted(v, key=order.__getitem__)) for k, v in out.items()}
+
+
+def _carry_engagements(
+    old: Mapping[str, tuple[str, ...]], moved: Moved
+) -> Mapping[str, tuple[str, ...]]:
+    return MappingProxyType(_engagement_graph(moved.new, old, moved.ids))
+
+
+ENGAGEMENTS: Key[Mapping[str, tuple[str, ...]]] = Key(
+    "engagements", terrain_only=False, carry=_carry_engagements
+)
+"""The engagement graph (:func:`engagements`)."""
 
 
 def is_engaged(scenario: Scenario, model_id: str) -> bool:

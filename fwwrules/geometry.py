@@ -60,7 +60,8 @@ from shapely.geometry.base import BaseGeometry
 from shapely.geometry.polygon import orient
 from shapely.strtree import STRtree
 
-from .board import Derived, Disc
+from .board import Disc
+from .cache import Derived, Key
 from .constants import BOUNDARY_TOLERANCE_MM, LENGTH_EPSILON_MM
 from .pieces import PassageHow
 
@@ -255,7 +256,7 @@ class Prepared:
 
     Entries are keyed by ``id()`` and hold the geometry, so an id cannot be reused while its
     entry lives; at most :data:`_CACHE_LIMIT` of each kind are kept (then it starts afresh).
-    A board keeps one in its cache (``board.Derived.prepared``, :func:`prepared_for`); the
+    A board keeps one in its cache (:data:`PREPARED`, :func:`prepared_for`); the
     functions of this module take it as ``prepared=`` and, given none, prepare what they need
     for that call only (nothing outlives the call: the module keeps no state).
     """
@@ -290,11 +291,13 @@ class Prepared:
         return len(self._solids) + len(self._walls)
 
 
+PREPARED: Key[Prepared] = Key("prepared", terrain_only=True, make=Prepared)
+"""Each obstacle's edge arrays and eroded cores, per shapely geometry (:class:`Prepared`)."""
+
+
 def prepared_for(derived: Derived) -> Prepared:
-    """The board's :class:`Prepared` obstacles (``Derived.prepared``), made on first use."""
-    if derived.prepared is None:
-        derived.prepared = Prepared()
-    return derived.prepared
+    """The board's :class:`Prepared` obstacles (:data:`PREPARED`), made on first use."""
+    return derived.entry(PREPARED)
 
 
 def _prep(prepared: Prepared | None) -> Prepared:

@@ -34,6 +34,7 @@ import shapely
 from shapely.geometry import LineString, Point
 
 from .board import Disc, smaller_base
+from .cache import Key
 from .data import Scenario
 from .geometry import (
     find_clear_segment,
@@ -47,7 +48,10 @@ from .shot import Shot, Target, build_shot
 from .terrain import merged
 
 PairSight = tuple[Segment | None, tuple[PieceRef, ...]]
-"""What the LoS search keeps per pair (``Derived.sight``): the witness and the blockers."""
+"""What the LoS search keeps per pair (:data:`SIGHT`): the witness and the blockers."""
+
+SIGHT: Key[dict[tuple[object, ...], PairSight]] = Key("sight", terrain_only=False, make=dict)
+"""The LoS witness and blockers per unordered pair of models and set of obstacles."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +155,7 @@ def _search(shot: Shot) -> tuple[Segment | None, list[PieceRef]]:
         pair = tuple(sorted((shot.attacker, shot.target)))
         edges = tuple((e.terrain, e.index, e.a, e.b) for e in shot.context.los_edges)
         key = ("los-pair", pair, shot.kinds.signature, edges)
-        memo = shot.scenario.derived.sight
+        memo = shot.scenario.derived.entry(SIGHT)
         if key in memo:
             witness, labels = memo[key]
             if witness is not None and pair[0] != shot.attacker:
@@ -173,7 +177,7 @@ def _search(shot: Shot) -> tuple[Segment | None, list[PieceRef]]:
         stored = witness
         if witness is not None and key[1][0] != shot.attacker:
             stored = (witness[1], witness[0])
-        shot.scenario.derived.sight[key] = (stored, tuple(found))
+        shot.scenario.derived.entry(SIGHT)[key] = (stored, tuple(found))
     return witness, found
 
 

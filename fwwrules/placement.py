@@ -22,6 +22,7 @@ import dataclasses
 import math
 from typing import TYPE_CHECKING
 
+from .cache import Moved
 from .constants import BOARD_MARGIN_MM, BOUNDARY_TOLERANCE_MM
 
 if TYPE_CHECKING:
@@ -42,9 +43,10 @@ def move_model(scenario: Scenario, model_id: str, x: float, y: float) -> Scenari
     nothing is checked but the id: use :func:`stop_at_contact` to keep bases apart). An
     unknown id raises :class:`~fwwrules.errors.UnknownIdError`.
 
-    Its cache starts with what the old scenario derived from the terrain alone
-    (:meth:`~fwwrules.board.Derived.carry_terrain`: terrain geometry, merged solids,
-    Significant Edges), and with nothing derived from the models.
+    Its cache starts from the old scenario's (:meth:`~fwwrules.cache.Derived.carry_moved`):
+    what was derived from the terrain alone is shared (terrain geometry, merged solids,
+    Significant Edges), what depends on the models is carried where the move cannot change it
+    (the other models' bases, the pieces under them, the engagements between them).
 
     >>> from fwwrules.data import Model, Scenario
     >>> s = Scenario(models=(Model("a", "x", 32.0, (0.0, 0.0)),))
@@ -57,7 +59,7 @@ def move_model(scenario: Scenario, model_id: str, x: float, y: float) -> Scenari
         for m in scenario.models
     )
     moved = dataclasses.replace(scenario, models=models)
-    moved.derived.carry_terrain(scenario.derived)
+    moved.derived.carry_moved(scenario.derived, Moved(scenario, moved, frozenset({model_id})))
     return moved
 
 

@@ -27,6 +27,7 @@ from shapely.geometry.base import BaseGeometry
 from shapely.strtree import STRtree
 
 from .board import Board, TerrainGeometry
+from .cache import Key
 from .geometry import merge_touching
 from .pieces import TerrainRef
 
@@ -88,7 +89,8 @@ def merged(board: Board, kinds: Mapping[str, str], *, los: bool) -> SolidSet:
     """
     signature = kinds.signature if isinstance(kinds, KindMap) else tuple(sorted(kinds.items()))
     key = ("los" if los else "cover", signature)
-    cached = board.derived.solids.get(key)
+    solids_cache = board.derived.entry(SOLIDS)
+    cached = solids_cache.get(key)
     if cached is not None:
         return cached
     solids: list[Solid] = []
@@ -113,7 +115,7 @@ def merged(board: Board, kinds: Mapping[str, str], *, los: bool) -> SolidSet:
                 solids.append(Solid(ids, kind, geom))
         solids.sort(key=lambda s: order[s.ids[0]])
     result = _solid_set(solids)
-    board.derived.solids[key] = result
+    solids_cache[key] = result
     return result
 
 
@@ -140,7 +142,8 @@ def shot_kinds(
     solids). Treat the result as read-only.
     """
     key = ("kinds", huge, tuple(sorted(elevated_kind.items())), tuple(sorted(excluded)))
-    cached = board.derived.kinds.get(key)
+    kinds_cache = board.derived.entry(KINDS)
+    cached = kinds_cache.get(key)
     if cached is None:
         cached = KindMap(
             {
@@ -149,5 +152,12 @@ def shot_kinds(
                 if tid not in excluded
             }
         )
-        board.derived.kinds[key] = cached
+        kinds_cache[key] = cached
     return cached
+
+
+KINDS: Key[dict[tuple[object, ...], KindMap]] = Key("kinds", terrain_only=True, make=dict)
+"""Each piece's effective kind per kind of shot (:func:`shot_kinds`)."""
+
+SOLIDS: Key[dict[tuple[object, ...], SolidSet]] = Key("solids", terrain_only=True, make=dict)
+"""Merged solids per set of kinds, for line of sight and for cover (:func:`merged`)."""

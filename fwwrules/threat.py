@@ -52,7 +52,6 @@ import dataclasses
 import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -64,7 +63,8 @@ from shapely.geometry.base import BaseGeometry
 import fwwrules.board as _board_module
 
 from .attack import ruling
-from .board import SIZE_RANK, Board, Disc, ModelGeometry, size_class
+from .board import SIZE_RANK, Board, Disc, size_class
+from .cache import Key, Moved
 from .catalogue import check_lang
 from .close_combat import SHOOT_INTO_MODIFIER
 from .constants import (
@@ -84,7 +84,6 @@ from .ranges import band_limits, range_bands
 from .rulesets import ruleset_name
 from .terrain import AREA_KINDS, BLOCKS_LOS, merged, shot_kinds
 from .thresholds import reaches_ruler
-from .thresholds import touching as gap_touches
 
 THREAT_FORMAT = "fwwrules/threat@1"
 """The ``format`` of ``fwwrules threat --json``."""
@@ -331,54 +330,11 @@ def with_model(scenario: Scenario, model: Model) -> Scenario:
     """
     if any(m.id == model.id for m in scenario.models):
         raise QueryError(f"model id {model.id!r} is already taken")
-    base_board = scenario.board
+    # what every position shares, computed once on the scenario without the target
+    engagements(scenario)
+    prepared_for(scenario.derived)
     out = dataclasses.replace(scenario, models=(*scenario.models, model))
-    d, bd = out.derived, scenario.derived
-    u = out.unit_mm
-    geo = dict(base_board.models)
-    new = ModelGeometry(
-        id=model.id,
-        disc=Disc(model.at[0] * u, model.at[1] * u, model.base * u / 2),
-        elevation=model.elevation * u,
-        size=size_class(model.base * u),
-    )
-    geo[model.id] = new
-    d.board = Board(
-        models=geo,
-        terrain=base_board.terrain,
-        terrain_ids=base_board.terrain_ids,
-        tree=base_board.tree,
-        contact_tolerance=base_board.contact_tolerance,
-        orange_mm=base_board.orange_mm,
-        ruler_tolerance=base_board.ruler_tolerance,
-        derived=d,
-    )
-    # terrain-only entries: shared (filled the same way by either scenario)
-    d.kinds = bd.kinds
-    d.solids = bd.solids
-    d.threat_parts = bd.threat_parts
-    d.threat_walls = bd.threat_walls
-    d.significant_edges = base_board.significant_edges
-    d.edge_arrays = bd.edge_arrays
-    d.prepared = prepared_for(bd)
-    d.pieces_under = dict(bd.pieces_under)
-    # melee.engaged: the old graph plus the new model's contacts (it comes last in file order)
-    old = engagements(scenario)
-    orange = out.ruler_mm("orange")
-    rtol = out.ruler_tolerance_mm
-    mine: list[str] = []
-    graph = {k: list(v) for k, v in old.items()}
-    for m in scenario.models:
-        g = geo[m.id]
-        if reaches_ruler(abs(g.elevation - new.elevation), orange, rtol):
-            continue
-        if not out.opposing(m, model):
-            continue
-        if gap_touches(g.disc.gap(new.disc), base_board.contact_tolerance):
-            graph[m.id].append(model.id)
-            mine.append(m.id)
-    graph[model.id] = mine
-    d.engagements = MappingProxyType({k: tuple(v) for k, v in graph.items()})
+    out.derived.carry_moved(scenario.derived, Moved(scenario, out, frozenset({model.id})))
     return out
 
 
@@ -940,10 +896,17 @@ def _part(poly: Polygon) -> _Part:
     return _Part(_ring(grown.convex_hull), er, outer=_ring(outer.convex_hull), exact=full)
 
 
+THREAT_PARTS: Key[dict[int, tuple[BaseGeometry, tuple[_Part, ...]]]] = Key(
+    "threat_parts", terrain_only=True, make=dict
+)
+"""Convex parts of each merged solid, by the solid's ``id`` (the entry holds the solid, so
+the id cannot be reused while cached)."""
+
+
 def _parts_of(board: Board, geom: BaseGeometry) -> list[_Part]:
-    """The convex parts of a merged solid, kept in the scenario's cache
-    (``Derived.threat_parts``, by the solid's id; the entry holds the solid itself)."""
-    cache = board.derived.threat_parts
+    """The convex parts of a merged solid, kept in the scenario's cache (:data:`THREAT_PARTS`,
+    by the solid's id; the entry holds the solid itself)."""
+    cache = board.derived.entry(THREAT_PARTS)
     cached = cache.get(id(geom))
     if cached is not None and cached[0] is geom:
         return list(cached[1])
@@ -1408,6 +1371,11 @@ def _los_obstacles(
     return out
 
 
+THREAT_WALLS: Key[dict[tuple[object, ...], BaseGeometry | None]] = Key(
+    "threat_walls", terrain_only=True, make=dict
+)
+"""The LoS blockers eroded as one, per set of kinds (:func:`_eroded_wall`)."""
+
 _RING_N = 32
 _RING_ANGLES = np.linspace(0.0, 2 * math.pi, _RING_N, endpoint=False)
 _RING_OUT = 1.0 / math.cos(math.pi / _RING_N)
@@ -1417,7 +1385,7 @@ def _eroded_wall(scenario: Scenario, kinds: Any, parts: list[_Part]) -> BaseGeom
     """Every LoS blocker of a flat shot (merged solids and Huge bases), eroded by the margin
     as a whole, so that touching pieces leave no crack between them."""
     board = scenario.board
-    walls = board.derived.threat_walls
+    walls = board.derived.entry(THREAT_WALLS)
     key = kinds.signature
     if key not in walls:
         geoms = [

@@ -17,6 +17,7 @@ from shapely.geometry import Polygon
 import fwwrules
 from fwwrules.draw import BoardStyle, draw_board, draw_word, moving_artists, update_board
 from fwwrules.draw.board import side_look
+from fwwrules.elevation import significant_edges
 from fwwrules.melee import FreeAttack, SlideRuling, WithdrawRuling
 from fwwrules.pieces import EdgeRef, TerrainRef
 from fwwrules.ranges import band_limits
@@ -164,7 +165,7 @@ models: [{id: a, faction: x, base: 32, at: [20, 20]}]
 terrain: [{id: roof, kind: blocking, rect: {at: [100, 100], size: [60, 60]}, height: 60}]
 """
     )
-    edges = s.board.significant_edges
+    edges = significant_edges(s.board)
     assert edges
     art = draw_board(s, axes()[1])
     pts = points(art.edges)
@@ -408,7 +409,7 @@ def test_elevation_edge_cover_highlights_the_significant_edge_crossed() -> None:
     outlined = points(art.cover_outline)
     ref = edge_crossings[0].ref
     assert isinstance(ref, EdgeRef) and edge_crossings[0].source == f"{ref.terrain}:{ref.side}"
-    parts = [e for e in s.board.significant_edges if e.ref == ref]
+    parts = [e for e in significant_edges(s.board) if e.ref == ref]
     assert parts
     for e in parts:
         assert (e.a[0], e.a[1]) in outlined and (e.b[0], e.b[1]) in outlined

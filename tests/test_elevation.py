@@ -29,6 +29,7 @@ from fwwrules.elevation import (
     is_elevated,
     pieces_under,
     shot_context,
+    significant_edges,
     significant_edges_of,
     standing_on,
 )
@@ -63,7 +64,7 @@ def scenario(*items: Model | Terrain, **kwargs: object) -> Scenario:
 
 
 def edges_of(s: Scenario, piece: str) -> list[SignificantEdge]:
-    return [e for e in s.board.significant_edges if e.terrain == piece]
+    return [e for e in significant_edges(s.board) if e.terrain == piece]
 
 
 def example(name: str) -> Scenario:
@@ -135,7 +136,7 @@ def test_elevation_significant_edge_drop_exactly_orange_counts(
 
 def test_elevation_significant_edge_needs_a_height() -> None:
     s = scenario(box("wall", 0, 0, 100, 10), box("mat", 0, 50, 100, 100, 0.0))
-    assert s.board.significant_edges == ()
+    assert significant_edges(s.board) == ()
 
 
 def test_elevation_significant_edge_stacked_platform_drops_to_the_roof() -> None:
@@ -195,25 +196,25 @@ def test_elevation_significant_edge_of_rotated_rect_has_diagonal_sides() -> None
 def test_elevation_significant_edge_function_matches_board() -> None:
     s = example("stacked-platform")
     again = significant_edges_of(s.board.terrain.values(), s.ruler_mm("orange"))
-    assert again == s.board.significant_edges
+    assert again == significant_edges(s.board)
 
 
 def test_elevation_significant_edge_memo_follows_the_terrain() -> None:
-    """A model moved with ``move_model`` keeps the board's edges (``Derived.carry_terrain``);
+    """A model moved with ``move_model`` keeps the board's edges (``Derived.carry_moved``);
     a scenario rebuilt by hand finds the same edges again; other heights give other edges."""
     s = example("rooftop")
-    edges = s.board.significant_edges
+    edges = significant_edges(s.board)
     m = s.models[0]
     moved = move_model(s, m.id, m.at[0] + 5, m.at[1])
-    assert moved.board.significant_edges is edges
+    assert significant_edges(moved.board) is edges
     rebuilt = dataclasses.replace(
         s, models=tuple(dataclasses.replace(m, at=(m.at[0] + 5, m.at[1])) for m in s.models)
     )
-    assert rebuilt.board.significant_edges == s.board.significant_edges
+    assert significant_edges(rebuilt.board) == significant_edges(s.board)
     lower = dataclasses.replace(
         s, terrain=tuple(dataclasses.replace(t, height=40.0) for t in s.terrain)
     )
-    assert lower.board.significant_edges == ()
+    assert significant_edges(lower.board) == ()
 
 
 # --- elevation.standing-on ---------------------------------------------------------------------
@@ -360,25 +361,25 @@ def test_elevation_terrain_variant_only_for_shots_with_an_elevated_model() -> No
 def test_elevation_edge_crossing_grazing_is_never_crossing() -> None:
     s = scenario(box("roof", 0, 0, 100, 100, 80.0))
     board = s.board
-    west = next(e for e in board.significant_edges if e.side == "west")
+    west = next(e for e in significant_edges(board) if e.side == "west")
     assert edge_crossed(board, west, (50, 50), (-50, 50)) == (0.0, 50.0)
     assert edge_crossed(board, west, (0, -20), (0, 120)) is None  # along the edge
     assert edge_crossed(board, west, (0, 50), (-50, 50)) is None  # starts on the edge
     assert edge_crossed(board, west, (-10, 10), (10, -10)) is None  # touches a corner outside
     assert edge_crossed(board, west, (-10, -10), (10, 10)) == (0.0, 0.0)  # in through a corner
     # Through the corner from outside to outside (a tangent to the roof) is no crossing ...
-    assert crossed_edges(board, board.significant_edges, (-50, 50), (50, -50)) == ()
+    assert crossed_edges(board, significant_edges(board), (-50, 50), (50, -50)) == ()
     # ... but from the roof's inside out through its corner is.
-    through = crossed_edges(board, board.significant_edges, (50, 50), (-50, -50))
+    through = crossed_edges(board, significant_edges(board), (50, 50), (-50, -50))
     assert {e.side for e in through} == {"west", "south"}
-    assert len(covering_edges(board, board.significant_edges, (-50, -50), (50, 50))) == 1
+    assert len(covering_edges(board, significant_edges(board), (-50, -50), (50, 50))) == 1
 
 
 def test_elevation_edge_crossing_at_the_joint_of_two_parts_counts_once() -> None:
     # The tall block's east edge has two parts: over the shed (drop 80) and over the table.
     s = scenario(box("tall", 0, 0, 100, 100, 120.0), box("shed", 100, 0, 200, 50, 40.0))
     board = s.board
-    east = [e for e in board.significant_edges if e.terrain == "tall" and e.side == "east"]
+    east = [e for e in significant_edges(board) if e.terrain == "tall" and e.side == "east"]
     assert sorted((e.a, e.b, e.bottom) for e in east) == [
         ((100.0, 0.0), (100.0, 50.0), 40.0),
         ((100.0, 50.0), (100.0, 100.0), 0.0),
@@ -441,7 +442,7 @@ def _summary(s: Scenario) -> list[object]:
                     ctx.cover_within,
                 )
             )
-    out.append(sorted((e.terrain, e.index, round(e.drop, 6)) for e in s.board.significant_edges))
+    out.append(sorted((e.terrain, e.index, round(e.drop, 6)) for e in significant_edges(s.board)))
     return out
 
 

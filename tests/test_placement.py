@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fwwrules.board import TERRAIN
 from fwwrules.constants import DEFAULT_CONTACT_TOLERANCE_MM
 from fwwrules.errors import UnknownIdError
 from fwwrules.placement import (
@@ -190,7 +191,7 @@ def test_move_model_reuses_terrain_geometry_and_rules_as_a_fresh_scenario(name: 
             s.board.models[m.id].disc.x + 7.0 * s.unit_mm
         )
         fresh = dataclasses.replace(moved_s)
-        assert fresh.derived.terrain is None
+        assert fresh.derived.get(TERRAIN) is None
         assert _rulings(moved_s) == _rulings(fresh)
 
 
@@ -199,7 +200,7 @@ def test_move_model_before_any_ruling_carries_nothing() -> None:
 
     s = two()
     moved_s = move_model(s, "a", 5.0, 0.0)
-    assert moved_s.derived.terrain is None
+    assert list(moved_s.derived.keys()) == []
     assert moved_s.board.models["a"].disc.x == 5.0
 
 

@@ -10,11 +10,11 @@ from typing import Any
 import ipywidgets as widgets
 
 import fwwrules
+from fwwrules.data import Scenario
 from fwwrules.draw import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board, update_board
 from fwwrules.errors import FwwError
 from fwwrules.placement import move_model
 from fwwrules.rulings import AttackRuling
-from fwwrules.scenario import Scenario
 
 from .panel import MovablePanel, board_and_side, fit_control, wrap_row
 from .text import ui

@@ -2,7 +2,7 @@
 
 The editor holds the board as plain data in the file format (docs/scenario-format.md), in
 the board's ``units``. Every change makes a new copy of that data, runs it through the
-loader's own validation (:func:`fwwrules.scenario.parse_scenario`) and keeps the copy on the
+loader's own validation (:func:`fwwrules.scenario_spec.parse_scenario`) and keeps the copy on the
 undo stack, so the messages in the panel are the messages ``fwwrules check`` prints, and what
 :meth:`BoardEditor.save` writes is exactly what loads back.
 
@@ -45,22 +45,15 @@ from matplotlib.text import Text
 from matplotlib.widgets import PolygonSelector, RectangleSelector
 
 from fwwrules.constants import MM_PER_INCH
+from fwwrules.data import Scenario
 from fwwrules.draw import DEFAULT_STYLE, BoardStyle
 from fwwrules.draw.board import side_look
 from fwwrules.errors import FwwError, Problem, ScenarioError, format_path
 from fwwrules.loading import Document, parse_text
+from fwwrules.pieces import SCENARIO_FORMAT, TERRAIN_KINDS, Model
 from fwwrules.placement import stop_at_contact
-from fwwrules.scenario import (
-    SCENARIO_FORMAT,
-    TERRAIN_KINDS,
-    Model,
-    Scenario,
-    dump_text,
-    load_scenario,
-    parse_scenario,
-    polygon_point_count_problem,
-    to_data,
-)
+from fwwrules.saving import dump_text, to_data
+from fwwrules.scenario_spec import load_scenario, parse_scenario, polygon_point_count_problem
 from fwwrules.writing import write_atomic
 
 from .panel import ControlPanel
@@ -215,7 +208,7 @@ class BoardEditor(ControlPanel):
     (``add_model``, ``move``, ``rotate``, ``add_rect``, ``add_polygon``, ``add_circle``, ``delete``,
     ``set_model``, ``set_terrain``, ``undo``, ``redo``, ``save``), in scenario units.
 
-    Read ``scenario`` for the frozen :class:`~fwwrules.scenario.Scenario` (it raises
+    Read ``scenario`` for the frozen :class:`~fwwrules.data.Scenario` (it raises
     :class:`~fwwrules.errors.ScenarioError` while the board has problems), ``problems`` for
     the loader's findings, ``data`` for a copy of the file data, ``message`` for the panel's
     message widget and ``widget`` for the whole panel.

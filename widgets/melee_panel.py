@@ -1,5 +1,5 @@
 """MeleePanel: engagements, who is outnumbered, withdraw and slide previews, and the Armor-die
-numbers of a shot into a melee. It asks :mod:`fwwrules.melee` and :func:`fwwrules.ruling`.
+numbers of a shot into a melee. It asks :mod:`fwwrules.engagement` and :func:`fwwrules.ruling`.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from typing import Any
 import ipywidgets as widgets
 
 import fwwrules
-from fwwrules import melee
+from fwwrules import engagement
+from fwwrules.data import Scenario
 from fwwrules.draw import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board, update_board
 from fwwrules.errors import FwwError
-from fwwrules.scenario import Scenario
 
 from .attack_panel import error_html
 from .panel import MovablePanel, board_and_side, fit_control, wrap_row
@@ -30,7 +30,7 @@ class MeleePanel(MovablePanel):
     Controls: ``withdrawer`` (a model that withdraws, or ``""``), ``slider`` with ``to_x`` /
     ``to_y`` (a model that slides and where its centre ends, scenario units), ``shooter`` and
     ``target`` (a shot into a melee), ``rules``, ``lang``. Answers: ``engagements``
-    (``fwwrules.melee.engagements``), ``outnumbered`` (ids, ``melee.is_outnumbered``),
+    (``fwwrules.engagement.engagements``), ``outnumbered`` (ids, ``engagement.is_outnumbered``),
     ``withdrawal``, ``slide``, ``ruling`` (each None when not asked or not answerable;
     ``errors`` says why). ``artists`` is the board, updated in place, redrawn once per change.
     Models move as in :class:`~fwwrules_widgets.AttackPanel`: drag a base (it stops at
@@ -117,8 +117,8 @@ class MeleePanel(MovablePanel):
     def _compute(self) -> None:
         s, rules = self.scenario, self.rules.value
         self.errors = {}
-        self.engagements = melee.engagements(s)
-        self.outnumbered = tuple(m.id for m in s.models if melee.is_outnumbered(s, m.id))
+        self.engagements = engagement.engagements(s)
+        self.outnumbered = tuple(m.id for m in s.models if engagement.is_outnumbered(s, m.id))
         self.withdrawal = None
         if self.withdrawer.value:
             self.withdrawal = self._ask(

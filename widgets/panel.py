@@ -10,8 +10,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from fwwrules.data import Scenario
 from fwwrules.placement import Bounds, board_bounds, move_model, slide_at_contact
-from fwwrules.scenario import Scenario
 
 from .text import ui
 

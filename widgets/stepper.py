@@ -15,9 +15,9 @@ from typing import Any
 import ipywidgets as widgets
 
 import fwwrules
+from fwwrules.data import Scenario
 from fwwrules.draw import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board, update_board
 from fwwrules.errors import FwwError, QueryError
-from fwwrules.scenario import Scenario
 
 from .attack_panel import error_html
 from .panel import board_and_side, fit_control, wrap_row

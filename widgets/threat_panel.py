@@ -14,10 +14,10 @@ import ipywidgets as widgets
 from matplotlib.backend_bases import MouseEvent
 
 import fwwrules
+from fwwrules.data import Scenario
 from fwwrules.draw import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board, update_board
 from fwwrules.draw.threat import LAYERS, ThreatArtists, draw_threat_map
 from fwwrules.errors import FwwError
-from fwwrules.scenario import Scenario
 from fwwrules.threat import ThreatMap, default_area, sides_of
 
 from .attack_panel import error_html, move_model

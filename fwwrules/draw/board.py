@@ -10,10 +10,9 @@ patches; round terrain is drawn from the same polygon the rules decide with.
 
 Boundary cases
 --------------
-* A part that is missing is skipped, never guessed: no ruling, no ``sight`` in it, a rules
-  module that has not landed (``fwwrules.melee.engagements``), a board without
-  ``significant_edges``. The artist stays in :class:`BoardArtists`, empty and invisible, so
-  an update can fill it later.
+* A part that is missing is skipped, never guessed: no ruling, no ``sight`` in it, a board
+  without Significant Edges. The artist stays in :class:`BoardArtists`, empty and invisible,
+  so an update can fill it later.
 * A ruling without a witness line and with ``line_of_sight`` False draws the blocked fan; a
   ruling whose ``line_of_sight`` is None (not asked) draws neither.
 * A grazed piece is drawn with its own marker (diamond) and line style (dotted); it is never
@@ -46,6 +45,8 @@ from matplotlib.path import Path
 from matplotlib.text import Text
 from matplotlib.typing import LineStyleType
 
+from ..elevation import significant_edges
+from ..engagement import engagements as engagement_graph
 from ..pieces import EdgeRef, ModelRef, PieceRef, TerrainRef
 from .artists import DEFAULT_STYLE as DEFAULT_STYLE
 from .artists import BoardArtists as BoardArtists
@@ -168,7 +169,7 @@ def _circle_points(x: float, y: float, r: float) -> list[XY]:
 
 def _edge_parts(scenario: Scenario, ref: EdgeRef) -> list[list[XY]]:
     """The parts (mm) of a Significant Edge (its piece and side, as rulings name it)."""
-    edges = scenario.board.significant_edges
+    edges = significant_edges(scenario.board)
     return [[_xy(e.a), _xy(e.b)] for e in edges if e.ref == ref]
 
 
@@ -365,7 +366,7 @@ def draw_board(
 
     ``slide`` is a slide ruling (``fwwrules.slide``), ``withdraw`` a withdrawal ruling
     (``fwwrules.withdraw``); ``engagements`` draws the engagement links of
-    ``fwwrules.melee.engagements`` when that function exists.
+    :func:`fwwrules.engagement.engagements`.
     """
     if ax is None:
         ax = new_axes(style.figsize, style.dpi, style.margins, pyplot=True)
@@ -662,8 +663,8 @@ def update_board(
         tl.set_position((float(p.x), float(p.y)))
         outlines[id(tl)] = [(float(x), float(y)) for x, y in polygon.exterior.coords]
 
-    # Significant Edges (elevation), when the board knows them.
-    edges = getattr(board, "significant_edges", None) or ()
+    # Significant Edges.
+    edges = significant_edges(board)
     _set_pieces(artists.edges, [[_xy(e.a), _xy(e.b)] for e in edges])
 
     _draw_sight(artists, scenario, ruling, lang)
@@ -974,11 +975,7 @@ def _spot_band_labels(artists: BoardArtists) -> None:
         ring.set_visible(spot is not None)
 
 
-def _engagement_links(scenario: Scenario) -> list[tuple[str, str]] | None:
-    try:
-        from ..melee import engagements as engagement_graph
-    except ImportError:  # melee.engagements has not landed
-        return None
+def _engagement_links(scenario: Scenario) -> list[tuple[str, str]]:
     graph: Mapping[str, Sequence[str]] = engagement_graph(scenario)
     links = []
     for a, others in graph.items():
