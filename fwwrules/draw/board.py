@@ -817,6 +817,24 @@ def _draw_sight(
         artists.fan_label.set_visible(False)
         _set_pieces(artists.blockers, [])
 
+    if not ruling.allowed:
+        # Decision 1: an attack that is not allowed presents no cover. Its Line of Cover, the
+        # pieces it crosses, grazes or ignores and their modifiers are not drawn; the line
+        # of sight (or the blocked fan) and the range rings say why it is not allowed.
+        for a in (
+            artists.loc,
+            artists.cover_outline,
+            artists.crossings,
+            artists.crossing_points,
+            artists.grazes,
+            artists.graze_points,
+            artists.ignored,
+        ):
+            a.set_visible(False)  # fmt: skip
+        _sync_texts(artists, artists.ignored_labels, [])
+        _sync_texts(artists, artists.cover_labels, [])
+        return
+
     # The Line of Cover, what it crosses, what it only grazes, what is ignored.
     _set_pieces(artists.loc, [[_xy(sight.loc[0]), _xy(sight.loc[1])]])
     ignored = {i.ref: i.clause for i in ruling.ignored}
