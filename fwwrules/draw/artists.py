@@ -218,9 +218,6 @@ class BoardArtists:
         ]
         if self.slide_breaks is not None:
             singles.append(self.slide_breaks)
-        caption = self.state.get("caption")
-        if caption is not None:  # the ruleset and band: they change with the ruling
-            singles.append(caption)
         return (
             singles
             + list(self.band_labels.values())

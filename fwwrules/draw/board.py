@@ -1333,6 +1333,9 @@ def moving_artists(
     out: list[Artist] = []
     if model_id is not None and model_id in artists.bases:
         out += [artists.bases[model_id], artists.labels[model_id]]
+    caption = artists.state.get("caption")
+    if caption is not None:  # the ruleset and band: they change with the ruling
+        out.append(caption)
     overlays = artists.overlays()
     if drag and model_id is not None and artists.state.get("bands_of") not in (None, model_id):
         rings = {id(a) for a in (*artists.bands.values(), *artists.band_labels.values())}

@@ -178,9 +178,9 @@ def _wrap_legend(legend: Legend, width: float, renderer: Any) -> None:
         t.set_text(unwrapped(t))
     title = legend.get_title()
     title.set_text(unwrapped(title))
-    box = legend.get_window_extent(renderer)
-    widest = max(text_width(t.get_text(), t, renderer) for t in texts)
-    room = width - (box.width - widest)  # handle, pads and border around the text
+    # The handle, the gap after it and the border round the entries, in font sizes.
+    em = float(renderer.points_to_pixels(texts[0].get_fontsize()))
+    room = width - em * (legend.handlelength + legend.handletextpad + 2 * legend.borderpad)
     for t in texts:
         t.set_text(wrap(t.get_text(), room, t, renderer))
     if title.get_text():
