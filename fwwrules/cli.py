@@ -8,6 +8,7 @@ never a traceback.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import sys
@@ -16,7 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .errors import FwwError, QueryError, ScenarioError
+from .arguments import point
+from .errors import FwwError, QueryError, ScenarioError, printable
+from .writing import WriteError, write_atomic
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -29,14 +32,57 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
+class _StdoutFailed(Exception):
+    """Standard output could not take the answer (a closed pipe, a full disk, an encoding)."""
+
+
+def _say(text: str) -> None:
+    """Print one answer line (or block) on stdout; a failure there ends the command quietly
+    with exit status 2 (:func:`main`), never a traceback or an "internal error"."""
+    try:
+        sys.stdout.write(text + "\n")
+    except (OSError, UnicodeEncodeError) as exc:
+        raise _StdoutFailed() from exc
+
+
+def _wrote(path: str | os.PathLike[str], *, to_stderr: bool = False) -> None:
+    """``wrote /full/path`` (escaped for the terminal: a name may hold anything)."""
+    line = f"wrote {printable(str(Path(path).resolve()))}"
+    if to_stderr:
+        print(line, file=sys.stderr)
+    else:
+        _say(line)
+
+
 def _point(text: str) -> tuple[float, float]:
+    """``X,Y``: two finite numbers within the coordinate limit (``MAX_COORDINATE``)."""
     try:
         x, y = (float(v) for v in text.split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected X,Y (two numbers), got {text!r}") from None
-    if not all(v == v and abs(v) != float("inf") for v in (x, y)):
-        raise argparse.ArgumentTypeError(f"expected finite numbers, got {text!r}")
-    return (x, y)
+        raise argparse.ArgumentTypeError(
+            f"expected X,Y (two numbers), got {printable(repr(text))}"
+        ) from None
+    try:
+        return point((x, y), "the point")
+    except QueryError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _check_folder(path: str) -> None:
+    """Refuse an output file whose folder does not exist before any work is done (the write
+    itself reports every other failure: :class:`~fwwrules.writing.WriteError`)."""
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        reason = f"no folder {printable(folder)}"
+        if os.path.exists(folder):
+            reason = f"{printable(folder)} is not a folder"
+        raise WriteError(path, reason, errno.ENOENT)
+
+
+def _json(data: Any, **kwargs: Any) -> str:
+    """JSON text; never NaN or Infinity (they are not JSON: a value that would need one is a
+    bug, reported as such, since every number entering a command is checked)."""
+    return json.dumps(data, ensure_ascii=False, allow_nan=False, **kwargs)
 
 
 def _positive(text: str) -> float:
@@ -52,9 +98,9 @@ def _positive(text: str) -> float:
 
 def _emit(result: Any, args: argparse.Namespace) -> None:
     if args.json:
-        print(json.dumps(result.to_dict(args.lang), indent=2, ensure_ascii=False))
+        _say(_json(result.to_dict(args.lang), indent=2))
     else:
-        print(result.explain(args.lang))
+        _say(result.explain(args.lang))
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -63,7 +109,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     scenario = load(args.file)
     summary = scenario.summary() if hasattr(scenario, "summary") else None
-    print(f"{args.file}: ok" + (f": {summary}" if summary else ""))
+    _say(f"{printable(args.file)}: ok" + (f": {summary}" if summary else ""))
     return EXIT_OK
 
 
@@ -71,11 +117,11 @@ def cmd_schema(args: argparse.Namespace) -> int:
     if getattr(args, "threat", False):
         from .threat import json_schema as threat_schema
 
-        print(json.dumps(threat_schema(), indent=2))
+        _say(_json(threat_schema(), indent=2))
         return EXIT_OK
     from .scenario_spec import json_schema
 
-    print(json.dumps(json_schema(), indent=2))
+    _say(_json(json_schema(), indent=2))
     return EXIT_OK
 
 
@@ -97,7 +143,11 @@ def cmd_threat(args: argparse.Namespace) -> int:
 
     scenario = load(args.file)
     if isinstance(scenario, GridScenario):
-        raise QueryError(f"{args.file}: a threat map needs a scenario file, not a grid file")
+        raise QueryError(
+            f"{printable(args.file)}: a threat map needs a scenario file, not a grid file"
+        )
+    if args.output:
+        _check_folder(args.output)
     result = threat_map(
         scenario,
         args.side,
@@ -115,11 +165,11 @@ def cmd_threat(args: argparse.Namespace) -> int:
                 f"drawing needs matplotlib: pip install 'fwwrules[draw]' ({exc})"
             ) from None
         out = save_threat_map(result, args.output, layer=args.layer, lang=args.lang)
-        print(f"wrote {Path(out).resolve()}", file=sys.stderr if args.json else sys.stdout)
+        _wrote(out, to_stderr=args.json)
     if args.json:
-        print(json.dumps(result.to_dict(), ensure_ascii=False))
+        _say(_json(result.to_dict()))
     elif not args.output:
-        print(summary_text(result, args.lang))
+        _say(summary_text(result, args.lang))
     return EXIT_OK
 
 
@@ -174,6 +224,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     animation, or the still picture of where it ends)."""
     from . import load
     from .files import load_scenario_file
+    from .grid import GridScenario
 
     # A slide needs a scenario file (a grid file is refused with a clear error).
     scenario = load_scenario_file(args.file) if args.slide is not None else load(args.file)
@@ -181,6 +232,10 @@ def cmd_render(args: argparse.Namespace) -> int:
         raise QueryError("give both --attacker and --target, or neither")
     if (args.slide is None) != (args.to is None):
         raise QueryError("give both --slide MODEL and --to X,Y, or neither")
+    _check_folder(args.output)
+    target = args.target
+    if target is not None and not isinstance(scenario, GridScenario):
+        target = _target(target)  # a point X,Y, as `ruling` takes it
     try:
         from .draw import render_file
     except ImportError as exc:  # matplotlib is an optional extra
@@ -207,7 +262,7 @@ def cmd_render(args: argparse.Namespace) -> int:
             scenario,
             args.output,
             attacker=args.attacker,
-            target=args.target,
+            target=target,
             weapon=args.weapon,
             rules=args.rules,
             band=args.band,
@@ -217,7 +272,7 @@ def cmd_render(args: argparse.Namespace) -> int:
             **size,
         )
     # Without -o the picture goes to board.png in the current folder: say where, in full.
-    print(f"wrote {Path(out).resolve()}")
+    _wrote(out)
     return EXIT_OK
 
 
@@ -231,18 +286,13 @@ def cmd_examples(args: argparse.Namespace) -> int:
         titles = examples()
         width = max(len(name) for name in titles)
         for name, title in titles.items():
-            print(f"{name:<{width}}  {title}")
+            _say(f"{name:<{width}}  {title}")
         return EXIT_OK
     text = example_path(args.name).read_text(encoding="utf-8")
     if args.output is None:
-        sys.stdout.write(text)
+        _say(text.removesuffix("\n"))
         return EXIT_OK
-    out = Path(args.output)
-    try:
-        out.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise QueryError(f"cannot write {out}: {exc.strerror or exc}") from None
-    print(f"wrote {out.resolve()}")
+    _wrote(write_atomic(args.output, text))
     return EXIT_OK
 
 
@@ -255,16 +305,10 @@ def cmd_review(args: argparse.Namespace) -> int:
             f"the review page draws pictures and needs matplotlib: pip install 'fwwrules[draw]' "
             f"({exc})"
         ) from None
-    out = Path(args.output)
-    if not out.parent.is_dir():  # say so before spending half a minute on the pictures
-        raise QueryError(f"cannot write {out}: no folder {out.parent}")
+    _check_folder(args.output)  # say so before spending half a minute on the pictures
     cache = None if args.no_cache else PictureCache(default_cache_dir())
     page = build_review(args.lang, cache=cache)
-    try:
-        out.write_text(page, encoding="utf-8")
-    except OSError as exc:
-        raise QueryError(f"cannot write {out}: {exc.strerror or exc}") from None
-    print(f"wrote {out.resolve()}")
+    _wrote(write_atomic(args.output, page))
     return EXIT_OK
 
 
@@ -422,20 +466,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     A :class:`~fwwrules.errors.ScenarioError` prints one ``file:LINE: path: message`` line per
     problem (the form editors and CI logs link to); other user errors print one
     ``fwwrules: error: ...`` line. Either way exit status 2 and no traceback. A bug in fwwrules
-    itself prints one line and exits 1; ``FWWRULES_DEBUG=1`` shows its traceback.
+    itself prints one line and exits 1; ``FWWRULES_DEBUG=1`` shows its traceback. A standard
+    output that cannot take the answer (a closed pipe, a full disk) ends the command with exit
+    status 2 and nothing more said, unless it cannot encode the text (then one line says so).
     """
     args = build_parser().parse_args(argv)
     try:
-        return int(args.func(args))
+        code = int(args.func(args))
+        try:
+            sys.stdout.flush()
+        except (OSError, ValueError) as exc:
+            raise _StdoutFailed() from exc
+        return code
+    except _StdoutFailed as exc:
+        _silence_stdout()
+        if isinstance(exc.__cause__, UnicodeEncodeError):
+            encoding = getattr(sys.stdout, "encoding", "?")
+            print(
+                f"fwwrules: error: standard output cannot show this text (encoding {encoding}); "
+                "use a UTF-8 locale or PYTHONIOENCODING=utf-8",
+                file=sys.stderr,
+            )
+        return EXIT_USAGE
     except ScenarioError as exc:
         print(exc.render(), file=sys.stderr)
         return EXIT_USAGE
     except FwwError as exc:
         print(f"fwwrules: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except BrokenPipeError:  # e.g. `fwwrules schema | head`: stop quietly
-        _silence_stdout()
-        return EXIT_OK
     except KeyboardInterrupt:
         print("fwwrules: interrupted", file=sys.stderr)
         return 130

@@ -9,13 +9,14 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from shapely.geometry import LineString, Point
 
+from .arguments import point
+from .arguments import scenario as scenario_arg
 from .attack import ruling
 from .board import Disc
 from .catalogue import render
@@ -23,7 +24,6 @@ from .close_combat import QUICK_ACTION_MODIFIER
 from .constants import LENGTH_EPSILON_MM
 from .data import Scenario
 from .engagement import engagements, same_level, touching
-from .errors import QueryError
 from .paths import (
     Obstacle,
     Point2,
@@ -154,6 +154,7 @@ def withdraw(scenario: Scenario, model_id: str, rules: str | None = None) -> Wit
     :func:`fwwrules.attack.ruling` with ``quick=True``. The free attacks trigger no reactions; a
     withdrawal is a normal Move, never a Charge. A model that is not engaged provokes nothing.
     """
+    scenario = scenario_arg(scenario, "withdraw")
     r = ruleset_name(scenario.rules, rules)
     model = scenario.model(model_id)
     eng = engagements(scenario)
@@ -338,11 +339,10 @@ def slide(
     so when the straight line meets terrain). A slide provokes no free attacks. ``vts``: never
     legal.
     """
+    scenario = scenario_arg(scenario, "slide")
     r = ruleset_name(scenario.rules, rules)
     model = scenario.model(model_id)
-    x, y = float(to[0]), float(to[1])
-    if not (math.isfinite(x) and math.isfinite(y)):
-        raise QueryError(f"the slide's end position must be finite numbers, got {to!r}")
+    x, y = point(to, "the slide's end position")
     labels = scenario.display_names()
     if not ruleset(r).slides:
         return SlideRuling(

@@ -22,6 +22,8 @@ import dataclasses
 import math
 from typing import TYPE_CHECKING
 
+from .arguments import point
+from .arguments import scenario as scenario_arg
 from .cache import Moved
 from .constants import BOARD_MARGIN_MM, BOUNDARY_TOLERANCE_MM
 
@@ -53,10 +55,11 @@ def move_model(scenario: Scenario, model_id: str, x: float, y: float) -> Scenari
     >>> move_model(s, "a", 10, 20).model("a").at
     (10.0, 20.0)
     """
+    scenario = scenario_arg(scenario, "move_model")
     scenario.model(model_id)  # raises UnknownIdError for a bad id
+    at = point((x, y), "the new centre")
     models = tuple(
-        dataclasses.replace(m, at=(float(x), float(y))) if m.id == model_id else m
-        for m in scenario.models
+        dataclasses.replace(m, at=at) if m.id == model_id else m for m in scenario.models
     )
     moved = dataclasses.replace(scenario, models=models)
     moved.derived.carry_moved(scenario.derived, Moved(scenario, moved, frozenset({model_id})))
@@ -153,7 +156,7 @@ def stop_at_contact(
     board = scenario.board
     me = board.models[model_id].disc
     px, py, r = me.x, me.y, me.r
-    tx, ty = float(to[0]) * u, float(to[1]) * u
+    tx, ty = (v * u for v in point(to, "the point moved toward"))
     dx, dy = tx - px, ty - py
     length = math.hypot(dx, dy)
     if length == 0.0:

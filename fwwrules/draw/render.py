@@ -22,6 +22,8 @@ from .figure import figure_of, new_axes
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from ..shot import Target
+
     from ..data import Scenario
     from ..grid import GridScenario
 
@@ -30,7 +32,7 @@ def render_figure(
     scenario: Scenario | GridScenario,
     *,
     attacker: str | None = None,
-    target: str | None = None,
+    target: Target | None = None,
     weapon: str | None = None,
     rules: str | None = None,
     band: str | None = None,
@@ -88,7 +90,7 @@ def render_figure(
 def _render_grid(
     scenario: GridScenario,
     attacker: str | None,
-    target: str | None,
+    target: Target | None,
     attack: str,
     rules: str | None,
     band: str | None,
@@ -108,6 +110,8 @@ def _render_grid(
         scenario = dataclasses.replace(scenario, title=title)
     grid_ruling = None
     if attacker is not None and target is not None:
+        if not isinstance(target, str):
+            raise QueryError("a Pathfinder grid's target is a creature id, not a point")
         grid_ruling = grid_cover(scenario, attacker, target, attack=attack)
     g = DEFAULT_GRID_STYLE
     ax = new_axes(g.figsize, out_dpi, g.margins)
@@ -120,7 +124,7 @@ def render_file(
     path: str | os.PathLike[str],
     *,
     attacker: str | None = None,
-    target: str | None = None,
+    target: Target | None = None,
     weapon: str | None = None,
     rules: str | None = None,
     band: str | None = None,
