@@ -22,10 +22,9 @@ from .figure import figure_of, new_axes
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from ..shot import Target
-
     from ..data import Scenario
     from ..grid import GridScenario
+    from ..shot import Target
 
 
 def render_figure(
