@@ -200,7 +200,7 @@ def show_contacts_in_legend(artists: BoardArtists, scenario: Scenario, frames: S
     relegend(artists, scenario)
 
 
-@dataclasses.dataclass(eq=False)
+@dataclasses.dataclass(eq=False, repr=False)
 class SlideAnimation:
     """The frames of one slide, ready to be written (see the module's docstring).
 
@@ -222,6 +222,11 @@ class SlideAnimation:
     @property
     def figure(self) -> Figure:
         return self.artists.figure
+
+    def __repr__(self) -> str:
+        r = self.ruling
+        verdict = "legal" if r.legal else "not legal"
+        return f"<slide of {r.model} to ({r.to[0]:g}, {r.to[1]:g}): {verdict}, {len(self)} frames>"
 
     def __len__(self) -> int:
         return len(self.positions)
@@ -304,7 +309,7 @@ class SlideAnimation:
         """The animation as HTML with matplotlib's JavaScript player (``HTMLWriter``, frames
         embedded as PNG: it plays in a notebook and in static views alike). The frames are
         the blitted ones as palette PNGs (a third of the bytes); the player's id is derived
-        from the frames, so the same animation gives the same HTML."""
+        from what it shows, so the same animation gives the same HTML."""
         import base64
         import hashlib
         import re
@@ -319,7 +324,12 @@ class SlideAnimation:
                 for png in frames:
                     writer.add_frame(base64.encodebytes(png).decode("ascii"))
             page = out.read_text(encoding="utf-8")
-        uid = hashlib.sha256(b"".join(frames)).hexdigest()[:32]
+        # The player's id from what the animation shows (not from the frames' bytes, which
+        # depend on the fonts and libraries at hand): the same slide, the same HTML.
+        key = f"{self.ruling.model}|{self.ruling.to}|{len(self)}|{self.lang}|{self.figure.dpi}"
+        uid = hashlib.sha256((key + "|" + self.figure.axes[0].get_title()).encode()).hexdigest()[
+            :32
+        ]
         found = re.search(r"_anim_img([0-9a-f]{32})", page)  # the writer's random id
         return page if found is None else page.replace(found.group(1), uid)
 
