@@ -1664,6 +1664,18 @@ UI_TEXT: dict[str, Entry] = {
     },
     "panel/refused": {"en": "Not done:", "de": "Nicht ausgeführt:"},
     "panel/saved": {"en": "Saved", "de": "Gespeichert"},
+    "panel/export": {"en": "Export picture", "de": "Bild exportieren"},
+    "panel/export-format": {"en": "Format", "de": "Format"},
+    "panel/export-scale": {"en": "Size", "de": "Größe"},
+    "panel/export-file": {"en": "File", "de": "Datei"},
+    "panel/exported": {
+        "en": "Wrote {path} ({width} × {height} px).",
+        "de": "{path} geschrieben ({width} × {height} px).",
+    },
+    "panel/download": {"en": "Download", "de": "Herunterladen"},
+    "panel/title": {"en": "Title", "de": "Titel"},
+    "panel/play": {"en": "Play the slide", "de": "Slide abspielen"},
+    "panel/frame": {"en": "Step", "de": "Schritt"},
     "panel/editor-hint": {
         "en": "Rectangle: drag a corner to the opposite one. Polygon: click the corners, then "
         "the first one again. Circle: press at the centre, drag to the edge. Select: drag a "
