@@ -16,7 +16,7 @@ from matplotlib.backend_bases import MouseEvent
 import fwwrules
 from fwwrules.data import Scenario
 from fwwrules.draw import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board, update_board
-from fwwrules.draw.threat import LAYERS, ThreatArtists, draw_threat_map, threat_title
+from fwwrules.draw.threat import LAYERS, ThreatArtists, draw_threat_map
 from fwwrules.errors import FwwError
 from fwwrules.placement import place_by_hand
 from fwwrules.threat import ThreatMap, default_area, sides_of
@@ -100,7 +100,12 @@ class ThreatPanel(ControlPanel):
         # when there is room and below it when not (never in a scroll box of its own).
         controls = wrap_row([self.side, self.layer, self.rules, self.lang, self.snap])
         self.widget = widgets.VBox(
-            [controls, board_and_side(self.view.widget, [self.hint, self.html])],
+            [
+                controls,
+                board_and_side(
+                    self.view.widget, [self.hint, self.html, self.export_control.widget]
+                ),
+            ],
             layout=widgets.Layout(width="100%"),
         )
         self.view.invalidate()
@@ -152,8 +157,8 @@ class ThreatPanel(ControlPanel):
                 self.layer.value,
                 lang=self.lang.value,
                 style=self.view.style,
+                board=self.board,  # titled with the map's title and laid out again
             )
-            self.board.title.set_text(threat_title(self.result, self.lang.value))
 
     def _show_text(self) -> None:
         lang = self.lang.value

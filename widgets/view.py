@@ -39,6 +39,7 @@ from fwwrules.draw import (
     moving_artists,
     set_animated,
 )
+from fwwrules.draw.board import FIXED_SIZE_GID
 from fwwrules.draw.figure import place_axes
 
 from .board_canvas import BoardLink, live_canvas_available
@@ -168,6 +169,8 @@ class BoardView:
                 ),
             )
         place_axes(fig, style.margins)
+        # The board is laid out to fit this size (its key moves below the board, never out).
+        fig.set_gid(FIXED_SIZE_GID)
         self.figure = fig
         self.ax = fig.add_subplot()
         self.artists: BoardArtists | None = None
@@ -228,8 +231,16 @@ class BoardView:
 
     # --- the browser -------------------------------------------------------------------------
     def _pixels(self) -> Any:
+        """The picture drawn (drawn again first if a ``savefig`` at another size, an
+        export, left the canvas holding a picture of another size)."""
         canvas: Any = self.figure.canvas
-        return np.asarray(canvas.buffer_rgba())
+        pixels = np.asarray(canvas.buffer_rgba())
+        width, height = canvas.get_width_height(physical=True)
+        if pixels.shape[:2] != (height, width):
+            self.invalidate()
+            canvas.draw()
+            pixels = np.asarray(canvas.buffer_rgba())
+        return pixels
 
     def _set_ratio(self, ratio: float) -> None:
         """A view was shown at ``ratio``: draw at it (everything, once) before its frame."""
