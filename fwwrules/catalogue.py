@@ -1665,6 +1665,10 @@ UI_TEXT: dict[str, Entry] = {
     "draw/cover-mark": {"en": "cover modifier", "de": "Deckungsmodifikator"},
     "draw/key": {"en": "labels", "de": "Beschriftungen"},
     "draw/elevation": {"en": "elevation", "de": "Erhöhung"},
+    "draw/rules-core": {"en": "core rules", "de": "Grundregeln"},
+    "draw/rules-vts": {"en": "Vault-Tec Simulator", "de": "Vault-Tec Simulator"},
+    "draw/contact-kept": {"en": "contact kept", "de": "Kontakt gehalten"},
+    "draw/contact-broken": {"en": "contact broken", "de": "Kontakt verloren"},
     # --- threat/: the threat map's overlay
     "threat/attackers": {"en": "shooters that can attack", "de": "Schützen, die angreifen können"},
     "threat/uncovered": {

@@ -85,6 +85,17 @@ def _json(data: Any, **kwargs: Any) -> str:
     return json.dumps(data, ensure_ascii=False, allow_nan=False, **kwargs)
 
 
+def _positive(text: str) -> float:
+    """A positive finite number (a picture's width, dpi or scale)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not (value > 0 and value != float("inf")):
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return value
+
+
 def _emit(result: Any, args: argparse.Namespace) -> None:
     if args.json:
         _say(_json(result.to_dict(args.lang), indent=2))
@@ -208,12 +219,19 @@ def cmd_slide(args: argparse.Namespace) -> int:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
+    """``fwwrules render FILE [-o board.png] [--attacker A --target T] [size, rules, band,
+    title, language]``, or with ``--slide MODEL --to X,Y`` the slide (a GIF or HTML
+    animation, or the still picture of where it ends)."""
     from . import load
+    from .files import load_scenario_file
     from .grid import GridScenario
 
-    scenario = load(args.file)
+    # A slide needs a scenario file (a grid file is refused with a clear error).
+    scenario = load_scenario_file(args.file) if args.slide is not None else load(args.file)
     if (args.attacker is None) != (args.target is None):
         raise QueryError("give both --attacker and --target, or neither")
+    if (args.slide is None) != (args.to is None):
+        raise QueryError("give both --slide MODEL and --to X,Y, or neither")
     _check_folder(args.output)
     target = args.target
     if target is not None and not isinstance(scenario, GridScenario):
@@ -224,15 +242,35 @@ def cmd_render(args: argparse.Namespace) -> int:
         raise QueryError(
             f"drawing needs matplotlib: pip install 'fwwrules[draw]' ({exc})"
         ) from None
-    out = render_file(
-        scenario,
-        args.output,
-        attacker=args.attacker,
-        target=target,
-        weapon=args.weapon,
-        lang=args.lang,
-        attack=args.attack,
-    )
+    size = {"scale": args.scale, "dpi": args.dpi, "width": args.width}
+    if args.slide is not None:
+        from .draw.animate import render_slide
+
+        out = render_slide(
+            scenario,  # type: ignore[arg-type]
+            args.slide,
+            args.to,
+            args.output,
+            rules=args.rules,
+            lang=args.lang,
+            title=args.title,
+            frames=args.frames,
+            **size,
+        )
+    else:
+        out = render_file(
+            scenario,
+            args.output,
+            attacker=args.attacker,
+            target=target,
+            weapon=args.weapon,
+            rules=args.rules,
+            band=args.band,
+            title=args.title,
+            lang=args.lang,
+            attack=args.attack,
+            **size,
+        )
     # Without -o the picture goes to board.png in the current folder: say where, in full.
     _wrote(out)
     return EXIT_OK
@@ -356,19 +394,46 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--rules", choices=("core", "vts"))
     answer_options(sp)
 
-    sp = command("render", cmd_render, "draw the board as PNG or SVG")
+    sp = command(
+        "render",
+        cmd_render,
+        "draw the board as PNG or SVG, or a slide as a GIF or HTML animation",
+    )
     sp.add_argument("file")
-    sp.add_argument("-o", "--output", default="board.png")
+    sp.add_argument(
+        "-o",
+        "--output",
+        default="board.png",
+        help="the picture: .png or .svg (with --slide also .gif or .html); default board.png",
+    )
     sp.add_argument("--attacker")
     sp.add_argument("--target")
     sp.add_argument("--weapon")
+    sp.add_argument("--rules", choices=("core", "vts"), help="the ruleset (default: the file's)")
+    sp.add_argument("--band", choices=("short", "long"), help="the range band the attacker chooses")
+    sp.add_argument("--title", help="the picture's title (default: the file's, in --lang)")
     sp.add_argument(
         "--attack",
         choices=("ranged", "melee", "reach"),
         default="ranged",
         help="for a grid file: the attack whose lines are drawn",
     )
-    sp.add_argument("--lang", choices=("en", "de"), default="en")
+    sp.add_argument(
+        "--lang", choices=("en", "de"), default="en", help="language of every text in the picture"
+    )
+    size = sp.add_mutually_exclusive_group()
+    size.add_argument(
+        "--width", type=_positive, metavar="PX", help="picture width in pixels (the height follows)"
+    )
+    size.add_argument("--dpi", type=_positive, help="dots per inch (the board is 7.8 in wide)")
+    size.add_argument(
+        "--scale", type=_positive, help="times the panel's own size: 2 gives 1560 x 1080 pixels"
+    )
+    sp.add_argument("--slide", metavar="MODEL", help="animate this model's slide (melee.slide)")
+    sp.add_argument("--to", type=_point, metavar="X,Y", help="where the slide ends (--slide)")
+    sp.add_argument(
+        "--frames", type=int, default=None, help="frames of a slide animation (default 24)"
+    )
 
     sp = command("examples", cmd_examples, "list the shipped examples, or print or copy one")
     sp.add_argument("name", nargs="?", metavar="NAME", help="an example name, e.g. cover-example-1")

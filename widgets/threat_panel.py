@@ -16,7 +16,7 @@ from matplotlib.backend_bases import MouseEvent
 import fwwrules
 from fwwrules.data import Scenario
 from fwwrules.draw import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board, update_board
-from fwwrules.draw.threat import LAYERS, ThreatArtists, draw_threat_map, threat_word
+from fwwrules.draw.threat import LAYERS, ThreatArtists, draw_threat_map
 from fwwrules.errors import FwwError
 from fwwrules.threat import ThreatMap, default_area, sides_of
 
@@ -159,13 +159,7 @@ class ThreatPanel(ControlPanel):
                 self.layer.value,
                 lang=self.lang.value,
                 style=self.view.style,
-            )
-            self.board.title.set_text(
-                threat_word("title", self.lang.value).format(
-                    base=f"{self.result.base:g}",
-                    units=self.scenario.units,
-                    side=self.result.side,
-                )
+                board=self.board,  # titled with the map's title and laid out again
             )
 
     def _show_text(self) -> None:

@@ -40,6 +40,7 @@ from fwwrules.draw import (
     moving_artists,
     set_animated,
 )
+from fwwrules.draw.board import FIXED_SIZE_GID
 from fwwrules.draw.figure import place_axes
 
 PNG_PIXEL_RATIO = 2.0
@@ -332,6 +333,8 @@ class BoardView:
                 ),
             )
         place_axes(fig, style.margins)
+        # The board is laid out to fit this size (its key moves below the board, never out).
+        fig.set_gid(FIXED_SIZE_GID)
         self.figure = fig
         self.ax = fig.add_subplot()
         self.artists: BoardArtists | None = None

@@ -267,41 +267,9 @@ def _png(draw: Callable[[Any], object], grid: bool) -> bytes:
     draw(ax)
     buf = io.BytesIO()
     fig = figure_of(ax)
-    fig.savefig(buf, format="png", metadata={"Software": None}, bbox_inches=_grown_box(fig))
+    # Nothing sticks out of the figure (fwwrules.draw.layout): it is saved as it is.
+    fig.savefig(buf, format="png", metadata={"Software": None})
     return buf.getvalue()
-
-
-def _grown_box(fig: Any) -> Any:
-    """The figure's box (inches), grown to hold whatever sticks out of the fixed layout (a long
-    German legend entry sticks out on the right), so nothing is cut off at the figure's edge.
-
-    Only what can stick out is measured, with the figure's renderer: each Axes' legend, titles
-    and visible texts, and the figure's texts (no second drawing, which ``bbox_inches="tight"``
-    costs, and no tick layout). A picture that fits keeps its size; a side that grows gets a
-    small margin.
-    """
-    from matplotlib.transforms import Bbox
-
-    renderer = fig.canvas.get_renderer()
-    texts = list(fig.texts)
-    legends = list(fig.legends)
-    for ax in fig.axes:
-        texts += [ax.title, ax._left_title, ax._right_title, *ax.texts]
-        if ax.get_legend() is not None:
-            legends.append(ax.get_legend())
-    boxes = [lg.get_window_extent(renderer) for lg in legends if lg.get_visible()]
-    boxes += [t.get_window_extent(renderer) for t in texts if t.get_visible() and t.get_text()]
-    full = fig.bbox_inches
-    if not boxes:
-        return full
-    inside = Bbox.union(boxes).transformed(fig.dpi_scale_trans.inverted())
-    pad = 0.08  # inches of room beyond a side that had to grow
-    return Bbox.from_extents(
-        full.x0 if inside.x0 >= full.x0 else inside.x0 - pad,
-        full.y0 if inside.y0 >= full.y0 else inside.y0 - pad,
-        full.x1 if inside.x1 <= full.x1 else inside.x1 + pad,
-        full.y1 if inside.y1 <= full.y1 else inside.y1 + pad,
-    )
 
 
 def _draw_picture(scenario: Any, answer: Any, kind: str, lang: str) -> bytes:
