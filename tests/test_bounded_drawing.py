@@ -28,7 +28,9 @@ def far_apart(units: str, distance: float) -> fwwrules.Scenario:
     return s
 
 
-@pytest.mark.parametrize(("units", "distance"), [("in", 1e6), ("mm", 1e6), ("in", 1e4), ("mm", 100)])
+@pytest.mark.parametrize(
+    ("units", "distance"), [("in", 1e6), ("mm", 1e6), ("in", 1e4), ("mm", 100)]
+)
 def test_render_ticks_stay_a_dozen_whatever_the_span(units: str, distance: float) -> None:
     ax = new_axes((6, 4), 100, (0.1, 0.7, 0.1, 0.9))
     draw_board(far_apart(units, distance), ax)
