@@ -92,7 +92,10 @@ class AttackPanel(MovablePanel):
         )
         moves = wrap_row([self.model, self.x, self.y, self.hint])
         self.widget = widgets.VBox(
-            [controls, board_and_side(self.view.widget, [self.html, moves])],
+            [
+                controls,
+                board_and_side(self.view.widget, [self.html, moves, self.export_control.widget]),
+            ],
             layout=widgets.Layout(width="100%"),
         )
         self.view.redraw()

@@ -44,13 +44,14 @@ from matplotlib.path import Path as MplPath
 from matplotlib.text import Text
 from matplotlib.widgets import PolygonSelector, RectangleSelector
 
+from fwwrules.catalogue import check_lang
 from fwwrules.constants import MM_PER_INCH
 from fwwrules.data import Scenario
 from fwwrules.draw import DEFAULT_STYLE, BoardStyle
 from fwwrules.draw.board import side_look, tick_step
 from fwwrules.errors import FwwError, Problem, ScenarioError, format_path
 from fwwrules.loading import Document, parse_text
-from fwwrules.pieces import SCENARIO_FORMAT, TERRAIN_KINDS, Model
+from fwwrules.pieces import SCENARIO_FORMAT, TERRAIN_KINDS, Model, title_in
 from fwwrules.placement import stop_at_contact
 from fwwrules.saving import dump_text, to_data
 from fwwrules.scenario_spec import load_scenario, parse_scenario, polygon_point_count_problem
@@ -636,6 +637,32 @@ class BoardEditor(ControlPanel):
         or ``""`` removes an optional one."""
         self._set(ident, "terrain", props, ("kind", "name", "height", "huge", "elevated"))
 
+    def set_title(self, text: str, lang: str | None = None) -> None:
+        """Set the board's title in ``lang`` (default: the editor's language); saved in the
+        file. A title in English only is one line of text (``title: ...``); titles in more
+        languages are saved per language (``title: {en: ..., de: ...}``); an empty text
+        removes that language's title. A plain title a file gave is taken as the English one
+        when another language gets its own."""
+        lang = check_lang(lang or self.lang.value)
+        data = self.data
+        data["title"] = titled(data.get("title"), lang, text)
+        if data["title"] is None:
+            del data["title"]
+        if data.get("title") != self._data.get("title"):
+            self._commit(data)
+
+    def _title_changed(self, change: dict[str, Any]) -> None:
+        if not self._hold:
+            self.set_title(str(change["new"]))
+
+    def picture_figure(self) -> Figure:
+        """The board as ``fwwrules render`` draws it, in the editor's language, with its title
+        (what the export control writes; the editing canvas has handles and previews). Raises
+        the loader's error while the board has problems."""
+        from fwwrules.draw.render import render_figure
+
+        return render_figure(self.scenario, lang=self.lang.value, style=self.style)
+
     def set_model(self, ident: str, **props: Any) -> None:
         """Change ``name``, ``faction``, ``base``, ``skills``, ``weapons`` or ``elevation`` of a
         model (``None`` or ``""`` removes an optional one). A base that grows into another
@@ -759,6 +786,7 @@ class BoardEditor(ControlPanel):
         self.elevated = widgets.Dropdown(options=[NONE, *TERRAIN_KINDS], value=NONE, **kw)
         self.apply_button = widgets.Button(layout=widgets.Layout(width="318px"))
         self.path = widgets.Text(value="my-board.yaml", **kw)
+        self.title = widgets.Text(value="", continuous_update=False, **kw)
         self.save_button = widgets.Button(layout=widgets.Layout(width="140px"))
         self.attack_button = widgets.Button(layout=widgets.Layout(width="318px"))
         self.hint = widgets.HTML(layout=widgets.Layout(width="95%"))
@@ -784,10 +812,12 @@ class BoardEditor(ControlPanel):
                 self.huge,
                 self.elevated,
                 self.apply_button,
+                self.title,
                 widgets.HBox([self.path]),
                 self.save_button,
                 self.attack_button,
                 self.lang,
+                self.export_control.widget,
             ],
             layout=widgets.Layout(width="336px"),
         )
@@ -835,6 +865,7 @@ class BoardEditor(ControlPanel):
     def _connect(self) -> None:
         self.tool.observe(self._tool_changed, "value")
         self.lang.observe(self._changed, "value")
+        self.title.observe(self._title_changed, "value")
         self.base_class.observe(self._base_class_changed, "value")
         self.undo_button.on_click(lambda _b: self.undo())
         self.redo_button.on_click(lambda _b: self.redo())
@@ -986,6 +1017,7 @@ class BoardEditor(ControlPanel):
             getattr(self, key).description = ui(key, lang)
         self.piece_name.description = ui("name", lang)
         self.path.description = ui("file", lang)
+        self.title.description = ui("title", lang)
         self.snap_box.description = ui("snap", lang)
         buttons = {
             "undo": self.undo_button,
@@ -1016,6 +1048,8 @@ class BoardEditor(ControlPanel):
         self._draw()
         self._show_message()
         self._fill_form()
+        with self._held():  # the title of the language shown
+            self.title.value = title_in(self._data.get("title"), self.lang.value) or ""
 
     def _show_message(self) -> None:
         lang = self.lang.value
@@ -1447,6 +1481,34 @@ class BoardEditor(ControlPanel):
         self._guard(lambda: self.add_polygon(points, **self._terrain_form()))
         self.polygon_selector.clear()
         self._render()
+
+
+def titled(title: Any, lang: str, text: str) -> str | dict[str, str] | None:
+    """A file's ``title`` with ``lang``'s set to ``text`` (``""`` removes it): English alone
+    stays one line of text; a plain title becomes the English one when another language is
+    added.
+
+    >>> titled(None, "en", "Crates"), titled("Crates", "de", "Kisten")
+    ('Crates', {'en': 'Crates', 'de': 'Kisten'})
+    >>> titled({"en": "Crates", "de": "Kisten"}, "de", ""), titled("Crates", "en", "")
+    ('Crates', None)
+    """
+    if title is None:
+        titles: dict[str, str] = {}
+    elif isinstance(title, str):
+        titles = {"en": title}
+    else:
+        titles = dict(title)
+    text = text.strip()
+    if text:
+        titles[lang] = text
+    else:
+        titles.pop(lang, None)
+    if not titles:
+        return None
+    if set(titles) == {"en"}:
+        return titles["en"]
+    return titles
 
 
 def _default_size(units: str) -> XY:

@@ -79,7 +79,7 @@ class GridPanel(ControlPanel):
             [
                 wrap_row([self.attacker, self.target]),
                 wrap_row([self.attack, self.lang]),
-                board_and_side(self.image, [self.text]),
+                board_and_side(self.image, [self.text, self.export_control.widget]),
             ],
             layout=widgets.Layout(width="100%"),
         )

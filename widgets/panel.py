@@ -13,6 +13,7 @@ import ipywidgets as widgets
 from fwwrules.data import Scenario
 from fwwrules.placement import Bounds, board_bounds, move_model, slide_at_contact
 
+from .export import PictureExport
 from .text import ui
 
 CHAR_PX = 8.0
@@ -65,8 +66,9 @@ def board_and_side(board: widgets.Widget, side: Sequence[widgets.Widget]) -> wid
     )
 
 
-class ControlPanel:
-    """Base of the panels with a language control, a ``_relabel()`` and a ``refresh()``.
+class ControlPanel(PictureExport):
+    """Base of the panels with a language control, a ``_relabel()`` and a ``refresh()``;
+    every panel exports its picture (:meth:`save_picture`, :attr:`export_control`).
 
     Control callbacks do nothing while the panel itself sets control values
     (``with self._held(): ...``), so one user change recomputes the ruling once.
@@ -89,6 +91,7 @@ class ControlPanel:
             return
         if change["owner"] is self.lang:
             self._relabel()
+            self._relabel_export()
         self.refresh()
 
     def _relabel(self) -> None:  # pragma: no cover - every panel overrides it

@@ -103,7 +103,7 @@ class ThreatPanel(ControlPanel):
         for control in (self.side, self.layer, self.rules, self.lang):
             control.observe(self._changed, "value")
         controls = widgets.VBox(
-            [self.side, self.layer, self.rules, self.lang, self.hint],
+            [self.side, self.layer, self.rules, self.lang, self.hint, self.export_control.widget],
             layout=widgets.Layout(flex="0 0 auto", width="270px"),
         )
         # Controls, board and text side by side; on a narrow screen the text wraps below.

@@ -36,7 +36,6 @@ from ..errors import QueryError
 from .artists import DEFAULT_STYLE, BoardArtists, BoardStyle
 from .export import FORMATS, export_dpi, save_picture
 from .figure import figure_of, new_axes
-from .text import draw_word
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -86,7 +85,122 @@ def path_points(path: Sequence[XY], n: int) -> list[XY]:
     return out
 
 
-@dataclasses.dataclass(eq=False)
+@dataclasses.dataclass(frozen=True, slots=True)
+class SlideFrames:
+    """Where a sliding model stands in each frame and whether it touches each model it was
+    engaged with there: ``positions`` (scenario units), ``engaged`` (ids), ``contact[k][i]``
+    (frame ``k``, ``engaged[i]``; :func:`fwwrules.engagement.in_contact` on the board with the
+    model moved there)."""
+
+    positions: tuple[XY, ...]
+    engaged: tuple[str, ...]
+    contact: tuple[tuple[bool, ...], ...]
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+
+def slide_frames(scenario: Scenario, ruling: SlideRuling, n: int = DEFAULT_FRAMES) -> SlideFrames:
+    """``n`` frames of ``ruling``'s slide: along its exact path (a legal slide), or straight to
+    where it was asked to end (a refused one), in equal steps."""
+    from ..engagement import engagements, in_contact
+    from ..placement import move_model
+
+    if not 2 <= n <= MAX_FRAMES:
+        raise QueryError(f"frames must be from 2 to {MAX_FRAMES} (got {n})")
+    model = ruling.model
+    start = scenario.model(model).at
+    way = list(ruling.path) if ruling.path else [tuple(start), tuple(ruling.to)]
+    positions = _onto_arcs(scenario, model, path_points([(float(x), float(y)) for x, y in way], n))
+    engaged = tuple(engagements(scenario).get(model, ()))
+    contact = tuple(
+        tuple(in_contact(move_model(scenario, model, x, y), model, other) for other in engaged)
+        for x, y in positions
+    )
+    return SlideFrames(positions, engaged, contact)
+
+
+def contact_markers(artists: BoardArtists) -> tuple[Line2D, Line2D]:
+    """The markers of kept (green dot) and broken (red cross) contacts on ``artists``' board,
+    made on first use (hidden until a frame is shown)."""
+    from matplotlib.lines import Line2D
+
+    state = artists.state.setdefault("animation", {})
+    if "kept" not in state:
+        style = artists.style
+        marker = style.marker_size
+        kept = Line2D(
+            [], [], linestyle="none", marker="o", markersize=marker,
+            color=style.slide_legal_colour, markeredgecolor="black",
+            zorder=style.label_zorder + 1.5, visible=False,
+            animated=bool(artists.state.get("animated")),
+        )  # fmt: skip
+        broken = Line2D(
+            [], [], linestyle="none", marker=style.slide_break_marker,
+            markersize=marker * 1.6, color=style.slide_illegal_colour,
+            markeredgecolor="black", zorder=style.label_zorder + 1.5, visible=False,
+            animated=bool(artists.state.get("animated")),
+        )  # fmt: skip
+        artists.ax.add_line(kept)
+        artists.ax.add_line(broken)
+        state["kept"], state["broken"] = kept, broken
+    return state["kept"], state["broken"]
+
+
+def show_frame(
+    artists: BoardArtists, scenario: Scenario, model: str, frames: SlideFrames, k: int
+) -> None:
+    """Put ``artists``' board in the state of frame ``k``: the sliding base where it stands,
+    its name and the slide's note clear of it, the engagement links of the board with the
+    model moved there, and a dot (kept) or cross (broken) where it meets each model it was
+    engaged with. Nothing is drawn (the caller redraws, or blits the moving artists)."""
+    from ..placement import move_model
+    from .board import _draw_engagements
+    from .labels import follow
+
+    x, y = frames.positions[k]
+    moved = move_model(scenario, model, x, y)
+    u = scenario.unit_mm
+    base = artists.bases[model]
+    base.set_center((x * u, y * u))
+    follow(artists, [artists.labels[model], artists.slide_label])  # clear of the moved base
+    _draw_engagements(artists, moved, True)
+    kept: list[XY] = []
+    broken: list[XY] = []
+    r = base.get_radius()
+    for other, touching in zip(frames.engaged, frames.contact[k], strict=True):
+        ox, oy = moved.board.models[other].disc.x, moved.board.models[other].disc.y
+        d = math.hypot(ox - x * u, oy - y * u) or 1.0
+        point = (x * u + (ox - x * u) * r / d, y * u + (oy - y * u) * r / d)
+        (kept if touching else broken).append(point)
+    dots, crosses = contact_markers(artists)
+    _set_points(dots, kept)
+    _set_points(crosses, broken)
+
+
+def hide_contacts(artists: BoardArtists) -> None:
+    """Hide the contact markers and take them out of the legend (the next update of the
+    board shows it as a still picture again)."""
+    state = artists.state.get("animation", {})
+    for key in ("kept", "broken"):
+        if key in state:
+            state[key].set_visible(False)
+    state.pop("kinds", None)
+
+
+def show_contacts_in_legend(artists: BoardArtists, scenario: Scenario, frames: SlideFrames) -> None:
+    """The legend lists the contact markers the frames show (kept, broken) and the picture
+    is laid out again for it."""
+    from .board import relegend
+
+    kinds = set()
+    for flags in frames.contact:
+        kinds |= {"contact-kept" if f else "contact-broken" for f in flags}
+    artists.state.setdefault("animation", {})["kinds"] = kinds
+    relegend(artists, scenario)
+
+
+@dataclasses.dataclass(eq=False, repr=False)
 class SlideAnimation:
     """The frames of one slide, ready to be written (see the module's docstring).
 
@@ -109,34 +223,21 @@ class SlideAnimation:
     def figure(self) -> Figure:
         return self.artists.figure
 
+    def __repr__(self) -> str:
+        r = self.ruling
+        verdict = "legal" if r.legal else "not legal"
+        return f"<slide of {r.model} to ({r.to[0]:g}, {r.to[1]:g}): {verdict}, {len(self)} frames>"
+
     def __len__(self) -> int:
         return len(self.positions)
 
     def show(self, k: int) -> None:
         """Put the board in the state of frame ``k`` (nothing is drawn)."""
-        from ..placement import move_model
-        from .board import _draw_engagements
-        from .labels import follow
+        show_frame(self.artists, self.scenario, self.ruling.model, self.frames, k)
 
-        model = self.ruling.model
-        x, y = self.positions[k]
-        moved = move_model(self.scenario, model, x, y)
-        art = self.artists
-        u = self.scenario.unit_mm
-        base = art.bases[model]
-        base.set_center((x * u, y * u))
-        follow(art, [art.labels[model], art.slide_label])  # clear of the moved base
-        _draw_engagements(art, moved, True)
-        kept: list[XY] = []
-        broken: list[XY] = []
-        r = base.get_radius()
-        for other, touching in zip(self.engaged, self.contact[k], strict=True):
-            ox, oy = moved.board.models[other].disc.x, moved.board.models[other].disc.y
-            d = math.hypot(ox - x * u, oy - y * u) or 1.0
-            point = (x * u + (ox - x * u) * r / d, y * u + (oy - y * u) * r / d)
-            (kept if touching else broken).append(point)
-        _set_points(self.state["kept"], kept)
-        _set_points(self.state["broken"], broken)
+    @property
+    def frames(self) -> SlideFrames:
+        return SlideFrames(self.positions, self.engaged, self.contact)
 
     @property
     def state(self) -> dict[str, Any]:
@@ -208,7 +309,7 @@ class SlideAnimation:
         """The animation as HTML with matplotlib's JavaScript player (``HTMLWriter``, frames
         embedded as PNG: it plays in a notebook and in static views alike). The frames are
         the blitted ones as palette PNGs (a third of the bytes); the player's id is derived
-        from the frames, so the same animation gives the same HTML."""
+        from what it shows, so the same animation gives the same HTML."""
         import base64
         import hashlib
         import re
@@ -223,7 +324,12 @@ class SlideAnimation:
                 for png in frames:
                     writer.add_frame(base64.encodebytes(png).decode("ascii"))
             page = out.read_text(encoding="utf-8")
-        uid = hashlib.sha256(b"".join(frames)).hexdigest()[:32]
+        # The player's id from what the animation shows (not from the frames' bytes, which
+        # depend on the fonts and libraries at hand): the same slide, the same HTML.
+        key = f"{self.ruling.model}|{self.ruling.to}|{len(self)}|{self.lang}|{self.figure.dpi}"
+        uid = hashlib.sha256((key + "|" + self.figure.axes[0].get_title()).encode()).hexdigest()[
+            :32
+        ]
         found = re.search(r"_anim_img([0-9a-f]{32})", page)  # the writer's random id
         return page if found is None else page.replace(found.group(1), uid)
 
@@ -359,87 +465,28 @@ def slide_animation(
     docstring. ``frames`` (default :data:`DEFAULT_FRAMES`) and ``fps`` set its length; the
     size is set as for any picture (:mod:`fwwrules.draw.export`)."""
     from matplotlib.figure import Figure as _Figure
-    from matplotlib.lines import Line2D
 
-    from ..engagement import engagements, in_contact
     from ..movement import slide
-    from ..placement import move_model
     from .board import draw_board
 
-    n = DEFAULT_FRAMES if frames is None else frames
-    if not 2 <= n <= MAX_FRAMES:
-        raise QueryError(f"frames must be from 2 to {MAX_FRAMES} (got {n})")
     if not 1 <= fps <= 60:
-        raise QueryError(f"fps must be from 0.5 to 60 (got {fps!r})")
+        raise QueryError(f"fps must be from 1 to 60 (got {fps!r})")
     out_dpi = export_dpi(
         _Figure(figsize=style.figsize, dpi=style.dpi), scale=scale, dpi=dpi, width=width
     )
     if title is not None:
         scenario = dataclasses.replace(scenario, title=title)
     ruling = slide(scenario, model, to, rules=rules)
-    start = scenario.model(model).at
-    way = list(ruling.path) if ruling.path else [tuple(start), tuple(to)]
-    positions = _onto_arcs(scenario, model, path_points([(float(x), float(y)) for x, y in way], n))
-    engaged = tuple(engagements(scenario).get(model, ()))
-    contact = tuple(
-        tuple(in_contact(move_model(scenario, model, x, y), model, other) for other in engaged)
-        for x, y in positions
-    )
+    data = slide_frames(scenario, ruling, DEFAULT_FRAMES if frames is None else frames)
     ax = new_axes(style.figsize, out_dpi, style.margins)
     art = draw_board(scenario, ax, style=style, slide=ruling, lang=lang)
-    state = art.state.setdefault("animation", {})
-    marker = style.marker_size
-    kept = Line2D(
-        [], [], linestyle="none", marker="o", markersize=marker, color=style.slide_legal_colour,
-        markeredgecolor="black", zorder=style.label_zorder + 1.5, visible=False,
-    )  # fmt: skip
-    broken = Line2D(
-        [], [], linestyle="none", marker=style.slide_break_marker, markersize=marker * 1.6,
-        color=style.slide_illegal_colour, markeredgecolor="black",
-        zorder=style.label_zorder + 1.5, visible=False,
-    )  # fmt: skip
-    ax.add_line(kept)
-    ax.add_line(broken)
-    state["kept"], state["broken"] = kept, broken
-    _add_contact_legend(art, kept, broken, lang)
+    contact_markers(art)
+    show_contacts_in_legend(art, scenario, data)
+    positions, engaged, contact = data.positions, data.engaged, data.contact
     anim = SlideAnimation(scenario, ruling, positions, engaged, contact, art, lang, fps)
     anim.show(len(positions) - 1)
     figure_of(ax)
     return anim
-
-
-def _add_contact_legend(art: BoardArtists, kept: Line2D, broken: Line2D, lang: str) -> None:
-    """The board's legend with two more entries: contact kept, contact broken."""
-    from matplotlib.lines import Line2D
-
-    from .layout import fit_layout
-
-    legend = art.legend
-    if legend is None:
-        return
-    handles: list[Any] = [h for h in legend.legend_handles if h is not None]
-    labels = [t.get_text().replace("\n", " ") for t in legend.get_texts()]
-    for line in (kept, broken):  # proxies: the markers themselves may be hidden
-        handles.append(
-            Line2D(
-                [], [], linestyle="none", marker=line.get_marker(),
-                markersize=line.get_markersize(), color=line.get_color(),
-                markeredgecolor=line.get_markeredgecolor(),
-            )
-        )  # fmt: skip
-    labels += [draw_word("contact-kept", lang), draw_word("contact-broken", lang)]
-    legend.remove()
-    art.ax.legend(
-        handles,
-        labels,
-        loc="upper left",
-        fontsize=art.style.legend_font_size,
-        handlelength=2.0,
-        handletextpad=0.5,
-        labelspacing=0.35,
-        frameon=False,
-    )
-    fit_layout(art.ax)
 
 
 def render_slide(

@@ -696,6 +696,7 @@ def update_board(
         title = f"{title}\n{ruling.headline(lang)}"
     artists.title.set_fontsize(style.font_size + 1)
     artists.state["lang"] = lang
+    artists.state["title_text"] = title
     _set_caption(artists, scenario, ruling, lang)
 
     if legend:
@@ -754,6 +755,13 @@ def lay_out(artists: BoardArtists, scenario: Scenario, title: str) -> None:
         if need <= strip:
             return
         strip = need
+
+
+def relegend(artists: BoardArtists, scenario: Scenario) -> None:
+    """Build the legend again for what is drawn now and lay the picture out again (after
+    something outside :func:`update_board` drew more, such as a slide's contact markers)."""
+    _update_legend(artists, scenario, str(artists.state.get("lang", "en")))
+    lay_out(artists, scenario, str(artists.state.get("title_text", artists.title.get_text())))
 
 
 def _set_caption(
@@ -1228,6 +1236,9 @@ def drawn_kinds(artists: BoardArtists) -> list[str]:
         "slide-breaks": artists.slide_breaks is not None and artists.slide_breaks.get_visible(),
         "free-attack": any(a.get_visible() for a in artists.free_attacks),
         "into-melee": any(t.get_visible() and t.get_text() for t in artists.numbers),
+        # a slide being played (fwwrules.draw.animate): the contacts its frames show
+        "contact-kept": "contact-kept" in artists.state.get("animation", {}).get("kinds", ()),
+        "contact-broken": "contact-broken" in artists.state.get("animation", {}).get("kinds", ()),
     }  # fmt: skip
     return [k for k, on in visible.items() if on]
 
@@ -1277,6 +1288,17 @@ def _legend_entries(
         ),
         "free-attack": partial(_proxy, st.free_attack_colour, "-", 2.0, ">"),
         "into-melee": partial(Patch, facecolor=st.number_face, edgecolor="black"),
+        "contact-kept": partial(
+            _proxy, st.slide_legal_colour, "none", 0.0, "o", markeredgecolor="black"
+        ),
+        "contact-broken": partial(
+            _proxy,
+            st.slide_illegal_colour,
+            "none",
+            0.0,
+            st.slide_break_marker,
+            markeredgecolor="black",
+        ),
     }
     for kind in drawn_kinds(artists):
         if kind in ("short-band", "long-band"):
@@ -1293,9 +1315,11 @@ def _legend_entries(
     return out
 
 
-def _proxy(colour: str, linestyle: LineStyleType, width: float, marker: str = "") -> Line2D:
+def _proxy(
+    colour: str, linestyle: LineStyleType, width: float, marker: str = "", **kw: Any
+) -> Line2D:
     return Line2D(
-        [], [], color=colour, linestyle=linestyle, linewidth=width, marker=marker or "None"
+        [], [], color=colour, linestyle=linestyle, linewidth=width, marker=marker or "None", **kw
     )
 
 
@@ -1353,6 +1377,8 @@ def moving_artists(
     caption = artists.state.get("caption")
     if caption is not None:  # the ruleset and band: they change with the ruling
         out.append(caption)
+    animation = artists.state.get("animation", {})  # a slide's contact markers, when shown
+    out += [animation[k] for k in ("kept", "broken") if k in animation]
     overlays = artists.overlays()
     if drag and model_id is not None and artists.state.get("bands_of") not in (None, model_id):
         rings = {id(a) for a in (*artists.bands.values(), *artists.band_labels.values())}
