@@ -48,7 +48,7 @@ from fwwrules.catalogue import check_lang
 from fwwrules.constants import MM_PER_INCH
 from fwwrules.data import Scenario
 from fwwrules.draw import DEFAULT_STYLE, BoardStyle
-from fwwrules.draw.board import side_look
+from fwwrules.draw.board import side_look, tick_step
 from fwwrules.errors import FwwError, Problem, ScenarioError, format_path
 from fwwrules.loading import Document, parse_text
 from fwwrules.pieces import SCENARIO_FORMAT, TERRAIN_KINDS, Model, Rect, title_in
@@ -70,6 +70,16 @@ BASE_CLASSES_MM: Mapping[str, float] = {"normal": 32.0, "large": 40.0, "huge": 6
 
 HISTORY_LIMIT = 200
 """Undo steps kept; older ones are dropped (the board itself is never lost)."""
+
+DRAW_REACH = 1.0
+"""How far beyond the table's edge a piece may reach, as a multiple of the table's larger side:
+the view grows to show a piece off the table (drawn red: the loader refuses it there), so a
+piece reaching further would shrink the table to a dot (and a circle a mile wide cost
+gigabytes to draw); such an edit is refused."""
+
+GRID_LINES = 200
+"""Most lines of one kind of grid the editor draws across the table (1" and 6" lines); on a
+larger table a coarser grid follows the axis ticks, so the drawing never grows with its size."""
 
 DIGITS = 4
 """Decimals kept for a coordinate written by the editor (1e-4 in or mm: below any tolerance)."""
@@ -301,7 +311,16 @@ class BoardEditor(ControlPanel):
         self._scenario, self.problems = self._check(self._data)
 
     def _commit(self, data: Data, note: str = "") -> None:
-        """Make ``data`` the current state (a new undo step) and show it."""
+        """Make ``data`` the current state (a new undo step) and show it.
+
+        Refused (:class:`EditRefused`, nothing changed) when a piece would reach beyond the
+        drawing limit (:data:`DRAW_REACH`), or when the board cannot be drawn: the editor
+        then goes back to the state before, drawn again, so it never stays broken.
+        """
+        too_far = self._beyond_drawing(data)
+        if too_far is not None:
+            raise self._refuse(too_far)
+        before = (list(self._history), self._at, self.selected)
         del self._history[self._at + 1 :]
         self._history.append(data)
         if len(self._history) > HISTORY_LIMIT:
@@ -311,7 +330,28 @@ class BoardEditor(ControlPanel):
         self._validate()
         if self.selected is not None and self._find(self.selected) is None:
             self.selected = None
-        self._show()
+        try:
+            self._show()
+        except (MemoryError, OverflowError, RuntimeError, ValueError) as exc:
+            self._history, self._at, self.selected = before
+            self._validate()
+            self._show()
+            why = f"{type(exc).__name__}: {exc}"[:200]
+            raise self._refuse(
+                f"the board could not be drawn ({why}); the edit was undone"
+            ) from None
+
+    def _beyond_drawing(self, data: Data) -> str | None:
+        """Why ``data`` cannot be drawn (a piece beyond :data:`DRAW_REACH`), or None."""
+        w, h = self.size
+        reach = DRAW_REACH * max(w, h)
+        x0, x1, y0, y1 = self._content_box(data)
+        if x0 >= -reach and y0 >= -reach and x1 <= w + reach and y1 <= h + reach:
+            return None
+        return (
+            f"a piece would reach to [{x0:.6g}, {x1:.6g}] x [{y0:.6g}, {y1:.6g}]: the editor "
+            f"draws pieces up to {reach:g} {self.units} off the table [0, {w:g}] x [0, {h:g}]"
+        )
 
     def _refuse(self, problems: Sequence[Problem] | str) -> EditRefused:
         """Show why an action was not done; return the error for the caller to raise."""
@@ -786,11 +826,6 @@ class BoardEditor(ControlPanel):
         self.ax.set_aspect("equal", adjustable="box")
         self.ax.set_xlabel(self.units, fontsize=8)
         self.ax.tick_params(labelsize=7)
-        if self.units == "in":
-            from matplotlib.ticker import MultipleLocator
-
-            for axis in (self.ax.xaxis, self.ax.yaxis):
-                axis.set_major_locator(MultipleLocator(6.0))
         self._artists: list[Artist] = []
         self.bases: dict[str, CirclePatch] = {}
         self.pieces: dict[str, PolygonPatch | CirclePatch] = {}
@@ -1061,6 +1096,9 @@ class BoardEditor(ControlPanel):
         steps = [(inch, "#E6E6E6")]
         if self.units == "in":
             steps.append((6.0, "#C8C8C8"))  # every 6", where the axes are labelled
+        steps = [(s, c) for s, c in steps if max(w, h) / s <= GRID_LINES]
+        if not steps:  # a huge table: one grid at the axis ticks' step
+            steps = [(tick_step(max(w, h), (inch, 6.0 * inch), most=20), "#C8C8C8")]
         for step, colour in steps:
             xs: list[float] = []
             ys: list[float] = []
@@ -1167,29 +1205,42 @@ class BoardEditor(ControlPanel):
         self._artists.append(artist)
         return artist
 
-    def _limits(self) -> None:
-        """The board plus a margin, grown to show any piece outside it."""
+    def _content_box(self, data: Data) -> tuple[float, float, float, float]:
+        """``(xmin, xmax, ymin, ymax)`` of the table and every piece of ``data``."""
         w, h = self.size
         xs, ys = [0.0, w], [0.0, h]
-        for m in self._data["models"]:
+        for m in data["models"]:
             r = float(m["base"]) / 2
             xs += [float(m["at"][0]) - r, float(m["at"][0]) + r]
             ys += [float(m["at"][1]) - r, float(m["at"][1]) + r]
-        for piece in self._data["terrain"]:
+        for piece in data["terrain"]:
             outline = piece_outline(piece)
             if outline is None:
                 c = piece["circle"]
                 r = float(c["diameter"]) / 2
                 outline = [(c["at"][0] - r, c["at"][1] - r), (c["at"][0] + r, c["at"][1] + r)]
-            xs += [p[0] for p in outline]
-            ys += [p[1] for p in outline]
+            xs += [float(p[0]) for p in outline]
+            ys += [float(p[1]) for p in outline]
+        return min(xs), max(xs), min(ys), max(ys)
+
+    def _limits(self) -> None:
+        """The board plus a margin, grown to show any piece outside it; ticks that keep a
+        readable number whatever the size (every 6" on a table up to 10 feet)."""
+        w, h = self.size
+        x0, x1, y0, y1 = self._content_box(self._data)
         margin = 0.03 * max(w, h)
-        x0, x1, y0, y1 = min(xs) - margin, max(xs) + margin, min(ys) - margin, max(ys) + margin
+        x0, x1, y0, y1 = x0 - margin, x1 + margin, y0 - margin, y1 + margin
         side = max(x1 - x0, y1 - y0)  # a square view, the table in its middle
         x0 -= (side - (x1 - x0)) / 2
         y0 -= (side - (y1 - y0)) / 2
         self.ax.set_xlim(x0, x0 + side)
         self.ax.set_ylim(y0, y0 + side)
+        if self.units == "in":
+            from matplotlib.ticker import MultipleLocator
+
+            step = tick_step(side, (6.0, 12.0, 24.0), most=20)
+            for axis in (self.ax.xaxis, self.ax.yaxis):
+                axis.set_major_locator(MultipleLocator(step))
 
     def _render(self) -> None:
         """Draw the whole board and show it (a frame to the browser, or the PNG)."""
