@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import cast
 
+from .arguments import scenario as scenario_arg
 from .close_combat import (
     charge_reaction_unused,
     classify,
@@ -143,6 +144,8 @@ def ruling(
     it has no cover, armor, effect dice or skill modifiers (``skill.target`` is the value);
     the geometric facts (``line_of_sight``, ``range``) stay.
     """
+    scenario = scenario_arg(scenario, "ruling")
+    scenario.model(attacker)  # an id of this scenario (UnknownIdError, QueryError)
     rules = ruleset_name(scenario.rules, rules or None)
     if band not in (None, "short", "long"):
         raise QueryError(f"unknown band {band!r}; expected short or long")

@@ -8,6 +8,7 @@ never a traceback.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import sys
@@ -16,7 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .errors import FwwError, QueryError, ScenarioError
+from .arguments import point
+from .errors import FwwError, QueryError, ScenarioError, printable
+from .writing import WriteError, write_atomic
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -29,21 +32,75 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
+class _StdoutFailed(Exception):
+    """Standard output could not take the answer (a closed pipe, a full disk, an encoding)."""
+
+
+def _say(text: str) -> None:
+    """Print one answer line (or block) on stdout; a failure there ends the command quietly
+    with exit status 2 (:func:`main`), never a traceback or an "internal error"."""
+    try:
+        sys.stdout.write(text + "\n")
+    except (OSError, UnicodeEncodeError) as exc:
+        raise _StdoutFailed() from exc
+
+
+def _wrote(path: str | os.PathLike[str], *, to_stderr: bool = False) -> None:
+    """``wrote /full/path`` (escaped for the terminal: a name may hold anything)."""
+    line = f"wrote {printable(str(Path(path).resolve()))}"
+    if to_stderr:
+        print(line, file=sys.stderr)
+    else:
+        _say(line)
+
+
 def _point(text: str) -> tuple[float, float]:
+    """``X,Y``: two finite numbers within the coordinate limit (``MAX_COORDINATE``)."""
     try:
         x, y = (float(v) for v in text.split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected X,Y (two numbers), got {text!r}") from None
-    if not all(v == v and abs(v) != float("inf") for v in (x, y)):
-        raise argparse.ArgumentTypeError(f"expected finite numbers, got {text!r}")
-    return (x, y)
+        raise argparse.ArgumentTypeError(
+            f"expected X,Y (two numbers), got {printable(repr(text))}"
+        ) from None
+    try:
+        return point((x, y), "the point")
+    except QueryError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _check_folder(path: str) -> None:
+    """Refuse an output file whose folder does not exist before any work is done (the write
+    itself reports every other failure: :class:`~fwwrules.writing.WriteError`)."""
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        reason = f"no folder {printable(folder)}"
+        if os.path.exists(folder):
+            reason = f"{printable(folder)} is not a folder"
+        raise WriteError(path, reason, errno.ENOENT)
+
+
+def _json(data: Any, **kwargs: Any) -> str:
+    """JSON text; never NaN or Infinity (they are not JSON: a value that would need one is a
+    bug, reported as such, since every number entering a command is checked)."""
+    return json.dumps(data, ensure_ascii=False, allow_nan=False, **kwargs)
+
+
+def _positive(text: str) -> float:
+    """A positive finite number (a picture's width, dpi or scale)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not (value > 0 and value != float("inf")):
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return value
 
 
 def _emit(result: Any, args: argparse.Namespace) -> None:
     if args.json:
-        print(json.dumps(result.to_dict(args.lang), indent=2, ensure_ascii=False))
+        _say(_json(result.to_dict(args.lang), indent=2))
     else:
-        print(result.explain(args.lang))
+        _say(result.explain(args.lang))
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -52,7 +109,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     scenario = load(args.file)
     summary = scenario.summary() if hasattr(scenario, "summary") else None
-    print(f"{args.file}: ok" + (f": {summary}" if summary else ""))
+    _say(f"{printable(args.file)}: ok" + (f": {summary}" if summary else ""))
     return EXIT_OK
 
 
@@ -60,11 +117,11 @@ def cmd_schema(args: argparse.Namespace) -> int:
     if getattr(args, "threat", False):
         from .threat import json_schema as threat_schema
 
-        print(json.dumps(threat_schema(), indent=2))
+        _say(_json(threat_schema(), indent=2))
         return EXIT_OK
     from .scenario_spec import json_schema
 
-    print(json.dumps(json_schema(), indent=2))
+    _say(_json(json_schema(), indent=2))
     return EXIT_OK
 
 
@@ -86,7 +143,11 @@ def cmd_threat(args: argparse.Namespace) -> int:
 
     scenario = load(args.file)
     if isinstance(scenario, GridScenario):
-        raise QueryError(f"{args.file}: a threat map needs a scenario file, not a grid file")
+        raise QueryError(
+            f"{printable(args.file)}: a threat map needs a scenario file, not a grid file"
+        )
+    if args.output:
+        _check_folder(args.output)
     result = threat_map(
         scenario,
         args.side,
@@ -104,11 +165,11 @@ def cmd_threat(args: argparse.Namespace) -> int:
                 f"drawing needs matplotlib: pip install 'fwwrules[draw]' ({exc})"
             ) from None
         out = save_threat_map(result, args.output, layer=args.layer, lang=args.lang)
-        print(f"wrote {Path(out).resolve()}", file=sys.stderr if args.json else sys.stdout)
+        _wrote(out, to_stderr=args.json)
     if args.json:
-        print(json.dumps(result.to_dict(), ensure_ascii=False))
+        _say(_json(result.to_dict()))
     elif not args.output:
-        print(summary_text(result, args.lang))
+        _say(summary_text(result, args.lang))
     return EXIT_OK
 
 
@@ -158,28 +219,60 @@ def cmd_slide(args: argparse.Namespace) -> int:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
+    """``fwwrules render FILE [-o board.png] [--attacker A --target T] [size, rules, band,
+    title, language]``, or with ``--slide MODEL --to X,Y`` the slide (a GIF or HTML
+    animation, or the still picture of where it ends)."""
     from . import load
+    from .files import load_scenario_file
+    from .grid import GridScenario
 
-    scenario = load(args.file)
+    # A slide needs a scenario file (a grid file is refused with a clear error).
+    scenario = load_scenario_file(args.file) if args.slide is not None else load(args.file)
     if (args.attacker is None) != (args.target is None):
         raise QueryError("give both --attacker and --target, or neither")
+    if (args.slide is None) != (args.to is None):
+        raise QueryError("give both --slide MODEL and --to X,Y, or neither")
+    _check_folder(args.output)
+    target = args.target
+    if target is not None and not isinstance(scenario, GridScenario):
+        target = _target(target)  # a point X,Y, as `ruling` takes it
     try:
         from .draw import render_file
     except ImportError as exc:  # matplotlib is an optional extra
         raise QueryError(
             f"drawing needs matplotlib: pip install 'fwwrules[draw]' ({exc})"
         ) from None
-    out = render_file(
-        scenario,
-        args.output,
-        attacker=args.attacker,
-        target=args.target,
-        weapon=args.weapon,
-        lang=args.lang,
-        attack=args.attack,
-    )
+    size = {"scale": args.scale, "dpi": args.dpi, "width": args.width}
+    if args.slide is not None:
+        from .draw.animate import render_slide
+
+        out = render_slide(
+            scenario,  # type: ignore[arg-type]
+            args.slide,
+            args.to,
+            args.output,
+            rules=args.rules,
+            lang=args.lang,
+            title=args.title,
+            frames=args.frames,
+            **size,
+        )
+    else:
+        out = render_file(
+            scenario,
+            args.output,
+            attacker=args.attacker,
+            target=target,
+            weapon=args.weapon,
+            rules=args.rules,
+            band=args.band,
+            title=args.title,
+            lang=args.lang,
+            attack=args.attack,
+            **size,
+        )
     # Without -o the picture goes to board.png in the current folder: say where, in full.
-    print(f"wrote {Path(out).resolve()}")
+    _wrote(out)
     return EXIT_OK
 
 
@@ -193,18 +286,13 @@ def cmd_examples(args: argparse.Namespace) -> int:
         titles = examples()
         width = max(len(name) for name in titles)
         for name, title in titles.items():
-            print(f"{name:<{width}}  {title}")
+            _say(f"{name:<{width}}  {title}")
         return EXIT_OK
     text = example_path(args.name).read_text(encoding="utf-8")
     if args.output is None:
-        sys.stdout.write(text)
+        _say(text.removesuffix("\n"))
         return EXIT_OK
-    out = Path(args.output)
-    try:
-        out.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise QueryError(f"cannot write {out}: {exc.strerror or exc}") from None
-    print(f"wrote {out.resolve()}")
+    _wrote(write_atomic(args.output, text))
     return EXIT_OK
 
 
@@ -217,16 +305,10 @@ def cmd_review(args: argparse.Namespace) -> int:
             f"the review page draws pictures and needs matplotlib: pip install 'fwwrules[draw]' "
             f"({exc})"
         ) from None
-    out = Path(args.output)
-    if not out.parent.is_dir():  # say so before spending half a minute on the pictures
-        raise QueryError(f"cannot write {out}: no folder {out.parent}")
+    _check_folder(args.output)  # say so before spending half a minute on the pictures
     cache = None if args.no_cache else PictureCache(default_cache_dir())
     page = build_review(args.lang, cache=cache)
-    try:
-        out.write_text(page, encoding="utf-8")
-    except OSError as exc:
-        raise QueryError(f"cannot write {out}: {exc.strerror or exc}") from None
-    print(f"wrote {out.resolve()}")
+    _wrote(write_atomic(args.output, page))
     return EXIT_OK
 
 
@@ -312,19 +394,46 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--rules", choices=("core", "vts"))
     answer_options(sp)
 
-    sp = command("render", cmd_render, "draw the board as PNG or SVG")
+    sp = command(
+        "render",
+        cmd_render,
+        "draw the board as PNG or SVG, or a slide as a GIF or HTML animation",
+    )
     sp.add_argument("file")
-    sp.add_argument("-o", "--output", default="board.png")
+    sp.add_argument(
+        "-o",
+        "--output",
+        default="board.png",
+        help="the picture: .png or .svg (with --slide also .gif or .html); default board.png",
+    )
     sp.add_argument("--attacker")
     sp.add_argument("--target")
     sp.add_argument("--weapon")
+    sp.add_argument("--rules", choices=("core", "vts"), help="the ruleset (default: the file's)")
+    sp.add_argument("--band", choices=("short", "long"), help="the range band the attacker chooses")
+    sp.add_argument("--title", help="the picture's title (default: the file's, in --lang)")
     sp.add_argument(
         "--attack",
         choices=("ranged", "melee", "reach"),
         default="ranged",
         help="for a grid file: the attack whose lines are drawn",
     )
-    sp.add_argument("--lang", choices=("en", "de"), default="en")
+    sp.add_argument(
+        "--lang", choices=("en", "de"), default="en", help="language of every text in the picture"
+    )
+    size = sp.add_mutually_exclusive_group()
+    size.add_argument(
+        "--width", type=_positive, metavar="PX", help="picture width in pixels (the height follows)"
+    )
+    size.add_argument("--dpi", type=_positive, help="dots per inch (the board is 7.8 in wide)")
+    size.add_argument(
+        "--scale", type=_positive, help="times the panel's own size: 2 gives 1560 x 1080 pixels"
+    )
+    sp.add_argument("--slide", metavar="MODEL", help="animate this model's slide (melee.slide)")
+    sp.add_argument("--to", type=_point, metavar="X,Y", help="where the slide ends (--slide)")
+    sp.add_argument(
+        "--frames", type=int, default=None, help="frames of a slide animation (default 24)"
+    )
 
     sp = command("examples", cmd_examples, "list the shipped examples, or print or copy one")
     sp.add_argument("name", nargs="?", metavar="NAME", help="an example name, e.g. cover-example-1")
@@ -357,20 +466,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     A :class:`~fwwrules.errors.ScenarioError` prints one ``file:LINE: path: message`` line per
     problem (the form editors and CI logs link to); other user errors print one
     ``fwwrules: error: ...`` line. Either way exit status 2 and no traceback. A bug in fwwrules
-    itself prints one line and exits 1; ``FWWRULES_DEBUG=1`` shows its traceback.
+    itself prints one line and exits 1; ``FWWRULES_DEBUG=1`` shows its traceback. A standard
+    output that cannot take the answer (a closed pipe, a full disk) ends the command with exit
+    status 2 and nothing more said, unless it cannot encode the text (then one line says so).
     """
     args = build_parser().parse_args(argv)
     try:
-        return int(args.func(args))
+        code = int(args.func(args))
+        try:
+            sys.stdout.flush()
+        except (OSError, ValueError) as exc:
+            raise _StdoutFailed() from exc
+        return code
+    except _StdoutFailed as exc:
+        _silence_stdout()
+        if isinstance(exc.__cause__, UnicodeEncodeError):
+            encoding = getattr(sys.stdout, "encoding", "?")
+            print(
+                f"fwwrules: error: standard output cannot show this text (encoding {encoding}); "
+                "use a UTF-8 locale or PYTHONIOENCODING=utf-8",
+                file=sys.stderr,
+            )
+        return EXIT_USAGE
     except ScenarioError as exc:
         print(exc.render(), file=sys.stderr)
         return EXIT_USAGE
     except FwwError as exc:
         print(f"fwwrules: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except BrokenPipeError:  # e.g. `fwwrules schema | head`: stop quietly
-        _silence_stdout()
-        return EXIT_OK
     except KeyboardInterrupt:
         print("fwwrules: interrupted", file=sys.stderr)
         return 130

@@ -113,6 +113,10 @@ the digits a double has takes about 24). Longer numbers are refused while the fi
 before anything is built: converting a number with thousands of digits is slow, and no table
 measurement has them."""
 
+MAX_CACHED_PICTURE_BYTES: Final = 8_388_608
+"""Largest file (8 MiB) the review page's picture cache reads back; its pictures are about
+50 KB, so anything larger is not one of its own and is drawn again instead."""
+
 MAX_NESTING: Final = 32
 """Deepest nesting of lists and mappings a file may have (a scenario needs about 6 levels)."""
 

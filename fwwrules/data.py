@@ -111,6 +111,8 @@ class Scenario:
         return MM_PER_INCH if self.units == "in" else 1.0
 
     def model(self, ident: str) -> Model:
+        if not isinstance(ident, str):
+            raise QueryError(f"a model id must be text, got {type(ident).__name__}")
         m = self._by_id.get(ident)
         if m is None:
             raise UnknownIdError("model", ident, (m.id for m in self.models), self.source)

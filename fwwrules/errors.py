@@ -72,7 +72,7 @@ class Problem:
     line: int | None = None
 
     def render(self, source: str) -> str:
-        where = source if self.line is None else f"{source}:{self.line}"
+        where = printable(source) if self.line is None else f"{printable(source)}:{self.line}"
         return f"{where}: {format_path(self.path)}: {self.message}"
 
 
@@ -80,8 +80,9 @@ class FwwError(Exception):
     """Base class of the errors the CLI reports with exit status 2."""
 
 
-class ScenarioError(FwwError):
-    """A scenario file that cannot be used. ``problems`` lists every finding."""
+class ScenarioError(FwwError, ValueError):
+    """A scenario file that cannot be used (a ``ValueError``). ``problems`` lists every
+    finding."""
 
     def __init__(self, source: str, problems: Iterable[Problem]) -> None:
         self.source = source
@@ -98,8 +99,9 @@ class ScenarioError(FwwError):
         lines = [p.render(self.source) for p in shown]
         rest = len(self.problems) - len(shown)
         if rest:
-            lines.append(f"{self.source}: ... and {rest} more problem{'s' if rest > 1 else ''}")
-        return "\n".join(lines) if lines else f"{self.source}: unusable scenario"
+            more = f"... and {rest} more problem{'s' if rest > 1 else ''}"
+            lines.append(f"{printable(self.source)}: {more}")
+        return "\n".join(lines) if lines else f"{printable(self.source)}: unusable scenario"
 
 
 class UnknownIdError(FwwError, KeyError):
@@ -113,7 +115,7 @@ class UnknownIdError(FwwError, KeyError):
         super().__init__(self.render())
 
     def render(self) -> str:
-        where = f"{self.source}: " if self.source else ""
+        where = f"{printable(self.source)}: " if self.source else ""
         known = ", ".join(self.known) if self.known else "none"
         return f"{where}unknown {self.kind} id {self.ident!r} (known: {known})"
 

@@ -43,7 +43,7 @@ from .constants import (
     MAX_TERRAIN,
     MAX_WEAPONS,
 )
-from .errors import FwwError, Problem, ScenarioError
+from .errors import FwwError, Problem, ScenarioError, printable
 
 _YAML = "tag:yaml.org,2002:"
 _PLAIN_TAGS = frozenset(_YAML + name for name in ("str", "int", "float", "bool", "null"))
@@ -699,15 +699,16 @@ def read_document(path: str | os.PathLike[str]) -> Document:
     files and documents whose top level is not a mapping.
     """
     p = Path(path)
-    source = str(path)
+    source = str(path)  # the messages escape it (errors.printable)
+    shown = printable(source)
     try:
         if not p.is_file():
             what = "no such file" if not p.exists() else "not a regular file"
-            raise FwwError(f"{source}: cannot read the file ({what})")
+            raise FwwError(f"{shown}: cannot read the file ({what})")
         with p.open("rb") as f:
             raw = f.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        raise FwwError(f"{source}: cannot read the file ({exc.strerror or exc})") from None
+        raise FwwError(f"{shown}: cannot read the file ({exc.strerror or exc})") from None
     if len(raw) > MAX_FILE_BYTES:
         msg = f"the file is larger than the limit of {MAX_FILE_BYTES} bytes"
         raise ScenarioError(source, [Problem((), msg)])

@@ -13,15 +13,31 @@ def examples_dir() -> Path:
     return Path(__file__).resolve().parent / "examples"
 
 
-def example_path(name: str) -> Path:
-    """The path of a shipped example by name (``cover-example-1``, ``grid/cleric`` ...).
+def example_names() -> tuple[str, ...]:
+    """The names of the shipped examples, sorted (``cover-example-1``, ``grid/cleric`` ...):
+    each file of the examples folder, by its path inside it without the suffix."""
+    base = examples_dir()
+    names = {
+        p.relative_to(base).with_suffix("").as_posix()
+        for suffix in ("*.yaml", "*.json")
+        for p in base.rglob(suffix)
+        if p.is_file() and not p.is_symlink()
+    }
+    return tuple(sorted(names))
 
-    An unknown name raises :class:`~fwwrules.errors.UnknownIdError` listing the known ones.
+
+def example_path(name: str) -> Path:
+    """The path of a shipped example by name (one of :func:`example_names`).
+
+    Only the listed names are served: an absolute path, ``../..`` or any other name raises
+    :class:`~fwwrules.errors.UnknownIdError` listing the known ones.
     """
+    known = example_names()
+    if not isinstance(name, str) or name not in known:
+        raise UnknownIdError("example", str(name), known)
     base = examples_dir()
     for suffix in (".yaml", ".json"):
         p = base / f"{name}{suffix}"
         if p.is_file():
             return p
-    known = sorted(str(p.relative_to(base).with_suffix("")) for p in base.rglob("*.yaml"))
-    raise UnknownIdError("example", name, known)
+    raise UnknownIdError("example", name, known)  # pragma: no cover - listed just above

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from shapely.geometry import Point, Polygon
 
+from .arguments import point
 from .board import Disc
 from .data import Scenario
 from .elevation import ShotContext, shot_context
@@ -82,10 +83,8 @@ def build_shot(scenario: Scenario, attacker: str, target: Target) -> Shot:
     b: Disc | None = None
     poly: Polygon | None = None
     kind: TargetKind
-    if isinstance(target, tuple):
-        x, y = (float(v) for v in target)
-        if not (math.isfinite(x) and math.isfinite(y)):
-            raise QueryError(f"target point must be finite, got {target!r}")
+    if not isinstance(target, str):
+        x, y = point(target, "the target point")
         b = Disc(x * scenario.unit_mm, y * scenario.unit_mm, 0.0)
         ident, kind, end = f"point({x:g},{y:g})", "point", (b.x, b.y)
     elif target in board.models:

@@ -98,6 +98,8 @@ def figure_texts(fig: Figure) -> Iterator[tuple[str, Any]]:
         for a in ax.artists:
             if isinstance(a, AnchoredOffsetbox) and a.get_visible():
                 yield ("scale bar", a)
+            elif isinstance(a, Legend) and a.get_visible():
+                yield ("key", a)
 
 
 def extent(item: Any, renderer: Any) -> Bbox:
@@ -240,6 +242,15 @@ def board_overlaps(art: Any, *, lines: Iterable[Line2D] = ()) -> list[str]:
             r = base.get_radius()
             (px, py), (ex, _) = art.ax.transData.transform([(cx, cy), (cx + r, cy)])
             bases.append((mid, float(px), float(py), float(ex - px)))
+    bars = [
+        _rect(a.get_window_extent(renderer))
+        for a in art.ax.artists
+        if isinstance(a, AnchoredOffsetbox) and a.get_visible()
+    ]
+    for t, b in labels:
+        for bar in bars:
+            if overlap_area(b, bar) > OVERLAP_PX2:
+                problems.append(f"label {t.get_text()!r} overlaps the scale bar")
     markers = []
     for name in ("crossing_points", "graze_points", "slide_breaks"):
         for d in marker_discs(getattr(art, name, None), fig):
@@ -269,3 +280,31 @@ def unboxed_labels(art: Any) -> list[str]:
         if _box_alpha(t) < MIN_BOX_ALPHA:
             out.append(f"label {t.get_text()!r} has no contrasting box")
     return out
+
+
+def labels_across(art: Any, lines: Iterable[Line2D]) -> list[str]:
+    """Labels that one of ``lines`` passes under (whatever their box)."""
+    renderer = renderer_of(art.figure)
+    segments = [seg for ln in lines for seg in _segments(ln)]
+    out = []
+    for t in board_labels(art):
+        b = _rect(text_box(t, renderer))
+        if any(segment_hits(b, p, q) for p, q in segments):
+            out.append(f"label {t.get_text()!r} lies across a line of the ruling")
+    return out
+
+
+def grid_overlaps(art: Any) -> list[str]:
+    """A grid picture: no two labels overlap, no label covers the chosen corner."""
+    fig = art.figure
+    renderer = renderer_of(fig)
+    labels = [(t, _rect(text_box(t, renderer))) for t in art.labels.values() if _drawn(t)]
+    problems = []
+    for (t1, b1), (t2, b2) in combinations(labels, 2):
+        if overlap_area(b1, b2) > OVERLAP_PX2:
+            problems.append(f"label {t1.get_text()!r} overlaps label {t2.get_text()!r}")
+    for t, b in labels:
+        for x, y, r in marker_discs(art.corner, fig):
+            if _disc_hits(b, x, y, r + 1.0):
+                problems.append(f"label {t.get_text()!r} covers the chosen corner")
+    return problems

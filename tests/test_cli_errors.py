@@ -129,10 +129,44 @@ CASES: dict[str, tuple[int | None, str, str]] = {
     "yaml-timestamp.yaml": (2, "title", "quote the value"),
     "alias-bomb.yaml": (2, "a", "YAML anchors (&a) and aliases are not allowed"),
     "duplicate-key.yaml": (16, "models[1].base", "duplicate key 'base'"),
+    # one number grammar: JSON's numbers, in decimal; every other form refused by name
+    "number-leading-zero.yaml": (8, "models[0].base", "the number 040 has a leading zero"),
+    "number-leading-zero-in-point.yaml": (15, "models[1].at[0]", "0250 has a leading zero"),
+    "number-base-60.yaml": (14, "models[1].base", "YAML 1.1 reads 1:00 as a base-60 number"),
+    "number-hexadecimal.yaml": (8, "models[0].base", "the hexadecimal number 0x20 is not read"),
+    "number-binary.yaml": (8, "models[0].base", "the binary number 0b100000 is not read"),
+    "number-digit-groups.yaml": (8, "models[0].base", "the number 3_2 has digit groups"),
+    "number-leading-plus.yaml": (15, "models[1].at[0]", "the number +300 has a leading '+'"),
+    "number-bare-point.yaml": (19, "terrain[0].polygon[2][1]", "needs a digit on both sides"),
+    "faction-octal.yaml": (13, "models[1].faction", "the number 010 has a leading zero"),
+    "yaml11-boolean-word.yaml": (
+        5,
+        "options.slide_through_engaged_enemy",
+        "yes is true in YAML 1.1 but text in YAML 1.2 and JSON; write true or false",
+    ),
+    "tag-bool-maybe.yaml": (
+        5,
+        "options.slide_through_engaged_enemy",
+        "'maybe' is not a valid !!bool value (expected true or false)",
+    ),
+    "tag-int-text.yaml": (10, "models[0].skills.rifle", "'abc' is not a valid !!int value"),
+    "tag-float-empty.yaml": (14, "models[1].base", "'' is not a valid !!float value"),
+    "tag-int-no-digits.yaml": (10, "models[0].skills.rifle", "'0x' is not a valid !!int value"),
+    "anchor-without-alias.yaml": (2, "title", "YAML anchors (&name) and aliases are not allowed"),
+    "key-true.yaml": (11, "models[0].true", "expected a key of text; write it in quotes"),
+    # limits that are ranges
+    "contact-tolerance-beyond-limit.yaml": (
+        5,
+        "options.contact_tolerance",
+        "a contact tolerance of 60 mm is too wide; the limit is 5 mm (MAX_CONTACT_TOLERANCE_MM)",
+    ),
+    "coordinate-beyond-limit.yaml": (15, "models[1].at[0]", "at most 1e+06 (got 2000000)"),
     "json-duplicate-key.json": (4, "title", "duplicate key 'title'"),
 }
 
 SUBPROCESS_CASES = [
+    "tag-bool-maybe.yaml",
+    "tag-int-no-digits.yaml",
     "tag-python-apply.yaml",
     "tag-python-apply-nested.yaml",
     "json-nan.json",

@@ -329,7 +329,9 @@ def test_lang_de_relabels_legend_and_axes_in_place() -> None:
     update_board(art, s, ruling=blocked(), lang="de")
     assert art.legend.get_texts() == texts  # same Text objects
     de = art.legend_texts()
-    assert "Deckungslinie" in de and "sichtblockierendes Gelände" in de and "Seite: bos" in de
+    # blocked: not allowed, so no Line of Cover is drawn (decision 1); the fan is
+    assert "keine Sichtlinie: blockiert" in de and "Deckungslinie" not in de
+    assert "sichtblockierendes Gelände" in de and "Seite: bos" in de
     assert "blockiert" in art.fan_label.get_text()
     with pytest.raises(ValueError):
         update_board(art, s, lang="fr")

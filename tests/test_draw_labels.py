@@ -97,6 +97,7 @@ KINDS = {
     "engaged": lambda a: a.engagements.get_visible(),
     "edge": lambda a: a.edges.get_visible(),
     "free-attack": lambda a: any(x.get_visible() for x in a.free_attacks),
+    "into-melee": lambda a: any(x.get_visible() and x.get_text() for x in a.numbers),
 }
 
 

@@ -47,6 +47,8 @@ CASES: dict[str, tuple[int | None, str, str]] = {
     "legend-unknown-kind.yaml": (4, "legend['~']", "expected one of open, wall, low, arrow-slit"),
     "legend-two-characters.yaml": (4, "legend", "single map characters (got '##')"),
     "square-negative.yaml": (3, "square", "above 0 (got -5)"),
+    "square-text.yaml": (3, "square", "expected a number (got '5')"),
+    "square-octal.yaml": (3, "square", "the number 05 has a leading zero"),
     "unknown-top-key.yaml": (4, "scale", "unknown key 'scale'"),
     "wall-diagonal.yaml": (9, "walls[0]", "not horizontal or vertical"),
     "wall-outside-map.yaml": (9, "walls[0]", "corner (2, 9) is outside the map"),

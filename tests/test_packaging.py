@@ -105,12 +105,11 @@ def test_every_imported_distribution_is_declared(folder: str, extras: tuple[str,
 
 
 def test_extras_nest_draw_widgets_lab_dev() -> None:
-    assert declared("draw") - declared() == {"matplotlib"}
+    assert declared("draw") - declared() == {"matplotlib", "pillow"}
     assert declared("widgets") - declared("draw") == {
         "ipywidgets",
-        "ipympl",
+        "anywidget",
         "ipython",
-        "pillow",
         "traitlets",
     }
     assert "jupyterlab" not in declared("widgets")

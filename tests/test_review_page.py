@@ -177,9 +177,9 @@ def test_review_no_cache_option_neither_reads_nor_writes_it(
     assert len(drawn) == 2 * n  # the second run with the cache draws nothing
 
 
-def test_review_picture_grows_to_hold_a_long_german_legend_entry() -> None:
-    """The fixed layout cuts "Deckungslinie durchquert: Deckung" off at the figure's right
-    edge; the review's picture grows to hold it (and keeps the board where it was)."""
+def test_review_picture_holds_a_long_german_legend_entry() -> None:
+    """ "Deckungslinie durchquert: Deckung" is wrapped in the legend's column: the review's
+    picture keeps its size in both languages and the legend lies inside it."""
     from fwwrules.draw import review
     from fwwrules.draw.board import DEFAULT_STYLE, draw_board
     from fwwrules.draw.figure import figure_of, new_axes
@@ -189,13 +189,10 @@ def test_review_picture_grows_to_hold_a_long_german_legend_entry() -> None:
     ax = new_axes(DEFAULT_STYLE.figsize, review.PICTURE_DPI, DEFAULT_STYLE.margins)
     draw_board(s, ax, ruling=r, lang="de")
     fig = figure_of(ax)
-    renderer = fig.canvas.get_renderer()
-    legend = ax.get_legend().get_window_extent(renderer)
-    assert legend.x1 > fig.bbox.x1  # sticks out of the fixed layout
-    box = review._grown_box(fig)
-    assert box.x1 * fig.dpi >= legend.x1 and (box.x0, box.y0) == (0, 0)
-    png = review._draw_picture(s, r, "ruling", "de")
-    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
-    assert width >= legend.x1 and height == round(fig.bbox.height)
-    english = review._draw_picture(s, r, "ruling", "en")
-    assert int.from_bytes(english[16:20], "big") == round(fig.bbox.width)  # it fits: as is
+    legend = ax.get_legend().get_window_extent(fig.canvas.get_renderer())
+    assert fig.bbox.x0 <= legend.x0 and legend.x1 <= fig.bbox.x1
+    assert any("\n" in t.get_text() for t in ax.get_legend().get_texts())  # wrapped
+    for lang in ("de", "en"):
+        png = review._draw_picture(s, r, "ruling", lang)
+        width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+        assert (width, height) == (round(fig.bbox.width), round(fig.bbox.height))

@@ -240,3 +240,107 @@ def test_json_line_locator_finds_every_model(scenario: Scenario, indent: int | s
     for i, model in enumerate(scenario.models):
         at = text.index(f'"id": {json.dumps(model.id)}')
         assert doc.line(("models", i, "id")) == text[:at].count("\n") + 1
+
+
+# --- save never writes a board that load refuses (issue #21) ---------------------------------
+
+ODD_NUMBERS = st.floats(allow_nan=True, allow_infinity=True) | st.sampled_from(
+    [0.0, -1.0, 1e6, 1e6 + 1, 1e307, 1e-320, -0.0]
+)
+
+
+@st.composite
+def changed_in_python(draw: st.DrawFn) -> Scenario:
+    """A valid scenario, then changed as a notebook user may (``dataclasses.replace``,
+    ``move_model``): models moved anywhere (onto another, off any table, to NaN), odd bases,
+    odd tolerances. Many such boards are ones the format refuses."""
+    import dataclasses
+
+    s: Scenario = draw(scenarios())
+    for _ in range(draw(st.integers(0, 3))):
+        if not s.models:
+            break
+        i = draw(st.integers(0, len(s.models) - 1))
+        m = s.models[i]
+        change = draw(st.sampled_from(("at", "onto", "base", "tolerance")))
+        if change == "at":
+            m = dataclasses.replace(m, at=(draw(ODD_NUMBERS), draw(ODD_NUMBERS)))
+        elif change == "onto":
+            m = dataclasses.replace(m, at=draw(st.sampled_from(s.models)).at)
+        elif change == "base":
+            m = dataclasses.replace(m, base=draw(ODD_NUMBERS))
+        else:
+            tolerance = draw(st.none() | ODD_NUMBERS)
+            s = dataclasses.replace(
+                s, options=dataclasses.replace(s.options, contact_tolerance=tolerance)
+            )
+        s = dataclasses.replace(s, models=(*s.models[:i], m, *s.models[i + 1 :]))
+    return s
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(changed_in_python(), st.sampled_from(["board.yaml", "board.json"]))
+def test_save_writes_only_what_loads_back_equal(scenario: Scenario, name: str) -> None:
+    """Either ``save`` refuses (``ScenarioError``, nothing written: the old file stays as it
+    was) or what it wrote loads back equal."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / name
+        path.write_text("old\n")
+        try:
+            save(scenario, path)
+        except fwwrules.ScenarioError:
+            assert path.read_text() == "old\n"
+            assert [p.name for p in Path(tmp).iterdir()] == [name]
+            return
+        assert fwwrules.load(path) == scenario
+
+
+EDITS = st.lists(
+    st.tuples(
+        st.sampled_from(("model", "rect", "circle", "polygon", "move", "delete", "rotate")),
+        st.lists(st.floats(-5, 30, allow_nan=False), min_size=6, max_size=6),
+        st.sampled_from(("normal", "large", "huge", 0.5, 3.0)),
+    ),
+    min_size=1,
+    max_size=8,
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(EDITS, st.sampled_from(["board.yaml", "board.json"]))
+def test_editor_boards_save_and_load_back_equal(
+    edits: list[tuple[str, list[float], str | float]], name: str
+) -> None:
+    """Random boards built with the editor's own methods (refused edits are skipped) save and
+    load back equal, or are refused while the editor lists problems."""
+    from fwwrules_widgets import BoardEditor, EditRefused
+
+    ed = BoardEditor(units="in", size=(24, 24), interactive=False)
+    for kind, v, base in edits:
+        ids = [m.id for m in ed.scenario.models] if ed.valid else []
+        try:
+            if kind == "model":
+                ed.add_model((v[0], v[1]), base=base, faction=f"f{int(v[2]) % 3}")
+            elif kind == "rect":
+                ed.add_rect((v[0], v[1]), (v[2], v[3]), angle=v[4] * 12, kind="cover")
+            elif kind == "circle":
+                ed.add_circle((v[0], v[1]), abs(v[2]) + 0.1, kind="area")
+            elif kind == "polygon":
+                ed.add_polygon([(v[0], v[1]), (v[2], v[3]), (v[4], v[5])], kind="blocking")
+            elif ids and kind == "move":
+                ed.move(ids[int(abs(v[0])) % len(ids)], (v[1], v[2]))
+            elif ids and kind == "delete":
+                ed.delete(ids[int(abs(v[0])) % len(ids)])
+        except EditRefused:
+            continue
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / name
+        if not ed.valid:
+            with pytest.raises(fwwrules.ScenarioError):
+                ed.save(path)
+            assert not path.exists()
+            return
+        ed.save(path)
+        assert fwwrules.load(path) == ed.scenario
+        save(ed.scenario, path)
+        assert fwwrules.load(path) == ed.scenario

@@ -14,11 +14,19 @@ import fwwrules
 from fwwrules import engagement
 from fwwrules.data import Scenario
 from fwwrules.draw import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board, update_board
+from fwwrules.draw.animate import (
+    DEFAULT_FRAMES,
+    SlideFrames,
+    hide_contacts,
+    show_contacts_in_legend,
+    show_frame,
+    slide_frames,
+)
 from fwwrules.errors import FwwError
 
 from .attack_panel import error_html
 from .panel import MovablePanel, board_and_side, fit_control, wrap_row
-from .text import ui
+from .text import snap_label, ui
 from .view import BoardView, static_bundle
 
 NONE = ""
@@ -65,6 +73,15 @@ class MeleePanel(MovablePanel):
         self.rules = widgets.Dropdown(options=["core", "vts"], value=scenario.rules)
         self.lang = widgets.Dropdown(options=[("English", "en"), ("Deutsch", "de")], value=lang)
         self.engaged_html = widgets.HTML()
+        # Play the slide: the browser's timer steps ``frame`` (a slider linked to ``play``);
+        # each step shows the sliding base further along its path (show_frame).
+        self.play = widgets.Play(value=0, min=0, max=DEFAULT_FRAMES - 1, step=1, interval=125)
+        self.frame = widgets.IntSlider(
+            value=0, min=0, max=DEFAULT_FRAMES - 1, readout=False,
+            layout=widgets.Layout(width="160px"),
+        )  # fmt: skip
+        widgets.jslink((self.play, "value"), (self.frame, "value"))
+        self._frames: SlideFrames | None = None
         self.html = widgets.HTML()
         self.view = BoardView(style, interactive=interactive)
         self._make_move_controls(scenario.models[0].id)
@@ -86,24 +103,35 @@ class MeleePanel(MovablePanel):
         ):
             control.observe(self._changed, "value")
         self.slider.observe(self._slider_changed, "value")
+        self.frame.observe(self._frame_changed, "value")
         rows = widgets.VBox(
             [
                 wrap_row([self.rules, self.lang, self.withdrawer]),
-                wrap_row([self.slider, self.to_x, self.to_y]),
+                wrap_row([self.slider, self.to_x, self.to_y, self.play, self.frame]),
                 wrap_row([self.shooter, self.target]),
             ]
         )
-        moves = wrap_row([self.model, self.x, self.y, self.hint])
+        moves = wrap_row([self.model, self.x, self.y, self.snap, self.hint])
         self.widget = widgets.VBox(
-            [rows, board_and_side(self.view.widget, [self.engaged_html, self.html, moves])],
+            [
+                rows,
+                board_and_side(
+                    self.view.widget,
+                    [self.engaged_html, self.html, moves, self.export_control.widget],
+                ),
+            ],
             layout=widgets.Layout(width="100%"),
         )
+        self._reset_play()
         self.view.redraw()
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """The widget, plus the board as PNG and the answers as HTML for static views."""
         return static_bundle(
-            self.widget, self.view.figure, self.engaged_html.value + self.html.value
+            self.widget,
+            self.view.figure,
+            self.engaged_html.value + self.html.value,
+            self.lang.value,
         )
 
     # --- asking the rules ---------------------------------------------------------------------
@@ -144,8 +172,42 @@ class MeleePanel(MovablePanel):
 
     def refresh(self, moved: str | None = None) -> None:
         """Ask again, update the artists in place, show the texts, redraw once."""
+        self._stop_play()
         self._update(place_labels=True)
+        self._reset_play()
         self.view.redraw(moved)
+
+    # --- playing the slide --------------------------------------------------------------------
+    def _stop_play(self) -> None:
+        """Before a new question: no frames, no contact markers (nor their legend entries)."""
+        self._frames = None
+        hide_contacts(self.artists)
+
+    def _reset_play(self) -> None:
+        """After a new question: the slide is shown as a still (the base where it stands, the
+        ghost where it ends); its frames are made when it is played."""
+        with self._held():
+            self.play.playing = False
+            self.play.value = 0
+            self.frame.value = 0
+        ready = self.slide is not None
+        self.play.disabled = self.frame.disabled = not ready
+
+    def play_frame(self, k: int) -> None:
+        """Show frame ``k`` of the slide (what the play control does at each tick): the
+        sliding base along the ruling's path, its contacts kept (dot) or broken (cross)."""
+        if self.slide is None:
+            return
+        if self._frames is None:
+            self._frames = slide_frames(self.scenario, self.slide, self.frame.max + 1)
+            show_contacts_in_legend(self.artists, self.scenario, self._frames)
+        k = max(0, min(k, len(self._frames) - 1))
+        show_frame(self.artists, self.scenario, self.slide.model, self._frames, k)
+        self.view.redraw(self.slide.model)
+
+    def _frame_changed(self, change: dict[str, Any]) -> None:
+        if not self._hold:
+            self.play_frame(int(change["new"]))
 
     def _settle(self) -> None:
         self._update(place_labels=True)
@@ -196,6 +258,7 @@ class MeleePanel(MovablePanel):
             "to_y": "y",
             "shooter": "shooter",
             "target": "target",
+            "play": "play",
             "rules": "rules",
             "lang": "lang",
             "model": "model",
@@ -204,12 +267,14 @@ class MeleePanel(MovablePanel):
         }
         for attr, key in names.items():
             getattr(self, attr).description = ui(key, lang)
+        self.snap.description = snap_label(self.scenario.units, lang)
         with self._held():
             for control in (self.withdrawer, self.slider, self.shooter):
                 value = control.value
                 control.options = [(ui("none", lang), NONE), *control.options[1:]]
                 control.value = value
         self.hint.value = self._move_hint(lang)
+        self.view.relabel(lang)
         for control in (
             self.rules,
             self.lang,
@@ -230,7 +295,8 @@ class MeleePanel(MovablePanel):
     def _slider_changed(self, change: dict[str, Any]) -> None:
         if self._hold:
             return
-        if change["new"]:
-            with self._held():
-                self.to_x.value, self.to_y.value = self.scenario.model(change["new"]).at
-        self.refresh()
+        with self._locked():
+            if change["new"]:
+                with self._held():
+                    self.to_x.value, self.to_y.value = self.scenario.model(change["new"]).at
+            self.refresh()

@@ -20,6 +20,7 @@ from fwwrules.draw import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board, u
 from fwwrules.errors import FwwError, QueryError
 
 from .attack_panel import error_html
+from .export import PictureExport
 from .panel import board_and_side, fit_control, wrap_row
 from .text import ui
 from .view import BoardView, static_bundle
@@ -70,7 +71,7 @@ def _text(value: Text, lang: str) -> str:
     return value.get(lang) or next(iter(value.values()), "")
 
 
-class ExampleStepper:
+class ExampleStepper(PictureExport):
     """Prev/Next through ``steps``; shows each step's board, narrative and ruling.
 
     Attributes: ``steps``, ``index`` (current step, 0-based), ``step``, ``ruling`` (the
@@ -108,13 +109,23 @@ class ExampleStepper:
         self._drawn: Scenario | None = None
         self.prev.on_click(lambda _: self.go(self.index - 1))
         self.next.on_click(lambda _: self.go(self.index + 1))
-        self.lang.observe(lambda _: self.go(self.index), "value")
+        self.lang.observe(self._lang_changed, "value")
         bar = wrap_row([self.prev, self.position, self.next, self.lang])
         self.widget = widgets.VBox(
-            [bar, self.title, board_and_side(self.view.widget, [self.narrative, self.html])],
+            [
+                bar,
+                self.title,
+                board_and_side(
+                    self.view.widget, [self.narrative, self.html, self.export_control.widget]
+                ),
+            ],
             layout=widgets.Layout(width="100%"),
         )
         self.go(0)
+
+    def _lang_changed(self, _change: Any) -> None:
+        self._relabel_export()
+        self.go(self.index)
 
     @property
     def step(self) -> Step:
@@ -123,7 +134,7 @@ class ExampleStepper:
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """The widget, plus the current step's board as PNG and its text as HTML."""
         text = self.title.value + self.narrative.value + self.html.value
-        return static_bundle(self.widget, self.view.figure, text)
+        return static_bundle(self.widget, self.view.figure, text, self.lang.value)
 
     def go(self, index: int) -> None:
         """Show step ``index`` (clamped to the steps), redrawing the board once."""
@@ -165,4 +176,5 @@ class ExampleStepper:
         self.next.disabled = self.index == len(self.steps) - 1
         self.prev.description = ui("prev", lang)
         self.next.description = ui("next", lang)
+        self.view.relabel(lang)
         self.view.redraw()

@@ -33,30 +33,30 @@ from __future__ import annotations
 import math
 import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.colors import to_hex
-from matplotlib.legend import Legend
 from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, Patch, PathPatch
 from matplotlib.path import Path
-from matplotlib.text import Annotation, Text
+from matplotlib.text import Text
 from matplotlib.typing import LineStyleType
 
-from ..constants import BOARD_MARGIN_MM
 from ..elevation import significant_edges
 from ..engagement import engagements as engagement_graph
 from ..pieces import EdgeRef, ModelRef, PieceRef, TerrainRef
-from .figure import Margins, figure_of, new_axes
+from .artists import DEFAULT_STYLE as DEFAULT_STYLE
+from .artists import BoardArtists as BoardArtists
+from .artists import BoardStyle as BoardStyle
+from .artists import TerrainLook as TerrainLook
+from .artists import label_box as label_box
+from .figure import figure_of, new_axes
 from .text import draw_word
 
 if TYPE_CHECKING:
-    from matplotlib.figure import Figure
-
     from ..data import Scenario
     from ..movement import SlideRuling, WithdrawRuling
     from ..rulings import AttackRuling
@@ -133,197 +133,6 @@ def side_look(side: str) -> tuple[str, str]:
 
 CIRCLE_OUTLINE_POINTS = 97
 """Points of the *highlight outline* drawn around a base (the base itself is an exact Circle)."""
-
-
-@dataclass(frozen=True, slots=True)
-class TerrainLook:
-    """How one terrain kind is drawn: fill, edge, hatch, edge line style, opacity."""
-
-    face: str
-    edge: str
-    hatch: str
-    linestyle: LineStyleType = "-"
-    alpha: float = 1.0
-
-
-@dataclass(frozen=True, slots=True)
-class BoardStyle:
-    """Every colour, hatch, line style and size of a board picture, in one place.
-
-    Colours are Okabe-Ito (colour-blind safe); hatches and line styles carry the same meaning,
-    so no distinction rests on colour alone: sides differ by hatch too, grazes by marker and
-    line style, legal and illegal slides by line style and label.
-    """
-
-    figsize: tuple[float, float] = (7.8, 5.4)
-    """Inches; at ``dpi`` 100 the board is 780×540 CSS pixels (it fits a 1280 px window with
-    JupyterLab's file browser open). ipympl draws it at the screen's pixel ratio."""
-    dpi: float = 100.0
-    margins: Margins = (0.085, 0.72, 0.09, 0.9)
-    """Where the board's Axes sits in the figure (the legend uses the room on the right)."""
-    margin_mm: float = BOARD_MARGIN_MM
-    """Around the contents when the scenario has no table size (the rules' one table extent,
-    :meth:`fwwrules.data.Scenario.limits_mm`)."""
-    font_size: float = 9.0
-    """Points: at least 9 pt for every text on the board."""
-    label_unnamed_terrain: bool = False
-    """Also write the id of terrain without a ``name`` (a height is always written)."""
-    legend_font_size: float = 9.0
-    grid_inches: bool = False
-    """Draw a one-inch grid (the table's usual measure) under the board."""
-    scale_bar: bool = True
-    """Draw a scale bar (2 in, or 50 mm on a millimetre board) in a corner."""
-    # Sides: one colour and hatch per side id (:func:`side_look`), the same on every board.
-    neutral_colour: str = "#999999"
-    neutral_hatch: str = "oo"
-    base_alpha: float = 0.8
-    base_edge: str = "#000000"
-    base_linewidth: float = 1.0
-    # Terrain by kind.
-    terrain: tuple[tuple[str, TerrainLook], ...] = (
-        ("blocking", TerrainLook("#4D4D4D", "#000000", "xx")),
-        ("cover", TerrainLook("#B3A27A", "#5C4F2E", "//")),
-        ("area", TerrainLook("#A8D5BA", "#2E6B45", "..", "--", 0.6)),
-        ("dense-area", TerrainLook("#5E9C76", "#1F4A30", "oo", "--", 0.8)),
-        ("scenery", TerrainLook("#EEEEEE", "#888888", "", ":", 0.8)),
-    )
-    edge_colour: str = "#CC79A7"
-    edge_linewidth: float = 3.5
-    edge_linestyle: LineStyleType = "--"
-    # Sight and cover.
-    los_colour: str = "#009E73"
-    los_linewidth: float = 2.0
-    fan_colour: str = "#D55E00"
-    fan_alpha: float = 0.45
-    fan_linestyle: LineStyleType = ":"
-    fan_lines: int = 5
-    blocker_colour: str = "#D55E00"
-    loc_colour: str = "#000000"
-    loc_linestyle: LineStyleType = "--"
-    loc_linewidth: float = 1.2
-    cover_colour: str = "#E69F00"
-    cover_linewidth: float = 3.0
-    crossing_marker: str = "o"
-    graze_colour: str = "#56B4E9"
-    graze_linestyle: LineStyleType = ":"
-    graze_marker: str = "D"
-    ignored_colour: str = "#8C8C8C"
-    """Pieces and models a rule ignores: grey, dash-dotted, never the cover colour."""
-    ignored_linestyle: LineStyleType = "-."
-    marker_size: float = 6.0
-    # Bands, melee.
-    band_colours: tuple[str, str] = ("#0072B2", "#56B4E9")
-    band_linestyles: tuple[LineStyleType, LineStyleType] = ("-", "--")
-    band_linewidth: float = 1.0
-    engaged_colour: str = "#CC79A7"
-    engaged_linewidth: float = 3.0
-    number_colour: str = "#000000"
-    slide_legal_colour: str = "#009E73"
-    slide_illegal_colour: str = "#D55E00"
-    slide_legal_linestyle: LineStyleType = "-"
-    slide_illegal_linestyle: LineStyleType = "--"
-    slide_break_marker: str = "X"
-    """Marks where a refused slide's contact breaks (a filled cross, not colour alone)."""
-    free_attack_colour: str = "#D55E00"
-
-    def terrain_look(self, kind: str) -> TerrainLook:
-        """The look of a terrain kind (``scenery``'s for an unknown kind)."""
-        looks = dict(self.terrain)
-        return looks.get(kind, looks["scenery"])
-
-
-DEFAULT_STYLE = BoardStyle()
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class BoardArtists:
-    """The artists of one board picture, by role, for tests and in-place updates.
-
-    Dictionaries are keyed by model or terrain id. Overlays that vary in number (crossing
-    segments, fan lines, engagement links) are single :class:`~matplotlib.lines.Line2D`
-    artists whose pieces are separated by NaN; texts and arrows that vary in number are
-    pools whose unused members are invisible.
-    """
-
-    figure: Figure
-    ax: Axes
-    style: BoardStyle
-    bases: dict[str, Circle]
-    labels: dict[str, Text]
-    terrain: dict[str, PathPatch]
-    """One patch per terrain kind, keyed by kind: a compound path of every piece of that
-    kind (see :func:`terrain_patches`)."""
-    terrain_labels: dict[str, Text]
-    edges: Line2D
-    sight: Line2D
-    fan: Line2D
-    fan_label: Text
-    blockers: Line2D
-    loc: Line2D
-    cover_outline: Line2D
-    crossings: Line2D
-    crossing_points: Line2D
-    grazes: Line2D
-    graze_points: Line2D
-    ignored: Line2D
-    ignored_labels: list[Text]
-    bands: dict[str, Circle]
-    engagements: Line2D
-    numbers: list[Text]
-    slide_ghost: Circle
-    slide_path: Line2D
-    slide_label: Text
-    free_attacks: list[Annotation]
-    title: Text
-    state: dict[str, Any] = field(default_factory=dict)
-    cover_labels: list[Text] = field(default_factory=list)
-    """The modifier (``−2``) beside each piece the Line of Cover passes through."""
-    band_labels: dict[str, Text] = field(default_factory=dict)
-    """The ruler's name on each range ring."""
-    slide_breaks: Line2D | None = None
-    """``melee.slide``: a cross where a refused slide's contact breaks (the ruling's
-    ``breaks_at``), each with the name of the model whose contact breaks."""
-    slide_break_labels: list[Text] = field(default_factory=list)
-
-    @property
-    def legend(self) -> Legend | None:
-        return self.ax.get_legend()
-
-    def legend_texts(self) -> list[str]:
-        leg = self.legend
-        return [] if leg is None else [t.get_text() for t in leg.get_texts()]
-
-    def overlays(self) -> list[Artist]:
-        """Every artist that depends on the ruling (not on the board alone)."""
-        singles: list[Artist] = [
-            self.sight,
-            self.fan,
-            self.fan_label,
-            self.blockers,
-            self.loc,
-            self.cover_outline,
-            self.crossings,
-            self.crossing_points,
-            self.grazes,
-            self.graze_points,
-            self.ignored,
-            self.engagements,
-            self.slide_ghost,
-            self.slide_path,
-            self.slide_label,
-            *self.bands.values(),
-        ]
-        if self.slide_breaks is not None:
-            singles.append(self.slide_breaks)
-        return (
-            singles
-            + list(self.band_labels.values())
-            + list(self.ignored_labels)
-            + list(self.cover_labels)
-            + list(self.numbers)
-            + list(self.free_attacks)
-            + list(self.slide_break_labels)
-        )
 
 
 # --- small geometry helpers ------------------------------------------------------------------
@@ -412,21 +221,38 @@ def _side_look(scenario: Scenario, faction: str, style: BoardStyle) -> tuple[str
     return (side, colour, hatch)
 
 
+def tick_step(span: float, steps: tuple[float, ...], most: int = 12) -> float:
+    """The first of ``steps`` that gives at most ``most`` ticks over ``span``; beyond the
+    largest, a 1-2-5 step (times a power of ten) that does, so a table of any size gets about
+    a dozen ticks, never one per inch of a mile-long board.
+
+    >>> tick_step(24, (1.0, 2.0, 6.0, 12.0)), tick_step(1_000_000, (1.0, 2.0, 6.0, 12.0))
+    (2.0, 100000.0)
+    """
+    for step in steps:
+        if span / step <= most:
+            return step
+    raw = span / most
+    power = 10.0 ** math.floor(math.log10(raw))
+    return next(m * power for m in (1.0, 2.0, 5.0, 10.0) if m * power >= raw)
+
+
 def _set_axes_units(ax: Axes, scenario: Scenario, style: BoardStyle, lang: str) -> None:
     """Axes in the scenario's units: ticks every inch (or 2, 6, 12 in on a big table) on an
-    ``in`` board, every 50/100 mm on a ``mm`` board; the picture itself stays in mm."""
+    ``in`` board, every 50/100 mm on a ``mm`` board (on a larger table, steps that keep about a
+    dozen ticks: :func:`tick_step`); the picture itself stays in mm."""
     from matplotlib.ticker import FuncFormatter, MultipleLocator
 
     u = scenario.unit_mm
     inches = scenario.units == "in"
-    x0, x1 = ax.get_xlim()
-    span = abs(x1 - x0) / u
+    (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
+    span = max(abs(x1 - x0), abs(y1 - y0)) / u
     if inches:
-        step = next((s for s in (1.0, 2.0, 6.0, 12.0) if span / s <= 12), 24.0)
-        if style.grid_inches:
+        step = tick_step(span, (1.0, 2.0, 6.0, 12.0, 24.0))
+        if style.grid_inches and span <= 72:  # a one-inch grid up to a 6-foot table
             step = 1.0
     else:
-        step = next((s for s in (10.0, 25.0, 50.0, 100.0, 200.0) if span / s <= 12), 500.0)
+        step = tick_step(span, (10.0, 25.0, 50.0, 100.0, 200.0, 500.0))
     for axis in (ax.xaxis, ax.yaxis):
         axis.set_major_locator(MultipleLocator(step * u))
         axis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v / u:.4g}"))
@@ -442,7 +268,7 @@ def _add_scale_bar(ax: Axes, scenario: Scenario, style: BoardStyle) -> None:
 
     inches = scenario.units == "in"
     length = 2 * 25.4 if inches else 50.0
-    text = '2"' if inches else "50 mm"
+    text = _length(2.0, "in", "en") if inches else _length(50.0, "mm", "en", inches=False)
     bar = AuxTransformBox(ax.transData)
     bar.add_artist(Rectangle((0, 0), length, 0, fill=False, linewidth=3, edgecolor="black"))
     label = TextArea(text, textprops={"fontsize": style.font_size})
@@ -466,25 +292,31 @@ def _piece_label(scenario: Scenario, ref: PieceRef) -> str:
     return ref.name
 
 
-def _fit_box(
-    ax: Axes, figure: Figure, limits: tuple[float, float, float, float]
-) -> tuple[float, float, float, float]:
-    """Widen the shorter side of ``limits`` so that, at equal aspect, the board fills the
-    Axes' box (no empty bands around a long, narrow board)."""
+def fit_limits(ax: Axes, limits: tuple[float, float, float, float]) -> None:
+    """Set ``ax``'s limits to ``limits`` widened on the shorter side so that, at equal
+    aspect, the board fills the Axes' box (no empty bands around a long, narrow board)."""
     x0, x1, y0, y1 = limits
-    pos = ax.get_position()
+    figure = figure_of(ax)
+    pos = ax.get_position(original=True)
     w_in, h_in = figure.get_size_inches()
     box = (w_in * pos.width) / (h_in * pos.height)
     dx, dy = x1 - x0, y1 - y0
     if dx / dy < box:
         grow = (dy * box - dx) / 2
-        return (x0 - grow, x1 + grow, y0, y1)
-    grow = (dx / box - dy) / 2
-    return (x0, x1, y0 - grow, y1 + grow)
+        x0, x1 = x0 - grow, x1 + grow
+    else:
+        grow = (dx / box - dy) / 2
+        y0, y1 = y0 - grow, y1 + grow
+    ax.set_xlim(x0, x1)
+    ax.set_ylim(y0, y1)
 
 
-def _fmt(value: float) -> str:
-    return f"{value:.4g}"
+def _length(value: float, units: str, lang: str, *, inches: bool = True) -> str:
+    """A length as the catalogue writes it (:func:`fwwrules.catalogue.length`), never broken
+    across lines (no-break spaces)."""
+    from ..catalogue import length
+
+    return length(value, units, lang, inches=inches).replace(" ", "\u00a0")
 
 
 TERRAIN_DRAW_ORDER: tuple[str, ...] = ("area", "dense-area", "scenery", "cover", "blocking")
@@ -556,9 +388,7 @@ def draw_board(
     if ax is None:
         ax = new_axes(style.figsize, style.dpi, style.margins, pyplot=True)
     figure = figure_of(ax)
-    x0, x1, y0, y1 = _fit_box(ax, figure, scenario.limits_mm(style.margin_mm))
-    ax.set_xlim(x0, x1)
-    ax.set_ylim(y0, y1)
+    fit_limits(ax, scenario.limits_mm(style.margin_mm))
     ax.set_aspect("equal", adjustable="box")
     ax.autoscale(False)
     fs = style.font_size
@@ -658,14 +488,15 @@ def draw_board(
         markeredgewidth=1.0,
     )
     ax.add_patch(slide_ghost)
-    note_box = {"boxstyle": "round,pad=0.2", "fc": "white", "ec": "none", "alpha": 0.8}
+    note_box = label_box(style)
     fan_label = ax.text(
         0, 0, "", fontsize=fs, color=style.fan_colour, ha="center", va="center",
-        zorder=5, visible=False, bbox=note_box,
+        zorder=style.label_zorder + 0.1, visible=False, bbox=note_box,
     )  # fmt: skip
     slide_label = ax.text(
-        0, 0, "", fontsize=fs, ha="center", va="bottom", zorder=5, visible=False, bbox=note_box
-    )
+        0, 0, "", fontsize=fs, ha="center", va="bottom", zorder=style.label_zorder + 0.1,
+        visible=False, bbox=note_box,
+    )  # fmt: skip
     _set_axes_units(ax, scenario, style, lang)
     ax.tick_params(labelsize=fs)
     if style.grid_inches:
@@ -753,9 +584,10 @@ def _add_base(
         fontsize=style.font_size,
         ha="center",
         va="top",
-        zorder=3.5,
+        zorder=style.label_zorder,
         gid=f"model:{model_id}",
-        bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.75},
+        parse_math=False,
+        bbox=label_box(style),
     )
 
 
@@ -767,8 +599,9 @@ def _add_terrain_label(ax: Axes, style: BoardStyle) -> Text:
         fontsize=style.font_size,
         ha="center",
         va="center",
-        zorder=2.5,
-        bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.7},
+        zorder=style.label_zorder,
+        parse_math=False,
+        bbox=label_box(style),
     )
 
 
@@ -814,7 +647,7 @@ def update_board(
         base.set_visible(True)
         text = m.label
         if m.elevation:
-            text += f" ↑{_fmt(m.elevation)} {unit}"
+            text += f" ↑{_length(m.elevation, unit, lang)}"
         lab = artists.labels[m.id]
         lab.set_position((d.x, d.y - d.r - 1.5))
         lab.set_horizontalalignment("center")
@@ -827,11 +660,12 @@ def update_board(
 
     # Terrain labels: name and height (unnamed pieces without a height only when the style
     # asks: on a crowded board forty ids cost more to draw than everything else).
+    outlines: dict[int, list[XY]] = artists.state.setdefault("terrain_label_of", {})
     for t in scenario.terrain:
         named = t.name is not None or t.height is not None or style.label_unnamed_terrain
         lines = [t.label] if named else []
         if t.height is not None:
-            lines.append(f"{draw_word('height', lang)} {_fmt(t.height)} {unit}")
+            lines.append(f"{draw_word('height', lang)} {_length(t.height, unit, lang)}")
         tl = artists.terrain_labels.get(t.id)
         if tl is None:
             if not lines or t.id not in artists.state.get("terrain_drawn", ()):
@@ -841,8 +675,10 @@ def update_board(
             artists.terrain_labels[t.id] = tl
         tl.set_text("\n".join(lines))
         tl.set_visible(bool(lines))
-        p = board.terrain[t.id].polygon.representative_point()
+        polygon = board.terrain[t.id].polygon
+        p = polygon.representative_point()
         tl.set_position((float(p.x), float(p.y)))
+        outlines[id(tl)] = [(float(x), float(y)) for x, y in polygon.exterior.coords]
 
     # Significant Edges.
     edges = significant_edges(board)
@@ -858,18 +694,97 @@ def update_board(
     title = scenario.title_in(lang) or draw_word("board", lang)
     if ruling is not None:
         title = f"{title}\n{ruling.headline(lang)}"
-    artists.title.set_text(title)
     artists.title.set_fontsize(style.font_size + 1)
-    _set_axes_units(ax, scenario, style, lang)
+    artists.state["lang"] = lang
+    artists.state["title_text"] = title
+    _set_caption(artists, scenario, ruling, lang)
 
     if legend:
         _update_legend(artists, scenario, lang)
     if place_labels:
-        from .labels import place_labels as place
+        lay_out(artists, scenario, title)
+    else:  # a drag: the layout stays; the title is wrapped to the room it has
+        from .layout import wrap_title
 
-        place(artists)
-    artists.state["lang"] = lang
+        wrap_title(ax, title)
     return artists
+
+
+FIXED_SIZE_GID = "fwwrules:fixed-size"
+"""The gid of a figure that must keep its size (a panel's canvas): its key moves below the
+board when the column cannot hold it, where any other figure grows taller instead."""
+
+
+def lay_out(artists: BoardArtists, scenario: Scenario, title: str) -> None:
+    """Fit the picture into its figure and place every label (:mod:`fwwrules.draw.layout`,
+    :mod:`fwwrules.draw.labels`): the board's Axes moves to leave room for the title, the
+    axis labels, the legend column and the caption; its limits are set again to fill it;
+    the range rings' names go where the rings show; then the labels are placed and the key
+    goes under the legends. When the column cannot hold the key, the figure grows taller
+    (the board keeps its box), or, for a figure of fixed size (:data:`FIXED_SIZE_GID`), the
+    key moves below the board, which takes room from it, so the labels are placed again (at
+    most a few times)."""
+    from .labels import place_labels
+    from .layout import fit_layout, key_overflow, place_key_below, show_key
+
+    ax = artists.ax
+    fig = artists.figure
+    limits = scenario.limits_mm(artists.style.margin_mm)
+    lang = str(artists.state.get("lang", "en"))
+    height = float(artists.state.setdefault("design_height", fig.get_size_inches()[1]))
+    fixed = fig.get_gid() == FIXED_SIZE_GID
+
+    def refit() -> None:
+        fit_limits(ax, limits)
+        _set_axes_units(ax, scenario, artists.style, lang)
+
+    strip = 0.0
+    for _ in range(4):
+        show_key(ax, [], title="", fontsize=artists.style.font_size)
+        fit_layout(ax, title=title, refit=refit, strip=strip, height=height)
+        _spot_band_labels(artists)
+        place_labels(artists)
+        if strip == 0.0:
+            over = key_overflow(ax)
+            if over <= 0.0:
+                return
+            if not fixed:
+                fit_layout(ax, title=title, refit=refit, height=height, grow=over)
+                return
+        need = place_key_below(ax)
+        if need <= strip:
+            return
+        strip = need
+
+
+def relegend(artists: BoardArtists, scenario: Scenario) -> None:
+    """Build the legend again for what is drawn now and lay the picture out again (after
+    something outside :func:`update_board` drew more, such as a slide's contact markers)."""
+    _update_legend(artists, scenario, str(artists.state.get("lang", "en")))
+    lay_out(artists, scenario, str(artists.state.get("title_text", artists.title.get_text())))
+
+
+def _set_caption(
+    artists: BoardArtists, scenario: Scenario, ruling: AttackRuling | None, lang: str
+) -> None:
+    """The lower right corner says which rules the picture shows (the ruling's, else the
+    board's), and the range band a ranged attack uses."""
+    from .layout import CAPTION_GID
+
+    rules = ruling.rules if ruling is not None else scenario.rules
+    text = draw_word(f"rules-{rules}", lang)
+    band = None if ruling is None or ruling.range is None else ruling.range.band
+    if band is not None and ruling is not None and ruling.kind == "ranged" and ruling.allowed:
+        text += f" · {draw_word(f'{band}-band', lang)}"
+    caption = artists.state.get("caption")
+    if caption is None:
+        fig = artists.figure
+        caption = fig.text(
+            1.0, 0.0, "", fontsize=artists.style.font_size, color="#333333",
+            ha="right", va="bottom", gid=CAPTION_GID,
+        )  # fmt: skip
+        artists.state["caption"] = caption
+    caption.set_text(text)
 
 
 def _xy(p: Any) -> XY:
@@ -927,6 +842,24 @@ def _draw_sight(
         artists.fan_label.set_visible(False)
         _set_pieces(artists.blockers, [])
 
+    if not ruling.allowed:
+        # Decision 1: an attack that is not allowed presents no cover. Its Line of Cover, the
+        # pieces it crosses, grazes or ignores and their modifiers are not drawn; the line
+        # of sight (or the blocked fan) and the range rings say why it is not allowed.
+        for a in (
+            artists.loc,
+            artists.cover_outline,
+            artists.crossings,
+            artists.crossing_points,
+            artists.grazes,
+            artists.graze_points,
+            artists.ignored,
+        ):
+            a.set_visible(False)  # fmt: skip
+        _sync_texts(artists, artists.ignored_labels, [])
+        _sync_texts(artists, artists.cover_labels, [])
+        return
+
     # The Line of Cover, what it crosses, what it only grazes, what is ignored.
     _set_pieces(artists.loc, [[_xy(sight.loc[0]), _xy(sight.loc[1])]])
     ignored = {i.ref: i.clause for i in ruling.ignored}
@@ -968,8 +901,9 @@ def _draw_sight(
         fontsize=style.font_size,
         ha="center",
         va="bottom",
-        zorder=5,
-        bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": style.ignored_colour},
+        zorder=style.label_zorder + 0.1,
+        parse_math=False,
+        bbox={**label_box(style, edge=style.ignored_colour), "alpha": 1.0},
     )
     # Each piece the Line of Cover passes through, marked with its modifier.
     exits = {c.ref: _xy(c.points[-1]) for c in sight.crossings if c.points}
@@ -987,8 +921,8 @@ def _draw_sight(
         fontweight="bold",
         ha="left",
         va="bottom",
-        zorder=6,
-        bbox={"boxstyle": "round,pad=0.15", "fc": style.cover_colour, "ec": "black"},
+        zorder=style.label_zorder + 1,
+        bbox={**label_box(style, edge="black", face=style.cover_colour), "alpha": 1.0},
     )
 
 
@@ -1032,9 +966,9 @@ def _draw_bands(
         label = artists.band_labels.get(name)
         if label is None:
             label = artists.ax.text(
-                0, 0, "", fontsize=style.font_size, ha="center", va="bottom", zorder=2.6,
-                visible=False, animated=bool(artists.state["animated"]),
-                bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.8},
+                0, 0, "", fontsize=style.font_size, ha="center", va="bottom",
+                zorder=style.label_zorder, visible=False,
+                animated=bool(artists.state["animated"]), bbox=label_box(style),
             )  # fmt: skip
             artists.band_labels[name] = label
         if a is None or end is None or end <= 0:
@@ -1057,20 +991,31 @@ def _draw_bands(
         band = draw_word(f"{name}-band", lang)
         label.set_text(f"{band}: {ruler_name}" if ruler_name else band)
         label.set_color(colour if colour != RULER_COLOURS["yellow"] else "#6B5E00")
-        # On the ring where it shows: above the attacker, else the first angle in view.
-        (x0, x1), (y0, y1) = artists.ax.get_xlim(), artists.ax.get_ylim()
+        label.set_visible(True)
+    _spot_band_labels(artists)
+
+
+def _spot_band_labels(artists: BoardArtists) -> None:
+    """Each range ring's name goes on the ring where it shows (above the attacker, else the
+    first angle in view, from the top alternating left and right every 5 degrees); a ring
+    wholly off the board is not drawn. Run again whenever the limits change."""
+    (x0, x1), (y0, y1) = artists.ax.get_xlim(), artists.ax.get_ylim()
+    for name, ring in artists.bands.items():
+        label = artists.band_labels.get(name)
+        if label is None or not label.get_text() or not (ring.get_visible() or label.get_visible()):
+            continue
+        (cx, cy), radius = ring.center, ring.get_radius()
         spot = None
-        # From the top, alternating left and right, every 5 degrees.
         for step in range(72):
             deg = 90 + (step + 1) // 2 * 5 * (1 if step % 2 else -1)
-            px = a[0] + radius * math.cos(math.radians(deg))
-            py = a[1] + radius * math.sin(math.radians(deg))
+            px = cx + radius * math.cos(math.radians(deg))
+            py = cy + radius * math.sin(math.radians(deg))
             if x0 < px < x1 and y0 < py < y1:
                 spot = (px, py)
                 break
-        label.set_position(spot or (a[0], a[1] + radius))
+        label.set_position(spot or (cx, cy + radius))
         label.set_visible(spot is not None)
-        ring.set_visible(spot is not None)  # a ring wholly off the board is not drawn
+        ring.set_visible(spot is not None)
 
 
 def _engagement_links(scenario: Scenario) -> list[tuple[str, str]]:
@@ -1094,7 +1039,8 @@ def _draw_engagements(artists: BoardArtists, scenario: Scenario, on: bool) -> No
 
 
 def _draw_numbers(artists: BoardArtists, scenario: Scenario, ruling: AttackRuling | None) -> None:
-    """``melee.shoot-into``: the Armor-die numbers 1-4 written beside each base they pick."""
+    """``melee.shoot-into``: the Armor-die numbers 1-4 in one yellow box beside each base they
+    pick (placed like a model's name, clear of everything: :mod:`fwwrules.draw.labels`)."""
     numbers = None
     if ruling is not None and ruling.into_melee is not None:
         numbers = ruling.into_melee.numbers
@@ -1102,24 +1048,27 @@ def _draw_numbers(artists: BoardArtists, scenario: Scenario, ruling: AttackRulin
     for i, mid in enumerate(numbers or (), start=1):
         by_model.setdefault(mid, []).append(i)
     notes = []
+    owners = []
     for mid, ns in by_model.items():
         d = _disc(scenario, mid)
         if d is not None:
-            at = (d[0] + d[2] * 0.75, d[1] + d[2] * 0.75)
-            notes.append((at, " ".join(str(n) for n in ns)))
+            notes.append(((d[0] + d[2] * 0.75, d[1] + d[2] * 0.75), " ".join(str(n) for n in ns)))
+            owners.append(mid)
+    style = artists.style
     _sync_texts(
         artists,
         artists.numbers,
         notes,
-        fontsize=artists.style.font_size + 2,
+        fontsize=style.font_size + 2,
         fontweight="bold",
-        color=artists.style.number_colour,
+        color=style.number_colour,
         ha="left",
         va="bottom",
-        zorder=6,
-        gid="fixed:armor-die-number",
-        bbox={"boxstyle": "circle,pad=0.2", "fc": "#F0E442", "ec": "black"},
+        zorder=style.label_zorder + 1,
+        bbox={"boxstyle": "round,pad=0.25", "fc": style.number_face, "ec": "black"},
     )
+    for text, mid in zip(artists.numbers, owners, strict=False):
+        text.set_gid(f"numbers:{mid}")
 
 
 def _draw_slide(
@@ -1161,6 +1110,9 @@ def _draw_slide(
         text += f" ({draw_word('breaks', lang)} {who})"
     label = artists.slide_label
     label.set_position((x, y + d[2] + 1.5))
+    # Its anchor (above the ghost) is kept: an animation places the note again each frame.
+    label.set_gid("slide-note")
+    artists.state.setdefault("anchors", {})["slide-note"] = (x, y + d[2] + 1.5)
     label.set_text(text)
     label.set_color(colour)
     label.set_visible(True)
@@ -1194,8 +1146,8 @@ def _draw_slide_breaks(
         fontsize=style.font_size,
         ha="left",
         va="top",
-        zorder=5.5,
-        bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": style.slide_illegal_colour},
+        zorder=style.label_zorder + 0.5,
+        bbox={**label_box(style, edge=style.slide_illegal_colour), "alpha": 1.0},
     )
 
 
@@ -1283,6 +1235,10 @@ def drawn_kinds(artists: BoardArtists) -> list[str]:
         and artists.slide_ghost.get_linestyle() not in ("-", "solid"),
         "slide-breaks": artists.slide_breaks is not None and artists.slide_breaks.get_visible(),
         "free-attack": any(a.get_visible() for a in artists.free_attacks),
+        "into-melee": any(t.get_visible() and t.get_text() for t in artists.numbers),
+        # a slide being played (fwwrules.draw.animate): the contacts its frames show
+        "contact-kept": "contact-kept" in artists.state.get("animation", {}).get("kinds", ()),
+        "contact-broken": "contact-broken" in artists.state.get("animation", {}).get("kinds", ()),
     }  # fmt: skip
     return [k for k, on in visible.items() if on]
 
@@ -1331,6 +1287,18 @@ def _legend_entries(
             _proxy, st.slide_illegal_colour, "none", 0.0, st.slide_break_marker
         ),
         "free-attack": partial(_proxy, st.free_attack_colour, "-", 2.0, ">"),
+        "into-melee": partial(Patch, facecolor=st.number_face, edgecolor="black"),
+        "contact-kept": partial(
+            _proxy, st.slide_legal_colour, "none", 0.0, "o", markeredgecolor="black"
+        ),
+        "contact-broken": partial(
+            _proxy,
+            st.slide_illegal_colour,
+            "none",
+            0.0,
+            st.slide_break_marker,
+            markeredgecolor="black",
+        ),
     }
     for kind in drawn_kinds(artists):
         if kind in ("short-band", "long-band"):
@@ -1347,9 +1315,11 @@ def _legend_entries(
     return out
 
 
-def _proxy(colour: str, linestyle: LineStyleType, width: float, marker: str = "") -> Line2D:
+def _proxy(
+    colour: str, linestyle: LineStyleType, width: float, marker: str = "", **kw: Any
+) -> Line2D:
     return Line2D(
-        [], [], color=colour, linestyle=linestyle, linewidth=width, marker=marker or "None"
+        [], [], color=colour, linestyle=linestyle, linewidth=width, marker=marker or "None", **kw
     )
 
 
@@ -1404,6 +1374,11 @@ def moving_artists(
     out: list[Artist] = []
     if model_id is not None and model_id in artists.bases:
         out += [artists.bases[model_id], artists.labels[model_id]]
+    caption = artists.state.get("caption")
+    if caption is not None:  # the ruleset and band: they change with the ruling
+        out.append(caption)
+    animation = artists.state.get("animation", {})  # a slide's contact markers, when shown
+    out += [animation[k] for k in ("kept", "broken") if k in animation]
     overlays = artists.overlays()
     if drag and model_id is not None and artists.state.get("bands_of") not in (None, model_id):
         rings = {id(a) for a in (*artists.bands.values(), *artists.band_labels.values())}

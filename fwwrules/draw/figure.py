@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import QueryError
-from ..writing import atomic_open
+from ..writing import write_atomic
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -59,27 +59,39 @@ PICTURE_SUFFIXES = (".png", ".svg")
 """The picture formats a figure is written in, by the file name's suffix."""
 
 
+def figure_bytes(fig: Figure, format: str, **savefig: Any) -> bytes:
+    """``fig`` as PNG or SVG bytes, byte-stable: PNG without a software version, SVG without
+    a date, with a fixed ``svg.hashsalt`` and text kept as text (``svg.fonttype: none``).
+    Other keywords go to ``savefig`` (``dpi``)."""
+    import io
+
+    from matplotlib import rc_context
+
+    buf = io.BytesIO()
+    if format == "png":
+        fig.savefig(buf, format="png", metadata={"Software": None}, **savefig)
+    elif format == "svg":
+        with rc_context({"svg.hashsalt": SVG_HASHSALT, "svg.fonttype": "none"}):
+            fig.savefig(buf, format="svg", metadata={"Date": None}, **savefig)
+    else:
+        raise QueryError(f"unknown picture format {format!r}; expected png or svg")
+    return buf.getvalue()
+
+
 def save_figure(fig: Figure, path: str | os.PathLike[str], **savefig: Any) -> Path:
     """Write ``fig`` to ``path`` as PNG or SVG (by its suffix), byte-stable and atomically.
 
-    The one way a picture reaches the disk: PNG files carry no software version, SVG files no
-    date and a fixed ``svg.hashsalt`` (the same figure gives the same bytes on every run), and
-    SVG text stays text (``svg.fonttype: none``). The file is written through
-    :func:`fwwrules.writing.atomic_open` (a temporary file renamed over the target: a failure
+    The one way a picture reaches the disk: the bytes of :func:`figure_bytes` (the same
+    figure gives the same bytes on every run), written through
+    :func:`fwwrules.writing.write_atomic` (a temporary file renamed over the target: a failure
     leaves any existing file as it was; ``cannot write FILE: reason`` as
-    :class:`~fwwrules.writing.WriteError`). Other keywords go to ``savefig`` (``dpi``,
-    ``bbox_inches``). Another suffix raises :class:`~fwwrules.errors.QueryError`.
+    :class:`~fwwrules.writing.WriteError`). Other keywords go to ``savefig`` (``dpi``).
+    Another suffix raises :class:`~fwwrules.errors.QueryError`.
     """
-    from matplotlib import rc_context
-
     out = Path(path)
     suffix = out.suffix.lower()
     if suffix not in PICTURE_SUFFIXES:
         raise QueryError(f"cannot write {out.name!r}: the name must end in .png or .svg")
-    with atomic_open(out, "wb") as f:
-        if suffix == ".png":
-            fig.savefig(f, format="png", metadata={"Software": None}, **savefig)
-        else:
-            with rc_context({"svg.hashsalt": SVG_HASHSALT, "svg.fonttype": "none"}):
-                fig.savefig(f, format="svg", metadata={"Date": None}, **savefig)
+    # Encoded before the file is opened: a drawing error leaves no file behind.
+    write_atomic(out, figure_bytes(fig, suffix.lstrip("."), **savefig))
     return out

@@ -12,7 +12,6 @@ Only :mod:`fwwrules.draw` imports this module; ``import fwwrules`` never loads m
 from __future__ import annotations
 
 import math
-import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +26,7 @@ from matplotlib.text import Text
 from ..catalogue import check_lang, render
 from ..grid import ARROW_SLIT, LOW, VERDICTS, WALL, GridRuling, GridScenario
 from .figure import Margins, figure_of, new_axes
+from .layout import fit_layout
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,7 +257,7 @@ def draw_grid(
         markeredgewidth=2.0,
         zorder=8,
     )
-    title = ax.set_title("", fontsize=style.font_size + 1, loc="left")
+    title = ax.set_title("", fontsize=style.font_size + 1)
     artists = GridArtists(
         figure=figure,
         ax=ax,
@@ -311,8 +311,8 @@ def update_grid(
         circle.set_hatch(look.hatch)
     artists.roles = roles
     text = "" if ruling is None else ruling.headline(lang)
-    artists.title.set_text(textwrap.fill(text, style.title_width))
     _legend(artists, scenario, ruling, lang)
+    fit_layout(artists.ax, title=text)  # nothing cut: fwwrules.draw.layout
     return artists
 
 

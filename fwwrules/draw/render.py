@@ -1,23 +1,121 @@
-"""Render a board to a file (``fwwrules render``): PNG or SVG, byte-stable across runs.
+"""Render a board to a file (``fwwrules render``): PNG or SVG, byte-stable across runs, at the
+size asked (:mod:`fwwrules.draw.export`).
 
-PNG files carry no software version (``metadata={'Software': None}``); SVG files carry no date
-and use a fixed ``svg.hashsalt``, so rendering the same scenario twice gives the same bytes.
-SVG text is written as text (``svg.fonttype: none``), not as outlines.
+:func:`render_figure` draws the picture (a figure laid out at the resolution it will be saved
+at, so every gap holds at that size); :func:`render_file` writes it. PNG files carry no
+software version; SVG files carry no date and use a fixed ``svg.hashsalt``, so rendering the
+same scenario twice gives the same bytes. SVG text is written as text.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import QueryError
 from .board import DEFAULT_STYLE, BoardStyle, draw_board
-from .figure import figure_of, new_axes, save_figure
+from .export import export_dpi, picture_path, save_picture
+from .figure import figure_of, new_axes
 
 if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
     from ..data import Scenario
     from ..grid import GridScenario
+    from ..shot import Target
+
+
+def render_figure(
+    scenario: Scenario | GridScenario,
+    *,
+    attacker: str | None = None,
+    target: Target | None = None,
+    weapon: str | None = None,
+    rules: str | None = None,
+    band: str | None = None,
+    title: str | None = None,
+    lang: str = "en",
+    style: BoardStyle = DEFAULT_STYLE,
+    attack: str = "ranged",
+    scale: float | None = None,
+    dpi: float | None = None,
+    width: float | None = None,
+) -> Figure:
+    """The picture ``fwwrules render`` writes, as a figure drawn at the resolution asked
+    (``scale``, ``dpi`` or ``width``: :func:`fwwrules.draw.export.export_dpi`).
+
+    With ``attacker`` and ``target`` the ruling's lines are drawn and its headline is the
+    second line of the title; ``rules`` and ``band`` go to the ruling (the picture's caption
+    names the ruleset and band it shows). ``title`` replaces the file's title (in every
+    language). A Pathfinder grid scenario is drawn with :func:`fwwrules.draw.grid.draw_grid`,
+    with the lines of :func:`fwwrules.grid_cover` for ``attack`` (``ranged``, ``melee``,
+    ``reach``); ``rules``, ``band`` and ``weapon`` do not apply to it.
+
+    Raises :class:`~fwwrules.errors.QueryError` for only one of ``attacker``/``target``, for
+    ``band`` without a pair, and for a size out of range.
+    """
+    from matplotlib.figure import Figure as _Figure
+
+    if (attacker is None) != (target is None):
+        raise QueryError("give both attacker and target, or neither")
+    if band is not None and attacker is None:
+        raise QueryError("a band applies to an attack: give attacker and target too")
+    probe = _Figure(figsize=style.figsize, dpi=style.dpi)
+    out_dpi = export_dpi(probe, scale=scale, dpi=dpi, width=width)
+    from ..grid import GridScenario
+
+    if isinstance(scenario, GridScenario):
+        return _render_grid(
+            scenario, attacker, target, attack, rules, band, weapon, title, lang, out_dpi
+        )
+    if title is not None:
+        scenario = dataclasses.replace(scenario, title=title)
+    ruling = None
+    if attacker is not None and target is not None:
+        from ..attack import ruling as make_ruling
+
+        ruling = make_ruling(scenario, attacker, target, weapon=weapon, rules=rules, band=band)
+    elif rules is not None:
+        from ..rulesets import ruleset_name
+
+        scenario = dataclasses.replace(scenario, rules=ruleset_name(scenario.rules, rules))
+    ax = new_axes(style.figsize, out_dpi, style.margins)
+    draw_board(scenario, ax, style=style, ruling=ruling, lang=lang)
+    return figure_of(ax)
+
+
+def _render_grid(
+    scenario: GridScenario,
+    attacker: str | None,
+    target: Target | None,
+    attack: str,
+    rules: str | None,
+    band: str | None,
+    weapon: str | None,
+    title: str | None,
+    lang: str,
+    out_dpi: float,
+) -> Figure:
+    """A Pathfinder grid: the grid drawing, with the lines of grid_cover for a pair."""
+    from ..grid import grid_cover
+    from .grid import DEFAULT_GRID_STYLE, draw_grid
+
+    for name, value in (("rules", rules), ("band", band), ("weapon", weapon)):
+        if value is not None:
+            raise QueryError(f"{name} does not apply to a Pathfinder grid file")
+    if title is not None:
+        scenario = dataclasses.replace(scenario, title=title)
+    grid_ruling = None
+    if attacker is not None and target is not None:
+        if not isinstance(target, str):
+            raise QueryError("a Pathfinder grid's target is a creature id, not a point")
+        grid_ruling = grid_cover(scenario, attacker, target, attack=attack)
+    g = DEFAULT_GRID_STYLE
+    ax = new_axes(g.figsize, out_dpi, g.margins)
+    draw_grid(scenario, ax, ruling=grid_ruling, lang=lang)
+    return figure_of(ax)
 
 
 def render_file(
@@ -25,47 +123,38 @@ def render_file(
     path: str | os.PathLike[str],
     *,
     attacker: str | None = None,
-    target: str | None = None,
+    target: Target | None = None,
     weapon: str | None = None,
+    rules: str | None = None,
+    band: str | None = None,
+    title: str | None = None,
     lang: str = "en",
     style: BoardStyle = DEFAULT_STYLE,
     attack: str = "ranged",
+    scale: float | None = None,
+    dpi: float | None = None,
+    width: float | None = None,
 ) -> Path:
-    """Draw the board (with the ruling's LoS and LoC when ``attacker`` and ``target`` are given)
-    into ``path``; the suffix picks the format (``.png`` or ``.svg``). Returns the path.
+    """Draw the picture of :func:`render_figure` into ``path``; the suffix picks the format
+    (``.png`` or ``.svg``). Returns the path.
 
-    A Pathfinder grid scenario is drawn with :func:`fwwrules.draw.grid.draw_grid`, with the
-    lines of :func:`fwwrules.grid_cover` for ``attack`` (``ranged``, ``melee``, ``reach``).
-
-    Raises :class:`~fwwrules.errors.QueryError` for another suffix or for only one of
-    ``attacker``/``target``.
+    Raises :class:`~fwwrules.errors.QueryError` for another suffix (before drawing) and as
+    :func:`render_figure` does.
     """
-    out = Path(path)
-    suffix = out.suffix.lower()
-    if suffix not in (".png", ".svg"):
-        raise QueryError(f"cannot render to {out.name!r}: the name must end in .png or .svg")
-    if (attacker is None) != (target is None):
-        raise QueryError("give both attacker and target, or neither")
-    from ..grid import GridScenario
-
-    if isinstance(scenario, GridScenario):
-        # A Pathfinder grid: the grid drawing, with the lines of grid_cover for a pair.
-        from ..grid import grid_cover
-        from .grid import DEFAULT_GRID_STYLE, draw_grid
-
-        grid_ruling = None
-        if attacker is not None and target is not None:
-            grid_ruling = grid_cover(scenario, attacker, target, attack=attack)
-        g = DEFAULT_GRID_STYLE
-        ax = new_axes(g.figsize, g.dpi, g.margins)
-        draw_grid(scenario, ax, ruling=grid_ruling, lang=lang)
-    else:
-        ruling = None
-        if attacker is not None and target is not None:
-            from ..attack import ruling as make_ruling
-
-            ruling = make_ruling(scenario, attacker, target, weapon=weapon)
-        ax = new_axes(style.figsize, style.dpi, style.margins)
-        draw_board(scenario, ax, style=style, ruling=ruling, lang=lang)
-    save_figure(figure_of(ax), out)
-    return out
+    out, _fmt = picture_path(path)
+    fig = render_figure(
+        scenario,
+        attacker=attacker,
+        target=target,
+        weapon=weapon,
+        rules=rules,
+        band=band,
+        title=title,
+        lang=lang,
+        style=style,
+        attack=attack,
+        scale=scale,
+        dpi=dpi,
+        width=width,
+    )
+    return save_picture(fig, out, dpi=fig.dpi)

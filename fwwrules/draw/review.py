@@ -14,20 +14,23 @@ exported again, and counted in the message, so no comment is lost between versio
 from __future__ import annotations
 
 import base64
+import contextlib
 import functools
 import hashlib
 import html
 import io
 import json
 import os
-import shutil
-import tempfile
+import re
+import stat
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..catalogue import CLAUSE_RULES, LANGS, MESSAGES, NOTES, check_lang, ui_section
+from ..constants import MAX_CACHED_PICTURE_BYTES
+from ..writing import write_atomic
 from .board import draw_board
 from .figure import figure_of, new_axes
 
@@ -131,6 +134,13 @@ def code_digest() -> str:
     return h.hexdigest()
 
 
+_DIGEST_FOLDER = re.compile(r"[0-9a-f]{24}")
+"""A folder of the picture cache: the first 24 hex digits of a :func:`code_digest`."""
+_OWN_FILE = re.compile(r"[0-9a-f]{32}\.png|\.[0-9a-f]{32}\.png\.[0-9a-f]{12}\.tmp")
+"""A file the picture cache made: a picture, or the temporary file of one being written
+(:func:`fwwrules.writing.atomic_open` names it ``.<name>.<random>.tmp``)."""
+
+
 class PictureCache:
     """The review page's PNG pictures on disk, so that a second ``fwwrules review`` draws
     nothing that has not changed.
@@ -140,8 +150,20 @@ class PictureCache:
     text makes every picture new, so an outdated picture is never shown. Only one digest is
     kept (older ones are removed when the first picture of a new one is stored), so the folder
     holds at most one page's pictures per language. A folder that cannot be read or written
-    only means no caching: the page is drawn as without a cache. Files are written to a
-    temporary name and renamed, so a run that is interrupted leaves no half picture.
+    only means no caching: the page is drawn as without a cache. Pictures are written through
+    :func:`fwwrules.writing.write_atomic`, so an interrupted run or a full disk leaves no half
+    picture and no temporary file.
+
+    Boundary cases (the cache lives in a folder others may write too):
+
+    * The cache's own folder (``review-pictures``) must be a real folder: when it is a
+      symbolic link (or anything but a folder) the cache is not used at all, and nothing it
+      points to is read, written or removed.
+    * Pruning removes only what the cache made: folders named as its digests hold only its
+      pictures and their temporary files; each such file is removed, then the folder if it is
+      empty. Links, other files and other folders are left as they are (never descended into).
+    * A picture is read only when it is a regular file (never through a link: a FIFO or a link
+      to ``/dev/zero`` is a miss, at once) of at most :data:`MAX_CACHED_PICTURE_BYTES`.
     """
 
     def __init__(self, root: Path) -> None:
@@ -151,37 +173,88 @@ class PictureCache:
         self.misses = 0
         self._pruned = False
 
+    def _folder(self) -> Path:
+        return self.root / self.digest[:24]
+
+    def _name(self, key: str, lang: str) -> str:
+        return hashlib.sha256(f"{lang}\0{PICTURE_DPI!r}\0{key}".encode()).hexdigest()[:32] + ".png"
+
     def _path(self, key: str, lang: str) -> Path:
-        name = hashlib.sha256(f"{lang}\0{PICTURE_DPI!r}\0{key}".encode()).hexdigest()[:32]
-        return self.root / self.digest[:24] / f"{name}.png"
+        return self._folder() / self._name(key, lang)
+
+    def _real_folder(self, path: Path) -> bool:
+        """``path`` is a folder itself, not a link to one (nor a file, nor missing)."""
+        try:
+            return stat.S_ISDIR(path.lstat().st_mode)
+        except OSError:
+            return False
 
     def get(self, key: str, lang: str) -> bytes | None:
-        try:
-            data = self._path(key, lang).read_bytes()
-        except OSError:
-            self.misses += 1
-            return None
-        if not data.startswith(b"\x89PNG\r\n\x1a\n"):
+        data = self._read(key, lang)
+        if data is None or not data.startswith(b"\x89PNG\r\n\x1a\n"):
             self.misses += 1
             return None
         self.hits += 1
         return data
 
-    def put(self, key: str, lang: str, data: bytes) -> None:
-        path = self._path(key, lang)
+    def _read(self, key: str, lang: str) -> bytes | None:
+        """The stored bytes, read through real folders only, from a regular file of bounded
+        size; ``None`` for anything else (never blocks, never reads without bound)."""
+        if not (self._real_folder(self.root) and self._real_folder(self._folder())):
+            return None
+        flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self._path(key, lang), flags)
+        except OSError:
+            return None
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_CACHED_PICTURE_BYTES:
+                return None
+            with os.fdopen(fd, "rb", closefd=False) as f:
+                data = f.read(MAX_CACHED_PICTURE_BYTES + 1)
+            return data if len(data) <= MAX_CACHED_PICTURE_BYTES else None
+        except OSError:
+            return None
+        finally:
+            os.close(fd)
+
+    def put(self, key: str, lang: str, data: bytes) -> None:
+        folder = self._folder()
+        try:
+            if os.path.lexists(self.root) and not self._real_folder(self.root):
+                return  # a link or a file where the cache's folder belongs: no cache
+            folder.mkdir(parents=True, exist_ok=True)
+            if not self._real_folder(folder):
+                return
             if not self._pruned:
                 self._pruned = True
-                for old in self.root.iterdir():
-                    if old.is_dir() and old.name != path.parent.name:
-                        shutil.rmtree(old, ignore_errors=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.replace(tmp, path)
+                self._prune(keep=folder.name)
+            write_atomic(self._path(key, lang), data)
         except OSError:
             pass  # no cache, same page
+
+    def _prune(self, keep: str) -> None:
+        """Remove the pictures of other digests (see the class's boundary cases)."""
+        with os.scandir(self.root) as entries:
+            old = [
+                e.path
+                for e in entries
+                if e.name != keep
+                and _DIGEST_FOLDER.fullmatch(e.name)
+                and e.is_dir(follow_symlinks=False)
+            ]
+        for path in old:
+            with contextlib.suppress(OSError):
+                with os.scandir(path) as files:
+                    own = [
+                        f.path
+                        for f in files
+                        if _OWN_FILE.fullmatch(f.name) and f.is_file(follow_symlinks=False)
+                    ]
+                for name in own:
+                    os.unlink(name)
+                os.rmdir(path)  # fails, harmlessly, when something else is left in it
 
 
 def _png(draw: Callable[[Any], object], grid: bool) -> bytes:
@@ -194,41 +267,9 @@ def _png(draw: Callable[[Any], object], grid: bool) -> bytes:
     draw(ax)
     buf = io.BytesIO()
     fig = figure_of(ax)
-    fig.savefig(buf, format="png", metadata={"Software": None}, bbox_inches=_grown_box(fig))
+    # Nothing sticks out of the figure (fwwrules.draw.layout): it is saved as it is.
+    fig.savefig(buf, format="png", metadata={"Software": None})
     return buf.getvalue()
-
-
-def _grown_box(fig: Any) -> Any:
-    """The figure's box (inches), grown to hold whatever sticks out of the fixed layout (a long
-    German legend entry sticks out on the right), so nothing is cut off at the figure's edge.
-
-    Only what can stick out is measured, with the figure's renderer: each Axes' legend, titles
-    and visible texts, and the figure's texts (no second drawing, which ``bbox_inches="tight"``
-    costs, and no tick layout). A picture that fits keeps its size; a side that grows gets a
-    small margin.
-    """
-    from matplotlib.transforms import Bbox
-
-    renderer = fig.canvas.get_renderer()
-    texts = list(fig.texts)
-    legends = list(fig.legends)
-    for ax in fig.axes:
-        texts += [ax.title, ax._left_title, ax._right_title, *ax.texts]
-        if ax.get_legend() is not None:
-            legends.append(ax.get_legend())
-    boxes = [lg.get_window_extent(renderer) for lg in legends if lg.get_visible()]
-    boxes += [t.get_window_extent(renderer) for t in texts if t.get_visible() and t.get_text()]
-    full = fig.bbox_inches
-    if not boxes:
-        return full
-    inside = Bbox.union(boxes).transformed(fig.dpi_scale_trans.inverted())
-    pad = 0.08  # inches of room beyond a side that had to grow
-    return Bbox.from_extents(
-        full.x0 if inside.x0 >= full.x0 else inside.x0 - pad,
-        full.y0 if inside.y0 >= full.y0 else inside.y0 - pad,
-        full.x1 if inside.x1 <= full.x1 else inside.x1 + pad,
-        full.y1 if inside.y1 <= full.y1 else inside.y1 + pad,
-    )
 
 
 def _draw_picture(scenario: Any, answer: Any, kind: str, lang: str) -> bytes:

@@ -28,7 +28,7 @@ from ..catalogue import check_lang, ui_section
 from ..errors import QueryError
 from ..threat import ThreatMap
 from ..threat import title as threat_title
-from .board import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board
+from .board import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board, lay_out
 from .figure import figure_of
 
 LAYERS = ("attackers", "uncovered", "best-modifier")
@@ -98,16 +98,18 @@ def draw_threat_map(
     lang: str = "en",
     alpha: float = 0.45,
     style: BoardStyle = DEFAULT_STYLE,
+    board: BoardArtists | None = None,
 ) -> ThreatArtists:
     """Draw ``result``'s ``layer`` over the board.
 
     Without ``ax`` the board is drawn first (:func:`~fwwrules.draw.draw_board`); with ``ax``
-    only the overlay is added (draw the board on it yourself). The legend names each class in
-    words and sits below the board's legend, outside the Axes on the right.
+    only the overlay is added (draw the board on it yourself, and pass its artists as
+    ``board``). The legend names each class in words and sits below the board's legend, in
+    the column beside the board; with the board's artists the picture is titled with the
+    map's title and laid out again (:func:`fwwrules.draw.board.lay_out`), so nothing is cut.
     """
     check_lang(lang)
     cls = classes_of(result, layer)
-    board: BoardArtists | None = None
     if ax is None:
         board = draw_board(result.scenario, lang=lang, style=style, engagements=True)
         ax = board.ax
@@ -186,7 +188,7 @@ def draw_threat_map(
         frameon=False,
     )
     if board is not None:
-        board.title.set_text(threat_title(result, lang))
+        lay_out(board, result.scenario, threat_title(result, lang))
     return ThreatArtists(ax, image, hatches, legend, board, layer, cls)
 
 
@@ -236,7 +238,6 @@ def save_threat_map(
     style = DEFAULT_STYLE
     ax = new_axes(style.figsize, style.dpi, style.margins)
     board = draw_board(result.scenario, ax, lang=lang, style=style)
-    draw_threat_map(result, ax, layer, lang=lang, style=style)
-    board.title.set_text(threat_title(result, lang))
+    draw_threat_map(result, ax, layer, lang=lang, style=style, board=board)
     save_figure(figure_of(ax), path)  # atomic; SVG without a date, with fixed ids
     return str(path)

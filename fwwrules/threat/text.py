@@ -9,7 +9,8 @@ from .map import ThreatMap
 
 
 def _base(result: ThreatMap, lang: str) -> str:
-    return length(result.base, result.scenario.units, lang, inches=False)
+    """The target's base as bases are sized: in mm (``32 mm``), whatever the board's units."""
+    return length(result.base * result.scenario.unit_mm, "mm", lang, inches=False)
 
 
 def title(result: ThreatMap, lang: str = "en") -> str:

@@ -1,0 +1,98 @@
+"""What a caller passes to a rule, checked once: scenarios, points and lengths.
+
+Every public call a notebook user makes (:func:`fwwrules.ruling`, ``withdraw``, ``slide``,
+``move_model``, ``save`` ...) and every command-line argument that is a position goes through
+these checks, so a wrong type, a NaN or a position beyond what a table can be is refused with
+the package's own :class:`~fwwrules.errors.QueryError` (a ``ValueError``; the CLI's exit 2)
+instead of a raw Python error deep inside, or a ruling that carries NaN or Infinity.
+
+Boundary cases
+--------------
+* A point is any sequence of exactly two real numbers (a tuple, a list, a numpy array);
+  booleans and text are not numbers.
+* Coordinates may be as large as the file format allows, :data:`MAX_COORDINATE` in the
+  scenario's units (a position at exactly the limit is accepted), so any board a file can hold
+  can be asked about, and nothing beyond it.
+"""
+
+from __future__ import annotations
+
+import math
+from numbers import Real
+from typing import Any
+
+from .constants import MAX_COORDINATE
+from .data import Scenario
+from .errors import QueryError
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, str):
+        return repr(value) if len(value) <= 40 else repr(value[:30]) + "..."
+    if isinstance(value, (list, tuple)):
+        return f"a {type(value).__name__} of {len(value)} item{'s' if len(value) != 1 else ''}"
+    return type(value).__name__ if not isinstance(value, Real) else repr(value)
+
+
+def number(value: Any, what: str, *, limit: float = MAX_COORDINATE) -> float:
+    """``value`` as a finite float of absolute value at most ``limit``, else a
+    :class:`QueryError` naming ``what``.
+
+    >>> number(3, "x")
+    3.0
+    >>> number(float("nan"), "x")
+    Traceback (most recent call last):
+    ...
+    fwwrules.errors.QueryError: x must be a finite number, got nan
+    """
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise QueryError(f"{what} must be a number, got {_describe(value)}")
+    v = float(value)
+    if not math.isfinite(v):
+        raise QueryError(f"{what} must be a finite number, got {v!r}")
+    if abs(v) > limit:
+        raise QueryError(
+            f"{what} {v:g} lies beyond the coordinate limit of {limit:g} "
+            "(MAX_COORDINATE, in the scenario's units)"
+        )
+    return v
+
+
+def point(value: Any, what: str) -> tuple[float, float]:
+    """``value`` as a point ``(x, y)`` of finite floats within :data:`MAX_COORDINATE`.
+
+    >>> point([10, 20.5], "the target")
+    (10.0, 20.5)
+    >>> point((1e307, 0), "the target")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    fwwrules.errors.QueryError: the target's x 1e+307 lies beyond the coordinate limit of 1e+06 ...
+    """
+    if isinstance(value, (str, bytes, dict)) or not (
+        hasattr(value, "__len__") and hasattr(value, "__iter__")
+    ):
+        raise QueryError(f"{what} must be a point (x, y) of two numbers, got {_describe(value)}")
+    items = list(value)
+    if len(items) != 2:
+        raise QueryError(
+            f"{what} must be a point (x, y) of two numbers, got {len(items)} item"
+            + ("" if len(items) == 1 else "s")
+        )
+    return (number(items[0], f"{what}'s x"), number(items[1], f"{what}'s y"))
+
+
+def scenario(value: Any, what: str) -> Scenario:
+    """``value`` if it is a scenario (``fwwrules/scenario@1``), else a :class:`QueryError`
+    saying what it is (a grid scenario goes to :func:`fwwrules.grid_cover`)."""
+    if isinstance(value, Scenario):
+        return value
+    name = type(value).__name__
+    hint = "; grid files are asked with grid_cover" if name == "GridScenario" else ""
+    raise QueryError(f"{what} needs a fwwrules/scenario@1 scenario, got a {name}{hint}")
+
+
+def ident(value: Any, what: str) -> str:
+    """``value`` if it is text (an id), else a :class:`QueryError`."""
+    if isinstance(value, str):
+        return value
+    raise QueryError(f"{what} must be an id (text), got {_describe(value)}")

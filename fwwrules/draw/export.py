@@ -1,0 +1,151 @@
+"""Pictures for authors: a figure written as PNG or SVG at the size asked for.
+
+One resolution rule for every export (``fwwrules render``, the panels' export control and
+``panel.save_picture``, animations): a picture is the figure as laid out (nothing cut, see
+:mod:`fwwrules.draw.layout`), drawn at
+
+* ``scale`` times its own resolution (``scale=2``: a 780 x 540 board becomes 1560 x 1080
+  pixels, sharp on a high-density screen), or
+* ``dpi`` dots per inch (for print: the board is 7.8 x 5.4 inches), or
+* ``width`` pixels wide (the height follows).
+
+Only the resolution changes: text, lines and layout keep their proportions, so a picture at
+any size shows exactly what the panel shows. SVG is resolution-free (``scale`` and friends
+only set its nominal size).
+
+Boundary cases: at most one of ``scale``, ``dpi``, ``width``; a picture may have between
+:data:`MIN_DPI` and :data:`MAX_DPI` dots per inch and at most :data:`MAX_PIXELS` pixels
+(anything else is a :class:`~fwwrules.errors.QueryError`, exit status 2 on the command line);
+a name without a suffix gets the format's; a suffix that contradicts ``format`` is refused.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..errors import QueryError
+from .figure import figure_bytes, save_figure
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+FORMATS = ("png", "svg")
+"""The still picture formats, by name (also the file name's suffix)."""
+MIN_DPI = 20.0
+MAX_DPI = 600.0
+MAX_PIXELS = 40_000_000
+"""Largest picture, in pixels (a board at 600 dpi is 4680 x 3240): memory grows with it."""
+
+
+def base_dpi(fig: Figure) -> float:
+    """The figure's own resolution: its dpi without the screen's device pixel ratio (an
+    ipympl or high-density canvas draws at dpi times the ratio)."""
+    ratio = float(getattr(fig.canvas, "device_pixel_ratio", 1.0) or 1.0)
+    return float(fig.dpi) / ratio
+
+
+def export_dpi(
+    fig: Figure,
+    *,
+    scale: float | None = None,
+    dpi: float | None = None,
+    width: float | None = None,
+) -> float:
+    """The dpi that draws ``fig`` at the size asked (see the module's docstring).
+
+    >>> from matplotlib.figure import Figure
+    >>> fig = Figure(figsize=(7.8, 5.4), dpi=100)
+    >>> export_dpi(fig), export_dpi(fig, scale=2), export_dpi(fig, width=1200)
+    (100.0, 200.0, 153.84615384615384)
+    >>> export_dpi(fig, dpi=300, scale=2)
+    Traceback (most recent call last):
+    ...
+    fwwrules.errors.QueryError: give one of scale, dpi and width, not several
+    """
+    given = [v for v in (scale, dpi, width) if v is not None]
+    if len(given) > 1:
+        raise QueryError("give one of scale, dpi and width, not several")
+    w_in, h_in = fig.get_size_inches()
+    for name, value in (("scale", scale), ("dpi", dpi), ("width", width)):
+        if value is not None and not (math.isfinite(value) and value > 0):
+            raise QueryError(f"{name} must be a positive number (got {value!r})")
+    if scale is not None:
+        out = base_dpi(fig) * scale
+    elif dpi is not None:
+        out = float(dpi)
+    elif width is not None:
+        out = float(width) / float(w_in)
+    else:
+        out = base_dpi(fig)
+    pixels = (w_in * out) * (h_in * out)
+    if not MIN_DPI <= out <= MAX_DPI or pixels > MAX_PIXELS:
+        size = f"{round(w_in * out)} x {round(h_in * out)} pixels at {out:.0f} dpi"
+        raise QueryError(
+            f"a picture of {size} is out of range: from {MIN_DPI:.0f} to {MAX_DPI:.0f} dpi "
+            f"and at most {MAX_PIXELS:,} pixels"
+        )
+    return out
+
+
+def picture_path(path: str | os.PathLike[str], format: str | None = None) -> tuple[Path, str]:
+    """``(path, format)``: the format from ``format`` or the name's suffix; a name without a
+    suffix gets ``.<format>``.
+
+    >>> picture_path("board.svg"), picture_path("board", "png")
+    ((PosixPath('board.svg'), 'svg'), (PosixPath('board.png'), 'png'))
+    """
+    out = Path(path)
+    suffix = out.suffix.lower().lstrip(".")
+    if format is not None:
+        fmt = format.lower()
+        if fmt not in FORMATS:
+            raise QueryError(f"unknown picture format {format!r}; expected png or svg")
+        if not suffix:
+            return out.with_name(out.name + "." + fmt), fmt
+        if suffix != fmt:
+            raise QueryError(f"{out.name!r} does not end in .{fmt}")
+        return out, fmt
+    if suffix not in FORMATS:
+        raise QueryError(f"cannot write {out.name!r}: the name must end in .png or .svg")
+    return out, suffix
+
+
+def save_picture(
+    fig: Figure,
+    path: str | os.PathLike[str],
+    *,
+    scale: float | None = None,
+    dpi: float | None = None,
+    width: float | None = None,
+    format: str | None = None,
+) -> Path:
+    """Write ``fig`` as PNG or SVG at the size asked (see the module's docstring), atomically
+    (:func:`fwwrules.draw.figure.save_figure`); returns the path written."""
+    out, _fmt = picture_path(path, format)
+    save_figure(fig, out, dpi=export_dpi(fig, scale=scale, dpi=dpi, width=width))
+    return out
+
+
+def picture_bytes(
+    fig: Figure,
+    format: str = "png",
+    *,
+    scale: float | None = None,
+    dpi: float | None = None,
+    width: float | None = None,
+) -> bytes:
+    """The bytes :func:`save_picture` would write (for a download link)."""
+    fmt = format.lower()
+    if fmt not in FORMATS:
+        raise QueryError(f"unknown picture format {format!r}; expected png or svg")
+    return figure_bytes(fig, fmt, dpi=export_dpi(fig, scale=scale, dpi=dpi, width=width))
+
+
+def pixel_size(fig: Figure, **size: float | None) -> tuple[int, int]:
+    """The picture's size in pixels at the size asked (``scale``, ``dpi`` or ``width``)."""
+    out = export_dpi(fig, **size)
+    w_in, h_in = fig.get_size_inches()
+    return (round(w_in * out), round(h_in * out))

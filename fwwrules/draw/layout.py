@@ -1,0 +1,395 @@
+"""Laying out a picture so that nothing is cut: title, board, legends, key and caption.
+
+A board picture is a figure of fixed size with one Axes (the board) and, around it:
+
+* the **title** above the board, wrapped to the width it has (every language);
+* a **column** on the right, :data:`COLUMN_WIDTH` of the figure wide, holding the legends
+  (the board's, then a threat map's) and the numbered **key** of the labels that found no
+  place on the board (:mod:`fwwrules.draw.labels`); every legend entry is wrapped to the
+  column's width;
+* a **caption** in the lower right corner (the ruleset the picture shows).
+
+:func:`fit_layout` measures all of these with the figure's renderer (no drawing, no file)
+and moves the board's Axes so that every one of them lies inside the figure with
+:data:`PAD_PT` to spare: the Axes keeps the room the tick labels and axis labels need on the
+left and below, the title's lines above. When the column cannot hold the key under the
+legends, the key moves below the board, in as many columns as fit the figure's width; when
+even the legends alone are taller than the figure, the figure grows (a last resort: no
+shipped board and no board of the benchmark needs it).
+
+Everything is measured in display pixels at the figure's dpi and set in figure fractions and
+points, so the same picture at another resolution (an export at twice the size) is the same
+layout.
+
+Boundary cases: a word longer than the room is never broken (it is the only word of its line;
+the column then holds it only if it fits); a figure without a renderer (no canvas that can
+draw) is left as it is; texts that are empty or hidden take no room.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.legend import Legend
+from matplotlib.lines import Line2D
+from matplotlib.text import Text
+from matplotlib.transforms import Bbox
+
+PAD_PT = 4.0
+"""Room kept free at every edge of the figure, in points."""
+GAP_PT = 8.0
+"""Room between the board and the column, and between two blocks of the column."""
+COLUMN_WIDTH = 0.27
+"""The right-hand column's width, as a fraction of the figure's width."""
+KEY_GID = "fwwrules:key"
+"""The gid of the numbered labels' key (a :class:`~matplotlib.legend.Legend` without
+handles, made by :func:`show_key`) in the column; ``KEY_BELOW_GID`` below the board."""
+KEY_BELOW_GID = "fwwrules:key-below"
+CAPTION_GID = "fwwrules:caption"
+"""The gid of the caption text (lower right corner)."""
+
+
+def renderer_of(fig: Figure) -> Any:
+    """The figure's renderer, or None when its canvas cannot draw."""
+    get = getattr(fig.canvas, "get_renderer", None)
+    return None if get is None else get()
+
+
+# --- wrapping ----------------------------------------------------------------------------------
+
+
+def text_width(text: str, like: Text, renderer: Any) -> float:
+    """Width in display pixels of ``text`` set in ``like``'s font (measured through a Text,
+    so matplotlib's own cache of text metrics answers a text measured before)."""
+    probe = Text(text=text, fontproperties=like.get_fontproperties(), parse_math=False)
+    fig = like.get_figure(root=True)
+    if fig is not None:
+        probe.set_figure(fig)
+    return float(probe.get_window_extent(renderer).width)
+
+
+def wrap(text: str, width: float, like: Text, renderer: Any) -> str:
+    """``text`` with its spaces turned into line breaks where a line would be wider than
+    ``width`` pixels (each line of ``text`` is wrapped on its own; words are never split).
+
+    Only spaces become breaks, so ``wrap(...).replace("\\n", " ")`` gives back a one-line
+    ``text``. A line that fits is measured once; a longer one word by word.
+    """
+    out: list[str] = []
+    for para in text.split("\n"):
+        if text_width(para, like, renderer) <= width:
+            out.append(para)
+            continue
+        words = para.split(" ")
+        line = words[0]
+        for word in words[1:]:
+            candidate = f"{line} {word}"
+            if text_width(candidate, like, renderer) <= width:
+                line = candidate
+            else:
+                out.append(line)
+                line = word
+        out.append(line)
+    return "\n".join(out)
+
+
+def unwrapped(t: Text) -> str:
+    """A legend or key entry as one line (entries have no line breaks of their own)."""
+    return t.get_text().replace("\n", " ")
+
+
+# --- the blocks of the column -------------------------------------------------------------------
+
+
+def column_blocks(ax: Axes) -> list[Legend]:
+    """The legends beside the board, top to bottom: the board's, the figure's (a threat
+    map's classes), then the key."""
+    fig = ax.get_figure(root=True)
+    assert isinstance(fig, Figure)
+    blocks: list[Legend] = []
+    legend = ax.get_legend()
+    if legend is not None:
+        blocks.append(legend)
+    blocks += [lg for lg in fig.legends if lg.get_visible()]
+    key = find_key(ax)
+    if key is not None and key.get_visible() and key.get_gid() == KEY_GID:
+        blocks.append(key)
+    return blocks
+
+
+def find_key(ax: Axes) -> Legend | None:
+    """The key, in the column or below the board."""
+    for a in ax.artists:
+        if isinstance(a, Legend) and a.get_gid() in (KEY_GID, KEY_BELOW_GID):
+            return a
+    return None
+
+
+def find_caption(fig: Figure) -> Text | None:
+    for t in fig.texts:
+        if t.get_gid() == CAPTION_GID:
+            return t
+    return None
+
+
+def show_key(
+    ax: Axes, lines: Sequence[str], *, title: str, fontsize: float, ncols: int = 0
+) -> None:
+    """The numbered labels' texts (``"1: Building"``) as a legend without handles, placed by
+    :func:`fit_layout` in the column, or with ``ncols`` columns below the board
+    (:func:`place_key_below`); no lines: no key."""
+    old = find_key(ax)
+    if old is not None:
+        old.remove()
+    if not lines:
+        return
+    handles = [Line2D([], [], linestyle="none") for _ in lines]
+    key = Legend(
+        ax,
+        handles,
+        list(lines),
+        loc="upper left",
+        ncols=max(ncols, 1),
+        title=title,
+        title_fontsize=fontsize,
+        alignment="left",
+        fontsize=fontsize,
+        frameon=False,
+        handlelength=0.0,
+        handletextpad=0.0,
+        labelspacing=0.25,
+        borderaxespad=0.0,
+        columnspacing=1.2,
+    )
+    key.set_gid(KEY_BELOW_GID if ncols else KEY_GID)
+    ax.add_artist(key)
+
+
+def _wrap_legend(legend: Legend, width: float, renderer: Any) -> None:
+    """Wrap every entry (and the title) of ``legend`` to a box of ``width`` pixels."""
+    texts = legend.get_texts()
+    if not texts:
+        return
+    for t in texts:
+        t.set_text(unwrapped(t))
+    title = legend.get_title()
+    title.set_text(unwrapped(title))
+    # The handle, the gap after it and the border round the entries, in font sizes.
+    em = float(renderer.points_to_pixels(texts[0].get_fontsize()))
+    room = width - em * (legend.handlelength + legend.handletextpad + 2 * legend.borderpad)
+    for t in texts:
+        t.set_text(wrap(t.get_text(), room, t, renderer))
+    if title.get_text():
+        title_room = width - 2 * legend.borderpad * renderer.points_to_pixels(title.get_fontsize())
+        title.set_text(wrap(title.get_text(), title_room, title, renderer))
+
+
+# --- the layout -------------------------------------------------------------------------------
+
+
+@dataclass
+class _Frame:
+    """The figure in pixels and the sizes that do not change while the Axes moves."""
+
+    fig: Figure
+    renderer: Any
+    width: float
+    height: float
+    pad: float
+    gap: float
+
+    @property
+    def column(self) -> float:
+        return COLUMN_WIDTH * self.width
+
+
+def fit_layout(
+    ax: Axes,
+    *,
+    title: str | None = None,
+    refit: Callable[[], None] | None = None,
+    strip: float = 0.0,
+    height: float | None = None,
+    grow: float = 0.0,
+) -> None:
+    """Place ``ax``, its title, the column and the caption so that everything is inside the
+    figure (see the module's docstring).
+
+    ``title`` is the title's text before wrapping (default: the title as it is now);
+    ``refit`` is called after each move of the Axes to set its limits again (a board fills
+    its box); ``strip`` is the height in pixels kept free below the board for the key
+    (:func:`place_key_below`). ``height`` is the figure's height as designed (inches; default:
+    its height now) and ``grow`` how many pixels taller it is made: the board keeps the box
+    it has in the designed figure, at the top, and the column gets the extra room. Legends
+    too tall for the column make the figure grow too.
+    """
+    frame = _frame(ax)
+    if frame is None:
+        if title is not None:
+            ax.title.set_text(title)
+        return
+    fig = frame.fig
+    if title is None:
+        title = ax.title.get_text()
+    w_in, h_in = fig.get_size_inches()
+    design = h_in if height is None else height
+    for block in column_blocks(ax):
+        _wrap_legend(block, frame.column, frame.renderer)
+    extra = grow
+    for _ in range(2):
+        fig.set_size_inches(w_in, design + extra / fig.dpi, forward=False)
+        frame.height = fig.bbox.height
+        caption_h = _place_caption(frame)
+        bottom = extra + (caption_h + strip if strip else 0.0)
+        _place_axes(ax, frame, title, bottom, refit)
+        overflow = _stack_column(ax, frame, caption_h)
+        if overflow <= 0.5:
+            return
+        extra += overflow + 1.0
+
+
+def key_overflow(ax: Axes) -> float:
+    """How many pixels the column, with the key under the legends, reaches below its room
+    (0 or less: the key fits there)."""
+    frame = _frame(ax)
+    key = find_key(ax)
+    if frame is None or key is None:
+        return 0.0
+    _wrap_legend(key, frame.column, frame.renderer)
+    return _stack_column(ax, frame, _place_caption(frame))
+
+
+def place_key_below(ax: Axes) -> float:
+    """Move the key below the board, in as many columns as fit the figure's width, above the
+    caption; returns the height of the strip it takes (0 without a key)."""
+    frame = _frame(ax)
+    key = find_key(ax)
+    if frame is None or key is None:
+        return 0.0
+    caption_h = _place_caption(frame)
+    key = _key_below(ax, frame, key)
+    key.set_loc("lower left")
+    key.set_bbox_to_anchor(
+        (frame.pad / frame.width, (frame.pad + caption_h) / frame.height),
+        transform=frame.fig.transFigure,
+    )
+    return float(key.get_window_extent(frame.renderer).height) + frame.gap
+
+
+def _frame(ax: Axes) -> _Frame | None:
+    fig = ax.get_figure(root=True)
+    assert isinstance(fig, Figure)
+    renderer = renderer_of(fig)
+    if renderer is None:
+        return None
+    pt = fig.dpi / 72.0
+    return _Frame(fig, renderer, fig.bbox.width, fig.bbox.height, PAD_PT * pt, GAP_PT * pt)
+
+
+def wrap_title(ax: Axes, title: str) -> None:
+    """Set ``ax``'s title wrapped to the room it has where the Axes is now (no move)."""
+    frame = _frame(ax)
+    if frame is None:
+        ax.title.set_text(title)
+        return
+    box = ax.get_position(original=True).transformed(frame.fig.transFigure)
+    cx = (box.x0 + box.x1) / 2
+    room = 2 * min(cx - frame.pad, frame.width - frame.pad - cx)
+    ax.title.set_text(wrap(title, room, ax.title, frame.renderer) if title else "")
+
+
+def _place_caption(frame: _Frame) -> float:
+    """Put the caption in the lower right corner (wrapped to the column); its height."""
+    caption = find_caption(frame.fig)
+    if caption is None or not caption.get_visible() or not caption.get_text():
+        return 0.0
+    caption.set_text(
+        wrap(caption.get_text().replace("\n", " "), frame.column, caption, frame.renderer)
+    )
+    caption.set_transform(frame.fig.transFigure)
+    caption.set_position((1 - frame.pad / frame.width, frame.pad / frame.height))
+    caption.set_horizontalalignment("right")
+    caption.set_verticalalignment("bottom")
+    return float(caption.get_window_extent(frame.renderer).height) + frame.gap
+
+
+def _place_axes(
+    ax: Axes, frame: _Frame, title: str, bottom_room: float, refit: Callable[[], None] | None
+) -> None:
+    """Move the Axes so that its tick labels, axis labels and wrapped title fit (twice: the
+    tick labels change with the limits)."""
+    r = frame.renderer
+    W, H = frame.width, frame.height
+    for _ in range(2):
+        active = ax.get_window_extent(r)  # inside the position when the aspect shrinks it
+        deco = _decorations(ax, r)
+        cx = (active.x0 + active.x1) / 2
+        room = 2 * min(cx - frame.pad, W - frame.pad - cx)
+        ax.title.set_text(wrap(title, room, ax.title, r) if title else "")
+        title_h = 0.0
+        if title:
+            title_h = ax.title.get_window_extent(r).height + r.points_to_pixels(6.0)
+        left = frame.pad + (active.x0 - deco.x0)
+        bottom = frame.pad + bottom_room + (active.y0 - deco.y0)
+        right_overhang = max(deco.x1 - active.x1, 0.0)
+        right = W - frame.pad - frame.column - max(frame.gap, right_overhang + frame.pad)
+        top = H - frame.pad - title_h
+        ax.set_position(Bbox.from_extents(left / W, bottom / H, right / W, top / H))
+        if refit is not None:
+            refit()
+        ax.apply_aspect()
+
+
+def _decorations(ax: Axes, renderer: Any) -> Bbox:
+    """The box of the Axes with its tick labels and axis labels (not title, not texts)."""
+    boxes = [ax.get_window_extent(renderer)]
+    for axis in (ax.xaxis, ax.yaxis):
+        if axis.get_visible():
+            b = axis.get_tightbbox(renderer)
+            if b is not None:
+                boxes.append(b)
+    return Bbox.union(boxes)
+
+
+def _stack_column(ax: Axes, frame: _Frame, caption_h: float) -> float:
+    """Put the column's blocks under each other from the board's top; how many pixels the
+    last one reaches below the caption (0 or less: they fit)."""
+    r = frame.renderer
+    board = ax.get_window_extent(r)
+    x = frame.width - frame.pad - frame.column
+    y = board.y1
+    lowest = y
+    for block in column_blocks(ax):
+        block.set_loc("upper left")
+        block.set_bbox_to_anchor(
+            (x / frame.width, y / frame.height), transform=frame.fig.transFigure
+        )
+        block.borderaxespad = 0.0
+        h = block.get_window_extent(r).height
+        lowest = y - h
+        y = lowest - frame.gap
+    return float((frame.pad + caption_h) - lowest)
+
+
+def _key_below(ax: Axes, frame: _Frame, key: Legend) -> Legend:
+    """The key again, in as many columns as fit the figure's width."""
+    r = frame.renderer
+    texts = key.get_texts()
+    lines = [unwrapped(t) for t in texts]
+    widest = max(text_width(line, texts[0], r) for line in lines)
+    spacing = key.columnspacing * r.points_to_pixels(texts[0].get_fontsize())
+    ncols = max(1, int((frame.width - 2 * frame.pad + spacing) // (widest + spacing)))
+    show_key(
+        ax,
+        lines,
+        title=unwrapped(key.get_title()),
+        fontsize=float(texts[0].get_fontsize()),
+        ncols=min(ncols, len(lines)),
+    )
+    new = find_key(ax)
+    assert new is not None
+    return new
