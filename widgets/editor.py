@@ -94,9 +94,10 @@ STOCK_WEAPONS: Mapping[str, Data] = {
 """Generic weapon profiles the model form offers (the file lists a weapon once it is used).
 They are placeholders with plain ruler bands, not the cards of any product."""
 
-CANVAS_PX = 520
-"""Side of the square board canvas in CSS pixels: with the messages under it, it fits a
-1280x800 screen in JupyterLab."""
+CANVAS_PX = 504
+"""Side of the square board canvas in CSS pixels: beside the controls, with the messages
+under it, it fits a 1280x800 window in JupyterLab with the file browser open (520 stuck
+out by a couple of pixels)."""
 
 TOOLS = ("select", "model", "rect", "polygon", "circle")
 INVALID_COLOUR = "#D55E00"
