@@ -1628,7 +1628,7 @@ UI_TEXT: dict[str, Entry] = {
     "panel/tool-rect": {"en": "Rectangle", "de": "Rechteck"},
     "panel/tool-polygon": {"en": "Polygon", "de": "Polygon"},
     "panel/tool-circle": {"en": "Circle", "de": "Kreis"},
-    "panel/snap": {"en": 'Snap to ¼" grid', "de": 'Am ¼"-Raster einrasten'},
+    "panel/snap": {"en": "Snap to the {step} grid", "de": "Am {step}-Raster einrasten"},
     "panel/undo": {"en": "Undo", "de": "Rückgängig"},
     "panel/redo": {"en": "Redo", "de": "Wiederholen"},
     "panel/delete": {"en": "Delete", "de": "Löschen"},
@@ -1707,9 +1707,19 @@ UI_TEXT: dict[str, Entry] = {
         "oder x und y setzen.",
     },
     "panel/no-drag-hint": {
-        "en": "Set x and y to move a model (install ipympl to drag bases with the mouse).",
-        "de": "x und y setzen, um ein Modell zu bewegen (mit ipympl lassen sich Bases mit der "
-        "Maus ziehen).",
+        "en": "Set x and y to move a model (install anywidget to drag bases with the mouse).",
+        "de": "x und y setzen, um ein Modell zu bewegen (mit anywidget lassen sich Bases mit "
+        "der Maus ziehen).",
+    },
+    "panel/kernel-restarted": {
+        "en": "The kernel restarted: run the cell again to bring the board back.",
+        "de": "Der Kernel wurde neu gestartet: die Zelle erneut ausführen, um das Spielfeld "
+        "zurückzuholen.",
+    },
+    "panel/saved-picture": {
+        "en": "A saved picture of the board: run the cell to bring the live board back.",
+        "de": "Ein gespeichertes Bild des Spielfelds: die Zelle ausführen, um das Spielfeld "
+        "wieder bedienen zu können.",
     },
     "panel/slide-to": {"en": "to x", "de": "nach x"},
     # --- draw/: words a board picture writes itself (legend entries, marks)
@@ -1777,8 +1787,8 @@ UI_TEXT: dict[str, Entry] = {
     "threat/high": {"en": "0 or better", "de": "0 oder besser"},
     "threat/unplaceable": {"en": "cannot stand here", "de": "hier kein Platz"},
     "threat/title": {
-        "en": "Threat map for a {base} {units} base of side {side}",
-        "de": "Bedrohungskarte für eine {base}-{units}-Base der Seite {side}",
+        "en": "Threat map for a {base} base of side {side}",
+        "de": "Bedrohungskarte für eine Base von {base} der Seite {side}",
     },
     # --- review/: the translation review page's own labels
     "review/title": {"en": "fwwrules translation review", "de": "fwwrules Übersetzungsprüfung"},
