@@ -1,33 +1,48 @@
 """Drag latency in a real browser: JupyterLab in Chromium, the AttackPanel on the crowded board.
 
-Starts one JupyterLab server (as the browser tests do, ``tests/browser/conftest.py``), opens
-a notebook holding ``AttackPanel`` on ``bench/_board.py``'s crowded board (24 models, 40
-terrain pieces), presses the mouse on the target's base and moves it in small steps with real
-mouse events. For every move it times, in the page's own clock, from the ``mousemove`` event on
-the canvas to the moment both the canvas has been repainted (ipympl's ``drawImage`` onto the
-board) and the ruling's text has changed. Moves are made one at a time (the next after both
-changed, or after a timeout, counted as missed).
+Starts one JupyterLab server (as the browser tests do, ``tests/browser/conftest.py``), opens a
+notebook holding ``AttackPanel`` on ``bench/_board.py``'s crowded board (24 models, 40 terrain
+pieces) and drags the target's base with real mouse events. With ``--rtt``/``--down`` the
+browser reaches the Lab through ``bench/_proxy.py`` (a delaying, rate-limiting TCP proxy:
+Chromium's network emulation does not delay WebSockets).
 
-Prints the median and the 90th percentile (ms) at device pixel ratio 1 and 2.
-Goal: median <= 50 ms and p90 <= 100 ms at ratio 1.
+Two measures:
 
-Usage: ``python bench/browser_latency.py [--moves N] [--ratios 1 2]``
-(needs Chromium at /usr/bin/chromium or $FWWRULES_CHROMIUM, and the dev extras).
+* ``step`` (default locally): moves made one at a time, each timed in the page's clock from
+  the ``mousemove`` to the moment both the canvas has been repainted and the ruling's text
+  has changed (the next move after both, or after 2 s, counted as missed). Median and 90th
+  percentile at each device pixel ratio. Goal: median <= 50 ms, p90 <= 100 ms at ratio 1.
+* ``drag``: one continuous drag (a move every 16 ms for ``--seconds``), then the mouse held
+  still, then released. From the board canvas's trace (frames name the last mouse message
+  the kernel handled): how far the drawn base lags behind the mouse (median, p90, max, and
+  max over the last second), how long after the mouse stops the picture is the final one,
+  bytes toward the browser per mouse move and per frame, and the bytes of the first display
+  (Run All to a quiet link, the static picture included).
+
+Usage: ``python bench/browser_latency.py [--mode step|drag|both] [--moves N] [--ratios 1 2]
+[--rtt MS] [--down MBIT] [--up MBIT] [--seconds S]`` (needs Chromium at /usr/bin/chromium or
+$FWWRULES_CHROMIUM, and the dev extras).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import dataclasses
 import json
 import statistics
 import sys
 import tempfile
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "browser"))
+sys.path.insert(0, str(REPO / "bench"))
 
+from _proxy import LinkProxy  # noqa: E402
 from conftest import CHROMIUM, lab_session  # noqa: E402
 
 NOTEBOOK = "bench-latency.ipynb"
@@ -49,16 +64,21 @@ _x, _y = panel.view.ax.transData.transform(_c.center)
 print(json.dumps({"x": _x / _r, "y": (_f.bbox.height - _y) / _r, "ratio": _r,
                   "interactive": panel.view.interactive}))
 """
-# Hooks in the page: the time of every mousemove on the board, every repaint of the board
-# canvas and every change of the ruling's text.
-JS_HOOK = """() => {
-  const div = document.querySelector('.jupyter-matplotlib-canvas-div');
-  const [canvas, top] = div.querySelectorAll('canvas');
+CANVAS = ".fwwrules-board-canvas, .jupyter-matplotlib-canvas-div canvas"
+# Hooks in the page: the time of every pointer move on the board, every repaint of the board
+# canvas (ipympl's drawImage, or the board canvas's putImageData) and every change of the
+# ruling's text.
+JS_HOOK = """(sel) => {
+  const canvas = document.querySelector(sel);
+  const top = canvas.parentElement.querySelectorAll('canvas');
+  const target = top[top.length - 1];
   window.__moves = []; window.__draws = []; window.__rulings = [];
-  top.addEventListener('mousemove', () => window.__moves.push(performance.now()), true);
+  target.addEventListener('pointermove', () => window.__moves.push(performance.now()), true);
   const ctx = canvas.getContext('2d');
-  const draw = ctx.drawImage.bind(ctx);
-  ctx.drawImage = (...args) => { window.__draws.push(performance.now()); return draw(...args); };
+  for (const name of ['drawImage', 'putImageData']) {
+    const f = ctx[name].bind(ctx);
+    ctx[name] = (...a) => { window.__draws.push(performance.now()); return f(...a); };
+  }
   const ruling = document.querySelector('.fwwrules-ruling').closest('.widget-html-content');
   new MutationObserver(() => window.__rulings.push(performance.now()))
     .observe(ruling, {childList: true, subtree: true, characterData: true});
@@ -73,71 +93,195 @@ JS_DONE = """(n) => {
 }"""
 
 
-def measure(lab: Any, ratio: float, moves: int) -> list[float]:
-    page = lab.new_page(1280, 800, scale=ratio)
-    try:
-        lab.open(page, NOTEBOOK)
-        page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
-        canvas = page.locator(".jupyter-matplotlib-canvas-div").first
-        canvas.scroll_into_view_if_needed()
-        page.wait_for_function(
-            "() => document.querySelector('.jupyter-matplotlib-canvas-div')"
-            ".getBoundingClientRect().width > 0",
-            timeout=60_000,
-        )
+@dataclasses.dataclass
+class Net:
+    rtt_ms: float = 0.0
+    down_mbit: float | None = None
+    up_mbit: float | None = None
+
+    @property
+    def emulated(self) -> bool:
+        return self.rtt_ms > 0 or self.down_mbit is not None or self.up_mbit is not None
+
+    def __str__(self) -> str:
+        if not self.emulated:
+            return "local"
+        down = "unlimited" if self.down_mbit is None else f"{self.down_mbit:g} Mbit/s"
+        return f"{self.rtt_ms:g} ms round trip, {down} down"
+
+
+@contextlib.contextmanager
+def through(lab: Any, net: Net) -> Iterator[tuple[Any, LinkProxy | None]]:
+    """The lab as the browser reaches it: directly, or through the proxy."""
+    if not net.emulated:
+        yield lab, None
+        return
+    port = int(lab.url.rsplit(":", 1)[1])
+    with LinkProxy(port, rtt_ms=net.rtt_ms, down_mbit=net.down_mbit, up_mbit=net.up_mbit) as p:
+        yield dataclasses.replace(lab, url=f"http://127.0.0.1:{p.port}"), p
+
+
+def quiet(proxy: LinkProxy | None, page: Any, seconds: float = 1.5, limit: float = 180) -> None:
+    """Wait until no byte has gone toward the browser for ``seconds``."""
+    if proxy is None:
         page.wait_for_timeout(1000)
-        info = json.loads(lab.kernel(page, PROBE).strip().splitlines()[-1])
-        if not info["interactive"]:
-            raise SystemExit("the panel's board is not an ipympl canvas: nothing to drag")
-        page.evaluate(JS_HOOK)
-        box = canvas.bounding_box()
-        x, y = box["x"] + info["x"], box["y"] + info["y"]
+        return
+    end = time.monotonic() + limit
+    last, since = proxy.kernel_bytes, time.monotonic()
+    while time.monotonic() < end:
+        page.wait_for_timeout(200)
+        if proxy.kernel_bytes != last:
+            last, since = proxy.kernel_bytes, time.monotonic()
+        elif time.monotonic() - since >= seconds:
+            return
+
+
+def open_panel(lab: Any, proxy: LinkProxy | None, ratio: float) -> tuple[Any, dict[str, Any], int]:
+    """A page showing the panel; the probe's answer; the first display's bytes."""
+    page = lab.new_page(1280, 800, scale=ratio)
+    lab.open(page, NOTEBOOK, run_all=False)
+    quiet(proxy, page)
+    before = proxy.kernel_bytes if proxy else 0
+    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+    page.wait_for_function(  # the board canvas's first frame painted (ipympl: its canvas)
+        f"() => {{ const c = document.querySelector({CANVAS!r});"
+        " return c && c.getBoundingClientRect().width > 0"
+        " && (c.dataset.frame === undefined || +c.dataset.frame > 0); }",
+        timeout=300_000,
+    )
+    quiet(proxy, page)
+    first = (proxy.kernel_bytes - before) if proxy else 0
+    page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
+    page.locator(CANVAS).first.scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+    info = json.loads(lab.kernel(page, PROBE).strip().splitlines()[-1])
+    if not info["interactive"]:
+        raise SystemExit("the panel's board is not a live canvas: nothing to drag")
+    return page, info, first
+
+
+def measure_steps(page: Any, info: dict[str, Any], moves: int) -> list[float]:
+    page.evaluate(JS_HOOK, CANVAS)
+    box = page.locator(CANVAS).first.bounding_box()
+    x, y = box["x"] + info["x"], box["y"] + info["y"]
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.wait_for_timeout(500)
+    out: list[float] = []
+    for i in range(moves):
+        x += 4.0 if (i // 10) % 2 == 0 else -4.0  # back and forth, 4 px a move
+        n = page.evaluate("() => window.__moves.length")
         page.mouse.move(x, y)
-        page.mouse.down()
-        page.wait_for_timeout(500)
-        out: list[float] = []
-        for i in range(moves):
-            step = 4.0 if (i // 10) % 2 == 0 else -4.0  # back and forth, 4 px a move
-            x += step
-            n = page.evaluate("() => window.__moves.length")
-            page.mouse.move(x, y)
-            latency = None
-            for _ in range(100):  # up to about 2 s
-                latency = page.evaluate(JS_DONE, n)
-                if latency is not None:
-                    break
-                page.wait_for_timeout(20)
-            out.append(float("inf") if latency is None else float(latency))
-        page.mouse.up()
-        return out
-    finally:
-        page.context.close()
-        lab.shutdown_kernels()
+        latency = None
+        for _ in range(100):  # up to about 2 s
+            latency = page.evaluate(JS_DONE, n)
+            if latency is not None:
+                break
+            page.wait_for_timeout(20)
+        out.append(float("inf") if latency is None else float(latency))
+    page.mouse.up()
+    return out
+
+
+def measure_drag(
+    page: Any, info: dict[str, Any], proxy: LinkProxy | None, seconds: float
+) -> dict[str, Any]:
+    """One continuous drag; lag and bytes from the board canvas's trace."""
+    box = page.locator(CANVAS).first.bounding_box()
+    x0, y0 = box["x"] + info["x"], box["y"] + info["y"]
+    page.evaluate("() => { window.fwwrulesTrace = []; }")
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    start_bytes = proxy.kernel_bytes if proxy else 0
+    t0 = time.monotonic()
+    k = 0
+    while time.monotonic() - t0 < seconds:
+        k += 1
+        phase = (k % 120) / 120.0  # to and fro, 60 px each way, a round every ~2 s
+        dx = 60.0 * (1 - abs(2 * phase - 1))
+        page.mouse.move(x0 + dx, y0 + 10.0 * (phase - 0.5))
+        page.wait_for_timeout(16)
+    stopped = page.evaluate("() => performance.now()")
+    page.wait_for_timeout(3000)  # held still: the picture catches up
+    drag_bytes = (proxy.kernel_bytes if proxy else 0) - start_bytes
+    page.mouse.up()
+    page.wait_for_timeout(3000)
+    trace: list[dict[str, Any]] = page.evaluate("() => window.fwwrulesTrace")
+    sent = {e["seq"]: e["t"] for e in trace if "input" in e}
+    moves = [e for e in trace if e.get("input") == "move"]
+    frames = [e for e in trace if "frame" in e and e.get("seq") in sent]
+    during = [f for f in frames if f["t"] <= stopped]
+    lags = sorted(f["t"] - sent[f["seq"]] for f in during)
+    last_second = [f["t"] - sent[f["seq"]] for f in during if f["t"] > stopped - 1000]
+    last_move = max((m["seq"] for m in moves), default=0)
+    final = next((f for f in frames if f["seq"] >= last_move), None)
+    return {
+        "moves sent": len(moves),
+        "frames painted": len(during),
+        "lag median ms": statistics.median(lags) if lags else None,
+        "lag p90 ms": lags[min(len(lags) - 1, round(0.9 * (len(lags) - 1)))] if lags else None,
+        "lag max ms": lags[-1] if lags else None,
+        "lag max, last second, ms": max(last_second) if last_second else None,
+        "exact after the mouse stops ms": (final["t"] - stopped) if final else None,
+        "frame bytes median": statistics.median(f["bytes"] for f in during) if during else None,
+        "bytes down per move": drag_bytes / len(moves) if moves and proxy else None,
+    }
+
+
+def p90(values: list[float]) -> float:
+    done = sorted(values)
+    return done[min(len(done) - 1, round(0.9 * (len(done) - 1)))]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mode", choices=["step", "drag", "both"], default="step")
     parser.add_argument("--moves", type=int, default=40)
     parser.add_argument("--ratios", type=float, nargs="+", default=[1.0, 2.0])
+    parser.add_argument("--rtt", type=float, default=0.0, help="round trip added, ms")
+    parser.add_argument("--down", type=float, default=None, help="Mbit/s toward the browser")
+    parser.add_argument("--up", type=float, default=None, help="Mbit/s toward the kernel")
+    parser.add_argument("--seconds", type=float, default=4.0, help="length of the drag")
     args = parser.parse_args()
     if not CHROMIUM.exists():
         raise SystemExit(f"no Chromium at {CHROMIUM}")
+    net = Net(args.rtt, args.down, args.up)
     with tempfile.TemporaryDirectory() as tmp, lab_session(Path(tmp), CHROMIUM) as lab:
         lab.write_notebook(NOTEBOOK, CELL)
-        print(f"crowded board, {args.moves} moves of the target by 4 px, one at a time")
+        print(f"crowded board, {net}")
         for ratio in args.ratios:
-            times = measure(lab, ratio, args.moves)
-            done = sorted(t for t in times if t != float("inf"))
-            missed = len(times) - len(done)
-            if not done:
-                print(f"DPR {ratio:g}: no move showed a change within 2 s")
-                continue
-            p90 = done[min(len(done) - 1, round(0.9 * (len(done) - 1)))]
-            print(
-                f"DPR {ratio:g}: mouse move -> canvas and ruling changed: "
-                f"median {statistics.median(done):.1f} ms, p90 {p90:.1f} ms "
-                f"(min {done[0]:.1f}, max {done[-1]:.1f}; {missed} missed)"
-            )
+            with through(lab, net) as (reached, proxy):
+                page, info, first = open_panel(reached, proxy, ratio)
+                try:
+                    if proxy is not None:
+                        print(
+                            f"DPR {ratio:g}: first display {first / 1e3:.0f} KB toward the browser"
+                        )
+                    if args.mode in ("step", "both"):
+                        report_steps(ratio, measure_steps(page, info, args.moves))
+                    if args.mode in ("drag", "both"):
+                        got = measure_drag(page, info, proxy, args.seconds)
+                        text = ", ".join(
+                            f"{k} {v:.0f}" if isinstance(v, float) else f"{k} {v}"
+                            for k, v in got.items()
+                        )
+                        print(f"DPR {ratio:g}: drag {args.seconds:g} s: {text}")
+                finally:
+                    page.context.close()
+                    lab.shutdown_kernels()
+
+
+def report_steps(ratio: float, times: list[float]) -> None:
+    done = sorted(t for t in times if t != float("inf"))
+    missed = len(times) - len(done)
+    if not done:
+        print(f"DPR {ratio:g}: no move showed a change within 2 s")
+        return
+    print(
+        f"DPR {ratio:g}: mouse move -> canvas and ruling changed: "
+        f"median {statistics.median(done):.1f} ms, p90 {p90(done):.1f} ms "
+        f"(min {done[0]:.1f}, max {done[-1]:.1f}; {missed} missed)"
+    )
 
 
 if __name__ == "__main__":

@@ -17,7 +17,9 @@ the blockers of the strict reading), rendering the fullest board, every ruling b
 pairs of models (a Python loop over ``fwwrules.ruling``: no command does it, a notebook
 might), Pathfinder grid files (the most walls and creatures, Colossal creatures far apart,
 open, in a crowd, sealed behind a maze, a checkerboard of wall squares), over-limit files
-refused early, long numbers.
+refused early, long numbers; two models a million inches (or mm) apart rendered, a point and
+a slide at the coordinate limit and beyond it, and the board editor with a circle a million
+inches wide or a table that size.
 
 Usage: ``python bench/worst_case.py [--case NAME ...] [--keep DIR] [--repeat N] [--list]``
 """
@@ -452,6 +454,41 @@ print(f"{answered} of {n} pairs answered; CPU per ruling {total / n * 1e3:.2f} m
 """Every ``fwwrules.ruling`` between two models of the file, in one process."""
 
 
+# --- positions as far apart as the format allows (issue 21) -----------------------------------
+
+
+def far_apart(units: str) -> Any:
+    """Two models ``MAX_COORDINATE`` apart (1,000,000 in or mm: inside the limit)."""
+    base = 1.25 if units == "in" else 32.0
+    models = [_model(0, 0.0, 0.0, base), _model(1, 1_000_000.0, 0.0, base)]
+    return {**_scenario(models, []), "units": units}
+
+
+def engaged_pair() -> Any:
+    """Two models in base contact (a slide's start)."""
+    return _scenario([_model(0, 100.0, 100.0), _model(1, 132.0, 100.0)], [])
+
+
+EDITOR = """
+import sys
+from fwwrules_widgets import BoardEditor, EditRefused
+kind = sys.argv[2]
+size = (1_000_000, 1_000_000) if kind == "table" else (48, 48)
+ed = BoardEditor(units="in", size=size, interactive=False)
+ed.add_model((10, 10), faction="a")
+try:
+    if kind == "circle":
+        ed.add_circle((24, 24), 1_000_000, kind="area")
+    else:
+        ed.add_model((500_000, 500_000), faction="b")
+    print("drawn:", len(ed.png()), "bytes of PNG")
+except EditRefused as exc:
+    print("refused:", str(exc)[:80])
+"""
+"""The board editor headless: a circle a million inches wide on a 4' table, or a table a
+million inches wide."""
+
+
 @dataclass(frozen=True)
 class Case:
     name: str
@@ -517,6 +554,28 @@ CASES = [
         suffix=_Y,
     ),
     Case("grid: too many lines", _too_many_lines, (*_GRID, "a", "--target", "b"), suffix=_Y),
+    Case("render, 1e6 in apart", lambda: far_apart("in"), _RENDER),
+    Case("render, 1e6 mm apart", lambda: far_apart("mm"), _RENDER),
+    Case(
+        "ruling, point at the limit",
+        lambda: far_apart("in"),
+        (*_RULING, "m0", "--target", "1000000,1000000", "--json"),
+    ),
+    Case(
+        "ruling, point beyond it", lambda: far_apart("in"), (*_RULING, "m0", "--target", "1e307,0")
+    ),
+    Case(
+        "slide to the far corner",
+        engaged_pair,
+        ("slide", "{file}", "--model", "m0", "--to", "1000000,1000000"),
+    ),
+    Case(
+        "slide beyond the limit",
+        engaged_pair,
+        ("slide", "{file}", "--model", "m0", "--to", "1e307,1e307"),
+    ),
+    Case("editor: 1e6 in circle", engaged_pair, ("{file}", "circle"), program=("-c", EDITOR)),
+    Case("editor: 1e6 in table", engaged_pair, ("{file}", "table"), program=("-c", EDITOR)),
     Case("too many models", too_many_models, ("check", "{file}")),
     Case(
         "5000-digit number",

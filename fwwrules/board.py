@@ -136,12 +136,7 @@ def terrain_polygon(t: Terrain, unit_mm: float) -> Polygon:
     """A terrain piece's outline in millimetres."""
     s = t.shape
     if isinstance(s, Rect):
-        w, h = s.size[0] * unit_mm / 2, s.size[1] * unit_mm / 2
-        a = math.radians(s.angle)
-        ca, sa = math.cos(a), math.sin(a)
-        cx, cy = s.at[0] * unit_mm, s.at[1] * unit_mm
-        corners = [(-w, -h), (w, -h), (w, h), (-w, h)]
-        return Polygon([(cx + x * ca - y * sa, cy + x * sa + y * ca) for x, y in corners])
+        return Polygon(s.corners(unit_mm))
     if isinstance(s, Circle):
         c = Point(s.at[0] * unit_mm, s.at[1] * unit_mm)
         return c.buffer(s.diameter * unit_mm / 2, quad_segs=TERRAIN_CIRCLE_QUAD_SEGMENTS)

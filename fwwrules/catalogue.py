@@ -104,8 +104,8 @@ _GENERAL: dict[str, Entry] = {
 # --- size.* ---------------------------------------------------------------------------------
 _SIZE: dict[str, Entry] = {
     "size.classes": {
-        "en": "{model} stands on a base of {diameter:g} mm: {size}.",
-        "de": "{model}: eine Base von {diameter:g} mm ist {size}.",
+        "en": "{model} stands on a base of {diameter}: {size}.",
+        "de": "{model} steht auf einer Base von {diameter}: Größenklasse {size}.",
     },
 }
 
@@ -202,19 +202,20 @@ _RANGED: dict[str, Entry] = {
     },
     "ranged.los.models": {
         "en": "{model} stands in the way, but Normal and Large models never block line of sight.",
-        "de": "{model} steht im Weg, aber normale und große Modelle blockieren die Sichtlinie nie.",
+        "de": "{model} steht im Weg, aber Modelle der Größenklassen Normal und Groß "
+        "blockieren die Sichtlinie nie.",
     },
     "ranged.los.huge": {
-        "en": "{model} is a Huge model on a {diameter:g} mm base and blocks line of sight for "
-        "models on smaller bases (the smaller base here: {smaller:g} mm).",
-        "de": "{model} ist ein riesiges Modell auf einer Base von {diameter:g} mm und blockiert "
-        "die Sichtlinie für Modelle auf kleineren Basen (die kleinere Base hier: {smaller:g} "
-        "mm).",
+        "en": "{model} is a Huge model (base {diameter}) and blocks line of sight for "
+        "models on smaller bases (the smaller base here: {smaller}).",
+        "de": "{model} ist ein Modell der Größenklasse Riesig (Base {diameter}) und blockiert "
+        "die Sichtlinie für Modelle auf kleineren Basen (die kleinere Base hier: {smaller}).",
     },
     "terrain.kinds/huge-variant": {
         "en": "{source} counts as {kind} (not {declared}) because a Huge model takes part in "
         "this shot.",
-        "de": "{source} zählt als {kind} (statt {declared}), weil ein riesiges Modell an "
+        "de": "{source} zählt als {kind} (statt {declared}), weil ein Modell der Größenklasse "
+        "Riesig an "
         "diesem Schuss beteiligt ist.",
     },
     "terrain.kinds/huge-variant-sight": {
@@ -222,8 +223,8 @@ _RANGED: dict[str, Entry] = {
         "model takes part in this shot; for cover the target is not Huge, so it keeps its "
         "normal kind.",
         "de": "{source} zählt für die Sichtlinie als {kind} (statt {declared}), weil ein "
-        "riesiges Modell an diesem Schuss beteiligt ist; für die Deckung behält es seine "
-        "normale Art, da das Ziel nicht riesig ist.",
+        "Modell der Größenklasse Riesig an diesem Schuss beteiligt ist; für die Deckung "
+        "behält es seine normale Art, da das Ziel nicht zur Größenklasse Riesig gehört.",
     },
     "cover.line/crossed": {
         "en": "The Line of Cover passes right through {source} ({kind}): {modifier:+d}.",
@@ -299,23 +300,25 @@ _RANGED: dict[str, Entry] = {
     "cover.huge": {
         "en": "The Line of Cover passes through {source}, a Huge model, which gives cover to "
         "smaller targets: {modifier:+d}.",
-        "de": "Die Deckungslinie verläuft durch {source}, ein riesiges Modell, das kleineren "
+        "de": "Die Deckungslinie verläuft durch {source}, ein Modell der Größenklasse "
+        "Riesig, das kleineren "
         "Zielen Deckung gibt: {modifier:+d}.",
     },
     "cover.huge/engaged": {
         "en": "{source} is Huge, but {target} is engaged with it: no cover from it.",
-        "de": "{source} ist riesig, aber {target} ist mit ihm im Nahkampf gebunden: keine Deckung.",
+        "de": "{source} gehört zur Größenklasse Riesig, aber {target} ist mit ihm im Nahkampf "
+        "gebunden: keine Deckung.",
     },
     "cover.huge/not-smaller": {
-        "en": "{source} is Huge ({diameter:g} mm base), but the base of {target} "
-        "({target_diameter:g} mm) is not smaller: no cover from it.",
-        "de": "{source} ist riesig (Base {diameter:g} mm), aber die Base von {target} "
-        "({target_diameter:g} mm) ist nicht kleiner: keine Deckung.",
+        "en": "{source} is Huge (base {diameter}), but the base of {target} "
+        "({target_diameter}) is not smaller: no cover from it.",
+        "de": "{source} gehört zur Größenklasse Riesig (Base {diameter}), aber die Base von "
+        "{target} ({target_diameter}) ist nicht kleiner: keine Deckung.",
     },
     "cover.huge/no-base": {
         "en": "{source} is Huge, but {target} has no base to be smaller than it: no cover from it.",
-        "de": "{source} ist riesig, aber {target} hat keine Base, die kleiner sein könnte: keine "
-        "Deckung.",
+        "de": "{source} gehört zur Größenklasse Riesig, aber {target} hat keine Base, die "
+        "kleiner sein könnte: keine Deckung.",
     },
     "elevation.shooter-cover/ignored": {
         "en": "{source} is more than Orange from the target; an Elevated shooter ignores it.",
@@ -517,10 +520,24 @@ _MELEE: dict[str, Entry] = {
         "de": "{target} ist betäubt: {modifier:+d} auf den Fertigkeitswert für Nahkampfangriffe "
         "gegen es.",
     },
+    "melee.stunned/no-withdraw": {
+        "en": "{model} is Stunned and cannot withdraw: its only Move Action removes the "
+        "Stunned marker and moves it nowhere.",
+        "de": "{model} ist betäubt und kann sich nicht zurückziehen: Seine einzige "
+        "Bewegungsaktion entfernt den Marker „Betäubt“ und bewegt es nicht.",
+    },
+    "melee.stunned/stays": {
+        "en": "{model} stays engaged with {engaged}: no free attacks are made.",
+        "de": "{model} bleibt mit {engaged} im Nahkampf gebunden: es gibt keine freien Angriffe.",
+    },
     "melee.stunned/no-free-attack": {
         "en": "{model} is Stunned and makes no free attack when {withdrawer} withdraws.",
         "de": "{model} ist betäubt und führt keinen freien Angriff aus, wenn sich {withdrawer} "
         "aus dem Nahkampf zurückzieht.",
+    },
+    "melee.withdraw/headline-refused": {
+        "en": "{model} may not withdraw from close combat: it is Stunned.",
+        "de": "{model} darf sich nicht aus dem Nahkampf zurückziehen: es ist betäubt.",
     },
     "melee.withdraw/headline-none": {
         "en": "{model} may withdraw from close combat without any free attack.",
@@ -547,9 +564,10 @@ _MELEE: dict[str, Entry] = {
         "lösen keine Reaktionen aus.",
     },
     "melee.withdraw/free-attack": {
-        "en": "{model} gets a free Quick Action attack with {weapon} (skill target {target}).",
-        "de": "{model} erhält einen freien Angriff als Schnellaktion mit {weapon} "
-        "(Zielwert {target}).",
+        "en": "{model} gets a free Quick Action attack with {weapon}: skill value {value}, "
+        "{modifiers}: skill target {target}.",
+        "de": "{model} erhält einen freien Angriff als Schnellaktion mit {weapon}: "
+        "Fertigkeitswert {value}, {modifiers}: Zielwert {target}.",
     },
     "melee.withdraw/still-engaged": {
         "en": "{model} is still engaged with {others}: no free attack.",
@@ -758,13 +776,13 @@ _GRID: dict[str, Entry] = {
     "grid.ranged/corner": {
         "en": "{attacker} takes corner ({x}, {y}), the best one for it: {clear} of {n} lines to "
         "the corners of square ({c}, {r}) of {target} are clear.",
-        "de": "{attacker} wählt den Eckpunkt ({x}, {y}), den für ihn günstigsten: {clear} von "
+        "de": "{attacker} wählt den Eckpunkt ({x}; {y}), den für ihn günstigsten: {clear} von "
         "{n} Linien zu den Eckpunkten des Feldes ({c}, {r}) von {target} sind frei.",
     },
     "grid.ranged/corner-all": {
         "en": "{attacker} takes corner ({x}, {y}), the best one for it: {clear} of {n} lines to "
         "the corners of all squares of {target} are clear.",
-        "de": "{attacker} wählt den Eckpunkt ({x}, {y}), den für ihn günstigsten: {clear} von "
+        "de": "{attacker} wählt den Eckpunkt ({x}; {y}), den für ihn günstigsten: {clear} von "
         "{n} Linien zu den Eckpunkten aller Felder von {target} sind frei.",
     },
     "grid.ranged/wall": {
@@ -774,12 +792,12 @@ _GRID: dict[str, Entry] = {
     "grid.ranged/wall-corner": {
         "en": "A line squeezes between wall squares at the corner ({x}, {y}); touching walls act "
         "as one wall, so it is blocked.",
-        "de": "Eine Linie zwängt sich beim Eckpunkt ({x}, {y}) zwischen Mauerfeldern hindurch; "
+        "de": "Eine Linie zwängt sich beim Eckpunkt ({x}; {y}) zwischen Mauerfeldern hindurch; "
         "sich berührende Mauern gelten als eine Mauer, die Linie ist also blockiert.",
     },
     "grid.ranged/border-wall": {
         "en": "A line crosses a wall on the square borders at ({x}, {y}).",
-        "de": "Eine Linie kreuzt bei ({x}, {y}) eine Mauer auf den Feldkanten.",
+        "de": "Eine Linie kreuzt bei ({x}; {y}) eine Mauer auf den Feldkanten.",
     },
     "grid.ranged/arrow-slit": {
         "en": "A line passes through the arrow slit in square ({c}, {r}).",
@@ -815,23 +833,23 @@ _GRID: dict[str, Entry] = {
         "von {attacker} zum Feld von {target} kreuzt eine Mauer (auch niedrige Mauern zählen).",
     },
     "grid.melee/reach": {
-        "en": "{target} is not adjacent ({distance} squares away, reach {reach}): the cover of "
-        "this melee attack is judged like a ranged attack.",
-        "de": "{target} steht nicht angrenzend ({distance} Felder entfernt, Reichweite "
-        "{reach}): Deckung gegen diesen Nahkampfangriff wird wie bei einem Fernkampfangriff "
-        "bestimmt.",
+        "en": "{target} is not adjacent but within the reach of {attacker}: {distance_ft} away, "
+        "reach {reach_ft}. The cover of this melee attack is judged like a ranged attack.",
+        "de": "{target} steht nicht angrenzend, aber in der Reichweite von {attacker}: "
+        "{distance_ft} entfernt, Reichweite {reach_ft}. Deckung gegen diesen Nahkampfangriff "
+        "wird wie bei einem Fernkampfangriff bestimmt.",
     },
     "grid.melee/reach-creature": {
-        "en": "{attacker} has reach ({reach} squares): its attacks figure cover like ranged "
+        "en": "{attacker} has a reach of {reach_ft}: its attacks figure cover like ranged "
         "attacks, even against {target} standing adjacent.",
-        "de": "{attacker} hat Reichweite ({reach} Felder): Deckung gegen seine Angriffe wird wie "
-        "bei Fernkampfangriffen bestimmt, auch gegen {target}, das angrenzend steht.",
+        "de": "{attacker} hat eine Reichweite von {reach_ft}: Deckung gegen seine Angriffe wird "
+        "wie bei Fernkampfangriffen bestimmt, auch gegen {target}, das angrenzend steht.",
     },
     "grid.melee/out-of-reach": {
-        "en": "{target} is {distance} squares away, beyond the reach of {attacker} ({reach} "
-        "squares); cover is shown as for a ranged attack.",
-        "de": "{target} ist {distance} Felder entfernt, außerhalb der Reichweite von {attacker} "
-        "({reach} Felder); die Deckung wird wie bei einem Fernkampfangriff gezeigt.",
+        "en": "{target} is {distance_ft} away, beyond the reach of {attacker}, {reach_ft}; "
+        "cover is shown as for a ranged attack.",
+        "de": "{target} ist {distance_ft} entfernt, außerhalb der Reichweite von {attacker}, "
+        "{reach_ft}; die Deckung wird wie bei einem Fernkampfangriff gezeigt.",
     },
     "grid.melee/wall": {
         "en": "A line passes through the wall square ({c}, {r}).",
@@ -840,12 +858,12 @@ _GRID: dict[str, Entry] = {
     "grid.melee/wall-corner": {
         "en": "A line squeezes between wall squares at the corner ({x}, {y}); touching walls act "
         "as one wall, so it is blocked.",
-        "de": "Eine Linie zwängt sich beim Eckpunkt ({x}, {y}) zwischen Mauerfeldern hindurch; "
+        "de": "Eine Linie zwängt sich beim Eckpunkt ({x}; {y}) zwischen Mauerfeldern hindurch; "
         "sich berührende Mauern gelten als eine Mauer, die Linie ist also blockiert.",
     },
     "grid.melee/border-wall": {
         "en": "A line crosses a wall on the square borders at ({x}, {y}).",
-        "de": "Eine Linie kreuzt bei ({x}, {y}) eine Mauer auf den Feldkanten.",
+        "de": "Eine Linie kreuzt bei ({x}; {y}) eine Mauer auf den Feldkanten.",
     },
     "grid.melee/arrow-slit": {
         "en": "A line passes through the wall with the arrow slit in square ({c}, {r}).",
@@ -861,23 +879,23 @@ _GRID: dict[str, Entry] = {
     },
     # grid.low-obstacle
     "grid.low-obstacle/counts": {
-        "en": "The low obstacle in square ({c}, {r}) is {target_ft:g} ft from {target} (at most "
-        "{limit} ft) and {attacker} is not closer to it ({attacker_ft:g} ft): it gives cover.",
-        "de": "Das niedrige Hindernis im Feld ({c}, {r}) ist {target_ft:g} ft von {target} "
-        "entfernt (höchstens {limit} ft), und {attacker} steht nicht näher daran "
-        "({attacker_ft:g} ft): es gibt Deckung.",
+        "en": "The low obstacle in square ({c}, {r}) is {target_ft} from {target}, at most "
+        "{limit_ft}, and {attacker}, {attacker_ft} from it, is not closer: it gives cover.",
+        "de": "Das niedrige Hindernis im Feld ({c}, {r}) ist {target_ft} von {target} "
+        "entfernt, höchstens {limit_ft}, und {attacker} steht mit {attacker_ft} nicht näher "
+        "daran: es gibt Deckung.",
     },
     "grid.low-obstacle/far": {
-        "en": "The low obstacle in square ({c}, {r}) is {target_ft:g} ft from {target}, more "
-        "than {limit} ft: it gives no cover.",
-        "de": "Das niedrige Hindernis im Feld ({c}, {r}) ist {target_ft:g} ft von {target} "
-        "entfernt, mehr als {limit} ft: es gibt keine Deckung.",
+        "en": "The low obstacle in square ({c}, {r}) is {target_ft} from {target}, more "
+        "than {limit_ft}: it gives no cover.",
+        "de": "Das niedrige Hindernis im Feld ({c}, {r}) ist {target_ft} von {target} "
+        "entfernt, mehr als {limit_ft}: es gibt keine Deckung.",
     },
     "grid.low-obstacle/attacker-closer": {
-        "en": "{attacker} is closer to the low obstacle in square ({c}, {r}) ({attacker_ft:g} "
-        "ft) than {target} is ({target_ft:g} ft): it is ignored.",
-        "de": "{attacker} steht näher am niedrigen Hindernis im Feld ({c}, {r}) "
-        "({attacker_ft:g} ft) als {target} ({target_ft:g} ft): es wird ignoriert.",
+        "en": "{attacker} is closer to the low obstacle in square ({c}, {r}), {attacker_ft}, "
+        "than {target} is, {target_ft}: it is ignored.",
+        "de": "{attacker} steht näher am niedrigen Hindernis im Feld ({c}, {r}), "
+        "{attacker_ft}, als {target}, {target_ft}: es wird ignoriert.",
     },
     # grid.soft
     "grid.soft/through": {
@@ -927,6 +945,15 @@ _GRID: dict[str, Entry] = {
         "Feld von {target}, ohne eine Mauer zu kreuzen: vollständige Deckung, kein Angriff "
         "möglich.",
     },
+    # grid.reach
+    "grid.reach/diagonal": {
+        "en": "{target} stands two squares away diagonally: {distance_ft} by the 1-2-1 count, "
+        "more than the reach of {reach_ft}, but a reach of two squares threatens that square "
+        "too (an exception the PRD allows).",
+        "de": "{target} steht zwei Felder diagonal entfernt: {distance_ft} nach der "
+        "1-2-1-Zählung, mehr als die Reichweite von {reach_ft}, doch eine Reichweite von "
+        "zwei Feldern bedroht auch dieses Feld (eine Ausnahme, die das PRD erlaubt).",
+    },
     # grid.improved
     "grid.improved": {
         "en": "An arrow slit gives improved cover: +{ac} AC, +{reflex} on Reflex saves, improved "
@@ -936,18 +963,18 @@ _GRID: dict[str, Entry] = {
         "Würfe für Heimlichkeit.",
     },
     "grid.improved/behind": {
-        "en": "{target} is behind the arrow slit in square ({c}, {r}): nearer to it "
-        "({target_ft:g} ft) than {attacker} is ({attacker_ft:g} ft).",
-        "de": "{target} steht hinter der Schussscharte im Feld ({c}, {r}): näher daran "
-        "({target_ft:g} ft) als {attacker} ({attacker_ft:g} ft).",
+        "en": "{target} is behind the arrow slit in square ({c}, {r}): nearer to it, "
+        "{target_ft}, than {attacker} is, {attacker_ft}.",
+        "de": "{target} steht hinter der Schussscharte im Feld ({c}, {r}): näher daran, "
+        "{target_ft}, als {attacker}, {attacker_ft}.",
     },
     "grid.improved/not-behind": {
         "en": "{target} is not behind the arrow slit in square ({c}, {r}): {attacker} is as near "
-        "to it or nearer ({attacker_ft:g} ft against {target_ft:g} ft) and shoots out through "
-        "it, so the slit gives {target} no cover.",
+        "to it or nearer, {attacker_ft} against {target_ft}, and shoots out through it, so the "
+        "slit gives {target} no cover.",
         "de": "{target} steht nicht hinter der Schussscharte im Feld ({c}, {r}): {attacker} "
-        "steht ebenso nah oder näher daran ({attacker_ft:g} ft gegen {target_ft:g} ft) und "
-        "schießt durch sie hinaus, die Schussscharte gibt {target} also keine Deckung.",
+        "steht ebenso nah oder näher daran, {attacker_ft} gegen {target_ft}, und schießt "
+        "durch sie hinaus, die Schussscharte gibt {target} also keine Deckung.",
     },
     # grid.consequences
     "grid.consequences/no-aoo": {
@@ -988,7 +1015,7 @@ CLAUSE_RULES: dict[str, Entry] = {
         "en": "A model's size class comes from its base diameter: under 40 mm Normal, 40 mm up "
         "to under 60 mm Large, 60 mm or more Huge.",
         "de": "Die Größenklasse eines Modells folgt aus dem Durchmesser seiner Base: unter "
-        "40 mm normal, ab 40 mm bis unter 60 mm groß, ab 60 mm riesig.",
+        "40 mm Normal, ab 40 mm bis unter 60 mm Groß, ab 60 mm Riesig.",
     },
     "ranged.skill": {
         "en": "To attack with a weapon the attacker needs that weapon's skill icon; without it "
@@ -1037,14 +1064,15 @@ CLAUSE_RULES: dict[str, Entry] = {
     },
     "ranged.los.models": {
         "en": "Normal and Large models never block line of sight.",
-        "de": "Normale und große Modelle blockieren die Sichtlinie nie.",
+        "de": "Modelle der Größenklassen Normal und Groß blockieren die Sichtlinie nie.",
     },
     "ranged.los.huge": {
         "en": "A Huge model blocks line of sight between models with smaller bases: it blocks "
         "when the smaller base of attacker and target is smaller than its own (an 80 mm model "
         "blocks the line between two 60 mm ones). A point or terrain target has no base: only "
         "the attacker's base counts.",
-        "de": "Ein riesiges Modell blockiert die Sichtlinie zwischen Modellen mit kleinerer "
+        "de": "Ein Modell der Größenklasse Riesig blockiert die Sichtlinie zwischen Modellen "
+        "mit kleinerer "
         "Base: es blockiert, wenn die kleinere Base von Angreifer und Ziel kleiner ist als "
         "seine eigene (ein 80-mm-Modell blockiert die Linie zwischen zwei 60-mm-Modellen). Ein "
         "Punkt oder Geländestück als Ziel hat keine Base: dann zählt nur die des Angreifers.",
@@ -1058,9 +1086,9 @@ CLAUSE_RULES: dict[str, Entry] = {
         "de": "Jedes Geländestück wird beim Aufbau festgelegt: sichtblockierend, Deckung, "
         "Gebiet (Deckung, sobald die Deckungslinie hineinführt), dichtes Gebiet (blockiert die "
         "Sicht; Gebietsdeckung für ein noch sichtbares Ziel) oder Kulisse (ohne Wirkung). Ein "
-        "Stück kann für riesige Modelle eine andere Art angeben: sie entscheidet die Sicht auf "
-        "jeder Linie von oder zu einem riesigen Modell, die Deckung nur, wenn das Ziel riesig "
-        "ist.",
+        "Stück kann für Modelle der Größenklasse Riesig eine andere Art angeben: sie "
+        "entscheidet die Sicht auf jeder Linie von oder zu einem solchen Modell, die Deckung "
+        "nur, wenn das Ziel zur Größenklasse Riesig gehört.",
     },
     "cover.line": {
         "en": "The Line of Cover joins the centres of the two bases. Each object it passes "
@@ -1097,14 +1125,16 @@ CLAUSE_RULES: dict[str, Entry] = {
         "en": "Normal and Large models that are not on the shooter's side give cover like "
         "objects (the line must cross their base completely); models on the shooter's side "
         "never do.",
-        "de": "Normale und große Modelle, die nicht zur Seite des Schützen gehören, geben "
+        "de": "Modelle der Größenklassen Normal und Groß, die nicht zur Seite des Schützen "
+        "gehören, geben "
         "Deckung wie Objekte (die Linie muss ihre Base ganz durchqueren); Modelle der eigenen "
         "Seite nie.",
     },
     "cover.huge": {
         "en": "A Huge model gives cover to a target with a smaller base, unless that target "
         "is engaged with it.",
-        "de": "Ein riesiges Modell gibt einem Ziel mit kleinerer Base Deckung, außer das Ziel "
+        "de": "Ein Modell der Größenklasse Riesig gibt einem Ziel mit kleinerer Base Deckung, "
+        "außer das Ziel "
         "ist mit ihm im Nahkampf gebunden.",
     },
     "elevation.elevated": {
@@ -1211,10 +1241,14 @@ CLAUSE_RULES: dict[str, Entry] = {
     },
     "melee.stunned": {
         "en": "Close combat attacks against a Stunned model the attacker is engaged with get +2 "
-        "skill. A Stunned model makes no free attack when an enemy withdraws.",
+        "skill. A Stunned model makes no free attack when an enemy withdraws. A Stunned model "
+        "cannot withdraw: its only Move Action removes the Stunned marker and moves it nowhere "
+        "(RoP p.48), so no free attacks are made either.",
         "de": "Nahkampfangriffe gegen ein betäubtes Modell, mit dem der Angreifer gebunden ist, "
         "erhalten +2 auf den Fertigkeitswert. Ein betäubtes Modell führt keinen freien Angriff "
-        "aus, wenn sich ein Gegner zurückzieht.",
+        "aus, wenn sich ein Gegner zurückzieht. Ein betäubtes Modell kann sich nicht "
+        "zurückziehen: Seine einzige Bewegungsaktion entfernt den Marker „Betäubt“ und bewegt "
+        "es nicht (RoP S. 48), also gibt es auch keine freien Angriffe.",
     },
     "melee.slide": {
         "en": "core only: after a close combat attack the attacker may slide, a bonus move "
@@ -1273,7 +1307,7 @@ CLAUSE_RULES: dict[str, Entry] = {
     "grid.low-obstacle": {
         "en": "A low obstacle gives cover only to creatures within 30 ft (6 squares) of it, and "
         "the attacker ignores it when it is nearer to the obstacle than the target.",
-        "de": "Ein niedriges Hindernis gibt nur Kreaturen innerhalb von 30 Fuß (6 Feldern) "
+        "de": "Ein niedriges Hindernis gibt nur Kreaturen innerhalb von 9 m (6 Felder) "
         "Deckung, und der Angreifer beachtet es nicht, wenn er ihm näher ist als das Ziel.",
     },
     "grid.soft": {
@@ -1299,9 +1333,30 @@ CLAUSE_RULES: dict[str, Entry] = {
     },
     "grid.total": {
         "en": "No line of effect from any point of the attacker's square to the target's "
-        "square: total cover, no attack.",
+        "square: total cover, no attack. A square closed by walls on all four borders has "
+        "total cover from everywhere outside it. A line running along a wall is judged on the "
+        "side of the squares it joins, as if its ends sat just inside them: a wall along a "
+        "corridor does not block a line between two of its squares, a wall between two "
+        "adjacent squares blocks the line along it from one to the other, and no line reaches "
+        "a walled-in square by running along its walls. A line that only touches a wall at a "
+        "point (its end, a corner) is not blocked by it.",
         "de": "Keine Wirkungslinie von irgendeinem Punkt des Angreiferfelds zum Zielfeld: "
-        "vollständige Deckung, kein Angriff.",
+        "vollständige Deckung, kein Angriff. Ein Feld, das an allen vier Kanten von Mauern "
+        "umschlossen ist, hat gegen alles außerhalb vollständige Deckung. Eine Linie entlang "
+        "einer Mauer wird auf der Seite der Felder beurteilt, die sie verbindet, als lägen "
+        "ihre Enden knapp in diesen Feldern: Eine Mauer längs eines Gangs blockiert keine "
+        "Linie zwischen zwei seiner Felder, eine Mauer zwischen zwei angrenzenden Feldern "
+        "blockiert die Linie an ihr entlang von einem zum anderen, und keine Linie erreicht "
+        "ein ummauertes Feld an seinen Mauern entlang. Eine Linie, die eine Mauer nur in "
+        "einem Punkt berührt (an ihrem Ende, an einer Ecke), wird von ihr nicht blockiert.",
+    },
+    "grid.reach": {
+        "en": "A reach weapon of 10 ft (two squares) threatens the squares two away, the square "
+        "two away diagonally included, though the 1-2-1 count makes it 15 ft; the ruling says "
+        "so when it uses this exception.",
+        "de": "Eine Waffe mit 3 m Reichweite (zwei Felder) bedroht die Felder zwei weit, auch "
+        "das Feld zwei weit diagonal, obwohl es nach der 1-2-1-Zählung 4,5 m entfernt ist; die "
+        "Entscheidung sagt es, wenn sie diese Ausnahme nutzt.",
     },
     "grid.improved": {
         "en": "An arrow slit gives improved cover to a target behind it (nearer to the slit "
@@ -1324,14 +1379,14 @@ CLAUSE_RULES: dict[str, Entry] = {
 # fwwrules.translation for the data: clauses, options, boards). Keys: "note-N/<part>" with the
 # parts topic, german, original, engine; "option/<name>" for the scenario's options.
 NOTES: dict[str, Entry] = {
-    "note-1/topic": {"en": "The Normal base", "de": "Die normale Base"},
+    "note-1/topic": {"en": "The Normal base", "de": "Die Base der Größenklasse Normal"},
     "note-1/german": {
         "en": "The Normal base is 30 mm.",
-        "de": "Die normale Base misst 30 mm.",
+        "de": "Die Base der Größenklasse Normal misst 30 mm.",
     },
     "note-1/original": {
         "en": "The Normal base is 32 mm.",
-        "de": "Die normale Base misst 32 mm.",
+        "de": "Die Base der Größenklasse Normal misst 32 mm.",
     },
     "note-1/engine": {
         "en": "Sizes are classes by diameter: 30 mm and 32 mm are both Normal, so no rule "
@@ -1497,6 +1552,23 @@ WORDS: dict[str, Entry] = {
         "de": "von der Base-Kante des Angreifers bis zum Punkt",
     },
     "point": {"en": "point", "de": "Punkt"},
+    "no-modifier": {"en": "no modifier", "de": "kein Modifikator"},
+    # skill modifiers by clause, as a list shows them ("−2 (Quick Action)")
+    "modifier/action.quick": {"en": "Quick Action", "de": "Schnellaktion"},
+    "modifier/melee.stunned": {"en": "Stunned target", "de": "betäubtes Ziel"},
+    "modifier/melee.ranged-weapon": {
+        "en": "ranged weapon in close combat",
+        "de": "Fernkampfwaffe im Nahkampf",
+    },
+    "modifier/melee.shoot-into": {"en": "into a melee", "de": "in den Nahkampf"},
+    "modifier/cover.line": {"en": "cover", "de": "Deckung"},
+    "modifier/cover.area": {"en": "area terrain", "de": "Gebietsgelände"},
+    "modifier/cover.models": {"en": "a model in the way", "de": "ein Modell im Weg"},
+    "modifier/cover.huge": {
+        "en": "a Huge model in the way",
+        "de": "ein Modell der Größenklasse Riesig im Weg",
+    },
+    "modifier/elevation.edge-cover": {"en": "Significant Edge", "de": "Signifikante Kante"},
 }
 for _colour, _en, _de in (
     ("orange", "Orange", "Orange"),
@@ -1556,7 +1628,7 @@ UI_TEXT: dict[str, Entry] = {
     "panel/tool-rect": {"en": "Rectangle", "de": "Rechteck"},
     "panel/tool-polygon": {"en": "Polygon", "de": "Polygon"},
     "panel/tool-circle": {"en": "Circle", "de": "Kreis"},
-    "panel/snap": {"en": 'Snap to ¼" grid', "de": 'Am ¼"-Raster einrasten'},
+    "panel/snap": {"en": "Snap to the {step} grid", "de": "Am {step}-Raster einrasten"},
     "panel/undo": {"en": "Undo", "de": "Rückgängig"},
     "panel/redo": {"en": "Redo", "de": "Wiederholen"},
     "panel/delete": {"en": "Delete", "de": "Löschen"},
@@ -1635,9 +1707,19 @@ UI_TEXT: dict[str, Entry] = {
         "oder x und y setzen.",
     },
     "panel/no-drag-hint": {
-        "en": "Set x and y to move a model (install ipympl to drag bases with the mouse).",
-        "de": "x und y setzen, um ein Modell zu bewegen (mit ipympl lassen sich Bases mit der "
-        "Maus ziehen).",
+        "en": "Set x and y to move a model (install anywidget to drag bases with the mouse).",
+        "de": "x und y setzen, um ein Modell zu bewegen (mit anywidget lassen sich Bases mit "
+        "der Maus ziehen).",
+    },
+    "panel/kernel-restarted": {
+        "en": "The kernel restarted: run the cell again to bring the board back.",
+        "de": "Der Kernel wurde neu gestartet: die Zelle erneut ausführen, um das Spielfeld "
+        "zurückzuholen.",
+    },
+    "panel/saved-picture": {
+        "en": "A saved picture of the board: run the cell to bring the live board back.",
+        "de": "Ein gespeichertes Bild des Spielfelds: die Zelle ausführen, um das Spielfeld "
+        "wieder bedienen zu können.",
     },
     "panel/slide-to": {"en": "to x", "de": "nach x"},
     # --- draw/: words a board picture writes itself (legend entries, marks)
@@ -1705,8 +1787,8 @@ UI_TEXT: dict[str, Entry] = {
     "threat/high": {"en": "0 or better", "de": "0 oder besser"},
     "threat/unplaceable": {"en": "cannot stand here", "de": "hier kein Platz"},
     "threat/title": {
-        "en": "Threat map for a {base} {units} base of side {side}",
-        "de": "Bedrohungskarte für eine {base}-{units}-Base der Seite {side}",
+        "en": "Threat map for a {base} base of side {side}",
+        "de": "Bedrohungskarte für eine Base von {base} der Seite {side}",
     },
     # --- review/: the translation review page's own labels
     "review/title": {"en": "fwwrules translation review", "de": "fwwrules Übersetzungsprüfung"},
@@ -1947,14 +2029,33 @@ def point_name(value: str, lang: str) -> str | None:
     return f"{word('point', lang)} ({number(x, 2, lang)}{sep}{number(y, 2, lang)})"
 
 
+MODIFIER_KEYS: frozenset[str] = frozenset({"modifiers"})
+"""Value names holding skill modifiers as ``[clause, value]`` pairs, shown with their sign and
+what they are: ``−2 (Quick Action), +2 (Stunned target)``; none: ``no modifier``."""
+
+BASE_KEYS: frozenset[str] = frozenset({"diameter", "smaller", "target_diameter"})
+"""Value names that are base diameters in millimetres (whatever the scenario's units), written
+as the rulebooks write base sizes: ``32 mm``, no inches."""
+
 NUMBERED_KEYS: frozenset[str] = frozenset({"numbers"})
 """Value names whose list is numbered from 1 when shown (the Armor die's numbers of
 ``melee.shoot-into``: ``["brute", "knight"]`` reads ``1: Brute, 2: Knight``)."""
 
 
+def render_edge(piece: str, side: str, lang: str) -> str:
+    """A Significant Edge named in text: the ``side`` edge of the terrain piece ``piece``.
+
+    >>> render_edge("Building", "west", "en"), render_edge("Building", "west", "de")
+    ('the west edge of Building', 'Kante West von Building')
+    """
+    if lang == "de":
+        return f"Kante {word(side, lang)} von {piece}"
+    return f"the {word(side, lang)} edge of {piece}"
+
+
 class _Values(dict[str, Any]):
     """Template values: ids become display names, tokens in :data:`WORDS` are translated,
-    lengths get their unit (:func:`length`); an empty list reads ``-``, a list under a key of
+    lengths get their unit (:func:`length`); an empty list reads ``—``, a list under a key of
     :data:`NUMBERED_KEYS` is numbered from 1."""
 
     def __init__(self, values: Mapping[str, Any], lang: str, labels: Mapping[str, str]) -> None:
@@ -1967,12 +2068,34 @@ class _Values(dict[str, Any]):
     def _one(self, value: str, key: str) -> str:
         if key in RULER_KEYS:
             return word(f"ruler-{value}", self.lang)
-        if key not in WORD_KEYS and value in self.labels:
-            return self.labels[value]
+        if key not in WORD_KEYS:
+            if value in self.labels:
+                return self.labels[value]
+            joined = self._joined(value)
+            if joined is not None:
+                return joined
         return point_name(value, self.lang) or word(value, self.lang)
+
+    def _joined(self, value: str) -> str | None:
+        """A piece name made of ids: a Significant Edge ``<terrain>:<side>`` (``west edge of
+        Building``) or touching pieces acting as one, ``<id>+<id>`` (``Crate 1 + Crate 2``).
+        ``None`` when ``value`` is neither."""
+        head, sep, side = value.partition(":")
+        if sep and head in self.labels and side in WORDS:
+            return render_edge(self.labels[head], side, self.lang)
+        parts = value.split("+")
+        if len(parts) > 1 and all(part in self.labels for part in parts):
+            return " + ".join(self.labels[part] for part in parts)
+        return None
 
     def __getitem__(self, key: str) -> Any:
         value = super().__getitem__(key)
+        square = super().get("square")
+        if key in BASE_KEYS and isinstance(value, (int, float)) and not isinstance(value, bool):
+            return length(float(value), "mm", self.lang, inches=False)
+        if key.endswith("_ft") and isinstance(value, (int, float)) and square:
+            # a Pathfinder grid length in feet, with its count of squares
+            return length(float(value), "ft", self.lang, squares=value / square)
         if (
             self.units is not None
             and key in LENGTH_KEYS
@@ -1982,9 +2105,14 @@ class _Values(dict[str, Any]):
             return length(float(value), self.units, self.lang)
         if isinstance(value, str):
             return self._one(value, key)
+        if key in MODIFIER_KEYS and isinstance(value, (list, tuple)):
+            parts = [
+                f"{signed(v, self.lang)} ({word('modifier/' + c, self.lang)})" for c, v in value
+            ]
+            return ", ".join(parts) or word("no-modifier", self.lang)
         if isinstance(value, (list, tuple)):
             if not value:
-                return "-"
+                return "—"  # nothing (never a hyphen, which would read as a minus)
             parts = [self._one(v, key) if isinstance(v, str) else str(v) for v in value]
             if key in NUMBERED_KEYS:
                 parts = [f"{k}: {p}" for k, p in enumerate(parts, start=1)]
@@ -2018,7 +2146,7 @@ def render(
 
     >>> render("size.classes", {"model": "dogmeat", "diameter": 40, "size": "large"}, "de",
     ...        {"dogmeat": "Dogmeat"})
-    'Dogmeat: eine Base von 40 mm ist Groß.'
+    'Dogmeat steht auf einer Base von 40 mm: Größenklasse Groß.'
     """
     check_lang(lang)
     entry = MESSAGES.get(message_id)

@@ -80,7 +80,11 @@ class NoAttack:
 
 @dataclass(frozen=True, slots=True)
 class WithdrawRuling(Explained):
-    """What leaving close combat costs ``model`` (``fwwrules withdraw``)."""
+    """What leaving close combat costs ``model`` (``fwwrules withdraw``).
+
+    ``allowed`` is False when the model may not withdraw at all (``not_allowed`` says why:
+    ``melee.stunned``, a Stunned model cannot move); it then provokes no free attacks.
+    """
 
     model: str
     rules: str
@@ -89,8 +93,17 @@ class WithdrawRuling(Explained):
     no_attack: tuple[NoAttack, ...]
     reasons: tuple[Reason, ...]
     labels: Mapping[str, str] = field(default_factory=dict, compare=False)
+    not_allowed: tuple[str, ...] = ()
+
+    @property
+    def allowed(self) -> bool:
+        return not self.not_allowed
 
     def headline(self, lang: str = "en") -> str:
+        if not self.allowed:
+            return render(
+                "melee.withdraw/headline-refused", {"model": self.model}, lang, self.labels
+            )
         who = ", ".join(self.labels.get(f.attacker, f.attacker) for f in self.free_attacks)
         n = len(self.free_attacks)
         key = {0: "melee.withdraw/headline-none", 1: "melee.withdraw/headline-one"}.get(
@@ -110,6 +123,8 @@ class WithdrawRuling(Explained):
         return {
             "model": self.model,
             "rules": self.rules,
+            "allowed": self.allowed,
+            "not_allowed": list(self.not_allowed),
             "engaged": list(self.engaged),
             "free_attacks": [f.to_dict() for f in self.free_attacks],
             "no_attack": [n.to_dict() for n in self.no_attack],
@@ -151,8 +166,13 @@ def withdraw(scenario: Scenario, model_id: str, rules: str | None = None) -> Wit
     * may use none of its weapons against it (the forbidding clause, e.g. ``melee.skill``).
 
     Each free attack uses the attacker's best weapon (see :func:`_best_free_attack`) through
-    :func:`fwwrules.attack.ruling` with ``quick=True``. The free attacks trigger no reactions; a
-    withdrawal is a normal Move, never a Charge. A model that is not engaged provokes nothing.
+    :func:`fwwrules.attack.ruling` with ``quick=True``; its reason lists every skill modifier of
+    that attack. The free attacks trigger no reactions; a withdrawal is a normal Move, never a
+    Charge. A model that is not engaged provokes nothing.
+
+    ``melee.stunned`` (RoP p.48): a Stunned model cannot withdraw. Its only Move Action removes
+    the Stunned marker and moves it nowhere, so the withdrawal is refused (``allowed`` False,
+    ``not_allowed`` ``["melee.stunned"]``) and no free attacks are made.
     """
     scenario = scenario_arg(scenario, "withdraw")
     r = ruleset_name(scenario.rules, rules)
@@ -162,6 +182,16 @@ def withdraw(scenario: Scenario, model_id: str, rules: str | None = None) -> Wit
     reasons: list[Reason] = []
     free: list[FreeAttack] = []
     none: list[NoAttack] = []
+    labels = scenario.display_names()
+    if model.stunned:
+        reasons.append(Reason("melee.stunned", "no-withdraw", {"model": model.id}))
+        if foes:
+            reasons.append(Reason("melee.stunned", "stays", {"model": model.id, "engaged": foes}))
+        else:
+            reasons.append(Reason("melee.withdraw", "not-engaged", {"model": model.id}))
+        return WithdrawRuling(
+            model.id, r, foes, (), (), tuple(reasons), labels, not_allowed=("melee.stunned",)
+        )
     if not foes:
         reasons.append(Reason("melee.withdraw", "not-engaged", {"model": model.id}))
     else:
@@ -204,6 +234,7 @@ def withdraw(scenario: Scenario, model_id: str, rules: str | None = None) -> Wit
             )
             continue
         free.append(best)
+        mods = {} if best.ruling is None else dict(best.ruling.modifiers)
         reasons.append(
             Reason(
                 "melee.withdraw",
@@ -211,12 +242,13 @@ def withdraw(scenario: Scenario, model_id: str, rules: str | None = None) -> Wit
                 {
                     "model": foe.id,
                     "weapon": best.weapon,
+                    "value": best.skill.value,
+                    "modifiers": [[clause, value] for clause, value in mods.items()],
                     "target": best.skill.target,
                 },
             )
         )
         reasons.append(Reason("action.quick", "", {"modifier": QUICK_ACTION_MODIFIER}))
-    labels = scenario.display_names()
     return WithdrawRuling(model.id, r, foes, tuple(free), tuple(none), tuple(reasons), labels)
 
 

@@ -6,6 +6,7 @@ runs no rule and no geometry; nothing here imports pydantic.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal
@@ -117,6 +118,22 @@ class Rect:
     at: tuple[float, float]
     size: tuple[float, float]
     angle: float = 0.0
+
+    def corners(self, scale: float = 1.0) -> list[tuple[float, float]]:
+        """The four corners, counter-clockwise from the one the angle turns from the
+        lower left, times ``scale`` (e.g. ``unit_mm``).
+
+        >>> Rect((1.0, 1.0), (2.0, 4.0)).corners()
+        [(0.0, -1.0), (2.0, -1.0), (2.0, 3.0), (0.0, 3.0)]
+        """
+        w, h = self.size[0] * scale / 2, self.size[1] * scale / 2
+        a = math.radians(self.angle)
+        ca, sa = math.cos(a), math.sin(a)
+        cx, cy = self.at[0] * scale, self.at[1] * scale
+        return [
+            (cx + x * ca - y * sa, cy + x * sa + y * ca)
+            for x, y in ((-w, -h), (w, -h), (w, h), (-w, h))
+        ]
 
 
 @dataclass(frozen=True, slots=True)

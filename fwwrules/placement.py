@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from .arguments import point
@@ -28,8 +30,6 @@ from .cache import Moved
 from .constants import BOARD_MARGIN_MM, BOUNDARY_TOLERANCE_MM
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-
     from .board import ModelGeometry
     from .data import Scenario
 
@@ -276,3 +276,95 @@ def slide_at_contact(
             break
         end = (x, y)
     return (end[0] / u, end[1] / u)
+
+
+# --- snapping and the numbers a hand placement writes ---------------------------------------
+
+SNAP_STEPS: Mapping[str, float] = MappingProxyType({"in": 0.25, "mm": 1.0})
+"""The snap grid by units: a quarter inch in inch files, a millimetre in mm files."""
+PLACED_DECIMALS: Mapping[str, int] = MappingProxyType({"in": 2, "mm": 1})
+"""Decimals a hand placement keeps when it is not on the snap grid (a stop at contact):
+a hundredth of an inch (0.254 mm) or a tenth of a millimetre, both far inside the contact
+tolerance, so a base rounded there is still in contact and never overlaps beyond it."""
+MAX_DECIMALS = 4
+"""The most decimals a file's coordinates are shown with (1e-4 of a unit)."""
+
+
+def snap_step(units: str) -> float:
+    """The snap grid's step in ``units`` (``"in"`` or ``"mm"``)."""
+    return SNAP_STEPS["in" if units == "in" else "mm"]
+
+
+def snap(value: float, units: str) -> float:
+    """``value`` on the snap grid of ``units`` (0.25 in or 1 mm), as a short decimal.
+
+    >>> snap(7.0054869684499295, "in"), snap(11.999999999999998, "in"), snap(31.6, "mm")
+    (7.0, 12.0, 32.0)
+    """
+    step = snap_step(units)
+    return round(round(value / step) * step, PLACED_DECIMALS["in" if units == "in" else "mm"])
+
+
+def decimals(scenario: Scenario) -> int:
+    """How many decimals the scenario's positions are shown and written with: those of its
+    units' hand placements (2 for inches, 1 for mm), or more where the file itself gives
+    more (an eighth of an inch, 0.125), up to :data:`MAX_DECIMALS`."""
+    out = PLACED_DECIMALS["in" if scenario.units == "in" else "mm"]
+    for m in scenario.models:
+        for v in m.at:
+            out = max(out, _decimals_of(v))
+    return min(out, MAX_DECIMALS)
+
+
+def _decimals_of(value: float) -> int:
+    text = repr(float(value))
+    if "e" in text or "E" in text:
+        return MAX_DECIMALS
+    return len(text.partition(".")[2].rstrip("0"))
+
+
+def place_by_hand(
+    scenario: Scenario,
+    model_id: str,
+    to: tuple[float, float],
+    *,
+    snapped: bool = True,
+    bounds: Bounds | None = None,
+) -> tuple[float, float]:
+    """Where a base dragged by hand toward ``to`` ends, as the number a file would hold.
+
+    ``to`` is put on the snap grid (with ``snapped``), the base moves there as
+    :func:`slide_at_contact` says (stopping at contact and at the table's edge), and the
+    result is rounded to the units' :data:`PLACED_DECIMALS`: of the four nearest such points,
+    the nearest that overlaps no base and stays on the table. On the grid the result is the
+    grid point; at a contact it is the contact point to a hundredth of an inch or a tenth of
+    a millimetre, on the free side (a gap of at most 0.36 mm: still in contact, far inside
+    the contact tolerance). When no rounded point is clear the plain rounding is returned.
+    """
+    units = "in" if scenario.units == "in" else "mm"
+    if snapped:
+        to = (snap(to[0], units), snap(to[1], units))
+    box = board_bounds(scenario) if bounds is None else bounds
+    x, y = slide_at_contact(scenario, model_id, to, bounds=box)
+    places = PLACED_DECIMALS[units]
+    scale = 10**places
+    plain = (round(x, places), round(y, places))
+    if plain == (x, y):
+        return plain
+    options = sorted(
+        {(round(cx / scale, places), round(cy / scale, places))
+         for cx in (math.floor(x * scale), math.ceil(x * scale))
+         for cy in (math.floor(y * scale), math.ceil(y * scale))},
+        key=lambda p: math.hypot(p[0] - x, p[1] - y),
+    )  # fmt: skip
+    u = scenario.unit_mm
+    models = scenario.board.models
+    r = models[model_id].disc.r
+    for px, py in options:
+        on_table = (
+            box[0] * u + r <= px * u <= box[2] * u - r
+            and box[1] * u + r <= py * u <= box[3] * u - r
+        )
+        if on_table and _clear(models, model_id, px * u, py * u, r):
+            return (px, py)
+    return plain

@@ -60,7 +60,7 @@ def test_binder_requirements_install_this_checkout_with_the_lab_extra() -> None:
     extras = _pyproject()["project"]["optional-dependencies"]
     lab = " ".join(extras["lab"] + extras["widgets"] + extras["draw"])
     assert "fwwrules[widgets]" in extras["lab"] and "fwwrules[draw]" in extras["widgets"]
-    for package in ("jupyterlab", "ipywidgets", "ipympl", "matplotlib"):
+    for package in ("jupyterlab", "ipywidgets", "anywidget", "matplotlib"):
         assert package in lab, f"the lab extra lacks {package}"
 
 

@@ -39,7 +39,8 @@ def test_the_scenario_example_loads_and_answers() -> None:
 
 def test_the_grid_example_loads_and_answers() -> None:
     grid = fwwrules.loads(BLOCKS[1], "scenario-format.md")
-    assert fwwrules.grid_cover(grid, "cleric", "goblin").to_dict()["cover"] == "cover"
+    answer = fwwrules.grid_cover(grid, "cleric", "goblin").to_dict()
+    assert (answer["cover"], answer["soft"]) == ("cover", False)  # behind the wall square
 
 
 def test_the_bad_example_gives_exactly_the_lines_shown(tmp_path: Path) -> None:

@@ -83,7 +83,10 @@ def test_grid_melee_prd_rogue_gives_the_ogre_melee_cover_at_the_wall_corner() ->
 
 def test_grid_melee_prd_rogue_has_no_cover_from_the_ogre_with_reach() -> None:
     # The ogre is adjacent to the rogue, but a creature with reach figures its attacks as
-    # ranged attacks (grid.melee): from the corner (4, 4) the two share, every line is clear.
+    # ranged attacks (grid.melee): from its corner (5, 4) every line is clear. (From the corner
+    # (4, 4) the two share, the line to the rogue's corner (3, 4) runs along the wall square's
+    # bottom face from the ogre's side to the rogue's: judged from inside the two squares, it
+    # crosses the wall; the lines-along-walls decision.)
     s = example("rogue")
     for attack in ("melee", "reach"):
         r = grid_cover(s, "ogre", "rogue", attack=attack)
@@ -91,7 +94,8 @@ def test_grid_melee_prd_rogue_has_no_cover_from_the_ogre_with_reach() -> None:
         assert r.in_reach and r.attack_allowed
         assert "grid.melee/reach-creature" in clauses(r)
         assert (r.cover, r.ac, r.soft) == ("none", 0, False)
-        assert r.corner == (4, 4) and len(r.lines) == 4
+        assert r.corner == (5, 4) and len(r.lines) == 4
+        assert all(ln.clear for ln in r.lines)
 
 
 def test_grid_melee_creature_without_reach_adjacent_keeps_the_melee_procedure() -> None:
@@ -106,11 +110,13 @@ def test_grid_big_prd_cleric_shoots_at_the_ogre_partly_behind_the_wall() -> None
     assert r.procedure == "ranged"
     assert (r.cover, r.ac, r.reflex, r.stealth, r.soft) == ("cover", 4, 2, True, False)
     assert r.partial is None
-    # lines to the corners of every square of the 2x2 ogre: 9 corners, 3 of them clear
+    # lines to the corners of every square of the 2x2 ogre: 9 corners, none clear (the three
+    # to the ogre's bottom corners run along the wall square's bottom face, from the cleric's
+    # side to the ogre's: judged from inside the squares they join, they cross the wall)
     assert len(r.lines) == 9 and {ln.end for ln in r.lines} == {
         (x, y) for x in range(4, 7) for y in range(2, 5)
     }
-    assert sum(ln.clear for ln in r.lines) == 3
+    assert sum(ln.clear for ln in r.lines) == 0
     assert {"grid.big/target-ranged", "grid.ranged/corner-all", "grid.partial/not"} <= clauses(r)
 
 
@@ -157,7 +163,9 @@ def test_grid_ranged_attacker_takes_best_corner() -> None:
         ((5, 1), "clear"),
     ]
     assert r.cover == "partial"
-    assert [ln.verdict for ln in _lines_from(s, "a", "t", (1, 1))].count("wall") == 2
+    # from (1, 1) every line is blocked: two pass through the wall square, and the two along
+    # its bottom face (y = 1), from a's side below to t's side above, cross into it
+    assert [ln.verdict for ln in _lines_from(s, "a", "t", (1, 1))].count("wall") == 4
 
 
 def _lines_from(s: GridScenario, a: str, t: str, corner: tuple[int, int]) -> list[GridLine]:
@@ -220,7 +228,9 @@ def test_grid_ranged_seam_between_wall_squares_blocks() -> None:
     tracer = _Tracer(s, ("a", "t"))
     f = Fraction
     seam = tracer.trace((f(1), f(0)), (f(5), f(0)), (f(1, 2), f(1, 2)), (f(11, 2), f(1, 2)))
-    assert seam == ()  # along the map's top edge: only one side is wall
+    # along the map's top edge past the wall squares' faces, between two squares of row 0:
+    # judged inside row 0, it passes through them (lines along walls)
+    assert {(o.kind, o.square) for o in seam} == {("wall", (2, 0)), ("wall", (3, 0))}
     s2 = grid(["..#...", "..#...", "......"], ["{id: a, at: [0, 0]}", "{id: t, at: [5, 0]}"])
     tracer2 = _Tracer(s2, ("a", "t"))
     inside = tracer2.trace((f(1), f(1)), (f(5), f(1)), (f(1, 2), f(1, 2)), (f(11, 2), f(1, 2)))
@@ -329,10 +339,11 @@ def test_grid_soft_creature_gives_soft_cover() -> None:
 def test_grid_soft_terrain_beats_creature() -> None:
     s = grid(
         ["........", "...#....", "........"],
-        ["{id: a, at: [0, 1]}", "{id: b, at: [2, 1]}", "{id: t, at: [5, 1]}"],
+        ["{id: a, at: [0, 1]}", "{id: b, at: [2, 1]}", "{id: t, at: [6, 2]}"],
     )
     r = grid_cover(s, "a", "t")
     assert r.cover in ("cover", "partial") and not r.soft
+    assert any({"creature", "wall"} <= {o.kind for o in ln.through} for ln in r.lines)
 
 
 # --- grid.big ---------------------------------------------------------------------------------

@@ -157,7 +157,7 @@ def test_nothing_in_fwwrules_imports_widgets() -> None:
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         for node in ast.walk(tree):
             for name in _imported(node):
-                if name.split(".")[0] in ("ipywidgets", "fwwrules_widgets", "ipympl"):
+                if name.split(".")[0] in ("ipywidgets", "fwwrules_widgets", "anywidget"):
                     offenders.append(f"{path.relative_to(PACKAGE)}:{node.lineno}: {name}")
     assert offenders == []
 

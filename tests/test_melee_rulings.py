@@ -214,11 +214,34 @@ def test_melee_stunned_model_makes_no_free_attack(rules: str) -> None:
     assert [(n.model, n.clause) for n in w.no_attack] == [("dogmeat", "melee.stunned")]
 
 
-def test_melee_stunned_withdrawer_is_easier_to_hit() -> None:
-    s = example("melee-behemoth-slide")
-    plain = withdraw(s, "behemoth").free_attacks[0].skill.target
-    stunned = withdraw(with_model(s, "behemoth", status=("stunned",)), "behemoth")
-    assert plain is not None and stunned.free_attacks[0].skill.target == plain + 2
+@pytest.mark.parametrize("rules", RULES)
+def test_melee_stunned_model_cannot_withdraw(rules: str) -> None:
+    """RoP p.48: a Stunned model's only Move Action removes the marker and moves it nowhere:
+    its withdrawal is refused and provokes no free attacks (before: Dogmeat attacked at +2)."""
+    s = with_model(example("melee-behemoth-slide"), "behemoth", status=("stunned",))
+    w = withdraw(s, "behemoth", rules=rules)
+    assert not w.allowed and w.not_allowed == ("melee.stunned",)
+    assert w.free_attacks == () and w.no_attack == ()
+    d = w.to_dict()
+    assert (d["allowed"], d["not_allowed"], d["free_attacks"]) == (False, ["melee.stunned"], [])
+    assert w.headline("en") == "Behemoth may not withdraw from close combat: it is Stunned."
+    assert [r.message_id for r in w.reasons] == ["melee.stunned/no-withdraw", "melee.stunned/stays"]
+    # close combat attacks against it still get +2
+    plain = fwwrules.ruling(example("melee-behemoth-slide"), "dogmeat", "behemoth", rules=rules)
+    stunned = fwwrules.ruling(s, "dogmeat", "behemoth", rules=rules)
+    assert plain.skill.target is not None and stunned.skill.target == plain.skill.target + 2
+
+
+def test_melee_withdraw_free_attack_text_lists_every_modifier() -> None:
+    """The free attack's reason shows its value, each modifier and the target they make."""
+    w = withdraw(example("melee-behemoth-slide"), "behemoth")
+    (reason,) = [r for r in w.reasons if r.key == "free-attack"]
+    f = w.free_attacks[0]
+    assert reason.params["modifiers"] == [["action.quick", -2]]
+    assert f"skill value {f.skill.value}, −2 (Quick Action): skill target {f.skill.target}" in (
+        reason.text("en", w.labels)
+    )
+    assert "−2 (Schnellaktion): Zielwert" in reason.text("de", w.labels)
 
 
 @pytest.mark.parametrize("rules", RULES)

@@ -100,3 +100,13 @@ def test_plain_tag_refuses_yaml_11_booleans() -> None:
     for word in ("yes", "No", "ON", "off"):
         with pytest.raises(ScalarFormError, match="write true or false"):
             plain_tag(word)
+
+
+def test_the_format_guide_shows_the_real_message() -> None:
+    """docs/scenario-format.md quotes the refusal of ``base: 040`` as the loader words it."""
+    doc = Path(__file__).resolve().parents[1] / "docs" / "scenario-format.md"
+    shown = next(line for line in doc.read_text(encoding="utf-8").splitlines() if "040 has" in line)
+    bad = Path(__file__).parent / "malformed" / "number-leading-zero.yaml"
+    with pytest.raises(fwwrules.ScenarioError) as info:
+        fwwrules.loads(bad.read_text(), source="bad.yaml")
+    assert str(info.value) == shown

@@ -108,7 +108,7 @@ def test_extras_nest_draw_widgets_lab_dev() -> None:
     assert declared("draw") - declared() == {"matplotlib", "pillow"}
     assert declared("widgets") - declared("draw") == {
         "ipywidgets",
-        "ipympl",
+        "anywidget",
         "ipython",
         "traitlets",
     }

@@ -1,16 +1,26 @@
-"""The board view's drag frames: the fast PNG encoding, ipympl's diff protocol, and which
-artists a drag redraws."""
+"""The board's frames: which tiles change, what the browser shows whatever the transport
+does, flow control, and which artists a drag redraws.
+
+The browser's rules (``widgets/board_canvas.js``) are played by :class:`Browser`: frames apply
+in order, whole, and a diff only on the frame it was made for; otherwise it asks for a full
+one. The properties drop, delay and reorder frames and check that once the kernel is idle
+the browser shows exactly the kernel's picture.
+"""
 
 from __future__ import annotations
 
 import io
+import random
+import zlib
 from typing import Any
 
 import matplotlib
 import numpy as np
 import pytest
 from fwwrules_widgets import AttackPanel
-from fwwrules_widgets.view import diff_image, fast_png
+from fwwrules_widgets.board_canvas import FrameSender, changed_rects, pack, unpack
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from matplotlib.backend_bases import MouseEvent
 from PIL import Image
 
@@ -38,100 +48,238 @@ def decode(png: bytes) -> np.ndarray[Any, Any]:
     return np.asarray(Image.open(io.BytesIO(png)).convert("RGBA"))
 
 
-@pytest.mark.parametrize("shape", [(1, 1), (7, 3), (54, 78)])
-def test_fast_png_decodes_to_the_same_pixels(shape: tuple[int, int]) -> None:
-    rng = np.random.default_rng(5)
-    rgba = rng.integers(0, 256, size=(*shape, 4), dtype=np.uint8)
-    assert np.array_equal(decode(fast_png(rgba)), rgba)
+def picture(h: int = 40, w: int = 56, seed: int = 1) -> np.ndarray[Any, Any]:
+    rng = np.random.default_rng(seed)
+    out = rng.integers(0, 256, size=(h, w, 4), dtype=np.uint8)
+    out[:, :, 3] = 255
+    return out
 
 
-def idat(png: bytes) -> bytes:
-    """The zlib stream of a one-IDAT PNG, decompressed (zlib checks its Adler-32)."""
-    import struct
-    import zlib
-
-    at = png.index(b"IDAT")
-    (length,) = struct.unpack(">I", png[at - 4 : at])
-    return zlib.decompress(png[at + 4 : at + 4 + length])
+# --- changed regions ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("height", "top", "rows"),
-    [(40, 10, 5), (40, 0, 40), (40, 0, 3), (40, 37, 3), (40, 20, 0), (5000, 4100, 30), (1, 0, 1)],
+def test_changed_rects_cover_what_changed_and_no_rows_between() -> None:
+    old = picture(200, 300)
+    new = old.copy()
+    assert changed_rects(old, new) == []
+    assert changed_rects(None, new) == [(0, 0, 300, 200)]
+    new[5, 7, 0] ^= 1
+    new[190, 290, 1] ^= 1  # far away: a second small rect, not the band between
+    rects = changed_rects(old, new)
+    assert rects == [(0, 0, 16, 16), (288, 176, 12, 16)]  # the right edge cut to the image
+    area = sum(w * h for *_, w, h in rects)
+    assert area < 0.01 * 200 * 300
+
+
+def test_changed_rects_merge_runs_down_the_rows() -> None:
+    old = picture(64, 64)
+    new = old.copy()
+    new[0:40, 16:40, 2] ^= 255  # a block: one rect over three tile rows
+    assert changed_rects(old, new) == [(16, 0, 32, 48)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 49), st.integers(0, 70)), min_size=1, max_size=30))
+def test_changed_rects_hold_every_changed_pixel(points: list[tuple[int, int]]) -> None:
+    old = picture(50, 71)
+    new = old.copy()
+    for y, x in points:
+        new[y, x, 0] ^= 0x5A
+    rects = changed_rects(old, new)
+    covered = np.zeros((50, 71), dtype=bool)
+    for x, y, w, h in rects:
+        assert not covered[y : y + h, x : x + w].any()  # no pixel sent twice
+        covered[y : y + h, x : x + w] = True
+    assert covered[(old != new).any(axis=2)].all()
+
+
+def test_pack_and_unpack_give_back_the_pixels() -> None:
+    new = picture(33, 47)
+    rects = changed_rects(None, new)
+    frame = {"id": 1, "base": -1, "full": True, "w": 47, "h": 33, "rects": rects}
+    assert np.array_equal(unpack((1, 1), [(frame, pack(new, rects, 1))]), new)
+    assert len(pack(np.zeros((200, 300, 4), np.uint8), [(0, 0, 300, 200)], 1)) < 1000
+
+
+# --- the protocol under a transport that drops and reorders ------------------------------------
+
+
+class Browser:
+    """The browser's side of the protocol (board_canvas.js), fed by a lossy transport."""
+
+    def __init__(self, sender: FrameSender, drop: float, seed: int) -> None:
+        self.sender = sender
+        self.rng = random.Random(seed)
+        self.drop = drop
+        self.wire: list[tuple[dict[str, Any], bytes]] = []
+        self.frames: list[tuple[dict[str, Any], bytes]] = []  # the ones that arrived, in order
+        self.current = -1
+        self.asked = False
+
+    def deliver(self, content: dict[str, Any], buffers: list[bytes]) -> None:
+        self.wire.append((content, buffers[0]))
+
+    def step(self) -> bool:
+        """Deliver one frame from the wire (maybe dropped, maybe out of order); False when
+        nothing is left."""
+        if not self.wire:
+            return False
+        i = self.rng.randrange(len(self.wire)) if self.rng.random() < 0.3 else 0
+        msg, buf = self.wire.pop(i)
+        if self.rng.random() < self.drop and not msg["full"]:
+            return True  # lost: the kernel hears nothing (no ack)
+        if msg["id"] <= self.current:
+            return True  # older than the picture shown: dropped
+        if not msg["full"] and msg["base"] != self.current:
+            if not self.asked:
+                self.asked = True
+                self.sender.refresh()
+            return True
+        self.frames.append((msg, buf))
+        self.current = msg["id"]
+        self.asked = False
+        self.sender.ack(msg["id"])
+        return True
+
+    def shows(self, shape: tuple[int, int]) -> np.ndarray[Any, Any]:
+        return unpack(shape, self.frames)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 39), st.integers(0, 55), st.integers(1, 255)), max_size=40),
+    st.floats(0.0, 0.5),
+    st.integers(0, 10_000),
 )
-def test_fast_png_of_a_band_of_rows_is_that_band_on_transparent_black(
-    height: int, top: int, rows: int
+def test_whatever_is_dropped_or_reordered_the_browser_ends_on_the_kernels_picture(
+    edits: list[tuple[int, int, int]], drop: float, seed: int
 ) -> None:
-    rng = np.random.default_rng(height + top + rows)
-    band = rng.integers(0, 256, size=(rows, 6, 4), dtype=np.uint8)
-    png = fast_png(band, top=top, height=height)
-    full = np.zeros((height, 6, 4), dtype=np.uint8)
-    full[top : top + rows] = band
-    assert np.array_equal(decode(png), full)
-    assert len(idat(png)) == height * (6 * 4 + 1)
+    state = {"pixels": picture()}
+    sender = FrameSender(lambda: state["pixels"], lambda c, b: browser.deliver(c, b))
+    browser = Browser(sender, drop, seed)
+    sender.hello()
+    for y, x, value in edits:
+        pixels = state["pixels"].copy()
+        pixels[y : y + 3, x : x + 5, 0] = value
+        state["pixels"] = pixels
+        sender.push()
+        for _ in range(browser.rng.randrange(3)):
+            browser.step()
+        assert len(browser.wire) <= 2  # at most one frame in flight (plus a refresh's)
+    sender.refresh()  # a view's own safety net: a lost frame is never acknowledged
+    while browser.step():
+        pass
+    assert np.array_equal(browser.shows((40, 56)), state["pixels"])
 
 
-def test_fast_png_refuses_a_band_outside_the_image() -> None:
-    with pytest.raises(ValueError, match="outside"):
-        fast_png(np.zeros((3, 2, 4), dtype=np.uint8), top=9, height=10)
+def test_nothing_is_sent_before_hello_and_one_frame_is_in_flight() -> None:
+    sent: list[dict[str, Any]] = []
+    state = {"pixels": picture()}
+    sender = FrameSender(lambda: state["pixels"], lambda c, b: sent.append(c))
+    sender.push()
+    assert sent == []  # no picture (raw or not) before the browser is there
+    sender.hello()
+    assert [m["full"] for m in sent] == [True]
+    for v in (1, 2, 3):
+        state["pixels"] = state["pixels"].copy()
+        state["pixels"][0, 0, 0] = v
+        sender.push()
+    assert len(sent) == 1 and sender.dirty  # waiting for the ack
+    sender.ack(sent[-1]["id"])
+    assert len(sent) == 2 and sent[-1]["base"] == sent[0]["id"] and not sent[-1]["full"]
+    sender.ack(sent[-1]["id"])
+    sender.push()
+    assert len(sent) == 2  # nothing changed: nothing sent
 
 
-def test_fast_png_of_a_mostly_empty_diff_is_small() -> None:
-    rgba = np.zeros((540, 780, 4), dtype=np.uint8)
-    rgba[100:140, 200:260] = (200, 30, 30, 255)
-    png = fast_png(rgba)
-    assert len(png) < 20_000  # 1.7 MB of pixels
-    assert np.array_equal(decode(png), rgba)
+def test_a_slow_link_gets_harder_compression() -> None:
+    now = [0.0]
+    sent: list[tuple[dict[str, Any], bytes]] = []
+    state = {"pixels": np.zeros((64, 64, 4), np.uint8) + 255}
+    sender = FrameSender(lambda: state["pixels"], lambda c, b: sent.append((c, b[0])),
+                         clock=lambda: now[0])  # fmt: skip
+    sender.hello()
+    now[0] += 0.2  # the ack takes a fifth of a second
+    sender.ack(sent[-1][0]["id"])
+    assert sender.slow
+    state["pixels"] = picture(64, 64)
+    sender.push()
+    assert zlib.decompress(sent[-1][1])  # a valid stream, whatever the level
+    assert sent[-1][0]["base"] == sent[0][0]["id"]
 
 
-class FakeCanvas:
-    """What :func:`diff_image` reads and writes of matplotlib's web canvas."""
-
-    def __init__(self, rgba: np.ndarray[Any, Any]) -> None:
-        self.rgba = rgba
-        self._png_is_old = True
-        self._force_full = True
-        self._last_buff = np.empty((0, 0))
-        self.modes: list[str] = []
-
-    def get_renderer(self) -> Any:
-        return self
-
-    def buffer_rgba(self) -> np.ndarray[Any, Any]:
-        return self.rgba
-
-    def set_image_mode(self, mode: str) -> None:
-        self.modes.append(mode)
+# --- the panels' drags through the live canvas ----------------------------------------------
 
 
-def test_diff_image_sends_a_full_frame_then_only_changed_pixels() -> None:
-    rgba = np.full((20, 30, 4), 255, dtype=np.uint8)
-    c = FakeCanvas(rgba)
-    first = diff_image(c)
-    assert first is not None and c.modes == ["full"]
-    assert np.array_equal(decode(first), rgba)
-    assert diff_image(c) is None  # nothing new drawn
-    rgba = rgba.copy()
-    rgba[5:8, 10:12] = (10, 20, 30, 255)
-    c.rgba, c._png_is_old = rgba, True
-    diff = diff_image(c)
-    assert diff is not None and c.modes[-1] == "diff"
-    got = decode(diff)
-    changed = np.zeros((20, 30), dtype=bool)
-    changed[5:8, 10:12] = True
-    assert np.array_equal(got[changed], rgba[changed])
-    assert not got[~changed].any()  # transparent black elsewhere: the browser keeps the rest
+def live_panel() -> tuple[AttackPanel, list[tuple[dict[str, Any], bytes]]]:
+    pytest.importorskip("anywidget")
+    p = AttackPanel(fwwrules.loads(SCENARIO), attacker="knight", target="brute",
+                    interactive=True)  # fmt: skip
+    link = p.view.widget and p.view.link
+    assert link is not None
+    sent: list[tuple[dict[str, Any], bytes]] = []
+    link._send = lambda c, b: sent.append((c, b[0]))  # type: ignore[method-assign]
+    link.sender._send = link._send
+    return p, sent
 
 
-def test_diff_image_sends_a_full_frame_when_a_pixel_is_transparent() -> None:
-    rgba = np.full((4, 4, 4), 255, dtype=np.uint8)
-    c = FakeCanvas(rgba)
-    diff_image(c)
-    rgba = rgba.copy()
-    rgba[0, 0, 3] = 0
-    c.rgba, c._png_is_old = rgba, True
-    diff_image(c)
-    assert c.modes[-1] == "full"
+def css(p: AttackPanel, x: float, y: float) -> tuple[float, float]:
+    px, py = p.view.ax.transData.transform((x, y))
+    return px / p.view.ratio, (p.view.figure.bbox.height - py) / p.view.ratio
+
+
+def test_a_fast_drag_ends_on_exactly_the_full_render_with_one_frame_in_flight() -> None:
+    p, sent = live_panel()
+    link = p.view.link
+    assert link is not None
+    assert sent == []  # made, not yet shown: nothing sent
+    link._message(None, {"type": "hello", "ratio": 2.0}, [])
+    assert p.view.ratio == 2.0 and sent[-1][0]["full"] and sent[-1][0]["w"] == 1560
+    x, y = css(p, 250.0, 100.0)
+    link._message(None, {"type": "down", "x": x, "y": y, "buttons": 1, "seq": 1}, [])
+    for i in range(40):  # the browser never acknowledges: no new frame goes out, and the
+        move = {"type": "move", "x": x + i, "y": y - i, "buttons": 1, "seq": i + 2}
+        link._message(None, move, [])  # kernel keeps only the latest move (no rulings)
+    assert len(sent) == 1 and link._pending == move and p.ruling is not None
+    link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
+    assert len(sent) == 2 and not sent[-1][0]["full"]  # the latest state, as a diff
+    assert len(sent[-1][1]) < 40_000
+    link._message(None, {"type": "up", "x": x + 60, "y": y, "buttons": 0, "seq": 3}, [])
+    link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
+    shown = unpack((1, 1), sent)
+    canvas: Any = p.view.figure.canvas
+    canvas.draw()  # the kernel's own full render
+    assert np.array_equal(shown, np.asarray(canvas.buffer_rgba()))
+    title = p.artists.title.get_text()
+    assert ("may attack" in title) == (p.ruling is not None and p.ruling.allowed)
+
+
+def test_the_title_changes_with_a_drag() -> None:
+    """The title states the ruling: once a drag changes it, each frame wipes the old title
+    and draws the new one, so a picture never says "may attack" over a text that says it
+    may not (and an unchanged title costs the drag nothing)."""
+    p = AttackPanel(fwwrules.loads(SCENARIO), attacker="knight", target="brute",
+                    interactive=False)  # fmt: skip
+    canvas: Any = p.view.figure.canvas
+    ax = p.view.ax
+
+    def event(name: str, x: float, y: float) -> None:
+        px, py = ax.transData.transform((x, y))
+        canvas.callbacks.process(name, MouseEvent(name, canvas, px, py, button=1))
+
+    title = p.artists.title
+    before = title.get_text()
+    event("button_press_event", 250.0, 100.0)
+    event("motion_notify_event", 250.0, 110.0)
+    assert title.get_text() == before and title not in (p.view._moving_set or [])
+    event("motion_notify_event", 250.0, 250.0)  # behind the wall: the ruling changes
+    assert title.get_text() != before and title in (p.view._moving_set or [])
+    box = title.get_window_extent()
+    rows = slice(int(canvas.get_width_height(physical=True)[1] - box.y1) - 3, None)
+    frame = np.asarray(canvas.buffer_rgba())[rows][: int(box.height) + 6].copy()
+    event("button_release_event", 250.0, 250.0)  # a full draw, same title
+    full = np.asarray(canvas.buffer_rgba())[rows][: int(box.height) + 6]
+    assert np.array_equal(frame, full)
 
 
 def test_a_drag_of_the_target_leaves_the_range_rings_in_the_background() -> None:
@@ -162,7 +310,7 @@ def test_dragging_the_target_keeps_the_rings_drawn_in_the_background() -> None:
     assert ring.get_visible() and not ring.get_animated()  # in the cached background
     before = bytes(canvas.buffer_rgba())
     event("motion_notify_event", 250.0, 80.0)
-    frame = p.view._moving()
+    frame = p.view._moving_set or []
     assert p.artists.bases["brute"] in frame and ring not in frame
     assert p.artists.bases["brute"].center == pytest.approx((250.0, 80.0))
     assert bytes(canvas.buffer_rgba()) != before  # the frame shows the move
@@ -170,38 +318,8 @@ def test_dragging_the_target_keeps_the_rings_drawn_in_the_background() -> None:
     assert p.view._moving_set is None and not p.artists.bases["brute"].get_animated()
 
 
-def test_ipympl_drag_sends_one_frame_per_event_and_a_full_frame_on_the_drop() -> None:
-    """Two frames in a row let the browser drop the first (its decoding is asynchronous),
-    and a dropped diff leaves a ghost: a press, each motion and the drop send one frame
-    each, and the drop's frame is a full one."""
-    pytest.importorskip("ipympl")
-    p = AttackPanel(fwwrules.loads(SCENARIO), attacker="knight", target="brute",
-                    interactive=True)  # fmt: skip
-    p.widget  # noqa: B018 - makes ipympl's canvas
-    canvas: Any = p.view.figure.canvas
-    canvas.syncing_data_url = False  # as once a browser has shown the canvas
-    frames: list[tuple[str, bytes]] = []
-    canvas.send_binary = lambda data: frames.append((canvas._current_image_mode, data))
-    ax = p.view.ax
-
-    def event(name: str, x: float, y: float) -> None:
-        px, py = ax.transData.transform((x, y))
-        MouseEvent(name, canvas, px, py, button=1)._process()
-
-    event("button_press_event", 250.0, 100.0)
-    assert len(frames) == 1
-    for y in (120.0, 140.0, 160.0):
-        event("motion_notify_event", 250.0, y)
-    assert len(frames) == 4 and all(mode == "diff" for mode, _ in frames[1:])
-    event("button_release_event", 250.0, 160.0)
-    assert len(frames) == 5
-    mode, png = frames[-1]
-    assert mode == "full"
-    assert np.array_equal(decode(png), np.asarray(canvas.buffer_rgba()))
-
-
 def test_png_fallback_is_drawn_at_twice_its_css_size() -> None:
-    """Without ipympl the board is a PNG of twice the CSS size shown at the CSS size (sharp
+    """Without the live canvas the board is a PNG of twice the CSS size shown at the CSS size (sharp
     at a device pixel ratio of 2); the static view's image keeps the CSS width."""
     from fwwrules_widgets.view import PNG_PIXEL_RATIO
 
@@ -212,17 +330,3 @@ def test_png_fallback_is_drawn_at_twice_its_css_size() -> None:
     assert png.shape[1] == round(css * PNG_PIXEL_RATIO) == 1560
     html = p._repr_mimebundle_()["text/html"]
     assert f"width:{css}px" in html
-
-
-def test_ipympl_motion_sends_no_cursor_read_out() -> None:
-    """The hidden toolbar's "x=… y=…" read-out would cost the kernel a state update after
-    every drag frame: a panel's canvas has no motion handler of the toolbar."""
-    pytest.importorskip("ipympl")
-    p = AttackPanel(fwwrules.loads(SCENARIO), interactive=True)
-    p.widget  # noqa: B018 - makes ipympl's canvas
-    canvas: Any = p.view.figure.canvas
-    assert canvas.toolbar is not None
-    handlers = [ref() for ref in canvas.callbacks.callbacks["motion_notify_event"].values()]
-    owners = {getattr(h, "__self__", None) for h in handlers}
-    assert p.view in owners  # the drag's own handler is there
-    assert canvas.toolbar not in owners

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import dataclasses
 import html
 import math
 import os
@@ -35,42 +36,50 @@ from typing import Any
 
 import ipywidgets as widgets
 from matplotlib.artist import Artist
-from matplotlib.backend_bases import MouseButton, MouseEvent
+from matplotlib.backend_bases import MouseEvent
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle as CirclePatch
 from matplotlib.patches import Polygon as PolygonPatch
 from matplotlib.patches import Rectangle as RectanglePatch
 from matplotlib.path import Path as MplPath
 from matplotlib.text import Text
-from matplotlib.widgets import PolygonSelector, RectangleSelector
 
 from fwwrules.catalogue import check_lang
 from fwwrules.constants import MM_PER_INCH
 from fwwrules.data import Scenario
 from fwwrules.draw import DEFAULT_STYLE, BoardStyle
-from fwwrules.draw.board import side_look
+from fwwrules.draw.board import side_look, tick_step
 from fwwrules.errors import FwwError, Problem, ScenarioError, format_path
 from fwwrules.loading import Document, parse_text
-from fwwrules.pieces import SCENARIO_FORMAT, TERRAIN_KINDS, Model, title_in
-from fwwrules.placement import stop_at_contact
+from fwwrules.pieces import SCENARIO_FORMAT, TERRAIN_KINDS, Model, Rect, title_in
+from fwwrules.placement import place_by_hand, snap_step
 from fwwrules.saving import dump_text, to_data
 from fwwrules.scenario_spec import load_scenario, parse_scenario, polygon_point_count_problem
 from fwwrules.writing import write_atomic
 
+from .board_canvas import live_canvas_available
 from .panel import ControlPanel
-from .text import ui
+from .text import snap_label, ui
+from .view import BoardView, png_bytes
 
 XY = tuple[float, float]
 Data = dict[str, Any]
-
-SNAP_INCHES = 0.25
-"""The snap grid: a quarter inch (the rulers and bases of the game are laid out in inches)."""
 
 BASE_CLASSES_MM: Mapping[str, float] = {"normal": 32.0, "large": 40.0, "huge": 60.0}
 """The rulebook's base sizes (``size.classes``): Normal 32 mm, Large 40 mm, Huge 60 mm."""
 
 HISTORY_LIMIT = 200
 """Undo steps kept; older ones are dropped (the board itself is never lost)."""
+
+DRAW_REACH = 1.0
+"""How far beyond the table's edge a piece may reach, as a multiple of the table's larger side:
+the view grows to show a piece off the table (drawn red: the loader refuses it there), so a
+piece reaching further would shrink the table to a dot (and a circle a mile wide cost
+gigabytes to draw); such an edit is refused."""
+
+GRID_LINES = 200
+"""Most lines of one kind of grid the editor draws across the table (1" and 6" lines); on a
+larger table a coarser grid follows the axis ticks, so the drawing never grows with its size."""
 
 DIGITS = 4
 """Decimals kept for a coordinate written by the editor (1e-4 in or mm: below any tolerance)."""
@@ -113,14 +122,10 @@ def _slug(text: str) -> str:
 
 
 def rect_corners(at: Sequence[float], size: Sequence[float], angle: float) -> list[XY]:
-    """The four corners of a rectangle given by centre, size and angle (degrees, CCW)."""
-    cx, cy = float(at[0]), float(at[1])
-    hw, hh = float(size[0]) / 2, float(size[1]) / 2
-    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
-    return [
-        (cx + c * dx - s * dy, cy + s * dx + c * dy)
-        for dx, dy in ((-hw, -hh), (hw, -hh), (hw, hh), (-hw, hh))
-    ]
+    """The four corners of a rectangle given by centre, size and angle (degrees, CCW):
+    :meth:`fwwrules.Rect.corners`, as the rules see the piece."""
+    shape = Rect((float(at[0]), float(at[1])), (float(size[0]), float(size[1])), float(angle))
+    return shape.corners()
 
 
 def _centroid(points: Sequence[Sequence[float]]) -> XY:
@@ -185,9 +190,10 @@ def _placement_scenario(models: Sequence[Mapping[str, Any]], units: str) -> Scen
 
 
 def _interactive_default() -> bool:
-    """ipympl is installed and a Jupyter kernel runs this code."""
+    """The live board canvas is available and a Jupyter kernel runs this code."""
+    if not live_canvas_available():
+        return False
     try:
-        import ipympl  # noqa: F401
         from IPython import get_ipython
     except ImportError:
         return False
@@ -272,16 +278,6 @@ class BoardEditor(ControlPanel):
         self.widget = widgets.VBox([widgets.HBox([self.controls, board]), self.attack_box])
         self._relabel()
         self._show()
-        if self.interactive:
-            self._make_canvas()
-
-    def _make_canvas(self) -> None:
-        """Swap the PNG for ipympl's canvas holding the picture drawn so far."""
-        from .view import ipympl_canvas
-
-        self.canvas_widget = ipympl_canvas(self.figure, (self._px, self._px))
-        board = self.widget.children[0].children[1]
-        board.children = (self.canvas_widget, *board.children[1:])
 
     # === state ==============================================================================
     @property
@@ -315,7 +311,16 @@ class BoardEditor(ControlPanel):
         self._scenario, self.problems = self._check(self._data)
 
     def _commit(self, data: Data, note: str = "") -> None:
-        """Make ``data`` the current state (a new undo step) and show it."""
+        """Make ``data`` the current state (a new undo step) and show it.
+
+        Refused (:class:`EditRefused`, nothing changed) when a piece would reach beyond the
+        drawing limit (:data:`DRAW_REACH`), or when the board cannot be drawn: the editor
+        then goes back to the state before, drawn again, so it never stays broken.
+        """
+        too_far = self._beyond_drawing(data)
+        if too_far is not None:
+            raise self._refuse(too_far)
+        before = (list(self._history), self._at, self.selected)
         del self._history[self._at + 1 :]
         self._history.append(data)
         if len(self._history) > HISTORY_LIMIT:
@@ -325,7 +330,28 @@ class BoardEditor(ControlPanel):
         self._validate()
         if self.selected is not None and self._find(self.selected) is None:
             self.selected = None
-        self._show()
+        try:
+            self._show()
+        except (MemoryError, OverflowError, RuntimeError, ValueError) as exc:
+            self._history, self._at, self.selected = before
+            self._validate()
+            self._show()
+            why = f"{type(exc).__name__}: {exc}"[:200]
+            raise self._refuse(
+                f"the board could not be drawn ({why}); the edit was undone"
+            ) from None
+
+    def _beyond_drawing(self, data: Data) -> str | None:
+        """Why ``data`` cannot be drawn (a piece beyond :data:`DRAW_REACH`), or None."""
+        w, h = self.size
+        reach = DRAW_REACH * max(w, h)
+        x0, x1, y0, y1 = self._content_box(data)
+        if x0 >= -reach and y0 >= -reach and x1 <= w + reach and y1 <= h + reach:
+            return None
+        return (
+            f"a piece would reach to [{x0:.6g}, {x1:.6g}] x [{y0:.6g}, {y1:.6g}]: the editor "
+            f"draws pieces up to {reach:g} {self.units} off the table [0, {w:g}] x [0, {h:g}]"
+        )
 
     def _refuse(self, problems: Sequence[Problem] | str) -> EditRefused:
         """Show why an action was not done; return the error for the caller to raise."""
@@ -395,16 +421,17 @@ class BoardEditor(ControlPanel):
         return (0.0, 0.0, self.size[0], self.size[1])
 
     def snap(self, p: Sequence[float]) -> XY:
-        """The point on the ¼" grid nearest ``p`` when snapping is on, else ``p`` rounded."""
+        """The point on the snap grid (¼″ in inch boards, 1 mm in mm boards) nearest ``p``
+        when snapping is on, else ``p`` rounded."""
         if not self.snap_box.value:
             return (_round(p[0]), _round(p[1]))
-        step = SNAP_INCHES * MM_PER_INCH / self.unit_mm
+        step = snap_step(self.units)
         return (_round(round(p[0] / step) * step), _round(round(p[1] / step) * step))
 
     def _snap_length(self, value: float) -> float:
         if not self.snap_box.value:
             return _round(value)
-        step = SNAP_INCHES * MM_PER_INCH / self.unit_mm
+        step = snap_step(self.units)
         return _round(max(step, round(value / step) * step))
 
     # === actions (public, scenario units) ===================================================
@@ -496,13 +523,13 @@ class BoardEditor(ControlPanel):
         return end
 
     def _stop(self, models: Sequence[Mapping[str, Any]], ident: str, to: XY) -> XY:
-        """Where a base moved toward ``to`` ends (:func:`fwwrules.placement.stop_at_contact`
-        on this board's table), rounded as the editor writes coordinates."""
+        """Where a base moved toward ``to`` ends, as the panels place bases
+        (:func:`fwwrules.placement.place_by_hand` on this board's table: stopped at contact
+        and slid round it, at the file's precision on the free side)."""
         scenario = _placement_scenario(models, self.units)
         if ident not in {m.id for m in scenario.models}:
             return to  # its own entry is unusable (flagged red): nothing to stop it
-        end = stop_at_contact(scenario, ident, to, bounds=self.bounds)
-        return (_round(end[0]), _round(end[1]))
+        return place_by_hand(scenario, ident, to, snapped=False, bounds=self.bounds)
 
     @staticmethod
     def _translate(piece: Data, dx: float, dy: float) -> None:
@@ -783,48 +810,37 @@ class BoardEditor(ControlPanel):
         )
 
     def _build_canvas(self, px: int) -> None:
-        dpi = 100.0
-        inches = px / dpi
-        fig = Figure(figsize=(inches, inches), dpi=dpi)
-        # Drawn on Agg first; with ipympl the interactive canvas is made once the first
-        # picture exists (:meth:`_make_canvas`), so the browser starts from it.
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-        FigureCanvasAgg(fig)
-        self.canvas_widget = widgets.Image(
-            format="png", layout=widgets.Layout(width=f"{px}px", height=f"{px}px")
+        """The board view (the panels' :class:`~fwwrules_widgets.view.BoardView`: its figure,
+        its canvas in the browser, its blitting), square, with the tools' preview artists."""
+        style = dataclasses.replace(
+            self.style,
+            figsize=(px / 100.0, px / 100.0),
+            dpi=100.0,
+            margins=(0.08, 0.98, 0.07, 0.97),
         )
+        self.view = BoardView(style, interactive=self.interactive)
+        self.canvas_widget = self.view.widget
         self._px: int = px
-        fig.subplots_adjust(left=0.08, right=0.98, bottom=0.07, top=0.97)
-        self.figure = fig
-        self.ax = fig.add_subplot()
+        self.figure = self.view.figure
+        self.ax = self.view.ax
         self.ax.set_aspect("equal", adjustable="box")
         self.ax.set_xlabel(self.units, fontsize=8)
         self.ax.tick_params(labelsize=7)
-        if self.units == "in":
-            from matplotlib.ticker import MultipleLocator
-
-            for axis in (self.ax.xaxis, self.ax.yaxis):
-                axis.set_major_locator(MultipleLocator(6.0))
         self._artists: list[Artist] = []
         self.bases: dict[str, CirclePatch] = {}
         self.pieces: dict[str, PolygonPatch | CirclePatch] = {}
         self.labels: dict[str, Text] = {}
         self.handle: CirclePatch | None = None
-        self.preview = CirclePatch((0, 0), 1, fill=False, visible=False, ls="--", zorder=9)
+        dashed: dict[str, Any] = {"fill": False, "edgecolor": SELECTED_COLOUR, "ls": "--"}
+        self.preview = CirclePatch((0, 0), 1, visible=False, zorder=9, lw=1.5, **dashed)
+        self.rubber_band = RectanglePatch((0, 0), 0, 0, visible=False, zorder=9, lw=1.5, **dashed)
         self.ax.add_patch(self.preview)
-        self.rect_selector = RectangleSelector(
-            self.ax, self._rect_done, useblit=True, button=[MouseButton.LEFT], interactive=False,
-            props={"facecolor": "none", "edgecolor": SELECTED_COLOUR, "linestyle": "--"},
-        )  # fmt: skip
-        polygon_done: Any = self._polygon_done
-        self.polygon_selector = PolygonSelector(
-            self.ax, polygon_done, useblit=True,
-            props={"color": SELECTED_COLOUR, "linestyle": "--"},
-        )  # fmt: skip
-        self.rect_selector.set_active(False)
-        self.polygon_selector.set_active(False)
-        self.polygon_selector.set_visible(False)
+        self.ax.add_patch(self.rubber_band)
+        (self.outline,) = self.ax.plot(
+            [], [], color=SELECTED_COLOUR, ls="--", lw=1.5, marker="o", ms=4, zorder=9
+        )
+        self.outline.set_visible(False)
+        self._corners: list[XY] = []
         self._drag: dict[str, Any] | None = None
 
     def _connect(self) -> None:
@@ -983,7 +999,8 @@ class BoardEditor(ControlPanel):
         self.piece_name.description = ui("name", lang)
         self.path.description = ui("file", lang)
         self.title.description = ui("title", lang)
-        self.snap_box.description = ui("snap", lang)
+        self.snap_box.description = snap_label(self.units, lang)
+        self.view.relabel(lang)
         buttons = {
             "undo": self.undo_button,
             "redo": self.redo_button,
@@ -999,22 +1016,22 @@ class BoardEditor(ControlPanel):
         self.hint.value = f"<i>{html.escape(ui('editor-hint', lang))}</i>"
 
     def _tool_changed(self, change: dict[str, Any]) -> None:
-        tool = change["new"]
-        self.rect_selector.set_active(tool == "rect")
-        self.polygon_selector.set_active(tool == "polygon")
-        if tool != "polygon":
-            self.polygon_selector.clear()
-        # a selector's visible artists make every draw draw twice more (its background)
-        self.polygon_selector.set_visible(tool == "polygon")
-        self._drag = None
+        """A new tool: whatever the last one was drawing is dropped, and the board is shown
+        whole again."""
+        with self._locked():
+            self._cancel_gesture()
+            # the polygon's next edge follows the mouse between clicks
+            self.view.set_hover(change["new"] == "polygon")
+            self._render()
 
     # --- display ---------------------------------------------------------------------------
     def _show(self) -> None:
-        self._draw()
-        self._show_message()
-        self._fill_form()
-        with self._held():  # the title of the language shown
-            self.title.value = title_in(self._data.get("title"), self.lang.value) or ""
+        with self._locked():
+            self._draw()
+            self._show_message()
+            self._fill_form()
+            with self._held():  # the title of the language shown
+                self.title.value = title_in(self._data.get("title"), self.lang.value) or ""
 
     def _show_message(self) -> None:
         lang = self.lang.value
@@ -1057,18 +1074,31 @@ class BoardEditor(ControlPanel):
         self._artists = []
         self.bases, self.pieces, self.labels = {}, {}, {}
         self.handle = None
-        ax, d, st = self.ax, self._data, self.style
         bad = self._bad_ids()
+        self._draw_table()
+        for piece in self._data["terrain"]:
+            self._draw_piece(piece, bad)
+        for m in self._data["models"]:
+            self._draw_model(m, bad)
+        self._draw_handle()
+        self._limits()
+        self._render()
+
+    def _draw_table(self) -> None:
+        """The table, its edge and a light 1" grid (the snap grid is a quarter of it in
+        inch boards), each grid as one line artist: one Line2D per grid line would make
+        every full draw several times slower."""
         w, h = self.size
         self._add(RectanglePatch((0, 0), w, h, facecolor="#FAFAF5", edgecolor="none", zorder=0))
         border = RectanglePatch((0, 0), w, h, fill=False, edgecolor="#444444", lw=1.5, zorder=0.9)
         self._add(border)  # the table's edge, over the grid
-        # A light 1" grid (the snap grid is a quarter of it), each as one line artist:
-        # one Line2D per grid line would make every full draw several times slower.
         inch = MM_PER_INCH / self.unit_mm
         steps = [(inch, "#E6E6E6")]
         if self.units == "in":
             steps.append((6.0, "#C8C8C8"))  # every 6", where the axes are labelled
+        steps = [(s, c) for s, c in steps if max(w, h) / s <= GRID_LINES]
+        if not steps:  # a huge table: one grid at the axis ticks' step
+            steps = [(tick_step(max(w, h), (inch, 6.0 * inch), most=20), "#C8C8C8")]
         for step, colour in steps:
             xs: list[float] = []
             ys: list[float] = []
@@ -1078,67 +1108,67 @@ class BoardEditor(ControlPanel):
             for k in range(1, int(h / step + 1e-9) + 1):
                 xs += [0.0, w, math.nan]
                 ys += [k * step, k * step, math.nan]
-            (grid,) = ax.plot(xs, ys, color=colour, linewidth=0.6, zorder=0.5)
+            (grid,) = self.ax.plot(xs, ys, color=colour, linewidth=0.6, zorder=0.5)
             self._artists.append(grid)
-        for piece in d["terrain"]:
-            ident = str(piece.get("id"))
-            look = st.terrain_look(str(piece.get("kind")))
-            colour = INVALID_COLOUR if ident in bad else look.edge
-            width = 2.5 if ident in bad or ident == self.selected else 1.0
-            if ident == self.selected and ident not in bad:
-                colour = SELECTED_COLOUR
-            kw: dict[str, Any] = {
-                "facecolor": look.face,
-                "edgecolor": colour,
-                "hatch": look.hatch or None,
-                "alpha": look.alpha,
-                "linewidth": width,
-                "zorder": 1,
-            }
-            outline = piece_outline(piece)
-            patch: PolygonPatch | CirclePatch
-            if outline is None:
-                c = piece["circle"]
-                patch = CirclePatch(tuple(c["at"]), float(c["diameter"]) / 2, **kw)
-            else:
-                patch = PolygonPatch(outline, closed=True, **kw)
-            self._add(patch)
-            self.pieces[ident] = patch
-            cx, cy = piece_centre(piece)
-            text = piece.get("name") or ident
-            self.labels[ident] = self._add(
-                ax.text(cx, cy, text, fontsize=7, ha="center", va="center", zorder=2)
-            )
-        sides = d.get("sides") or {}
-        for m in d["models"]:
-            ident = str(m.get("id"))
-            faction = str(m.get("faction"))
-            side = next((k for k, fs in sides.items() if faction in (fs or ())), faction)
-            face, hatch = side_look(side)  # one colour per side id, as on every board
-            edge = INVALID_COLOUR if ident in bad else st.base_edge
-            if ident == self.selected and ident not in bad:
-                edge = SELECTED_COLOUR
-            base = CirclePatch(
-                (float(m["at"][0]), float(m["at"][1])),
-                float(m["base"]) / 2,
-                facecolor=face,
-                edgecolor=edge,
-                hatch=hatch or None,
-                alpha=st.base_alpha,
-                linewidth=2.5 if ident in bad or ident == self.selected else 1.0,
-                zorder=3,
-            )
-            self._add(base)
-            self.bases[ident] = base
-            self.labels[ident] = self._add(
-                ax.text(
-                    float(m["at"][0]), float(m["at"][1]), m.get("name") or ident,
-                    fontsize=7, ha="center", va="center", zorder=4,
-                )
-            )  # fmt: skip
-        self._draw_handle()
-        self._limits()
-        self._render()
+
+    def _draw_piece(self, piece: Mapping[str, Any], bad: Mapping[str, str]) -> None:
+        """A terrain piece and its label: red when the loader complains, blue when
+        selected."""
+        ident = str(piece.get("id"))
+        look = self.style.terrain_look(str(piece.get("kind")))
+        colour = INVALID_COLOUR if ident in bad else look.edge
+        if ident == self.selected and ident not in bad:
+            colour = SELECTED_COLOUR
+        kw: dict[str, Any] = {
+            "facecolor": look.face,
+            "edgecolor": colour,
+            "hatch": look.hatch or None,
+            "alpha": look.alpha,
+            "linewidth": 2.5 if ident in bad or ident == self.selected else 1.0,
+            "zorder": 1,
+        }
+        outline = piece_outline(piece)
+        patch: PolygonPatch | CirclePatch
+        if outline is None:
+            c = piece["circle"]
+            patch = CirclePatch(tuple(c["at"]), float(c["diameter"]) / 2, **kw)
+        else:
+            patch = PolygonPatch(outline, closed=True, **kw)
+        self._add(patch)
+        self.pieces[ident] = patch
+        cx, cy = piece_centre(piece)
+        text = piece.get("name") or ident
+        self.labels[ident] = self._add(
+            self.ax.text(cx, cy, text, fontsize=7, ha="center", va="center", zorder=2)
+        )
+
+    def _draw_model(self, m: Mapping[str, Any], bad: Mapping[str, str]) -> None:
+        """A model's base (its side's colour, as on every board) and its name."""
+        ident = str(m.get("id"))
+        faction = str(m.get("faction"))
+        sides = self._data.get("sides") or {}
+        side = next((k for k, fs in sides.items() if faction in (fs or ())), faction)
+        face, hatch = side_look(side)
+        edge = INVALID_COLOUR if ident in bad else self.style.base_edge
+        if ident == self.selected and ident not in bad:
+            edge = SELECTED_COLOUR
+        at = (float(m["at"][0]), float(m["at"][1]))
+        base = CirclePatch(
+            at,
+            float(m["base"]) / 2,
+            facecolor=face,
+            edgecolor=edge,
+            hatch=hatch or None,
+            alpha=self.style.base_alpha,
+            linewidth=2.5 if ident in bad or ident == self.selected else 1.0,
+            zorder=3,
+        )
+        self._add(base)
+        self.bases[ident] = base
+        name = m.get("name") or ident
+        self.labels[ident] = self._add(
+            self.ax.text(*at, name, fontsize=7, ha="center", va="center", zorder=4)
+        )
 
     def _draw_handle(self) -> None:
         where = None if self.selected is None else self._find(self.selected)
@@ -1175,50 +1205,50 @@ class BoardEditor(ControlPanel):
         self._artists.append(artist)
         return artist
 
-    def _limits(self) -> None:
-        """The board plus a margin, grown to show any piece outside it."""
+    def _content_box(self, data: Data) -> tuple[float, float, float, float]:
+        """``(xmin, xmax, ymin, ymax)`` of the table and every piece of ``data``."""
         w, h = self.size
         xs, ys = [0.0, w], [0.0, h]
-        for m in self._data["models"]:
+        for m in data["models"]:
             r = float(m["base"]) / 2
             xs += [float(m["at"][0]) - r, float(m["at"][0]) + r]
             ys += [float(m["at"][1]) - r, float(m["at"][1]) + r]
-        for piece in self._data["terrain"]:
+        for piece in data["terrain"]:
             outline = piece_outline(piece)
             if outline is None:
                 c = piece["circle"]
                 r = float(c["diameter"]) / 2
                 outline = [(c["at"][0] - r, c["at"][1] - r), (c["at"][0] + r, c["at"][1] + r)]
-            xs += [p[0] for p in outline]
-            ys += [p[1] for p in outline]
+            xs += [float(p[0]) for p in outline]
+            ys += [float(p[1]) for p in outline]
+        return min(xs), max(xs), min(ys), max(ys)
+
+    def _limits(self) -> None:
+        """The board plus a margin, grown to show any piece outside it; ticks that keep a
+        readable number whatever the size (every 6" on a table up to 10 feet)."""
+        w, h = self.size
+        x0, x1, y0, y1 = self._content_box(self._data)
         margin = 0.03 * max(w, h)
-        x0, x1, y0, y1 = min(xs) - margin, max(xs) + margin, min(ys) - margin, max(ys) + margin
+        x0, x1, y0, y1 = x0 - margin, x1 + margin, y0 - margin, y1 + margin
         side = max(x1 - x0, y1 - y0)  # a square view, the table in its middle
         x0 -= (side - (x1 - x0)) / 2
         y0 -= (side - (y1 - y0)) / 2
         self.ax.set_xlim(x0, x0 + side)
         self.ax.set_ylim(y0, y0 + side)
+        if self.units == "in":
+            from matplotlib.ticker import MultipleLocator
+
+            step = tick_step(side, (6.0, 12.0, 24.0), most=20)
+            for axis in (self.ax.xaxis, self.ax.yaxis):
+                axis.set_major_locator(MultipleLocator(step))
 
     def _render(self) -> None:
-        canvas: Any = self.figure.canvas
-        if self.interactive:
-            canvas.draw_idle()
-            return
-        import io
-
-        canvas.draw()
-        out = io.BytesIO()
-        self.figure.savefig(out, format="png", metadata={"Software": None})
-        assert isinstance(self.canvas_widget, widgets.Image)
-        self.canvas_widget.value = out.getvalue()
+        """Draw the whole board and show it (a frame to the browser, or the PNG)."""
+        self.view.draw()
 
     def png(self) -> bytes:
         """The board as a PNG (for static views and tests)."""
-        import io
-
-        out = io.BytesIO()
-        self.figure.savefig(out, format="png", metadata={"Software": None})
-        return out.getvalue()
+        return png_bytes(self.figure)
 
     # --- the mouse ---------------------------------------------------------------------------
     def _hit(self, x: float, y: float) -> tuple[str, str] | None:
@@ -1250,102 +1280,153 @@ class BoardEditor(ControlPanel):
         tool = self.tool.value
         if tool == "model":
             self._guard(lambda: self.add_model((x, y), **self._model_form()))
-        elif tool == "circle":
-            self._drag = {"what": "circle", "start": self.snap((x, y)), "to": (x, y)}
-            self.preview.set_center(self._drag["start"])
-            self.preview.set_radius(1e-9)
-            self.preview.set_visible(True)
+        elif tool == "polygon":
+            self._polygon_click(x, y)
+        elif tool in ("circle", "rect"):
+            start = self.snap((x, y))
+            self._drag = {"what": tool, "start": start, "to": (x, y)}
+            self._preview_shape((x, y))
             self._start_blit()
         elif tool == "select":
-            hit = self._hit(x, y)
-            if hit is None:
-                if self.selected is not None:
-                    self.selected = None
-                    self._show()
-                return
-            kind, ident = hit
-            if ident != self.selected:
-                self.selected = ident
-                self._show()
-            self._drag = {"what": kind, "id": ident, "start": (x, y), "to": (x, y)}
-            self._start_blit()
+            self._select_press(x, y)
 
-    # Blitting while dragging: the moving artists are drawn over a cached background, so a
-    # motion costs a few artists, not a full draw of the board (ipympl supports blit).
+    def _select_press(self, x: float, y: float) -> None:
+        """The Select tool's press: select what is under the pointer (the board is drawn
+        again with the new selection) and start dragging it."""
+        hit = self._hit(x, y)
+        if hit is None:
+            if self.selected is not None:
+                self.selected = None
+                self._show()
+            return
+        kind, ident = hit
+        if ident != self.selected:
+            self.selected = ident
+            self._show()
+        self._drag = {"what": kind, "id": ident, "start": (x, y), "to": (x, y)}
+        self._start_blit()
+
+    def _preview_shape(self, to: XY) -> None:
+        """The rubber band (rectangle tool) or the circle's radius (circle tool) from the
+        press to ``to``, snapped as the piece will be."""
+        assert self._drag is not None
+        sx, sy = self._drag["start"]
+        if self._drag["what"] == "circle":
+            self.preview.set_center((sx, sy))
+            self.preview.set_radius(max(1e-9, math.hypot(to[0] - sx, to[1] - sy)))
+            self.preview.set_visible(True)
+            return
+        ex, ey = self.snap(to)
+        self.rubber_band.set_bounds(min(sx, ex), min(sy, ey), abs(ex - sx), abs(ey - sy))
+        self.rubber_band.set_visible(True)
+
+    def _polygon_click(self, x: float, y: float) -> None:
+        """A corner of the polygon being drawn; a click on its first corner (or on the last
+        again) closes it (three corners at least, else the loader's refusal is shown)."""
+        p = self.snap((x, y))
+        if self._corners and self._closes(p):
+            points = list(self._corners)
+            self._cancel_gesture()
+            self._guard(lambda: self.add_polygon(points, **self._terrain_form()))
+            self._render()
+            return
+        self._corners.append(p)
+        self._show_outline(p)
+        if len(self._corners) == 1:
+            self.view.start_blit([self.outline])
+        else:
+            self.view.blit()
+
+    def _closes(self, p: XY) -> bool:
+        near = 1.5 * self._handle_radius()
+        first, last = self._corners[0], self._corners[-1]
+        return math.dist(p, first) <= near or (len(self._corners) > 2 and p == last)
+
+    def _show_outline(self, mouse: XY) -> None:
+        """The polygon's corners so far, its open edges and the next edge to the mouse."""
+        xs = [c[0] for c in self._corners] + [mouse[0]]
+        ys = [c[1] for c in self._corners] + [mouse[1]]
+        self.outline.set_data(xs, ys)
+        self.outline.set_visible(True)
+
+    def _cancel_gesture(self) -> None:
+        """Drop a drag or a polygon in progress and hide the previews."""
+        self._drag = None
+        self._corners = []
+        for a in (self.preview, self.rubber_band, self.outline):
+            a.set_visible(False)
+        self.view.end_blit()
+
     def _moving(self) -> list[Artist]:
+        """What a drag redraws over the kept background: the tool's preview, or the dragged
+        piece (base or outline), its label and its rotation handle."""
         drag = self._drag or {}
-        if drag.get("what") == "circle":
+        what = drag.get("what")
+        if what == "circle":
             return [self.preview]
+        if what == "rect":
+            return [self.rubber_band]
         ident = str(drag.get("id"))
         items: list[Artist] = []
         for table in (self.bases, self.pieces, self.labels):
             if ident in table:
                 items.append(table[ident])
-        if self.handle is not None and drag.get("what") in ("terrain", "handle"):
+        if self.handle is not None and what in ("terrain", "handle"):
             items.append(self.handle)
-        return items
+        return sorted(items, key=lambda a: a.get_zorder())
 
     def _start_blit(self) -> None:
-        if not self.interactive or self._drag is None:
-            return
-        moving = self._moving()
-        for a in moving:
-            a.set_animated(True)
-        canvas: Any = self.figure.canvas
-        canvas.draw()  # everything that stays put, once
-        self._drag["background"] = canvas.copy_from_bbox(self.figure.bbox)
-        self._drag["moving"] = moving
-        self._blit()
-
-    def _blit(self) -> None:
-        drag = self._drag
-        if drag is None or "background" not in drag:
-            return
-        canvas: Any = self.figure.canvas
-        canvas.restore_region(drag["background"])
-        for a in drag["moving"]:
-            if a.get_visible():
-                self.ax.draw_artist(a)
-        canvas.blit(self.figure.bbox)
+        if self._drag is not None:
+            self.view.start_blit(self._moving())
 
     def _motion(self, event: MouseEvent) -> None:
-        if self._drag is None or event.inaxes is not self.ax or event.xdata is None:
+        if event.inaxes is not self.ax or event.xdata is None or event.ydata is None:
             return
-        assert event.ydata is not None
         x, y = float(event.xdata), float(event.ydata)
+        if self._drag is None:
+            if self._corners:
+                self._show_outline(self.snap((x, y)))
+                self.view.blit()
+            return
         self._drag["to"] = (x, y)
         what = self._drag["what"]
-        if what == "circle":
-            sx, sy = self._drag["start"]
-            self.preview.set_radius(max(1e-9, math.hypot(x - sx, y - sy)))
+        if what in ("circle", "rect"):
+            self._preview_shape((x, y))
         elif what == "models":
-            ident = self._drag["id"]
-            where = self._find(ident)
-            if where is None:
-                return
-            models = self._data["models"]
-            m = models[where[1]]
+            self._drag_model(x, y)
+        elif what in ("terrain", "handle"):
+            self._drag_piece(what, x, y)
+        self.view.blit()
+
+    def _drag_model(self, x: float, y: float) -> None:
+        assert self._drag is not None
+        ident = self._drag["id"]
+        where = self._find(ident)
+        if where is None:
+            return
+        models = self._data["models"]
+        m = models[where[1]]
+        sx, sy = self._drag["start"]
+        to = self.snap((float(m["at"][0]) + x - sx, float(m["at"][1]) + y - sy))
+        end = self._stop(models, ident, to)
+        self.bases[ident].set_center(end)
+        self.labels[ident].set_position(end)
+
+    def _drag_piece(self, what: str, x: float, y: float) -> None:
+        """A piece of terrain follows the pointer (``terrain``) or turns toward it
+        (``handle``), as the drop will place it."""
+        assert self._drag is not None
+        ident = self._drag["id"]
+        piece = self._data["terrain"][self._where(ident, self._data)[1]]
+        moved = copy.deepcopy(piece)
+        if what == "terrain":
             sx, sy = self._drag["start"]
-            to = self.snap((float(m["at"][0]) + x - sx, float(m["at"][1]) + y - sy))
-            end = self._stop(models, ident, to)
-            self.bases[ident].set_center(end)
-            self.labels[ident].set_position(end)
-        elif what == "terrain":
-            ident = self._drag["id"]
-            sx, sy = self._drag["start"]
-            piece = self._data["terrain"][self._where(ident, self._data)[1]]
-            moved = copy.deepcopy(piece)
             cx, cy = piece_centre(piece)
             nx, ny = self.snap((cx + x - sx, cy + y - sy))
             self._translate(moved, nx - cx, ny - cy)
-            self._show_piece(ident, moved)
-        elif what == "handle":
-            ident = self._drag["id"]
-            piece = self._data["terrain"][self._where(ident, self._data)[1]]
-            moved = copy.deepcopy(piece)
+        else:
             self._turn(moved, self._drag_angle(piece, (x, y)))
-            self._show_piece(ident, moved)
-        self._blit()
+        self._show_piece(ident, moved)
 
     def _show_piece(self, ident: str, piece: Mapping[str, Any]) -> None:
         patch = self.pieces[ident]
@@ -1382,25 +1463,27 @@ class BoardEditor(ControlPanel):
         drag, self._drag = self._drag, None
         if drag is None:
             return
-        for a in drag.get("moving", ()):
-            a.set_animated(False)
+        self.view.end_blit()
+        for a in (self.preview, self.rubber_band):
+            a.set_visible(False)
         x, y = drag["to"]
         if event.inaxes is self.ax and event.xdata is not None and event.ydata is not None:
             x, y = float(event.xdata), float(event.ydata)
         try:
             self._drop(drag, x, y)
         finally:
-            if "background" in drag:
-                self._render()  # the whole board again (also after a refusal or a click)
+            self._render()  # the whole board again (also after a refusal or a click)
 
     def _drop(self, drag: Mapping[str, Any], x: float, y: float) -> None:
         what = drag["what"]
         sx, sy = drag["start"]
         if what == "circle":
-            self.preview.set_visible(False)
             r = math.hypot(x - sx, y - sy)
             diameter = 2 * r if r > 0 else MM_PER_INCH / self.unit_mm  # a click: 1"
             self._guard(lambda: self.add_circle((sx, sy), diameter, **self._terrain_form()))
+            return
+        if what == "rect":
+            self._guard(lambda: self.add_rect((sx, sy), (x, y), **self._terrain_form()))
             return
         if (x, y) == (sx, sy):
             return  # a click: selection only
@@ -1416,20 +1499,6 @@ class BoardEditor(ControlPanel):
             at = item["at"] if what == "models" else piece_centre(item)
             to = (float(at[0]) + x - sx, float(at[1]) + y - sy)
             self._guard(lambda: self.move(ident, to))
-
-    def _rect_done(self, press: MouseEvent, release: MouseEvent) -> None:
-        if None in (press.xdata, press.ydata, release.xdata, release.ydata):
-            return
-        a = (float(press.xdata), float(press.ydata))  # type: ignore[arg-type]
-        b = (float(release.xdata), float(release.ydata))  # type: ignore[arg-type]
-        self._guard(lambda: self.add_rect(a, b, **self._terrain_form()))
-        self.rect_selector.clear()
-
-    def _polygon_done(self, verts: Any) -> None:
-        points = [(float(x), float(y)) for x, y in verts]
-        self._guard(lambda: self.add_polygon(points, **self._terrain_form()))
-        self.polygon_selector.clear()
-        self._render()
 
 
 def titled(title: Any, lang: str, text: str) -> str | dict[str, str] | None:

@@ -132,4 +132,4 @@ class GridPanel(ControlPanel):
 
     def _repr_mimebundle_(self, **kwargs: object) -> dict[str, object]:
         """The widget, plus the grid as PNG and the ruling as HTML for static views."""
-        return static_bundle(self.widget, self.figure, self.text.value)
+        return static_bundle(self.widget, self.figure, self.text.value, self.lang.value)

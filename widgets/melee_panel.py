@@ -26,7 +26,7 @@ from fwwrules.errors import FwwError
 
 from .attack_panel import error_html
 from .panel import MovablePanel, board_and_side, fit_control, wrap_row
-from .text import ui
+from .text import snap_label, ui
 from .view import BoardView, static_bundle
 
 NONE = ""
@@ -111,7 +111,7 @@ class MeleePanel(MovablePanel):
                 wrap_row([self.shooter, self.target]),
             ]
         )
-        moves = wrap_row([self.model, self.x, self.y, self.hint])
+        moves = wrap_row([self.model, self.x, self.y, self.snap, self.hint])
         self.widget = widgets.VBox(
             [
                 rows,
@@ -128,7 +128,10 @@ class MeleePanel(MovablePanel):
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """The widget, plus the board as PNG and the answers as HTML for static views."""
         return static_bundle(
-            self.widget, self.view.figure, self.engaged_html.value + self.html.value
+            self.widget,
+            self.view.figure,
+            self.engaged_html.value + self.html.value,
+            self.lang.value,
         )
 
     # --- asking the rules ---------------------------------------------------------------------
@@ -264,6 +267,7 @@ class MeleePanel(MovablePanel):
         }
         for attr, key in names.items():
             getattr(self, attr).description = ui(key, lang)
+        self.snap.description = snap_label(self.scenario.units, lang)
         with self._held():
             for control in (self.withdrawer, self.slider, self.shooter):
                 value = control.value
@@ -271,6 +275,7 @@ class MeleePanel(MovablePanel):
                 control.value = value
         self.hint.value = self._move_hint(lang)
         self.play.tooltip = ui("play", lang)
+        self.view.relabel(lang)
         for control in (
             self.rules,
             self.lang,
@@ -291,7 +296,8 @@ class MeleePanel(MovablePanel):
     def _slider_changed(self, change: dict[str, Any]) -> None:
         if self._hold:
             return
-        if change["new"]:
-            with self._held():
-                self.to_x.value, self.to_y.value = self.scenario.model(change["new"]).at
-        self.refresh()
+        with self._locked():
+            if change["new"]:
+                with self._held():
+                    self.to_x.value, self.to_y.value = self.scenario.model(change["new"]).at
+            self.refresh()

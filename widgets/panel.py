@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 import ipywidgets as widgets
 
 from fwwrules.data import Scenario
-from fwwrules.placement import Bounds, board_bounds, move_model, slide_at_contact
+from fwwrules.placement import Bounds, board_bounds, move_model, place_by_hand, snap_step
 
 from .export import PictureExport
 from .text import ui
@@ -85,14 +85,22 @@ class ControlPanel(PictureExport):
         finally:
             self._hold -= 1
 
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        """Hold the board view's lock (the board's mouse may be handled on another thread)."""
+        view = getattr(self, "view", None)
+        with view.lock if view is not None else nullcontext():
+            yield
+
     def _changed(self, change: dict[str, Any]) -> None:
         """Any control: relabel when it is the language, then recompute and redraw."""
         if self._hold:
             return
-        if change["owner"] is self.lang:
-            self._relabel()
-            self._relabel_export()
-        self.refresh()
+        with self._locked():
+            if change["owner"] is self.lang:
+                self._relabel()
+                self._relabel_export()
+            self.refresh()
 
     def _relabel(self) -> None:  # pragma: no cover - every panel overrides it
         raise NotImplementedError
@@ -111,6 +119,7 @@ class MovablePanel(ControlPanel):
     model: widgets.Dropdown
     x: widgets.FloatText
     y: widgets.FloatText
+    snap: widgets.Checkbox
     hint: widgets.HTML
     view: Any
 
@@ -118,11 +127,12 @@ class MovablePanel(ControlPanel):
         s = self.scenario
         self.bounds = board_bounds(s)
         ids = [(m.label, m.id) for m in s.models]
-        step = 0.1 if s.units == "in" else 1.0
+        step = snap_step(s.units)
         self.model = widgets.Dropdown(options=ids, value=selected)
         at = s.model(selected).at
         self.x = widgets.FloatText(value=at[0], step=step)
         self.y = widgets.FloatText(value=at[1], step=step)
+        self.snap = widgets.Checkbox(value=True, indent=False, layout=widgets.Layout(width="auto"))
         self.hint = widgets.HTML()
         self.model.observe(self._model_changed, "value")
         self.x.observe(self._position_changed, "value")
@@ -157,7 +167,8 @@ class MovablePanel(ControlPanel):
     def _position_changed(self, change: dict[str, Any]) -> None:
         if self._hold:
             return
-        self.move(self.model.value, self.x.value, self.y.value)
+        with self._locked():
+            self.move(self.model.value, self.x.value, self.y.value)
 
     # --- mouse (ipympl) ---------------------------------------------------------------------
     def _picked(self, model_id: str) -> None:
@@ -166,12 +177,19 @@ class MovablePanel(ControlPanel):
             self.x.value, self.y.value = self.scenario.model(model_id).at
 
     def _dragged(self, model_id: str, x_mm: float, y_mm: float) -> tuple[float, float]:
-        """A motion while dragging: the base moves toward the pointer, stops at contact and
-        slides round the touched base (or along the table's edge) with the rest of the motion
-        (:func:`fwwrules.placement.slide_at_contact`); new scenario, ruling and artists (the
+        """A motion while dragging: the base moves toward the pointer (on the snap grid when
+        ``snap`` is ticked), stops at contact and slides round the touched base (or along the
+        table's edge) with the rest of the motion, at the numbers a file would hold
+        (:func:`fwwrules.placement.place_by_hand`); new scenario, ruling and artists (the
         view blits). Returns where it is (mm)."""
         u = self.scenario.unit_mm
-        x, y = slide_at_contact(self.scenario, model_id, (x_mm / u, y_mm / u), bounds=self.bounds)
+        x, y = place_by_hand(
+            self.scenario,
+            model_id,
+            (x_mm / u, y_mm / u),
+            snapped=bool(self.snap.value),
+            bounds=self.bounds,
+        )
         self.scenario = move_model(self.scenario, model_id, x, y)
         self._drag_update()
         return (x * u, y * u)

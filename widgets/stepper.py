@@ -134,7 +134,7 @@ class ExampleStepper(PictureExport):
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """The widget, plus the current step's board as PNG and its text as HTML."""
         text = self.title.value + self.narrative.value + self.html.value
-        return static_bundle(self.widget, self.view.figure, text)
+        return static_bundle(self.widget, self.view.figure, text, self.lang.value)
 
     def go(self, index: int) -> None:
         """Show step ``index`` (clamped to the steps), redrawing the board once."""
@@ -176,4 +176,5 @@ class ExampleStepper(PictureExport):
         self.next.disabled = self.index == len(self.steps) - 1
         self.prev.description = ui("prev", lang)
         self.next.description = ui("next", lang)
+        self.view.relabel(lang)
         self.view.redraw()

@@ -12,6 +12,12 @@ UI_WORDS: Mapping[str, Mapping[str, str]] = ui_section("panel")
 :data:`~fwwrules.catalogue.UI_TEXT`."""
 
 
+def snap_label(units: str, lang: str) -> str:
+    """The snap box's label: the grid of ``units`` (¼″ in inch files, 1 mm in mm files)."""
+    step = "¼″" if units == "in" else "1 mm"
+    return ui("snap", lang).format(step=step)
+
+
 def ui(key: str, lang: str) -> str:
     """A control label in ``lang`` (``en`` or ``de``; another language is an error, as in the
     catalogue)."""

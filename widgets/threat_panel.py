@@ -18,11 +18,12 @@ from fwwrules.data import Scenario
 from fwwrules.draw import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board, update_board
 from fwwrules.draw.threat import LAYERS, ThreatArtists, draw_threat_map
 from fwwrules.errors import FwwError
+from fwwrules.placement import place_by_hand
 from fwwrules.threat import ThreatMap, default_area, sides_of
 
 from .attack_panel import error_html, move_model
-from .panel import ControlPanel
-from .text import ui
+from .panel import ControlPanel, board_and_side, fit_control, wrap_row
+from .text import snap_label, ui
 from .view import BoardView, static_bundle
 
 
@@ -65,20 +66,13 @@ class ThreatPanel(ControlPanel):
         self.selected: int | None = None
         self.rulings: list[Any] = []
         self._hold = 0
-        kw: dict[str, Any] = {
-            "layout": widgets.Layout(width="260px"),
-            "style": {"description_width": "initial"},
-        }
-        self.side = widgets.Dropdown(options=sides, value=side or sides[0], **kw)
-        self.layer = widgets.Dropdown(options=list(LAYERS), value=layer, **kw)
-        self.rules = widgets.Dropdown(options=["core", "vts"], value=scenario.rules, **kw)
-        self.lang = widgets.Dropdown(
-            options=[("English", "en"), ("Deutsch", "de")], value=lang, **kw
-        )
-        self.hint = widgets.HTML(layout=widgets.Layout(width="260px"))
-        self.html = widgets.HTML(
-            layout=widgets.Layout(width="420px", max_height="640px", overflow="auto")
-        )
+        self.side = widgets.Dropdown(options=sides, value=side or sides[0])
+        self.layer = widgets.Dropdown(options=list(LAYERS), value=layer)
+        self.rules = widgets.Dropdown(options=["core", "vts"], value=scenario.rules)
+        self.lang = widgets.Dropdown(options=[("English", "en"), ("Deutsch", "de")], value=lang)
+        self.snap = widgets.Checkbox(value=True, indent=False, layout=widgets.Layout(width="auto"))
+        self.hint = widgets.HTML()
+        self.html = widgets.HTML()
         self.view = BoardView(style, interactive=interactive)
         self.view.on_move = self._dragged
         self.view.on_drop = self._dropped
@@ -102,20 +96,24 @@ class ThreatPanel(ControlPanel):
         self._relabel()
         for control in (self.side, self.layer, self.rules, self.lang):
             control.observe(self._changed, "value")
-        controls = widgets.VBox(
-            [self.side, self.layer, self.rules, self.lang, self.hint, self.export_control.widget],
-            layout=widgets.Layout(flex="0 0 auto", width="270px"),
-        )
-        # Controls, board and text side by side; on a narrow screen the text wraps below.
-        self.widget = widgets.HBox(
-            [controls, self.view.widget, self.html], layout=widgets.Layout(flex_flow="row wrap")
+        # As the other panels: the controls in a row above, the board, the text beside it
+        # when there is room and below it when not (never in a scroll box of its own).
+        controls = wrap_row([self.side, self.layer, self.rules, self.lang, self.snap])
+        self.widget = widgets.VBox(
+            [
+                controls,
+                board_and_side(
+                    self.view.widget, [self.hint, self.html, self.export_control.widget]
+                ),
+            ],
+            layout=widgets.Layout(width="100%"),
         )
         self.view.invalidate()
         self.view.redraw()
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """The widget, plus the board as PNG and the answer as HTML for static views."""
-        return static_bundle(self.widget, self.view.figure, self.html.value)
+        return static_bundle(self.widget, self.view.figure, self.html.value, self.lang.value)
 
     # --- the one place that asks the rules -------------------------------------------------
     def _compute(self, moved: str | None = None) -> None:
@@ -218,16 +216,25 @@ class ThreatPanel(ControlPanel):
             self.layer.options = [(ui(k, lang), k) for k in LAYERS]
             self.layer.value = value
         self.hint.value = f"<i>{html.escape(ui('threat-hint', lang))}</i>"
+        self.snap.description = snap_label(self.scenario.units, lang)
+        self.view.relabel(lang)
+        for control in (self.side, self.layer, self.rules, self.lang):
+            fit_control(control)
 
-    def _dragged(self, model_id: str, x_mm: float, y_mm: float) -> None:
-        """While dragging only the base moves (the map follows on release)."""
+    def _dragged(self, model_id: str, x_mm: float, y_mm: float) -> tuple[float, float]:
+        """While dragging only the base moves (the map follows on release), placed as in the
+        other panels (:func:`fwwrules.placement.place_by_hand`: snapped when ``snap`` is
+        ticked, stopped at contact, at the file's precision). Returns where it is (mm)."""
         u = self.scenario.unit_mm
-        self.scenario = move_model(self.scenario, model_id, x_mm / u, y_mm / u)
+        x, y = place_by_hand(
+            self.scenario, model_id, (x_mm / u, y_mm / u), snapped=bool(self.snap.value)
+        )
+        self.scenario = move_model(self.scenario, model_id, x, y)
         update_board(self.board, self.scenario, lang=self.lang.value)
+        return (x * u, y * u)
 
     def _dropped(self, model_id: str, x_mm: float, y_mm: float) -> None:
-        u = self.scenario.unit_mm
-        self.scenario = move_model(self.scenario, model_id, x_mm / u, y_mm / u)
+        """The drop: the map for the board as the last motion placed it."""
         self._compute(model_id)
         self._draw_overlay()
         self._show_text()

@@ -1,18 +1,18 @@
-"""One board figure inside a panel: redrawn once per change, dragged with blitting.
+"""One board figure inside a panel: drawn by the kernel, shown exactly in the browser.
 
-With ipympl installed (``pip install 'fwwrules[lab]'``, Binder) the figure is made with
-ipympl's canvas directly, whatever backend the notebook chose (``%matplotlib inline`` or
-none): the canvas *is* the widget, placed in the panel with an explicit pixel size (an
-ipympl canvas nested in boxes otherwise collapses to 0×0), and bases can be dragged with the
-mouse. ipympl draws at the browser's device pixel ratio, so the board stays sharp and keeps
-its size on high-density screens. Without ipympl (or with ``interactive=False``, as headless
-tests use) the figure is drawn on an Agg canvas at :data:`PNG_PIXEL_RATIO` times its CSS
-size and shown as a PNG :class:`ipywidgets.Image` of that CSS size (sharp at a device pixel
-ratio of 2); the panels' position controls still move models.
+The figure is drawn with matplotlib's Agg in the kernel. With anywidget installed
+(``pip install 'fwwrules[lab]'``, Binder) it is shown by the live board canvas of
+:mod:`.board_canvas`: the browser shows exactly the pictures the kernel sent (frames apply
+whole, in order, at most one in flight), at the screen's device pixel ratio, and sends the
+mouse back, which reaches the figure as matplotlib mouse events (``mpl_connect`` handlers
+work as on any canvas). Without it (or with ``interactive=False``, as headless tests use)
+the figure is drawn at :data:`PNG_PIXEL_RATIO` times its CSS size and shown as a PNG
+:class:`ipywidgets.Image` of that CSS size; the panels' position controls still move models.
 
-Dragging uses blitting: on the press the moving artists (the dragged base and every overlay)
-are marked ``animated``, the rest is drawn once and cached, and each motion restores that
-background and draws only the moving artists over it. The release redraws everything once.
+Dragging uses blitting: on the press the moving artists (the dragged base and every
+overlay, and the title, which states the ruling) are marked ``animated``, the rest is drawn
+once and kept, and each motion restores that background and draws only the moving artists
+over it. The release draws everything once.
 """
 
 from __future__ import annotations
@@ -21,16 +21,15 @@ import base64
 import html
 import io
 import math
-import struct
-import zlib
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import ipywidgets as widgets
 import matplotlib
 import numpy as np
 from matplotlib.artist import Artist
-from matplotlib.backend_bases import MouseEvent
+from matplotlib.backend_bases import MouseButton, MouseEvent
 from matplotlib.figure import Figure
 
 from fwwrules.draw import (
@@ -43,220 +42,25 @@ from fwwrules.draw import (
 from fwwrules.draw.board import FIXED_SIZE_GID
 from fwwrules.draw.figure import place_axes
 
+from .board_canvas import BoardLink, live_canvas_available
+from .text import ui
+
 PNG_PIXEL_RATIO = 2.0
-"""Without ipympl the board is a PNG drawn at this many pixels per CSS pixel and shown at its
-CSS size, so it stays sharp on high-density screens (and is merely downscaled on others)."""
+"""Without the live canvas the board is a PNG drawn at this many pixels per CSS pixel and
+shown at its CSS size, so it stays sharp on high-density screens."""
 
 MoveCallback = Callable[[str, float, float], "tuple[float, float] | None"]
 """``(model id, x, y)`` with x, y in board millimetres; returns where the model really is
 (mm) when the panel placed it elsewhere (a stop at contact), else None."""
 
+__all__ = ["PNG_PIXEL_RATIO", "BoardView", "ipympl_active", "png_bytes", "static_bundle"]
+
 
 def ipympl_active() -> bool:
-    """True when matplotlib's current backend is ipympl's (``%matplotlib widget``)."""
+    """True when matplotlib's current backend is ipympl's (``%matplotlib widget``). The
+    panels do not need it: they draw on their own canvas whatever the backend."""
     backend = matplotlib.get_backend().lower()
     return "ipympl" in backend or backend == "widget"
-
-
-def ipympl_available() -> bool:
-    """True when ipympl can be imported: the panels then draw on its interactive canvas.
-
-    Importing ipympl switches pyplot's backend to ipympl's when matplotlib is loaded (its
-    ``__init__`` calls ``matplotlib.use``); the panels never use pyplot, so that switch is
-    suppressed here and a notebook's own ``%matplotlib inline`` figures stay inline.
-    """
-    try:
-        import ipympl  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-def _import_ipympl_canvas() -> tuple[Any, Any]:
-    """ipympl's ``Canvas`` and ``FigureManager`` classes, without changing pyplot's backend."""
-    import sys
-
-    if "ipympl.backend_nbagg" not in sys.modules:
-        use = matplotlib.use
-        matplotlib.use = lambda *args, **kwargs: None
-        try:
-            import ipympl.backend_nbagg  # noqa: F401
-        finally:
-            matplotlib.use = use
-    from ipympl.backend_nbagg import Canvas, FigureManager
-
-    return Canvas, FigureManager
-
-
-_SEEDED: list[Any] = []
-
-
-def _seeded_canvas_class() -> Any:
-    """ipympl's ``Canvas`` whose ``_data_url`` and ``_size`` start from ``seed`` (a class
-    attribute set just around construction), so they are in the widget's first state."""
-    if not _SEEDED:
-        from traitlets import default
-
-        Canvas, _ = _import_ipympl_canvas()
-
-        class SeededCanvas(Canvas):  # type: ignore[misc,valid-type]
-            """ipympl's canvas, seeded, and encoding its frames with :func:`fast_png`."""
-
-            seed: tuple[str, tuple[int, int]] | None = None
-
-            def get_diff_image(self) -> bytes | None:
-                return diff_image(self)
-
-            @default("_data_url")
-            def _default_data_url(self) -> str | None:
-                return None if self.seed is None else self.seed[0]
-
-            @default("_size")
-            def _default_size(self) -> tuple[int, int]:
-                return (0, 0) if self.seed is None else self.seed[1]
-
-        _SEEDED.append(SeededCanvas)
-    return _SEEDED[0]
-
-
-_MANAGER_NUMBERS = iter(range(1_000_000, 2_000_000))
-"""Numbers for the panels' figure managers (never registered with pyplot)."""
-
-
-def ipympl_canvas(figure: Figure, size_px: tuple[int, int]) -> widgets.DOMWidget:
-    """ipympl's canvas for ``figure``, seeded with its current picture and CSS size.
-
-    ipympl's frontend starts from the model's ``_data_url`` and ``_size`` as they are when
-    the widget is created; ipympl sets them only when it displays a figure itself. Left
-    empty, the browser's first resize draws a broken image and the canvas stays 0×0
-    inside a panel. Mouse callbacks live on the figure, so they survive the new canvas.
-    No toolbar (pan and zoom would fight the dragging), no header or footer, a fixed size.
-    """
-    png = png_bytes(figure)
-    seeded = _seeded_canvas_class()
-    seeded.seed = ("data:image/png;base64," + base64.b64encode(png).decode("ascii"), size_px)
-    _, FigureManager = _import_ipympl_canvas()
-    canvas: Any = seeded(figure)
-    seeded.seed = None
-    manager = FigureManager(canvas, next(_MANAGER_NUMBERS))
-    toolbar = getattr(manager, "toolbar", None) or getattr(canvas, "toolbar", None)
-    drag_id = getattr(toolbar, "_id_drag", None)
-    if drag_id is not None:
-        # The hidden toolbar's cursor read-out (``_message``, "x=… y=…"): after every
-        # motion it looks for artists under the pointer and sends a state update, which
-        # keeps the kernel busy and delays the next drag frame. Nothing shows it here.
-        canvas.mpl_disconnect(drag_id)
-    canvas.header_visible = False
-    canvas.footer_visible = False
-    canvas.toolbar_visible = False
-    canvas.resizable = False
-    width_px, height_px = size_px
-    canvas.layout = widgets.Layout(
-        width=f"{width_px}px",
-        height=f"{height_px}px",
-        min_width=f"{width_px}px",
-        flex="0 0 auto",
-    )
-    return canvas
-
-
-_ZERO_ROWS: dict[tuple[int, int], bytes] = {}
-"""Raw deflate of ``count`` rows of zeros ``row`` bytes long, by ``(row, count)``."""
-
-
-def _zero_rows(row: int, n: int) -> bytes:
-    """``n`` transparent rows (``row`` bytes each, filter byte included) as raw deflate,
-    sync-flushed and not final, so that it can be followed by more deflate data. Built from
-    cached pieces: the rows outside a drag frame's changed band cost no compression."""
-    out: list[bytes] = []
-    for count in (4096, 256, 16, 1):
-        q, n = divmod(n, count)
-        if q:
-            piece = _ZERO_ROWS.get((row, count))
-            if piece is None:
-                c = zlib.compressobj(1, zlib.DEFLATED, -15)
-                piece = c.compress(bytes(row * count)) + c.flush(zlib.Z_SYNC_FLUSH)
-                _ZERO_ROWS[(row, count)] = piece
-            out.append(piece * q)
-    return b"".join(out)
-
-
-def fast_png(rgba: Any, *, top: int = 0, height: int | None = None) -> bytes:
-    """An RGBA image as PNG, quickly: no row filters, zlib level 1.
-
-    ``rgba`` (``rows × w × 4`` uint8) holds the image's rows ``top`` to ``top + rows``; the
-    other rows of an image ``height`` rows high (default: just these rows) are transparent
-    black. A drag frame is such a diff image: only a band of rows changed, and the rest is
-    written from cached compressed pieces. This takes a fraction of the time of PIL's
-    default encoding (adaptive filters, level 6), for a few percent more bytes. Boundary
-    cases: an empty band (``rows`` 0) gives a wholly transparent image; ``height`` 0 gives a
-    valid PNG with no rows.
-    """
-    pixels = np.ascontiguousarray(rgba, dtype=np.uint8)
-    rows, w = int(pixels.shape[0]), int(pixels.shape[1])
-    h = rows + top if height is None else int(height)
-    if top < 0 or top + rows > h:
-        raise ValueError(f"rows {top}..{top + rows} outside an image {h} rows high")
-    row = w * 4 + 1
-    raw = np.zeros((rows, row), dtype=np.uint8)  # filter byte 0 ("none") on every row
-    raw[:, 1:] = pixels.reshape(rows, w * 4)
-    body = raw.tobytes()
-    c = zlib.compressobj(1, zlib.DEFLATED, -15)
-    deflate = b"".join(
-        (
-            _zero_rows(row, top),
-            c.compress(body),
-            c.flush(zlib.Z_SYNC_FLUSH),
-            _zero_rows(row, h - top - rows),
-            zlib.compressobj(1, zlib.DEFLATED, -15).flush(zlib.Z_FINISH),  # the last block
-        )
-    )
-    # Adler-32 of all rows: n zero bytes leave its sum ``a`` alone and add n·a to ``b``.
-    a, b = 1, (top * row) % 65521
-    adler = zlib.adler32(body, (b << 16) | a)
-    a, b = adler & 0xFFFF, adler >> 16
-    b = (b + (h - top - rows) * row * a) % 65521
-
-    def chunk(tag: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
-
-    header = struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0)  # 8-bit RGBA, no interlace
-    stream = b"\x78\x01" + deflate + struct.pack(">I", (b << 16) | a)
-    return (
-        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", stream) + chunk(b"IEND", b"")
-    )
-
-
-def diff_image(canvas: Any) -> bytes | None:
-    """matplotlib's ``FigureCanvasWebAggCore.get_diff_image`` with :func:`fast_png`.
-
-    Same protocol: None when the picture has not changed since the last frame; a full frame
-    after a resize, a refresh or when any pixel is transparent, else a diff frame (changed
-    pixels, the rest transparent black) that the browser paints over the last one.
-    """
-    if not canvas._png_is_old:
-        return None
-    pixels = np.asarray(canvas.get_renderer().buffer_rgba())
-    buff = pixels.view(np.uint32).squeeze(2)
-    if (
-        canvas._force_full
-        or buff.shape != canvas._last_buff.shape
-        or (pixels[:, :, 3] != 255).any()
-    ):
-        canvas.set_image_mode("full")
-        output = buff
-        top = 0
-    else:
-        canvas.set_image_mode("diff")
-        changed = buff != canvas._last_buff
-        rows = np.flatnonzero(changed.any(axis=1))
-        top, end = (int(rows[0]), int(rows[-1]) + 1) if rows.size else (0, 0)
-        output = np.where(changed[top:end], buff[top:end], 0)
-    canvas._last_buff = buff.copy()
-    canvas._force_full = False
-    canvas._png_is_old = False
-    rgba = output.view(dtype=np.uint8).reshape((*output.shape, 4))
-    return fast_png(rgba, top=top, height=buff.shape[0])
 
 
 def png_bytes(figure: Figure) -> bytes:
@@ -266,19 +70,44 @@ def png_bytes(figure: Figure) -> bytes:
     return out.getvalue()
 
 
-def static_bundle(widget: widgets.Widget, figure: Figure, ruling_html: str) -> dict[str, Any]:
-    """A display bundle with the widget view plus a static picture and the ruling.
+STATIC_COLOURS = 256
+"""Colours of the saved static picture (a palette PNG): a third of the bytes of the full
+colour picture, which differs from it only in the faintest antialiasing."""
 
-    JupyterLab shows the widget; GitHub, nbviewer and nbconvert (no widget state) show the
-    ``text/html`` (the board as an image beside the ruling) or the ``image/png``.
+
+def static_png(figure: Figure) -> bytes:
+    """The figure as a palette PNG (:data:`STATIC_COLOURS`, no dithering) for the saved
+    static view: what every display of a panel carries for GitHub and nbviewer."""
+    from PIL import Image
+
+    img = Image.open(io.BytesIO(png_bytes(figure))).convert("RGB")
+    quantized = img.quantize(
+        colors=STATIC_COLOURS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
+    )
+    out = io.BytesIO()
+    quantized.save(out, format="png", optimize=True)
+    return out.getvalue()
+
+
+def static_bundle(
+    widget: widgets.Widget, figure: Figure, ruling_html: str, lang: str = "en"
+) -> dict[str, Any]:
+    """A display bundle with the widget view plus one static picture and the ruling.
+
+    JupyterLab shows the widget; GitHub, nbviewer and nbconvert (no widget state), and
+    JupyterLab after a page reload while the saved outputs are old, show the ``text/html``:
+    the board as an image beside the ruling, under a line saying that this is a saved
+    picture and that running the cell brings the live board back. The picture is in the
+    bundle once (an ``image/png`` beside it would send the board a second time).
     """
     data: dict[str, Any] = dict(widget._repr_mimebundle_() or {})
-    png = png_bytes(figure)
+    png = static_png(figure)
     b64 = base64.b64encode(png).decode("ascii")
     ratio = float(getattr(figure.canvas, "device_pixel_ratio", 1.0) or 1.0)
     width = round(figure.get_figwidth() * figure.dpi / ratio)
-    data["image/png"] = b64
+    note = html.escape(ui("saved-picture", lang))
     data["text/html"] = (
+        f'<p class="fwwrules-saved-note"><i>{note}</i></p>'
         '<div class="fwwrules-static" style="display:flex;flex-wrap:wrap;gap:12px;'
         'align-items:flex-start">'
         f'<img class="fwwrules-board" src="data:image/png;base64,{b64}" '
@@ -297,35 +126,42 @@ def _alt(figure: Figure) -> str:
     return " — ".join(line for line in title.splitlines() if line) or "board"
 
 
+def set_pixel_ratio(figure: Figure, ratio: float) -> bool:
+    """Draw ``figure`` at ``ratio`` device pixels per CSS pixel (its dpi times the ratio);
+    True when that changed anything.
+
+    The widgets' one use of a private API: matplotlib's own hook for high-density screens,
+    ``FigureCanvasBase._set_device_pixel_ratio`` (written for matplotlib 3.8–3.11; its
+    GUI backends call it). It keeps ``canvas.device_pixel_ratio`` and the figure's
+    original dpi, which a plain ``set_dpi`` would not. The panels use no ipympl API at all.
+    """
+    canvas: Any = figure.canvas
+    return bool(canvas._set_device_pixel_ratio(ratio))
+
+
 class BoardView:
     """A figure with one board Axes, shown as a widget (``.widget``).
 
     ``redraw(moved)`` shows a change with at most one full draw (see :meth:`redraw`). Mouse
     dragging calls ``on_move`` for every motion (the panel updates its scenario, ruling and
-    artists there, drawing nothing) and ``on_drop`` once on release; the view blits in between.
+    artists there, drawing nothing) and ``on_drop`` once on release; the view blits in
+    between. ``style`` gives the figure's size, dpi and margins.
     """
 
     def __init__(self, style: BoardStyle = DEFAULT_STYLE, *, interactive: bool | None = None):
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
         self.style = style
-        self.interactive = ipympl_available() if interactive is None else interactive
-        width_px = round(style.figsize[0] * style.dpi)
-        height_px = round(style.figsize[1] * style.dpi)
-        self.size_px = (width_px, height_px)
+        self.interactive = live_canvas_available() if interactive is None else interactive
+        self.size_px = (round(style.figsize[0] * style.dpi), round(style.figsize[1] * style.dpi))
         """The board's size in CSS pixels (the same at every device pixel ratio)."""
-        if self.interactive:
-            # Drawn on Agg until the panel asks for the widget (:attr:`widget`): ipympl's
-            # canvas is made then, with its first picture in the state the browser receives.
-            from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-            fig = Figure(figsize=style.figsize, dpi=style.dpi)
-            FigureCanvasAgg(fig)
-            self._widget: widgets.DOMWidget | None = None
-        else:
-            from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-            fig = Figure(figsize=style.figsize, dpi=style.dpi)
-            agg: Any = FigureCanvasAgg(fig)
-            agg._set_device_pixel_ratio(PNG_PIXEL_RATIO)  # the figure's dpi times the ratio
+        fig = Figure(figsize=style.figsize, dpi=style.dpi)
+        FigureCanvasAgg(fig)
+        self._link: BoardLink | None = None
+        self._widget: widgets.DOMWidget | None = None
+        if not self.interactive:
+            set_pixel_ratio(fig, PNG_PIXEL_RATIO)
+            width_px = self.size_px[0]
             self._widget = widgets.Image(
                 format="png",
                 layout=widgets.Layout(
@@ -348,42 +184,134 @@ class BoardView:
         self._moving_set: list[Artist] | None = None
         self._cache: tuple[tuple[Any, ...], Any] | None = None
         self._cache_key: str | None = None
-        canvas_ = fig.canvas
-        canvas_.mpl_connect("button_press_event", self._press)
-        canvas_.mpl_connect("motion_notify_event", self._motion)
-        canvas_.mpl_connect("button_release_event", self._release)
+        self._title_at_press: tuple[str, Any] | None = None
+        self._title_eraser: Artist | None = None
+        self._restarted = ui("kernel-restarted", "en")
+        self.lock = threading.RLock()
+        """Held while the board changes or is drawn: the kernel may hand the board's mouse and
+        frame messages to another thread than the controls' (JupyterLab's kernel subshells),
+        and a frame must never be read while the figure is half drawn."""
+        fig.canvas.mpl_connect("button_press_event", self._press)
+        fig.canvas.mpl_connect("motion_notify_event", self._motion)
+        fig.canvas.mpl_connect("button_release_event", self._release)
 
     @property
     def widget(self) -> widgets.DOMWidget:
-        """The board as a widget: ipympl's canvas (made on first use, holding the picture
-        drawn so far) or, without ipympl, a PNG :class:`ipywidgets.Image`."""
+        """The board as a widget: the live board canvas (made on first use) or, without
+        anywidget, a PNG :class:`ipywidgets.Image`."""
         if self._widget is None:
-            self._widget = self._make_canvas()
+            self._link = BoardLink(
+                self.size_px, self._pixels, self._input, self._set_ratio, lock=self.lock
+            )
+            self._link.widget.restarted_text = self._restarted
+            self._widget = self._link.widget
         return self._widget
 
-    def _make_canvas(self) -> widgets.DOMWidget:
-        """ipympl's canvas for the figure (see :func:`ipympl_canvas`)."""
-        canvas = ipympl_canvas(self.figure, self.size_px)
-        self._cache = None
-        self._background = None
-        return canvas
+    @property
+    def link(self) -> BoardLink | None:
+        """The live canvas's connection (frames sent, ...), once the widget exists."""
+        return self._link
+
+    @property
+    def ratio(self) -> float:
+        """Device pixels per CSS pixel the figure is drawn at."""
+        return float(getattr(self.figure.canvas, "device_pixel_ratio", 1.0) or 1.0)
+
+    def relabel(self, lang: str) -> None:
+        """Words the board itself shows (after a kernel restart), in ``lang``."""
+        self._restarted = ui("kernel-restarted", lang)
+        if self._link is not None:
+            self._link.widget.restarted_text = self._restarted
+
+    def set_hover(self, on: bool) -> None:
+        """Whether the browser sends pointer moves without a button pressed (a tool whose
+        preview follows the mouse)."""
+        if self._link is not None:
+            self._link.widget.hover = on
+
+    # --- the browser -------------------------------------------------------------------------
+    def _pixels(self) -> Any:
+        """The picture drawn (drawn again first if a ``savefig`` at another size, an
+        export, left the canvas holding a picture of another size)."""
+        canvas: Any = self.figure.canvas
+        pixels = np.asarray(canvas.buffer_rgba())
+        width, height = canvas.get_width_height(physical=True)
+        if pixels.shape[:2] != (height, width):
+            self.invalidate()
+            canvas.draw()
+            pixels = np.asarray(canvas.buffer_rgba())
+        return pixels
+
+    def _set_ratio(self, ratio: float) -> None:
+        """A view was shown at ``ratio``: draw at it (everything, once) before its frame."""
+        if set_pixel_ratio(self.figure, ratio):
+            self.invalidate()
+            self.redraw(self._cache_key)
+
+    def _input(self, message: Mapping[str, Any]) -> None:
+        """A pointer message from the browser (CSS px from the top-left corner) as matplotlib
+        mouse events. A release first moves to where the pointer was let go."""
+        ratio = self.ratio
+        x = float(message.get("x", 0.0)) * ratio
+        y = self.figure.bbox.height - float(message.get("y", 0.0)) * ratio
+        if not (math.isfinite(x) and math.isfinite(y)):
+            return
+        names = {"down": "button_press_event", "move": "motion_notify_event"}
+        names["up"] = "button_release_event"
+        kind = str(message.get("type"))
+        held = {MouseButton.LEFT} if int(message.get("buttons", 0)) & 1 else set()
+        if kind == "up":
+            self._mouse("motion_notify_event", x, y, None, {MouseButton.LEFT})
+        button = MouseButton.LEFT if kind != "move" else None
+        self._mouse(names[kind], x, y, button, held)
+
+    def _mouse(self, name: str, x: float, y: float, button: Any, held: set[Any]) -> None:
+        canvas = self.figure.canvas
+        # matplotlib's own canvases give device pixels as floats too (high-density screens)
+        px: Any = x
+        py: Any = y
+        if name == "motion_notify_event":
+            event = MouseEvent(name, canvas, px, py, buttons=held)
+        else:
+            event = MouseEvent(name, canvas, px, py, button=button)
+        canvas.callbacks.process(name, event)
+
+    def _publish(self) -> None:
+        """Show the picture drawn: a frame to the browser, or a PNG without the live canvas."""
+        if self.interactive:
+            if self._link is not None:
+                self._link.push()
+            return
+        if self._widget is None:
+            return
+        from PIL import Image
+
+        canvas: Any = self.figure.canvas
+        rgba = canvas.buffer_rgba()
+        img = Image.frombuffer("RGBA", (rgba.shape[1], rgba.shape[0]), rgba, "raw", "RGBA", 0, 1)
+        img = img.convert("RGB")  # the figure is opaque; RGB encodes about twice as fast
+        out = io.BytesIO()
+        img.save(out, format="png", compress_level=1)
+        self._widget.value = out.getvalue()
 
     # --- drawing -------------------------------------------------------------------------
+    def draw(self) -> None:
+        """Draw everything and show it."""
+        self.figure.canvas.draw()
+        self._publish()
+
     def redraw(self, moved: str | None = None) -> None:
         """Show the current artists: at most one full draw per change.
 
         The figure minus the moving artists (``moved``'s base and label, and every overlay)
         is drawn once and cached; while nothing else changes (same moved model, title, legend,
         language), a change restores that background and draws only the moving artists over
-        it, in z-order, then shows the result (a blit with ipympl, a PNG without). Artists
-        are animated only during that draw, so a ``savefig`` of the figure, or a redraw by
-        the frontend, always shows everything.
+        it, in z-order, then shows the result. Artists are animated only during that draw, so
+        a ``savefig`` of the figure always shows everything.
         """
         canvas: Any = self.figure.canvas
         if self.artists is None:
-            canvas.draw_idle()
-            if not self.interactive:
-                self._publish()
+            self.draw()
             return
         key = moved if moved is not None else self._cache_key
         items = sorted(moving_artists(self.artists, key), key=lambda a: a.get_zorder())
@@ -391,8 +319,7 @@ class BoardView:
         set_animated(self.artists, items, True)
         try:
             if self._cache is None or self._cache[0] != signature:
-                # The one full draw (synchronous: the background is copied right after).
-                self._render() if self.interactive else canvas.draw_idle()
+                canvas.draw()  # the one full draw; the background is copied right after
                 self._cache = (signature, canvas.copy_from_bbox(self.figure.bbox))
                 self._cache_key = key
             else:
@@ -402,10 +329,7 @@ class BoardView:
                     self.ax.draw_artist(a)
         finally:
             set_animated(self.artists, items, False)
-        if self.interactive:
-            canvas.blit(self.figure.bbox)
-        else:
-            self._publish()
+        self._publish()
 
     def _static_signature(self) -> tuple[Any, ...]:
         """What the cached background depends on besides the moved model."""
@@ -424,46 +348,46 @@ class BoardView:
             self.figure.dpi,
         )
 
-    def _render(self) -> None:
-        """Draw the whole figure into the canvas's buffer without sending it to the browser.
-
-        ipympl's ``draw()`` sends a frame at once; a blit follows every full draw here, so
-        that frame would be followed by another within milliseconds. The browser decodes
-        frames asynchronously and drops one whose successor arrives first; as the frames
-        are diffs, a dropped one leaves stale pixels for good (a ghost of the base where a
-        drag began). So the full draw is only rendered and the blit sends one frame.
-        """
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-        canvas: Any = self.figure.canvas
-        if self.interactive:
-            canvas._png_is_old = True
-            agg_draw: Any = FigureCanvasAgg.draw
-            agg_draw(canvas)
-        else:
-            canvas.draw()
-
     def invalidate(self) -> None:
         """Forget the cached background (the next redraw draws everything)."""
         self._cache = None
         self._cache_key = None
-
-    def _publish(self) -> None:
-        from PIL import Image
-
-        canvas: Any = self.figure.canvas
-        rgba = canvas.buffer_rgba()
-        img = Image.frombuffer("RGBA", (rgba.shape[1], rgba.shape[0]), rgba, "raw", "RGBA", 0, 1)
-        img = img.convert("RGB")  # the figure is opaque; RGB encodes about twice as fast
-        out = io.BytesIO()
-        img.save(out, format="png", compress_level=1)
-        self.widget.value = out.getvalue()
 
     def clear(self) -> None:
         """Empty the Axes (a new scenario is drawn from scratch)."""
         self.ax.clear()
         self.artists = None
         self.invalidate()
+
+    # --- blitting (the panels' drags and the editor's tools) ----------------------------------
+    def start_blit(self, moving: Sequence[Artist]) -> None:
+        """Draw everything but ``moving`` once and keep it; :meth:`blit` then draws only
+        ``moving`` over it, until :meth:`end_blit`."""
+        self._moving_set = list(moving)
+        for a in self._moving_set:
+            a.set_animated(True)
+        canvas: Any = self.figure.canvas
+        canvas.draw()
+        self._background = canvas.copy_from_bbox(self.figure.bbox)
+        self.blit()
+
+    def blit(self) -> None:
+        """Restore the kept background, draw the moving artists over it and show it."""
+        if self._background is None or self._moving_set is None:
+            return
+        canvas: Any = self.figure.canvas
+        canvas.restore_region(self._background)
+        for a in self._moving_set:
+            if a.get_visible():
+                self.ax.draw_artist(a)
+        self._publish()
+
+    def end_blit(self) -> None:
+        """Stop blitting: the moving artists are drawn as usual again (nothing is drawn)."""
+        for a in self._moving_set or ():
+            a.set_animated(False)
+        self._moving_set = None
+        self._background = None
 
     # --- dragging ------------------------------------------------------------------------
     def model_at(self, x: float, y: float) -> str | None:
@@ -477,23 +401,43 @@ class BoardView:
                 found = mid
         return found
 
-    def _moving(self) -> list[Artist]:
-        """The artists a drag redraws, fixed on the press (the background holds the rest).
-
-        The title (the ruling's headline) and the legend are left out: text is costly to
-        draw, and the drop redraws everything once.
-        """
+    def _drag_artists(self, model_id: str) -> list[Artist]:
+        """What a drag of ``model_id`` redraws: its base and label and the overlays; and the
+        title once it says something else than when the drag began (it states the ruling):
+        drawn over an eraser of the old one, so an unchanged title costs nothing. The
+        legend and other labels wait for the drop."""
         assert self.artists is not None
-        if self._moving_set is None:
-            self._moving_set = moving_artists(self.artists, self.dragging, drag=True)
-        return self._moving_set
+        items = moving_artists(self.artists, model_id, drag=True)
+        title = self.artists.title
+        if self._title_at_press is not None and title.get_text() != self._title_at_press[0]:
+            items += [self._eraser(self._title_at_press[1]), title]
+        return sorted(items, key=lambda a: a.get_zorder())
+
+    def _eraser(self, box: Any) -> Artist:
+        """A patch of the figure's colour over ``box`` (device pixels): the title the
+        background holds, wiped before a new title is drawn over it."""
+        from matplotlib.patches import Rectangle
+        from matplotlib.transforms import IdentityTransform
+
+        assert self.artists is not None
+        if self._title_eraser is None:
+            self._title_eraser = Rectangle(
+                (box.x0 - 2, box.y0 - 2),
+                box.width + 4,
+                box.height + 4,
+                transform=IdentityTransform(),
+                facecolor=self.figure.get_facecolor(),
+                edgecolor="none",
+                zorder=self.artists.title.get_zorder() - 0.01,
+            )
+            self._title_eraser.set_figure(self.figure)
+        return self._title_eraser
 
     def _press(self, event: MouseEvent) -> None:
         if self.on_move is None or event.inaxes is not self.ax or event.button != 1:
             return  # nothing to drag for (the stepper), or not a left click on the board
-        if event.xdata is None:
+        if event.xdata is None or event.ydata is None:
             return
-        assert event.ydata is not None
         mid = self.model_at(event.xdata, event.ydata)
         if mid is None or self.artists is None:
             return
@@ -503,12 +447,12 @@ class BoardView:
         self.dragging = mid
         self._offset = (cx - event.xdata, cy - event.ydata)
         self._last = (cx, cy)
-        self._moving_set = None
-        set_animated(self.artists, self._moving(), True)
-        canvas: Any = self.figure.canvas
-        self._render()  # everything that stays put, once (sent with the blit below)
-        self._background = canvas.copy_from_bbox(self.figure.bbox)
-        self.blit()
+        set_animated(self.artists, [], True)  # pools made during the drag are animated
+        self._title_at_press = None
+        self._title_eraser = None
+        self.start_blit(self._drag_artists(mid))
+        title = self.artists.title
+        self._title_at_press = (title.get_text(), title.get_window_extent())
 
     def _motion(self, event: MouseEvent) -> None:
         if self.dragging is None or event.x is None or event.y is None:
@@ -528,33 +472,30 @@ class BoardView:
             placed = self.on_move(self.dragging, x, y)
             if placed is not None:
                 self._last = placed
+        if self._moving_set is not None:
+            # artists the panel made during this motion (a pool grew) move too
+            assert self.artists is not None
+            for a in self._drag_artists(self.dragging):
+                if a not in self._moving_set:
+                    a.set_animated(True)
+                    self._moving_set.append(a)
+            self._moving_set.sort(key=lambda a: a.get_zorder())
         self.blit()
-
-    def blit(self) -> None:
-        """Restore the cached background and draw only the moving artists over it."""
-        if self._background is None or self.artists is None:
-            return
-        canvas: Any = self.figure.canvas
-        canvas.restore_region(self._background)
-        for a in self._moving():
-            if a.get_visible():
-                self.ax.draw_artist(a)
-        canvas.blit(self.figure.bbox)
 
     def _release(self, event: MouseEvent) -> None:
         if self.dragging is None:
             return
         mid, (x, y) = self.dragging, self._last
         assert self.artists is not None
-        set_animated(self.artists, self._moving(), False)
+        self.end_blit()
+        set_animated(self.artists, [], False)
         self.dragging = None
-        self._background = None
-        self._moving_set = None
+        self._title_at_press = None
+        self._title_eraser = None
         if self.on_drop is not None:
             self.on_drop(mid, x, y)
+        # Everything drawn at once, in z-order (not a background plus moving artists): the
+        # picture the drag ends on is exactly the figure's full render.
         self.invalidate()
-        if self.interactive:
-            # The drop's frame is a full one: whatever drag frame the browser may have
-            # dropped under load, the board it shows after the drop is exactly this one.
-            self.figure.canvas._force_full = True  # type: ignore[attr-defined]
-        self.redraw(mid)
+        self._cache_key = mid
+        self.draw()

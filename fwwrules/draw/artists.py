@@ -65,7 +65,8 @@ class BoardStyle:
     """Also write the id of terrain without a ``name`` (a height is always written)."""
     legend_font_size: float = 9.0
     grid_inches: bool = False
-    """Draw a one-inch grid (the table's usual measure) under the board."""
+    """Draw a one-inch grid (the table's usual measure) under the board (on a table larger
+    than 6 feet, the grid follows the ticks instead)."""
     scale_bar: bool = True
     """Draw a scale bar (2 in, or 50 mm on a millimetre board) in a corner."""
     # Sides: one colour and hatch per side id (:func:`side_look`), the same on every board.

@@ -221,21 +221,38 @@ def _side_look(scenario: Scenario, faction: str, style: BoardStyle) -> tuple[str
     return (side, colour, hatch)
 
 
+def tick_step(span: float, steps: tuple[float, ...], most: int = 12) -> float:
+    """The first of ``steps`` that gives at most ``most`` ticks over ``span``; beyond the
+    largest, a 1-2-5 step (times a power of ten) that does, so a table of any size gets about
+    a dozen ticks, never one per inch of a mile-long board.
+
+    >>> tick_step(24, (1.0, 2.0, 6.0, 12.0)), tick_step(1_000_000, (1.0, 2.0, 6.0, 12.0))
+    (2.0, 100000.0)
+    """
+    for step in steps:
+        if span / step <= most:
+            return step
+    raw = span / most
+    power = 10.0 ** math.floor(math.log10(raw))
+    return next(m * power for m in (1.0, 2.0, 5.0, 10.0) if m * power >= raw)
+
+
 def _set_axes_units(ax: Axes, scenario: Scenario, style: BoardStyle, lang: str) -> None:
     """Axes in the scenario's units: ticks every inch (or 2, 6, 12 in on a big table) on an
-    ``in`` board, every 50/100 mm on a ``mm`` board; the picture itself stays in mm."""
+    ``in`` board, every 50/100 mm on a ``mm`` board (on a larger table, steps that keep about a
+    dozen ticks: :func:`tick_step`); the picture itself stays in mm."""
     from matplotlib.ticker import FuncFormatter, MultipleLocator
 
     u = scenario.unit_mm
     inches = scenario.units == "in"
-    x0, x1 = ax.get_xlim()
-    span = abs(x1 - x0) / u
+    (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
+    span = max(abs(x1 - x0), abs(y1 - y0)) / u
     if inches:
-        step = next((s for s in (1.0, 2.0, 6.0, 12.0) if span / s <= 12), 24.0)
-        if style.grid_inches:
+        step = tick_step(span, (1.0, 2.0, 6.0, 12.0, 24.0))
+        if style.grid_inches and span <= 72:  # a one-inch grid up to a 6-foot table
             step = 1.0
     else:
-        step = next((s for s in (10.0, 25.0, 50.0, 100.0, 200.0) if span / s <= 12), 500.0)
+        step = tick_step(span, (10.0, 25.0, 50.0, 100.0, 200.0, 500.0))
     for axis in (ax.xaxis, ax.yaxis):
         axis.set_major_locator(MultipleLocator(step * u))
         axis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v / u:.4g}"))

@@ -24,7 +24,7 @@ from matplotlib.image import AxesImage
 from matplotlib.legend import Legend
 from matplotlib.patches import Patch, Rectangle
 
-from ..catalogue import check_lang, ui_section
+from ..catalogue import check_lang, length, ui_section
 from ..errors import QueryError
 from ..threat import ThreatMap
 from .board import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board, lay_out
@@ -187,10 +187,7 @@ def draw_threat_map(
         frameon=False,
     )
     if board is not None:
-        title = threat_word("title", lang).format(
-            base=_fmt(result.base), units=result.scenario.units, side=result.side
-        )
-        lay_out(board, result.scenario, title)
+        lay_out(board, result.scenario, threat_title(result, lang))
     return ThreatArtists(ax, image, hatches, legend, board, layer, cls)
 
 
@@ -229,8 +226,13 @@ def _rgba(colour: str, alpha: float) -> tuple[float, float, float, float]:
     return (r, g, b, alpha)
 
 
-def _fmt(value: float) -> str:
-    return f"{value:g}"
+def threat_title(result: ThreatMap, lang: str) -> str:
+    """The map's title: its base size as bases are sized, in mm (``32 mm``, with the
+    catalogue's :func:`~fwwrules.catalogue.length`, German decimal comma), and the side."""
+    base_mm = result.base * result.scenario.unit_mm
+    return threat_word("title", lang).format(
+        base=length(base_mm, "mm", lang, inches=False), side=result.side
+    )
 
 
 def save_threat_map(

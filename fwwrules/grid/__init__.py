@@ -32,10 +32,21 @@ Geometry (boundary cases)
   through both. A wall square and an arrow-slit square count as one wall too; along the seam
   between a wall and a low square the line passes the low obstacle only.
 * Border walls: a line crossing a wall segment's relative interior is blocked; touching the
-  wall's free end, or running along it, is not. Where wall material meets at a grid point
+  wall's free end is not. Where wall material meets at a grid point
   (two collinear walls end to end, an L corner, or two wall squares touching diagonally), a
   line through that point is blocked when wall material lies on both sides of it, so no line
   slips through a joint or between two wall squares that touch at a corner.
+* Lines along walls (the grid geometry decision): a line that only touches a wall at a point
+  (a wall's end, a corner) is not blocked by it. A line that runs along a wall for some length
+  (a border wall, or a face of a wall square) is judged on the side of the squares it joins, as
+  if its two ends sat an infinitesimal distance inside their own squares
+  (:meth:`~fwwrules.grid.geometry.Tracer.trace`): a wall down the side of a corridor does not
+  block a line between two squares of that corridor, a wall between two adjacent squares
+  blocks the line running along it from one to the other, and no line reaches a walled-in
+  square by running along its walls (so such a square has total cover from everywhere).
+  Decided exactly: the ends are moved toward their squares' centres by a rational distance
+  small enough that no smaller one changes the answer (:func:`~fwwrules.grid.geometry.nudge`);
+  the points a ruling reports lie on the original line.
 * A line's end is a corner of the attacker's (or target's) square; walls at that corner are
   judged as seen from inside that square: a line that leaves the attacker's corner to the far
   side of a wall running through that corner is blocked; a line leaving from the free end of a
@@ -69,8 +80,11 @@ Rule decisions (documented per clause)
   figure: the ogre has melee cover from the rogue, she has none from the ogre); so does a melee
   attack on a target that is not adjacent. The ranged procedure is used whole, soft cover
   included (our reading). The target must be within reach (``reach`` squares, default 1 for
-  ``melee`` and 2 for ``reach``; a reach of 2 also reaches two squares diagonally, as
-  Pathfinder's reach weapons do), otherwise the attack is not allowed.
+  ``melee`` and 2 for ``reach``), otherwise the attack is not allowed.
+* ``grid.reach``: a reach of 2 squares (10 ft) also reaches the square two away diagonally,
+  though the 1-2-1 count makes it 3 squares (15 ft): an exception the PRD allows for 10-ft
+  reach. The ruling says so (``grid.reach/diagonal``) when only this exception puts the target
+  in reach.
 * ``grid.low-obstacle``: a low square gives cover only when the target is within 30 ft of it
   and the attacker is not closer to it than the target. Distances count squares the Pathfinder
   way (diagonals alternate 5 and 10 ft: ``max + min // 2`` squares) between the nearest
@@ -91,8 +105,9 @@ Rule decisions (documented per clause)
   Reflex). The measure is ``clear lines / lines`` (3 of 4 clear suggests it, 2 of 4 does not;
   against a 2x2 target 5 of 9 suggests it). The ruling keeps the full values in ``partial``.
 * ``grid.total``: total cover when no segment from any point of the attacker's space to any
-  point of the target's space avoids the walls (wall squares and border walls; low obstacles,
-  arrow slits and creatures never block line of effect). Decided exactly: if such a segment
+  point of the target's space (judged as the lines-along-walls decision says) avoids the
+  walls (wall squares and border walls; low obstacles, arrow slits and creatures never block
+  line of effect). Decided exactly: if such a segment
   exists, one also exists through two grid points among the corners of the two spaces and of
   the walls, so those candidate lines are tried (the corner-to-corner lines first).
 * ``grid.consequences``: cover (partial, normal, improved, total) forbids attacks of

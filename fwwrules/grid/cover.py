@@ -25,6 +25,7 @@ from .geometry import (
     in_reach,
     line_of_effect,
     num,
+    reach_by_diagonal,
     space_distance,
 )
 from .model import Creature, GridScenario
@@ -182,7 +183,7 @@ class GridRuling(Explained):
             "partial": None if self.partial is None else self.partial.to_dict(),
             "lines": [ln.to_dict() for ln in self.lines],
             "headline": self.headline(lang),
-            "reasons": [r.to_dict(lang) for r in self.reasons],
+            "reasons": [r.to_dict(lang, self.labels) for r in self.reasons],
         }
 
 
@@ -350,7 +351,7 @@ def _obstruction_reasons(lines: Sequence[GridLine], clause: str, judge: _Judge) 
             if key in seen:
                 continue
             seen.add(key)
-            base: dict[str, Any] = {"attacker": judge.a.id, "target": judge.t.id}
+            base: dict[str, Any] = {"attacker": judge.a.id, "target": judge.t.id, "square": ft}
             if o.square is not None:
                 base.update(_sq(o.square))
             if o.point is not None:
@@ -359,7 +360,7 @@ def _obstruction_reasons(lines: Sequence[GridLine], clause: str, judge: _Judge) 
                 out.append(Reason("grid.soft", "through", {**base, "creature": o.creature}))
             elif o.kind == LOW and o.square is not None:
                 dist = {
-                    "limit": LOW_OBSTACLE_RANGE_FT,
+                    "limit_ft": LOW_OBSTACLE_RANGE_FT,
                     "target_ft": space_distance(judge.t, o.square) * ft,
                     "attacker_ft": space_distance(judge.a, o.square) * ft,
                 }
@@ -379,6 +380,32 @@ def _obstruction_reasons(lines: Sequence[GridLine], clause: str, judge: _Judge) 
                 out.append(Reason(clause, "wall-corner", base))
             else:
                 out.append(Reason(clause, o.kind, base))
+    return out
+
+
+def _reach_reasons(
+    s: GridScenario, att: Creature, tgt: Creature, reach: int, *, adjacent: bool
+) -> list[Reason]:
+    """``grid.melee`` (a melee attack judged as a ranged one) and ``grid.reach`` (the square two
+    away diagonally, in reach of a 10-ft reach weapon although 15 ft away by the 1-2-1 count).
+    Lengths in feet (``*_ft``) with the feet per square (``square``) for the text."""
+    dist = creature_distance(att, tgt)
+    values: dict[str, Any] = {
+        "attacker": att.id,
+        "target": tgt.id,
+        "reach": reach,
+        "distance": dist,
+        "reach_ft": reach * s.square,
+        "distance_ft": dist * s.square,
+        "square": s.square,
+    }
+    if adjacent:
+        return [Reason("grid.melee", "reach-creature", values)]
+    if not in_reach(att, tgt, reach):
+        return [Reason("grid.melee", "out-of-reach", values)]
+    out = [Reason("grid.melee", "reach", values)]
+    if reach_by_diagonal(att, tgt, reach):
+        out.append(Reason("grid.reach", "diagonal", values))
     return out
 
 
@@ -436,9 +463,7 @@ def grid_cover(
         procedure: Procedure = "melee"
     else:
         if attack != "ranged":
-            msg = "reach-creature" if adjacent else "reach" if reachable else "out-of-reach"
-            dist = creature_distance(att, tgt)
-            reasons.append(Reason("grid.melee", msg, {**names, "reach": reach, "distance": dist}))
+            reasons += _reach_reasons(scenario, att, tgt, reach, adjacent=adjacent)
         # Under total cover every line is blocked; the first choice shows that.
         choices = judge.ranged_choices(
             stop_when_clear=True, first_only=not effect, all_corners=all_corners

@@ -336,7 +336,45 @@ class Tracer:
     ) -> tuple[Obstruction, ...]:
         """Everything the segment ``p``-``q`` passes. ``start_inside`` / ``end_inside`` are
         points inside the squares the ends belong to (their centres), which tell from which
-        side the ends meet walls."""
+        side the ends meet walls.
+
+        Lines along walls (the grid geometry decision): a segment that runs along a wall (a
+        border wall, or a face of a wall square) for some length is judged as lying on the
+        side of the squares it joins, as if its ends sat an infinitesimal distance inside
+        them (:meth:`_along_wall`, :func:`nudge`); the points it reports lie on ``p``-``q``.
+        """
+        if p != q and self._along_wall(p, q):
+            eps = nudge_size(self.s)
+            p2, q2 = nudge(p, start_inside, eps), nudge(q, end_inside, eps)
+            raw = self._trace(p2, q2, start_inside, end_inside, creatures, effect_only, slits)
+            return tuple(_back_on(o, p, q, p2, q2, self.s) for o in raw)
+        return self._trace(p, q, start_inside, end_inside, creatures, effect_only, slits)
+
+    def _along_wall(self, p: Point, q: Point) -> bool:
+        """Whether ``p``-``q`` runs along a wall for some length: a border wall on one of the
+        unit edges it lies along, or a wall square on either side of one."""
+        s = self.s
+        for a, b in _seams(p, q):
+            if a[0] == b[0] - 1:  # squares left and right of a vertical edge
+                edge = ((b[0], b[1]), (b[0], b[1] + 1))
+            else:  # squares above and below a horizontal edge
+                edge = ((b[0], b[1]), (b[0] + 1, b[1]))
+            if edge in s.wall_edges:
+                return True
+            if any(s.inside(sq) and s.kind(sq) == WALL for sq in (a, b)):
+                return True
+        return False
+
+    def _trace(
+        self,
+        p: Point,
+        q: Point,
+        start_inside: Point,
+        end_inside: Point,
+        creatures: bool,
+        effect_only: bool,
+        slits: bool,
+    ) -> tuple[Obstruction, ...]:
         ends: list[Obstruction | None]
         if p == q:  # zero length: walls between the two squares at their shared corner
             rays = self._rays(p)
@@ -441,6 +479,38 @@ class Tracer:
         return result
 
 
+def nudge_size(scenario: GridScenario) -> Fraction:
+    """The "infinitesimal" distance of the lines-along-walls decision, as an exact rational
+    small enough that no smaller one changes any answer on this map: every event a nudged
+    segment can meet (a grid line, a lattice point, a wall's end) lies at least ``1 / (4 n²)``
+    away along it, ``n`` being the map's larger side plus 2, while a nudge moves it by less
+    than ``n`` times this size."""
+    n = max(scenario.width, scenario.height) + 2
+    return Fraction(1, 64 * n**3)
+
+
+def nudge(p: Point, inside: Point, eps: Fraction) -> Point:
+    """``p`` moved the distance ``eps`` (relative to ``inside - p``) toward ``inside``."""
+    return (p[0] + eps * (inside[0] - p[0]), p[1] + eps * (inside[1] - p[1]))
+
+
+def _back_on(
+    ob: Obstruction, p: Point, q: Point, p2: Point, q2: Point, s: GridScenario
+) -> Obstruction:
+    """An obstruction a nudged segment ``p2``-``q2`` reports, with its point moved back onto
+    ``p``-``q`` (same place along the segment, snapped to the grid's fractions)."""
+    if ob.point is None:
+        return ob
+    x, y = ob.point
+    d2 = (q2[0] - p2[0], q2[1] - p2[1])
+    t = ((x - p2[0]) * d2[0] + (y - p2[1]) * d2[1]) / (d2[0] ** 2 + d2[1] ** 2)
+    bound = 4 * (max(s.width, s.height) + 2) ** 2
+    pt = tuple(
+        Fraction(a + t * (b - a)).limit_denominator(bound) for a, b in zip(p, q, strict=True)
+    )
+    return Obstruction(ob.kind, ob.square, (pt[0], pt[1]), ob.creature, ob.counted, ob.ignored_by)
+
+
 def centre(sq: Square) -> Point:
     return (Fraction(2 * sq[0] + 1, 2), Fraction(2 * sq[1] + 1, 2))
 
@@ -478,9 +548,16 @@ def creature_distance(a: Creature, b: Creature) -> int:
 
 
 def in_reach(a: Creature, b: Creature, reach: int) -> bool:
-    if creature_distance(a, b) <= reach:
-        return True
-    return reach == 2 and chebyshev(a, b) <= 2  # reach weapons reach 2 squares diagonally
+    """Whether ``b`` is within ``reach`` squares of ``a`` (Pathfinder counting), or two squares
+    away diagonally with a reach of 2 (``grid.reach``, :func:`reach_by_diagonal`)."""
+    return creature_distance(a, b) <= reach or reach_by_diagonal(a, b, reach)
+
+
+def reach_by_diagonal(a: Creature, b: Creature, reach: int) -> bool:
+    """``grid.reach``: a 10-ft reach (2 squares) threatens the square two away diagonally,
+    though the 1-2-1 count makes it 15 ft (3 squares): True when only this exception puts
+    ``b`` in reach."""
+    return reach == 2 and creature_distance(a, b) > reach and chebyshev(a, b) <= 2
 
 
 # --- line of effect (grid.total) ------------------------------------------------------------

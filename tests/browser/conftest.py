@@ -370,7 +370,7 @@ def browser(chromium: Path) -> Iterator[Any]:
 # --- the mouse and the kernel -----------------------------------------------------------------
 
 DRAG_STEPS = 12
-"""Mouse moves between press and release: enough for ipympl to see a drag, not a click."""
+"""Mouse moves between press and release: enough for a panel to see a drag, not a click."""
 DRAG_PAUSE_MS = 60
 WAIT_TIMEOUT = 60.0
 """Seconds :func:`wait_until` probes before it gives up (2 shared cores, a kernel per test)."""
@@ -410,10 +410,10 @@ def drag(page: Any, box: dict[str, float], start: Any, end: Any) -> None:
 
 
 def canvas_box(page: Any, index: int = -1) -> dict[str, float]:
-    """Page coordinates of the index-th ipympl canvas of the open notebook."""
-    canvases = page.locator(".jupyter-matplotlib-canvas-div")
+    """Page coordinates of the index-th board canvas of the open notebook."""
+    canvases = page.locator(".fwwrules-board-canvas")
     count = canvases.count()
-    assert count > 0, "no ipympl canvas on the page: the board cannot be dragged"
+    assert count > 0, "no board canvas on the page: the board cannot be dragged"
     c = canvases.nth(index if index >= 0 else count + index)
     c.scroll_into_view_if_needed()
     page.wait_for_timeout(300)
@@ -454,7 +454,7 @@ def wait_until(
 MIN_BOARD_PX = 300
 CANVAS_TIMEOUT = 30
 
-# A panel: an output area holding a widget view with a board (an ipympl canvas or an image).
+# A panel: an output area holding a widget view with a board (a board canvas or an image).
 JS_PANEL_CELLS = """() => {
   const w = window.jupyterapp.shell.currentWidget;
   const out = [];
@@ -475,8 +475,8 @@ JS_SCROLL_TO = """async (i) => {
 }"""
 JS_CANVASES_SIZED = """(i) => {
   const cell = window.jupyterapp.shell.currentWidget.content.widgets[i];
-  return [...cell.node.querySelectorAll('.jupyter-matplotlib-canvas-div')]
-    .every(c => c.getBoundingClientRect().width > 0);
+  return [...cell.node.querySelectorAll('.fwwrules-board-canvas')]
+    .every(c => c.getBoundingClientRect().width > 0 && +c.dataset.frame > 0);
 }"""
 # Problems of the panel in cell i, as text.
 JS_CHECK_PANEL = """(i) => {
@@ -494,7 +494,7 @@ JS_CHECK_PANEL = """(i) => {
   areas.forEach(area => {
     if (!area.querySelector('.jupyter-widgets')) return;
     const box = area.getBoundingClientRect();
-    area.querySelectorAll('.jupyter-matplotlib-canvas-div, .widget-image').forEach(b => {
+    area.querySelectorAll('.fwwrules-board-canvas, .widget-image').forEach(b => {
       const r = b.getBoundingClientRect();
       const style = getComputedStyle(b);
       boards.push({w: r.width, h: r.height, visible: style.visibility !== 'hidden'

@@ -1,7 +1,7 @@
 """The board editor in JupyterLab in a real Chromium at 1280x800, driven by the mouse.
 
 A fresh notebook shows a ``BoardEditor``; the test places two models and a crate with real
-mouse clicks and drags on the ipympl canvas, drags one model, saves the board with the Save
+mouse clicks and drags on the board canvas, drags one model, saves the board with the Save
 button, and checks the file with ``fwwrules check`` (exit 0) and the loader. Board points are
 turned into screen pixels with the same figure layout computed headless (Agg), so a click
 lands where the test means it. Screenshots at 1280x800 and 1920x1080 go to ``artifacts/``.
@@ -32,7 +32,7 @@ SETUP = f"""\
 from fwwrules_widgets import BoardEditor
 editor = BoardEditor(units="in", size={SIZE})
 editor"""
-CANVAS = ".jupyter-matplotlib-canvas-div"
+CANVAS = ".fwwrules-board-canvas"
 MESSAGE = ".fwwrules-editor-message"
 ACTION_TIMEOUT_S = 30
 
@@ -54,7 +54,8 @@ class Board:
         box = self.canvas.bounding_box()
         assert box is not None, "the editor's canvas is not on the page"
         fx, fy = self.twin.ax.transData.transform((x, y))
-        return (box["x"] + fx, box["y"] + CANVAS_PX - fy)
+        ratio = self.twin.view.ratio  # the twin draws at its own pixel ratio
+        return (box["x"] + fx / ratio, box["y"] + CANVAS_PX - fy / ratio)
 
     def click(self, x: float, y: float) -> None:
         self.page.mouse.click(*self.px(x, y))

@@ -1,10 +1,11 @@
 """Every panel in a real JupyterLab in Chromium, as a reader sees it, at 1280x800 and 1920x1080.
 
 One Lab server and one browser for the suite (``conftest.py``). For every notebook: Run All at
-1280x800, then check each panel, then resize to 1920x1080 and check again:
+1280x800 with JupyterLab's file browser open, then check each panel, then resize to
+1920x1080 and check again:
 
 * no error output, no "Loading widget" / "Error displaying widget";
-* every panel's board (an ipympl canvas, or the grid's picture) visible, at least 300 px wide;
+* every panel's board (a live board canvas, or the grid's picture) visible, at least 300 px wide;
 * no element of a panel sticking out of its output area;
 * no dropdown whose selected text is wider than the control.
 
@@ -43,7 +44,8 @@ def test_every_panel_fits_and_shows_its_board(lab: Lab, notebook: str) -> None:
     page = lab.new_page(*SIZES[0])
     try:
         lab.open(page, notebook)
-        page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
+        # as a newcomer has it: JupyterLab's file browser open beside the notebook
+        page.evaluate("() => window.jupyterapp.shell.activateById('filebrowser')")
         problems = []
         for size in SIZES:
             page.set_viewport_size({"width": size[0], "height": size[1]})
@@ -96,7 +98,7 @@ def probe(lab: Lab, page: Any, cls: str) -> dict[str, Any]:
 
 def _drag_attack(lab: Lab, page: Any, shot: str) -> None:
     before = probe(lab, page, "AttackPanel")
-    assert before["interactive"], "the attack panel's board is not an ipympl canvas"
+    assert before["interactive"], "the attack panel's board is not a live board canvas"
     box = canvas_box(page, 0)
     assert box["width"] >= MIN_BOARD_PX, box
     mid, (cx, cy, _r) = next(iter(before["bases"].items()))
@@ -175,7 +177,7 @@ def test_melee_panel_drag_into_contact_makes_an_engagement(lab: Lab) -> None:
     try:
         lab.open(page, name)
         before = probe(lab, page, "MeleePanel")
-        assert before["interactive"], "the melee panel's board is not an ipympl canvas"
+        assert before["interactive"], "the melee panel's board is not a live board canvas"
         assert before["engaged"] == []
         box = canvas_box(page, 0)
         kx, ky, _ = before["bases"]["knight"]
@@ -229,7 +231,7 @@ JS_BOARD_IMAGE = """() => {
 
 
 def test_png_fallback_is_sharp_at_device_pixel_ratio_2(lab: Lab) -> None:
-    """Without ipympl's canvas (``interactive=False`` stands in for a kernel without ipympl)
+    """Without the live canvas (``interactive=False`` stands in for a kernel without anywidget)
     the board is a PNG of twice its CSS size, shown at its CSS size: sharp at ratio 2."""
     name = lab.write_notebook("png-fallback.ipynb", FALLBACK)
     page = lab.new_page(1280, 800, scale=2.0)

@@ -67,7 +67,7 @@ def test_threat_panel_drag_and_click(lab: Lab) -> None:
         problems = check_panels(lab, page, name, (1280, 800))
         assert not problems, "\n".join(problems)
         before = probe(lab, page)
-        assert before["interactive"], "the threat panel's board is not an ipympl canvas"
+        assert before["interactive"], "the threat panel's board is not a live board canvas"
         box = canvas_box(page, 0)
         lab.screenshot(page, "threat-panel-1280.png")
         bx, by = before["bases"]["brute"]

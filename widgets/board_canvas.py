@@ -1,0 +1,398 @@
+"""The board in the browser: a canvas widget that shows exactly the pictures the kernel drew.
+
+The kernel draws the board with matplotlib's Agg; this module sends those pictures to the
+browser and brings the mouse back (the browser half is ``board_canvas.js``, an anywidget ES
+module). Why not ipympl's canvas: its browser side replaces an image that is still decoding
+when the next frame arrives, and paints diff frames over whatever it shows, so one lost
+frame leaves stale pixels for good (ghost bases, two sets of range rings); it sends a move
+every 33 ms whatever the link; and before the browser is ready it sends a raw RGBA buffer.
+
+The protocol, in short (the JS file says it from the browser's side):
+
+* **Nothing before hello.** The browser says ``hello`` with its device pixel ratio when a
+  view is rendered; the kernel then draws at that ratio and sends one full frame.
+* **Frames apply whole, in order, on the frame they were made for.** A frame is a list of
+  rectangles (device pixels) and one zlib buffer holding their RGB pixels; a diff frame names
+  its ``base`` (the frame id it was computed against) and is applied only on that frame,
+  else the browser asks for a full one (``refresh``). So whatever the transport drops or
+  reorders, the browser shows either a frame the kernel sent or asks for the whole picture.
+* **At most one frame in flight.** The browser acknowledges a frame once it is painted;
+  until then the kernel only notes that the picture changed, and draws the next frame from
+  its latest state when the ack arrives: a slow link gets fewer frames, never a queue.
+* **Changed regions only.** A diff frame holds the 16 px tiles where the new picture differs
+  from the one the browser has (merged into rectangles): the moving pieces, not the rows in
+  between. On a slow link (acks slower than :data:`SLOW_ACK_S`) frames are compressed
+  harder.
+* **Moves never queue.** One move is outstanding, from the latest position; the next rides
+  on the ack of the frame that answered it (``done`` answers a move that drew nothing).
+  While a frame is in flight the kernel only keeps the latest move and draws from it when
+  the ack comes: a slow link costs frames, never a backlog of rulings.
+* **Sync.** Tests and benchmarks ask ``sync``; the answer comes once every earlier message
+  (mouse, controls, acks) has been handled, with the last frame's id and whether another is
+  due: the browser has the kernel's final picture when it shows that id and none is due.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import zlib
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+TILE = 16
+"""Side of the square tiles (device pixels) a diff frame is made of."""
+SLOW_ACK_S = 0.05
+"""A frame acknowledged later than this after it was sent marks the link as slow."""
+LEVELS = {"fast": (1, 6), "slow": (9, 6)}
+"""zlib levels (diff frames, full frames) by link speed. Full frames and, on a slow link,
+diff frames too are palette frames (:func:`pack_palette`, a third of the bytes); level 9
+costs about a millisecond on a drag frame and saves a fifth of its bytes, while a full
+frame at level 9 would cost a third of a second for little, so it takes 6."""
+
+Pixels = np.ndarray[Any, np.dtype[np.uint8]]
+Rect = tuple[int, int, int, int]
+
+
+def changed_rects(old: Pixels | None, new: Pixels, tile: int = TILE) -> list[Rect]:
+    """Rectangles ``(x, y, w, h)`` covering every pixel where ``new`` differs from ``old``
+    (both ``h × w × 4`` RGBA): the changed tiles, merged along each tile row and then down
+    equal runs. The whole image when ``old`` is None or of another size; empty when equal.
+    Rectangles at the right and bottom edges are cut to the image.
+    """
+    h, w = new.shape[:2]
+    if old is None or old.shape != new.shape:
+        return [(0, 0, w, h)]
+    diff = (old.view(np.uint32) != new.view(np.uint32))[:, :, 0]
+    rows, cols = -(-h // tile), -(-w // tile)
+    padded = np.zeros((rows * tile, cols * tile), dtype=bool)
+    padded[:h, :w] = diff
+    tiles = np.asarray(padded.reshape(rows, tile, cols, tile).any(axis=(1, 3)), dtype=np.int8)
+    edges = np.diff(np.pad(tiles, ((0, 0), (1, 1))), axis=1)  # +1 where a run starts, -1 after
+    runs: list[list[int]] = []  # [x0, x1, y0, y1] in tiles
+    open_runs: dict[tuple[int, int], list[int]] = {}
+    for r in range(rows):
+        starts, ends = np.flatnonzero(edges[r] == 1), np.flatnonzero(edges[r] == -1)
+        now: dict[tuple[int, int], list[int]] = {}
+        for x0, x1 in zip(starts.tolist(), ends.tolist(), strict=True):
+            key = (x0, x1)
+            run = open_runs.get(key)
+            if run is None:
+                run = [x0, x1, r, r + 1]
+                runs.append(run)
+            else:
+                run[3] = r + 1
+            now[key] = run
+        open_runs = now
+    return [
+        (x0 * tile, y0 * tile, min(x1 * tile, w) - x0 * tile, min(y1 * tile, h) - y0 * tile)
+        for x0, x1, y0, y1 in runs
+    ]
+
+
+def pack(pixels: Pixels, rects: list[Rect], level: int) -> bytes:
+    """The RGB bytes of ``rects`` of ``pixels`` (RGBA), row by row, rect after rect, as one
+    zlib stream at ``level`` (codec ``rgb``)."""
+    return zlib.compress(_rgb(pixels, rects).tobytes(), level)
+
+
+def _rgb(pixels: Pixels, rects: list[Rect]) -> Pixels:
+    """The rects' pixels as one ``n × 3`` array, row by row, rect after rect."""
+    parts = [np.asarray(pixels[y : y + h, x : x + w, :3]).reshape(-1, 3) for x, y, w, h in rects]
+    return np.concatenate(parts) if parts else np.zeros((0, 3), np.uint8)
+
+
+PALETTE_SIZE = 255
+"""Colours a palette frame names by index; index 255 says "the next rare colour"."""
+
+
+def pack_palette(pixels: Pixels, rects: list[Rect], level: int) -> tuple[bytes, int]:
+    """The rects' pixels as (codec ``palette``) one zlib stream of the palette (``n × 3``
+    bytes, the most frequent colours), one index byte per pixel (255: a rare colour), and
+    the rare colours' RGB in order; and ``n``. A board has a few hundred colours that
+    matter and antialiased edges in thousands more: a third of the bytes of RGB, lossless.
+    """
+    rgb = _rgb(pixels, rects).astype(np.uint32)
+    key = (rgb[:, 0] << 16) | (rgb[:, 1] << 8) | rgb[:, 2]
+    if key.size > 1 << 18:  # counting all 2^24 colours is cheaper than sorting the pixels
+        counts = np.bincount(key, minlength=1 << 24)
+        top = np.argpartition(counts, -PALETTE_SIZE)[-PALETTE_SIZE:]
+        top = top[counts[top] > 0]
+        lut = np.full(1 << 24, PALETTE_SIZE, np.uint8)
+        lut[top] = np.arange(top.size, dtype=np.uint8)
+        index = lut[key]
+    else:
+        values, where, counts = np.unique(key, return_inverse=True, return_counts=True)
+        order = np.argsort(-counts, kind="stable")[:PALETTE_SIZE]
+        top = values[order]
+        small = np.full(values.size, PALETTE_SIZE, np.uint8)
+        small[order] = np.arange(order.size, dtype=np.uint8)
+        index = small[where.ravel()]
+    palette = np.stack([(top >> 16) & 255, (top >> 8) & 255, top & 255], axis=1).astype(np.uint8)
+    rare = rgb[index == PALETTE_SIZE].astype(np.uint8)
+    body = palette.tobytes() + index.tobytes() + rare.tobytes()
+    return zlib.compress(body, level), int(top.size)
+
+
+def _decode(msg: Mapping[str, Any], buffer: bytes) -> Pixels:
+    """A frame's pixels (``n × 3``) as the browser reads them (both codecs)."""
+    raw = np.frombuffer(zlib.decompress(buffer), np.uint8)
+    if msg.get("codec", "rgb") == "rgb":
+        return raw.reshape(-1, 3)
+    n = int(msg["colors"])
+    palette = raw[: 3 * n].reshape(n, 3)
+    total = sum(w * h for _, _, w, h in msg["rects"])
+    index = raw[3 * n : 3 * n + total]
+    out = np.zeros((total, 3), np.uint8)
+    common = index != PALETTE_SIZE
+    out[common] = palette[index[common]]
+    out[~common] = raw[3 * n + total :].reshape(-1, 3)
+    return out
+
+
+def unpack(shape: tuple[int, int], frames: list[tuple[Mapping[str, Any], bytes]]) -> Pixels:
+    """What a browser shows after applying ``frames`` (content, buffer) in order, by the
+    browser's rules (a frame older than the one shown is skipped, and a diff that is not
+    on its base). For tests
+    and benchmarks; the browser's own code is ``board_canvas.js``."""
+    shown = np.zeros((*shape, 4), dtype=np.uint8)
+    current = -1
+    for msg, buffer in frames:
+        if msg["id"] <= current or (not msg["full"] and msg["base"] != current):
+            continue
+        if msg["full"]:
+            shown = np.zeros((msg["h"], msg["w"], 4), dtype=np.uint8)
+        rgb = _decode(msg, buffer)
+        at = 0
+        for x, y, w, h in msg["rects"]:
+            shown[y : y + h, x : x + w, :3] = rgb[at : at + w * h].reshape(h, w, 3)
+            shown[y : y + h, x : x + w, 3] = 255
+            at += w * h
+        current = msg["id"]
+    return shown
+
+
+@dataclass
+class FrameStats:
+    """What the sender has sent (for tests and ``bench/browser_latency.py``)."""
+
+    frames: int = 0
+    full: int = 0
+    bytes: int = 0
+    deferred: int = 0
+
+
+class FrameSender:
+    """The kernel's side of the frame protocol, without the widget (see the module's text).
+
+    ``source()`` gives the current picture (``h × w × 4`` RGBA, opaque); ``send(content,
+    buffers)`` delivers a message to the browser. :meth:`push` is called after every
+    drawing; the browser's messages arrive at :meth:`hello`, :meth:`ack`, :meth:`refresh`.
+    """
+
+    def __init__(
+        self,
+        source: Callable[[], Pixels],
+        send: Callable[[dict[str, Any], list[bytes]], None],
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.source = source
+        self._send = send
+        self._clock = clock
+        self.ready = False
+        self.shown: Pixels | None = None
+        """The picture the browser has once every frame sent is applied."""
+        self.last_id = 0
+        self.in_flight: int | None = None
+        self._sent_at = 0.0
+        self.dirty = False
+        self.slow = False
+        self.seq = 0
+        """The last pointer message handled (frames name it: the bench's lag measure)."""
+        self.stats = FrameStats()
+
+    def hello(self) -> None:
+        """A view was rendered: start over with a full frame."""
+        self.ready = True
+        self.shown = None
+        self.in_flight = None
+        self.push()
+
+    def refresh(self) -> None:
+        """The browser could not apply a diff (not on its base): send a full frame."""
+        self.shown = None
+        self.in_flight = None
+        self.push()
+
+    def ack(self, frame_id: int, before: Callable[[], None] | None = None) -> None:
+        """The browser painted frame ``frame_id``: call ``before`` (it may draw and push),
+        then send the latest picture if it changed and nothing was sent."""
+        if frame_id != self.in_flight:
+            return
+        self.slow = self._clock() - self._sent_at > SLOW_ACK_S
+        self.in_flight = None
+        if before is not None:
+            before()
+        if self.dirty and self.in_flight is None:
+            self.push()
+
+    def push(self) -> None:
+        """The picture may have changed: send it now, or once the frame in flight is
+        acknowledged. Nothing is sent before the browser said hello."""
+        if not self.ready:
+            return
+        if self.in_flight is not None:
+            self.dirty = True
+            self.stats.deferred += 1
+            return
+        self.dirty = False
+        pixels = np.asarray(self.source())
+        rects = changed_rects(self.shown, pixels)
+        if not rects:
+            return
+        full = self.shown is None or self.shown.shape != pixels.shape
+        levels = LEVELS["slow" if self.slow else "fast"]
+        codec: dict[str, Any] = {"codec": "rgb"}
+        if full or self.slow:
+            payload, colours = pack_palette(pixels, rects, levels[1] if full else levels[0])
+            codec = {"codec": "palette", "colors": colours}
+        else:
+            payload = pack(pixels, rects, levels[0])
+        self.last_id += 1
+        content = {
+            **codec,
+            "type": "frame",
+            "id": self.last_id,
+            "base": -1 if full else self.last_id - 1,
+            "full": full,
+            "seq": self.seq,
+            "w": int(pixels.shape[1]),
+            "h": int(pixels.shape[0]),
+            "rects": [list(r) for r in rects],
+        }
+        self.shown = pixels.copy()
+        self.in_flight = self.last_id
+        self._sent_at = self._clock()
+        self.stats.frames += 1
+        self.stats.full += full
+        self.stats.bytes += len(payload)
+        self._send(content, [payload])
+
+
+def _board_canvas_class() -> Any:
+    """The widget class (made on first use: anywidget is imported only with a live board)."""
+    if _CLASS:
+        return _CLASS[0]
+    import anywidget
+    import traitlets
+
+    folder = Path(__file__).parent
+
+    class BoardCanvas(anywidget.AnyWidget):
+        """A canvas showing the kernel's pictures and sending the mouse back (see module)."""
+
+        _esm = (folder / "board_canvas.js").read_text(encoding="utf-8")
+        _css = (folder / "board_canvas.css").read_text(encoding="utf-8")
+        width = traitlets.Int(0).tag(sync=True)
+        height = traitlets.Int(0).tag(sync=True)
+        hover = traitlets.Bool(False).tag(sync=True)
+        restarted_text = traitlets.Unicode("").tag(sync=True)
+
+    _CLASS.append(BoardCanvas)
+    return BoardCanvas
+
+
+_CLASS: list[Any] = []
+
+
+def live_canvas_available() -> bool:
+    """True when the live board canvas can be used (anywidget is installed)."""
+    try:
+        import anywidget  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+class BoardLink:
+    """One board canvas widget and its frame sender: the view's connection to the browser.
+
+    ``on_input(message)`` gets the browser's pointer messages (``down``, ``move``, ``up``
+    with CSS-pixel ``x``, ``y``); ``on_ratio(ratio)`` the device pixel ratio of a new view
+    before its first frame is drawn.
+    """
+
+    def __init__(
+        self,
+        size_px: tuple[int, int],
+        source: Callable[[], Pixels],
+        on_input: Callable[[Mapping[str, Any]], None],
+        on_ratio: Callable[[float], None],
+        *,
+        lock: AbstractContextManager[Any] | None = None,
+    ) -> None:
+        self.lock = lock if lock is not None else threading.RLock()
+        self.widget: Any = _board_canvas_class()(width=size_px[0], height=size_px[1])
+        self.sender = FrameSender(source, self._send)
+        self.on_input = on_input
+        self.on_ratio = on_ratio
+        self._pending: Mapping[str, Any] | None = None
+        self.widget.on_msg(self._message)
+
+    def _send(self, content: dict[str, Any], buffers: list[bytes]) -> None:
+        self.widget.send(content, buffers=buffers)
+
+    def push(self) -> None:
+        self.sender.push()
+
+    def _message(self, widget: Any, content: Mapping[str, Any], buffers: Any) -> None:
+        """A message from the browser, handled under the view's lock."""
+        with self.lock:
+            self._handle(content)
+
+    def _handle(self, content: Mapping[str, Any]) -> None:
+        kind = content.get("type")
+        if kind == "hello":
+            self.on_ratio(float(content.get("ratio") or 1.0))
+            self.sender.hello()
+        elif kind == "ack":
+            move = content.get("move")
+            if isinstance(move, Mapping):  # the latest position: the next frame shows it
+                self._pending = move
+            self.sender.ack(int(content.get("id", -1)), before=self._flush)
+        elif kind == "refresh":
+            self.sender.refresh()
+        elif kind == "sync":
+            s = self.sender
+            busy = s.in_flight is not None or s.dirty
+            self._send(
+                {"type": "synced", "n": content.get("n"), "last": s.last_id, "busy": busy}, []
+            )
+        elif kind == "move" and self.sender.in_flight is not None:
+            self._pending = content  # drawn when the browser has the frame in flight
+        elif kind in ("down", "move", "up"):
+            self._flush()
+            self._pointer(content)
+
+    def _flush(self) -> None:
+        """Handle the latest move kept while a frame was in flight (if any)."""
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            self._pointer(pending)
+
+    def _pointer(self, content: Mapping[str, Any]) -> None:
+        """A pointer message. A move is answered by the frame it makes or, when it made
+        none and none is in flight to answer it, by ``done`` (the browser's next move)."""
+        self.sender.seq = int(content.get("seq", 0))
+        frames = self.sender.stats.frames
+        try:
+            self.on_input(content)
+        finally:
+            quiet = self.sender.stats.frames == frames and self.sender.in_flight is None
+            if content.get("type") == "move" and quiet:
+                self._send({"type": "done", "seq": self.sender.seq}, [])
