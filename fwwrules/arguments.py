@@ -18,6 +18,7 @@ Boundary cases
 from __future__ import annotations
 
 import math
+import os
 from numbers import Real
 from typing import Any
 
@@ -89,6 +90,23 @@ def scenario(value: Any, what: str) -> Scenario:
     name = type(value).__name__
     hint = "; grid files are asked with grid_cover" if name == "GridScenario" else ""
     raise QueryError(f"{what} needs a fwwrules/scenario@1 scenario, got a {name}{hint}")
+
+
+def flag(value: Any, what: str) -> bool:
+    """``value`` if it is ``True`` or ``False`` (a numpy boolean too), else a
+    :class:`QueryError`: ``quick="no"`` must not count as true."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        return bool(value)
+    raise QueryError(f"{what} must be True or False, got {_describe(value)}")
+
+
+def file_name(value: Any, what: str = "the file name") -> str:
+    """``value`` (text or a path) as a string, else a :class:`QueryError`."""
+    if isinstance(value, (str, os.PathLike)):
+        name = os.fspath(value)
+        if isinstance(name, str):
+            return name
+    raise QueryError(f"{what} must be text or a path, got {_describe(value)}")
 
 
 def ident(value: Any, what: str) -> str:

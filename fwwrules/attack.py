@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import cast
 
+from .arguments import flag
 from .arguments import scenario as scenario_arg
 from .close_combat import (
     charge_reaction_unused,
@@ -145,6 +146,8 @@ def ruling(
     the geometric facts (``line_of_sight``, ``range``) stay.
     """
     scenario = scenario_arg(scenario, "ruling")
+    quick = flag(quick, "quick")
+    reacting_to_charge = flag(reacting_to_charge, "reacting_to_charge")
     scenario.model(attacker)  # an id of this scenario (UnknownIdError, QueryError)
     rules = ruleset_name(scenario.rules, rules or None)
     if band not in (None, "short", "long"):

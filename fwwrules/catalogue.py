@@ -1092,12 +1092,12 @@ CLAUSE_RULES: dict[str, Entry] = {
     },
     "cover.line": {
         "en": "The Line of Cover joins the centres of the two bases. Each object it passes "
-        "fully through (in and out again) gives -2 to the skill value; two objects give -4. "
+        "fully through (in and out again) gives −2 to the skill value; two objects give −4. "
         "Touching a corner or running along an edge is not passing through, and the object "
         "the target stands on is entered but not left: no cover.",
         "de": "Die Deckungslinie verbindet die Mittelpunkte der beiden Basen. Jedes Objekt, "
-        "das sie ganz durchquert (hinein und wieder hinaus), gibt -2 auf den "
-        "Fertigkeitswert; zwei Objekte -4. Eine Ecke zu berühren oder an einer Kante entlang "
+        "das sie ganz durchquert (hinein und wieder hinaus), gibt −2 auf den "
+        "Fertigkeitswert; zwei Objekte −4. Eine Ecke zu berühren oder an einer Kante entlang "
         "zu laufen ist kein Durchqueren, und das Objekt, auf dem das Ziel steht, wird betreten, "
         "aber nicht verlassen: keine Deckung.",
     },
@@ -1138,9 +1138,9 @@ CLAUSE_RULES: dict[str, Entry] = {
         "ist mit ihm im Nahkampf gebunden.",
     },
     "elevation.elevated": {
-        "en": 'A model is Elevated over another when its base stands at least Orange (2") higher.',
+        "en": "A model is Elevated over another when its base stands at least Orange (2″) higher.",
         "de": "Ein Modell ist gegenüber einem anderen erhöht, wenn seine Base mindestens "
-        'Orange (2") höher steht.',
+        "Orange (2″) höher steht.",
     },
     "elevation.significant-edge": {
         "en": "A Significant Edge is an edge of terrain where the ground drops by Orange or more.",
@@ -1272,19 +1272,19 @@ CLAUSE_RULES: dict[str, Entry] = {
         "Freie Angriffe lösen keine Reaktionen aus.",
     },
     "action.quick": {
-        "en": "An attack made as a Quick Action has -2 skill.",
-        "de": "Ein Angriff als Schnellaktion hat -2 auf den Fertigkeitswert.",
+        "en": "An attack made as a Quick Action has −2 skill.",
+        "de": "Ein Angriff als Schnellaktion hat −2 auf den Fertigkeitswert.",
     },
     "melee.shoot-into": {
         "en": "Shooting at a model engaged with others. core: +2 skill; on a hit the numbers 1 "
         "to 4 go first to the target, then to each other model of that melee the attacker "
         "can see, round again from the target, and the red Armor die picks the model hit. The "
-        "target may be friendly. vts: -2 skill instead, and a hit always strikes the target.",
+        "target may be friendly. vts: −2 skill instead, and a hit always strikes the target.",
         "de": "Schuss auf ein Modell, das mit anderen gebunden ist. core: +2 auf den "
         "Fertigkeitswert; bei einem Treffer gehen die Zahlen 1 bis 4 zuerst an das Ziel, dann "
         "an jedes andere Modell dieses Nahkampfs in Sicht des Angreifers, reihum wieder ab "
         "dem Ziel, und der rote Rüstungswürfel bestimmt das getroffene Modell. Das Ziel darf "
-        "verbündet sein. vts: stattdessen -2, und ein Treffer trifft immer das Ziel.",
+        "verbündet sein. vts: stattdessen −2, und ein Treffer trifft immer das Ziel.",
     },
     "grid.ranged": {
         "en": "Ranged attack on a grid: the attacker picks the corner of its square best for "
@@ -1789,6 +1789,27 @@ UI_TEXT: dict[str, Entry] = {
     "threat/title": {
         "en": "Threat map for a {base} base of side {side}",
         "de": "Bedrohungskarte für eine Base von {base} der Seite {side}",
+    },
+    "threat/summary": {
+        "en": "Threat map for a {base} base of side {side} ({rules} rules): {n} positions, "
+        "{placeable} where it can stand; {k} enemy shooters: {shooters}.",
+        "de": "Bedrohungskarte für eine Base von {base} der Seite {side} (Regeln {rules}): "
+        "{n} Positionen, auf {placeable} kann sie stehen; {k} feindliche Schützen: {shooters}.",
+    },
+    "threat/summary-count": {
+        "en": "  {label}: {count} positions",
+        "de": "  {label}: {count} Positionen",
+    },
+    "threat/summary-safe": {"en": "safe from every shooter", "de": "vor jedem Schützen sicher"},
+    "threat/summary-by": {"en": "attackable by {n}", "de": "angreifbar von {n}"},
+    "threat/summary-uncovered": {
+        "en": "attackable without cover by at least one",
+        "de": "von mindestens einem ohne Deckung angreifbar",
+    },
+    "threat/summary-exact": {
+        "en": "({exact} of {cells} cells near a boundary were decided by the ruling itself)",
+        "de": "({exact} von {cells} Zellen nahe einer Grenze hat die Entscheidung selbst "
+        "berechnet)",
     },
     # --- review/: the translation review page's own labels
     "review/title": {"en": "fwwrules translation review", "de": "fwwrules Übersetzungsprüfung"},

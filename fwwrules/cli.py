@@ -470,7 +470,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     output that cannot take the answer (a closed pipe, a full disk) ends the command with exit
     status 2 and nothing more said, unless it cannot encode the text (then one line says so).
     """
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit:  # --help, --version or a usage error: argparse printed it
+        try:
+            sys.stdout.flush()
+        except (OSError, ValueError):
+            _silence_stdout()
+            return EXIT_USAGE
+        raise
     try:
         code = int(args.func(args))
         try:

@@ -1,8 +1,20 @@
-"""Line of Cover and cover modifiers (``cover.*``; kinds from ``terrain.kinds``).
+"""Line of Cover and cover modifiers (``cover.*``; kinds from ``terrain.kinds``): the cover
+rules as one ordered table, for one ruling and for the threat map's thousands of cells.
 
 The Line of Cover (LoC) joins the centres of the attacker's and the target's bases. Each object
 it passes through gives -2 to the attacker's skill value, and any cover raises the target's
 armor once.
+
+The rules are :data:`COVER_RULES`: named predicates, each citing its clause, walked in order
+for every piece the LoC meets (:mod:`fwwrules.crossings` finds them); the first that decides
+gives the piece's verdict (cover with a modifier, or no cover and why), as python-chess's
+``outcome()`` walks its checks. Each rule has a scalar form (one shot: :func:`line_of_cover`
+composes them into the ruling's cover) and, where written, a vector form (one shooter, a
+target at many positions: :func:`cover_layer`, the threat map's fast path). A rule without a
+vector form sends the positions it would judge to the exact path (the ruling itself), so a new
+rule is right in the threat map at once and fast once its vector form is written. Adding a
+rule touches this table, the catalogue's words for its clause, a test and a notebook cell
+(docs/ARCHITECTURE.md, "How to add a rule").
 
 Boundary cases
 --------------
@@ -33,24 +45,352 @@ Boundary cases
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field
+from typing import Literal
 
-from shapely.geometry import LineString, Point
-from shapely.geometry.base import BaseGeometry
+import numpy as np
+from numpy.typing import NDArray
+from shapely.geometry import Point
 
 from .board import Disc, smaller_base
 from .constants import LENGTH_EPSILON_MM
-from .elevation import covering_edges, edge_crossed
+from .crossings import (
+    HOW,
+    Met,
+    VMet,
+    counts,
+    counts_v,
+    edges_met,
+    models_met,
+    models_met_v,
+    terrain_met,
+    terrain_met_v,
+)
+from .data import Scenario
 from .engagement import engagements
-from .geometry import Passage, disc_passage, passage, prepared_for
-from .pieces import ModelRef, PieceRef, TerrainRef
+from .geometry import prepared_for
+from .kernels import BoolArray, Fan
+from .pieces import EdgeRef, Model, ModelRef, PieceRef
 from .rulesets import ruleset
 from .rulings import ArmorInfo, CoverEntry, Crossing, IgnoredEntry, Reason, Step
 from .shot import Shot
-from .terrain import AREA_KINDS, merged
+from .terrain import AREA_KINDS
 
 COVER_MODIFIER = -2
 """Skill modifier for each object the Line of Cover passes through (``cover.line``)."""
+
+PieceClass = Literal["terrain", "model", "edge"]
+
+
+def piece_class(ref: PieceRef) -> PieceClass:
+    """Which rules look at a piece: terrain pieces, models' bases or Significant Edges."""
+    if isinstance(ref, ModelRef):
+        return "model"
+    return "edge" if isinstance(ref, EdgeRef) else "terrain"
+
+
+# --- verdicts and the two forms of a rule -------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What a rule decides for one piece: cover with a skill ``modifier``, or (``None``) no
+    cover; the clause and message key of the reason, and the reason's values."""
+
+    clause: str
+    key: str = ""
+    modifier: int | None = None
+    values: Mapping[str, object] = field(default_factory=dict)
+
+
+def gives(clause: str, key: str = "", modifier: int = COVER_MODIFIER, **values: object) -> Verdict:
+    """The piece gives cover (``modifier``, -2 unless said otherwise)."""
+    return Verdict(clause, key, modifier, values)
+
+
+def ignores(clause: str, key: str = "", **values: object) -> Verdict:
+    """The piece gives no cover, by ``clause``."""
+    return Verdict(clause, key, None, values)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Decided:
+    """A rule's vector form for one piece: at the positions where the piece is met (the
+    :class:`~fwwrules.crossings.VMet`'s ``idx``, in that order), where it gives cover
+    (``modifier`` each), where it decides there is none, and where it cannot tell (the exact
+    path decides those cells). ``True``/``False`` stand for every position or none."""
+
+    gives: BoolArray | bool = False
+    ignores: BoolArray | bool = False
+    modifier: int = COVER_MODIFIER
+    unsure: BoolArray | bool = False
+
+
+class CoverShot:
+    """One shot as the cover rules see it (built once per Line of Cover)."""
+
+    __slots__ = ("a", "attacker", "by", "cover_within", "scenario", "shot", "target", "tol")
+
+    def __init__(self, shot: Shot) -> None:
+        self.shot = shot
+        self.scenario = shot.scenario
+        self.a = shot.a
+        # exactly the contact tolerance is contact, whatever rounding a move of the board brings
+        self.tol = shot.scenario.board.contact_tolerance + LENGTH_EPSILON_MM
+        self.attacker = shot.scenario.model(shot.attacker)
+        self.target = shot.target
+        self.by = shot.scenario.options.cover_by
+        self.cover_within = shot.context.cover_within
+
+    @property
+    def target_diameter(self) -> float | None:
+        """The target's base diameter (mm); ``None`` for a terrain or point target."""
+        if self.shot.target_type != "model":
+            return None
+        return 2 * self.scenario.board.models[self.target].disc.r
+
+    def near_target(self, met: Met) -> bool:
+        """``elevation.shooter-cover``: only cover within Orange of the target counts when the
+        attacker is Elevated (edge to edge; always true otherwise)."""
+        if self.cover_within is None:
+            return True
+        b, poly = self.shot.b, self.shot.b_polygon
+        if met.disc is not None:
+            d = met.disc
+            gap = d.gap(b) if b is not None else poly.distance(Point(d.x, d.y)) - d.r  # type: ignore[union-attr]
+        else:
+            assert met.geometry is not None
+            gap = (
+                met.geometry.distance(Point(b.x, b.y)) - b.r
+                if b is not None
+                else met.geometry.distance(poly)
+            )
+        return bool(gap <= self.cover_within)
+
+    def target_engaged_with(self, model_id: str) -> bool:
+        return model_id in engagements(self.scenario).get(self.target, ())
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class CoverPositions:
+    """One shooter and a target base at many positions, as the cover rules' vector forms see
+    them: the lines from the shooter's centre (``fan``) to the positions of ``among``.
+
+    ``target_engaged_with(model_id)`` is, per position, whether the target would be engaged
+    with that model; ``cover_within`` is the shot's ``elevation.shooter-cover`` distance
+    (``None`` for a flat shot, the only kind the threat map's fast path takes).
+    """
+
+    scenario: Scenario
+    attacker: Model
+    a: Disc
+    rt: float
+    fan: Fan
+    among: BoolArray
+    target_engaged_with: Callable[[str], BoolArray]
+    cover_within: float | None = None
+
+    @property
+    def tol(self) -> float:
+        return self.scenario.board.contact_tolerance + LENGTH_EPSILON_MM
+
+
+@dataclass(frozen=True, slots=True)
+class CoverRule:
+    """One cover rule: its name, the clause it applies, which pieces it looks at, its scalar
+    form (one shot: a verdict, or ``None`` to leave the piece to the next rule) and its
+    vector form (``None``: not written yet; the cells it would judge take the exact path)."""
+
+    name: str
+    clause: str
+    pieces: frozenset[PieceClass]
+    decide: Callable[[CoverShot, Met], Verdict | None]
+    vector: Callable[[CoverPositions, VMet], Decided] | None = None
+
+
+TERRAIN: frozenset[PieceClass] = frozenset({"terrain"})
+MODELS: frozenset[PieceClass] = frozenset({"model"})
+PIECES: frozenset[PieceClass] = frozenset({"terrain", "model"})
+
+
+# --- the rules, in the order a player checks them ------------------------------------------
+
+
+def _grazed(s: CoverShot, m: Met) -> Verdict | None:
+    """``cover.line``: a graze (touching a corner, running along an edge) is no crossing."""
+    return ignores("cover.line", "grazed", kind=m.kind) if m.how == "grazed" else None
+
+
+def _grazed_v(p: CoverPositions, m: VMet) -> Decided:
+    return Decided(ignores=m.how == HOW["grazed"])
+
+
+def _tangent(s: CoverShot, m: Met) -> Verdict | None:
+    """``cover.models``: a base gives cover only when the LoC fully crosses it."""
+    return ignores("cover.models", "tangent") if m.how != "crossed" else None
+
+
+def _tangent_v(p: CoverPositions, m: VMet) -> Decided:
+    return Decided(ignores=m.how != HOW["crossed"])
+
+
+def touches_shooter(a: Disc, tol: float, piece: Met | VMet) -> bool:
+    """Whether a piece's gap to the shooter's base ``a`` is at most ``tol`` (a terrain piece
+    measured from the shooter's centre less its radius, a base edge to edge)."""
+    if piece.disc is not None:
+        return bool(piece.disc.gap(a) <= tol)
+    assert piece.geometry is not None
+    return bool(piece.geometry.distance(Point(a.x, a.y)) - a.r <= tol)
+
+
+def _shooter_contact(s: CoverShot, m: Met) -> Verdict | None:
+    """``cover.shooter-contact``: a piece (terrain or model) the shooter's base touches is
+    ignored, whatever the line does."""
+    if touches_shooter(s.a, s.tol, m):
+        kind = "model" if m.disc is not None else m.kind
+        return ignores("cover.shooter-contact", kind=kind)
+    return None
+
+
+def _shooter_contact_v(p: CoverPositions, m: VMet) -> Decided:
+    return Decided(ignores=touches_shooter(p.a, p.tol, m))
+
+
+def _entered_only(s: CoverShot, m: Met) -> Verdict | None:
+    """``cover.line``: a piece entered but not passed through (the piece the target stands
+    on) gives nothing; area terrain only has to be entered (``cover.area``)."""
+    if counts(m.how, m.kind in AREA_KINDS):
+        return None
+    return ignores("cover.line", "entered-only", kind=m.kind)
+
+
+def _entered_only_v(p: CoverPositions, m: VMet) -> Decided:
+    return Decided(ignores=~counts_v(m.how, m.kind in AREA_KINDS))
+
+
+def _shooter_cover(s: CoverShot, m: Met) -> Verdict | None:
+    """``elevation.shooter-cover``: an Elevated attacker ignores cover farther than Orange from
+    the target."""
+    if s.near_target(m):
+        return None
+    return ignores("elevation.shooter-cover", "ignored", kind="model" if m.disc else m.kind)
+
+
+def _shooter_cover_v(p: CoverPositions, m: VMet) -> Decided:
+    # a flat shot: every piece counts; an Elevated attacker's shot is left to the ruling
+    return Decided() if p.cover_within is None else Decided(unsure=True)
+
+
+def _huge(s: CoverShot, m: Met) -> Verdict | None:
+    """``cover.huge``: a Huge model covers a target whose base is smaller than its own,
+    whatever its side, unless the target is engaged with it; a terrain or point target gets
+    none."""
+    assert m.disc is not None and isinstance(m.ref, ModelRef)
+    if s.scenario.board.models[m.ref.id].size != "huge":
+        return None
+    diameter = s.target_diameter
+    if diameter is None:
+        return ignores("cover.huge", "no-base", target=s.target)
+    if not smaller_base(diameter, 2 * m.disc.r):
+        return ignores(
+            "cover.huge",
+            "not-smaller",
+            target=s.target,
+            diameter=round(2 * m.disc.r, 2),
+            target_diameter=round(diameter, 2),
+        )
+    if s.target_engaged_with(m.ref.id):
+        return ignores("cover.huge", "engaged", target=s.target)
+    return gives("cover.huge")
+
+
+def _huge_v(p: CoverPositions, m: VMet) -> Decided:
+    assert m.disc is not None and isinstance(m.ref, ModelRef)
+    if p.scenario.board.models[m.ref.id].size != "huge":
+        return Decided()
+    if not smaller_base(2 * p.rt, 2 * m.disc.r):
+        return Decided(ignores=True)
+    engaged = p.target_engaged_with(m.ref.id)[m.idx]
+    return Decided(gives=~engaged, ignores=engaged)
+
+
+def _area(s: CoverShot, m: Met) -> Verdict | None:
+    """``cover.area``: area terrain entered gives cover."""
+    return gives("cover.area", kind=m.kind) if m.kind in AREA_KINDS else None
+
+
+def _area_v(p: CoverPositions, m: VMet) -> Decided:
+    return Decided(gives=m.kind in AREA_KINDS)
+
+
+def _line(s: CoverShot, m: Met) -> Verdict | None:
+    """``cover.line``: a piece the LoC enters and exits gives cover."""
+    return gives("cover.line", "crossed", kind=m.kind)
+
+
+def _line_v(p: CoverPositions, m: VMet) -> Decided:
+    return Decided(gives=True)
+
+
+def _models(s: CoverShot, m: Met) -> Verdict | None:
+    """``cover.models``: Normal and Large models not on the shooter's side give cover
+    (``options.cover_by: faction`` compares factions instead)."""
+    assert isinstance(m.ref, ModelRef)
+    other = s.scenario.model(m.ref.id)
+    relation = s.scenario.relation(s.attacker, other, by=s.by)
+    if relation == "friendly":
+        return ignores("cover.models", "friendly", by=s.by)
+    if s.by == "faction" and s.scenario.relation(s.attacker, other) == "friendly":
+        return gives("cover.models", "other-faction", by=s.by)
+    return gives("cover.models", relation, by=s.by)
+
+
+def _models_v(p: CoverPositions, m: VMet) -> Decided:
+    assert isinstance(m.ref, ModelRef)
+    other = p.scenario.model(m.ref.id)
+    friendly = p.scenario.relation(p.attacker, other, by=p.scenario.options.cover_by)
+    return Decided(gives=friendly != "friendly", ignores=friendly == "friendly")
+
+
+def _edge_cover(s: CoverShot, m: Met) -> Verdict | None:
+    """``elevation.edge-cover``: a Significant Edge within Orange of an Elevated target that
+    the LoC crosses gives cover (one per piece)."""
+    assert isinstance(m.ref, EdgeRef)
+    return gives("elevation.edge-cover", "crossed", terrain=m.ref.terrain, side=m.ref.side)
+
+
+COVER_RULES: tuple[CoverRule, ...] = (
+    CoverRule("grazed", "cover.line", TERRAIN, _grazed, _grazed_v),
+    CoverRule("tangent", "cover.models", MODELS, _tangent, _tangent_v),
+    CoverRule(
+        "shooter-contact", "cover.shooter-contact", PIECES, _shooter_contact, _shooter_contact_v
+    ),
+    CoverRule("entered-only", "cover.line", TERRAIN, _entered_only, _entered_only_v),
+    CoverRule("shooter-cover", "elevation.shooter-cover", PIECES, _shooter_cover, _shooter_cover_v),
+    CoverRule("huge", "cover.huge", MODELS, _huge, _huge_v),
+    CoverRule("area", "cover.area", TERRAIN, _area, _area_v),
+    CoverRule("line", "cover.line", TERRAIN, _line, _line_v),
+    CoverRule("models", "cover.models", MODELS, _models, _models_v),
+    CoverRule("edge-cover", "elevation.edge-cover", frozenset({"edge"}), _edge_cover),
+)
+"""The cover rules in the order they are checked for each piece the LoC meets; the first
+verdict decides. ``edge-cover`` has no vector form: the threat map's fast path takes flat
+shots only, where no Significant Edge gives cover."""
+
+
+def judge(s: CoverShot, met: Met) -> tuple[CoverRule, Verdict] | None:
+    """The first rule of :data:`COVER_RULES` that decides the piece, and its verdict."""
+    cls = piece_class(met.ref)
+    for rule in COVER_RULES:
+        if cls in rule.pieces:
+            verdict = rule.decide(s, met)
+            if verdict is not None:
+                return rule, verdict
+    return None
+
+
+# --- one shot ------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,155 +420,96 @@ def armor_for_cover(rules: str, covered: bool) -> tuple[ArmorInfo, Reason | None
     return rs.armor_step, Reason("cover.armor", rs.name, {})
 
 
-def _engaged(shot: Shot, a: str, b: str) -> bool:
-    return b in engagements(shot.scenario).get(a, ())
+def met_pieces(shot: Shot) -> list[Met]:
+    """Every piece the shot's Line of Cover meets: terrain (with the shot's kinds for cover),
+    models other than attacker and target, and the Significant Edges that may give cover."""
+    board = shot.scenario.board
+    p, q = shot.loc
+    reach = board.contact_tolerance + LENGTH_EPSILON_MM
+    return [
+        *terrain_met(board, shot.cover_kinds, p, q, prepared_for(board.derived)),
+        *models_met(board, (shot.attacker, shot.target), p, q, reach),
+        *edges_met(board, shot.context.cover_edges, p, q),
+    ]
 
 
 def line_of_cover(shot: Shot, rules: str) -> CoverResult:
-    """The cover a shot meets along its Line of Cover (``cover.line`` and friends)."""
-    scenario = shot.scenario
-    board = scenario.board
-    p, q = shot.loc
-    loc = LineString([p, q])
-    shooter = Point(shot.a.x, shot.a.y)
-    # exactly the contact tolerance is contact, whatever rounding a move of the board brings
-    tol = board.contact_tolerance + LENGTH_EPSILON_MM
-    ctx = shot.context
-    target_disc = shot.b
-    target_geom = shot.b_polygon if shot.b_polygon is not None else None
-
-    def near_target(piece: BaseGeometry | Disc) -> bool:
-        """elevation.shooter-cover: only cover within Orange of the target counts."""
-        if ctx.cover_within is None:
-            return True
-        if isinstance(piece, Disc):
-            if target_disc is not None:
-                d = piece.gap(target_disc)
-            else:
-                assert target_geom is not None
-                d = target_geom.distance(Point(piece.x, piece.y)) - piece.r
-        elif target_disc is not None:
-            d = piece.distance(Point(target_disc.x, target_disc.y)) - target_disc.r
-        else:
-            assert target_geom is not None
-            d = piece.distance(target_geom)
-        return bool(d <= ctx.cover_within)
-
+    """The cover a shot meets along its Line of Cover: each piece it meets judged by
+    :data:`COVER_RULES` (``cover.*``, ``elevation.edge-cover``, ``elevation.shooter-cover``),
+    then the armor (``cover.armor``)."""
+    s = CoverShot(shot)
     cover: list[CoverEntry] = []
     ignored: list[IgnoredEntry] = []
     crossings: list[Crossing] = []
     reasons: list[Reason] = []
-
-    def give(ref: PieceRef, clause: str, key: str, **values: object) -> None:
-        cover.append(CoverEntry(ref, clause, COVER_MODIFIER))
-        reasons.append(
-            Reason(clause, key, {"source": ref.name, "modifier": COVER_MODIFIER, **values})
-        )
-
-    def ignore(ref: PieceRef, clause: str, key: str, **values: object) -> None:
-        ignored.append(IgnoredEntry(ref, clause))
-        reasons.append(Reason(clause, key, {"source": ref.name, **values}))
-
-    # --- terrain ------------------------------------------------------------------------
-    def judge(label: TerrainRef, geom: BaseGeometry, pas: Passage, kind: str) -> None:
-        assert pas.how != "none"
-        crossings.append(Crossing(label, pas.how, pas.points))
-        area = kind in AREA_KINDS
-        counts = pas.how == "crossed" or (area and pas.how in ("entered", "inside", "exited"))
-        if pas.how == "grazed":
-            ignore(label, "cover.line", "grazed", kind=kind)
-        elif geom.distance(shooter) - shot.a.r <= tol:
-            ignore(label, "cover.shooter-contact", "", kind=kind)
-        elif not counts:
-            ignore(label, "cover.line", "entered-only", kind=kind)
-        elif not near_target(geom):
-            ignore(label, "elevation.shooter-cover", "ignored", kind=kind)
-        elif area:
-            give(label, "cover.area", "", kind=kind)
+    for met in met_pieces(shot):
+        crossings.append(Crossing(met.ref, met.how, met.points))
+        found = judge(s, met)
+        if found is None:
+            continue
+        _, v = found
+        if v.modifier is None:
+            ignored.append(IgnoredEntry(met.ref, v.clause))
+            reasons.append(Reason(v.clause, v.key, {"source": met.ref.name, **v.values}))
         else:
-            give(label, "cover.line", "crossed", kind=kind)
-
-    prep = prepared_for(board.derived)
-    for solid in merged(board, shot.cover_kinds, los=False).near(loc):
-        if not solid.geometry.intersects(loc):
-            continue
-        if len(solid.ids) > 1 and solid.kind not in AREA_KINDS:
-            # Abutting solid pieces are judged piece by piece; they act as one only for a line
-            # running along their seam (every piece alone is merely grazed, the union is not).
-            pieces = [(tid, board.terrain[tid].polygon) for tid in solid.ids]
-            own = [(tid, g, passage(p, q, g, prepared=prep)) for tid, g in pieces]
-            if any(ps.how not in ("none", "grazed") for _, _, ps in own):
-                for tid, g, ps in own:
-                    if ps.how != "none":
-                        judge(TerrainRef((tid,)), g, ps, solid.kind)
-                continue
-        pas = passage(p, q, solid.geometry, prepared=prep)
-        if pas.how != "none":
-            judge(solid.ref, solid.geometry, pas, solid.kind)
-
-    # --- models -------------------------------------------------------------------------
-    attacker = scenario.model(shot.attacker)
-    target_diameter = 2 * board.models[shot.target].disc.r if shot.target_type == "model" else None
-    by = scenario.options.cover_by
-    x0, x1 = min(p[0], q[0]) - tol, max(p[0], q[0]) + tol
-    y0, y1 = min(p[1], q[1]) - tol, max(p[1], q[1]) + tol
-    for m in scenario.models:
-        if m.id in (shot.attacker, shot.target):
-            continue
-        mg = board.models[m.id]
-        d = mg.disc
-        if d.x + d.r < x0 or d.x - d.r > x1 or d.y + d.r < y0 or d.y - d.r > y1:
-            continue  # cannot reach the Line of Cover
-        pas = disc_passage(p, q, d)
-        ref = ModelRef(m.id)
-        if pas.how == "none":
-            continue
-        crossings.append(Crossing(ref, pas.how, pas.points))
-        if pas.how != "crossed":
-            ignore(ref, "cover.models", "tangent")
-            continue
-        if mg.disc.gap(shot.a) <= tol:
-            ignore(ref, "cover.shooter-contact", "", kind="model")
-            continue
-        if not near_target(mg.disc):
-            ignore(ref, "elevation.shooter-cover", "ignored", kind="model")
-            continue
-        if mg.size == "huge":
-            if target_diameter is None:
-                ignore(ref, "cover.huge", "no-base", target=shot.target)
-            elif not smaller_base(target_diameter, 2 * d.r):
-                ignore(
-                    ref,
-                    "cover.huge",
-                    "not-smaller",
-                    target=shot.target,
-                    diameter=round(2 * d.r, 2),
-                    target_diameter=round(target_diameter, 2),
-                )
-            elif _engaged(shot, shot.target, m.id):
-                ignore(ref, "cover.huge", "engaged", target=shot.target)
-            else:
-                give(ref, "cover.huge", "")
-            continue
-        relation = scenario.relation(attacker, m, by=by)
-        if relation == "friendly":
-            ignore(ref, "cover.models", "friendly", by=by)
-        elif by == "faction" and scenario.relation(attacker, m) == "friendly":
-            give(ref, "cover.models", "other-faction", by=by)
-        else:
-            give(ref, "cover.models", relation, by=by)
-
-    # --- Significant Edges (elevation.edge-cover) --------------------------------------
-    for edge in covering_edges(board, ctx.cover_edges, p, q):
-        hit = edge_crossed(board, edge, p, q)
-        crossings.append(Crossing(edge.ref, "edge", () if hit is None else (hit,)))
-        give(edge.ref, "elevation.edge-cover", "crossed", terrain=edge.terrain, side=edge.side)
-
+            cover.append(CoverEntry(met.ref, v.clause, v.modifier))
+            params = {"source": met.ref.name, "modifier": v.modifier, **v.values}
+            reasons.append(Reason(v.clause, v.key, params))
     armor, armor_reason = armor_for_cover(rules, bool(cover))
     if armor_reason is not None:
         reasons.append(armor_reason)
     elif not cover:
         reasons.append(Reason("cover.line", "none", {}))
-    if by == "faction" and any(r.clause == "cover.models" for r in reasons):
+    if s.by == "faction" and any(r.clause == "cover.models" for r in reasons):
         reasons.append(Reason("cover.models", "by-faction", {"option": "cover_by"}))
     return CoverResult(tuple(cover), tuple(ignored), tuple(crossings), armor, tuple(reasons))
+
+
+# --- a target at many positions (the threat map) -------------------------------------------
+
+IntArray = NDArray[np.int32]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class CoverLayer:
+    """The cover rules over many positions: the skill modifier of each clause, where any
+    cover applies, and the cells no vector form could decide (for the exact path)."""
+
+    modifiers: Mapping[str, IntArray]
+    covered: BoolArray
+    unsure: BoolArray
+
+
+def cover_layer(p: CoverPositions, kinds: Mapping[str, str], skip: Collection[str]) -> CoverLayer:
+    """:func:`line_of_cover` for the lines from one shooter to a target at each position of
+    ``p.among`` (a flat shot: no Significant Edge gives cover), every piece the lines meet
+    (:func:`fwwrules.crossings.terrain_met_v`, ``models_met_v``; ``skip``: the shooter)
+    judged by the vector forms of :data:`COVER_RULES` in order."""
+    board = p.scenario.board
+    n = len(p.fan.px)
+    mods: dict[str, IntArray] = {}
+    covered = np.zeros(n, dtype=bool)
+    unsure = np.zeros(n, dtype=bool)
+    pieces = [
+        *terrain_met_v(board, kinds, p.fan, p.among),
+        *models_met_v(board, skip, p.fan, p.among),
+    ]
+    for vm in pieces:
+        open_ = p.among[vm.idx]
+        cls = piece_class(vm.ref)
+        for rule in COVER_RULES:
+            if cls not in rule.pieces or not open_.any():
+                continue
+            if rule.vector is None:
+                break  # left open: the exact path judges these cells
+            d = rule.vector(p, vm)
+            g = open_ & d.gives
+            no = open_ & d.ignores & ~g
+            u = open_ & d.unsure & ~(g | no)
+            if g.any():
+                mods.setdefault(rule.clause, np.zeros(n, dtype=np.int32))[vm.idx[g]] += d.modifier
+                covered[vm.idx[g]] = True
+            unsure[vm.idx[u]] = True
+            open_ &= ~(g | no | u)
+        unsure[vm.idx[open_]] = True  # no rule decided these (or one without a vector form)
+    return CoverLayer(mods, covered, unsure)

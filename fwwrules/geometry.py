@@ -1447,8 +1447,8 @@ def _separated(obs: _Obstacles, hull: BaseGeometry, a: Disc, far: BaseGeometry) 
     """Quick exact "no": the blockers cut the hull so that no path joins ``a`` and ``far``.
 
     Uses pieces eroded by ``_DEEP_MM`` and Huge bases shrunk likewise (inscribed polygons):
-    the free space is only made larger, so "separated" is a proof. Walls are left out (they
-    cannot separate in this test).
+    the free space is only made larger, so "separated" is a proof (:func:`separated`). Walls
+    are left out (they cannot separate in this test).
     """
     parts: list[BaseGeometry] = [s.deep for s in obs.solids if not s.deep.is_empty]
     for x, y, r in obs.discs:
@@ -1456,19 +1456,45 @@ def _separated(obs: _Obstacles, hull: BaseGeometry, a: Disc, far: BaseGeometry) 
             parts.append(ShapelyPoint(x, y).buffer(r - _DEEP_MM, quad_segs=8))
     if not parts:
         return False
-    free = shapely.difference(hull, shapely.union_all(parts))
-    comps = [g for g in getattr(free, "geoms", [free]) if not g.is_empty]
-    if not comps:
-        return True
     pa = shapely.Polygon(_outer_polygon(a.x, a.y, a.r))
-    arr = np.asarray(comps, dtype=object)
-    from_a = shapely.intersects(arr, pa)
-    from_b = shapely.intersects(arr, far)
-    if not from_a.any() or not from_b.any():
-        return True
-    if (from_a & from_b).any():
-        return False
-    # components may touch at single points (pinches are passable): flood fill
+    hulls = np.asarray([hull], dtype=object)
+    return bool(separated(hulls, shapely.union_all(parts), pa, np.asarray([far], dtype=object))[0])
+
+
+def separated(
+    hulls: NDArray[np.object_], wall: BaseGeometry, a_end: BaseGeometry, b_ends: NDArray[np.object_]
+) -> BoolArray:
+    """For each hull (a convex region holding every segment between ``a_end`` and its
+    ``b_end``): whether the hull less ``wall`` leaves no free region joining the two ends.
+    Then every segment between them inside the hull meets ``wall`` (the proof that a line of
+    sight is blocked, when ``wall`` lies inside the blockers).
+
+    Boundary case: free regions that touch at a single point (a pinch between two pieces)
+    join, so a pinch never makes "separated" true.
+    """
+    m = len(hulls)
+    free = shapely.difference(hulls, wall)
+    pieces, owner = shapely.get_parts(free, return_index=True)
+    keep = ~shapely.is_empty(pieces)
+    pieces, owner = pieces[keep], owner[keep]
+    meets_a = shapely.intersects(pieces, a_end)
+    meets_b = shapely.intersects(pieces, b_ends[owner])
+    joined = np.zeros(m, dtype=bool)
+    np.logical_or.at(joined, owner, meets_a & meets_b)
+    some_a = np.zeros(m, dtype=bool)
+    some_b = np.zeros(m, dtype=bool)
+    np.logical_or.at(some_a, owner, meets_a)
+    np.logical_or.at(some_b, owner, meets_b)
+    for k in np.flatnonzero(~joined & some_a & some_b).tolist():
+        mine = owner == k
+        joined[k] = _joined_through_pinches(list(pieces[mine]), meets_a[mine], meets_b[mine])
+    return ~joined
+
+
+def _joined_through_pinches(
+    comps: list[BaseGeometry], from_a: BoolArray, from_b: BoolArray
+) -> bool:
+    """Flood fill over regions that touch (at a point or more) from those meeting one end."""
     reached = from_a.copy()
     frontier = [int(i) for i in np.flatnonzero(reached)]
     tree = STRtree(comps)
@@ -1478,7 +1504,7 @@ def _separated(obs: _Obstacles, hull: BaseGeometry, a: Disc, far: BaseGeometry) 
             if not reached[j]:
                 reached[j] = True
                 frontier.append(int(j))
-    return not bool((reached & from_b).any())
+    return bool((reached & from_b).any())
 
 
 def _first_clear(obs: _Obstacles, p: Array, q: Array) -> int:

@@ -15,6 +15,11 @@ Boundary cases
   YAML's ``.nan`` and ``.inf`` are.
 * Implicitly typed YAML values other than text, numbers, booleans and null (dates such as
   ``2024-01-01``) are refused with a hint to quote them.
+* Plain values are read by one grammar for both formats (:mod:`fwwrules.scalars`): the numbers
+  JSON allows; YAML 1.1's other number forms (``040``, ``1:00``, ``0x20``, ``3_2``) and its
+  ``yes``/``no``/``on``/``off`` are refused naming the form; explicit tags take only values of
+  their kind (``!!bool maybe`` is refused with the place).
+* An anchor (``&name``) is refused even without an alias.
 """
 
 from __future__ import annotations
@@ -43,7 +48,7 @@ from .constants import (
     MAX_TERRAIN,
     MAX_WEAPONS,
 )
-from .errors import FwwError, Problem, ScenarioError, printable
+from .errors import FwwError, Problem, QueryError, ScenarioError, printable
 
 _YAML = "tag:yaml.org,2002:"
 _PLAIN_TAGS = frozenset(_YAML + name for name in ("str", "int", "float", "bool", "null"))
@@ -363,28 +368,6 @@ def _duplicate_key(root: yaml.Node) -> Problem | None:
     return None
 
 
-def _check_nodes(root: yaml.Node, source: str) -> None:
-    """Refuse non-plain tags and duplicate mapping keys anywhere in the tree (one pass)."""
-    for node, path, _ in _walk_nodes(root):
-        if isinstance(node, yaml.MappingNode):
-            dup = _duplicate_in(node, path)
-            if dup is not None:
-                raise ScenarioError(source, [dup])
-        allowed = _COLLECTION_TAGS if isinstance(node, yaml.CollectionNode) else _PLAIN_TAGS
-        if node.tag not in allowed:
-            tag = node.tag.replace(_YAML, "!!")
-            line = node.start_mark.line + 1
-            if node.tag == _YAML + "merge":
-                msg = "YAML merge keys (<<) are not allowed: write the keys out"
-            elif isinstance(node, yaml.ScalarNode) and node.tag in _IMPLICIT_TAGS:
-                msg = (
-                    f"values of type {tag} are not supported; quote the value (got {node.value!r})"
-                )
-            else:
-                msg = f"YAML tag {tag} is not allowed: scenario files are plain data"
-            raise ScenarioError(source, [Problem(path, msg, line)])
-
-
 def _compose(text: str) -> yaml.Node | None:
     """The node tree of a single YAML document (``None`` when empty); tags are not applied.
     Only for text already checked (:func:`_build_yaml` or :func:`_precheck`): composing is
@@ -698,6 +681,8 @@ def read_document(path: str | os.PathLike[str]) -> Document:
     one byte past the limit), non-UTF-8 text (naming the line of the first bad byte), empty
     files and documents whose top level is not a mapping.
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise QueryError(f"a file name must be text or a path, got {type(path).__name__}")
     p = Path(path)
     source = str(path)  # the messages escape it (errors.printable)
     shown = printable(source)
@@ -758,6 +743,8 @@ def _kind(value: Any) -> str:
 
 def parse_text(text: str, source: str = "<string>", *, json_: bool = False) -> Document:
     """Parse scenario text already in memory (the notebooks' "write your own" cells use it)."""
+    if not isinstance(text, str):
+        raise QueryError(f"scenario text must be a str, got {type(text).__name__}")
     if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
         msg = f"the text is larger than the limit of {MAX_FILE_BYTES} bytes"
         raise ScenarioError(source, [Problem((), msg)])

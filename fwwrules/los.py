@@ -26,6 +26,7 @@ Boundary cases
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,7 +37,9 @@ from shapely.geometry import LineString, Point
 from .board import Disc, smaller_base
 from .cache import Key
 from .data import Scenario
+from .elevation import SignificantEdge
 from .geometry import (
+    Obstacle,
     find_clear_segment,
     find_clear_segment_to_polygon,
     point_segment_distance,
@@ -104,35 +107,128 @@ def _ring(d: Disc) -> np.ndarray[Any, np.dtype[np.float64]]:
     return np.column_stack((d.x + r * np.cos(_RING), d.y + r * np.sin(_RING)))
 
 
-def obstacles(shot: Shot) -> tuple[list[Any], list[PieceRef]]:
-    """The LoS obstacles that may lie between attacker and target, with their references.
+Blocking = tuple[PieceRef, Obstacle]
+"""A blocker's reference and its obstacle (a solid, a Huge base or a Significant Edge's line)."""
 
-    A superset is fine (the exact search restricts to the hull itself); nothing that meets
-    the hull of the two bases may be left out.
-    """
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SightPositions:
+    """One shooter and a target base of radius ``rt`` (mm) wherever it stands, as the blocker
+    rules' vector forms see them: the shot's kinds (``terrain.kinds``) and the Significant
+    Edges that act as walls (none for a flat shot, the only kind the threat map's fast path
+    takes)."""
+
+    scenario: Scenario
+    shooter: str
+    a: Disc
+    rt: float
+    kinds: Mapping[str, str]
+    los_edges: tuple[SignificantEdge, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class BlockerRule:
+    """One kind of line-of-sight blocker: its name, the clause that makes it block, the
+    obstacles it puts between one shot's attacker and target (``obstacles(shot, box)``, ``box``
+    the bounding box of the two; a superset is fine), and its vector form: every obstacle it
+    may put between the shooter and the target wherever the target stands (``None`` from the
+    form, or no form: the exact path decides those cells)."""
+
+    name: str
+    clause: str
+    obstacles: Callable[[Shot, shapely.Geometry], list[Blocking]]
+    vector: Callable[[SightPositions], list[Blocking] | None] | None = None
+
+
+def _terrain(shot: Shot, box: shapely.Geometry) -> list[Blocking]:
+    """``ranged.los`` / ``terrain.kinds``: pieces whose kind for the shot blocks (``blocking``,
+    ``dense-area``), touching blockers merged into one solid."""
+    solids = merged(shot.scenario.board, shot.kinds, los=True).near(box)
+    return [(solid.ref, solid.geometry) for solid in solids]
+
+
+def _terrain_v(p: SightPositions) -> list[Blocking]:
+    solids = merged(p.scenario.board, p.kinds, los=True).solids
+    return [(solid.ref, solid.geometry) for solid in solids]
+
+
+def huge_blocks(smaller_diameter: float, huge_diameter: float) -> bool:
+    """``ranged.los.huge``: a Huge base blocks the line when the smaller base of attacker and
+    target has a smaller diameter than it (diameters, not size classes)."""
+    return smaller_base(smaller_diameter, huge_diameter)
+
+
+def _huge(shot: Shot, box: shapely.Geometry) -> list[Blocking]:
+    """``ranged.los.huge``: Huge bases near the line between the two (``ranged.los.models``:
+    Normal and Large bases never block)."""
     board = shot.scenario.board
-    box = _box(shot)
-    obs: list[Any] = []
-    labels: list[PieceRef] = []
-    for solid in merged(board, shot.kinds, los=True).near(box):
-        obs.append(solid.geometry)
-        labels.append(solid.ref)
     smaller = shot.smaller_diameter
     (px, py), (qx, qy) = shot.loc
     reach = max(shot.a.r, shot.b.r if shot.b is not None else _polygon_reach(shot))
+    out: list[Blocking] = []
     for mid, mg in board.models.items():
         if mid in (shot.attacker, shot.target) or mg.size != "huge":
             continue
         near = point_segment_distance((mg.disc.x, mg.disc.y), (px, py), (qx, qy))
-        if smaller_base(smaller, 2 * mg.disc.r) and near < mg.disc.r + reach:
-            obs.append(mg.disc)
-            labels.append(ModelRef(mid))
+        if huge_blocks(smaller, 2 * mg.disc.r) and near < mg.disc.r + reach:
+            out.append((ModelRef(mid), mg.disc))
+    return out
+
+
+def _huge_v(p: SightPositions) -> list[Blocking]:
+    smaller = min(2 * p.a.r, 2 * p.rt)
+    return [
+        (ModelRef(mid), mg.disc)
+        for mid, mg in p.scenario.board.models.items()
+        if mid != p.shooter and mg.size == "huge" and huge_blocks(smaller, 2 * mg.disc.r)
+    ]
+
+
+def _edges(shot: Shot, box: shapely.Geometry) -> list[Blocking]:
+    """``elevation.edge-blocks-los``: Significant Edges between the two models' levels, more
+    than Orange from the Elevated model, act as walls."""
+    out: list[Blocking] = []
     for edge in shot.context.los_edges:
         line = LineString([edge.a, edge.b])
         if line.intersects(box):
-            obs.append(line)
-            labels.append(edge.ref)
-    return obs, labels
+            out.append((edge.ref, line))
+    return out
+
+
+def _edges_v(p: SightPositions) -> list[Blocking] | None:
+    return [] if not p.los_edges else None
+
+
+BLOCKERS: tuple[BlockerRule, ...] = (
+    BlockerRule("terrain", "ranged.los", _terrain, _terrain_v),
+    BlockerRule("huge", "ranged.los.huge", _huge, _huge_v),
+    BlockerRule("edges", "elevation.edge-blocks-los", _edges, _edges_v),
+)
+"""What blocks line of sight, in the order the obstacles are gathered (and blockers named)."""
+
+
+def obstacles(shot: Shot) -> tuple[list[Obstacle], list[PieceRef]]:
+    """The LoS obstacles that may lie between attacker and target (:data:`BLOCKERS`), with
+    their references.
+
+    A superset is fine (the exact search restricts to the hull itself); nothing that meets
+    the hull of the two bases may be left out.
+    """
+    box = _box(shot)
+    found = [b for rule in BLOCKERS for b in rule.obstacles(shot, box)]
+    return [o for _, o in found], [ref for ref, _ in found]
+
+
+def obstacles_v(p: SightPositions) -> list[Blocking] | None:
+    """Every obstacle that may stand between the shooter and the target wherever it stands
+    (the vector forms of :data:`BLOCKERS`); ``None`` when some rule has none for this shot."""
+    out: list[Blocking] = []
+    for rule in BLOCKERS:
+        found = rule.vector(p) if rule.vector is not None else None
+        if found is None:
+            return None
+        out.extend(found)
+    return out
 
 
 def _polygon_reach(shot: Shot) -> float:

@@ -12,7 +12,7 @@ Every ruling is frozen data with three views:
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -263,6 +263,22 @@ class Folded:
         return not self.refusals
 
 
+def add_modifiers(by_clause: dict[str, Any], modifiers: Iterable[tuple[str, Any]]) -> None:
+    """Add skill modifiers to ``by_clause`` (clause -> sum, first-seen order): the one way
+    modifiers combine, for one ruling (ints) and for the threat map (one int per position,
+    numpy arrays). A plain 0 adds no clause.
+
+    >>> total = {"cover.line": -2}
+    >>> add_modifiers(total, [("cover.line", -2), ("melee.stunned", 0), ("action.quick", -2)])
+    >>> total
+    {'cover.line': -4, 'action.quick': -2}
+    """
+    for clause, value in modifiers:
+        if isinstance(value, int) and not value:
+            continue
+        by_clause[clause] = by_clause[clause] + value if clause in by_clause else value
+
+
 def fold(steps: Sequence[Step]) -> Folded:
     """Fold steps in order into one :class:`Folded`.
 
@@ -300,9 +316,7 @@ def fold(steps: Sequence[Step]) -> Folded:
         if not allowed:
             continue
         reasons.extend(step.terms)
-        for clause, value in step.modifiers:
-            if value:
-                by_clause[clause] = by_clause.get(clause, 0) + value
+        add_modifiers(by_clause, step.modifiers)
         for colour, n in step.dice.items():
             dice[colour] = dice.get(colour, 0) + n
         if step.armor is not None:

@@ -13,6 +13,7 @@ from typing import Any
 
 import yaml
 
+from .arguments import file_name
 from .data import Scenario
 from .errors import Problem, QueryError, ScenarioError, printable
 from .loading import parse_text
@@ -132,14 +133,15 @@ def checked_text(scenario: Scenario, path: str | os.PathLike[str]) -> str:
     bases, a coordinate beyond the limit, NaN ...), naming the place, and
     :class:`~fwwrules.errors.QueryError` for something that is not a scenario (a grid).
     """
+    name = file_name(path)
     if not isinstance(scenario, Scenario):
         what = "a grid scenario" if type(scenario).__name__ == "GridScenario" else "it"
         raise QueryError(
-            f"cannot save {printable(os.fspath(path))}: {what} is not a fwwrules/scenario@1 "
+            f"cannot save {printable(name)}: {what} is not a fwwrules/scenario@1 "
             f"scenario (got {type(scenario).__name__})"
         )
-    json_ = Path(path).suffix.lower() == ".json"
-    source = f"{printable(os.fspath(path))} (not saved)"
+    json_ = Path(name).suffix.lower() == ".json"
+    source = f"{printable(name)} (not saved)"
     try:
         text = dump_text(scenario, json_=json_)
     except ValueError:  # NaN or infinity in a JSON text; YAML writes .nan and is refused below

@@ -44,6 +44,13 @@ CALLS: dict[str, tuple[Callable[[], Any], str]] = {
     "slide text": (lambda: fwwrules.slide(SCENARIO, KNIGHT, "1,2"), "point (x, y)"),
     "save grid": (lambda: fwwrules.save(GRID, "/nonexistent/g.yaml"), "grid scenario"),
     "save list": (lambda: fwwrules.save([1], "/nonexistent/g.yaml"), "not a fwwrules/scenario"),
+    "ruling quick text": (
+        lambda: fwwrules.ruling(SCENARIO, KNIGHT, BRUTE, quick="no"),
+        "quick must be True or False",
+    ),
+    "loads a number": (lambda: fwwrules.loads(5), "scenario text must be a str"),
+    "load None": (lambda: fwwrules.load(None), "a file name must be text or a path"),
+    "save to a number": (lambda: fwwrules.save(SCENARIO, 5), "must be text or a path"),
     "stop_at_contact nan": (lambda: stop_at_contact(SCENARIO, KNIGHT, (math.nan, 0)), "finite"),
     "slide_at_contact far": (lambda: slide_at_contact(SCENARIO, KNIGHT, (0, -1e9)), "limit"),
 }

@@ -204,4 +204,4 @@ def test_only_carry_moved_starts_a_cache_from_another() -> None:
         if ".carry_moved(" in text:
             users.add(path.relative_to(PACKAGE).as_posix())
         assert "._entries" not in text or path.name == "cache.py", path
-    assert users == {"placement.py", "threat.py"}
+    assert users == {"placement.py", "threat/compute.py"}

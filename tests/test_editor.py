@@ -318,6 +318,14 @@ def test_editor_form_values_go_through_the_loader(tmp_path: Path) -> None:
     ed.skills.value = "rifle 7, melee 5"
     ed.apply_button.click()  # the scout is selected: fix it
     assert ed.valid and ed.scenario.model("scout").skills == {"rifle": 7, "melee": 5}
+    # the Throw skill may carry its icon's colour (ranged.skill: a thrown weapon's range)
+    ed.skills.value = "melee 5, thrown 4 red"
+    ed.apply_button.click()
+    scout = ed.scenario.model("scout")
+    assert ed.valid and (scout.skills, scout.throw_colour) == ({"melee": 5, "thrown": 4}, "red")
+    ed.skills.value = ""
+    ed._fill_form()  # the form shows the selected model's skills, colour included
+    assert ed.skills.value == "melee 5, thrown 4 red"
 
 
 def test_editor_from_file_round_trip_of_a_shipped_example(tmp_path: Path) -> None:

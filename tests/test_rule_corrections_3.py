@@ -309,3 +309,32 @@ def test_melee_shoot_into_scatter_line_only_for_a_thrown_weapon() -> None:
     assert rifle.into_melee == grenade.into_melee and rifle.into_melee is not None
     assert not any(r.key == "scatter" for r in rifle.reasons)
     assert any(r.key == "scatter" for r in grenade.reasons)
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_elevation_shooter_cover_is_not_told_after_a_huge_model_blocks_the_line(
+    rules: str,
+) -> None:
+    """The audit's case: an Elevated shooter, a Huge model in the way far from the target. The
+    Huge model blocks line of sight, so the shot is refused for that reason alone; the ruling
+    no longer goes on to say that the Elevated shooter ignores it as cover."""
+    text = f"""format: fwwrules/scenario@1
+rules: {rules}
+models:
+  - {{id: s, faction: x, base: 32, at: [0, 0], elevation: 60, skills: {{rifle: 7}},
+     weapons: [rifle]}}
+  - {{id: h, faction: y, base: 80, at: [150, 0]}}
+  - {{id: t, faction: y, base: 32, at: [300, 0]}}
+terrain:
+  - {{id: tower, kind: blocking, rect: {{at: [0, 0], size: [60, 60]}}, height: 60}}
+weapons:
+  - {{id: rifle, type: rifle, short: red, long: green, dice: {{short: [green]}}}}
+"""
+    s = fwwrules.loads(text, "elevated.yaml")
+    r = fwwrules.ruling(s, "s", "t")
+    assert r.not_allowed == ("ranged.los",)
+    nothing_applies(r.to_dict())
+    keys = [x.message_id for x in r.reasons]
+    assert "ranged.los/blocked" in keys and "elevation.shooter-cover/ignored" not in keys
+    assert "ignores it" not in r.explain("en") and "ignoriert es" not in r.explain("de")
+    assert r.explain("en").splitlines()[0].endswith(": no line of sight.")

@@ -311,7 +311,7 @@ def test_threat_map_line_of_sight_proofs_agree_with_ruling(
     """``ranged.los``: every position the straight-line proofs (visible / hidden) decide,
     on a fine grid of a random board, is what the rules' line of sight says for a model
     standing there (a sample of them, both kinds)."""
-    import fwwrules.threat as threat
+    import fwwrules.threat.sight as threat
 
     scn = random_board(seed)
     rng = random.Random(500 + seed)

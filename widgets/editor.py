@@ -94,9 +94,10 @@ STOCK_WEAPONS: Mapping[str, Data] = {
 """Generic weapon profiles the model form offers (the file lists a weapon once it is used).
 They are placeholders with plain ruler bands, not the cards of any product."""
 
-CANVAS_PX = 520
-"""Side of the square board canvas in CSS pixels: with the messages under it, it fits a
-1280x800 screen in JupyterLab."""
+CANVAS_PX = 504
+"""Side of the square board canvas in CSS pixels: beside the controls, with the messages
+under it, it fits a 1280x800 window in JupyterLab with the file browser open (520 stuck
+out by a couple of pixels)."""
 
 TOOLS = ("select", "model", "rect", "polygon", "circle")
 INVALID_COLOUR = "#D55E00"
@@ -763,7 +764,7 @@ class BoardEditor(ControlPanel):
         self.diameter = widgets.BoundedFloatText(
             value=_round(32.0 / self.unit_mm), min=0.0, max=1e6, step=0.01, **kw
         )
-        self.skills = widgets.Text(value="", placeholder="rifle 6, melee 5", **kw)
+        self.skills = widgets.Text(value="", placeholder="rifle 6, melee 5, thrown 5 red", **kw)
         self.weapons = widgets.SelectMultiple(options=list(STOCK_WEAPONS), value=(), rows=3, **kw)
         self.terrain_head = widgets.HTML()
         self.kind = widgets.Dropdown(options=list(TERRAIN_KINDS), value="cover", **kw)
@@ -895,6 +896,8 @@ class BoardEditor(ControlPanel):
             value: Any = words[1] if len(words) > 1 else ""
             if re.fullmatch(r"\d{1,3}", str(value)):
                 value = int(value)
+            if len(words) > 2:  # the Throw skill's icon colour: "thrown 5 red"
+                value = {"value": value, "colour": words[2]}
             skills[words[0]] = value  # a wrong icon or value: the loader says so
         base: str | float = self.base_class.value
         if base == "other":
@@ -968,7 +971,10 @@ class BoardEditor(ControlPanel):
                 self.base_class.value = cls
                 self.diameter.value = base
                 skills = item.get("skills") or {}
-                self.skills.value = ", ".join(f"{k} {v}" for k, v in skills.items())
+                self.skills.value = ", ".join(
+                    f"{k} {v['value']} {v['colour']}" if isinstance(v, dict) else f"{k} {v}"
+                    for k, v in skills.items()
+                )
                 offered = [w for w in item.get("weapons", []) if w in options]
                 self.weapons.value = tuple(offered)
             else:

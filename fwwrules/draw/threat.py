@@ -24,9 +24,10 @@ from matplotlib.image import AxesImage
 from matplotlib.legend import Legend
 from matplotlib.patches import Patch, Rectangle
 
-from ..catalogue import check_lang, length, ui_section
+from ..catalogue import check_lang, ui_section
 from ..errors import QueryError
 from ..threat import ThreatMap
+from ..threat import title as threat_title
 from .board import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board, lay_out
 from .figure import figure_of
 
@@ -224,15 +225,6 @@ def _rgba(colour: str, alpha: float) -> tuple[float, float, float, float]:
 
     r, g, b, _ = to_rgba(colour)
     return (r, g, b, alpha)
-
-
-def threat_title(result: ThreatMap, lang: str) -> str:
-    """The map's title: its base size as bases are sized, in mm (``32 mm``, with the
-    catalogue's :func:`~fwwrules.catalogue.length`, German decimal comma), and the side."""
-    base_mm = result.base * result.scenario.unit_mm
-    return threat_word("title", lang).format(
-        base=length(base_mm, "mm", lang, inches=False), side=result.side
-    )
 
 
 def save_threat_map(

@@ -12,6 +12,7 @@ The Lab server and Chromium are the browser suite's (``conftest.py``: skips, and
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -21,7 +22,12 @@ from typing import Any
 import pytest
 from fwwrules_widgets.editor import CANVAS_PX  # the default size, as a reader gets it
 
-from .conftest import ARTIFACTS, Lab, mouse_drag  # the suite's Lab; fixtures come by name
+from .conftest import (  # the suite's Lab; fixtures come by name
+    ARTIFACTS,
+    Lab,
+    check_panels,
+    mouse_drag,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -119,7 +125,12 @@ def test_editor_builds_a_board_with_the_mouse_and_saves_a_valid_file(lab: Lab) -
     page = lab.new_page(1280, 800)
     try:
         lab.open(page, NOTEBOOK)
-        _drive(page, saved)
+        # as a newcomer has it: the file browser open beside the notebook, at 1280x800
+        page.evaluate("() => window.jupyterapp.shell.activateById('filebrowser')")
+        page.locator(CANVAS).first.wait_for(state="visible", timeout=ACTION_TIMEOUT_S * 1000)
+        problems = check_panels(lab, page, NOTEBOOK, (1280, 800))
+        assert not problems, "\n".join(problems)
+        _drive(lab, page, saved)
     except Exception:
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "editor-failure.png"), full_page=True)
@@ -148,7 +159,21 @@ def test_editor_builds_a_board_with_the_mouse_and_saves_a_valid_file(lab: Lab) -
     assert crate.shape == fwwrules.Rect((11.0, 12.0), (2.0, 4.0))
 
 
-def _drive(page: Any, saved: Path) -> None:
+def _kernel_has(lab: Lab, page: Any, condition: str) -> None:
+    """Wait until ``condition`` (Python, about ``editor``) holds in the kernel. The form's
+    controls and the board's canvas may be handled on different kernel threads (JupyterLab's
+    comms over subshells), so a click on the board is made only once the form's values have
+    arrived, as a person's would be."""
+    code = f"import json; print(json.dumps(bool({condition})))"
+    deadline = time.monotonic() + ACTION_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if json.loads(lab.kernel(page, code).strip().splitlines()[-1]):
+            return
+        page.wait_for_timeout(150)
+    raise AssertionError(f"the kernel never saw {condition}")
+
+
+def _drive(lab: Lab, page: Any, saved: Path) -> None:
     page.locator(CANVAS).first.wait_for(state="visible", timeout=ACTION_TIMEOUT_S * 1000)
     page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
     _wait_message(page, "The board is valid.")
@@ -164,11 +189,14 @@ def _drive(page: Any, saved: Path) -> None:
     _tool(page, "Model")
     _text_field(page, "Faction").locator("input").fill("bos")
     _text_field(page, "Name").first.locator("input").fill("Knight")
+    _kernel_has(lab, page, "editor.tool.value == 'model' and editor.name.value == 'Knight' "
+                "and editor.faction.value == 'bos'")  # fmt: skip
     canvas.scroll_into_view_if_needed()
     board.click(4, 12)
     _wait_summary(page, board, "knight")
     _text_field(page, "Faction").locator("input").fill("raiders")
     _text_field(page, "Name").first.locator("input").fill("Raider")
+    _kernel_has(lab, page, "editor.name.value == 'Raider' and editor.faction.value == 'raiders'")
     canvas.scroll_into_view_if_needed()
     board.click(18, 12)
     _wait_summary(page, board, "raider")
@@ -177,25 +205,29 @@ def _drive(page: Any, saved: Path) -> None:
     _tool(page, "Rectangle")
     names = page.locator(".widget-text", has=page.locator('label:text-is("Name")'))
     names.nth(1).locator("input").fill("Crate")
+    _kernel_has(lab, page, "editor.tool.value == 'rect' and editor.piece_name.value == 'Crate'")
     canvas.scroll_into_view_if_needed()
     board.drag((10, 10), (12, 14))
     _wait_summary(page, board, "crate")
 
     # Drag the raider with the Select tool.
     _tool(page, "Select")
+    _kernel_has(lab, page, "editor.tool.value == 'select'")
     canvas.scroll_into_view_if_needed()
     board.drag((18, 12), (16, 16), shot="editor-dragging-1280x800.png")
-    page.wait_for_timeout(500)
+    _kernel_has(lab, page, "editor.data['models'][1]['at'] == [16.0, 16.0]")
     canvas.scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "editor-1280x800.png"))
 
     # Malformed actions: a model on top of another is refused; a bow tie is kept red and
     # blocks saving until it is undone.
     _tool(page, "Model")
+    _kernel_has(lab, page, "editor.tool.value == 'model'")
     canvas.scroll_into_view_if_needed()
     board.click(4.3, 12)
     assert "overlaps 'knight'" in _wait_message(page, "Not done")
     _tool(page, "Polygon")
+    _kernel_has(lab, page, "editor.tool.value == 'polygon'")
     canvas.scroll_into_view_if_needed()
     for x, y in [(2, 2), (6, 6), (6, 2), (2, 6), (2, 2)]:
         board.click(x, y)

@@ -1,0 +1,350 @@
+"""The threat map's result (:class:`ThreatMap`) and its entry point (:func:`threat_map`).
+
+Definitions
+-----------
+* **The target model** at a position has the given base and a faction of ``target_side``;
+  the shooters are every model opposing it (``Scenario.opposing``), in file order.
+* **Best weapon**: of the shooter's weapons (``Scenario.weapons_of``: card order, the
+  Improvised Weapon last) whose ruling is allowed, the one with the highest adjusted skill
+  value (``skill.target``), ties by that order. When none is allowed, the cell reports the
+  first weapon (the one ``fwwrules ruling`` takes without ``--weapon``) and the first clause
+  of its ``not_allowed``.
+* **A named weapon** (``weapon="laser-rifle"``): a shooter carrying it is judged with it
+  alone (not allowed: the first clause of its ``not_allowed``); a shooter without it keeps
+  its best weapon.
+* ``modifier`` is the chosen ruling's ``skill.modifier`` and ``covered`` whether its
+  ``cover`` list is non-empty; both are meaningful only where the attack is allowed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..attack import ruling
+from ..constants import MAX_THREAT_POSITIONS
+from ..data import Scenario
+from ..errors import QueryError
+from ..kernels import Array, BoolArray
+from ..pieces import IMPROVISED, Rules
+from ..rulesets import ruleset_name
+from .compute import Computed, Query, affected, compute, with_model
+from .document import CellDoc, GridDoc, ThreatDocument
+from .positions import DEFAULT_BASE_MM, faction_of, fresh_id, grid, sides_of
+from .shooter import NO_REASON, Layers
+
+
+@dataclass(frozen=True, slots=True)
+class ThreatCell:
+    """One position and one shooter: the ruling's outcome, reduced."""
+
+    shooter: str
+    weapon: str
+    allowed: bool
+    modifier: int | None
+    covered: bool | None
+    reason: str | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ThreatMap:
+    """The result of :func:`threat_map`. Arrays are read-only; index ``[position, shooter]``.
+
+    ``positions`` is ``(P, 2)`` in scenario units; for a grid, ``shape`` is ``(ny, nx)`` and
+    the positions run row by row (``positions.reshape(ny, nx, 2)``), else ``shape`` is None.
+    """
+
+    scenario: Scenario
+    side: str
+    faction: str
+    target_id: str
+    base: float
+    step: float | None
+    rules: str
+    shooters: tuple[str, ...]
+    positions: Array
+    shape: tuple[int, int] | None
+    placeable: BoolArray
+    elevation: Array
+    allowed: BoolArray
+    modifier: NDArray[np.int32]
+    covered: BoolArray
+    reason: NDArray[np.int16]
+    weapon: NDArray[np.int16]
+    exact: BoolArray
+    clauses: tuple[str, ...] = field(default=("",))
+    weapon_choice: str = "best"
+    """``"best"``, or the weapon id asked for (shooters without it use their best weapon)."""
+
+    @classmethod
+    def of(
+        cls,
+        scenario: Scenario,
+        q: Query,
+        pts: Array,
+        where: tuple[tuple[int, int] | None, float | None],
+        c: Computed,
+    ) -> ThreatMap:
+        """The map of ``q`` at ``pts`` (a grid's ``(shape, step)``, or ``(None, step)``)."""
+        pts.setflags(write=False)
+        out = c.layers
+        return cls(
+            scenario=scenario,
+            side=q.side,
+            faction=q.faction,
+            target_id=q.target_id,
+            base=q.base,
+            step=where[1],
+            rules=q.rules,
+            shooters=q.shooters,
+            positions=pts,
+            shape=where[0],
+            placeable=c.placeable,
+            elevation=c.elevation,
+            allowed=out.allowed,
+            modifier=out.modifier,
+            covered=out.covered,
+            reason=out.reason,
+            weapon=out.weapon,
+            exact=out.exact,
+            clauses=c.clauses,
+            weapon_choice=q.weapon,
+        )
+
+    @property
+    def query(self) -> Query:
+        """What this map asks (side, target, base, rules, shooters, weapon)."""
+        return Query(
+            self.side,
+            self.faction,
+            self.target_id,
+            self.base,
+            self.rules,
+            self.shooters,
+            self.weapon_choice,
+        )
+
+    # --- summary layers ---------------------------------------------------------------------
+    @property
+    def attackers(self) -> NDArray[np.int64]:
+        """Per position: how many shooters may attack (0 where unplaceable)."""
+        return np.asarray(self.allowed.sum(axis=1), dtype=np.int64)
+
+    @property
+    def uncovered(self) -> NDArray[np.int64]:
+        """Per position: how many shooters may attack without any cover applying."""
+        return np.asarray((self.allowed & ~self.covered).sum(axis=1), dtype=np.int64)
+
+    @property
+    def best_modifier(self) -> Array:
+        """Per position: the highest skill modifier among the shooters that may attack (NaN
+        where none may, or the position is unplaceable)."""
+        m = np.where(self.allowed, self.modifier.astype(np.float64), -np.inf)
+        best = m.max(axis=1) if m.shape[1] else np.full(len(self.positions), -np.inf)
+        return np.where(np.isfinite(best), best, np.nan)
+
+    def layer(self, name: str) -> Array:
+        """A summary layer by name: ``attackers``, ``uncovered`` or ``best-modifier``, as
+        floats with NaN where the position is unplaceable."""
+        if name == "attackers":
+            values = self.attackers.astype(np.float64)
+        elif name == "uncovered":
+            values = self.uncovered.astype(np.float64)
+        elif name == "best-modifier":
+            values = self.best_modifier
+        else:
+            raise QueryError(
+                f"unknown threat layer {name!r}; expected attackers, uncovered or best-modifier"
+            )
+        return np.where(self.placeable, values, np.nan)
+
+    # --- cells ------------------------------------------------------------------------------
+    def cell(self, position: int, shooter: int | str) -> ThreatCell | None:
+        """The cell of one position and shooter (``None`` where the position is unplaceable)."""
+        k = self.shooters.index(shooter) if isinstance(shooter, str) else shooter
+        if not self.placeable[position]:
+            return None
+        sid = self.shooters[k]
+        weapons = self.scenario.weapons_of(self.scenario.model(sid))
+        allowed = bool(self.allowed[position, k])
+        code = int(self.reason[position, k])
+        return ThreatCell(
+            shooter=sid,
+            weapon=weapons[int(self.weapon[position, k])].id,
+            allowed=allowed,
+            modifier=int(self.modifier[position, k]) if allowed else None,
+            covered=bool(self.covered[position, k]) if allowed else None,
+            reason=None if code == NO_REASON else self.clauses[code],
+        )
+
+    def nearest(self, x: float, y: float) -> int:
+        """The index of the position nearest to ``(x, y)`` (scenario units)."""
+        d = np.hypot(self.positions[:, 0] - x, self.positions[:, 1] - y)
+        return int(np.argmin(d))
+
+    def target_scenario(self, position: int) -> Scenario:
+        """The scenario with the target model standing at ``position`` (for full rulings)."""
+        x, y = (float(v) for v in self.positions[position])
+        model = self.query.target_at(x, y, float(self.elevation[position]))
+        return with_model(self.scenario, model)
+
+    def rulings(self, position: int) -> list[Any]:
+        """The full rulings behind one position, one per shooter, with the reported weapon
+        (``AttackRuling`` objects: ``explain("de")`` reads them in German)."""
+        if not self.placeable[position]:
+            return []
+        scn = self.target_scenario(position)
+        out = []
+        for k, sid in enumerate(self.shooters):
+            weapons = scn.weapons_of(scn.model(sid))
+            w = weapons[int(self.weapon[position, k])]
+            out.append(ruling(scn, sid, self.target_id, weapon=w.id, rules=self.rules))
+        return out
+
+    def update(self, scenario: Scenario, moved: str | Iterable[str]) -> ThreatMap:
+        """The map for ``scenario``, which differs from this map's scenario only in where the
+        ``moved`` models stand (``at``, ``elevation``): equal to a full :func:`threat_map`
+        with this map's arguments, but only the cells a move can change are recomputed --
+        a moved shooter's whole layer, every shooter whose engagements changed, every
+        shooter at the positions near a moved model or a model whose engagements changed
+        (placing, contact, close combat), and each other shooter at the positions whose
+        line to it passes near a moved model's old or new place (line of sight behind a
+        Huge model, cover by models).
+
+        Boundary case: any other difference (terrain, rules, options, models added or
+        removed, a side changed) recomputes the whole map.
+        """
+        ids = {moved} if isinstance(moved, str) else set(moved)
+        old = self.scenario
+        same = (
+            len(scenario.models) == len(old.models)
+            and all(
+                a.id == b.id
+                and (
+                    a == b
+                    or (a.id in ids and dataclasses.replace(a, at=b.at, elevation=b.elevation) == b)
+                )
+                for a, b in zip(old.models, scenario.models, strict=True)
+            )
+            and dataclasses.replace(scenario, models=old.models) == old
+        )
+        q = self.query
+        pts = np.array(self.positions)
+        only = affected(old, scenario, ids, q, pts) if same else None
+        prior = self._computed() if same else None
+        c = compute(scenario, q, pts, only=only, prior=prior)
+        return ThreatMap.of(scenario, q, pts, (self.shape, self.step), c)
+
+    def _computed(self) -> Computed:
+        layers = Layers(
+            self.allowed, self.modifier, self.covered, self.reason, self.weapon, self.exact
+        )
+        return Computed(self.placeable, self.elevation, layers, self.clauses)
+
+    def document(self) -> ThreatDocument:
+        """The ``fwwrules/threat@1`` document (placeable positions only)."""
+        idx = np.flatnonzero(self.placeable)
+        cells = []
+        for i in idx.tolist():
+            row = []
+            for k in range(len(self.shooters)):
+                c = self.cell(i, k)
+                assert c is not None
+                row.append(CellDoc(c.allowed, c.modifier, c.reason, c.weapon))
+            cells.append(row)
+        return ThreatDocument(
+            format="fwwrules/threat@1",
+            side=self.side,
+            base=self.base,
+            step=self.step,
+            units=self.scenario.units,
+            rules=cast("Rules", self.rules),
+            weapon=self.weapon_choice,
+            shooters=list(self.shooters),
+            positions=[(_num(x), _num(y)) for x, y in self.positions[idx].tolist()],
+            elevation=[_num(e) for e in self.elevation[idx].tolist()],
+            grid=None if self.shape is None else GridDoc(self.shape),
+            unplaceable=int(len(self.positions) - len(idx)),
+            cells=cells,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``fwwrules/threat@1`` JSON (placeable positions only)."""
+        return self.document().to_json()
+
+    @property
+    def stats(self) -> dict[str, int]:
+        """How many cells there are and how many ``fwwrules.ruling`` decided itself."""
+        live = self.placeable[:, None] & np.ones(len(self.shooters), dtype=bool)[None, :]
+        return {"cells": int(live.sum()), "exact": int((self.exact & live).sum())}
+
+
+def _num(v: float) -> float:
+    return round(float(v), 6)
+
+
+def threat_map(
+    scenario: Scenario,
+    target_side: str,
+    base: float | None = None,
+    step: float | None = None,
+    rules: str | None = None,
+    weapon: str = "best",
+    *,
+    positions: Sequence[tuple[float, float]] | None = None,
+    area: tuple[float, float, float, float] | None = None,
+) -> ThreatMap:
+    """The threat map for a model of ``target_side`` with a base of ``base`` (scenario units;
+    default a 32 mm base) at every position of a grid of ``step`` (default a quarter inch,
+    grown so that the grid stays within :data:`~fwwrules.constants.MAX_THREAT_POSITIONS`),
+    or at the given ``positions``. ``area`` is ``(x0, y0, x1, y1)`` in scenario units.
+
+    Raises :class:`~fwwrules.errors.QueryError` for an unknown side, a base or step that is
+    not a positive number, an unknown ``weapon`` (``"best"`` or a weapon id of the file,
+    ``improvised`` included), or more positions than the limit.
+
+    ``weapon``: ``"best"`` (each shooter's best weapon, see the module's definitions), or a
+    weapon id: each shooter that carries it is judged with that weapon alone (the cell is
+    what ``fwwrules ruling --weapon W`` says); a shooter that does not carry it keeps its
+    best weapon (the cell's ``weapon`` says which).
+    """
+    rules = ruleset_name(scenario.rules, rules or None)
+    if weapon != "best":
+        known_weapons = [w.id for w in scenario.weapons] + [IMPROVISED]
+        if weapon not in known_weapons:
+            raise QueryError(
+                f"unknown weapon {weapon!r}; expected best or a weapon id of the file "
+                f"({', '.join(known_weapons)})"
+            )
+    known = sides_of(scenario)
+    if target_side not in known:
+        raise QueryError(f"unknown side {target_side!r}; known sides: {', '.join(known) or '-'}")
+    if base is None:
+        base = DEFAULT_BASE_MM / scenario.unit_mm
+    if not (isinstance(base, int | float) and math.isfinite(base) and base > 0):
+        raise QueryError(f"base must be a positive number, got {base!r}")
+    base = float(base)
+    if positions is not None:
+        pts = np.asarray(positions, dtype=np.float64).reshape(-1, 2)
+        if not np.isfinite(pts).all():
+            raise QueryError("positions must be finite numbers")
+        if len(pts) > MAX_THREAT_POSITIONS:
+            raise QueryError(
+                f"{len(pts)} positions is more than the limit of {MAX_THREAT_POSITIONS}"
+            )
+        where: tuple[tuple[int, int] | None, float | None] = (None, step)
+    else:
+        pts, shape, step_used = grid(scenario, base, step, area)
+        where = (shape, step_used)
+    faction = faction_of(scenario, target_side)
+    q = Query(target_side, faction, fresh_id(scenario), base, rules, (), weapon)
+    probe = q.target_at(0.0, 0.0)
+    shooters = tuple(m.id for m in scenario.models if scenario.opposing(probe, m))
+    q = dataclasses.replace(q, shooters=shooters)
+    return ThreatMap.of(scenario, q, pts, where, compute(scenario, q, pts))

@@ -1,0 +1,154 @@
+"""Where the target stands: the grid of positions, the height it stands at, and where it
+cannot stand (the threat map's positions).
+
+Boundary cases
+--------------
+* Positions are the centres of the target's base, in the scenario's units. A grid covers the
+  given ``area`` (default: the table, or every base and piece plus one target base) with
+  cells of ``step``; positions are the cell centres, the grid centred on the area.
+* **Standing** (``elevation.standing-on``): the model stands on the ground, or, when its
+  centre lies on pieces with a height (outline included), on top of the highest of them.
+* **Unplaceable**: the base would overlap another model's base on the same level by more than
+  the contact tolerance, or would reach more than the contact tolerance into a ``blocking``
+  or ``dense-area`` piece (declared kind) it does not stand on. A base exactly touching a
+  piece or a base is placeable.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import shapely
+from shapely.geometry.base import BaseGeometry
+
+from ..constants import LENGTH_EPSILON_MM, MAX_THREAT_POSITIONS
+from ..data import Scenario
+from ..errors import QueryError
+from ..kernels import Array, BoolArray, IndexArray
+
+DEFAULT_BASE_MM = 32.0
+"""The target's base when none is given: the rulebook's Normal base."""
+
+DEFAULT_STEP_MM = 6.35
+"""The grid step when none is given: a quarter inch (grown to stay within the limit)."""
+
+
+def sides_of(scenario: Scenario) -> list[str]:
+    """Every side of the scenario: declared ``sides`` and each model's side, in order."""
+    out: list[str] = list(scenario.sides)
+    for m in scenario.models:
+        s = scenario.side_of(m.faction)
+        if s not in out:
+            out.append(s)
+    return out
+
+
+def faction_of(scenario: Scenario, side: str) -> str:
+    """A faction of ``side`` for the target model (the side's first, else a model's)."""
+    if scenario.sides.get(side):
+        return scenario.sides[side][0]
+    for m in scenario.models:
+        if scenario.side_of(m.faction) == side:
+            return m.faction
+    return side
+
+
+def fresh_id(scenario: Scenario) -> str:
+    """An id no model or piece of the scenario has: ``target``, ``target-2`` ..."""
+    taken = {m.id for m in scenario.models} | {t.id for t in scenario.terrain}
+    ident, n = "target", 1
+    while ident in taken:
+        n += 1
+        ident = f"target-{n}"
+    return ident
+
+
+def default_area(scenario: Scenario, base: float) -> tuple[float, float, float, float]:
+    """The table (``board: {size}``) when the file gives it; else every base and piece plus
+    one target base around (:meth:`Scenario.limits_mm` with that margin), in scenario units
+    as ``(x0, y0, x1, y1)``. An empty board without a size is 100 mm square."""
+    u = scenario.unit_mm
+    xmin, xmax, ymin, ymax = scenario.limits_mm(margin_mm=base * u)
+    return (xmin / u, ymin / u, xmax / u, ymax / u)
+
+
+def grid(
+    scenario: Scenario,
+    base: float,
+    step: float | None,
+    area: tuple[float, float, float, float] | None,
+) -> tuple[Array, tuple[int, int], float]:
+    """The positions of a grid over ``area`` (row by row), its ``(rows, columns)`` and step."""
+    x0, y0, x1, y1 = area if area is not None else default_area(scenario, base)
+    if not all(math.isfinite(v) for v in (x0, y0, x1, y1)) or x1 <= x0 or y1 <= y0:
+        raise QueryError(f"area must be x0,y0,x1,y1 with x0 < x1 and y0 < y1, got {area!r}")
+    w, h = x1 - x0, y1 - y0
+    if step is None:
+        step = DEFAULT_STEP_MM / scenario.unit_mm
+        while count(w, step) * count(h, step) > MAX_THREAT_POSITIONS:
+            step *= 1.25
+    if not (isinstance(step, int | float) and math.isfinite(step) and step > 0):
+        raise QueryError(f"step must be a positive number, got {step!r}")
+    nx, ny = count(w, step), count(h, step)
+    if nx * ny > MAX_THREAT_POSITIONS:
+        smallest = math.sqrt(w * h / MAX_THREAT_POSITIONS)
+        raise QueryError(
+            f"a step of {step:g} gives {nx} x {ny} = {nx * ny} positions, more than the limit "
+            f"of {MAX_THREAT_POSITIONS}; use a step of at least {math.ceil(smallest * 100) / 100:g}"
+        )
+    xs = x0 + (w - nx * step) / 2 + step * (np.arange(nx) + 0.5)
+    ys = y0 + (h - ny * step) / 2 + step * (np.arange(ny) + 0.5)
+    gx, gy = np.meshgrid(xs, ys)
+    return np.column_stack((gx.ravel(), gy.ravel())), (ny, nx), float(step)
+
+
+def count(length: float, step: float) -> int:
+    """Grid cells of ``step`` along ``length`` (at least one)."""
+    return max(1, math.floor(length / step + 1e-9))
+
+
+def standing_height(scenario: Scenario, px: Array, py: Array) -> Array:
+    """``elevation.standing-on``: the height of the highest piece under each centre (0 if none)."""
+    elev = np.zeros(len(px))
+    for t in scenario.board.terrain.values():
+        if t.height is None or t.height <= 0.0:
+            continue
+        on = shapely.intersects_xy(t.polygon, px, py)
+        elev = np.where(on, np.maximum(elev, t.height), elev)
+    return elev
+
+
+def _near_box(geom: BaseGeometry, px: Array, py: Array, reach: float) -> IndexArray:
+    x0, y0, x1, y1 = geom.bounds
+    m = (px >= x0 - reach) & (px <= x1 + reach) & (py >= y0 - reach) & (py <= y1 + reach)
+    return np.flatnonzero(m)
+
+
+def placeable(scenario: Scenario, px: Array, py: Array, rt: float, elev_mm: Array) -> BoolArray:
+    """Where a base of radius ``rt`` (mm) standing at ``elev_mm`` can be placed."""
+    board = scenario.board
+    tol = board.contact_tolerance
+    out = np.ones(len(px), dtype=bool)
+    for mg in board.models.values():
+        d = mg.disc
+        gap = np.hypot(px - d.x, py - d.y) - d.r - rt
+        same = elev_mm == mg.elevation
+        out &= ~(same & (gap < -tol))
+    for t in board.terrain.values():
+        if t.kind not in ("blocking", "dense-area"):
+            continue
+        idx = _near_box(t.polygon, px, py, rt)
+        if not len(idx):
+            continue
+        if t.height is not None and t.height > 0.0:
+            stands = (t.height <= elev_mm[idx] + LENGTH_EPSILON_MM) & shapely.intersects_xy(
+                t.polygon, px[idx], py[idx]
+            )
+        else:
+            stands = np.zeros(len(idx), dtype=bool)
+        dist = shapely.distance(t.polygon, shapely.points(px[idx], py[idx]))
+        inside = shapely.contains_xy(t.polygon, px[idx], py[idx])
+        overlap = (inside | (dist < rt - tol)) & ~stands
+        out[idx[overlap]] = False
+    return out

@@ -1,0 +1,261 @@
+"""One shooter's layer of the threat map: for a target at every position, may this shooter
+attack it (``melee.engaged``, ``ranged.skill``, ``ranged.range``, ``ranged.los``), with which
+weapon, and with what skill modifier (``cover.*`` by the cover rules' vector forms,
+``melee.shoot-into``).
+
+Only flat shots are decided here (the target on the ground, neither model Elevated); every
+cell within the sure margin of a boundary, or whose rules have no vector form, is marked for
+the exact path (:func:`fwwrules.ruling` on the scenario with the target added).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..constants import THREAT_SURE_MARGIN_MM
+from ..cover import CoverPositions, cover_layer
+from ..data import Scenario
+from ..elevation import pieces_under
+from ..engagement import engagements
+from ..kernels import Array, BoolArray, Fan
+from ..los import SightPositions
+from ..pieces import Weapon
+from ..ranges import band_limits, range_bands
+from ..rulings import add_modifiers
+from ..terrain import shot_kinds
+from ..thresholds import reaches_ruler
+from .sight import sight_layer
+
+_DELTA = THREAT_SURE_MARGIN_MM
+IntArray = NDArray[np.int32]
+NO_REASON = 0
+"""The reason code of a cell whose attack is allowed."""
+
+
+class Clauses:
+    """Clause ids by small integer code (code 0: no reason), in first-seen order."""
+
+    def __init__(self, names: Sequence[str] = ("",)) -> None:
+        self.names: list[str] = list(names)
+
+    def code(self, clause: str) -> int:
+        if clause not in self.names:
+            self.names.append(clause)
+        return self.names.index(clause)
+
+
+@dataclass(eq=False)
+class Layers:
+    """The map's per-cell arrays, ``(positions, shooters)``, filled shooter by shooter."""
+
+    allowed: BoolArray
+    modifier: IntArray
+    covered: BoolArray
+    reason: NDArray[np.int16]
+    weapon: NDArray[np.int16]
+    exact: BoolArray
+
+    @classmethod
+    def empty(cls, n: int, k: int) -> Layers:
+        return cls(
+            allowed=np.zeros((n, k), dtype=bool),
+            modifier=np.zeros((n, k), dtype=np.int32),
+            covered=np.zeros((n, k), dtype=bool),
+            reason=np.zeros((n, k), dtype=np.int16),
+            weapon=np.zeros((n, k), dtype=np.int16),
+            exact=np.zeros((n, k), dtype=bool),
+        )
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Target:
+    """The target at every position: centres and standing height (mm), base radius and size,
+    the shoot-into modifier where it is engaged, and where it would be engaged with a model."""
+
+    px: Array
+    py: Array
+    rt: float
+    elev_mm: Array
+    size: str
+    into: IntArray
+    engaged_with: Callable[[str], BoolArray]
+
+
+def weapon_indices(weapons: Sequence[Weapon], choice: str) -> tuple[int, ...]:
+    """Which of a shooter's weapons (``Scenario.weapons_of`` order) a cell may report:
+    all of them for ``"best"``; only the named one when the shooter carries it; all of them
+    (its best) when it does not.
+
+    >>> from fwwrules.pieces import IMPROVISED_WEAPON
+    >>> weapon_indices((IMPROVISED_WEAPON,), "best"), weapon_indices((IMPROVISED_WEAPON,), "laser")
+    ((0,), (0,))
+    """
+    for k, w in enumerate(weapons):
+        if choice != "best" and w.id == choice:
+            return (k,)
+    return tuple(range(len(weapons)))
+
+
+def reach_end(scenario: Scenario, weapon: Weapon, rt: float) -> float:
+    """The farthest edge-to-edge distance (mm) at which :func:`fwwrules.ranges.range_bands`
+    still puts a base of radius ``rt`` in a band: the long ruler's end (or the short one's),
+    plus whatever ruler tolerance the engine applies, found by bisecting the engine's own
+    answer (so the fast path follows it exactly)."""
+    short_end, long_end = band_limits(scenario, weapon)
+    end = long_end if long_end is not None else short_end
+
+    def inside(x: float) -> bool:
+        return bool(range_bands(scenario, weapon, x, x + 2 * rt).bands)
+
+    lo, hi = end - 1.0, end + 10.0
+    if not inside(lo) or inside(hi):  # pragma: no cover - a ruler of another shape
+        return end
+    while True:
+        mid = (lo + hi) / 2
+        if mid in (lo, hi):
+            return lo
+        if inside(mid):
+            lo = mid
+        else:
+            hi = mid
+
+
+def _in_range(
+    scenario: Scenario,
+    sid: str,
+    which: tuple[int, ...],
+    t: Target,
+    reasons: tuple[Clauses, NDArray[np.int16]],
+    unsure: BoolArray,
+) -> list[tuple[int, Weapon, BoolArray]]:
+    """``ranged.skill`` and ``ranged.range`` per weapon: the usable weapons and where each
+    reaches; the first weapon's refusal written into ``reasons`` (``ranged.los`` where it
+    reaches); positions at a ruler's end or the minimum range set in ``unsure``."""
+    clauses, first_reason = reasons
+    model = scenario.model(sid)
+    c = scenario.board.models[sid].disc
+    d = np.hypot(t.px - c.x, t.py - c.y)
+    nearest = np.maximum(d - c.r - t.rt, 0.0)
+    usable: list[tuple[int, Weapon, BoolArray]] = []
+    for wi, w in enumerate(scenario.weapons_of(model)):
+        if wi not in which:
+            continue
+        if w.type == "melee":
+            if wi == which[0]:
+                first_reason[:] = clauses.code("melee.engaged")
+            continue
+        end = reach_end(scenario, w, t.rt)
+        in_range = nearest <= end
+        unsure |= np.abs(nearest - end) <= _DELTA
+        if w.min_range is not None:
+            lo = scenario.length_mm(w.min_range)
+            unsure |= d - c.r - t.rt <= lo + 2 * t.rt + _DELTA
+        has_skill = model.skills.get(w.type) is not None
+        if wi == which[0]:
+            if not has_skill:
+                first_reason[:] = clauses.code("ranged.skill")
+            else:
+                first_reason[:] = np.where(
+                    in_range, clauses.code("ranged.los"), clauses.code("ranged.range")
+                )
+        if has_skill:
+            usable.append((wi, w, in_range))
+    return usable
+
+
+def shooter_layer(
+    scenario: Scenario,
+    sid: str,
+    j: int,
+    t: Target,
+    live: BoolArray,
+    cells: tuple[Layers, Clauses, BoolArray],
+    choice: str = "best",
+) -> None:
+    """Fill column ``j`` (shooter ``sid``) of the layers at the ``live`` positions; mark in
+    ``hard`` (the third of ``cells``) the cells left to the exact path."""
+    out, clauses, hard = cells
+    n = len(t.px)
+    weapons = scenario.weapons_of(scenario.model(sid))
+    which = weapon_indices(weapons, choice)
+    # melee.engaged: an engaged shooter may attack only those it is engaged with.
+    out.weapon[live, j] = which[0]  # the weapon reported where none may attack
+    if engagements(scenario).get(sid):
+        out.reason[live, j] = clauses.code("melee.engaged")
+        return
+    first_reason = np.zeros(n, dtype=np.int16)
+    unsure = np.zeros(n, dtype=bool)
+    usable = _in_range(scenario, sid, which, t, (clauses, first_reason), unsure)
+    hard[live & unsure, j] = True
+    out.reason[live, j] = first_reason[live]
+    if not usable:
+        return
+    any_in = np.zeros(n, dtype=bool)
+    for _, _, ir in usable:
+        any_in |= ir
+    need = live & any_in & ~hard[:, j]
+    # Elevation: the fast path takes flat shots only (target on the ground, neither Elevated).
+    mg = scenario.board.models[sid]
+    orange, rtol = scenario.ruler_mm("orange"), scenario.ruler_tolerance_mm
+    diff = mg.elevation - t.elev_mm
+    elevated = reaches_ruler(diff, orange, rtol) | reaches_ruler(-diff, orange, rtol)
+    flat_bad = need & ((t.elev_mm > 0.0) | elevated)
+    hard[flat_bad, j] = True
+    need &= ~flat_bad
+    if need.any():
+        _attack(scenario, sid, j, t, need, usable, (out, hard))
+
+
+def _attack(
+    scenario: Scenario,
+    sid: str,
+    j: int,
+    t: Target,
+    need: BoolArray,
+    usable: list[tuple[int, Weapon, BoolArray]],
+    cells: tuple[Layers, BoolArray],
+) -> None:
+    """``ranged.los`` and cover for the flat shots at ``need``; the best usable weapon, the
+    skill modifier (the cover rules' modifiers and ``melee.shoot-into``, added as a ruling
+    adds them) where the attack is allowed."""
+    out, hard = cells
+    board = scenario.board
+    model = scenario.model(sid)
+    c = board.models[sid].disc
+    target_huge = t.size == "huge"
+    excluded = set(pieces_under(scenario, sid))
+    huge = board.models[sid].size == "huge" or target_huge
+    kinds = shot_kinds(board, huge=huge, elevated_kind={}, excluded=excluded)
+    fan = Fan(c.x, c.y, t.px, t.py)
+    sight = sight_layer(SightPositions(scenario, sid, c, t.rt, kinds), fan, t.px, t.py, need)
+    if sight is None:
+        hard[need, j] = True
+        return
+    visible, _ = sight
+    # terrain.kinds: a piece's Huge variant decides its cover only when the target is Huge
+    cover_kinds = shot_kinds(board, huge=target_huge, elevated_kind={}, excluded=excluded)
+    where = CoverPositions(scenario, model, c, t.rt, fan, visible, t.engaged_with)
+    cover = cover_layer(where, cover_kinds, skip=(sid,))
+    hard[cover.unsure, j] = True
+    ok = visible & ~cover.unsure
+    best_value = np.full(len(t.px), -(10**9))
+    best_index = np.zeros(len(t.px), dtype=np.int16)
+    for wi, w, ir in usable:
+        value = int(model.skills[w.type])
+        better = ok & ir & (value > best_value)
+        best_value = np.where(better, value, best_value)
+        best_index = np.where(better, wi, best_index)
+    allowed = ok & (best_value > -(10**9))
+    by_clause: dict[str, IntArray] = {}
+    add_modifiers(by_clause, cover.modifiers.items())
+    add_modifiers(by_clause, [("melee.shoot-into", t.into)])
+    modifier = sum(by_clause.values(), np.zeros(len(t.px), dtype=np.int32))
+    out.allowed[allowed, j] = True
+    out.weapon[allowed, j] = best_index[allowed]
+    out.modifier[allowed, j] = modifier[allowed]
+    out.covered[allowed, j] = cover.covered[allowed]
+    out.reason[allowed, j] = NO_REASON

@@ -1,0 +1,49 @@
+"""The threat map in words: its title and the summary ``fwwrules threat`` prints, English or
+German, from the catalogue (``threat/`` in :data:`~fwwrules.catalogue.UI_TEXT`); lengths
+through the catalogue's one length formatter."""
+
+from __future__ import annotations
+
+from ..catalogue import check_lang, length, ui_text
+from .map import ThreatMap
+
+
+def _base(result: ThreatMap, lang: str) -> str:
+    """The target's base as bases are sized: in mm (``32 mm``), whatever the board's units."""
+    return length(result.base * result.scenario.unit_mm, "mm", lang, inches=False)
+
+
+def title(result: ThreatMap, lang: str = "en") -> str:
+    """The map's title: the target's base and side (``Threat map for a 32 mm base of side
+    vault``)."""
+    check_lang(lang)
+    return ui_text("threat/title", lang).format(base=_base(result, lang), side=result.side)
+
+
+def summary_text(result: ThreatMap, lang: str = "en") -> str:
+    """A few lines for ``fwwrules threat`` without ``--json`` (English or German)."""
+    check_lang(lang)
+    att = result.attackers[result.placeable]
+
+    def count(label: str, n: int) -> str:
+        return ui_text("threat/summary-count", lang).format(label=label, count=n)
+
+    lines = [
+        ui_text("threat/summary", lang).format(
+            base=_base(result, lang),
+            side=result.side,
+            rules=result.rules,
+            n=len(result.positions),
+            placeable=int(result.placeable.sum()),
+            k=len(result.shooters),
+            shooters=", ".join(result.shooters) or "-",
+        ),
+        count(ui_text("threat/summary-safe", lang), int((att == 0).sum())),
+    ]
+    for n in range(1, int(att.max(initial=0)) + 1):
+        by = ui_text("threat/summary-by", lang).format(n=n)
+        lines.append(count(by, int((att == n).sum())))
+    unc = result.uncovered[result.placeable]
+    lines.append(count(ui_text("threat/summary-uncovered", lang), int((unc > 0).sum())))
+    lines.append(ui_text("threat/summary-exact", lang).format(**result.stats))
+    return "\n".join(lines)
