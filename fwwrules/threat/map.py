@@ -27,6 +27,7 @@ from typing import Any, cast
 import numpy as np
 from numpy.typing import NDArray
 
+from ..arguments import scenario as scenario_arg
 from ..attack import ruling
 from ..constants import MAX_THREAT_POSITIONS
 from ..data import Scenario
@@ -314,6 +315,7 @@ def threat_map(
     what ``fwwrules ruling --weapon W`` says); a shooter that does not carry it keeps its
     best weapon (the cell's ``weapon`` says which).
     """
+    scenario = scenario_arg(scenario, "threat_map")  # a grid is refused by name (hostile)
     rules = ruleset_name(scenario.rules, rules or None)
     if weapon != "best":
         known_weapons = [w.id for w in scenario.weapons] + [IMPROVISED]
