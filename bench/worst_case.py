@@ -18,10 +18,11 @@ pairs of models (a Python loop over ``fwwrules.ruling``: no command does it, a n
 might), Pathfinder grid files (the most walls and creatures, Colossal creatures far apart,
 open, in a crowd, sealed behind a maze, a checkerboard of wall squares), over-limit files
 refused early, long numbers; two models a million inches (or mm) apart rendered, a point and
-a slide at the coordinate limit and beyond it, and the board editor with a circle a million
-inches wide or a table that size; threat maps at the corner limit (eight 256-corner stars
-touching, in a row, apart; one star; ten, forty and ninety-nine shooters; a step of 1 mm),
-among 200 models, and with a step, base or area out of range.
+a slide at the coordinate limit and beyond it, the board editor with a circle a million
+inches wide or a table that size, the review page's picture cache holding a FIFO or a link
+to /dev/zero; threat maps at the corner limit (eight 256-corner stars touching, in a row,
+apart; one star; ten, forty and ninety-nine shooters; a step of 1 mm), among 200 models, and
+with a step, base or area out of range.
 
 Usage: ``python bench/worst_case.py [--case NAME ...] [--keep DIR] [--repeat N] [--list]``
 """
@@ -523,6 +524,26 @@ except EditRefused as exc:
 million inches wide."""
 
 
+CACHED = """
+import os, sys, tempfile
+from pathlib import Path
+from fwwrules.draw import review
+root = Path(tempfile.mkdtemp(dir=sys.argv[3]))
+cache = review.PictureCache(root)
+path = cache._path("item", "en")
+path.parent.mkdir(parents=True)
+if sys.argv[2] == "fifo":
+    os.mkfifo(path)
+else:
+    path.symlink_to(sys.argv[2])
+picture = cache.get("item", "en")
+print("cached picture:", "none (a miss)" if picture is None else f"{len(picture)} bytes")
+"""
+"""The review page's picture cache holding a FIFO, or a link to /dev/zero, where a picture
+belongs: the read ``fwwrules review`` makes of it (it hung on the FIFO; it read /dev/zero until
+MemoryError)."""
+
+
 @dataclass(frozen=True)
 class Case:
     name: str
@@ -622,6 +643,13 @@ CASES = [
     Case("threat: --area 1e308", engaged_pair, (*_THREAT, "--area", "0,0,1e308,1e308")),
     Case("editor: 1e6 in circle", engaged_pair, ("{file}", "circle"), program=("-c", EDITOR)),
     Case("editor: 1e6 in table", engaged_pair, ("{file}", "table"), program=("-c", EDITOR)),
+    Case("review cache: a FIFO", engaged_pair, ("{file}", "fifo", "{dir}"), program=("-c", CACHED)),
+    Case(
+        "review cache: a dev-zero link",
+        engaged_pair,
+        ("{file}", "/dev/zero", "{dir}"),
+        program=("-c", CACHED),
+    ),
     Case("too many models", too_many_models, ("check", "{file}")),
     Case(
         "5000-digit number",

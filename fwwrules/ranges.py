@@ -25,9 +25,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .context import AttackContext
 from .data import Scenario
 from .pieces import Band, TargetKind, Weapon
-from .rulings import Choice, Reason, Step
+from .rulings import Choice, RangeInfo, Reason, Step
 from .thresholds import within_ruler
 
 
@@ -166,3 +167,15 @@ def range_bands(
     if band is not None and band not in bands:
         reasons.append(Reason("ranged.range", "band-unavailable", {"band": band}))
     return RangeResult(nearest, tuple(bands), chosen, choice, tuple(reasons))
+
+
+def ranges_step(ctx: AttackContext) -> tuple[RangeInfo | None, Step]:
+    """``ranged.range`` for one attack: the range facts (in scenario units) and the step (the
+    band's dice, the choice, the refusal). A weapon without a short band (melee) has none."""
+    weapon, scenario, shot = ctx.weapon, ctx.scenario, ctx.shot
+    if weapon.type == "melee" or weapon.short is None:
+        return None, Step()
+    near, far = shot.target_distances()
+    rng = range_bands(scenario, weapon, near, far, band=ctx.band, target_kind=shot.target_type)
+    info = RangeInfo(scenario.from_mm(max(rng.distance, 0.0)), rng.bands, rng.band)
+    return info, rng.step(weapon)

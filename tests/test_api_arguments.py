@@ -40,6 +40,7 @@ CALLS: dict[str, tuple[Callable[[], Any], str]] = {
     "ruling grid": (lambda: fwwrules.ruling(GRID, "cleric", "ogre"), "grid_cover"),
     "withdraw grid": (lambda: fwwrules.withdraw(GRID, "cleric"), "grid_cover"),
     "slide grid": (lambda: fwwrules.slide(GRID, "cleric", (0, 0)), "grid_cover"),
+    "threat_map grid": (lambda: fwwrules.threat_map(GRID, "x"), "grid_cover"),
     "slide far": (lambda: fwwrules.slide(SCENARIO, KNIGHT, (1e307, 1e307)), "limit of 1e+06"),
     "slide text": (lambda: fwwrules.slide(SCENARIO, KNIGHT, "1,2"), "point (x, y)"),
     "save grid": (lambda: fwwrules.save(GRID, "/nonexistent/g.yaml"), "grid scenario"),

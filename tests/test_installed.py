@@ -260,7 +260,7 @@ from fwwrules_widgets import AttackPanel, BoardEditor, GridPanel, MeleePanel, Th
 board = fwwrules.load(fwwrules.example_path("cover-example-1"))
 panel = AttackPanel(board, attacker="brute", target="knight", interactive=False)
 assert panel.ruling.skill.modifier == -4 and panel.ruling.armor.bonus == 1, panel.ruling
-assert panel.artists and "image/png" in panel._repr_mimebundle_()
+assert panel.artists and "data:image/png" in panel._repr_mimebundle_()["text/html"]
 
 editor = BoardEditor(units="in", size=(24, 24), interactive=False)
 editor.add_model((4, 4), name="Knight", faction="bos", skills={"rifle": 7}, weapons=["rifle"])

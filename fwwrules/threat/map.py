@@ -318,7 +318,7 @@ def threat_map(
     what ``fwwrules ruling --weapon W`` says); a shooter that does not carry it keeps its
     best weapon (the cell's ``weapon`` says which).
     """
-    scenario = arguments.scenario(scenario, "threat_map")
+    scenario = arguments.scenario(scenario, "threat_map")  # a grid is refused by name
     rules = ruleset_name(scenario.rules, rules or None)
     if weapon != "best":
         known_weapons = [w.id for w in scenario.weapons] + [IMPROVISED]
