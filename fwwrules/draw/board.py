@@ -1371,10 +1371,21 @@ def _proxy(
     )
 
 
+def side_name(side: str) -> str:
+    """A side id as a legend shows it: its words capitalised (ids are lower case).
+
+    >>> side_name("super-mutants"), side_name("brotherhood"), side_name("raiders_2")
+    ('Super Mutants', 'Brotherhood', 'Raiders 2')
+    """
+    return " ".join(w[:1].upper() + w[1:] for w in side.replace("_", "-").split("-") if w)
+
+
 def _label(key: str, data: str, lang: str) -> str:
     word = draw_word(key, lang)
     if key.endswith("-band") and data:
         data = draw_word(data, lang)  # a ruler's colour
+    elif key == "side":
+        data = side_name(data)
     return f"{word}: {data}" if data else word
 
 

@@ -25,6 +25,7 @@ from matplotlib.text import Text
 
 from ..catalogue import check_lang, render
 from ..grid import ARROW_SLIT, LOW, VERDICTS, WALL, GridRuling, GridScenario
+from ..pieces import title_in
 from .figure import Margins, figure_of, new_axes
 from .layout import fit_height_to_board, fit_layout
 
@@ -343,7 +344,9 @@ def update_grid(
         circle.set_facecolor(look.face)
         circle.set_hatch(look.hatch)
     artists.roles = roles
-    text = "" if ruling is None else ruling.headline(lang)
+    # The grid's title in ``lang`` (a file's title per language), then the ruling's headline.
+    lines = (title_in(scenario.title, lang), None if ruling is None else ruling.headline(lang))
+    text = "\n".join(line for line in lines if line)
     _legend(artists, scenario, ruling, lang)
     fit_layout(artists.ax, title=text)  # nothing cut: fwwrules.draw.layout
     fit_height_to_board(artists.ax, title=text)  # no empty bands round a wide grid
