@@ -425,19 +425,11 @@ def grid_cover(
     Raises :class:`UnknownIdError` for an unknown creature and :class:`QueryError` for a
     scenario that is not a grid, an unknown attack type, or a creature attacking itself.
     """
-    if not isinstance(scenario, GridScenario):
-        raise QueryError(f"grid cover needs a {GRID_FORMAT} file, not {type(scenario).__name__}")
-    if attack not in ATTACKS:
-        raise QueryError(f"unknown attack {attack!r}; expected one of {', '.join(ATTACKS)}")
-    att = scenario.creature(attacker_id)
-    tgt = scenario.creature(target_id)
-    if att.id == tgt.id:
-        raise QueryError(f"{att.id!r} cannot attack itself")
+    att, tgt, attack = _creatures(scenario, attacker_id, target_id, attack)
     judge = _Judge(scenario, att, tgt)
     labels = {c.id: c.label for c in scenario.creatures}
     names = {"attacker": att.id, "target": tgt.id}
     reasons: list[Reason] = []
-
     adjacent = chebyshev(att, tgt) == 1
     reach = att.reach if att.reach is not None else DEFAULT_REACH.get(attack, 1)
     reachable = attack == "ranged" or in_reach(att, tgt, reach)
@@ -450,7 +442,6 @@ def grid_cover(
     if tgt.size > 1:
         key = "target-ranged" if all_corners else "target"
         reasons.append(Reason("grid.big", key, {**names, "size": tgt.size}))
-
     effect = line_of_effect(scenario, att, tgt)
     procedure: Procedure
     if melee_proc:
@@ -497,6 +488,21 @@ def grid_cover(
         reasons=tuple(reasons),
         labels=labels,
     )
+
+
+def _creatures(
+    scenario: GridScenario, attacker_id: str, target_id: str, attack: str
+) -> tuple[Creature, Creature, AttackKind]:
+    """The attacker, the target and the attack of a grid attack, checked (:class:`QueryError`)."""
+    if not isinstance(scenario, GridScenario):
+        raise QueryError(f"grid cover needs a {GRID_FORMAT} file, not {type(scenario).__name__}")
+    if attack not in ATTACKS:
+        raise QueryError(f"unknown attack {attack!r}; expected one of {', '.join(ATTACKS)}")
+    att = scenario.creature(attacker_id)
+    tgt = scenario.creature(target_id)
+    if att.id == tgt.id:
+        raise QueryError(f"{att.id!r} cannot attack itself")
+    return att, tgt, attack
 
 
 def _melee_best(judge: _Judge, names: Mapping[str, str], reasons: list[Reason]) -> _Choice:
