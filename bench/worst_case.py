@@ -19,8 +19,10 @@ might), Pathfinder grid files (the most walls and creatures, Colossal creatures 
 open, in a crowd, sealed behind a maze, a checkerboard of wall squares), over-limit files
 refused early, long numbers; two models a million inches (or mm) apart rendered, a point and
 a slide at the coordinate limit and beyond it, the board editor with a circle a million
-inches wide or a table that size, and the review page's picture cache holding a FIFO or a link
-to /dev/zero.
+inches wide or a table that size, the review page's picture cache holding a FIFO or a link
+to /dev/zero; threat maps at the corner limit (eight 256-corner stars touching, in a row,
+apart; one star; ten, forty and ninety-nine shooters; a step of 1 mm), among 200 models, and
+with a step, base or area out of range.
 
 Usage: ``python bench/worst_case.py [--case NAME ...] [--keep DIR] [--repeat N] [--list]``
 """
@@ -470,6 +472,38 @@ def engaged_pair() -> Any:
     return _scenario([_model(0, 100.0, 100.0), _model(1, 132.0, 100.0)], [])
 
 
+# --- threat maps at the corner limit (issue 21: bounded work) ------------------------------
+
+
+def threat_stars(
+    layout: str, stars: int = MAX_TOTAL_VERTICES // MAX_POLYGON_VERTICES, shooters: int = 10
+) -> Any:
+    """``stars`` blocking stars of MAX_POLYGON_VERTICES corners (the corner limit for 8),
+    touching in a cluster, in a row or scattered, and ``shooters`` models of side ``south``
+    facing as many of side ``north`` across the table."""
+    terrain = []
+    for i in range(stars):
+        if layout == "cluster":
+            x, y, r_out, r_in = 700.0 + (i % 3) * 70.0, 700.0 + (i // 3) * 70.0, 50.0, 30.0
+        elif layout == "row":
+            x, y, r_out, r_in = 250.0 + i * 180.0, 900.0, 80.0, 40.0
+        else:
+            x, y, r_out, r_in = 300.0 + (i % 4) * 400.0, 500.0 + (i // 4) * 800.0, 120.0, 60.0
+        poly = _star(x, y, r_out, r_in, MAX_POLYGON_VERTICES)
+        terrain.append({"id": f"t{i}", "kind": "blocking", "polygon": poly})
+    models = []
+    per_row = 40
+    for i in range(2 * shooters):
+        k = i // 2
+        x = 60.0 + (BOARD - 120.0) * (k % per_row) / (per_row - 1)
+        row = 50.0 * (k // per_row)
+        models.append(_model(i, x, 60.0 + row if i % 2 == 0 else 1740.0 - row))
+    return _scenario(models, terrain)
+
+
+_THREAT = ("threat", "{file}", "--side", "north")
+
+
 EDITOR = """
 import sys
 from fwwrules_widgets import BoardEditor, EditRefused
@@ -595,6 +629,18 @@ CASES = [
         engaged_pair,
         ("slide", "{file}", "--model", "m0", "--to", "1e307,1e307"),
     ),
+    Case("threat: 8 stars touching", lambda: threat_stars("cluster"), _THREAT),
+    Case("threat: 8 stars in a row", lambda: threat_stars("row"), _THREAT),
+    Case("threat: 8 stars apart", lambda: threat_stars("scatter"), _THREAT),
+    Case("threat: 1 star", lambda: threat_stars("scatter", stars=1), _THREAT),
+    Case("threat: 8 stars, step 1", lambda: threat_stars("cluster"), (*_THREAT, "--step", "1")),
+    Case("threat: 8 stars, 40 shooters", lambda: threat_stars("row", shooters=40), _THREAT),
+    Case("threat: 1 star, 99 shooters", lambda: threat_stars("row", 1, shooters=99), _THREAT),
+    Case("threat: 200 models", huge_crowd, _THREAT),
+    Case("threat: --step 1e-320", engaged_pair, (*_THREAT, "--step", "1e-320")),
+    Case("threat: --base 1e308", engaged_pair, (*_THREAT, "--base", "1e308")),
+    Case("threat: --area 1e6 square", engaged_pair, (*_THREAT, "--area", "0,0,1e6,1e6")),
+    Case("threat: --area 1e308", engaged_pair, (*_THREAT, "--area", "0,0,1e308,1e308")),
     Case("editor: 1e6 in circle", engaged_pair, ("{file}", "circle"), program=("-c", EDITOR)),
     Case("editor: 1e6 in table", engaged_pair, ("{file}", "table"), program=("-c", EDITOR)),
     Case("review cache: a FIFO", engaged_pair, ("{file}", "fifo", "{dir}"), program=("-c", CACHED)),
