@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Final, Literal, get_args
 
+from ..pieces import AttackKind as AttackKind_
+
 GRID_FORMAT: Final = "fwwrules/grid@1"
 
 SquareKind = Literal["open", "wall", "low", "arrow-slit"]
@@ -28,8 +30,9 @@ IgnoredBy = Literal["", "far", "attacker-closer", "not-behind"]
 """Why an obstruction on a line does not count (empty: it counts): ``far`` and
 ``attacker-closer`` (``grid.low-obstacle``), ``not-behind`` (``grid.improved``: the target is
 not nearer to the arrow slit than the attacker)."""
-Procedure = Literal["ranged", "melee"]
-"""Which procedure decided a ruling: ``grid.ranged`` or ``grid.melee``."""
+Procedure = AttackKind_
+"""Which procedure decided a ruling: ``grid.ranged`` or ``grid.melee`` (the words of
+:data:`fwwrules.pieces.AttackKind`)."""
 
 OPEN: Final = "open"
 WALL: Final = "wall"
