@@ -20,7 +20,7 @@ from . import __version__
 from .arguments import point
 from .catalogue import LANGS
 from .errors import FwwError, QueryError, ScenarioError, printable
-from .pieces import BANDS, RULESET_NAMES
+from .pieces import BANDS, RULESET_NAMES, Bounds
 from .writing import WriteError, write_atomic
 
 EXIT_OK = 0
@@ -127,14 +127,14 @@ def cmd_schema(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _area(text: str) -> tuple[float, float, float, float]:
+def _area(text: str) -> Bounds:
     try:
         x0, y0, x1, y1 = (float(v) for v in text.split(","))
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"expected X0,Y0,X1,Y1 (four numbers), got {text!r}"
         ) from None
-    return (x0, y0, x1, y1)
+    return Bounds(x0, y0, x1, y1)
 
 
 def cmd_threat(args: argparse.Namespace) -> int:

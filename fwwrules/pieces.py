@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Literal, get_args
+from typing import Literal, NamedTuple, get_args
 
 from .catalogue import Lang as Lang  # the languages, defined once in the catalogue
 
@@ -37,6 +37,24 @@ PassageHow = Literal["none", "grazed", "crossed", "entered", "inside", "exited"]
 CrossingHow = Literal["grazed", "crossed", "entered", "inside", "exited", "edge"]
 """How the Line of Cover meets a piece it reports (:class:`fwwrules.rulings.Crossing`): a
 passage other than ``none``, or ``edge`` for a Significant Edge."""
+
+
+class Bounds(NamedTuple):
+    """A box on the table, ``(xmin, ymin, xmax, ymax)`` (shapely's ``.bounds`` order): the one
+    bounds type (the table's limits, placement bounds, threat map areas).
+
+    >>> Bounds(0.0, 0.0, 30.0, 20.0).scaled(2.0)
+    Bounds(xmin=0.0, ymin=0.0, xmax=60.0, ymax=40.0)
+    """
+
+    xmin: float
+    ymin: float
+    xmax: float
+    ymax: float
+
+    def scaled(self, factor: float) -> Bounds:
+        """Each coordinate times ``factor`` (from scenario units to mm and back)."""
+        return Bounds(*(v * factor for v in self))
 
 
 Title = str | Mapping[str, str]
