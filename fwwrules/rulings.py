@@ -429,10 +429,6 @@ class AttackRuling(Explained):
     """The query said the attacker shoots in reaction to being charged (``melee.ranged-weapon``,
     RoP p.41)."""
 
-    @property
-    def cover_modifier(self) -> int:
-        return sum(c.modifier for c in self.cover)
-
     def headline(self, lang: str = "en") -> str:
         """One sentence: whether the attack is allowed; when it is not, why (each refusing
         clause's short reason, in the order checked)."""

@@ -77,7 +77,6 @@ BORDER_WALL: Final = "border-wall"
 CREATURE: Final = "creature"
 VERDICTS: tuple[ObstructionKind, ...] = get_args(ObstructionKind)
 """Obstruction kinds, strongest first (a line's verdict is its strongest counted one)."""
-BLOCKS_EFFECT: frozenset[str] = frozenset({WALL, BORDER_WALL})
 SOLID: frozenset[str] = frozenset({WALL, ARROW_SLIT})
 """Square kinds that are wall material (an arrow slit is a wall with a slit in it)."""
 
