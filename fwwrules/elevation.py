@@ -617,13 +617,6 @@ def edge_crossed(board: Board, edge: SignificantEdge, p: Point2, q: Point2) -> P
     return None
 
 
-def crossed_edges(
-    board: Board, edges: Iterable[SignificantEdge], p: Point2, q: Point2
-) -> tuple[SignificantEdge, ...]:
-    """The edges of ``edges`` that ``p -> q`` crosses (see :func:`edge_crossed`)."""
-    return tuple(e for e in edges if edge_crossed(board, e, p, q) is not None)
-
-
 def covering_edges(
     board: Board, edges: Iterable[SignificantEdge], p: Point2, q: Point2
 ) -> tuple[SignificantEdge, ...]:
