@@ -171,7 +171,7 @@ def _ranged(ctx: AttackContext) -> tuple[list[Step], _Facts]:
     shot = ctx.shot
     steps = [_ranged_skill(ctx), _thrown_reasons(ctx), charge_reaction_unused(ctx)]
     range_info, range_step = ranges_step(ctx)
-    steps += [range_step, _size_reasons(ctx), Step(reasons=shot.context.reasons)]
+    steps += [range_step, _size_reasons(ctx), shot.context.step()]
     los = shot_line_of_sight(shot)
     cov = line_of_cover(shot, ctx.rules)
     into, into_step = shoot_into(ctx) if shot.target_type == "model" else (None, Step())

@@ -59,7 +59,7 @@ from .cache import Key, Moved
 from .constants import BOUNDARY_TOLERANCE_MM, EDGE_PROBE_MM, LENGTH_EPSILON_MM
 from .data import Scenario
 from .pieces import EdgeRef
-from .rulings import Reason
+from .rulings import Reason, Step
 from .thresholds import reaches_ruler, within_ruler
 
 Point2 = tuple[float, float]
@@ -683,6 +683,11 @@ class ShotContext:
     @property
     def elevated(self) -> bool:
         return self.attacker_elevated or self.target_elevated
+
+    def step(self) -> Step:
+        """The common step contract: the elevation facts as reasons (what they change is
+        decided by line of sight and cover)."""
+        return Step(reasons=self.reasons)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
