@@ -45,6 +45,7 @@ from matplotlib.path import Path
 from matplotlib.text import Text
 from matplotlib.typing import LineStyleType
 
+from ..catalogue import side_name
 from ..elevation import significant_edges
 from ..engagement import engagements as engagement_graph
 from ..pieces import Bounds, EdgeRef, ModelRef, PieceRef, TerrainRef
@@ -1369,15 +1370,6 @@ def _proxy(
     return Line2D(
         [], [], color=colour, linestyle=linestyle, linewidth=width, marker=marker or "None", **kw
     )
-
-
-def side_name(side: str) -> str:
-    """A side id as a legend shows it: its words capitalised (ids are lower case).
-
-    >>> side_name("super-mutants"), side_name("brotherhood"), side_name("raiders_2")
-    ('Super Mutants', 'Brotherhood', 'Raiders 2')
-    """
-    return " ".join(w[:1].upper() + w[1:] for w in side.replace("_", "-").split("-") if w)
 
 
 def _label(key: str, data: str, lang: str) -> str:
