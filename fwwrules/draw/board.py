@@ -754,7 +754,7 @@ def lay_out(artists: BoardArtists, scenario: Scenario, title: str) -> None:
     key moves below the board, which takes room from it, so the labels are placed again (at
     most a few times)."""
     from .labels import place_labels
-    from .layout import fit_layout, key_overflow, place_key_below, show_key
+    from .layout import fit_layout, grow_for_key_below, key_overflow, place_key_below, show_key
 
     ax = artists.ax
     fig = artists.figure
@@ -777,8 +777,8 @@ def lay_out(artists: BoardArtists, scenario: Scenario, title: str) -> None:
             over = key_overflow(ax)
             if over <= 0.0:
                 return
-            if not fixed:
-                fit_layout(ax, title=title, refit=refit, height=height, grow=over)
+            if not fixed:  # the figure grows: the key goes below the board
+                grow_for_key_below(ax, title=title, refit=refit, height=height)
                 return
         need = place_key_below(ax)
         if need <= strip:
