@@ -255,9 +255,10 @@ def test_a_fast_drag_ends_on_exactly_the_full_render_with_one_frame_in_flight() 
 
 
 def test_the_title_changes_with_a_drag() -> None:
-    """The title states the ruling: once a drag changes it, each frame wipes the old title
-    and draws the new one, so a picture never says "may attack" over a text that says it
-    may not (and an unchanged title costs the drag nothing)."""
+    """The title states the ruling: once a drag changes it, the blit background is drawn
+    again with the old title wiped and the new one in it, so a picture never says "may
+    attack" over a text that says it may not; an unchanged title costs a motion nothing
+    (it is never among the artists drawn on every motion)."""
     p = AttackPanel(fwwrules.loads(SCENARIO), attacker="knight", target="brute",
                     interactive=False)  # fmt: skip
     canvas: Any = p.view.figure.canvas
@@ -270,10 +271,13 @@ def test_the_title_changes_with_a_drag() -> None:
     title = p.artists.title
     before = title.get_text()
     event("button_press_event", 250.0, 100.0)
+    background = p.view._background
     event("motion_notify_event", 250.0, 110.0)
     assert title.get_text() == before and title not in (p.view._moving_set or [])
+    assert p.view._background is background  # nothing to draw again
     event("motion_notify_event", 250.0, 250.0)  # behind the wall: the ruling changes
-    assert title.get_text() != before and title in (p.view._moving_set or [])
+    assert title.get_text() != before and title not in (p.view._moving_set or [])
+    assert p.view._background is not background  # drawn into a new background
     box = title.get_window_extent()
     rows = slice(int(canvas.get_width_height(physical=True)[1] - box.y1) - 3, None)
     frame = np.asarray(canvas.buffer_rgba())[rows][: int(box.height) + 6].copy()
