@@ -214,6 +214,7 @@ def measure_drag(
     page.wait_for_timeout(3000)  # held still: the picture catches up
     drag_bytes = (proxy.kernel_bytes if proxy else 0) - start_bytes
     moved = page.evaluate("() => window.fwwrulesTrace.filter(e => e.input === 'move').length")
+    log: list[dict[str, Any]] = page.evaluate("() => window.__ws.slice()")
     tally = messages(page, moved)
     page.mouse.up()
     page.wait_for_timeout(3000)
@@ -236,8 +237,25 @@ def measure_drag(
         "exact after the mouse stops ms": (final["t"] - stopped) if final else None,
         "frame bytes median": statistics.median(f["bytes"] for f in during) if during else None,
         "bytes down per move": drag_bytes / len(moves) if moves and proxy else None,
+        "bytes down per move median": per_frame(log),
         "messages": tally,
     }
+
+
+def per_frame(log: list[dict[str, Any]]) -> float | None:
+    """The median of the bytes toward the browser per frame painted during a drag: each
+    frame's message with every message before it since the previous frame (the ruling's
+    text, the kernel's status). The WebSocket's own bytes, without HTTP or the proxy."""
+    groups: list[float] = []
+    since = 0.0
+    for m in log:
+        if m["dir"] != "down":
+            continue
+        since += m["bytes"]
+        if m["kind"] == "custom:frame":
+            groups.append(since)
+            since = 0.0
+    return statistics.median(groups) if groups else None
 
 
 def messages(page: Any, moves: int) -> str:

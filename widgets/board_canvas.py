@@ -172,7 +172,7 @@ def _decode(msg: Mapping[str, Any], buffer: bytes, shown: Pixels) -> Pixels:
     if codec == "mask":
         nbits = -(-total // 8)
         changed = np.unpackbits(raw[:nbits])[:total].astype(bool)
-        out = _rgb(shown, msg["rects"]).copy()
+        out: Pixels = _rgb(shown, msg["rects"]).copy()
         out[changed] = _unpalette(raw[nbits:], int(msg["colors"]), int(changed.sum()))
         return out
     return _unpalette(raw, int(msg["colors"]), total)

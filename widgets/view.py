@@ -32,6 +32,7 @@ import numpy as np
 from matplotlib.artist import Artist
 from matplotlib.backend_bases import MouseButton, MouseEvent
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 
 from fwwrules.draw import (
     DEFAULT_STYLE,
@@ -185,7 +186,7 @@ class BoardView:
         self._moving_set: list[Artist] | None = None
         self._cache: tuple[tuple[Any, ...], Any] | None = None
         self._cache_key: str | None = None
-        self._baked: dict[int, tuple[Artist, str, Any]] = {}
+        self._baked: dict[int, tuple[Text, str, Any]] = {}
         """The slow texts (title, caption) as the blit background holds them, by id: the
         artist, its text and its box (device pixels)."""
         self._restarted = ui("kernel-restarted", "en")
@@ -403,12 +404,12 @@ class BoardView:
                 found = mid
         return found
 
-    def _slow_texts(self) -> list[Artist]:
+    def _slow_texts(self) -> list[Text]:
         """The texts that state the ruling (the title, the caption with the rules and band):
         costly to draw (a wrapped title is a third of a drag frame's drawing) and rarely
         changed by a drag, so a drag keeps them in the blit background (:meth:`_bake`)."""
         assert self.artists is not None
-        caption = self.artists.state.get("caption")
+        caption: Text | None = self.artists.state.get("caption")
         return [self.artists.title] + ([caption] if caption is not None else [])
 
     def _drag_artists(self, model_id: str) -> list[Artist]:
@@ -441,7 +442,8 @@ class BoardView:
 
     def _note_baked(self) -> None:
         """Remember the slow texts' words and boxes as the background now holds them."""
-        renderer = self.figure.canvas.get_renderer()
+        canvas: Any = self.figure.canvas
+        renderer = canvas.get_renderer()
         self._baked = {
             id(a): (a, a.get_text(), a.get_window_extent(renderer)) for a in self._slow_texts()
         }
