@@ -18,8 +18,11 @@ pairs of models (a Python loop over ``fwwrules.ruling``: no command does it, a n
 might), Pathfinder grid files (the most walls and creatures, Colossal creatures far apart,
 open, in a crowd, sealed behind a maze, a checkerboard of wall squares), over-limit files
 refused early, long numbers; two models a million inches (or mm) apart rendered, a point and
-a slide at the coordinate limit and beyond it, and the board editor with a circle a million
-inches wide or a table that size.
+a slide at the coordinate limit and beyond it, the board editor with a circle a million
+inches wide or a table that size, the review page's picture cache holding a FIFO or a link
+to /dev/zero; threat maps at the corner limit (eight 256-corner stars touching, in a row,
+apart; one star; ten, forty and ninety-nine shooters; a step of 1 mm), among 200 models, and
+with a step, base or area out of range.
 
 Usage: ``python bench/worst_case.py [--case NAME ...] [--keep DIR] [--repeat N] [--list]``
 """
@@ -469,6 +472,38 @@ def engaged_pair() -> Any:
     return _scenario([_model(0, 100.0, 100.0), _model(1, 132.0, 100.0)], [])
 
 
+# --- threat maps at the corner limit (issue 21: bounded work) ------------------------------
+
+
+def threat_stars(
+    layout: str, stars: int = MAX_TOTAL_VERTICES // MAX_POLYGON_VERTICES, shooters: int = 10
+) -> Any:
+    """``stars`` blocking stars of MAX_POLYGON_VERTICES corners (the corner limit for 8),
+    touching in a cluster, in a row or scattered, and ``shooters`` models of side ``south``
+    facing as many of side ``north`` across the table."""
+    terrain = []
+    for i in range(stars):
+        if layout == "cluster":
+            x, y, r_out, r_in = 700.0 + (i % 3) * 70.0, 700.0 + (i // 3) * 70.0, 50.0, 30.0
+        elif layout == "row":
+            x, y, r_out, r_in = 250.0 + i * 180.0, 900.0, 80.0, 40.0
+        else:
+            x, y, r_out, r_in = 300.0 + (i % 4) * 400.0, 500.0 + (i // 4) * 800.0, 120.0, 60.0
+        poly = _star(x, y, r_out, r_in, MAX_POLYGON_VERTICES)
+        terrain.append({"id": f"t{i}", "kind": "blocking", "polygon": poly})
+    models = []
+    per_row = 40
+    for i in range(2 * shooters):
+        k = i // 2
+        x = 60.0 + (BOARD - 120.0) * (k % per_row) / (per_row - 1)
+        row = 50.0 * (k // per_row)
+        models.append(_model(i, x, 60.0 + row if i % 2 == 0 else 1740.0 - row))
+    return _scenario(models, terrain)
+
+
+_THREAT = ("threat", "{file}", "--side", "north")
+
+
 EDITOR = """
 import sys
 from fwwrules_widgets import BoardEditor, EditRefused
@@ -487,6 +522,26 @@ except EditRefused as exc:
 """
 """The board editor headless: a circle a million inches wide on a 4' table, or a table a
 million inches wide."""
+
+
+CACHED = """
+import os, sys, tempfile
+from pathlib import Path
+from fwwrules.draw import review
+root = Path(tempfile.mkdtemp(dir=sys.argv[3]))
+cache = review.PictureCache(root)
+path = cache._path("item", "en")
+path.parent.mkdir(parents=True)
+if sys.argv[2] == "fifo":
+    os.mkfifo(path)
+else:
+    path.symlink_to(sys.argv[2])
+picture = cache.get("item", "en")
+print("cached picture:", "none (a miss)" if picture is None else f"{len(picture)} bytes")
+"""
+"""The review page's picture cache holding a FIFO, or a link to /dev/zero, where a picture
+belongs: the read ``fwwrules review`` makes of it (it hung on the FIFO; it read /dev/zero until
+MemoryError)."""
 
 
 @dataclass(frozen=True)
@@ -574,8 +629,27 @@ CASES = [
         engaged_pair,
         ("slide", "{file}", "--model", "m0", "--to", "1e307,1e307"),
     ),
+    Case("threat: 8 stars touching", lambda: threat_stars("cluster"), _THREAT),
+    Case("threat: 8 stars in a row", lambda: threat_stars("row"), _THREAT),
+    Case("threat: 8 stars apart", lambda: threat_stars("scatter"), _THREAT),
+    Case("threat: 1 star", lambda: threat_stars("scatter", stars=1), _THREAT),
+    Case("threat: 8 stars, step 1", lambda: threat_stars("cluster"), (*_THREAT, "--step", "1")),
+    Case("threat: 8 stars, 40 shooters", lambda: threat_stars("row", shooters=40), _THREAT),
+    Case("threat: 1 star, 99 shooters", lambda: threat_stars("row", 1, shooters=99), _THREAT),
+    Case("threat: 200 models", huge_crowd, _THREAT),
+    Case("threat: --step 1e-320", engaged_pair, (*_THREAT, "--step", "1e-320")),
+    Case("threat: --base 1e308", engaged_pair, (*_THREAT, "--base", "1e308")),
+    Case("threat: --area 1e6 square", engaged_pair, (*_THREAT, "--area", "0,0,1e6,1e6")),
+    Case("threat: --area 1e308", engaged_pair, (*_THREAT, "--area", "0,0,1e308,1e308")),
     Case("editor: 1e6 in circle", engaged_pair, ("{file}", "circle"), program=("-c", EDITOR)),
     Case("editor: 1e6 in table", engaged_pair, ("{file}", "table"), program=("-c", EDITOR)),
+    Case("review cache: a FIFO", engaged_pair, ("{file}", "fifo", "{dir}"), program=("-c", CACHED)),
+    Case(
+        "review cache: a dev-zero link",
+        engaged_pair,
+        ("{file}", "/dev/zero", "{dir}"),
+        program=("-c", CACHED),
+    ),
     Case("too many models", too_many_models, ("check", "{file}")),
     Case(
         "5000-digit number",

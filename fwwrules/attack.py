@@ -1,6 +1,9 @@
 """``ruling()``: may the attacker attack the target, and how? (``fwwrules ruling``)
 
-It composes the rule families in the order a player checks them:
+A ruling resolves the query once into an :class:`~fwwrules.context.AttackContext`
+(:func:`attack_context`); every rule family reads it and gives one
+:class:`~fwwrules.rulings.Step`, in the order a player checks them, and
+:func:`~fwwrules.rulings.fold` alone combines the steps:
 
 1. close combat or ranged (``melee.engaged``), weapon and skill (``ranged.skill`` /
    ``melee.skill``);
@@ -21,8 +24,7 @@ Boundary cases
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import cast
 
 from .arguments import flag
@@ -31,16 +33,18 @@ from .close_combat import (
     charge_reaction_unused,
     classify,
     close_combat_terms,
-    into_melee,
     quick_action,
+    shoot_into,
 )
+from .context import AttackContext
 from .cover import line_of_cover
 from .data import Scenario
+from .engagement import engagements
 from .errors import QueryError
 from .los import shot_line_of_sight
 from .pieces import Band, Weapon
-from .ranges import range_bands
-from .rulesets import ruleset_name
+from .ranges import ranges_step
+from .rulesets import ruleset, ruleset_name
 from .rulings import (
     AttackRuling,
     CoverEntry,
@@ -49,26 +53,20 @@ from .rulings import (
     RangeInfo,
     Reason,
     Sight,
-    SkillInfo,
     Step,
     fold,
 )
-from .shot import Shot, Target, build_shot
+from .shot import Target, build_shot
 
 
-def _weapon(scenario: Scenario, attacker: str, weapon: str | None) -> Weapon:
-    """The weapon as the attacker uses it (a thrown weapon's range from its Throw colour)."""
-    return scenario.weapon_of(attacker, weapon)
-
-
-def _thrown_reasons(scenario: Scenario, w: Weapon, attacker: str) -> Step:
+def _thrown_reasons(ctx: AttackContext) -> Step:
     """``ranged.skill`` (RoP p.44): where a thrown weapon's range comes from. Without a range of
     its own it reaches the colour of the thrower's Throw skill icon; with one it keeps it; with
     neither it cannot be thrown at all (refused)."""
-    model = scenario.model(attacker)
+    model, w, scenario = ctx.attacker, ctx.weapon, ctx.scenario
     if w.type != "thrown" or "thrown" not in model.skills:
         return Step()
-    values: dict[str, object] = {"attacker": attacker, "weapon": w.id, "ruler": model.throw_colour}
+    values: dict[str, object] = {"attacker": model.id, "weapon": w.id, "ruler": model.throw_colour}
     if not scenario.weapon(w.id).range_from_thrower:
         if model.throw_colour is None:
             return Step()
@@ -80,12 +78,12 @@ def _thrown_reasons(scenario: Scenario, w: Weapon, attacker: str) -> Step:
     return Step(reasons=(Reason("ranged.skill", "throw-range", values),))
 
 
-def _size_reasons(scenario: Scenario, shot: Shot) -> list[Reason]:
+def _size_reasons(ctx: AttackContext) -> Step:
     """``size.classes`` and ``terrain.kinds``: say so when a Huge model changes the shot."""
-    board = scenario.board
+    shot, board = ctx.shot, ctx.scenario.board
     huge_ids = {mid for mid, mg in board.models.items() if mg.size == "huge"}
     if not (shot.huge_involved or huge_ids - {shot.attacker, shot.target}):
-        return []
+        return Step()
     out = []
     for mid in (shot.attacker, shot.target):
         if mid in board.models:
@@ -102,24 +100,85 @@ def _size_reasons(scenario: Scenario, shot: Shot) -> list[Reason]:
             out.append(
                 Reason("terrain.kinds", key, {"source": tid, "kind": kind, "declared": declared})
             )
-    return out
+    return Step(reasons=tuple(out))
 
 
-def _ranged_skill(
-    w: Weapon, skills: Mapping[str, int], attacker: str
-) -> tuple[str, int | None, Step]:
-    """``ranged.skill``: the weapon type's skill icon, the attacker's value for it (None: it
+def _ranged_skill(ctx: AttackContext) -> Step:
+    """``ranged.skill``: the weapon type's skill icon and the attacker's value for it (None: it
     lacks the icon, which refuses the attack)."""
-    icon = w.type
-    value = skills.get(icon)
+    icon = ctx.weapon.type
+    value = ctx.attacker.skills.get(icon)
     if value is None:
-        reason = Reason("ranged.skill", "missing", {"attacker": attacker, "icon": icon})
-        return icon, None, Step(refusals=("ranged.skill",), reasons=(reason,))
-    return (
-        icon,
-        value,
-        Step(reasons=(Reason("ranged.skill", "has", {"icon": icon, "value": value}),)),
+        reason = Reason("ranged.skill", "missing", {"attacker": ctx.attacker_id, "icon": icon})
+        return Step(refusals=("ranged.skill",), reasons=(reason,), skill=(icon, None))
+    reason = Reason("ranged.skill", "has", {"icon": icon, "value": value})
+    return Step(reasons=(reason,), skill=(icon, value))
+
+
+def attack_context(
+    scenario: Scenario,
+    attacker: str,
+    target: Target,
+    weapon: str | Weapon | None = None,
+    rules: str | None = None,
+    *,
+    band: str | None = None,
+    quick: bool = False,
+    reacting_to_charge: bool = False,
+) -> AttackContext:
+    """Resolve one attack query once (:class:`~fwwrules.context.AttackContext`): the attacker
+    and target, the weapon as the attacker uses it (a :class:`~fwwrules.pieces.Weapon` is
+    taken as given), the ruleset (``rules`` overrides the scenario's), the shot and the
+    engagement graph. Raises :class:`~fwwrules.errors.QueryError` (or ``UnknownIdError``) for
+    what cannot be asked."""
+    scenario = scenario_arg(scenario, "ruling")
+    quick = flag(quick, "quick")
+    reacting_to_charge = flag(reacting_to_charge, "reacting_to_charge")
+    model = scenario.model(attacker)  # an id of this scenario (UnknownIdError, QueryError)
+    rs = ruleset(ruleset_name(scenario.rules, rules or None))
+    if band not in (None, "short", "long"):
+        raise QueryError(f"unknown band {band!r}; expected short or long")
+    w = weapon if isinstance(weapon, Weapon) else scenario.weapon_of(attacker, weapon)
+    shot = build_shot(scenario, attacker, target)
+    return AttackContext(
+        scenario=scenario,
+        attacker=model,
+        target=scenario.model(shot.target) if shot.target_type == "model" else None,
+        weapon=w,
+        rules=rs,
+        shot=shot,
+        engaged=engagements(scenario),
+        band=cast("Band | None", band),  # checked above
+        quick=quick,
+        reacting_to_charge=reacting_to_charge,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _Facts:
+    """What the rule families found besides their steps: the facts a ruling keeps."""
+
+    range: RangeInfo | None = None
+    line_of_sight: bool | None = None
+    sight: Sight | None = None
+    cover: tuple[CoverEntry, ...] = ()
+    ignored: tuple[IgnoredEntry, ...] = ()
+    into: IntoMelee | None = None
+
+
+def _ranged(ctx: AttackContext) -> tuple[list[Step], _Facts]:
+    """The ranged families' steps in order: skill, thrown range, range, size, elevation,
+    line of sight, cover, shooting into a melee."""
+    shot = ctx.shot
+    steps = [_ranged_skill(ctx), _thrown_reasons(ctx), charge_reaction_unused(ctx)]
+    range_info, range_step = ranges_step(ctx)
+    steps += [range_step, _size_reasons(ctx), Step(reasons=shot.context.reasons)]
+    los = shot_line_of_sight(shot)
+    cov = line_of_cover(shot, ctx.rules)
+    into, into_step = shoot_into(ctx) if shot.target_type == "model" else (None, Step())
+    steps += [los.step(), cov.step(), into_step]
+    sight = Sight(los.witness, shot.loc, cov.crossings, los.blockers)
+    return steps, _Facts(range_info, los.visible, sight, cov.cover, cov.ignored, into)
 
 
 def ruling(
@@ -145,115 +204,45 @@ def ruling(
     it has no cover, armor, effect dice or skill modifiers (``skill.target`` is the value);
     the geometric facts (``line_of_sight``, ``range``) stay.
     """
-    scenario = scenario_arg(scenario, "ruling")
-    quick = flag(quick, "quick")
-    reacting_to_charge = flag(reacting_to_charge, "reacting_to_charge")
-    scenario.model(attacker)  # an id of this scenario (UnknownIdError, QueryError)
-    rules = ruleset_name(scenario.rules, rules or None)
-    if band not in (None, "short", "long"):
-        raise QueryError(f"unknown band {band!r}; expected short or long")
-    w = _weapon(scenario, attacker, weapon)
-    shot = build_shot(scenario, attacker, target)
-    model = scenario.model(attacker)
-    labels = {**scenario.display_names(), w.id: w.label}
-
-    # Each rule family contributes one Step (rulings.Step); they are folded in this order.
-    steps: list[Step] = []
-    cover: tuple[CoverEntry, ...] = ()
-    ignored: tuple[IgnoredEntry, ...] = ()
-    range_info: RangeInfo | None = None
-    into: IntoMelee | None = None
-    los_ok: bool | None = None
-    sight: Sight | None = None
-    icon: str | None
-    value: int | None
-
-    # melee.engaged: close combat or ranged, and whether engagement forbids it (a terrain
-    # piece or a point is never engaged with, so an engaged attacker may not shoot at it).
-    cls = classify(scenario, attacker, shot.target, w)
-    kind = cls.kind
-    steps.append(Step(refusals=cls.not_allowed, reasons=cls.reasons))
-
-    if kind == "melee":
-        terms = close_combat_terms(
-            scenario, attacker, shot.target, w, rules, reacting_to_charge=reacting_to_charge
-        )
-        icon, value = terms.icon, terms.value
-        steps.append(terms.step())
-    else:
-        icon, value, skill_step = _ranged_skill(w, model.skills, attacker)
-        steps.append(skill_step)
-        steps.append(_thrown_reasons(scenario, w, attacker))
-        if reacting_to_charge:
-            steps.append(charge_reaction_unused(attacker, shot.target, w))
-        if w.type != "melee" and w.short is not None:
-            near, far = shot.target_distances()
-            chosen = cast("Band | None", band)  # checked above
-            rng = range_bands(scenario, w, near, far, band=chosen, target_kind=shot.target_type)
-            range_info = RangeInfo(scenario.from_mm(max(rng.distance, 0.0)), rng.bands, rng.band)
-            steps.append(rng.step(w))
-        # size.classes and terrain.kinds where a Huge model changes the shot
-        steps.append(Step(reasons=tuple(_size_reasons(scenario, shot))))
-        # elevation context, then ranged.los and cover.*
-        steps.append(Step(reasons=shot.context.reasons))
-        los = shot_line_of_sight(shot)
-        los_ok = los.visible
-        steps.append(los.step())
-        cov = line_of_cover(shot, rules)
-        cover, ignored = cov.cover, cov.ignored
-        steps.append(cov.step())
-        sight = Sight(los.witness, shot.loc, cov.crossings, los.blockers)
-        # melee.shoot-into
-        if shot.target_type == "model":
-            found = into_melee(scenario, attacker, shot.target, rules, thrown=w.type == "thrown")
-            if found is not None:
-                into, into_reasons = found
-                mods = (("melee.shoot-into", into.modifier),)
-                steps.append(Step(modifiers=mods, terms=into_reasons))
-
-    quick_mods, quick_reasons = quick_action(quick)
-    steps.append(Step(modifiers=quick_mods, terms=quick_reasons))
-
-    folded = fold(steps)
-    modifier, armor = folded.modifier, folded.armor
-    reasons = list(folded.reasons)
-    not_allowed = list(folded.refusals)
-    choices = list(folded.choices)
-    dice: Counter[str] = Counter(folded.dice)
-    by_clause = dict(folded.modifiers)
-    skill = SkillInfo(icon, value, modifier)
-    if skill.target is not None and skill.target < 1 and folded.allowed:
-        reasons.append(Reason("ranged.skill", "below-one", {"target": skill.target}))
-    for colour in list(dice):
-        if dice[colour] > 4:
-            reasons.append(
-                Reason("ranged.skill", "dice-cap", {"colour": colour, "count": dice[colour]})
-            )
-            dice[colour] = 4
-    if sight is None:
-        sight = Sight(None, shot.loc)
-    if not folded.allowed:  # nothing applies to an attack that is not made (decision 1)
-        cover, ignored, into = (), (), None
-    return AttackRuling(
-        attacker=attacker,
-        target=shot.target,
-        weapon=w.id,
-        rules=rules,
-        kind=kind,
-        allowed=not not_allowed,
-        not_allowed=tuple(not_allowed),
-        line_of_sight=los_ok,
-        range=range_info,
-        cover=cover,
-        ignored=ignored,
-        skill=skill,
-        armor=armor,
-        effect_dice=dict(dice),
-        choices=tuple(choices),
-        into_melee=into,
-        reasons=tuple(reasons),
-        sight=sight,
-        labels=labels,
-        modifiers=by_clause,
+    ctx = attack_context(
+        scenario,
+        attacker,
+        target,
+        weapon,
+        rules,
+        band=band,
+        quick=quick,
         reacting_to_charge=reacting_to_charge,
+    )
+    # Each rule family contributes one Step (rulings.Step); fold combines them in this order.
+    # melee.engaged first: close combat or ranged, and whether engagement forbids it.
+    cls = classify(ctx)
+    if cls.kind == "melee":
+        steps, facts = [close_combat_terms(ctx).step()], _Facts()
+    else:
+        steps, facts = _ranged(ctx)
+    folded = fold([cls.step(), *steps, quick_action(ctx)])
+    allowed = folded.allowed  # nothing applies to an attack that is not made (decision 1)
+    return AttackRuling(
+        attacker=ctx.attacker_id,
+        target=ctx.target_id,
+        weapon=ctx.weapon.id,
+        rules=ctx.rules.name,
+        kind=cls.kind,
+        allowed=allowed,
+        not_allowed=folded.refusals,
+        line_of_sight=facts.line_of_sight,
+        range=facts.range,
+        cover=facts.cover if allowed else (),
+        ignored=facts.ignored if allowed else (),
+        skill=folded.skill,
+        armor=folded.armor,
+        effect_dice=dict(folded.dice),
+        choices=folded.choices,
+        into_melee=facts.into if allowed else None,
+        reasons=folded.reasons,
+        sight=facts.sight or Sight(None, ctx.shot.loc),
+        labels={**ctx.scenario.display_names(), ctx.weapon.id: ctx.weapon.label},
+        modifiers=dict(folded.modifiers),
+        reacting_to_charge=ctx.reacting_to_charge,
     )

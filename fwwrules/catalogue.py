@@ -1782,8 +1782,8 @@ UI_TEXT: dict[str, Entry] = {
     "threat/two": {"en": "2", "de": "2"},
     "threat/many": {"en": "3 or more", "de": "3 oder mehr"},
     "threat/no-attack": {"en": "no attack possible", "de": "kein Angriff möglich"},
-    "threat/low": {"en": "-4 or worse", "de": "-4 oder schlechter"},
-    "threat/mid": {"en": "-2", "de": "-2"},
+    "threat/low": {"en": "−4 or worse", "de": "−4 oder schlechter"},
+    "threat/mid": {"en": "−2", "de": "−2"},
     "threat/high": {"en": "0 or better", "de": "0 oder besser"},
     "threat/unplaceable": {"en": "cannot stand here", "de": "hier kein Platz"},
     "threat/title": {

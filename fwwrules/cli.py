@@ -320,30 +320,44 @@ def cmd_grid(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _command(sub: Any, name: str, func: Callable[[argparse.Namespace], int], help_: str) -> Any:
+    """A sub-command of ``fwwrules`` that runs ``func``."""
+    sp = sub.add_parser(name, help=help_, description=help_)
+    sp.set_defaults(func=func)
+    return sp
+
+
+def _answer_options(sp: Any) -> None:
+    sp.add_argument("--lang", choices=("en", "de"), default="en", help="language of the text")
+    sp.add_argument("--json", action="store_true", help="print the ruling as JSON")
+
+
 def build_parser() -> argparse.ArgumentParser:
+    """The command line: one sub-command per question, in the order ``--help`` lists them."""
     p = _Parser(prog="fwwrules", description=__doc__.splitlines()[0] if __doc__ else None)
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
-
-    def command(name: str, func: Callable[[argparse.Namespace], int], help_: str) -> Any:
-        sp = sub.add_parser(name, help=help_, description=help_)
-        sp.set_defaults(func=func)
-        return sp
-
-    def answer_options(sp: Any) -> None:
-        sp.add_argument("--lang", choices=("en", "de"), default="en", help="language of the text")
-        sp.add_argument("--json", action="store_true", help="print the ruling as JSON")
-
-    sp = command("check", cmd_check, "validate a scenario or grid file")
+    sp = _command(sub, "check", cmd_check, "validate a scenario or grid file")
     sp.add_argument("file")
 
-    sp = command("schema", cmd_schema, "print the JSON Schema of the scenario file")
+    sp = _command(sub, "schema", cmd_schema, "print the JSON Schema of the scenario file")
     sp.add_argument(
         "--threat", action="store_true", help="the schema of `fwwrules threat --json` instead"
     )
+    _add_threat(sub)
+    _add_rulings(sub)
+    _add_render(sub)
+    _add_files(sub)
+    return p
 
-    sp = command(
-        "threat", cmd_threat, "the threat map: what the enemy can do to a model at each position"
+
+def _add_threat(sub: Any) -> None:
+    """``fwwrules threat``."""
+    sp = _command(
+        sub,
+        "threat",
+        cmd_threat,
+        "the threat map: what the enemy can do to a model at each position",
     )
     sp.add_argument("file")
     sp.add_argument("--side", required=True, help="the side of the model standing at each position")
@@ -363,9 +377,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="the layer drawn with -o",
     )
     sp.add_argument("-o", "--output", metavar="FILE", help="draw the map as PNG or SVG")
-    answer_options(sp)
+    _answer_options(sp)
 
-    sp = command("ruling", cmd_ruling, "may the attacker attack the target, and how")
+
+def _add_rulings(sub: Any) -> None:
+    """``fwwrules ruling``, ``withdraw`` and ``slide``."""
+    sp = _command(sub, "ruling", cmd_ruling, "may the attacker attack the target, and how")
     sp.add_argument("file")
     sp.add_argument("--attacker", required=True)
     sp.add_argument("--target", required=True, help="a model id, a terrain id, or a point X,Y")
@@ -379,22 +396,26 @@ def build_parser() -> argparse.ArgumentParser:
         help="the attacker shoots in reaction to being charged by the target: a ranged weapon "
         "in close combat suffers none of its penalties (RoP p.41)",
     )
-    answer_options(sp)
+    _answer_options(sp)
 
-    sp = command("withdraw", cmd_withdraw, "the free attacks a withdrawal provokes")
+    sp = _command(sub, "withdraw", cmd_withdraw, "the free attacks a withdrawal provokes")
     sp.add_argument("file")
     sp.add_argument("--model", required=True)
     sp.add_argument("--rules", choices=("core", "vts"))
-    answer_options(sp)
+    _answer_options(sp)
 
-    sp = command("slide", cmd_slide, "whether a slide to a new centre is legal")
+    sp = _command(sub, "slide", cmd_slide, "whether a slide to a new centre is legal")
     sp.add_argument("file")
     sp.add_argument("--model", required=True)
     sp.add_argument("--to", required=True, type=_point, metavar="X,Y")
     sp.add_argument("--rules", choices=("core", "vts"))
-    answer_options(sp)
+    _answer_options(sp)
 
-    sp = command(
+
+def _add_render(sub: Any) -> None:
+    """``fwwrules render``."""
+    sp = _command(
+        sub,
         "render",
         cmd_render,
         "draw the board as PNG or SVG, or a slide as a GIF or HTML animation",
@@ -435,12 +456,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--frames", type=int, default=None, help="frames of a slide animation (default 24)"
     )
 
-    sp = command("examples", cmd_examples, "list the shipped examples, or print or copy one")
+
+def _add_files(sub: Any) -> None:
+    """``fwwrules examples``, ``review`` and ``grid``."""
+    sp = _command(sub, "examples", cmd_examples, "list the shipped examples, or print or copy one")
     sp.add_argument("name", nargs="?", metavar="NAME", help="an example name, e.g. cover-example-1")
     sp.add_argument("-o", "--output", metavar="FILE", help="copy the example to FILE")
 
-    sp = command(
-        "review", cmd_review, "write the translation review page (one self-contained HTML file)"
+    sp = _command(
+        sub,
+        "review",
+        cmd_review,
+        "write the translation review page (one self-contained HTML file)",
     )
     sp.add_argument("-o", "--output", default="review.html", metavar="FILE")
     sp.add_argument("--lang", choices=("en", "de"), default="en", help="language of the page")
@@ -451,13 +478,12 @@ def build_parser() -> argparse.ArgumentParser:
         "kept in $FWWRULES_CACHE_DIR or ~/.cache/fwwrules)",
     )
 
-    sp = command("grid", cmd_grid, "Pathfinder 1e grid cover")
+    sp = _command(sub, "grid", cmd_grid, "Pathfinder 1e grid cover")
     sp.add_argument("file")
     sp.add_argument("--attacker", required=True)
     sp.add_argument("--target", required=True)
     sp.add_argument("--attack", choices=("ranged", "melee", "reach"), default="ranged")
-    answer_options(sp)
-    return p
+    _answer_options(sp)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -21,13 +21,15 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from .context import AttackContext
 from .data import Scenario
-from .engagement import contacts, engagements
+from .engagement import contacts
 from .los import has_line_of_sight
-from .pieces import AttackKind, Weapon
-from .rulesets import RULESETS, ruleset
+from .pieces import AttackKind
+from .ranges import min_range_mm
+from .rulesets import RULESETS
 from .rulings import ArmorInfo, Choice, IntoMelee, Reason, Step
 
 SUPER_MUTANT = "super-mutant"
@@ -72,8 +74,12 @@ class AttackClass:
     not_allowed: tuple[str, ...]
     reasons: tuple[Reason, ...]
 
+    def step(self) -> Step:
+        """The common step contract: the refusal and the reasons."""
+        return Step(refusals=self.not_allowed, reasons=self.reasons)
 
-def classify(scenario: Scenario, attacker_id: str, target_id: str, weapon: Weapon) -> AttackClass:
+
+def classify(ctx: AttackContext) -> AttackClass:
     """``melee.engaged``: the kind of attack and whether engagement forbids it.
 
     * Attacker engaged with the target: a close combat attack (``melee``), with any weapon
@@ -84,10 +90,9 @@ def classify(scenario: Scenario, attacker_id: str, target_id: str, weapon: Weapo
       (``melee.engaged``), kind ``melee``.
     * Otherwise a ranged attack; shooting at an engaged target is :func:`into_melee`'s business.
     """
-    attacker = scenario.model(attacker_id)
-    engaged = engagements(scenario)[attacker.id]
-    a_id, t_id = attacker.id, target_id  # ids: the catalogue shows the names
-    if target_id in engaged:
+    engaged = ctx.engaged[ctx.attacker_id]
+    a_id, t_id = ctx.attacker_id, ctx.target_id  # ids: the catalogue shows the names
+    if t_id in engaged:
         return AttackClass(
             "melee",
             (),
@@ -101,21 +106,17 @@ def classify(scenario: Scenario, attacker_id: str, target_id: str, weapon: Weapo
             Reason(
                 "melee.engaged",
                 "only-engaged",
-                {
-                    "attacker": a_id,
-                    "target": t_id,
-                    "engaged": [e for e in engaged],
-                },
+                {"attacker": a_id, "target": t_id, "engaged": list(engaged)},
             )
         )
-    if weapon.type == "melee":
+    if ctx.weapon.type == "melee":
         if not engaged:
             not_allowed.append("melee.engaged")
         reasons.append(
             Reason(
                 "melee.engaged",
                 "no-contact",
-                {"attacker": a_id, "target": t_id, "weapon": weapon.id},
+                {"attacker": a_id, "target": t_id, "weapon": ctx.weapon.id},
             )
         )
         return AttackClass("melee", tuple(not_allowed), tuple(reasons))
@@ -165,22 +166,26 @@ class MeleeTerms:
             refusals=self.not_allowed,
             reasons=self.reasons,
             terms=self.terms,
+            skill=(self.icon, self.value),
         )
 
 
-def _min_range_mm(scenario: Scenario, weapon: Weapon) -> float:
-    return 0.0 if weapon.min_range is None else scenario.length_mm(weapon.min_range)
+@dataclass(slots=True)
+class _Gathered:
+    """A close combat attack's terms while :func:`close_combat_terms` gathers them."""
+
+    icon: str | None = None
+    value: int | None = None
+    reasons: list[Reason] = field(default_factory=list)  # facts and refusals
+    terms: list[Reason] = field(default_factory=list)  # what applies when the attack is made
+    modifiers: list[tuple[str, int]] = field(default_factory=list)
+    not_allowed: list[str] = field(default_factory=list)
+    choices: list[Choice] = field(default_factory=list)
+    dice: Counter[str] = field(default_factory=Counter)
+    armor: ArmorInfo = field(default_factory=ArmorInfo)
 
 
-def close_combat_terms(
-    scenario: Scenario,
-    attacker_id: str,
-    target_id: str,
-    weapon: Weapon,
-    rules: str,
-    *,
-    reacting_to_charge: bool = False,
-) -> MeleeTerms:
+def close_combat_terms(ctx: AttackContext) -> MeleeTerms:
     """The skill, modifiers, armor and effect dice of a close combat attack.
 
     * ``melee.skill``: a melee weapon uses the Melee icon, any other weapon its type's icon;
@@ -203,32 +208,45 @@ def close_combat_terms(
     The target may be a terrain piece or a point (never Stunned nor outnumbered); whether the
     attack is allowed at all is :func:`classify`'s answer.
     """
-    attacker = scenario.model(attacker_id)
-    target = next((m for m in scenario.models if m.id == target_id), None)  # None: terrain/point
-    a_id, t_id = attacker.id, target_id  # ids: the catalogue shows the names
-    eng = engagements(scenario)
-    reasons: list[Reason] = []  # facts and refusals
-    terms: list[Reason] = []  # what applies to the attack when it is made
-    modifiers: list[tuple[str, int]] = []
-    not_allowed: list[str] = []
-    choices: list[Choice] = []
-    dice: Counter[str] = Counter()
-    armor_bonus = armor_boost = 0
-    ranged = weapon.type != "melee"
+    g = _Gathered()
+    _skill(ctx, g)
+    if ctx.weapon.type != "melee":
+        _ranged_weapon(ctx, g)
+    else:
+        _melee_weapon(ctx, g)
+    _stunned(ctx, g)
+    _strength(ctx, g)
+    _outnumbered(ctx, g)
+    _charge_bonus(ctx, g)
+    return MeleeTerms(
+        icon=g.icon,
+        value=g.value,
+        modifiers=tuple(g.modifiers),
+        armor_bonus=g.armor.bonus,
+        armor_boost=g.armor.boost,
+        dice=dict(g.dice),
+        choices=tuple(g.choices),
+        not_allowed=tuple(g.not_allowed),
+        reasons=tuple(g.reasons),
+        terms=tuple(g.terms),
+    )
 
-    # --- skill icon (melee.skill, melee.super-mutant) ---------------------------------------
+
+def _skill(ctx: AttackContext, g: _Gathered) -> None:
+    """``melee.skill`` and ``melee.super-mutant``: the skill icon and the attacker's value."""
+    attacker, weapon, a_id = ctx.attacker, ctx.weapon, ctx.attacker_id
+    ranged = weapon.type != "melee"
     icon: str | None = "melee" if not ranged else weapon.type
-    is_super_mutant = SUPER_MUTANT in attacker.keywords
-    if ranged and is_super_mutant and weapon.type in ("pistol", "rifle"):
-        if ruleset(rules).super_mutant_melee:
+    if ranged and SUPER_MUTANT in attacker.keywords and weapon.type in ("pistol", "rifle"):
+        if ctx.rules.super_mutant_melee:
             own = attacker.skills.get(weapon.type)
             melee_value = attacker.skills.get("melee")
             if melee_value is not None and (own is None or melee_value >= own):
                 icon = "melee"
             options = tuple(i for i in ("melee", weapon.type) if i in attacker.skills)
             if len(options) == 2:
-                choices.append(Choice("skill-icon", "melee.super-mutant", options, icon))
-            terms.append(
+                g.choices.append(Choice("skill-icon", "melee.super-mutant", options, icon))
+            g.terms.append(
                 Reason(
                     "melee.super-mutant",
                     "used" if icon == "melee" else "not-used",
@@ -236,146 +254,140 @@ def close_combat_terms(
                 )
             )
         else:
-            terms.append(Reason("melee.super-mutant", rules, {"attacker": a_id}))
+            g.terms.append(Reason("melee.super-mutant", ctx.rules.name, {"attacker": a_id}))
     value = attacker.skills.get(icon) if icon is not None else None
+    g.icon, g.value = icon, value
     if value is None:
-        not_allowed.append("melee.skill")
-        reasons.append(Reason("melee.skill", "missing", {"attacker": a_id, "weapon": weapon.id}))
-    else:
-        reasons.append(
-            Reason(
-                "melee.skill",
-                "melee" if icon == "melee" else "weapon",
-                {"attacker": a_id, "weapon": weapon.id, "icon": icon, "value": value},
-            )
+        g.not_allowed.append("melee.skill")
+        g.reasons.append(Reason("melee.skill", "missing", {"attacker": a_id, "weapon": weapon.id}))
+        return
+    g.reasons.append(
+        Reason(
+            "melee.skill",
+            "melee" if icon == "melee" else "weapon",
+            {"attacker": a_id, "weapon": weapon.id, "icon": icon, "value": value},
         )
-
-    # --- melee.ranged-weapon -----------------------------------------------------------------
-    if ranged:
-        min_range = _min_range_mm(scenario, weapon)
-        if min_range > 0:
-            not_allowed.append("melee.ranged-weapon")
-            reasons.append(
-                Reason(
-                    "melee.ranged-weapon",
-                    "min-range",
-                    {
-                        "weapon": weapon.id,
-                        "min_range": scenario.from_mm(min_range),
-                        "units": scenario.units,
-                    },
-                )
-            )
-        values = {"attacker": a_id, "weapon": weapon.id, "target": t_id}
-        if reacting_to_charge:  # RoP p.41: no penalties for a shot reacting to a charge
-            terms.append(Reason("melee.ranged-weapon", "charge-reaction", values))
-        else:
-            modifiers.append(("melee.ranged-weapon", RANGED_WEAPON_MODIFIER))
-            step = ruleset(rules).armor_step  # core: armor +1, vts: an Armor Boost
-            armor_bonus, armor_boost = step.bonus, step.boost
-            terms.append(
-                Reason(
-                    "melee.ranged-weapon",
-                    rules,
-                    {"weapon": weapon.id, "modifier": RANGED_WEAPON_MODIFIER, "target": t_id},
-                )
-            )
-        short_dice = weapon.dice.get("short", ())
-        dice.update(short_dice)
-        if short_dice:
-            terms.append(
-                Reason("melee.ranged-weapon", "dice", {"weapon": weapon.id, "dice": short_dice})
-            )
-    else:
-        dice.update(weapon.dice.get("melee", ()))
-        if reacting_to_charge:
-            values = {"attacker": a_id, "weapon": weapon.id, "target": t_id}
-            reasons.append(Reason("melee.ranged-weapon", "charge-reaction-melee", values))
-
-    # --- melee.stunned -----------------------------------------------------------------------
-    if target is not None and target.stunned and target.id in eng[attacker.id]:
-        modifiers.append(("melee.stunned", STUNNED_MODIFIER))
-        terms.append(
-            Reason("melee.stunned", "attack", {"target": t_id, "modifier": STUNNED_MODIFIER})
-        )
-
-    # --- melee.strength ----------------------------------------------------------------------
-    if not ranged and attacker.strength is not None and attacker.strength >= STRENGTH_BONUS_MIN:
-        dice["black"] += 1
-        terms.append(
-            Reason("melee.strength", "", {"attacker": a_id, "strength": attacker.strength})
-        )
-
-    # --- melee.outnumbered -------------------------------------------------------------------
-    foes = eng.get(target_id, ())
-    if len(foes) > 1:
-        dice["green"] += 1
-        terms.append(
-            Reason(
-                "melee.outnumbered",
-                "",
-                {
-                    "target": t_id,
-                    "count": len(foes),
-                    "foes": [f for f in foes],
-                },
-            )
-        )
-
-    # --- melee.charge-bonus ------------------------------------------------------------------
-    cb = attacker.charge_bonus
-    if cb is not None:
-        if cb.target == target_id:
-            added = ("black", "green") if len(cb.markers) >= 2 else (cb.markers[0],)
-            dice.update(added)
-            terms.append(
-                Reason(
-                    "melee.charge-bonus",
-                    "two" if len(added) == 2 else "one",
-                    {"attacker": a_id, "target": t_id, "dice": added},
-                )
-            )
-        else:
-            terms.append(
-                Reason(
-                    "melee.charge-bonus",
-                    "discarded",
-                    {
-                        "attacker": a_id,
-                        "charged": cb.target,
-                        "target": t_id,
-                    },
-                )
-            )
-
-    return MeleeTerms(
-        icon=icon,
-        value=value,
-        modifiers=tuple(modifiers),
-        armor_bonus=armor_bonus,
-        armor_boost=armor_boost,
-        dice=dict(dice),
-        choices=tuple(choices),
-        not_allowed=tuple(not_allowed),
-        reasons=tuple(reasons),
-        terms=tuple(terms),
     )
 
 
-def charge_reaction_unused(attacker_id: str, target_id: str, weapon: Weapon) -> Step:
+def _ranged_weapon(ctx: AttackContext, g: _Gathered) -> None:
+    """``melee.ranged-weapon``: a ranged or thrown weapon in close combat (its minimum range,
+    the penalties unless reacting to a charge, its short band's dice)."""
+    scenario, weapon = ctx.scenario, ctx.weapon
+    min_range = min_range_mm(scenario, weapon)
+    if min_range > 0:
+        g.not_allowed.append("melee.ranged-weapon")
+        values = {
+            "weapon": weapon.id,
+            "min_range": scenario.from_mm(min_range),
+            "units": scenario.units,
+        }
+        g.reasons.append(Reason("melee.ranged-weapon", "min-range", values))
+    if ctx.reacting_to_charge:  # RoP p.41: no penalties for a shot reacting to a charge
+        values = {"attacker": ctx.attacker_id, "weapon": weapon.id, "target": ctx.target_id}
+        g.terms.append(Reason("melee.ranged-weapon", "charge-reaction", values))
+    else:
+        g.modifiers.append(("melee.ranged-weapon", RANGED_WEAPON_MODIFIER))
+        g.armor = ctx.rules.armor_step  # core: armor +1, vts: an Armor Boost
+        values = {"weapon": weapon.id, "modifier": RANGED_WEAPON_MODIFIER, "target": ctx.target_id}
+        g.terms.append(Reason("melee.ranged-weapon", ctx.rules.name, values))
+    short_dice = weapon.dice.get("short", ())
+    g.dice.update(short_dice)
+    if short_dice:
+        g.terms.append(
+            Reason("melee.ranged-weapon", "dice", {"weapon": weapon.id, "dice": short_dice})
+        )
+
+
+def _melee_weapon(ctx: AttackContext, g: _Gathered) -> None:
+    """A melee weapon's dice; reacting to a charge changes nothing for it (said)."""
+    g.dice.update(ctx.weapon.dice.get("melee", ()))
+    if ctx.reacting_to_charge:
+        values = {"attacker": ctx.attacker_id, "weapon": ctx.weapon.id, "target": ctx.target_id}
+        g.reasons.append(Reason("melee.ranged-weapon", "charge-reaction-melee", values))
+
+
+def _stunned(ctx: AttackContext, g: _Gathered) -> None:
+    """``melee.stunned``: +2 against a Stunned target the attacker is engaged with."""
+    target = ctx.target
+    if target is not None and target.stunned and target.id in ctx.engaged[ctx.attacker_id]:
+        g.modifiers.append(("melee.stunned", STUNNED_MODIFIER))
+        g.terms.append(
+            Reason(
+                "melee.stunned", "attack", {"target": ctx.target_id, "modifier": STUNNED_MODIFIER}
+            )
+        )
+
+
+def _strength(ctx: AttackContext, g: _Gathered) -> None:
+    """``melee.strength``: Strength 7 or more with a melee weapon adds a black die."""
+    attacker = ctx.attacker
+    strength = attacker.strength
+    if ctx.weapon.type == "melee" and strength is not None and strength >= STRENGTH_BONUS_MIN:
+        g.dice["black"] += 1
+        g.terms.append(
+            Reason("melee.strength", "", {"attacker": attacker.id, "strength": strength})
+        )
+
+
+def _outnumbered(ctx: AttackContext, g: _Gathered) -> None:
+    """``melee.outnumbered``: a target engaged with more than one opposing model: +1 green."""
+    foes = ctx.engaged.get(ctx.target_id, ())
+    if len(foes) > 1:
+        g.dice["green"] += 1
+        g.terms.append(
+            Reason(
+                "melee.outnumbered",
+                "",
+                {"target": ctx.target_id, "count": len(foes), "foes": list(foes)},
+            )
+        )
+
+
+def _charge_bonus(ctx: AttackContext, g: _Gathered) -> None:
+    """``melee.charge-bonus``: markers held against this target add dice; against another
+    target they are discarded unused."""
+    cb = ctx.attacker.charge_bonus
+    if cb is None:
+        return
+    a_id, t_id = ctx.attacker_id, ctx.target_id
+    if cb.target == t_id:
+        added = ("black", "green") if len(cb.markers) >= 2 else (cb.markers[0],)
+        g.dice.update(added)
+        g.terms.append(
+            Reason(
+                "melee.charge-bonus",
+                "two" if len(added) == 2 else "one",
+                {"attacker": a_id, "target": t_id, "dice": added},
+            )
+        )
+    else:
+        g.terms.append(
+            Reason(
+                "melee.charge-bonus",
+                "discarded",
+                {"attacker": a_id, "charged": cb.target, "target": t_id},
+            )
+        )
+
+
+def charge_reaction_unused(ctx: AttackContext) -> Step:
     """``melee.ranged-weapon`` (RoP p.41): an attack said to react to a charge that is not a
     ranged weapon used in close combat (the attacker is not engaged with the target): the
-    exception has no penalty to lift; the ruling says so."""
-    values = {"attacker": attacker_id, "weapon": weapon.id, "target": target_id}
+    exception has no penalty to lift; the ruling says so. No step when not reacting."""
+    if not ctx.reacting_to_charge:
+        return Step()
+    values = {"attacker": ctx.attacker_id, "weapon": ctx.weapon.id, "target": ctx.target_id}
     return Step(reasons=(Reason("melee.ranged-weapon", "charge-reaction-unused", values),))
 
 
-def quick_action(quick: bool) -> tuple[tuple[tuple[str, int], ...], tuple[Reason, ...]]:
+def quick_action(ctx: AttackContext) -> Step:
     """``action.quick``: a Quick Action attack has -2 skill (no modifier when not quick)."""
-    if not quick:
-        return (), ()
-    return (("action.quick", QUICK_ACTION_MODIFIER),), (
-        Reason("action.quick", "", {"modifier": QUICK_ACTION_MODIFIER}),
+    if not ctx.quick:
+        return Step()
+    return Step(
+        modifiers=(("action.quick", QUICK_ACTION_MODIFIER),),
+        terms=(Reason("action.quick", "", {"modifier": QUICK_ACTION_MODIFIER}),),
     )
 
 
@@ -408,9 +420,7 @@ def _clockwise_order(
     return sorted(ids, key=key)
 
 
-def into_melee(
-    scenario: Scenario, attacker_id: str, target_id: str, rules: str, *, thrown: bool = False
-) -> tuple[IntoMelee, tuple[Reason, ...]] | None:
+def into_melee(ctx: AttackContext) -> tuple[IntoMelee, tuple[Reason, ...]] | None:
     """``melee.shoot-into``: shooting at a model engaged with others.
 
     ``None`` when the target is not engaged (or is not a model), and when the attacker itself
@@ -425,68 +435,60 @@ def into_melee(
       models in contact only the first three get a number. The order of the others: clockwise
       around the target (as drawn, y up) starting from the direction of the attacker, ties by
       id. The attacker never gets a number. The same numbers serve area effects and thrown
-      weapons; a miss scatters from the intended target (said only when ``thrown``: the
-      weapon is a thrown one). The target may be a friendly model.
+      weapons; a miss scatters from the intended target (said only when the weapon is a
+      thrown one). The target may be a friendly model.
     * ``vts``: -2 skill, no numbers: a hit always strikes the target.
     """
-    attacker = scenario.model(attacker_id)
-    if target_id not in engagements(scenario) or not engagements(scenario)[target_id]:
+    a_id, t_id = ctx.attacker_id, ctx.target_id
+    foes = list(ctx.engaged.get(t_id, ()))
+    if not foes or a_id in foes:
         return None
-    if attacker.id in engagements(scenario)[target_id]:
-        return None
-    target = scenario.model(target_id)
-    t_id = target.id
-    rs = ruleset(rules)
+    rs = ctx.rules
     modifier = rs.shoot_into_modifier
-    reasons: list[Reason] = []
-    foes = list(engagements(scenario)[target_id])
-    if not rs.shoot_into_numbers:
-        reasons.append(
-            Reason(
-                "melee.shoot-into",
-                rs.name,
-                {"target": t_id, "engaged": foes, "modifier": modifier},
-            )
-        )
-        return IntoMelee(modifier, None), tuple(reasons)
-
-    reasons.append(
+    reasons = [
         Reason("melee.shoot-into", rs.name, {"target": t_id, "engaged": foes, "modifier": modifier})
-    )
-    eng = engagements(scenario)
+    ]
+    if not rs.shoot_into_numbers:
+        return IntoMelee(modifier, None), tuple(reasons)
+    seen = _seen_in_melee(ctx, reasons)
+    ordered = _clockwise_order(ctx.scenario, t_id, a_id, seen)
+    group = [t_id, *ordered]
+    numbers = tuple(group[k % len(group)] for k in range(ARMOR_DIE_NUMBERS))
+    left_out = ordered[ARMOR_DIE_NUMBERS - 1 :]
+    if left_out:
+        reasons.append(Reason("melee.shoot-into", "too-many", {"models": list(left_out)}))
+    reasons.append(Reason("melee.shoot-into", "numbers", {"numbers": list(numbers)}))
+    if ctx.weapon.type == "thrown":
+        reasons.append(Reason("melee.shoot-into", "scatter", {"target": t_id}))
+    return IntoMelee(modifier, numbers), tuple(reasons)
+
+
+def _seen_in_melee(ctx: AttackContext, reasons: list[Reason]) -> list[str]:
+    """The other models in the target's melee that the attacker sees (``melee.shoot-into``);
+    the reasons say who is left out and why."""
+    a_id = ctx.attacker_id
     near = []
-    for m in contacts(scenario, target_id):
-        if m == attacker.id:
+    for m in contacts(ctx.scenario, ctx.target_id):
+        if m == a_id:
             continue
-        if eng.get(m):
+        if ctx.engaged.get(m):
             near.append(m)
         else:  # touches the target but is engaged with nobody: not in that melee
             reasons.append(Reason("melee.shoot-into", "not-in-melee", {"model": m}))
     seen: list[str] = []
     for m in near:
-        if has_line_of_sight(scenario, attacker.id, m):
+        if has_line_of_sight(ctx.scenario, a_id, m):
             seen.append(m)
         else:
-            reasons.append(
-                Reason(
-                    "melee.shoot-into",
-                    "unseen",
-                    {"model": m, "attacker": attacker.id},
-                )
-            )
-    ordered = _clockwise_order(scenario, target_id, attacker.id, seen)
-    group = [target_id, *ordered]
-    numbers = tuple(group[k % len(group)] for k in range(ARMOR_DIE_NUMBERS))
-    left_out = ordered[ARMOR_DIE_NUMBERS - 1 :]
-    if left_out:
-        reasons.append(
-            Reason(
-                "melee.shoot-into",
-                "too-many",
-                {"models": list(left_out)},
-            )
-        )
-    reasons.append(Reason("melee.shoot-into", "numbers", {"numbers": list(numbers)}))
-    if thrown:
-        reasons.append(Reason("melee.shoot-into", "scatter", {"target": t_id}))
-    return IntoMelee(modifier, numbers), tuple(reasons)
+            reasons.append(Reason("melee.shoot-into", "unseen", {"model": m, "attacker": a_id}))
+    return seen
+
+
+def shoot_into(ctx: AttackContext) -> tuple[IntoMelee | None, Step]:
+    """:func:`into_melee` as a step: its skill modifier, and its reasons as terms (told only
+    when the attack is allowed). No step when the target is not in a melee."""
+    found = into_melee(ctx)
+    if found is None:
+        return None, Step()
+    into, reasons = found
+    return into, Step(modifiers=(("melee.shoot-into", into.modifier),), terms=reasons)

@@ -140,6 +140,12 @@ MAX_THREAT_POSITIONS: Final = 65_536
 A step that would give more positions is refused with the smallest step that fits.
 """
 
+THREAT_BUDGET_S: Final = 2.5
+"""A threat map's time budget (s): one whose estimated time (:mod:`fwwrules.threat.cost`) is
+above it is refused, naming what to reduce; the default grid coarsens to fit it. The crowded
+benchmark board at a quarter inch (the threat map's reference: about 2 s on the 2-core
+development machine) estimates 2.3 s; the estimate errs high for most boards."""
+
 THREAT_SURE_MARGIN_MM: Final = 1e-3
 """How clear a threat map's fast path must be of every boundary to decide a cell by itself.
 

@@ -56,25 +56,35 @@ def convex_parts(geom: BaseGeometry) -> list[Polygon]:
 
 
 def merge_convex(tris: list[Polygon]) -> list[Polygon]:
-    """Greedily join neighbouring convex pieces while the union stays convex."""
-    pieces = list(tris)
-    merged_any = True
-    while merged_any and len(pieces) > 1:
-        merged_any = False
-        for a in range(len(pieces)):
-            for b in range(a + 1, len(pieces)):
-                pa, pb = pieces[a], pieces[b]
-                if pa.intersection(pb).length <= 0:
-                    continue
-                union = shapely.union(pa, pb)
-                if isinstance(union, Polygon) and not union.interiors and is_convex(union):
-                    pieces[a] = union.simplify(0)
-                    del pieces[b]
-                    merged_any = True
-                    break
-            if merged_any:
-                break
-    return pieces
+    """Join the triangles of a triangulation across their shared edges while the union stays
+    convex (Hertel and Mehlhorn: each shared edge is looked at once, so a piece of n corners
+    costs O(n) unions, not O(n^2) tests; the parts are at most four times the fewest)."""
+    pieces: list[Polygon | None] = list(tris)
+    parent = list(range(len(tris)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    shared: dict[tuple[tuple[float, float], tuple[float, float]], list[int]] = {}
+    for i, t in enumerate(tris):
+        ring = [(float(x), float(y)) for x, y in t.exterior.coords[:-1]]
+        for p, q in zip(ring, ring[1:] + ring[:1], strict=True):
+            shared.setdefault((p, q) if p <= q else (q, p), []).append(i)
+    for owners in shared.values():
+        if len(owners) != 2:
+            continue
+        a, b = find(owners[0]), find(owners[1])
+        pa, pb = pieces[a], pieces[b]
+        if a == b or pa is None or pb is None:
+            continue
+        union = shapely.union(pa, pb)
+        if isinstance(union, Polygon) and not union.interiors and is_convex(union):
+            pieces[a], pieces[b] = union.simplify(0), None
+            parent[b] = a
+    return [p for p in pieces if p is not None]
 
 
 @dataclass(frozen=True, slots=True, eq=False)

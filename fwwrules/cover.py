@@ -72,7 +72,7 @@ from .engagement import engagements
 from .geometry import prepared_for
 from .kernels import BoolArray, Fan
 from .pieces import EdgeRef, Model, ModelRef, PieceRef
-from .rulesets import ruleset
+from .rulesets import Ruleset, ruleset
 from .rulings import ArmorInfo, CoverEntry, Crossing, IgnoredEntry, Reason, Step
 from .shot import Shot
 from .terrain import AREA_KINDS
@@ -412,7 +412,7 @@ class CoverResult:
         return Step(modifiers=mods, armor=self.armor, terms=self.reasons)
 
 
-def armor_for_cover(rules: str, covered: bool) -> tuple[ArmorInfo, Reason | None]:
+def armor_for_cover(rules: str | Ruleset, covered: bool) -> tuple[ArmorInfo, Reason | None]:
     """``cover.armor``: +1 armor once (``core``) or one Armor Boost (``vts``)."""
     if not covered:
         return ArmorInfo(), None
@@ -433,7 +433,7 @@ def met_pieces(shot: Shot) -> list[Met]:
     ]
 
 
-def line_of_cover(shot: Shot, rules: str) -> CoverResult:
+def line_of_cover(shot: Shot, rules: str | Ruleset) -> CoverResult:
     """The cover a shot meets along its Line of Cover: each piece it meets judged by
     :data:`COVER_RULES` (``cover.*``, ``elevation.edge-cover``, ``elevation.shooter-cover``),
     then the armor (``cover.armor``)."""

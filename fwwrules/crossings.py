@@ -198,14 +198,21 @@ def _exact(fan: Fan, how: HowArray, which: BoolArray, geom: BaseGeometry) -> Non
 
 
 def _piece_how(
-    fan: Fan, poly: BaseGeometry, parts: list[Part], hit_g: BoolArray, *, area: bool
+    fan: Fan,
+    poly: BaseGeometry,
+    parts: list[Part],
+    hit_g: BoolArray,
+    *,
+    area: bool,
+    hit_e: BoolArray | None = None,
 ) -> HowArray:
     """How each line (of ``hit_g``: within the margin of the piece) meets one piece: sure
-    where the grown and eroded parts agree, the scalar passage elsewhere."""
+    where the grown and eroded parts agree, the scalar passage elsewhere. ``hit_e``: the
+    lines meeting an eroded part, when known (else found here)."""
     how = np.zeros(len(fan.px), dtype=np.int8)
     if not hit_g.any():
         return how
-    hit_e = _hits(fan, parts, hit_g, eroded=True)
+    hit_e = _hits(fan, parts, hit_g, eroded=True) if hit_e is None else hit_e & hit_g
     unsure = np.zeros(len(fan.px), dtype=bool)
     if area:
         how[hit_e] = INTO
@@ -264,19 +271,21 @@ def _touching_met_v(
         poly = board.terrain[tid].polygon
         parts = parts_of(board, poly)
         hit_g = _hits(fan, parts, among, eroded=False)
-        any_e |= _hits(fan, parts, hit_g, eroded=True)
+        hit_e = _hits(fan, parts, hit_g, eroded=True)
+        any_e |= hit_e
         any_g |= hit_g
-        members.append((tid, poly, parts, hit_g))
+        members.append((tid, poly, parts, hit_g, hit_e))
     if not any_g.any():
         return []
     hows = [
-        _piece_how(fan, poly, parts, hit_g & any_e, area=False) for _, poly, parts, hit_g in members
+        _piece_how(fan, poly, parts, hit_g & any_e, area=False, hit_e=hit_e)
+        for _, poly, parts, hit_g, hit_e in members
     ]
     whole = np.zeros(n, dtype=np.int8)
     centre = (fan.cx, fan.cy)
     for i in np.flatnonzero(any_g & ~any_e).tolist():
         q = (float(fan.px[i]), float(fan.py[i]))
-        own = [passage(centre, q, poly).how for _, poly, _, _ in members]
+        own = [passage(centre, q, poly).how for _, poly, _, _, _ in members]
         if any(how not in ("none", "grazed") for how in own):
             for k, how in enumerate(own):
                 hows[k][i] = HOW[how]
@@ -284,7 +293,7 @@ def _touching_met_v(
             whole[i] = HOW[passage(centre, q, union).how]
     found = [
         VMet.of(TerrainRef((tid,)), kind, how, poly)
-        for (tid, poly, _, _), how in zip(members, hows, strict=True)
+        for (tid, poly, _, _, _), how in zip(members, hows, strict=True)
     ]
     found.append(VMet.of(TerrainRef(ids), kind, whole, union))
     return [vm for vm in found if vm is not None]

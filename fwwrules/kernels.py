@@ -24,7 +24,6 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 from numpy.typing import NDArray
-from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 Array = NDArray[np.float64]
@@ -58,6 +57,7 @@ class Fan:
         self.order = np.argsort(self.ang, kind="stable")
         self.sorted = self.ang[self.order]
         self.dist = np.hypot(px - cx, py - cy)
+        self._sectors: dict[int, tuple[Array, IndexArray, Array | None]] = {}
 
     def near_disc(self, x: float, y: float, r: float) -> IndexArray:
         """Indices of the positions ``p`` whose segment ``c -> p`` may come within ``r`` of the
@@ -71,31 +71,46 @@ class Fan:
         idx = self._between(mid - half, mid + half)
         return idx[self.dist[idx] >= d - r - 1e-9]
 
-    def _sector(self, v: Array) -> tuple[IndexArray, BaseGeometry | None]:
-        """The candidate positions, and the shadow of ``v`` (``v`` and everything behind it
-        as seen from the centre, as far as any position) when it is well defined."""
-        c = np.array([self.cx, self.cy])
-        rel = v - c
-        if inside_convex(v, self.cx, self.cy):
+    def _sector(self, v: Array) -> tuple[IndexArray, Array | None]:
+        """The candidate positions (within the angle ``v`` spans from the centre and no
+        nearer than it), and the angular offsets of ``v``'s vertices from the first one
+        (``None`` when the centre lies inside ``v``: every position is a candidate). Kept
+        per polygon for the fan's life (line of sight and cover ask about the same parts)."""
+        found = self._sectors.get(id(v))
+        if found is not None and found[0] is v:
+            return found[1], found[2]
+        idx, d = self._new_sector(v)
+        self._sectors[id(v)] = (v, idx, d)
+        return idx, d
+
+    def _new_sector(self, v: Array) -> tuple[IndexArray, Array | None]:
+        rel = v - (self.cx, self.cy)
+        inside, near = _inside_and_distance(v, self.cx, self.cy)
+        if inside:
             return np.arange(len(self.px)), None
         a = np.arctan2(rel[:, 1], rel[:, 0])
         d = (a - a[0] + math.pi) % (2 * math.pi) - math.pi
         lo, hi = a[0] + d.min() - 1e-9, a[0] + d.max() + 1e-9
-        poly = Polygon(v)
-        near = float(poly.exterior.distance(Point(self.cx, self.cy))) - 1e-9
+        near -= 1e-9
         idx = self._between(lo, hi)
-        idx = idx[self.dist[idx] >= near]
-        half = (hi - lo) / 2
-        shadow = None
-        if math.cos(half) > 0.05 and len(idx):
-            far = (float(self.dist.max()) + 10.0) / math.cos(half) * 1.5
-            ends = []
-            for k in (int(np.argmin(d)), int(np.argmax(d))):
-                r = rel[k] / np.hypot(rel[k, 0], rel[k, 1])
-                ends.append(c + r * far)
-            shadow = shapely.convex_hull(shapely.multipoints(np.vstack([v, *ends])))
-            shapely.prepare(shadow)
-        return idx, shadow
+        return idx[self.dist[idx] >= near], d
+
+    def _shadow(self, v: Array, d: Array) -> BaseGeometry | None:
+        """``v`` and everything behind it as seen from the centre, as far as any position,
+        when it is well defined (the part spans less than half a turn)."""
+        half = (d.max() - d.min()) / 2 + 1e-9
+        if math.cos(half) <= 0.05:
+            return None
+        c = np.array([self.cx, self.cy])
+        rel = v - c
+        far = (float(self.dist.max()) + 10.0) / math.cos(half) * 1.5
+        ends = []
+        for k in (int(np.argmin(d)), int(np.argmax(d))):
+            r = rel[k] / np.hypot(rel[k, 0], rel[k, 1])
+            ends.append(c + r * far)
+        shadow = shapely.convex_hull(shapely.multipoints(np.vstack([v, *ends])))
+        shapely.prepare(shadow)
+        return shadow
 
     def _between(self, lo: float, hi: float) -> IndexArray:
         two = 2 * math.pi
@@ -115,10 +130,14 @@ class Fan:
     def hits(self, v: Array, among: BoolArray) -> BoolArray:
         """Which positions (among ``among``) have a centre segment meeting polygon ``v``."""
         out = np.zeros(len(self.px), dtype=bool)
-        idx, shadow = self._sector(v)
+        if not among.any():
+            return out
+        idx, d = self._sector(v)
         idx = idx[among[idx]]
         if not len(idx):
             return out
+        # few candidates: the segment test itself; many: one shadow polygon for all of them
+        shadow = self._shadow(v, d) if d is not None and len(idx) > _SHADOW_FROM else None
         if shadow is not None:
             # a point of the (closed) shadow is one whose centre segment meets v; rounding
             # in the shadow's far corners is far below the margin v was grown or eroded by
@@ -129,10 +148,23 @@ class Fan:
         return out
 
 
-def inside_convex(v: Array, x: float, y: float) -> bool:
-    ex = np.roll(v[:, 0], -1) - v[:, 0]
-    ey = np.roll(v[:, 1], -1) - v[:, 1]
-    return bool((ex * (y - v[:, 1]) - ey * (x - v[:, 0]) >= 0).all())
+_SHADOW_FROM = 256
+"""From this many candidate positions on, :meth:`Fan.hits` tests them against one shadow
+polygon rather than segment by segment."""
+
+
+def _inside_and_distance(v: Array, x: float, y: float) -> tuple[bool, float]:
+    """Whether ``(x, y)`` lies in the convex polygon ``v`` (counter-clockwise; outline
+    included), and its distance to the outline."""
+    ax, ay = v[:, 0], v[:, 1]
+    bx = np.concatenate((ax[1:], ax[:1]))
+    by = np.concatenate((ay[1:], ay[:1]))
+    dx, dy = bx - ax, by - ay
+    inside = bool((dx * (y - ay) - dy * (x - ax) >= 0).all())
+    l2 = dx * dx + dy * dy
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.clip(np.where(l2 > 0, ((x - ax) * dx + (y - ay) * dy) / l2, 0.0), 0.0, 1.0)
+    return inside, float(np.hypot(ax + t * dx - x, ay + t * dy - y).min())
 
 
 def segment_point_distance(

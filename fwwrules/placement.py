@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
@@ -30,7 +30,7 @@ from .cache import Moved
 from .constants import BOARD_MARGIN_MM, BOUNDARY_TOLERANCE_MM
 
 if TYPE_CHECKING:
-    from .board import ModelGeometry
+    from .board import Board, Disc, ModelGeometry
     from .data import Scenario
 
 Bounds = tuple[float, float, float, float]
@@ -238,24 +238,49 @@ def slide_at_contact(
     px, py, gx, gy = sx * u, sy * u, tx * u, ty * u
     xmin, ymin, xmax, ymax = (v * u for v in box)
     lo_x, hi_x, lo_y, hi_y = xmin + r, xmax - r, ymin + r, ymax - r
+    touched = _touched(board, model_id, (px, py), r)
+    if touched is None:  # stopped by the table's edge: slide along it
+        cx, cy = min(max(gx, lo_x), hi_x), min(max(gy, lo_y), hi_y)
+        moved = move_model(scenario, model_id, px / u, py / u)
+        return stop_at_contact(moved, model_id, (cx / u, cy / u), bounds=box)
 
-    def on_table(x: float, y: float) -> bool:
+    def free(x: float, y: float) -> bool:
         slack = BOUNDARY_TOLERANCE_MM
-        return lo_x - slack <= x <= hi_x + slack and lo_y - slack <= y <= hi_y + slack
+        on_table = lo_x - slack <= x <= hi_x + slack and lo_y - slack <= y <= hi_y + slack
+        return on_table and _clear(board.models, model_id, x, y, r)
 
-    # The base it stopped against: the nearest within the contact tolerance, if any.
+    end = _round_base(touched, r, (px, py), (gx, gy), free)
+    if end is None:
+        return (sx, sy)
+    return (end[0] / u, end[1] / u)
+
+
+def _touched(board: Board, model_id: str, at: tuple[float, float], r: float) -> Disc | None:
+    """The base a base of radius ``r`` at ``at`` (mm) stopped against: the nearest within the
+    contact tolerance, if any."""
     touched = None
     best = math.inf
     for mid, g in board.models.items():
         if mid == model_id:
             continue
-        gap = math.hypot(px - g.disc.x, py - g.disc.y) - r - g.disc.r
+        gap = math.hypot(at[0] - g.disc.x, at[1] - g.disc.y) - r - g.disc.r
         if gap <= board.contact_tolerance and gap < best:
             touched, best = g.disc, gap
-    if touched is None:  # stopped by the table's edge: slide along it
-        cx, cy = min(max(gx, lo_x), hi_x), min(max(gy, lo_y), hi_y)
-        moved = move_model(scenario, model_id, px / u, py / u)
-        return stop_at_contact(moved, model_id, (cx / u, cy / u), bounds=box)
+    return touched
+
+
+def _round_base(
+    touched: Disc,
+    r: float,
+    at: tuple[float, float],
+    aim: tuple[float, float],
+    free: Callable[[float, float], bool],
+) -> tuple[float, float] | None:
+    """Where a base of radius ``r`` at ``at`` (mm, touching ``touched``) ends when it slides
+    round ``touched`` toward ``aim``: by the tangential part of the motion, never past the
+    point of contact nearest the aim, never more than a quarter turn, stopping before the
+    first place that is not ``free``. ``None`` when there is no tangential part."""
+    (px, py), (gx, gy) = at, aim
     bx, by, reach = touched.x, touched.y, r + touched.r + BOUNDARY_TOLERANCE_MM
     a0 = math.atan2(py - by, px - bx)
     # The tangential part of the rest of the motion, as an angle round the touched base ...
@@ -265,17 +290,17 @@ def slide_at_contact(
     a1 = math.atan2(gy - by, gx - bx)
     nearest = (a1 - a0 + math.pi) % (2 * math.pi) - math.pi  # the short way round
     if turn * nearest <= 0.0:
-        return (sx, sy)
+        return None
     turn = math.copysign(min(abs(turn), abs(nearest), math.pi / 2), turn)
     steps = max(1, math.ceil(abs(turn) * reach / SLIDE_STEP_MM))
     end = (px, py)
     for i in range(1, steps + 1):
         a = a0 + turn * i / steps
         x, y = bx + reach * math.cos(a), by + reach * math.sin(a)
-        if not on_table(x, y) or not _clear(board.models, model_id, x, y, r):
+        if not free(x, y):
             break
         end = (x, y)
-    return (end[0] / u, end[1] / u)
+    return end
 
 
 # --- snapping and the numbers a hand placement writes ---------------------------------------

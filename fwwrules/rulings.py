@@ -228,7 +228,9 @@ class Step:
     (``None``: it does not); ``choices`` decisions left to the attacker; ``refusals`` the
     clause ids that forbid the attack; ``reasons`` the step's facts and refusals, in order;
     ``terms`` the reasons that present a modifier, cover, armor or effect dice as applying
-    (shown after ``reasons``, and only when the attack is allowed).
+    (shown after ``reasons``, and only when the attack is allowed); ``skill`` the skill icon
+    and the attacker's value for it when the step decides them (``None``: it does not; a
+    value of ``None``: the attacker lacks the icon).
     """
 
     modifiers: tuple[tuple[str, int], ...] = ()
@@ -238,13 +240,15 @@ class Step:
     refusals: tuple[str, ...] = ()
     reasons: tuple[Reason, ...] = ()
     terms: tuple[Reason, ...] = ()
+    skill: tuple[str | None, int | None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Folded:
     """Steps folded in order (:func:`fold`): the skill modifier of each clause (clauses adding 0
-    left out) and their sum, the dice (uncapped), the last armor decided, every choice, each
-    refusing clause once (first-seen order) and the reasons.
+    left out) and their sum, the dice (at most :data:`MAX_DICE_PER_COLOUR` of a colour), the
+    last armor decided, every choice, each refusing clause once (first-seen order), the
+    reasons, and the skill (icon, value and total modifier; the last one a step decided).
 
     An attack that is not allowed (some step refuses it) presents nothing as applying: no
     modifiers (sum 0), no dice, no armor, and only the steps' ``reasons`` (never their
@@ -257,6 +261,7 @@ class Folded:
     choices: tuple[Choice, ...]
     refusals: tuple[str, ...]
     reasons: tuple[Reason, ...]
+    skill: SkillInfo = SkillInfo(None, None, 0)
 
     @property
     def allowed(self) -> bool:
@@ -307,8 +312,11 @@ def fold(steps: Sequence[Step]) -> Folded:
     choices: list[Choice] = []
     refusals: list[str] = []
     reasons: list[Reason] = []
+    icon_value: tuple[str | None, int | None] = (None, None)
     for step in steps:
         refusals.extend(c for c in step.refusals if c not in refusals)
+        if step.skill is not None:
+            icon_value = step.skill
     allowed = not refusals
     for step in steps:
         reasons.extend(step.reasons)
@@ -321,15 +329,33 @@ def fold(steps: Sequence[Step]) -> Folded:
             dice[colour] = dice.get(colour, 0) + n
         if step.armor is not None:
             armor = step.armor
+    skill = SkillInfo(*icon_value, sum(by_clause.values()))
+    reasons.extend(_total_reasons(skill, dice, allowed))
     return Folded(
         by_clause,
-        sum(by_clause.values()),
-        dice,
+        skill.modifier,
+        {colour: min(n, MAX_DICE_PER_COLOUR) for colour, n in dice.items()},
         armor,
         tuple(choices),
         tuple(refusals),
         tuple(reasons),
+        skill,
     )
+
+
+MAX_DICE_PER_COLOUR = 4
+"""``ranged.skill``: an attack rolls at most four effect dice of one colour."""
+
+
+def _total_reasons(skill: SkillInfo, dice: Mapping[str, int], allowed: bool) -> list[Reason]:
+    """``ranged.skill``: what the totals say (a skill target below 1; dice over the cap)."""
+    out = []
+    if skill.target is not None and skill.target < 1 and allowed:
+        out.append(Reason("ranged.skill", "below-one", {"target": skill.target}))
+    for colour, count in dice.items():
+        if count > MAX_DICE_PER_COLOUR:
+            out.append(Reason("ranged.skill", "dice-cap", {"colour": colour, "count": count}))
+    return out
 
 
 Segment = tuple[tuple[float, float], tuple[float, float]]

@@ -10,6 +10,7 @@ import dataclasses
 import math
 
 import pytest
+from edge_reference import _compute_edges_reference
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from transforms import moved
@@ -20,7 +21,6 @@ from fwwrules.catalogue import render
 from fwwrules.elevation import (
     SignificantEdge,
     _compute_edges,
-    _compute_edges_reference,
     compass,
     covering_edges,
     crossed_edges,

@@ -297,15 +297,7 @@ def test_no_module_imports_a_higher_one_type_checking_included() -> None:
     graph = import_graph(_package_files())
     assert "fwwrules.attack" in graph["fwwrules"]  # the walker sees relative imports
     assert upward_imports(graph, layer_order(ARCHITECTURE.read_text(encoding="utf-8"))) == []
-    for a, b in PENDING_CYCLES:  # being removed by their owner (see PENDING_CYCLES)
-        graph[a].discard(b)
     assert find_cycle(graph) is None
-
-
-PENDING_CYCLES = (("fwwrules.draw.labels", "fwwrules.draw.board"),)
-"""Import edges closing a cycle that their owner is removing (draw/labels.py names
-``BoardArtists`` for annotations while draw/board.py calls ``place_labels``); each one left
-out of the cycle check until then, and this list shrinks to nothing."""
 
 
 def test_the_layer_check_catches_an_upward_import_in_type_checking() -> None:

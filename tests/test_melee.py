@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from transforms import moved
 
 import fwwrules
+from fwwrules.attack import attack_context
 from fwwrules.constants import LENGTH_EPSILON_MM
 from fwwrules.melee import (
     _Obstacle,
@@ -29,6 +30,7 @@ from fwwrules.melee import (
     shortest_route,
     slide,
 )
+from fwwrules.rulings import Step
 from fwwrules.scenario import IMPROVISED_WEAPON, ChargeBonus, Model, Options, Scenario, Weapon
 
 RIFLE = Weapon("laser-rifle", "rifle", short="red", long="green", dice={"short": ("green",)})
@@ -103,29 +105,29 @@ def test_melee_engaged_needs_the_same_level(dz: float, engaged: bool) -> None:
 def test_melee_engaged_classify_engaged_target_is_close_combat() -> None:
     s = board(model("a", "x", (0, 0)), model("b", "y", (32, 0)))
     for weapon in (SWORD, RIFLE, IMPROVISED_WEAPON):
-        c = classify(s, "a", "b", weapon)
+        c = classify(attack_context(s, "a", "b", weapon))
         assert c.kind == "melee" and c.not_allowed == ()
 
 
 def test_melee_engaged_classify_engaged_attacker_may_not_shoot_others() -> None:
     s = board(model("a", "x", (0, 0)), model("b", "y", (32, 0)), model("c", "y", (300, 0)))
-    c = classify(s, "a", "c", RIFLE)
+    c = classify(attack_context(s, "a", "c", RIFLE))
     assert c.not_allowed == ("melee.engaged",)
-    assert classify(s, "a", "c", SWORD).not_allowed == ("melee.engaged",)
+    assert classify(attack_context(s, "a", "c", SWORD)).not_allowed == ("melee.engaged",)
 
 
 def test_melee_engaged_classify_melee_weapon_needs_contact() -> None:
     s = board(model("a", "x", (0, 0)), model("c", "y", (100, 0)))
-    c = classify(s, "a", "c", SWORD)
+    c = classify(attack_context(s, "a", "c", SWORD))
     assert c.kind == "melee" and c.not_allowed == ("melee.engaged",)
-    r = classify(s, "a", "c", RIFLE)
+    r = classify(attack_context(s, "a", "c", RIFLE))
     assert r.kind == "ranged" and r.not_allowed == ()
 
 
 def test_melee_engaged_friend_in_contact_is_not_a_close_combat_target() -> None:
     s = board(model("a", "x", (0, 0)), model("f", "x", (32, 0)))
-    assert classify(s, "a", "f", SWORD).not_allowed == ("melee.engaged",)
-    assert classify(s, "a", "f", RIFLE).kind == "ranged"
+    assert classify(attack_context(s, "a", "f", SWORD)).not_allowed == ("melee.engaged",)
+    assert classify(attack_context(s, "a", "f", RIFLE)).kind == "ranged"
 
 
 positions = st.tuples(st.floats(-300, 300, allow_nan=False), st.floats(-300, 300, allow_nan=False))
@@ -177,7 +179,7 @@ def test_melee_engaged_rotation_and_translation_change_nothing(
 
 def test_melee_skill_improvised_weapon_uses_melee_value() -> None:
     s = board(model("a", "x", (0, 0)), model("b", "y", (32, 0)))
-    t = close_combat_terms(s, "a", "b", IMPROVISED_WEAPON, "core")
+    t = close_combat_terms(attack_context(s, "a", "b", IMPROVISED_WEAPON, "core"))
     assert (t.icon, t.value, t.not_allowed, t.modifier) == ("melee", 5, (), 0)
     assert t.dice == {}
     assert IMPROVISED_WEAPON in s.weapons_of(s.model("a"))
@@ -185,14 +187,16 @@ def test_melee_skill_improvised_weapon_uses_melee_value() -> None:
 
 def test_melee_skill_missing_icon_is_not_allowed() -> None:
     s = board(model("a", "x", (0, 0), skills={"rifle": 6}), model("b", "y", (32, 0)))
-    t = close_combat_terms(s, "a", "b", SWORD, "core")
+    t = close_combat_terms(attack_context(s, "a", "b", SWORD, "core"))
     assert t.value is None and "melee.skill" in t.not_allowed
-    assert "melee.skill" in close_combat_terms(s, "a", "b", PISTOL, "core").not_allowed
+    assert (
+        "melee.skill" in close_combat_terms(attack_context(s, "a", "b", PISTOL, "core")).not_allowed
+    )
 
 
 def test_melee_skill_ranged_weapon_uses_its_own_icon() -> None:
     s = board(model("a", "x", (0, 0)), model("b", "y", (32, 0)))
-    t = close_combat_terms(s, "a", "b", HEAVY, "core")
+    t = close_combat_terms(attack_context(s, "a", "b", HEAVY, "core"))
     assert (t.icon, t.value) == ("heavy", 4)
 
 
@@ -202,7 +206,7 @@ def test_melee_skill_ranged_weapon_uses_its_own_icon() -> None:
 @pytest.mark.parametrize("weapon", [RIFLE, PISTOL, HEAVY])
 def test_melee_ranged_weapon_core_minus_two_and_armor_plus_one(weapon: Weapon) -> None:
     s = board(model("a", "x", (0, 0)), model("b", "y", (32, 0)))
-    t = close_combat_terms(s, "a", "b", weapon, "core")
+    t = close_combat_terms(attack_context(s, "a", "b", weapon, "core"))
     assert t.modifiers == (("melee.ranged-weapon", -2),)
     assert (t.armor_bonus, t.armor_boost) == (1, 0)
     assert t.dice == dict.fromkeys(weapon.dice["short"], 1)  # its short band's dice
@@ -211,7 +215,7 @@ def test_melee_ranged_weapon_core_minus_two_and_armor_plus_one(weapon: Weapon) -
 
 def test_melee_ranged_weapon_vts_gives_an_armor_boost_instead() -> None:
     s = board(model("a", "x", (0, 0)), model("b", "y", (32, 0)))
-    t = close_combat_terms(s, "a", "b", RIFLE, "vts")
+    t = close_combat_terms(attack_context(s, "a", "b", RIFLE, "vts"))
     assert t.modifiers == (("melee.ranged-weapon", -2),)
     assert (t.armor_bonus, t.armor_boost) == (0, 1)
 
@@ -223,20 +227,23 @@ def test_melee_ranged_weapon_thrown_takes_the_same_penalty() -> None:
         model("b", "y", (32, 0)),
         weapons=(*WEAPONS, grenade),
     )
-    t = close_combat_terms(s, "a", "b", grenade, "core")
+    t = close_combat_terms(attack_context(s, "a", "b", grenade, "core"))
     assert (t.icon, t.value, t.modifier, t.armor_bonus) == ("thrown", 5, -2, 1)
 
 
 def test_melee_ranged_weapon_with_minimum_range_is_not_allowed() -> None:
     s = board(model("a", "x", (0, 0)), model("b", "y", (32, 0)))
-    assert "melee.ranged-weapon" in close_combat_terms(s, "a", "b", MORTAR, "core").not_allowed
+    assert (
+        "melee.ranged-weapon"
+        in close_combat_terms(attack_context(s, "a", "b", MORTAR, "core")).not_allowed
+    )
     zero = replace(MORTAR, min_range=0.0)
-    assert close_combat_terms(s, "a", "b", zero, "core").not_allowed == ()
+    assert close_combat_terms(attack_context(s, "a", "b", zero, "core")).not_allowed == ()
 
 
 def test_melee_ranged_weapon_melee_weapon_has_no_penalty() -> None:
     s = board(model("a", "x", (0, 0)), model("b", "y", (32, 0)))
-    t = close_combat_terms(s, "a", "b", SWORD, "vts")
+    t = close_combat_terms(attack_context(s, "a", "b", SWORD, "vts"))
     assert (t.modifiers, t.armor_bonus, t.armor_boost) == ((), 0, 0)
     assert t.dice == {"black": 1, "yellow": 1}
 
@@ -247,13 +254,15 @@ def test_melee_ranged_weapon_melee_weapon_has_no_penalty() -> None:
 @pytest.mark.parametrize(("strength", "black"), [(None, 1), (6, 1), (7, 2), (10, 2)])
 def test_melee_strength_seven_or_more_adds_a_black_die(strength: int | None, black: int) -> None:
     s = board(model("a", "x", (0, 0), strength=strength), model("b", "y", (32, 0)))
-    assert close_combat_terms(s, "a", "b", SWORD, "core").dice["black"] == black
+    assert close_combat_terms(attack_context(s, "a", "b", SWORD, "core")).dice["black"] == black
 
 
 def test_melee_strength_only_with_a_melee_weapon() -> None:
     s = board(model("a", "x", (0, 0), strength=9), model("b", "y", (32, 0)))
-    assert close_combat_terms(s, "a", "b", PISTOL, "core").dice == {"yellow": 1}
-    assert close_combat_terms(s, "a", "b", IMPROVISED_WEAPON, "core").dice == {"black": 1}
+    assert close_combat_terms(attack_context(s, "a", "b", PISTOL, "core")).dice == {"yellow": 1}
+    assert close_combat_terms(attack_context(s, "a", "b", IMPROVISED_WEAPON, "core")).dice == {
+        "black": 1
+    }
 
 
 # --- melee.super-mutant ---------------------------------------------------------------------
@@ -276,28 +285,28 @@ def _mutant_board() -> Scenario:
 @pytest.mark.parametrize("weapon", [RIFLE, PISTOL])
 def test_melee_super_mutant_core_only(weapon: Weapon) -> None:
     s = _mutant_board()
-    core = close_combat_terms(s, "sm", "b", weapon, "core")
+    core = close_combat_terms(attack_context(s, "sm", "b", weapon, "core"))
     assert (core.icon, core.value) == ("melee", 7)
     assert core.modifiers == (("melee.ranged-weapon", -2),)  # the penalties stay
     assert core.armor_bonus == 1
     assert [c.chosen for c in core.choices] == ["melee"]
-    vts = close_combat_terms(s, "sm", "b", weapon, "vts")
+    vts = close_combat_terms(attack_context(s, "sm", "b", weapon, "vts"))
     assert (vts.icon, vts.value) == (weapon.type, 3)
     assert any(r.clause == "melee.super-mutant" and r.key == "vts" for r in vts.terms)
 
 
 def test_melee_super_mutant_not_for_heavy_weapons_nor_other_models() -> None:
     s = _mutant_board()
-    assert close_combat_terms(s, "sm", "b", HEAVY, "core").icon == "heavy"
+    assert close_combat_terms(attack_context(s, "sm", "b", HEAVY, "core")).icon == "heavy"
     plain = replace(s, models=(replace(s.models[0], keywords=()), s.models[1]))
-    assert close_combat_terms(plain, "sm", "b", RIFLE, "core").icon == "rifle"
+    assert close_combat_terms(attack_context(plain, "sm", "b", RIFLE, "core")).icon == "rifle"
 
 
 def test_melee_super_mutant_keeps_a_higher_weapon_skill() -> None:
     s = _mutant_board()
     sharp = replace(s.models[0], skills={"melee": 4, "rifle": 6})
     s2 = replace(s, models=(sharp, s.models[1]))
-    t = close_combat_terms(s2, "sm", "b", RIFLE, "core")
+    t = close_combat_terms(attack_context(s2, "sm", "b", RIFLE, "core"))
     assert (t.icon, t.value) == ("rifle", 6)
     assert t.choices[0].options == ("melee", "rifle") and t.choices[0].chosen == "rifle"
 
@@ -310,9 +319,11 @@ def test_melee_outnumbered_example_1() -> None:
     assert is_outnumbered(s, "super-mutant-1")
     assert not is_outnumbered(s, "brotherhood-a") and not is_outnumbered(s, "brotherhood-b")
     for bos in ("brotherhood-a", "brotherhood-b"):
-        t = close_combat_terms(s, bos, "super-mutant-1", IMPROVISED_WEAPON, "core")
+        t = close_combat_terms(attack_context(s, bos, "super-mutant-1", IMPROVISED_WEAPON, "core"))
         assert t.dice.get("green") == 1
-    t = close_combat_terms(s, "super-mutant-1", "brotherhood-a", s.weapon("board"), "core")
+    t = close_combat_terms(
+        attack_context(s, "super-mutant-1", "brotherhood-a", s.weapon("board"), "core")
+    )
     assert t.dice == {"black": 2}  # the board's die and Strength 7; no green
 
 
@@ -324,13 +335,21 @@ def test_melee_outnumbered_example_2() -> None:
     e = engagements(s)
     assert set(e["brotherhood-a"]) == {"super-mutant-1", "super-mutant-2", "super-mutant-3"}
     assert set(e["brotherhood-b"]) == {"super-mutant-1"}
-    t = close_combat_terms(s, "super-mutant-1", "brotherhood-b", s.weapon("board"), "core")
+    t = close_combat_terms(
+        attack_context(s, "super-mutant-1", "brotherhood-b", s.weapon("board"), "core")
+    )
     assert "green" not in t.dice  # Brotherhood B is not outnumbered
-    t = close_combat_terms(s, "brotherhood-a", "super-mutant-3", IMPROVISED_WEAPON, "core")
+    t = close_combat_terms(
+        attack_context(s, "brotherhood-a", "super-mutant-3", IMPROVISED_WEAPON, "core")
+    )
     assert "green" not in t.dice
-    t = close_combat_terms(s, "super-mutant-2", "brotherhood-a", s.weapon("board"), "vts")
+    t = close_combat_terms(
+        attack_context(s, "super-mutant-2", "brotherhood-a", s.weapon("board"), "vts")
+    )
     assert t.dice == {"black": 2, "green": 1}
-    t = close_combat_terms(s, "brotherhood-a", "super-mutant-2", IMPROVISED_WEAPON, "core")
+    t = close_combat_terms(
+        attack_context(s, "brotherhood-a", "super-mutant-2", IMPROVISED_WEAPON, "core")
+    )
     assert "green" not in t.dice
 
 
@@ -347,14 +366,16 @@ def test_melee_outnumbered_needs_opposing_models() -> None:
 def test_melee_charge_bonus_one_marker_adds_its_colour(colour: str) -> None:
     cb = ChargeBonus("b", (colour,))
     s = board(model("a", "x", (0, 0), charge_bonus=cb), model("b", "y", (32, 0)))
-    assert close_combat_terms(s, "a", "b", IMPROVISED_WEAPON, "core").dice == {colour: 1}
+    assert close_combat_terms(attack_context(s, "a", "b", IMPROVISED_WEAPON, "core")).dice == {
+        colour: 1
+    }
 
 
 @pytest.mark.parametrize("markers", [("black", "black"), ("green", "green"), ("black", "green")])
 def test_melee_charge_bonus_two_markers_add_black_and_green(markers: tuple[str, str]) -> None:
     cb = ChargeBonus("b", markers)
     s = board(model("a", "x", (0, 0), charge_bonus=cb), model("b", "y", (32, 0)))
-    assert close_combat_terms(s, "a", "b", IMPROVISED_WEAPON, "vts").dice == {
+    assert close_combat_terms(attack_context(s, "a", "b", IMPROVISED_WEAPON, "vts")).dice == {
         "black": 1,
         "green": 1,
     }
@@ -367,7 +388,7 @@ def test_melee_charge_bonus_discarded_against_another_target() -> None:
         model("b", "y", (32, 0)),
         model("c", "y", (-32, 0)),
     )
-    t = close_combat_terms(s, "a", "b", IMPROVISED_WEAPON, "core")
+    t = close_combat_terms(attack_context(s, "a", "b", IMPROVISED_WEAPON, "core"))
     assert t.dice == {}
     assert any(r.clause == "melee.charge-bonus" and r.key == "discarded" for r in t.terms)
 
@@ -377,19 +398,23 @@ def test_melee_charge_bonus_discarded_against_another_target() -> None:
 
 def test_melee_stunned_target_gives_plus_two() -> None:
     s = board(model("a", "x", (0, 0)), model("b", "y", (32, 0), status=("stunned",)))
-    t = close_combat_terms(s, "a", "b", RIFLE, "core")
+    t = close_combat_terms(attack_context(s, "a", "b", RIFLE, "core"))
     assert dict(t.modifiers) == {"melee.ranged-weapon": -2, "melee.stunned": 2}
     assert t.modifier == 0
-    assert close_combat_terms(s, "b", "a", SWORD, "core").modifier == 0  # a is not stunned
+    assert (
+        close_combat_terms(attack_context(s, "b", "a", SWORD, "core")).modifier == 0
+    )  # a is not stunned
 
 
 # --- action.quick ---------------------------------------------------------------------------
 
 
 def test_action_quick_helper_is_minus_two() -> None:
-    mods, reasons = quick_action(True)
+    s = Scenario(models=(Model("a", "x", 32, (0, 0)), Model("b", "y", 32, (100, 0))))
+    step = quick_action(attack_context(s, "a", "b", quick=True))
+    mods, reasons = step.modifiers, step.terms
     assert mods == (("action.quick", -2),) and reasons[0].clause == "action.quick"
-    assert quick_action(False) == ((), ())
+    assert quick_action(attack_context(s, "a", "b")) == Step()
     assert "−2" in reasons[0].text("en") and "−2" in reasons[0].text("de")
 
 
@@ -624,8 +649,8 @@ def test_melee_engaged_terrain_target_with_a_melee_weapon() -> None:
         model("b", "y", (300, 0)),
         terrain=(Terrain("crate", "cover", Rect((100, 0), (20, 20))),),
     )
-    assert classify(s, "a", "crate", SWORD).not_allowed == ("melee.engaged",)
-    t = close_combat_terms(s, "a", "crate", SWORD, "core")
+    assert classify(attack_context(s, "a", "crate", SWORD)).not_allowed == ("melee.engaged",)
+    t = close_combat_terms(attack_context(s, "a", "crate", SWORD, "core"))
     assert t.dice == {"black": 1, "yellow": 1} and t.modifiers == ()  # the sword only
 
 

@@ -10,9 +10,11 @@ from dataclasses import replace
 import pytest
 
 import fwwrules
+from fwwrules.attack import attack_context
 from fwwrules.cli import main
+from fwwrules.context import AttackContext
 from fwwrules.melee import into_melee, withdraw
-from fwwrules.scenario import Model, Scenario
+from fwwrules.scenario import Model, Scenario, Weapon
 
 RULES = ("core", "vts")
 
@@ -26,26 +28,34 @@ def with_model(s: Scenario, ident: str, **changes: object) -> Scenario:
     return replace(s, models=models)
 
 
+def shoot(
+    s: Scenario, attacker: str, target: str, rules: str, thrown: bool = False
+) -> AttackContext:
+    """A shot from ``attacker`` at ``target`` with a rifle (or a thrown weapon)."""
+    weapon = Weapon("grenade", "thrown", short="red") if thrown else Weapon("gun", "rifle", "red")
+    return attack_context(s, attacker, target, weapon, rules)
+
+
 # --- melee.shoot-into -----------------------------------------------------------------------
 
 
 def test_melee_shoot_into_two_models_target_gets_1_and_3() -> None:
     s = example("melee-shoot-into-2")
-    got = into_melee(s, "minuteman", "raider", "core")
+    got = into_melee(shoot(s, "minuteman", "raider", "core"))
     assert got is not None
     im, reasons = got
     assert im.modifier == 2
     assert im.numbers == ("raider", "sentry", "raider", "sentry")
     # the scatter line belongs to thrown weapons only (the same allocation serves them)
     assert not any(r.key == "scatter" for r in reasons)
-    thrown = into_melee(s, "minuteman", "raider", "core", thrown=True)
+    thrown = into_melee(shoot(s, "minuteman", "raider", "core", thrown=True))
     assert thrown is not None and thrown[0] == im
     assert [r.key for r in thrown[1] if r.key == "scatter"] == ["scatter"]
 
 
 def test_melee_shoot_into_three_models_target_gets_1_and_4() -> None:
     s = example("melee-shoot-into-3")
-    got = into_melee(s, "minuteman", "raider", "core")
+    got = into_melee(shoot(s, "minuteman", "raider", "core"))
     assert got is not None
     numbers = got[0].numbers
     assert numbers is not None
@@ -60,20 +70,20 @@ def test_melee_shoot_into_hidden_model_gets_no_number() -> None:
 
     assert not has_line_of_sight(s, "minuteman", "settler")
     assert has_line_of_sight(s, "minuteman", "raider")
-    got = into_melee(s, "minuteman", "raider", "core")
+    got = into_melee(shoot(s, "minuteman", "raider", "core"))
     assert got is not None
     assert got[0].numbers == ("raider", "sentry", "raider", "sentry")
     assert [r.params["model"] for r in got[1] if r.key == "unseen"] == ["settler"]
     # without the building the Settler is seen and numbered
     open_ground = replace(s, terrain=())
-    got = into_melee(open_ground, "minuteman", "raider", "core")
+    got = into_melee(shoot(open_ground, "minuteman", "raider", "core"))
     assert got is not None and got[0].numbers is not None
     assert "settler" in got[0].numbers
 
 
 @pytest.mark.parametrize("name", ["melee-shoot-into-2", "melee-shoot-into-3"])
 def test_melee_shoot_into_vts_minus_two_no_numbers(name: str) -> None:
-    got = into_melee(example(name), "minuteman", "raider", "vts")
+    got = into_melee(shoot(example(name), "minuteman", "raider", "vts"))
     assert got is not None
     assert (got[0].modifier, got[0].numbers) == (-2, None)
 
@@ -81,16 +91,18 @@ def test_melee_shoot_into_vts_minus_two_no_numbers(name: str) -> None:
 def test_melee_shoot_into_friendly_target() -> None:
     """The target may be a friendly model (translation note 6)."""
     s = example("melee-shoot-into-2")
-    got = into_melee(s, "minuteman", "sentry", "core")
+    got = into_melee(shoot(s, "minuteman", "sentry", "core"))
     assert got is not None
     assert got[0].numbers == ("sentry", "raider", "sentry", "raider")
 
 
 def test_melee_shoot_into_only_when_the_target_is_engaged() -> None:
     s = example("melee-shoot-into-2")
-    assert into_melee(s, "raider", "minuteman", "core") is None  # the Minuteman is not engaged
+    assert (
+        into_melee(shoot(s, "raider", "minuteman", "core")) is None
+    )  # the Minuteman is not engaged
     lone = with_model(s, "sentry", at=(350.0, 200.0))
-    assert into_melee(lone, "minuteman", "raider", "core") is None
+    assert into_melee(shoot(lone, "minuteman", "raider", "core")) is None
 
 
 def test_melee_shoot_into_more_than_three_others_only_three_numbered() -> None:
@@ -101,7 +113,7 @@ def test_melee_shoot_into_more_than_three_others_only_three_numbered() -> None:
         for k, a in enumerate((math.pi * 0.75, math.pi * 0.25, -math.pi * 0.25, -math.pi * 0.75))
     ]
     s = Scenario(models=(shooter, target, *ring))
-    got = into_melee(s, "shooter", "target", "core")
+    got = into_melee(shoot(s, "shooter", "target", "core"))
     assert got is not None
     # clockwise from the west: north-west o0, north-east o1, south-east o2; o3 gets none
     assert got[0].numbers == ("target", "o0", "o1", "o2")

@@ -61,6 +61,7 @@ def test_ruling_folds_the_steps_of_the_families() -> None:
     """The common step contract (``rulings.Step``): close combat terms, range, line of sight and
     cover each give one; ``ruling()`` folds them, so its modifiers, armor and refusals are the
     fold of the families' steps."""
+    from fwwrules.attack import attack_context
     from fwwrules.close_combat import close_combat_terms
     from fwwrules.cover import line_of_cover
     from fwwrules.los import shot_line_of_sight
@@ -87,7 +88,7 @@ def test_ruling_folds_the_steps_of_the_families() -> None:
             ruled = fwwrules.ruling(m, a.id, b.id, weapon=w.id)
             if ruled.kind != "melee":
                 continue
-            step = close_combat_terms(m, a.id, b.id, w, "core").step()
+            step = close_combat_terms(attack_context(m, a.id, b.id, w, "core")).step()
             assert dict(fold([step]).modifiers) == dict(ruled.modifiers)
             assert fold([step]).armor == ruled.armor
             seen += 1

@@ -421,3 +421,17 @@ def test_threat_map_named_weapon_agrees_with_ruling(seed: int) -> None:
         assert cells_of(tm, i) == want, (seed, at)
     with pytest.raises(QueryError, match="unknown weapon 'laser'"):
         threat_map(scn, side, weapon="laser")
+
+
+def test_threat_texts_write_minus_with_the_one_minus_sign() -> None:
+    """The threat legend's modifiers ('−4 or worse', '−2') use catalogue.MINUS, as every text
+    shown to people does: no ASCII hyphen before a digit."""
+    import re
+
+    from fwwrules.catalogue import MINUS, ui_section
+
+    texts = ui_section("threat")
+    assert texts["low"]["en"].startswith(MINUS + "4") and texts["mid"]["de"] == MINUS + "2"
+    for key, entry in texts.items():
+        for lang, text in entry.items():
+            assert not re.search(r"(^|[\s(])-\d", text), (key, lang, text)

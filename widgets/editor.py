@@ -48,7 +48,7 @@ from fwwrules.catalogue import check_lang
 from fwwrules.constants import MM_PER_INCH
 from fwwrules.data import Scenario
 from fwwrules.draw import DEFAULT_STYLE, BoardStyle
-from fwwrules.draw.board import side_look, tick_step
+from fwwrules.draw.board import label_box, side_look, tick_step
 from fwwrules.errors import FwwError, Problem, ScenarioError, format_path
 from fwwrules.loading import Document, parse_text
 from fwwrules.pieces import SCENARIO_FORMAT, TERRAIN_KINDS, Model, Rect, title_in
@@ -1145,7 +1145,17 @@ class BoardEditor(ControlPanel):
         cx, cy = piece_centre(piece)
         text = piece.get("name") or ident
         self.labels[ident] = self._add(
-            self.ax.text(cx, cy, text, fontsize=7, ha="center", va="center", zorder=2)
+            self.ax.text(
+                cx,
+                cy,
+                text,
+                fontsize=self.style.font_size,
+                ha="center",
+                va="center",
+                zorder=2,
+                parse_math=False,
+                bbox=label_box(self.style),
+            )
         )
 
     def _draw_model(self, m: Mapping[str, Any], bad: Mapping[str, str]) -> None:
@@ -1173,7 +1183,16 @@ class BoardEditor(ControlPanel):
         self.bases[ident] = base
         name = m.get("name") or ident
         self.labels[ident] = self._add(
-            self.ax.text(*at, name, fontsize=7, ha="center", va="center", zorder=4)
+            self.ax.text(
+                *at,
+                name,
+                fontsize=self.style.font_size,
+                ha="center",
+                va="center",
+                zorder=4,
+                parse_math=False,
+                bbox=label_box(self.style),
+            )
         )
 
     def _draw_handle(self) -> None:

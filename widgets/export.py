@@ -68,6 +68,7 @@ class ExportControl:
         self.format.description = ui("export-format", lang)
         self.scale.description = ui("export-scale", lang)
         self.name.description = ui("export-file", lang)
+        self.name.style.description_width = "initial"
         self.button.description = ui("export", lang)
         self.button.layout.width = "auto"
         for control in (self.format, self.scale):
@@ -94,8 +95,9 @@ class ExportControl:
         uri = f"data:{MIME[fmt]};base64," + base64.b64encode(data).decode("ascii")
         said = ui("exported", lang).format(path=out.resolve(), width=width, height=height)
         self.status.value = (
-            f'{html.escape(said)} <a download="{html.escape(out.name)}" href="{uri}">'
-            f"{html.escape(ui('download', lang))}</a>"
+            f'{html.escape(said)} <a download="{html.escape(out.name)}" href="{uri}" '
+            f'style="color:#0072B2;text-decoration:underline;font-weight:bold">'
+            f"{html.escape(ui('download', lang))}: {html.escape(out.name)}</a>"
         )
         return out
 

@@ -274,6 +274,7 @@ class MeleePanel(MovablePanel):
                 control.options = [(ui("none", lang), NONE), *control.options[1:]]
                 control.value = value
         self.hint.value = self._move_hint(lang)
+        self.play.tooltip = ui("play", lang)
         self.view.relabel(lang)
         for control in (
             self.rules,

@@ -26,6 +26,7 @@ import dataclasses
 import io
 import math
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -312,7 +313,6 @@ class SlideAnimation:
         from what it shows, so the same animation gives the same HTML."""
         import base64
         import hashlib
-        import re
         import tempfile
 
         frames = [_palette_png(f) for f in self.rgba_frames(dpi)]
@@ -331,7 +331,11 @@ class SlideAnimation:
             :32
         ]
         found = re.search(r"_anim_img([0-9a-f]{32})", page)  # the writer's random id
-        return page if found is None else page.replace(found.group(1), uid)
+        if found is not None:
+            page = page.replace(found.group(1), uid)
+        width = round(self.figure.get_figwidth() * self.figure.dpi)
+        first = "data:image/png;base64," + base64.b64encode(frames[0]).decode("ascii")
+        return _readable_player(page, width, first)
 
     def _repr_html_(self) -> str:
         return self.to_jshtml()
@@ -362,6 +366,39 @@ class SlideAnimation:
             return write_atomic(out, _page(self.to_jshtml(out_dpi), self.figure))
         self.show(len(self) - 1)
         return save_picture(self.figure, out, dpi=out_dpi)
+
+
+PLAYER_GLYPHS: tuple[tuple[str, str], ...] = (
+    ("fa fa-minus", "−"),
+    ("fa fa-fast-backward", "⇤"),
+    ("fa fa-step-backward", "◁"),
+    ("fa fa-play fa-flip-horizontal", "◀"),
+    ("fa fa-pause", "❚❚"),
+    ("fa fa-play", "▶"),
+    ("fa fa-step-forward", "▷"),
+    ("fa fa-fast-forward", "⇥"),
+    ("fa fa-plus", "+"),
+)
+"""The player's buttons as text: its icons come from a font on a web server (Font Awesome
+4), which JupyterLab no longer loads and an offline page cannot reach."""
+
+
+def _readable_player(page: str, width: int, first: str) -> str:
+    """matplotlib's player, readable anywhere: its buttons as text glyphs
+    (:data:`PLAYER_GLYPHS`; each keeps its title), and its picture holding the first frame
+    from the start, at its width (JupyterLab lays out a picture without a source 0 pixels
+    wide and keeps it so when the player sets its frame; a view without scripts shows the
+    first frame)."""
+    for icon, glyph in PLAYER_GLYPHS:
+        page = page.replace(f'<i class="{icon}"></i>', glyph)
+    return re.sub(
+        r'<img id="(_anim_img[0-9a-f]+)">',
+        lambda m: (
+            f'<img id="{m.group(1)}" src="{first}" alt="" '
+            f'style="width:{width}px;max-width:100%;height:auto">'
+        ),
+        page,
+    )
 
 
 def _set_points(line: Line2D, points: Sequence[XY]) -> None:

@@ -54,6 +54,7 @@ from .artists import BoardStyle as BoardStyle
 from .artists import TerrainLook as TerrainLook
 from .artists import label_box as label_box
 from .figure import figure_of, new_axes
+from .layout import FIXED_SIZE
 from .text import draw_word
 
 if TYPE_CHECKING:
@@ -710,7 +711,7 @@ def update_board(
     return artists
 
 
-FIXED_SIZE_GID = "fwwrules:fixed-size"
+FIXED_SIZE_GID = FIXED_SIZE
 """The gid of a figure that must keep its size (a panel's canvas): its key moves below the
 board when the column cannot hold it, where any other figure grows taller instead."""
 

@@ -26,7 +26,7 @@ from matplotlib.text import Text
 from ..catalogue import check_lang, render
 from ..grid import ARROW_SLIT, LOW, VERDICTS, WALL, GridRuling, GridScenario
 from .figure import Margins, figure_of, new_axes
-from .layout import fit_layout
+from .layout import fit_height_to_board, fit_layout
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,6 +313,7 @@ def update_grid(
     text = "" if ruling is None else ruling.headline(lang)
     _legend(artists, scenario, ruling, lang)
     fit_layout(artists.ax, title=text)  # nothing cut: fwwrules.draw.layout
+    fit_height_to_board(artists.ax, title=text)  # no empty bands round a wide grid
     return artists
 
 

@@ -50,6 +50,9 @@ KEY_GID = "fwwrules:key"
 handles, made by :func:`show_key`) in the column; ``KEY_BELOW_GID`` below the board."""
 KEY_BELOW_GID = "fwwrules:key-below"
 CAPTION_GID = "fwwrules:caption"
+FIXED_SIZE = "fwwrules:fixed-size"
+"""The gid of a figure that must keep its size (a panel's canvas; also
+:data:`fwwrules.draw.board.FIXED_SIZE_GID`)."""
 """The gid of the caption text (lower right corner)."""
 
 
@@ -250,6 +253,26 @@ def fit_layout(
         if overflow <= 0.5:
             return
         extra += overflow + 1.0
+
+
+def fit_height_to_board(ax: Axes, *, title: str | None = None) -> None:
+    """For a board of fixed limits and equal aspect (a grid) that fills the Axes' width but
+    not its height: make the figure that much shorter, so the picture has no empty bands
+    above and below the board (never shorter than its column needs)."""
+    frame = _frame(ax)
+    if frame is None or frame.fig.get_gid() == FIXED_SIZE:
+        return
+    if title is None:
+        title = ax.title.get_text().replace("\n", " ")
+    ax.apply_aspect()
+    box = ax.get_position(original=True).transformed(frame.fig.transFigure)
+    active = ax.get_window_extent(frame.renderer)
+    slack = box.height - active.height
+    if slack <= 2 * frame.pad:
+        return
+    w_in, h_in = frame.fig.get_size_inches()
+    frame.fig.set_size_inches(w_in, h_in - slack / frame.fig.dpi, forward=False)
+    fit_layout(ax, title=title)
 
 
 def key_overflow(ax: Axes) -> float:

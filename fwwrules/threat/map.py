@@ -19,7 +19,6 @@ Definitions
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -27,15 +26,16 @@ from typing import Any, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from ..arguments import scenario as scenario_arg
+from .. import arguments
 from ..attack import ruling
-from ..constants import MAX_THREAT_POSITIONS
+from ..constants import MAX_COORDINATE, MAX_THREAT_POSITIONS, SANE_BASE_MM
 from ..data import Scenario
 from ..errors import QueryError
 from ..kernels import Array, BoolArray
 from ..pieces import IMPROVISED, Rules
 from ..rulesets import ruleset_name
 from .compute import Computed, Query, affected, compute, with_model
+from .cost import Load, load_of, too_costly
 from .document import CellDoc, GridDoc, ThreatDocument
 from .positions import DEFAULT_BASE_MM, faction_of, fresh_id, grid, sides_of
 from .shooter import NO_REASON, Layers
@@ -306,16 +306,19 @@ def threat_map(
     grown so that the grid stays within :data:`~fwwrules.constants.MAX_THREAT_POSITIONS`),
     or at the given ``positions``. ``area`` is ``(x0, y0, x1, y1)`` in scenario units.
 
-    Raises :class:`~fwwrules.errors.QueryError` for an unknown side, a base or step that is
-    not a positive number, an unknown ``weapon`` (``"best"`` or a weapon id of the file,
-    ``improvised`` included), or more positions than the limit.
+    Raises :class:`~fwwrules.errors.QueryError` for something else than a scenario, an
+    unknown side, a base or step that is not a positive number (or a base outside the bases
+    a file may hold, a step or area beyond the coordinate limit), an unknown ``weapon``
+    (``"best"`` or a weapon id of the file, ``improvised`` included), more positions than the
+    limit, or a map whose estimated time exceeds the budget (:mod:`fwwrules.threat.cost`; the
+    message names the step or the number of positions that would fit).
 
     ``weapon``: ``"best"`` (each shooter's best weapon, see the module's definitions), or a
     weapon id: each shooter that carries it is judged with that weapon alone (the cell is
     what ``fwwrules ruling --weapon W`` says); a shooter that does not carry it keeps its
     best weapon (the cell's ``weapon`` says which).
     """
-    scenario = scenario_arg(scenario, "threat_map")  # a grid is refused by name (hostile)
+    scenario = arguments.scenario(scenario, "threat_map")  # a grid is refused by name
     rules = ruleset_name(scenario.rules, rules or None)
     if weapon != "best":
         known_weapons = [w.id for w in scenario.weapons] + [IMPROVISED]
@@ -327,26 +330,55 @@ def threat_map(
     known = sides_of(scenario)
     if target_side not in known:
         raise QueryError(f"unknown side {target_side!r}; known sides: {', '.join(known) or '-'}")
-    if base is None:
-        base = DEFAULT_BASE_MM / scenario.unit_mm
-    if not (isinstance(base, int | float) and math.isfinite(base) and base > 0):
-        raise QueryError(f"base must be a positive number, got {base!r}")
-    base = float(base)
-    if positions is not None:
-        pts = np.asarray(positions, dtype=np.float64).reshape(-1, 2)
-        if not np.isfinite(pts).all():
-            raise QueryError("positions must be finite numbers")
-        if len(pts) > MAX_THREAT_POSITIONS:
-            raise QueryError(
-                f"{len(pts)} positions is more than the limit of {MAX_THREAT_POSITIONS}"
-            )
-        where: tuple[tuple[int, int] | None, float | None] = (None, step)
-    else:
-        pts, shape, step_used = grid(scenario, base, step, area)
-        where = (shape, step_used)
+    base = _base(scenario, base)
     faction = faction_of(scenario, target_side)
     q = Query(target_side, faction, fresh_id(scenario), base, rules, (), weapon)
     probe = q.target_at(0.0, 0.0)
-    shooters = tuple(m.id for m in scenario.models if scenario.opposing(probe, m))
-    q = dataclasses.replace(q, shooters=shooters)
+    q = dataclasses.replace(
+        q, shooters=tuple(m.id for m in scenario.models if scenario.opposing(probe, m))
+    )
+    load = load_of(scenario, len(q.shooters))
+    if positions is not None:
+        pts = _positions(positions, load)
+        where: tuple[tuple[int, int] | None, float | None] = (None, step)
+    else:
+        pts, shape, step_used = grid(scenario, base, step, area, load)
+        where = (shape, step_used)
     return ThreatMap.of(scenario, q, pts, where, compute(scenario, q, pts))
+
+
+def _base(scenario: Scenario, base: float | None) -> float:
+    """The target's base diameter (scenario units): a positive number within the bases a
+    scenario file may hold (:data:`~fwwrules.constants.SANE_BASE_MM`)."""
+    if base is None:
+        return DEFAULT_BASE_MM / scenario.unit_mm
+    if isinstance(base, bool) or not isinstance(base, int | float) or not base > 0:
+        raise QueryError(f"base must be a positive number, got {base!r}")
+    base = arguments.number(base, "base")
+    lo, hi = SANE_BASE_MM
+    if not lo <= base * scenario.unit_mm <= hi:
+        u = scenario.units
+        raise QueryError(
+            f"base {base:g} {u} is outside the bases a scenario may hold "
+            f"({lo / scenario.unit_mm:g} to {hi / scenario.unit_mm:g} {u})"
+        )
+    return base
+
+
+def _positions(positions: Sequence[tuple[float, float]], load: Load) -> Array:
+    """Given positions as a ``(P, 2)`` array: finite, within the coordinate limit, not more
+    than the limit and the time budget allow."""
+    try:
+        pts = np.asarray(positions, dtype=np.float64).reshape(-1, 2)
+    except (TypeError, ValueError):
+        raise QueryError("positions must be a list of (x, y) points of two numbers") from None
+    if not np.isfinite(pts).all():
+        raise QueryError("positions must be finite numbers")
+    if len(pts) and np.abs(pts).max() > MAX_COORDINATE:
+        raise QueryError(f"positions must lie within the coordinate limit of {MAX_COORDINATE:g}")
+    if len(pts) > MAX_THREAT_POSITIONS:
+        raise QueryError(f"{len(pts)} positions is more than the limit of {MAX_THREAT_POSITIONS}")
+    refused = too_costly(load, len(pts), "ask for fewer positions")
+    if refused is not None:
+        raise QueryError(refused)
+    return pts

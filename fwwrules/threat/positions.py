@@ -22,10 +22,12 @@ import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
+from ..arguments import number
 from ..constants import LENGTH_EPSILON_MM, MAX_THREAT_POSITIONS
 from ..data import Scenario
 from ..errors import QueryError
 from ..kernels import Array, BoolArray, IndexArray
+from .cost import Load, too_costly
 
 DEFAULT_BASE_MM = 32.0
 """The target's base when none is given: the rulebook's Normal base."""
@@ -78,29 +80,54 @@ def grid(
     base: float,
     step: float | None,
     area: tuple[float, float, float, float] | None,
+    load: Load,
 ) -> tuple[Array, tuple[int, int], float]:
-    """The positions of a grid over ``area`` (row by row), its ``(rows, columns)`` and step."""
+    """The positions of a grid over ``area`` (row by row), its ``(rows, columns)`` and step.
+
+    Without a ``step``, a quarter inch grown until the grid fits both the positions limit and
+    the map's time budget (``load``, :mod:`fwwrules.threat.cost`); a ``step`` given that does
+    not fit is refused, saying the step that would (a ``QueryError``)."""
     x0, y0, x1, y1 = area if area is not None else default_area(scenario, base)
-    if not all(math.isfinite(v) for v in (x0, y0, x1, y1)) or x1 <= x0 or y1 <= y0:
+    if area is not None:
+        names = ("x0", "y0", "x1", "y1")
+        x0, y0, x1, y1 = (number(v, f"area's {n}") for v, n in zip(area, names, strict=True))
+    if x1 <= x0 or y1 <= y0:
         raise QueryError(f"area must be x0,y0,x1,y1 with x0 < x1 and y0 < y1, got {area!r}")
     w, h = x1 - x0, y1 - y0
+    most = load.most_positions()
+    if most == 0:
+        raise QueryError(str(too_costly(load, 0, "")))
     if step is None:
         step = DEFAULT_STEP_MM / scenario.unit_mm
-        while count(w, step) * count(h, step) > MAX_THREAT_POSITIONS:
+        while count(w, step) * count(h, step) > most:
             step *= 1.25
-    if not (isinstance(step, int | float) and math.isfinite(step) and step > 0):
+    if isinstance(step, bool) or not isinstance(step, int | float) or not step > 0:
         raise QueryError(f"step must be a positive number, got {step!r}")
-    nx, ny = count(w, step), count(h, step)
-    if nx * ny > MAX_THREAT_POSITIONS:
-        smallest = math.sqrt(w * h / MAX_THREAT_POSITIONS)
+    step = number(step, "step")
+    smallest = math.ceil(math.sqrt(w * h / most) * 100) / 100
+    if (w / step) * (h / step) > MAX_THREAT_POSITIONS:
         raise QueryError(
-            f"a step of {step:g} gives {nx} x {ny} = {nx * ny} positions, more than the limit "
-            f"of {MAX_THREAT_POSITIONS}; use a step of at least {math.ceil(smallest * 100) / 100:g}"
+            f"a step of {step:g} gives {_positions(w, h, step)}, more than the limit of "
+            f"{MAX_THREAT_POSITIONS} positions; use a step of at least {smallest:g}"
         )
+    nx, ny = count(w, step), count(h, step)
+    refused = too_costly(load, nx * ny, f"use a step of at least {smallest:g} or a smaller area")
+    if refused is not None:
+        raise QueryError(refused)
     xs = x0 + (w - nx * step) / 2 + step * (np.arange(nx) + 0.5)
     ys = y0 + (h - ny * step) / 2 + step * (np.arange(ny) + 0.5)
     gx, gy = np.meshgrid(xs, ys)
     return np.column_stack((gx.ravel(), gy.ravel())), (ny, nx), float(step)
+
+
+def _positions(w: float, h: float, step: float) -> str:
+    """How many positions a step gives, in words (``400 x 400 = 160000 positions``; ``about
+    1e+30 positions`` or ``too many positions to count`` when they cannot be written out)."""
+    n = w / step * (h / step)
+    if n <= 1e12:
+        nx, ny = count(w, step), count(h, step)
+        return f"{nx} x {ny} = {nx * ny} positions"
+    return f"about {n:.3g} positions" if math.isfinite(n) else "too many positions to count"
 
 
 def count(length: float, step: float) -> int:

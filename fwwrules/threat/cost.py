@@ -1,0 +1,93 @@
+"""What a threat map costs, and its limit: the map's work is bounded by design.
+
+The fast path's work grows with three things (positions × shooters × corners): for each
+shooter, every position's line is tested against the pieces and bases in view (a cost per
+position and object), and every convex part of every piece is prepared once for the shooter
+(a cost per corner). :func:`estimate` models the time with constants measured on the 2-core
+development machine (the threat rows of ``bench/worst_case.py``, the crowded board of
+``bench/threat_map.py``); it errs high. A map estimated above
+:data:`~fwwrules.constants.THREAT_BUDGET_S` is refused with a
+:class:`~fwwrules.errors.QueryError` that names what to reduce (the step, the area, the
+positions), and the default grid grows its step until its estimate fits. Memory stays
+bounded by batching (the line-of-sight proofs take
+:data:`~fwwrules.threat.sight._EXTREMAL_BATCH` positions at a time): about 130 MB at worst.
+
+Boundary cases
+--------------
+* A board whose shooters and corners alone exceed the budget (no position at all) is refused
+  whatever the step: the message names the shooters and the corners.
+* The positions limit :data:`~fwwrules.constants.MAX_THREAT_POSITIONS` applies as well.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..constants import MAX_THREAT_POSITIONS, THREAT_BUDGET_S
+from ..data import Scenario
+
+PER_POSITION_S = 0.3e-6
+"""Seconds per position and shooter, before any piece (measured: 0.2-0.3 µs)."""
+
+PER_OBJECT_S = 0.06e-6
+"""Seconds per position, shooter and piece or base on the board (the crowded board of
+``bench/threat_map.py``: 3.8 µs per position and shooter with 64 objects)."""
+
+PER_CORNER_S = 45e-6
+"""Seconds per corner of the terrain (and of Huge bases) per shooter: each convex part is
+prepared for each shooter (measured: 25-35 µs; 8 touching 256-corner stars the most)."""
+
+HUGE_BASE_CORNERS = 48
+"""A Huge base blocks line of sight as a 48-gon of convex parts."""
+
+
+@dataclass(frozen=True, slots=True)
+class Load:
+    """What a threat map's time depends on, besides its positions."""
+
+    shooters: int
+    objects: int
+    corners: int
+
+    def seconds(self, positions: int) -> float:
+        """The estimated time (s) of a map of ``positions``."""
+        per_position = PER_POSITION_S + PER_OBJECT_S * self.objects
+        return self.shooters * (positions * per_position + PER_CORNER_S * self.corners)
+
+    def most_positions(self, budget: float | None = None) -> int:
+        """The most positions whose map fits in ``budget`` seconds (default
+        :data:`THREAT_BUDGET_S`; at most :data:`MAX_THREAT_POSITIONS`; 0 when none does)."""
+        if self.shooters == 0:
+            return MAX_THREAT_POSITIONS
+        budget = THREAT_BUDGET_S if budget is None else budget
+        left = budget / self.shooters - PER_CORNER_S * self.corners
+        per_position = PER_POSITION_S + PER_OBJECT_S * self.objects
+        return max(0, min(MAX_THREAT_POSITIONS, math.floor(left / per_position)))
+
+
+def load_of(scenario: Scenario, shooters: int) -> Load:
+    """The load of a map of ``scenario`` with ``shooters`` shooters."""
+    board = scenario.board
+    corners = sum(len(t.polygon.exterior.coords) - 1 for t in board.terrain.values())
+    corners += HUGE_BASE_CORNERS * sum(1 for g in board.models.values() if g.size == "huge")
+    return Load(shooters, len(board.terrain) + len(board.models), corners)
+
+
+def too_costly(load: Load, positions: int, hint: str) -> str | None:
+    """Why a map of ``positions`` is refused (``hint``: what to reduce), or ``None``."""
+    if load.seconds(positions) <= THREAT_BUDGET_S:
+        return None
+    most = load.most_positions()
+    if most == 0:
+        return (
+            f"{load.shooters} shooters against {load.corners} corners would take about "
+            f"{load.seconds(0):.0f} s before the first position, more than the threat map's "
+            f"budget of {THREAT_BUDGET_S:g} s: ask for a side with fewer enemy models, or "
+            "simplify the terrain (fewer or simpler pieces)"
+        )
+    return (
+        f"{positions} positions with {load.shooters} shooters against {load.corners} corners "
+        f"would take about {load.seconds(positions):.0f} s, more than the threat map's budget "
+        f"of {THREAT_BUDGET_S:g} s: at most {most} positions fit; {hint}"
+    )
