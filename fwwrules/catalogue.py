@@ -19,9 +19,11 @@ import re
 import string
 from collections.abc import Mapping
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
+from typing import Any, Literal, get_args
 
-LANGS: tuple[str, ...] = ("en", "de")
+Lang = Literal["en", "de"]
+"""The catalogue's languages (every text has both)."""
+LANGS: tuple[Lang, ...] = get_args(Lang)
 
 Entry = Mapping[str, str]
 

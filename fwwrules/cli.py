@@ -18,7 +18,9 @@ from typing import Any
 
 from . import __version__
 from .arguments import point
+from .catalogue import LANGS
 from .errors import FwwError, QueryError, ScenarioError, printable
+from .pieces import BANDS, RULESET_NAMES, Bounds
 from .writing import WriteError, write_atomic
 
 EXIT_OK = 0
@@ -125,14 +127,14 @@ def cmd_schema(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _area(text: str) -> tuple[float, float, float, float]:
+def _area(text: str) -> Bounds:
     try:
         x0, y0, x1, y1 = (float(v) for v in text.split(","))
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"expected X0,Y0,X1,Y1 (four numbers), got {text!r}"
         ) from None
-    return (x0, y0, x1, y1)
+    return Bounds(x0, y0, x1, y1)
 
 
 def cmd_threat(args: argparse.Namespace) -> int:
@@ -320,6 +322,11 @@ def cmd_grid(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+GRID_ATTACKS = ("ranged", "melee", "reach")
+"""``fwwrules.grid.ATTACKS``, written out so that the command line starts without loading the
+grid (tests/test_literals.py keeps the two equal)."""
+
+
 def _command(sub: Any, name: str, func: Callable[[argparse.Namespace], int], help_: str) -> Any:
     """A sub-command of ``fwwrules`` that runs ``func``."""
     sp = sub.add_parser(name, help=help_, description=help_)
@@ -328,7 +335,7 @@ def _command(sub: Any, name: str, func: Callable[[argparse.Namespace], int], hel
 
 
 def _answer_options(sp: Any) -> None:
-    sp.add_argument("--lang", choices=("en", "de"), default="en", help="language of the text")
+    sp.add_argument("--lang", choices=LANGS, default="en", help="language of the text")
     sp.add_argument("--json", action="store_true", help="print the ruling as JSON")
 
 
@@ -364,7 +371,7 @@ def _add_threat(sub: Any) -> None:
     sp.add_argument("--base", type=float, help="its base diameter in the file's units (32 mm)")
     sp.add_argument("--step", type=float, help="grid step in the file's units (1/4 in)")
     sp.add_argument("--area", type=_area, metavar="X0,Y0,X1,Y1", help="the part of the table")
-    sp.add_argument("--rules", choices=("core", "vts"))
+    sp.add_argument("--rules", choices=RULESET_NAMES)
     sp.add_argument(
         "--weapon",
         default="best",
@@ -387,8 +394,8 @@ def _add_rulings(sub: Any) -> None:
     sp.add_argument("--attacker", required=True)
     sp.add_argument("--target", required=True, help="a model id, a terrain id, or a point X,Y")
     sp.add_argument("--weapon")
-    sp.add_argument("--rules", choices=("core", "vts"))
-    sp.add_argument("--band", choices=("short", "long"))
+    sp.add_argument("--rules", choices=RULESET_NAMES)
+    sp.add_argument("--band", choices=BANDS)
     sp.add_argument("--quick", action="store_true", help="a Quick Action attack (-2)")
     sp.add_argument(
         "--reacting-to-charge",
@@ -401,14 +408,14 @@ def _add_rulings(sub: Any) -> None:
     sp = _command(sub, "withdraw", cmd_withdraw, "the free attacks a withdrawal provokes")
     sp.add_argument("file")
     sp.add_argument("--model", required=True)
-    sp.add_argument("--rules", choices=("core", "vts"))
+    sp.add_argument("--rules", choices=RULESET_NAMES)
     _answer_options(sp)
 
     sp = _command(sub, "slide", cmd_slide, "whether a slide to a new centre is legal")
     sp.add_argument("file")
     sp.add_argument("--model", required=True)
     sp.add_argument("--to", required=True, type=_point, metavar="X,Y")
-    sp.add_argument("--rules", choices=("core", "vts"))
+    sp.add_argument("--rules", choices=RULESET_NAMES)
     _answer_options(sp)
 
 
@@ -430,17 +437,17 @@ def _add_render(sub: Any) -> None:
     sp.add_argument("--attacker")
     sp.add_argument("--target")
     sp.add_argument("--weapon")
-    sp.add_argument("--rules", choices=("core", "vts"), help="the ruleset (default: the file's)")
-    sp.add_argument("--band", choices=("short", "long"), help="the range band the attacker chooses")
+    sp.add_argument("--rules", choices=RULESET_NAMES, help="the ruleset (default: the file's)")
+    sp.add_argument("--band", choices=BANDS, help="the range band the attacker chooses")
     sp.add_argument("--title", help="the picture's title (default: the file's, in --lang)")
     sp.add_argument(
         "--attack",
-        choices=("ranged", "melee", "reach"),
+        choices=GRID_ATTACKS,
         default="ranged",
         help="for a grid file: the attack whose lines are drawn",
     )
     sp.add_argument(
-        "--lang", choices=("en", "de"), default="en", help="language of every text in the picture"
+        "--lang", choices=LANGS, default="en", help="language of every text in the picture"
     )
     size = sp.add_mutually_exclusive_group()
     size.add_argument(
@@ -470,7 +477,7 @@ def _add_files(sub: Any) -> None:
         "write the translation review page (one self-contained HTML file)",
     )
     sp.add_argument("-o", "--output", default="review.html", metavar="FILE")
-    sp.add_argument("--lang", choices=("en", "de"), default="en", help="language of the page")
+    sp.add_argument("--lang", choices=LANGS, default="en", help="language of the page")
     sp.add_argument(
         "--no-cache",
         action="store_true",
@@ -482,7 +489,7 @@ def _add_files(sub: Any) -> None:
     sp.add_argument("file")
     sp.add_argument("--attacker", required=True)
     sp.add_argument("--target", required=True)
-    sp.add_argument("--attack", choices=("ranged", "melee", "reach"), default="ranged")
+    sp.add_argument("--attack", choices=GRID_ATTACKS, default="ranged")
     _answer_options(sp)
 
 

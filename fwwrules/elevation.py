@@ -59,7 +59,7 @@ from .cache import Key, Moved
 from .constants import BOUNDARY_TOLERANCE_MM, EDGE_PROBE_MM, LENGTH_EPSILON_MM
 from .data import Scenario
 from .pieces import EdgeRef
-from .rulings import Reason
+from .rulings import Reason, Step
 from .thresholds import reaches_ruler, within_ruler
 
 Point2 = tuple[float, float]
@@ -617,13 +617,6 @@ def edge_crossed(board: Board, edge: SignificantEdge, p: Point2, q: Point2) -> P
     return None
 
 
-def crossed_edges(
-    board: Board, edges: Iterable[SignificantEdge], p: Point2, q: Point2
-) -> tuple[SignificantEdge, ...]:
-    """The edges of ``edges`` that ``p -> q`` crosses (see :func:`edge_crossed`)."""
-    return tuple(e for e in edges if edge_crossed(board, e, p, q) is not None)
-
-
 def covering_edges(
     board: Board, edges: Iterable[SignificantEdge], p: Point2, q: Point2
 ) -> tuple[SignificantEdge, ...]:
@@ -690,6 +683,11 @@ class ShotContext:
     @property
     def elevated(self) -> bool:
         return self.attacker_elevated or self.target_elevated
+
+    def step(self) -> Step:
+        """The common step contract: the elevation facts as reasons (what they change is
+        decided by line of sight and cover)."""
+        return Step(reasons=self.reasons)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -28,12 +28,12 @@ from .arguments import point
 from .arguments import scenario as scenario_arg
 from .cache import Moved
 from .constants import BOARD_MARGIN_MM, BOUNDARY_TOLERANCE_MM
+from .pieces import Bounds
 
 if TYPE_CHECKING:
     from .board import Board, Disc, ModelGeometry
     from .data import Scenario
 
-Bounds = tuple[float, float, float, float]
 """``(xmin, ymin, xmax, ymax)``."""
 
 CONTENT_MARGIN_MM = BOARD_MARGIN_MM
@@ -67,7 +67,7 @@ def move_model(scenario: Scenario, model_id: str, x: float, y: float) -> Scenari
 
 
 def board_bounds(scenario: Scenario) -> Bounds:
-    """The table ``(xmin, ymin, xmax, ymax)`` in scenario units.
+    """The table's :class:`~fwwrules.pieces.Bounds` in scenario units.
 
     With ``board: {size: [w, h]}`` it is ``(0, 0, w, h)``. Without it, every base and terrain
     piece plus :data:`CONTENT_MARGIN_MM` on each side; an empty scenario gets
@@ -76,14 +76,14 @@ def board_bounds(scenario: Scenario) -> Bounds:
     >>> from fwwrules.data import Model, Scenario
     >>> s = Scenario(models=(Model("a", "x", 40.0, (100.0, 50.0)),))
     >>> board_bounds(s)
-    (50.0, 0.0, 150.0, 100.0)
+    Bounds(xmin=50.0, ymin=0.0, xmax=150.0, ymax=100.0)
     """
     size = scenario.board_size
     if size is not None:
-        return (0.0, 0.0, float(size[0]), float(size[1]))
+        return Bounds(0.0, 0.0, float(size[0]), float(size[1]))
+    xmin, ymin, xmax, ymax = scenario.limits_mm(CONTENT_MARGIN_MM)
     u = scenario.unit_mm
-    xmin, xmax, ymin, ymax = scenario.limits_mm(CONTENT_MARGIN_MM)
-    return (xmin / u, ymin / u, xmax / u, ymax / u)
+    return Bounds(xmin / u, ymin / u, xmax / u, ymax / u)
 
 
 def _first_contact(

@@ -84,8 +84,11 @@ from .pieces import (
     SCENARIO_FORMAT,
     SKILL_ICONS,
     ChargeBonus,
+    ChargeMarker,
     Circle,
     Colour,
+    CoverBy,
+    DiceBand,
     DiceColour,
     Model,
     Options,
@@ -111,7 +114,7 @@ class OptionsSpec(Spec):
     contact_tolerance: NonNegative | None = Field(
         None, description="Largest gap (in `units`) between two bases that still counts as contact"
     )
-    cover_by: Literal["side", "faction"] = Field(
+    cover_by: CoverBy = Field(
         "side", description="Which models give cover: those of other sides, or other factions"
     )
     slide_through_engaged_enemy: StrictBool = Field(
@@ -123,7 +126,7 @@ class ChargeBonusSpec(Spec):
     """Charge Bonus markers a model holds after charging `target`."""
 
     target: Ident = Field(description="Id of the charged model")
-    markers: Annotated[list[Literal["black", "green"]], Field(min_length=1, max_length=2)]
+    markers: Annotated[list[ChargeMarker], Field(min_length=1, max_length=2)]
 
 
 SkillValue = Annotated[StrictInt, Field(ge=0, le=20)]
@@ -320,7 +323,7 @@ class WeaponSpec(Spec):
     )
     long: RangeSpec | None = Field(None, description="Long band, laid after the short one")
     min_range: RangeSpec | None = None
-    dice: dict[Literal["short", "long", "melee"], DiceList] = Field(
+    dice: dict[DiceBand, DiceList] = Field(
         default_factory=dict, description="Effect dice by band (melee weapons: under 'melee')"
     )
 

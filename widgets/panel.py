@@ -11,7 +11,8 @@ from typing import Any
 import ipywidgets as widgets
 
 from fwwrules.data import Scenario
-from fwwrules.placement import Bounds, board_bounds, move_model, place_by_hand, snap_step
+from fwwrules.pieces import Bounds
+from fwwrules.placement import board_bounds, move_model, place_by_hand, snap_step
 
 from .export import PictureExport
 from .text import ui

@@ -47,7 +47,7 @@ from matplotlib.typing import LineStyleType
 
 from ..elevation import significant_edges
 from ..engagement import engagements as engagement_graph
-from ..pieces import EdgeRef, ModelRef, PieceRef, TerrainRef
+from ..pieces import Bounds, EdgeRef, ModelRef, PieceRef, TerrainRef
 from .artists import DEFAULT_STYLE as DEFAULT_STYLE
 from .artists import BoardArtists as BoardArtists
 from .artists import BoardStyle as BoardStyle
@@ -293,10 +293,10 @@ def _piece_label(scenario: Scenario, ref: PieceRef) -> str:
     return ref.name
 
 
-def fit_limits(ax: Axes, limits: tuple[float, float, float, float]) -> None:
+def fit_limits(ax: Axes, limits: Bounds) -> None:
     """Set ``ax``'s limits to ``limits`` widened on the shorter side so that, at equal
     aspect, the board fills the Axes' box (no empty bands around a long, narrow board)."""
-    x0, x1, y0, y1 = limits
+    x0, y0, x1, y1 = limits
     figure = figure_of(ax)
     pos = ax.get_position(original=True)
     w_in, h_in = figure.get_size_inches()

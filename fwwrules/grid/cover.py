@@ -32,7 +32,6 @@ from .model import Creature, GridScenario
 from .vocabulary import (
     ARROW_SLIT,
     ATTACKS,
-    BLOCKS_EFFECT,
     BONUS,
     BORDER_WALL,
     CREATURE,
@@ -68,10 +67,6 @@ class GridLine:
     @property
     def clear(self) -> bool:
         return self.verdict == "clear"
-
-    @property
-    def blocks_effect(self) -> bool:
-        return any(o.counted and o.kind in BLOCKS_EFFECT for o in self.through)
 
     def to_dict(self) -> dict[str, Any]:
         return {
