@@ -40,6 +40,7 @@ from _board import LOS_KINDS, crowded_board
 
 from fwwrules.board import Disc
 from fwwrules.geometry import Prepared, find_clear_segment, merge_touching
+from fwwrules.los import SIGHT
 from fwwrules.scenario import Scenario
 
 SAMPLES = 32
@@ -191,7 +192,7 @@ def time_full_rulings(
         fwwrules.ruling(warm_board, x, y)
 
     def warm() -> Scenario:
-        warm_board.derived.sight.clear()
+        warm_board.derived.entry(SIGHT).clear()
         return warm_board
 
     best, best_cpu = _all_rulings_best(pairs, repeat, warm)

@@ -25,7 +25,6 @@ Boundary cases
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
 
 from .arguments import flag
 from .arguments import scenario as scenario_arg
@@ -42,7 +41,7 @@ from .data import Scenario
 from .engagement import engagements
 from .errors import QueryError
 from .los import shot_line_of_sight
-from .pieces import Band, Weapon
+from .pieces import BANDS, Weapon
 from .ranges import ranges_step
 from .rulesets import ruleset, ruleset_name
 from .rulings import (
@@ -136,7 +135,7 @@ def attack_context(
     reacting_to_charge = flag(reacting_to_charge, "reacting_to_charge")
     model = scenario.model(attacker)  # an id of this scenario (UnknownIdError, QueryError)
     rs = ruleset(ruleset_name(scenario.rules, rules or None))
-    if band not in (None, "short", "long"):
+    if band is not None and band not in BANDS:
         raise QueryError(f"unknown band {band!r}; expected short or long")
     w = weapon if isinstance(weapon, Weapon) else scenario.weapon_of(attacker, weapon)
     shot = build_shot(scenario, attacker, target)
@@ -148,7 +147,7 @@ def attack_context(
         rules=rs,
         shot=shot,
         engaged=engagements(scenario),
-        band=cast("Band | None", band),  # checked above
+        band=band,  # checked above
         quick=quick,
         reacting_to_charge=reacting_to_charge,
     )
@@ -172,7 +171,7 @@ def _ranged(ctx: AttackContext) -> tuple[list[Step], _Facts]:
     shot = ctx.shot
     steps = [_ranged_skill(ctx), _thrown_reasons(ctx), charge_reaction_unused(ctx)]
     range_info, range_step = ranges_step(ctx)
-    steps += [range_step, _size_reasons(ctx), Step(reasons=shot.context.reasons)]
+    steps += [range_step, _size_reasons(ctx), shot.context.step()]
     los = shot_line_of_sight(shot)
     cov = line_of_cover(shot, ctx.rules)
     into, into_step = shoot_into(ctx) if shot.target_type == "model" else (None, Step())

@@ -22,7 +22,7 @@ from shapely.strtree import STRtree
 
 from .cache import Derived, Key, Moved
 from .constants import BOARD_MARGIN_MM, SIZE_CLASS_TOLERANCE_MM
-from .pieces import Circle, Model, Rect, Terrain
+from .pieces import Bounds, Circle, Model, Rect, Terrain
 
 SizeClass = Literal["normal", "large", "huge"]
 SIZE_RANK: Mapping[str, int] = {"normal": 0, "large": 1, "huge": 2}
@@ -224,22 +224,22 @@ def build_board(
 
 def board_limits(
     board: Board, size_mm: tuple[float, float] | None = None, margin_mm: float = BOARD_MARGIN_MM
-) -> tuple[float, float, float, float]:
-    """``(xmin, xmax, ymin, ymax)`` of the table in mm.
+) -> Bounds:
+    """The table's :class:`~fwwrules.pieces.Bounds` in mm.
 
     With a table size (the scenario's ``board: {size: [w, h]}``, here in mm) the table runs
     from the origin ``[0, 0]`` to ``[w, h]``. Without one: the bounding box of every base and
-    terrain piece plus ``margin_mm`` on each side; an empty board is ``(0, 100, 0, 100)``.
+    terrain piece plus ``margin_mm`` on each side; an empty board is ``(0, 0, 100, 100)``.
 
     >>> b = build_board([Model("a", "x", 32, (50, 50))], [], unit_mm=1.0,
     ...     contact_tolerance_mm=0.5, orange_mm=50.8, derived=Derived())
     >>> board_limits(b, margin_mm=10)
-    (24.0, 76.0, 24.0, 76.0)
+    Bounds(xmin=24.0, ymin=24.0, xmax=76.0, ymax=76.0)
     >>> board_limits(b, (1200.0, 900.0))
-    (0.0, 1200.0, 0.0, 900.0)
+    Bounds(xmin=0.0, ymin=0.0, xmax=1200.0, ymax=900.0)
     """
     if size_mm is not None:
-        return (0.0, float(size_mm[0]), 0.0, float(size_mm[1]))
+        return Bounds(0.0, 0.0, float(size_mm[0]), float(size_mm[1]))
     xs: list[float] = []
     ys: list[float] = []
     for g in board.models.values():
@@ -251,5 +251,6 @@ def board_limits(
         xs += [x0, x1]
         ys += [y0, y1]
     if not xs:
-        return (0.0, 100.0, 0.0, 100.0)
-    return (min(xs) - margin_mm, max(xs) + margin_mm, min(ys) - margin_mm, max(ys) + margin_mm)
+        return Bounds(0.0, 0.0, 100.0, 100.0)
+    m = margin_mm
+    return Bounds(min(xs) - m, min(ys) - m, max(xs) + m, max(ys) + m)

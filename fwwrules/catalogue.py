@@ -19,9 +19,11 @@ import re
 import string
 from collections.abc import Mapping
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
+from typing import Any, Literal, get_args
 
-LANGS: tuple[str, ...] = ("en", "de")
+Lang = Literal["en", "de"]
+"""The catalogue's languages (every text has both)."""
+LANGS: tuple[Lang, ...] = get_args(Lang)
 
 Entry = Mapping[str, str]
 
@@ -1937,6 +1939,15 @@ JSON and reason params keep plain numbers."""
 FEET_TO_METRES = 0.3
 """Grid distances in German text: the German Pathfinder rules write 5 ft as 1,5 m (so 30 ft is
 9 m), not the exact 0.3048 m per foot."""
+
+
+def side_name(side: str) -> str:
+    """A side id as text for people shows it (legends, titles): its words capitalised.
+
+    >>> side_name("super-mutants"), side_name("brotherhood"), side_name("raiders_2")
+    ('Super Mutants', 'Brotherhood', 'Raiders 2')
+    """
+    return " ".join(w[:1].upper() + w[1:] for w in side.replace("_", "-").split("-") if w)
 
 
 def number(value: float, decimals: int, lang: str) -> str:

@@ -18,7 +18,9 @@ from typing import Any
 
 from . import __version__
 from .arguments import point
+from .catalogue import LANGS
 from .errors import FwwError, QueryError, ScenarioError, printable
+from .pieces import BANDS, RULESET_NAMES, Bounds
 from .writing import WriteError, write_atomic
 
 EXIT_OK = 0
@@ -125,14 +127,14 @@ def cmd_schema(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _area(text: str) -> tuple[float, float, float, float]:
+def _area(text: str) -> Bounds:
     try:
         x0, y0, x1, y1 = (float(v) for v in text.split(","))
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"expected X0,Y0,X1,Y1 (four numbers), got {text!r}"
         ) from None
-    return (x0, y0, x1, y1)
+    return Bounds(x0, y0, x1, y1)
 
 
 def cmd_threat(args: argparse.Namespace) -> int:
@@ -320,37 +322,56 @@ def cmd_grid(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+GRID_ATTACKS = ("ranged", "melee", "reach")
+"""``fwwrules.grid.ATTACKS``, written out so that the command line starts without loading the
+grid (tests/test_literals.py keeps the two equal)."""
+
+
+def _command(sub: Any, name: str, func: Callable[[argparse.Namespace], int], help_: str) -> Any:
+    """A sub-command of ``fwwrules`` that runs ``func``."""
+    sp = sub.add_parser(name, help=help_, description=help_)
+    sp.set_defaults(func=func)
+    return sp
+
+
+def _answer_options(sp: Any) -> None:
+    sp.add_argument("--lang", choices=LANGS, default="en", help="language of the text")
+    sp.add_argument("--json", action="store_true", help="print the ruling as JSON")
+
+
 def build_parser() -> argparse.ArgumentParser:
+    """The command line: one sub-command per question, in the order ``--help`` lists them."""
     p = _Parser(prog="fwwrules", description=__doc__.splitlines()[0] if __doc__ else None)
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
-
-    def command(name: str, func: Callable[[argparse.Namespace], int], help_: str) -> Any:
-        sp = sub.add_parser(name, help=help_, description=help_)
-        sp.set_defaults(func=func)
-        return sp
-
-    def answer_options(sp: Any) -> None:
-        sp.add_argument("--lang", choices=("en", "de"), default="en", help="language of the text")
-        sp.add_argument("--json", action="store_true", help="print the ruling as JSON")
-
-    sp = command("check", cmd_check, "validate a scenario or grid file")
+    sp = _command(sub, "check", cmd_check, "validate a scenario or grid file")
     sp.add_argument("file")
 
-    sp = command("schema", cmd_schema, "print the JSON Schema of the scenario file")
+    sp = _command(sub, "schema", cmd_schema, "print the JSON Schema of the scenario file")
     sp.add_argument(
         "--threat", action="store_true", help="the schema of `fwwrules threat --json` instead"
     )
+    _add_threat(sub)
+    _add_rulings(sub)
+    _add_render(sub)
+    _add_files(sub)
+    return p
 
-    sp = command(
-        "threat", cmd_threat, "the threat map: what the enemy can do to a model at each position"
+
+def _add_threat(sub: Any) -> None:
+    """``fwwrules threat``."""
+    sp = _command(
+        sub,
+        "threat",
+        cmd_threat,
+        "the threat map: what the enemy can do to a model at each position",
     )
     sp.add_argument("file")
     sp.add_argument("--side", required=True, help="the side of the model standing at each position")
     sp.add_argument("--base", type=float, help="its base diameter in the file's units (32 mm)")
     sp.add_argument("--step", type=float, help="grid step in the file's units (1/4 in)")
     sp.add_argument("--area", type=_area, metavar="X0,Y0,X1,Y1", help="the part of the table")
-    sp.add_argument("--rules", choices=("core", "vts"))
+    sp.add_argument("--rules", choices=RULESET_NAMES)
     sp.add_argument(
         "--weapon",
         default="best",
@@ -363,15 +384,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="the layer drawn with -o",
     )
     sp.add_argument("-o", "--output", metavar="FILE", help="draw the map as PNG or SVG")
-    answer_options(sp)
+    _answer_options(sp)
 
-    sp = command("ruling", cmd_ruling, "may the attacker attack the target, and how")
+
+def _add_rulings(sub: Any) -> None:
+    """``fwwrules ruling``, ``withdraw`` and ``slide``."""
+    sp = _command(sub, "ruling", cmd_ruling, "may the attacker attack the target, and how")
     sp.add_argument("file")
     sp.add_argument("--attacker", required=True)
     sp.add_argument("--target", required=True, help="a model id, a terrain id, or a point X,Y")
     sp.add_argument("--weapon")
-    sp.add_argument("--rules", choices=("core", "vts"))
-    sp.add_argument("--band", choices=("short", "long"))
+    sp.add_argument("--rules", choices=RULESET_NAMES)
+    sp.add_argument("--band", choices=BANDS)
     sp.add_argument("--quick", action="store_true", help="a Quick Action attack (-2)")
     sp.add_argument(
         "--reacting-to-charge",
@@ -379,22 +403,26 @@ def build_parser() -> argparse.ArgumentParser:
         help="the attacker shoots in reaction to being charged by the target: a ranged weapon "
         "in close combat suffers none of its penalties (RoP p.41)",
     )
-    answer_options(sp)
+    _answer_options(sp)
 
-    sp = command("withdraw", cmd_withdraw, "the free attacks a withdrawal provokes")
+    sp = _command(sub, "withdraw", cmd_withdraw, "the free attacks a withdrawal provokes")
     sp.add_argument("file")
     sp.add_argument("--model", required=True)
-    sp.add_argument("--rules", choices=("core", "vts"))
-    answer_options(sp)
+    sp.add_argument("--rules", choices=RULESET_NAMES)
+    _answer_options(sp)
 
-    sp = command("slide", cmd_slide, "whether a slide to a new centre is legal")
+    sp = _command(sub, "slide", cmd_slide, "whether a slide to a new centre is legal")
     sp.add_argument("file")
     sp.add_argument("--model", required=True)
     sp.add_argument("--to", required=True, type=_point, metavar="X,Y")
-    sp.add_argument("--rules", choices=("core", "vts"))
-    answer_options(sp)
+    sp.add_argument("--rules", choices=RULESET_NAMES)
+    _answer_options(sp)
 
-    sp = command(
+
+def _add_render(sub: Any) -> None:
+    """``fwwrules render``."""
+    sp = _command(
+        sub,
         "render",
         cmd_render,
         "draw the board as PNG or SVG, or a slide as a GIF or HTML animation",
@@ -409,17 +437,17 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--attacker")
     sp.add_argument("--target")
     sp.add_argument("--weapon")
-    sp.add_argument("--rules", choices=("core", "vts"), help="the ruleset (default: the file's)")
-    sp.add_argument("--band", choices=("short", "long"), help="the range band the attacker chooses")
+    sp.add_argument("--rules", choices=RULESET_NAMES, help="the ruleset (default: the file's)")
+    sp.add_argument("--band", choices=BANDS, help="the range band the attacker chooses")
     sp.add_argument("--title", help="the picture's title (default: the file's, in --lang)")
     sp.add_argument(
         "--attack",
-        choices=("ranged", "melee", "reach"),
+        choices=GRID_ATTACKS,
         default="ranged",
         help="for a grid file: the attack whose lines are drawn",
     )
     sp.add_argument(
-        "--lang", choices=("en", "de"), default="en", help="language of every text in the picture"
+        "--lang", choices=LANGS, default="en", help="language of every text in the picture"
     )
     size = sp.add_mutually_exclusive_group()
     size.add_argument(
@@ -435,15 +463,21 @@ def build_parser() -> argparse.ArgumentParser:
         "--frames", type=int, default=None, help="frames of a slide animation (default 24)"
     )
 
-    sp = command("examples", cmd_examples, "list the shipped examples, or print or copy one")
+
+def _add_files(sub: Any) -> None:
+    """``fwwrules examples``, ``review`` and ``grid``."""
+    sp = _command(sub, "examples", cmd_examples, "list the shipped examples, or print or copy one")
     sp.add_argument("name", nargs="?", metavar="NAME", help="an example name, e.g. cover-example-1")
     sp.add_argument("-o", "--output", metavar="FILE", help="copy the example to FILE")
 
-    sp = command(
-        "review", cmd_review, "write the translation review page (one self-contained HTML file)"
+    sp = _command(
+        sub,
+        "review",
+        cmd_review,
+        "write the translation review page (one self-contained HTML file)",
     )
     sp.add_argument("-o", "--output", default="review.html", metavar="FILE")
-    sp.add_argument("--lang", choices=("en", "de"), default="en", help="language of the page")
+    sp.add_argument("--lang", choices=LANGS, default="en", help="language of the page")
     sp.add_argument(
         "--no-cache",
         action="store_true",
@@ -451,13 +485,12 @@ def build_parser() -> argparse.ArgumentParser:
         "kept in $FWWRULES_CACHE_DIR or ~/.cache/fwwrules)",
     )
 
-    sp = command("grid", cmd_grid, "Pathfinder 1e grid cover")
+    sp = _command(sub, "grid", cmd_grid, "Pathfinder 1e grid cover")
     sp.add_argument("file")
     sp.add_argument("--attacker", required=True)
     sp.add_argument("--target", required=True)
-    sp.add_argument("--attack", choices=("ranged", "melee", "reach"), default="ranged")
-    answer_options(sp)
-    return p
+    sp.add_argument("--attack", choices=GRID_ATTACKS, default="ranged")
+    _answer_options(sp)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -25,6 +25,7 @@ from .pieces import (
     IMPROVISED,
     IMPROVISED_WEAPON,
     RULER_INCHES,
+    Bounds,
     Model,
     Options,
     Rules,
@@ -97,8 +98,8 @@ class Scenario:
             )
         return board
 
-    def limits_mm(self, margin_mm: float = BOARD_MARGIN_MM) -> tuple[float, float, float, float]:
-        """The table's ``(xmin, xmax, ymin, ymax)`` in mm: ``board_size`` from the origin, or
+    def limits_mm(self, margin_mm: float = BOARD_MARGIN_MM) -> Bounds:
+        """The table's :class:`~fwwrules.pieces.Bounds` in mm: ``board_size`` from the origin, or
         (without it) the contents' bounding box plus ``margin_mm`` (:func:`board_limits`)."""
         size = self.board_size
         size_mm = None if size is None else (size[0] * self.unit_mm, size[1] * self.unit_mm)

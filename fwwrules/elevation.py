@@ -45,7 +45,6 @@ Boundary cases (decisions)
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -55,12 +54,12 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Point
 
-from .board import Board, TerrainGeometry
+from .board import Board, ModelGeometry, TerrainGeometry
 from .cache import Key, Moved
 from .constants import BOUNDARY_TOLERANCE_MM, EDGE_PROBE_MM, LENGTH_EPSILON_MM
 from .data import Scenario
 from .pieces import EdgeRef
-from .rulings import Reason
+from .rulings import Reason, Step
 from .thresholds import reaches_ruler, within_ruler
 
 Point2 = tuple[float, float]
@@ -211,13 +210,6 @@ def _segment_distance(x: float, y: float, a: Point2, b: Point2) -> float:
     return math.hypot(x - (ax + t * dx), y - (ay + t * dy))
 
 
-def _signed_area(coords: list[Point2]) -> float:
-    s = 0.0
-    for (x0, y0), (x1, y1) in itertools.pairwise(coords):
-        s += x0 * y1 - x1 * y0
-    return s / 2
-
-
 def significant_edges_of(
     terrain: Iterable[TerrainGeometry], orange: float, tolerance: float = LENGTH_EPSILON_MM
 ) -> tuple[SignificantEdge, ...]:
@@ -265,23 +257,71 @@ def significant_edges(board: Board) -> tuple[SignificantEdge, ...]:
     return edges
 
 
+Array = np.ndarray[Any, Any]
+
+
 def _compute_edges(
     pieces: tuple[TerrainGeometry, ...], orange: float, tolerance: float = LENGTH_EPSILON_MM
 ) -> tuple[SignificantEdge, ...]:
     """Every Significant Edge, with spatial indexes instead of all-against-all.
 
-    The same decisions as :func:`_edge_parts` applied edge by edge (kept as the reference
-    the tests compare with), in bulk: an STRtree over the pieces gives each edge the pieces
+    The same decisions as the edge-by-edge reference the tests compare with
+    (``tests/edge_reference.py``), in bulk: an STRtree over the pieces gives each edge the pieces
     that meet it; one over every outline segment gives the points where those outlines cut
     the edge; the ground beyond each part is the highest piece holding its midpoint (or
     sharing the edge line and holding the probe just outside). Work grows with the edges and
     the pieces actually meeting them, not with their product.
     """
-    eps = LENGTH_EPSILON_MM
     polys = np.asarray([t.polygon for t in pieces], dtype=object)
     heights = np.asarray([float(t.height or 0.0) for t in pieces])
     tops = [k for k, h in enumerate(heights) if reaches_ruler(h, orange, tolerance)]
-    # the edges of the pieces that can drop by Orange: (x0, y0, x1, y1), owner, index, ccw
+    found = _drop_edges(pieces, tops)
+    if found is None:
+        return ()
+    edges, own, idx, ccw_of = found
+    lines = shapely.linestrings(edges.reshape(-1, 2, 2))
+    # pieces whose boxes meet each edge's (other than its own piece): the candidates for the
+    # edge's neighbours (the ground test below only counts pieces that meet the edge)
+    e_of, q_of = shapely.STRtree(polys).query(lines)
+    keep = q_of != own[e_of]
+    e_of, q_of = e_of[keep], q_of[keep]
+    # cut points: every outline segment of a neighbour that meets the edge
+    cuts = _cut_parameters(edges, own, e_of, q_of, pieces)
+    lengths = np.hypot(edges[:, 2] - edges[:, 0], edges[:, 3] - edges[:, 1])
+    pe, pt = _edge_parts_bulk(lengths, cuts)
+    if len(pe) == 0:
+        return ()
+    ground = _grounds(edges, lines, pe, pt, e_of, q_of, polys, heights, own, ccw_of)
+    # merge touching parts of one edge with the same ground; keep the significant ones
+    new_run = np.ones(len(pe), dtype=bool)
+    new_run[1:] = ~(
+        (pe[1:] == pe[:-1])
+        & (np.abs(pt[:-1, 1] - pt[1:, 0]) * lengths[pe[1:]] <= LENGTH_EPSILON_MM)
+        & (ground[1:] == ground[:-1])
+    )
+    first = np.flatnonzero(new_run)
+    last = np.append(first[1:] - 1, len(pe) - 1)
+    run_e, run_t0, run_t1, run_g = pe[first], pt[first, 0], pt[last, 1], ground[first]
+    significant = reaches_ruler(heights[own[run_e]] - run_g, orange, tolerance)
+    runs = zip(
+        run_e[significant].tolist(),
+        run_t0[significant].tolist(),
+        run_t1[significant].tolist(),
+        run_g[significant].tolist(),
+        strict=True,
+    )
+    return tuple(
+        _edge_of_run(pieces, heights, edges[e], int(own[e]), int(idx[e]), ccw_of, t0, t1, g)
+        for e, t0, t1, g in runs
+    )
+
+
+def _drop_edges(
+    pieces: tuple[TerrainGeometry, ...], tops: list[int]
+) -> tuple[Array, Array, Array, dict[int, bool]] | None:
+    """The outline edges of the pieces ``tops`` (those that can drop by Orange): their ends
+    ``(x0, y0, x1, y1)``, owning piece, index in its outline, and each piece's orientation
+    (counter-clockwise); ``None`` when there are none."""
     rows: list[Any] = []
     owner: list[Any] = []
     index: list[Any] = []
@@ -294,21 +334,15 @@ def _compute_edges(
         owner.append(np.full(len(xy) - 1, k))
         index.append(np.arange(len(xy) - 1))
     if not rows:
-        return ()
-    edges = np.vstack(rows)
-    own = np.concatenate(owner)
-    idx = np.concatenate(index)
-    lines = shapely.linestrings(edges.reshape(-1, 2, 2))
-    # pieces whose boxes meet each edge's (other than its own piece): the candidates for the
-    # edge's neighbours (the ground test below only counts pieces that meet the edge)
-    e_of, q_of = shapely.STRtree(polys).query(lines)
-    keep = q_of != own[e_of]
-    e_of, q_of = e_of[keep], q_of[keep]
-    # cut points: every outline segment of a neighbour that meets the edge
-    cuts = _cut_parameters(edges, own, e_of, q_of, pieces)
-    # parts: consecutive distinct parameters of each edge (0, the cuts, 1), longer than eps
-    n_e = len(edges)
-    lengths = np.hypot(edges[:, 2] - edges[:, 0], edges[:, 3] - edges[:, 1])
+        return None
+    return np.vstack(rows), np.concatenate(owner), np.concatenate(index), ccw_of
+
+
+def _edge_parts_bulk(lengths: Array, cuts: tuple[Array, Array]) -> tuple[Array, Array]:
+    """The parts of every edge: consecutive distinct parameters (0, the cuts, 1), longer than
+    :data:`LENGTH_EPSILON_MM`, as (edge index, (t0, t1)) sorted by edge and parameter."""
+    eps = LENGTH_EPSILON_MM
+    n_e = len(lengths)
     ce, ct = cuts
     all_e = np.concatenate([np.arange(n_e), np.arange(n_e), ce])
     all_t = np.concatenate([np.zeros(n_e), np.ones(n_e), ct])
@@ -318,42 +352,28 @@ def _compute_edges(
     pe = all_e[:-1][same]
     pt = np.column_stack([all_t[:-1][same], all_t[1:][same]])
     long_enough = ((pt[:, 1] - pt[:, 0]) * lengths[pe] > eps) & (lengths[pe] > eps)
-    pe, pt = pe[long_enough], pt[long_enough]
-    if len(pe) == 0:
-        return ()
-    ground = _grounds(edges, lines, pe, pt, e_of, q_of, polys, heights, own, ccw_of)
-    # merge touching parts of one edge with the same ground; keep the significant ones
-    new_run = np.ones(len(pe), dtype=bool)
-    new_run[1:] = ~(
-        (pe[1:] == pe[:-1])
-        & (np.abs(pt[:-1, 1] - pt[1:, 0]) * lengths[pe[1:]] <= eps)
-        & (ground[1:] == ground[:-1])
-    )
-    first = np.flatnonzero(new_run)
-    last = np.append(first[1:] - 1, len(pe) - 1)
-    run_e, run_t0, run_t1, run_g = pe[first], pt[first, 0], pt[last, 1], ground[first]
-    significant = reaches_ruler(heights[own[run_e]] - run_g, orange, tolerance)
-    out: list[SignificantEdge] = []
-    for e, t0, t1, g in zip(
-        run_e[significant].tolist(),
-        run_t0[significant].tolist(),
-        run_t1[significant].tolist(),
-        run_g[significant].tolist(),
-        strict=True,
-    ):
-        k = int(own[e])
-        ax, ay, bx, by = edges[e].tolist()
-        dx, dy = bx - ax, by - ay
-        length = math.hypot(dx, dy)
-        nx, ny = (dy / length, -dx / length) if ccw_of[k] else (-dy / length, dx / length)
-        pa = (ax, ay) if t0 == 0.0 else (ax + t0 * dx, ay + t0 * dy)
-        pb = (bx, by) if t1 == 1.0 else (ax + t1 * dx, ay + t1 * dy)
-        out.append(
-            SignificantEdge(
-                pieces[k].id, int(idx[e]), pa, pb, float(heights[k]), g, compass(nx, ny)
-            )
-        )
-    return tuple(out)
+    return pe[long_enough], pt[long_enough]
+
+
+def _edge_of_run(
+    pieces: tuple[TerrainGeometry, ...],
+    heights: Array,
+    edge: Array,
+    k: int,
+    index: int,
+    ccw_of: Mapping[int, bool],
+    t0: float,
+    t1: float,
+    ground: float,
+) -> SignificantEdge:
+    """The Significant Edge from ``t0`` to ``t1`` along ``edge`` of piece ``k``."""
+    ax, ay, bx, by = edge.tolist()
+    dx, dy = bx - ax, by - ay
+    length = math.hypot(dx, dy)
+    nx, ny = (dy / length, -dx / length) if ccw_of[k] else (-dy / length, dx / length)
+    pa = (ax, ay) if t0 == 0.0 else (ax + t0 * dx, ay + t0 * dy)
+    pb = (bx, by) if t1 == 1.0 else (ax + t1 * dx, ay + t1 * dy)
+    return SignificantEdge(pieces[k].id, index, pa, pb, float(heights[k]), ground, compass(nx, ny))
 
 
 def _cut_parameters(
@@ -442,7 +462,8 @@ def _grounds(
     own: np.ndarray[Any, Any],
     ccw_of: Mapping[int, bool],
 ) -> np.ndarray[Any, np.dtype[np.float64]]:
-    """The ground beyond each part (as :func:`_edge_parts` decides it at the part's middle):
+    """The ground beyond each part (as the edge-by-edge reference, ``tests/edge_reference.py``,
+    decides it at the part's middle):
     the highest neighbour of the edge holding the middle, or meeting the edge, passing within
     :data:`LENGTH_EPSILON_MM` of the middle and holding the probe :data:`EDGE_PROBE_MM`
     outside; 0 (the table) when none does. ``e_of``/``q_of`` are candidate (edge, piece)
@@ -471,7 +492,8 @@ def _grounds(
     nx = np.where(ccw, dy / length, -dy / length)
     ny = np.where(ccw, -dx / length, dx / length)
     # A middle within epsilon of the neighbour's outline is decided by the probe outside
-    # (whether the neighbour holds a point on its own outline is rounding), as in _edge_parts.
+    # (whether the neighbour holds a point on its own outline is rounding), as in the reference
+    # (tests/edge_reference.py).
     outlines = shapely.boundary(polys)
     on_outline = shapely.dwithin(outlines[q], shapely.points(mx, my), LENGTH_EPSILON_MM)
     holds = ~on_outline & shapely.contains_xy(polys[q], mx, my)
@@ -486,105 +508,6 @@ def _grounds(
     h = np.where(holds, heights[q], 0.0)
     np.maximum.at(ground, part, h)
     return ground
-
-
-def _compute_edges_reference(
-    pieces: tuple[TerrainGeometry, ...], orange: float, tolerance: float = LENGTH_EPSILON_MM
-) -> tuple[SignificantEdge, ...]:
-    """The edge-by-edge computation (all pieces near each piece, then each edge on its own):
-    slower, kept as the reference :func:`_compute_edges` is tested against."""
-    tree = shapely.STRtree([t.polygon for t in pieces])
-    out: list[SignificantEdge] = []
-    for k, piece in enumerate(pieces):
-        top = float(piece.height or 0.0)
-        if not reaches_ruler(top, orange, tolerance):
-            continue  # no drop from it can reach Orange
-        coords = [(float(x), float(y)) for x, y in shapely.get_coordinates(piece.polygon.exterior)]
-        ccw = _signed_area(coords) > 0
-        # Pieces touching or overlapping this one; per edge, those that meet the edge itself.
-        near = [pieces[int(j)] for j in sorted(tree.query(piece.polygon)) if int(j) != k]
-        near = [q for q in near if q.polygon.intersects(piece.polygon)]
-        hits = np.zeros((len(coords) - 1, len(near)), dtype=bool)
-        if near:
-            xy = np.asarray(coords, dtype=np.float64)
-            lines = shapely.linestrings(np.stack([xy[:-1], xy[1:]], axis=1))
-            for j, q in enumerate(near):
-                hits[:, j] = shapely.intersects(lines, q.polygon)
-        for i in range(len(coords) - 1):
-            a, b = coords[i], coords[i + 1]
-            beyond = [near[int(j)] for j in np.flatnonzero(hits[i])] if near else []
-            out.extend(_edge_parts(piece, i, a, b, top, ccw, beyond, orange, tolerance))
-    return tuple(out)
-
-
-def _edge_parts(
-    piece: TerrainGeometry,
-    index: int,
-    a: Point2,
-    b: Point2,
-    top: float,
-    ccw: bool,
-    neighbours: list[TerrainGeometry],
-    orange: float,
-    tolerance: float,
-) -> list[SignificantEdge]:
-    """The significant parts of edge ``index`` (``a -> b``); ``neighbours`` meet the edge."""
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    length = math.hypot(dx, dy)
-    if length <= LENGTH_EPSILON_MM:
-        return []
-    # Outward normal: the right-hand side of a counter-clockwise ring.
-    nx, ny = (dy / length, -dx / length) if ccw else (-dy / length, dx / length)
-    side = compass(nx, ny)
-    if not neighbours:  # the table lies beyond the whole edge
-        return (
-            [SignificantEdge(piece.id, index, a, b, top, 0.0, side)]
-            if reaches_ruler(top, orange, tolerance)
-            else []
-        )
-    line = LineString([a, b])
-    ts = {0.0, 1.0}
-    for q in neighbours:
-        meet = line.intersection(q.polygon.boundary)
-        for x, y in shapely.get_coordinates(meet):
-            t = ((x - a[0]) * dx + (y - a[1]) * dy) / (length * length)
-            if 0.0 < t < 1.0:
-                ts.add(float(t))
-    cuts = sorted(ts)
-    parts: list[tuple[float, float, float]] = []  # (t0, t1, ground)
-    for t0, t1 in itertools.pairwise(cuts):
-        if (t1 - t0) * length <= LENGTH_EPSILON_MM:
-            continue
-        tm = (t0 + t1) / 2
-        mx, my = a[0] + tm * dx, a[1] + tm * dy
-        ground = 0.0
-        mid = Point(mx, my)
-        probe = Point(mx + nx * EDGE_PROBE_MM, my + ny * EDGE_PROBE_MM)
-        for q in neighbours:
-            h = float(q.height or 0.0)
-            if h <= ground:
-                continue
-            # On (within epsilon of) q's outline, whether q holds the middle is rounding:
-            # q lies beyond only if it holds the probe outside. So an outline shared with a
-            # piece on the inner side (two pieces with one outline, a smaller piece flush with
-            # the edge) leaves the table beyond, and one shared with a piece outside does not.
-            if q.polygon.boundary.distance(mid) <= LENGTH_EPSILON_MM:
-                if q.polygon.contains(probe):
-                    ground = h
-            elif q.polygon.contains(mid):
-                ground = h
-        joined = parts and abs(parts[-1][1] - t0) * length <= LENGTH_EPSILON_MM
-        if joined and parts[-1][2] == ground:
-            parts[-1] = (parts[-1][0], t1, ground)
-        else:
-            parts.append((t0, t1, ground))
-    edges = []
-    for t0, t1, ground in parts:
-        if reaches_ruler(top - ground, orange, tolerance):
-            pa = a if t0 == 0.0 else (a[0] + t0 * dx, a[1] + t0 * dy)
-            pb = b if t1 == 1.0 else (a[0] + t1 * dx, a[1] + t1 * dy)
-            edges.append(SignificantEdge(piece.id, index, pa, pb, top, ground, side))
-    return edges
 
 
 # ---------------------------------------------------------------------------------------------
@@ -694,13 +617,6 @@ def edge_crossed(board: Board, edge: SignificantEdge, p: Point2, q: Point2) -> P
     return None
 
 
-def crossed_edges(
-    board: Board, edges: Iterable[SignificantEdge], p: Point2, q: Point2
-) -> tuple[SignificantEdge, ...]:
-    """The edges of ``edges`` that ``p -> q`` crosses (see :func:`edge_crossed`)."""
-    return tuple(e for e in edges if edge_crossed(board, e, p, q) is not None)
-
-
 def covering_edges(
     board: Board, edges: Iterable[SignificantEdge], p: Point2, q: Point2
 ) -> tuple[SignificantEdge, ...]:
@@ -767,6 +683,11 @@ class ShotContext:
     @property
     def elevated(self) -> bool:
         return self.attacker_elevated or self.target_elevated
+
+    def step(self) -> Step:
+        """The common step contract: the elevation facts as reasons (what they change is
+        decided by line of sight and cover)."""
+        return Step(reasons=self.reasons)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -866,64 +787,71 @@ def shot_context(scenario: Scenario, attacker_id: str, target_id: str) -> ShotCo
     orange = orange_mm(scenario)
     ma, mt = board.models[attacker_id], board.models[target_id]
     reasons: list[Reason] = []  # params carry ids; the ruling's labels name them
-
-    under_a = pieces_under(scenario, attacker_id)
-    under_t = pieces_under(scenario, target_id)
-    for mid, under in ((attacker_id, under_a), (target_id, under_t)):
-        if under:
-            top = board.terrain[under[0]]
-            reasons.append(
-                Reason(
-                    "elevation.standing-on",
-                    "",
-                    {
-                        "model": mid,
-                        "piece": top.id,
-                        "pieces": list(under),
-                        "height": _r(scenario, float(top.height or 0.0)),
-                        "unit": unit,
-                    },
-                )
-            )
-    excluded = frozenset(under_a) | frozenset(under_t)
-
+    excluded = _standing_on(scenario, (attacker_id, target_id), reasons)
     diff = ma.elevation - mt.elevation
     tol = scenario.ruler_tolerance_mm
     attacker_elevated = reaches_ruler(diff, orange, tol)
     target_elevated = reaches_ruler(-diff, orange, tol)
+    values = {"difference": _r(scenario, abs(diff)), "orange": _r(scenario, orange), "unit": unit}
     if not (attacker_elevated or target_elevated):
         if abs(diff) > LENGTH_EPSILON_MM:
-            reasons.append(
-                Reason(
-                    "elevation.elevated",
-                    "neither",
-                    {
-                        "attacker": attacker_id,
-                        "target": target_id,
-                        "difference": _r(scenario, abs(diff)),
-                        "orange": _r(scenario, orange),
-                        "unit": unit,
-                    },
-                )
-            )
+            pair = {"attacker": attacker_id, "target": target_id}
+            reasons.append(Reason("elevation.elevated", "neither", {**pair, **values}))
         return ShotContext(excluded=excluded, reasons=tuple(reasons))
-
     high, low = (ma, mt) if attacker_elevated else (mt, ma)
-    reasons.append(
-        Reason(
-            "elevation.elevated",
-            "yes",
-            {
-                "high": high.id,
-                "low": low.id,
-                "difference": _r(scenario, abs(diff)),
-                "orange": _r(scenario, orange),
-                "unit": unit,
-            },
-        )
+    reasons.append(Reason("elevation.elevated", "yes", {"high": high.id, "low": low.id, **values}))
+    elevated_kind = _elevated_kinds(board, ma, mt, excluded, reasons)
+    los_edges, cover_edges = _edges_between(
+        scenario, (ma, mt), (high, low), target_elevated, reasons
+    )
+    cover_within = None
+    if attacker_elevated:
+        cover_within = orange + tol  # within Orange (thresholds.within_ruler)
+        shooter = {"attacker": attacker_id, "target": target_id, "orange": _r(scenario, orange)}
+        reasons.append(Reason("elevation.shooter-cover", "applies", {**shooter, "unit": unit}))
+    return ShotContext(
+        attacker_elevated=attacker_elevated,
+        target_elevated=target_elevated,
+        excluded=excluded,
+        elevated_kind=elevated_kind,
+        los_edges=los_edges,
+        cover_edges=cover_edges,
+        cover_within=cover_within,
+        reasons=tuple(reasons),
     )
 
-    # elevation.terrain-variant
+
+def _standing_on(
+    scenario: Scenario, model_ids: tuple[str, str], reasons: list[Reason]
+) -> frozenset[str]:
+    """``elevation.standing-on``: the pieces the two models stand on (left out of the shot)."""
+    board = scenario.board
+    excluded: frozenset[str] = frozenset()
+    for mid in model_ids:
+        under = pieces_under(scenario, mid)
+        excluded |= frozenset(under)
+        if under:
+            top = board.terrain[under[0]]
+            values = {
+                "model": mid,
+                "piece": top.id,
+                "pieces": list(under),
+                "height": _r(scenario, float(top.height or 0.0)),
+                "unit": scenario.units,
+            }
+            reasons.append(Reason("elevation.standing-on", "", values))
+    return excluded
+
+
+def _elevated_kinds(
+    board: Board,
+    ma: ModelGeometry,
+    mt: ModelGeometry,
+    excluded: frozenset[str],
+    reasons: list[Reason],
+) -> dict[str, str]:
+    """``elevation.terrain-variant``: the ``elevated:`` kind of every piece that has one (the
+    pieces stood on excepted); the reasons name those near the pair."""
     elevated_kind: dict[str, str] = {}
     for tid in board.terrain_ids:
         t = board.terrain[tid]
@@ -935,77 +863,59 @@ def shot_context(scenario: Scenario, attacker_id: str, target_id: str) -> ShotCo
         for tid, kind in elevated_kind.items():
             t = board.terrain[tid]
             if t.polygon.distance(pair) <= reach + LENGTH_EPSILON_MM:
-                reasons.append(
-                    Reason(
-                        "elevation.terrain-variant",
-                        "",
-                        {
-                            "piece": tid,
-                            "kind": kind,
-                            "usual": t.kind,
-                        },
-                    )
-                )
+                values = {"piece": tid, "kind": kind, "usual": t.kind}
+                reasons.append(Reason("elevation.terrain-variant", "", values))
+    return elevated_kind
 
-    # Significant Edges between the two levels, near the pair.
+
+def _edges_between(
+    scenario: Scenario,
+    pair: tuple[ModelGeometry, ModelGeometry],
+    high_low: tuple[ModelGeometry, ModelGeometry],
+    target_elevated: bool,
+    reasons: list[Reason],
+) -> tuple[tuple[SignificantEdge, ...], tuple[SignificantEdge, ...]]:
+    """The Significant Edges between the two levels (of the higher and the lower model), near
+    the pair (attacker, target): those beyond Orange of the higher model block line of sight
+    (``elevation.edge-blocks-los``); those within it give an Elevated target cover
+    (``elevation.edge-cover``). ``(los_edges, cover_edges)``."""
+    board = scenario.board
+    edges = significant_edges(board)
+    if not edges:
+        return (), ()
+    orange, tol = orange_mm(scenario), scenario.ruler_tolerance_mm
+    (ma, mt), (high, low) = pair, high_low
     los_edges: list[SignificantEdge] = []
     cover_edges: list[SignificantEdge] = []
-    edges = significant_edges(board)
-    if edges:
-        arrs = _edge_arrays(board)
-        hd = high.disc
-        eps = LENGTH_EPSILON_MM
-        between = (arrs.top > low.elevation + eps) & (arrs.top <= high.elevation + eps)
-        pa, pt = (ma.disc.x, ma.disc.y, ma.disc.r), (mt.disc.x, mt.disc.y, mt.disc.r)
-        near = _near_pair(arrs, pa, pt)
-        dist = _disc_edge_distances(arrs, hd.x, hd.y, hd.r)
-        for i in np.flatnonzero(between & near):
-            e = edges[int(i)]
-            d = float(dist[i])
-            values = {
-                "model": high.id,
-                "piece": e.terrain,
-                "side": e.side,
-                "distance": _r(scenario, d),
-                "orange": _r(scenario, orange),
-                "top": _r(scenario, e.top),
-                "bottom": _r(scenario, e.bottom),
-                "unit": unit,
-            }
-            if not within_ruler(d, orange, tol):
-                los_edges.append(e)
-                reasons.append(Reason("elevation.edge-blocks-los", "far", values))
-            elif target_elevated:
-                cover_edges.append(e)
-                reasons.append(Reason("elevation.edge-cover", "near", values))
-            else:
-                reasons.append(Reason("elevation.edge-blocks-los", "near", values))
-
-    cover_within = None
-    if attacker_elevated:
-        cover_within = orange + tol  # within Orange (thresholds.within_ruler)
-        reasons.append(
-            Reason(
-                "elevation.shooter-cover",
-                "applies",
-                {
-                    "attacker": attacker_id,
-                    "target": target_id,
-                    "orange": _r(scenario, orange),
-                    "unit": unit,
-                },
-            )
-        )
-    return ShotContext(
-        attacker_elevated=attacker_elevated,
-        target_elevated=target_elevated,
-        excluded=excluded,
-        elevated_kind=elevated_kind,
-        los_edges=tuple(los_edges),
-        cover_edges=tuple(cover_edges),
-        cover_within=cover_within,
-        reasons=tuple(reasons),
-    )
+    arrs = _edge_arrays(board)
+    hd = high.disc
+    eps = LENGTH_EPSILON_MM
+    between = (arrs.top > low.elevation + eps) & (arrs.top <= high.elevation + eps)
+    pa, pt = (ma.disc.x, ma.disc.y, ma.disc.r), (mt.disc.x, mt.disc.y, mt.disc.r)
+    near = _near_pair(arrs, pa, pt)
+    dist = _disc_edge_distances(arrs, hd.x, hd.y, hd.r)
+    for i in np.flatnonzero(between & near):
+        e = edges[int(i)]
+        d = float(dist[i])
+        values = {
+            "model": high.id,
+            "piece": e.terrain,
+            "side": e.side,
+            "distance": _r(scenario, d),
+            "orange": _r(scenario, orange),
+            "top": _r(scenario, e.top),
+            "bottom": _r(scenario, e.bottom),
+            "unit": scenario.units,
+        }
+        if not within_ruler(d, orange, tol):
+            los_edges.append(e)
+            reasons.append(Reason("elevation.edge-blocks-los", "far", values))
+        elif target_elevated:
+            cover_edges.append(e)
+            reasons.append(Reason("elevation.edge-cover", "near", values))
+        else:
+            reasons.append(Reason("elevation.edge-blocks-los", "near", values))
+    return tuple(los_edges), tuple(cover_edges)
 
 
 def distance_to_piece(scenario: Scenario, model_id: str, piece_id: str) -> float:

@@ -15,7 +15,7 @@ Boundary cases
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import (
     AfterValidator,
@@ -28,6 +28,7 @@ from pydantic import (
     WithJsonSchema,
 )
 
+from .catalogue import Lang
 from .constants import MAX_COORDINATE
 from .loading import describe
 
@@ -53,7 +54,7 @@ def _some_title(value: Any) -> Any:
 
 
 Title = Annotated[
-    Annotated[Text, Tag("text")] | Annotated[dict[Literal["en", "de"], Text], Tag("languages")],
+    Annotated[Text, Tag("text")] | Annotated[dict[Lang, Text], Tag("languages")],
     Discriminator(_title_form),
     AfterValidator(_some_title),
     WithJsonSchema(

@@ -27,6 +27,7 @@ from .engagement import engagements, same_level, touching
 from .paths import (
     Obstacle,
     Point2,
+    Route,
     blockers,
     contact_cuts,
     inside_any,
@@ -179,12 +180,9 @@ def withdraw(scenario: Scenario, model_id: str, rules: str | None = None) -> Wit
     model = scenario.model(model_id)
     eng = engagements(scenario)
     foes = eng[model.id]
-    reasons: list[Reason] = []
-    free: list[FreeAttack] = []
-    none: list[NoAttack] = []
     labels = scenario.display_names()
     if model.stunned:
-        reasons.append(Reason("melee.stunned", "no-withdraw", {"model": model.id}))
+        reasons = [Reason("melee.stunned", "no-withdraw", {"model": model.id})]
         if foes:
             reasons.append(Reason("melee.stunned", "stays", {"model": model.id, "engaged": foes}))
         else:
@@ -192,64 +190,59 @@ def withdraw(scenario: Scenario, model_id: str, rules: str | None = None) -> Wit
         return WithdrawRuling(
             model.id, r, foes, (), (), tuple(reasons), labels, not_allowed=("melee.stunned",)
         )
-    if not foes:
-        reasons.append(Reason("melee.withdraw", "not-engaged", {"model": model.id}))
-    else:
-        reasons.append(Reason("melee.withdraw", "move", {"model": model.id}))
+    key = "move" if foes else "not-engaged"
+    reasons = [Reason("melee.withdraw", key, {"model": model.id})]
+    free: list[FreeAttack] = []
+    none: list[NoAttack] = []
     for f in foes:
-        foe = scenario.model(f)
-        others = tuple(x for x in eng[f] if x != model.id)
-        clauses: list[str] = []
-        if others:
-            clauses.append("melee.withdraw")
-            reasons.append(
-                Reason(
-                    "melee.withdraw",
-                    "still-engaged",
-                    {"model": foe.id, "others": list(others)},
-                )
-            )
-        if foe.stunned:
-            clauses.append("melee.stunned")
-            reasons.append(
-                Reason(
-                    "melee.stunned",
-                    "no-free-attack",
-                    {"model": foe.id, "withdrawer": model.id},
-                )
-            )
-        if clauses:
-            none.append(NoAttack(f, clauses[0], tuple(clauses), others))
-            continue
-        best, forbidden = _best_free_attack(scenario, f, model.id, r)
-        if best is None:
-            clause = forbidden[0] if forbidden else "melee.skill"
-            none.append(NoAttack(f, clause, forbidden or (clause,)))
-            reasons.append(
-                Reason(
-                    "melee.withdraw",
-                    "no-weapon",
-                    {"model": foe.id, "withdrawer": model.id, "clauses": list(forbidden)},
-                )
-            )
-            continue
-        free.append(best)
-        mods = {} if best.ruling is None else dict(best.ruling.modifiers)
-        reasons.append(
-            Reason(
-                "melee.withdraw",
-                "free-attack",
-                {
-                    "model": foe.id,
-                    "weapon": best.weapon,
-                    "value": best.skill.value,
-                    "modifiers": [[clause, value] for clause, value in mods.items()],
-                    "target": best.skill.target,
-                },
-            )
-        )
-        reasons.append(Reason("action.quick", "", {"modifier": QUICK_ACTION_MODIFIER}))
+        answer = _free_attack(scenario, scenario.model(f), model, eng, r, reasons)
+        if isinstance(answer, FreeAttack):
+            free.append(answer)
+        else:
+            none.append(answer)
     return WithdrawRuling(model.id, r, foes, tuple(free), tuple(none), tuple(reasons), labels)
+
+
+def _free_attack(
+    scenario: Scenario,
+    foe: Model,
+    model: Model,
+    eng: Mapping[str, tuple[str, ...]],
+    rules: str,
+    reasons: list[Reason],
+) -> FreeAttack | NoAttack:
+    """``melee.withdraw``: the free attack ``foe`` makes on the withdrawing ``model``, or why it
+    makes none (still engaged with another, Stunned, no usable weapon); the reasons say so."""
+    others = tuple(x for x in eng[foe.id] if x != model.id)
+    clauses: list[str] = []
+    values: dict[str, Any]
+    if others:
+        clauses.append("melee.withdraw")
+        values = {"model": foe.id, "others": list(others)}
+        reasons.append(Reason("melee.withdraw", "still-engaged", values))
+    if foe.stunned:
+        clauses.append("melee.stunned")
+        values = {"model": foe.id, "withdrawer": model.id}
+        reasons.append(Reason("melee.stunned", "no-free-attack", values))
+    if clauses:
+        return NoAttack(foe.id, clauses[0], tuple(clauses), others)
+    best, forbidden = _best_free_attack(scenario, foe.id, model.id, rules)
+    if best is None:
+        clause = forbidden[0] if forbidden else "melee.skill"
+        values = {"model": foe.id, "withdrawer": model.id, "clauses": list(forbidden)}
+        reasons.append(Reason("melee.withdraw", "no-weapon", values))
+        return NoAttack(foe.id, clause, forbidden or (clause,))
+    mods = {} if best.ruling is None else dict(best.ruling.modifiers)
+    values = {
+        "model": foe.id,
+        "weapon": best.weapon,
+        "value": best.skill.value,
+        "modifiers": [[clause, value] for clause, value in mods.items()],
+        "target": best.skill.target,
+    }
+    reasons.append(Reason("melee.withdraw", "free-attack", values))
+    reasons.append(Reason("action.quick", "", {"modifier": QUICK_ACTION_MODIFIER}))
+    return best
 
 
 # ---------------------------------------------------------------------------------------------
@@ -342,6 +335,48 @@ def _obstacles(
     return out
 
 
+@dataclass(slots=True)
+class _Slide:
+    """One slide while :func:`slide` decides it (lengths in mm; ``new`` is the base at ``to``)."""
+
+    scenario: Scenario
+    model: Model
+    me: Disc
+    new: Disc
+    engaged: tuple[str, ...]
+    tol: float
+    reasons: list[Reason] = field(default_factory=list)
+    failed: bool = False
+    level: list[Model] = field(default_factory=list)
+    breaks: tuple[str, ...] = ()
+    overlaps: list[str] = field(default_factory=list)
+    new_engagements: tuple[str, ...] = ()
+    route: Route | None = None
+    blocked_by: tuple[str, ...] = ()
+    breaks_at: list[tuple[str, str, tuple[float, float]]] = field(default_factory=list)
+
+    @property
+    def start(self) -> Point2:
+        return self.me.center
+
+    @property
+    def goal(self) -> Point2:
+        return self.new.center
+
+    @property
+    def move_mm(self) -> float | None:
+        return None if self.model.move is None else self.scenario.to_mm(self.model.move)
+
+    def within(self) -> list[Obstacle]:
+        """The engaged models' contact discs: the centre stays in every one at every point."""
+        geo, me, tol = self.scenario.board.models, self.me, self.tol
+        return [Obstacle(e, *geo[e].disc.center, geo[e].disc.r + me.r + tol) for e in self.engaged]
+
+    def refuse(self, key: str, values: Mapping[str, Any]) -> None:
+        self.failed = True
+        self.reasons.append(Reason("melee.slide", key, values))
+
+
 def slide(
     scenario: Scenario, model_id: str, to: tuple[float, float], rules: str | None = None
 ) -> SlideRuling:
@@ -381,152 +416,149 @@ def slide(
             model.id, (x, y), r, False, ("melee.slide",),
             reasons=(Reason("melee.slide", r, {}),), labels=labels,
         )  # fmt: skip
-    geo = scenario.board.models
-    u = scenario.unit_mm
-    me = geo[model.id].disc
-    new = Disc(x * u, y * u, me.r)
-    start, goal = me.center, new.center
-    tol = scenario.board.contact_tolerance
+    me = scenario.board.models[model.id].disc
+    new = Disc(x * scenario.unit_mm, y * scenario.unit_mm, me.r)
     engaged = engagements(scenario)[model.id]
-    reasons: list[Reason] = []
-    failed = False
-    if not engaged:
-        failed = True
-        reasons.append(Reason("melee.slide", "not-engaged", {"model": model.id}))
-    breaks = tuple(e for e in engaged if not touching(scenario, new, geo[e].disc))
-    kept = [e for e in engaged if e not in breaks]
-    if kept:
-        reasons.append(Reason("melee.slide", "keeps", {"models": kept}))
-    for b in breaks:
-        failed = True
-        gap = scenario.from_mm(new.gap(geo[b].disc))
-        reasons.append(
-            Reason("melee.slide", "breaks", {"model": b, "gap": gap, "units": scenario.units})
-        )
-    level = [m for m in scenario.models if m.id != model.id and same_level(scenario, model, m)]
-    overlaps = []
-    for m in level:
-        g = new.gap(geo[m.id].disc)
-        if g < -tol - LENGTH_EPSILON_MM:
-            failed = True
-            overlaps.append(m.id)
-            reasons.append(
-                Reason(
-                    "melee.slide",
-                    "overlap",
-                    {"model": m.id, "overlap": scenario.from_mm(-g), "units": scenario.units},
-                )
-            )
-    new_eng = tuple(
-        m.id
-        for m in level
-        if m.id not in engaged
-        and scenario.opposing(model, m)
-        and touching(scenario, new, geo[m.id].disc)
-    )
-    if new_eng:
-        reasons.append(Reason("melee.slide", "new", {"models": list(new_eng)}))
-
-    through = scenario.options.slide_through_engaged_enemy
-    skip = engaged if through else ()
-    obstacles = _obstacles(scenario, model, start, goal, skip)
-    # the centre stays within contact distance of every engaged model at every point
-    within = [
-        Obstacle(e, geo[e].disc.x, geo[e].disc.y, geo[e].disc.r + me.r + tol) for e in engaged
-    ]
-    route = None if not engaged or breaks else shortest_route(start, goal, obstacles, within)
-    length_mm = None if route is None else route.length
-    move_mm = None if model.move is None else scenario.to_mm(model.move)
-    blocked_by: tuple[str, ...] = ()
-    breaks_at: list[tuple[str, str, tuple[float, float]]] = []
-    if not engaged or breaks:
-        pass  # already refused: nothing to find a path for
-    elif length_mm is None:
-        failed = True
-        cuts = contact_cuts(start, obstacles, within)
-        blocked_by = tuple(dict.fromkeys(c[2] for c in cuts))
-        if not cuts:
-            blocked_by = tuple(blockers(start, goal, obstacles))
-            reasons.append(Reason("melee.slide", "no-path", {"blockers": list(blocked_by)}))
-        for e, (px, py), cause in cuts:
-            breaks_at.append((e, cause, _units(scenario, (px, py))))
-            reasons.append(
-                Reason(
-                    "melee.slide",
-                    "breaks-on-path",
-                    {
-                        "model": e,
-                        "blocker": cause,
-                        "x": round(scenario.from_mm(px), 1),
-                        "y": round(scenario.from_mm(py), 1),
-                    },
-                )
-            )
-    else:
-        values = {"length": scenario.from_mm(length_mm), "units": scenario.units}
-        if model.move is None:
-            reasons.append(Reason("melee.slide", "path", values))
-        else:
-            reasons.append(Reason("melee.slide", "path-move", {**values, "move": model.move}))
-        if move_mm is not None and length_mm > move_mm + LENGTH_EPSILON_MM:
-            failed = True
-            blocked_by = tuple(o.id for o in obstacles if not seg_clear(start, goal, [o]))
-            reasons.append(
-                Reason(
-                    "melee.slide",
-                    "too-far",
-                    {
-                        "length": scenario.from_mm(length_mm),
-                        "model": model.id,
-                        "move": model.move,
-                        "units": scenario.units,
-                        "blockers": list(blocked_by),
-                    },
-                )
-            )
-    if through and engaged:
-        reasons.append(
-            Reason("option/used", "", {"option": "slide_through_engaged_enemy", "value": "true"})
-        )
-        reasons.append(Reason("melee.slide", "through-engaged", {"models": list(engaged)}))
-        strict = _obstacles(scenario, model, start, goal, ())
-        strict_route = shortest_route(start, goal, strict, within)
-        strict_len = None if strict_route is None else strict_route.length
-        worse = strict_len is None or (
-            move_mm is not None and strict_len > move_mm + LENGTH_EPSILON_MM
-        )
-        if length_mm is not None and worse:
-            names = list(blockers(start, goal, strict))
-            reasons.append(Reason("melee.slide", "option-needed", {"blockers": names}))
-    friends = [
-        Obstacle(m.id, *geo[m.id].disc.center, geo[m.id].disc.r + me.r - tol)
-        for m in level
-        if not scenario.opposing(model, m)
-    ]
-    friends_crossed = not seg_clear(start, goal, friends)
-    if friends_crossed:
-        reasons.append(Reason("melee.slide", "friends", {}))
-    if _meets_terrain(scenario, start, goal, me.r):
-        reasons.append(Reason("melee.slide", "terrain", {}))
-    legal = not failed
+    sl = _Slide(scenario, model, me, new, engaged, scenario.board.contact_tolerance)
+    _slide_end(sl)
+    _slide_path(sl)
+    _slide_through_engaged(sl)
+    _slide_notes(sl)
+    legal = not sl.failed
     if legal:
-        reasons.append(Reason("melee.slide", "no-free-attacks", {}))
+        sl.reasons.append(Reason("melee.slide", "no-free-attacks", {}))
+    route = sl.route
     return SlideRuling(
         model=model.id,
         to=(x, y),
         rules=r,
         legal=legal,
         not_allowed=() if legal else ("melee.slide",),
-        breaks=breaks,
-        overlaps=tuple(overlaps),
-        new_engagements=new_eng,
-        path_length=None if length_mm is None else scenario.from_mm(length_mm),
+        breaks=sl.breaks,
+        overlaps=tuple(sl.overlaps),
+        new_engagements=sl.new_engagements,
+        path_length=None if route is None else scenario.from_mm(route.length),
         path=() if route is None else tuple(_units(scenario, p) for p in route.points),
-        blocked_by=blocked_by,
-        breaks_at=tuple(breaks_at),
-        reasons=tuple(reasons),
+        blocked_by=sl.blocked_by,
+        breaks_at=tuple(sl.breaks_at),
+        reasons=tuple(sl.reasons),
         labels=labels,
     )
+
+
+def _slide_end(sl: _Slide) -> None:
+    """Where the slide ends: engaged at all, the contacts kept and broken, the bases overlapped
+    and the models newly touched (``melee.slide``)."""
+    scenario, model, new, engaged = sl.scenario, sl.model, sl.new, sl.engaged
+    geo, units = scenario.board.models, scenario.units
+    if not engaged:
+        sl.refuse("not-engaged", {"model": model.id})
+    sl.breaks = tuple(e for e in engaged if not touching(scenario, new, geo[e].disc))
+    kept = [e for e in engaged if e not in sl.breaks]
+    if kept:
+        sl.reasons.append(Reason("melee.slide", "keeps", {"models": kept}))
+    for b in sl.breaks:
+        sl.refuse(
+            "breaks", {"model": b, "gap": scenario.from_mm(new.gap(geo[b].disc)), "units": units}
+        )
+    sl.level = [m for m in scenario.models if m.id != model.id and same_level(scenario, model, m)]
+    for m in sl.level:
+        g = new.gap(geo[m.id].disc)
+        if g < -sl.tol - LENGTH_EPSILON_MM:
+            sl.overlaps.append(m.id)
+            sl.refuse("overlap", {"model": m.id, "overlap": scenario.from_mm(-g), "units": units})
+    sl.new_engagements = tuple(
+        m.id
+        for m in sl.level
+        if m.id not in engaged
+        and scenario.opposing(model, m)
+        and touching(scenario, new, geo[m.id].disc)
+    )
+    if sl.new_engagements:
+        sl.reasons.append(Reason("melee.slide", "new", {"models": list(sl.new_engagements)}))
+
+
+def _slide_path(sl: _Slide) -> None:
+    """The shortest path that keeps every contact (``melee.slide``): none, where the contacts
+    break and what is in the way; or its length against the model's move."""
+    scenario, model = sl.scenario, sl.model
+    if not sl.engaged or sl.breaks:
+        return  # already refused: nothing to find a path for
+    skip = sl.engaged if scenario.options.slide_through_engaged_enemy else ()
+    obstacles = _obstacles(scenario, model, sl.start, sl.goal, skip)
+    sl.route = shortest_route(sl.start, sl.goal, obstacles, sl.within())
+    if sl.route is None:
+        _no_path(sl, obstacles)
+        return
+    length_mm, move_mm = sl.route.length, sl.move_mm
+    values: dict[str, Any] = {"length": scenario.from_mm(length_mm), "units": scenario.units}
+    if model.move is None:
+        sl.reasons.append(Reason("melee.slide", "path", values))
+    else:
+        sl.reasons.append(Reason("melee.slide", "path-move", {**values, "move": model.move}))
+    if move_mm is not None and length_mm > move_mm + LENGTH_EPSILON_MM:
+        sl.blocked_by = tuple(o.id for o in obstacles if not seg_clear(sl.start, sl.goal, [o]))
+        values = {
+            "length": values["length"],
+            "model": model.id,
+            "move": model.move,
+            "units": scenario.units,
+            "blockers": list(sl.blocked_by),
+        }
+        sl.refuse("too-far", values)
+
+
+def _no_path(sl: _Slide, obstacles: list[Obstacle]) -> None:
+    """No path keeps the contacts: where each breaks and what cuts it (``breaks-on-path``), or
+    what blocks the way (``no-path``)."""
+    scenario = sl.scenario
+    sl.failed = True
+    cuts = contact_cuts(sl.start, obstacles, sl.within())
+    sl.blocked_by = tuple(dict.fromkeys(c[2] for c in cuts))
+    if not cuts:
+        sl.blocked_by = tuple(blockers(sl.start, sl.goal, obstacles))
+        sl.reasons.append(Reason("melee.slide", "no-path", {"blockers": list(sl.blocked_by)}))
+    for e, (px, py), cause in cuts:
+        sl.breaks_at.append((e, cause, _units(scenario, (px, py))))
+        values = {
+            "model": e,
+            "blocker": cause,
+            "x": round(scenario.from_mm(px), 1),
+            "y": round(scenario.from_mm(py), 1),
+        }
+        sl.reasons.append(Reason("melee.slide", "breaks-on-path", values))
+
+
+def _slide_through_engaged(sl: _Slide) -> None:
+    """The option ``slide_through_engaged_enemy`` (translation note 3): say it was used, and
+    whether the path needed it."""
+    if not (sl.scenario.options.slide_through_engaged_enemy and sl.engaged):
+        return
+    option = {"option": "slide_through_engaged_enemy", "value": "true"}
+    sl.reasons.append(Reason("option/used", "", option))
+    sl.reasons.append(Reason("melee.slide", "through-engaged", {"models": list(sl.engaged)}))
+    strict = _obstacles(sl.scenario, sl.model, sl.start, sl.goal, ())
+    strict_route = shortest_route(sl.start, sl.goal, strict, sl.within())
+    strict_len = None if strict_route is None else strict_route.length
+    move_mm = sl.move_mm
+    worse = strict_len is None or (move_mm is not None and strict_len > move_mm + LENGTH_EPSILON_MM)
+    if sl.route is not None and worse:
+        names = list(blockers(sl.start, sl.goal, strict))
+        sl.reasons.append(Reason("melee.slide", "option-needed", {"blockers": names}))
+
+
+def _slide_notes(sl: _Slide) -> None:
+    """What the slide passes that does not stop it: friendly bases, terrain."""
+    geo, scenario, me, tol = sl.scenario.board.models, sl.scenario, sl.me, sl.tol
+    friends = [
+        Obstacle(m.id, *geo[m.id].disc.center, geo[m.id].disc.r + me.r - tol)
+        for m in sl.level
+        if not scenario.opposing(sl.model, m)
+    ]
+    if not seg_clear(sl.start, sl.goal, friends):
+        sl.reasons.append(Reason("melee.slide", "friends", {}))
+    if _meets_terrain(scenario, sl.start, sl.goal, sl.me.r):
+        sl.reasons.append(Reason("melee.slide", "terrain", {}))
 
 
 def _units(scenario: Scenario, p: Point2) -> tuple[float, float]:

@@ -232,95 +232,124 @@ def shortest_route(
     obstacles = relevant_obstacles(obstacles, within)
     if seg_clear(start, goal, obstacles):
         return Route(math.dist(start, goal), (start, goal))
-    nodes: list[Point2] = [start, goal]
-    on_circle: list[list[tuple[float, int]]] = [[] for _ in obstacles]
-    edges: dict[int, list[tuple[int, float, _Arc | None]]] = {}
-
-    discs = np.array([(o.x, o.y, o.r) for o in obstacles], dtype=float).reshape(-1, 3)
-    reach = discs[:, 2] - LENGTH_EPSILON_MM
-
-    def add_node(i: int, angle: float) -> int | None:
-        o = obstacles[i]
-        p = (o.x + o.r * math.cos(angle), o.y + o.r * math.sin(angle))
-        # inside_any(p, obstacles, skip=i), for all obstacles at once
-        inside = np.hypot(discs[:, 0] - p[0], discs[:, 1] - p[1]) < reach
-        inside[i] = False
-        if inside.any() or _outside(p, within):
-            return None
-        nodes.append(p)
-        n = len(nodes) - 1
-        on_circle[i].append((angle % _TWO_PI, n))
-        return n
-
-    def link(u: int, v: int, length: float, arc: _Arc | None = None) -> None:
-        back = None if arc is None else (arc[0], arc[1] + arc[2], -arc[2])
-        edges.setdefault(u, []).append((v, length, arc))
-        edges.setdefault(v, []).append((u, length, back))
-
+    g = _TangentGraph(obstacles, within, [start, goal])
     blocked = [_blocked_arcs(i, obstacles) for i in range(len(obstacles))]
     if within:
         for i, o in enumerate(obstacles):
             arcs, out = blocked[i], _outside_arcs(o, within)
             blocked[i] = None if arcs is None or out is None else arcs + out
-    for i, o in enumerate(obstacles):
-        if blocked[i] is None:
-            continue
-        for end in (0, 1):
-            p = nodes[end]
-            for ang in _point_tangents(p, o):
-                n = add_node(i, ang)
-                if n is not None and seg_clear(p, nodes[n], obstacles):
-                    link(end, n, math.dist(p, nodes[n]))
-    # Every bitangent first, then one batched clearance test of all of them (the same test
-    # as seg_clear; the search would otherwise spend its time there), then the nodes in the
-    # same order as one by one.
-    tangents: list[tuple[int, int, Point2, Point2]] = []
-    for i in range(len(obstacles)):
-        if blocked[i] is None:
-            continue
-        for k in range(i + 1, len(obstacles)):
-            if blocked[k] is None:
+    g.link_ends(blocked)
+    g.link_bitangents(blocked)
+    g.link_arcs(blocked)
+    return g.shortest()
+
+
+class _TangentGraph:
+    """The visibility graph of tangent points for :func:`shortest_route`: node 0 is the start,
+    node 1 the goal, the others points on the obstacles' circles (none inside another
+    obstacle or outside ``within``); edges are tangent segments and free arcs."""
+
+    def __init__(
+        self, obstacles: Sequence[Obstacle], within: Sequence[Obstacle], ends: list[Point2]
+    ) -> None:
+        self.obstacles = obstacles
+        self.within = within
+        self.nodes = ends
+        self.on_circle: list[list[tuple[float, int]]] = [[] for _ in obstacles]
+        self.edges: dict[int, list[tuple[int, float, _Arc | None]]] = {}
+        self.discs = np.array([(o.x, o.y, o.r) for o in obstacles], dtype=float).reshape(-1, 3)
+        self.reach = self.discs[:, 2] - LENGTH_EPSILON_MM
+
+    def add_node(self, i: int, angle: float) -> int | None:
+        """The point at ``angle`` on circle ``i`` as a node; ``None`` where it is not free."""
+        o, discs = self.obstacles[i], self.discs
+        p = (o.x + o.r * math.cos(angle), o.y + o.r * math.sin(angle))
+        # inside_any(p, obstacles, skip=i), for all obstacles at once
+        inside = np.hypot(discs[:, 0] - p[0], discs[:, 1] - p[1]) < self.reach
+        inside[i] = False
+        if inside.any() or _outside(p, self.within):
+            return None
+        self.nodes.append(p)
+        n = len(self.nodes) - 1
+        self.on_circle[i].append((angle % _TWO_PI, n))
+        return n
+
+    def link(self, u: int, v: int, length: float, arc: _Arc | None = None) -> None:
+        back = None if arc is None else (arc[0], arc[1] + arc[2], -arc[2])
+        self.edges.setdefault(u, []).append((v, length, arc))
+        self.edges.setdefault(v, []).append((u, length, back))
+
+    def link_ends(self, blocked: list[list[tuple[float, float]] | None]) -> None:
+        """The tangents from the start and the goal to each circle, where clear."""
+        for i, o in enumerate(self.obstacles):
+            if blocked[i] is None:
                 continue
-            tangents.extend((i, k, ta, tb) for ta, tb in _bitangents(obstacles[i], obstacles[k]))
-    ends = np.array([(*ta, *tb) for _, _, ta, tb in tangents], dtype=float).reshape(-1, 4)
-    clear = _clear_mask(ends[:, :2], ends[:, 2:], discs)
-    for (i, k, ta, tb), ok in zip(tangents, clear.tolist(), strict=True):
-        if not ok:
-            continue
-        a, b = obstacles[i], obstacles[k]
-        na = add_node(i, math.atan2(ta[1] - a.y, ta[0] - a.x))
-        nb = add_node(k, math.atan2(tb[1] - b.y, tb[0] - b.x))
-        if na is not None and nb is not None:
-            link(na, nb, math.dist(ta, tb))
-    for i, o in enumerate(obstacles):
-        arcs = blocked[i]
-        pts = sorted(on_circle[i])
-        if arcs is None or len(pts) < 2:
-            continue
-        for j in range(len(pts)):
-            a0, n0 = pts[j]
-            a1, n1 = pts[(j + 1) % len(pts)]
-            length = (a1 - a0) % _TWO_PI
-            if len(pts) == 2 and j == 1 and length == 0.0:
+            for end in (0, 1):
+                p = self.nodes[end]
+                for ang in _point_tangents(p, o):
+                    n = self.add_node(i, ang)
+                    if n is not None and seg_clear(p, self.nodes[n], self.obstacles):
+                        self.link(end, n, math.dist(p, self.nodes[n]))
+
+    def link_bitangents(self, blocked: list[list[tuple[float, float]] | None]) -> None:
+        """Every bitangent first, then one batched clearance test of all of them (the same test
+        as seg_clear; the search would otherwise spend its time there), then the nodes in the
+        same order as one by one."""
+        obstacles = self.obstacles
+        tangents: list[tuple[int, int, Point2, Point2]] = []
+        for i in range(len(obstacles)):
+            if blocked[i] is None:
                 continue
-            if _arc_free(a0, length, arcs, o.r):
-                link(n0, n1, o.r * length, (i, a0, length))
-    dist = {0: 0.0}
-    prev: dict[int, tuple[int, _Arc | None]] = {}
-    heap = [(0.0, 0)]
-    while heap:
-        d, u = heapq.heappop(heap)
-        if u == 1:
-            return Route(d, _route_points(nodes, prev, obstacles))
-        if d > dist.get(u, math.inf):
-            continue
-        for v, w, arc in edges.get(u, ()):
-            nd = d + w
-            if nd < dist.get(v, math.inf):
-                dist[v] = nd
-                prev[v] = (u, arc)
-                heapq.heappush(heap, (nd, v))
-    return None
+            for k in range(i + 1, len(obstacles)):
+                if blocked[k] is None:
+                    continue
+                pairs = _bitangents(obstacles[i], obstacles[k])
+                tangents.extend((i, k, ta, tb) for ta, tb in pairs)
+        ends = np.array([(*ta, *tb) for _, _, ta, tb in tangents], dtype=float).reshape(-1, 4)
+        clear = _clear_mask(ends[:, :2], ends[:, 2:], self.discs)
+        for (i, k, ta, tb), ok in zip(tangents, clear.tolist(), strict=True):
+            if not ok:
+                continue
+            a, b = obstacles[i], obstacles[k]
+            na = self.add_node(i, math.atan2(ta[1] - a.y, ta[0] - a.x))
+            nb = self.add_node(k, math.atan2(tb[1] - b.y, tb[0] - b.x))
+            if na is not None and nb is not None:
+                self.link(na, nb, math.dist(ta, tb))
+
+    def link_arcs(self, blocked: list[list[tuple[float, float]] | None]) -> None:
+        """The free arcs between consecutive nodes on each circle."""
+        for i, o in enumerate(self.obstacles):
+            arcs = blocked[i]
+            pts = sorted(self.on_circle[i])
+            if arcs is None or len(pts) < 2:
+                continue
+            for j in range(len(pts)):
+                a0, n0 = pts[j]
+                a1, n1 = pts[(j + 1) % len(pts)]
+                length = (a1 - a0) % _TWO_PI
+                if len(pts) == 2 and j == 1 and length == 0.0:
+                    continue
+                if _arc_free(a0, length, arcs, o.r):
+                    self.link(n0, n1, o.r * length, (i, a0, length))
+
+    def shortest(self) -> Route | None:
+        """Dijkstra from the start (node 0) to the goal (node 1); ``None``: no way."""
+        dist = {0: 0.0}
+        prev: dict[int, tuple[int, _Arc | None]] = {}
+        heap = [(0.0, 0)]
+        while heap:
+            d, u = heapq.heappop(heap)
+            if u == 1:
+                return Route(d, _route_points(self.nodes, prev, self.obstacles))
+            if d > dist.get(u, math.inf):
+                continue
+            for v, w, arc in self.edges.get(u, ()):
+                nd = d + w
+                if nd < dist.get(v, math.inf):
+                    dist[v] = nd
+                    prev[v] = (u, arc)
+                    heapq.heappush(heap, (nd, v))
+        return None
 
 
 def _route_points(

@@ -9,7 +9,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Literal, NamedTuple, get_args
+
+from .catalogue import Lang as Lang  # the languages, defined once in the catalogue
 
 SCENARIO_FORMAT = "fwwrules/scenario@1"
 IMPROVISED = "improvised"
@@ -22,6 +24,12 @@ SkillIcon = Literal["pistol", "rifle", "heavy", "melee", "thrown"]
 TerrainKind = Literal["blocking", "cover", "area", "dense-area", "scenery"]
 Status = Literal["stunned"]
 Band = Literal["short", "long"]
+DiceBand = Literal["short", "long", "melee"]
+"""What a weapon's effect dice are listed under: its range bands, and close combat."""
+ChargeMarker = Literal["black", "green"]
+"""The colours of Charge Bonus markers (``melee.charge-bonus``)."""
+CoverBy = Literal["side", "faction"]
+"""``options.cover_by``: whose models give cover (``cover.models``)."""
 TargetKind = Literal["model", "terrain", "point"]
 AttackKind = Literal["ranged", "melee"]
 PassageHow = Literal["none", "grazed", "crossed", "entered", "inside", "exited"]
@@ -30,8 +38,24 @@ CrossingHow = Literal["grazed", "crossed", "entered", "inside", "exited", "edge"
 """How the Line of Cover meets a piece it reports (:class:`fwwrules.rulings.Crossing`): a
 passage other than ``none``, or ``edge`` for a Significant Edge."""
 
-Lang = Literal["en", "de"]
-"""The catalogue's languages (:data:`fwwrules.catalogue.LANGS`; a test keeps them equal)."""
+
+class Bounds(NamedTuple):
+    """A box on the table, ``(xmin, ymin, xmax, ymax)`` (shapely's ``.bounds`` order): the one
+    bounds type (the table's limits, placement bounds, threat map areas).
+
+    >>> Bounds(0.0, 0.0, 30.0, 20.0).scaled(2.0)
+    Bounds(xmin=0.0, ymin=0.0, xmax=60.0, ymax=40.0)
+    """
+
+    xmin: float
+    ymin: float
+    xmax: float
+    ymax: float
+
+    def scaled(self, factor: float) -> Bounds:
+        """Each coordinate times ``factor`` (from scenario units to mm and back)."""
+        return Bounds(*(v * factor for v in self))
+
 
 Title = str | Mapping[str, str]
 """A scenario's title: one text for every language, or one text per language
@@ -55,7 +79,7 @@ def title_in(title: Title | None, lang: str) -> str | None:
     return next(iter(title.values()), None)
 
 
-RULER_COLOURS: tuple[Colour, ...] = ("orange", "yellow", "red", "green", "blue", "black")
+RULER_COLOURS: tuple[Colour, ...] = get_args(Colour)
 RULER_INCHES: Mapping[str, float] = {
     "orange": 2.0,
     "yellow": 4.0,
@@ -66,10 +90,14 @@ RULER_INCHES: Mapping[str, float] = {
 }
 """Default ruler lengths in inches (docs/rules.md, "Range rulers"); a scenario may override them."""
 
-DICE_COLOURS: tuple[DiceColour, ...] = ("black", "green", "yellow", "blue")
+DICE_COLOURS: tuple[DiceColour, ...] = get_args(DiceColour)
 MAX_DICE_PER_COLOUR = 4
-SKILL_ICONS: tuple[SkillIcon, ...] = ("pistol", "rifle", "heavy", "melee", "thrown")
-TERRAIN_KINDS: tuple[TerrainKind, ...] = ("blocking", "cover", "area", "dense-area", "scenery")
+"""``ranged.skill``: at most four effect dice of one colour join a test (a weapon's list, and
+the ruling's total: :func:`fwwrules.rulings.fold` caps it and says so)."""
+SKILL_ICONS: tuple[SkillIcon, ...] = get_args(SkillIcon)
+TERRAIN_KINDS: tuple[TerrainKind, ...] = get_args(TerrainKind)
+BANDS: tuple[Band, ...] = get_args(Band)
+RULESET_NAMES: tuple[Rules, ...] = get_args(Rules)
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,7 +241,7 @@ class Options:
     """Interpretation switches. Each defaults to the original rulebook's reading."""
 
     contact_tolerance: float | None = None
-    cover_by: str = "side"
+    cover_by: CoverBy = "side"
     slide_through_engaged_enemy: bool = False
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
@@ -28,12 +28,12 @@ from .arguments import point
 from .arguments import scenario as scenario_arg
 from .cache import Moved
 from .constants import BOARD_MARGIN_MM, BOUNDARY_TOLERANCE_MM
+from .pieces import Bounds
 
 if TYPE_CHECKING:
-    from .board import ModelGeometry
+    from .board import Board, Disc, ModelGeometry
     from .data import Scenario
 
-Bounds = tuple[float, float, float, float]
 """``(xmin, ymin, xmax, ymax)``."""
 
 CONTENT_MARGIN_MM = BOARD_MARGIN_MM
@@ -67,7 +67,7 @@ def move_model(scenario: Scenario, model_id: str, x: float, y: float) -> Scenari
 
 
 def board_bounds(scenario: Scenario) -> Bounds:
-    """The table ``(xmin, ymin, xmax, ymax)`` in scenario units.
+    """The table's :class:`~fwwrules.pieces.Bounds` in scenario units.
 
     With ``board: {size: [w, h]}`` it is ``(0, 0, w, h)``. Without it, every base and terrain
     piece plus :data:`CONTENT_MARGIN_MM` on each side; an empty scenario gets
@@ -76,14 +76,14 @@ def board_bounds(scenario: Scenario) -> Bounds:
     >>> from fwwrules.data import Model, Scenario
     >>> s = Scenario(models=(Model("a", "x", 40.0, (100.0, 50.0)),))
     >>> board_bounds(s)
-    (50.0, 0.0, 150.0, 100.0)
+    Bounds(xmin=50.0, ymin=0.0, xmax=150.0, ymax=100.0)
     """
     size = scenario.board_size
     if size is not None:
-        return (0.0, 0.0, float(size[0]), float(size[1]))
+        return Bounds(0.0, 0.0, float(size[0]), float(size[1]))
+    xmin, ymin, xmax, ymax = scenario.limits_mm(CONTENT_MARGIN_MM)
     u = scenario.unit_mm
-    xmin, xmax, ymin, ymax = scenario.limits_mm(CONTENT_MARGIN_MM)
-    return (xmin / u, ymin / u, xmax / u, ymax / u)
+    return Bounds(xmin / u, ymin / u, xmax / u, ymax / u)
 
 
 def _first_contact(
@@ -238,24 +238,49 @@ def slide_at_contact(
     px, py, gx, gy = sx * u, sy * u, tx * u, ty * u
     xmin, ymin, xmax, ymax = (v * u for v in box)
     lo_x, hi_x, lo_y, hi_y = xmin + r, xmax - r, ymin + r, ymax - r
+    touched = _touched(board, model_id, (px, py), r)
+    if touched is None:  # stopped by the table's edge: slide along it
+        cx, cy = min(max(gx, lo_x), hi_x), min(max(gy, lo_y), hi_y)
+        moved = move_model(scenario, model_id, px / u, py / u)
+        return stop_at_contact(moved, model_id, (cx / u, cy / u), bounds=box)
 
-    def on_table(x: float, y: float) -> bool:
+    def free(x: float, y: float) -> bool:
         slack = BOUNDARY_TOLERANCE_MM
-        return lo_x - slack <= x <= hi_x + slack and lo_y - slack <= y <= hi_y + slack
+        on_table = lo_x - slack <= x <= hi_x + slack and lo_y - slack <= y <= hi_y + slack
+        return on_table and _clear(board.models, model_id, x, y, r)
 
-    # The base it stopped against: the nearest within the contact tolerance, if any.
+    end = _round_base(touched, r, (px, py), (gx, gy), free)
+    if end is None:
+        return (sx, sy)
+    return (end[0] / u, end[1] / u)
+
+
+def _touched(board: Board, model_id: str, at: tuple[float, float], r: float) -> Disc | None:
+    """The base a base of radius ``r`` at ``at`` (mm) stopped against: the nearest within the
+    contact tolerance, if any."""
     touched = None
     best = math.inf
     for mid, g in board.models.items():
         if mid == model_id:
             continue
-        gap = math.hypot(px - g.disc.x, py - g.disc.y) - r - g.disc.r
+        gap = math.hypot(at[0] - g.disc.x, at[1] - g.disc.y) - r - g.disc.r
         if gap <= board.contact_tolerance and gap < best:
             touched, best = g.disc, gap
-    if touched is None:  # stopped by the table's edge: slide along it
-        cx, cy = min(max(gx, lo_x), hi_x), min(max(gy, lo_y), hi_y)
-        moved = move_model(scenario, model_id, px / u, py / u)
-        return stop_at_contact(moved, model_id, (cx / u, cy / u), bounds=box)
+    return touched
+
+
+def _round_base(
+    touched: Disc,
+    r: float,
+    at: tuple[float, float],
+    aim: tuple[float, float],
+    free: Callable[[float, float], bool],
+) -> tuple[float, float] | None:
+    """Where a base of radius ``r`` at ``at`` (mm, touching ``touched``) ends when it slides
+    round ``touched`` toward ``aim``: by the tangential part of the motion, never past the
+    point of contact nearest the aim, never more than a quarter turn, stopping before the
+    first place that is not ``free``. ``None`` when there is no tangential part."""
+    (px, py), (gx, gy) = at, aim
     bx, by, reach = touched.x, touched.y, r + touched.r + BOUNDARY_TOLERANCE_MM
     a0 = math.atan2(py - by, px - bx)
     # The tangential part of the rest of the motion, as an angle round the touched base ...
@@ -265,17 +290,17 @@ def slide_at_contact(
     a1 = math.atan2(gy - by, gx - bx)
     nearest = (a1 - a0 + math.pi) % (2 * math.pi) - math.pi  # the short way round
     if turn * nearest <= 0.0:
-        return (sx, sy)
+        return None
     turn = math.copysign(min(abs(turn), abs(nearest), math.pi / 2), turn)
     steps = max(1, math.ceil(abs(turn) * reach / SLIDE_STEP_MM))
     end = (px, py)
     for i in range(1, steps + 1):
         a = a0 + turn * i / steps
         x, y = bx + reach * math.cos(a), by + reach * math.sin(a)
-        if not on_table(x, y) or not _clear(board.models, model_id, x, y, r):
+        if not free(x, y):
             break
         end = (x, y)
-    return (end[0] / u, end[1] / u)
+    return end
 
 
 # --- snapping and the numbers a hand placement writes ---------------------------------------

@@ -109,31 +109,17 @@ def range_bands(
     short_end, long_end = band_limits(scenario, weapon)
     tol = scenario.ruler_tolerance_mm
     nearest = max(nearest, 0.0)
-    d_units = scenario.from_mm(nearest)
-    values = {
-        "distance": d_units,
-        "units": scenario.units,
-        "short": scenario.from_mm(short_end),
-        "long": None if long_end is None else scenario.from_mm(long_end),
-        "measure": f"edge-to-{target_kind}",
-    }
-    reasons: list[Reason] = []
     min_end = min_range_mm(scenario, weapon)
     if min_end > 0 and not within_ruler(min_end, max(farthest, 0.0), tol):
         # ranged.min-range: the whole base lies inside the minimum range
-        reasons.append(
-            Reason(
-                "ranged.min-range",
-                "inside",
-                {
-                    "weapon": weapon.id,
-                    "min_range": scenario.from_mm(min_end),
-                    "farthest": scenario.from_mm(max(farthest, 0.0)),
-                    "units": scenario.units,
-                },
-            )
-        )
-        return RangeResult(nearest, (), None, None, tuple(reasons), "ranged.min-range")
+        values = {
+            "weapon": weapon.id,
+            "min_range": scenario.from_mm(min_end),
+            "farthest": scenario.from_mm(max(farthest, 0.0)),
+            "units": scenario.units,
+        }
+        reason = Reason("ranged.min-range", "inside", values)
+        return RangeResult(nearest, (), None, None, (reason,), "ranged.min-range")
     bands: list[Band] = []
     if within_ruler(nearest, short_end, tol):
         bands.append("short")
@@ -143,22 +129,40 @@ def range_bands(
         and not within_ruler(farthest, short_end, tol)
     ):
         bands.append("long")
+    reasons: list[Reason] = []
     if min_end > 0:
-        reasons.append(
-            Reason(
-                "ranged.min-range",
-                "reaches",
-                {"min_range": scenario.from_mm(min_end), "units": scenario.units},
-            )
-        )
+        values = {"min_range": scenario.from_mm(min_end), "units": scenario.units}
+        reasons.append(Reason("ranged.min-range", "reaches", values))
+    return _banded(scenario, nearest, (short_end, long_end), bands, band, target_kind, reasons)
+
+
+def _banded(
+    scenario: Scenario,
+    nearest: float,
+    ends: tuple[float, float | None],
+    bands: list[Band],
+    band: Band | None,
+    target_kind: TargetKind,
+    reasons: list[Reason],
+) -> RangeResult:
+    """``ranged.range``: the band used among ``bands`` (the attacker's choice of two), or out
+    of range; the reasons say which, with the distance and the bands' ends."""
+    short_end, long_end = ends
+    values = {
+        "distance": scenario.from_mm(nearest),
+        "units": scenario.units,
+        "short": scenario.from_mm(short_end),
+        "long": None if long_end is None else scenario.from_mm(long_end),
+        "measure": f"edge-to-{target_kind}",
+    }
     choice = None
-    chosen: str | None
+    chosen: Band
     if not bands:
         key = "out" if long_end is not None else "out-short-only"
         reasons.append(Reason("ranged.range", key, values))
         return RangeResult(nearest, (), None, None, tuple(reasons), "ranged.range")
     if len(bands) == 2:
-        chosen = band if band in bands else "short"
+        chosen = band if band in bands and band is not None else "short"
         choice = Choice("band", "ranged.range", tuple(bands), chosen)
         reasons.append(Reason("ranged.range", "both", {**values, "band": chosen}))
     else:

@@ -14,13 +14,10 @@ ArmorInfo(bonus=0, boost=1)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, get_args
 
 from .errors import QueryError
+from .pieces import RULESET_NAMES, Rules
 from .rulings import ArmorInfo
-
-RulesetName = Literal["core", "vts"]
-RULESET_NAMES: tuple[RulesetName, ...] = get_args(RulesetName)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +31,7 @@ class Ruleset:
     ``melee.super-mutant`` (``core`` only); ``slides`` is ``melee.slide`` (``core`` only).
     """
 
-    name: RulesetName
+    name: Rules
     armor_step: ArmorInfo
     shoot_into_modifier: int
     shoot_into_numbers: bool
@@ -77,6 +74,6 @@ def ruleset(name: str | Ruleset) -> Ruleset:
     return found
 
 
-def ruleset_name(scenario_rules: str, override: str | None = None) -> RulesetName:
+def ruleset_name(scenario_rules: str, override: str | None = None) -> Rules:
     """The ruleset a query uses: ``override`` when given, else the scenario's (validated)."""
     return ruleset(scenario_rules if override is None else override).name

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .catalogue import MESSAGES, check_lang, render, word
-from .pieces import AttackKind, Band, CrossingHow, PieceRef, Rules
+from .pieces import MAX_DICE_PER_COLOUR, AttackKind, Band, CrossingHow, PieceRef, Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,9 +246,10 @@ class Step:
 @dataclass(frozen=True, slots=True)
 class Folded:
     """Steps folded in order (:func:`fold`): the skill modifier of each clause (clauses adding 0
-    left out) and their sum, the dice (at most :data:`MAX_DICE_PER_COLOUR` of a colour), the
-    last armor decided, every choice, each refusing clause once (first-seen order), the
-    reasons, and the skill (icon, value and total modifier; the last one a step decided).
+    left out) and their sum, the dice (at most
+    :data:`~fwwrules.pieces.MAX_DICE_PER_COLOUR` of a colour), the last armor decided, every
+    choice, each refusing clause once (first-seen order), the reasons, and the skill (icon,
+    value and total modifier; the last one a step decided).
 
     An attack that is not allowed (some step refuses it) presents nothing as applying: no
     modifiers (sum 0), no dice, no armor, and only the steps' ``reasons`` (never their
@@ -343,10 +344,6 @@ def fold(steps: Sequence[Step]) -> Folded:
     )
 
 
-MAX_DICE_PER_COLOUR = 4
-"""``ranged.skill``: an attack rolls at most four effect dice of one colour."""
-
-
 def _total_reasons(skill: SkillInfo, dice: Mapping[str, int], allowed: bool) -> list[Reason]:
     """``ranged.skill``: what the totals say (a skill target below 1; dice over the cap)."""
     out = []
@@ -431,10 +428,6 @@ class AttackRuling(Explained):
     reacting_to_charge: bool = False
     """The query said the attacker shoots in reaction to being charged (``melee.ranged-weapon``,
     RoP p.41)."""
-
-    @property
-    def cover_modifier(self) -> int:
-        return sum(c.modifier for c in self.cover)
 
     def headline(self, lang: str = "en") -> str:
         """One sentence: whether the attack is allowed; when it is not, why (each refusing

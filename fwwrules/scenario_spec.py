@@ -84,8 +84,11 @@ from .pieces import (
     SCENARIO_FORMAT,
     SKILL_ICONS,
     ChargeBonus,
+    ChargeMarker,
     Circle,
     Colour,
+    CoverBy,
+    DiceBand,
     DiceColour,
     Model,
     Options,
@@ -111,7 +114,7 @@ class OptionsSpec(Spec):
     contact_tolerance: NonNegative | None = Field(
         None, description="Largest gap (in `units`) between two bases that still counts as contact"
     )
-    cover_by: Literal["side", "faction"] = Field(
+    cover_by: CoverBy = Field(
         "side", description="Which models give cover: those of other sides, or other factions"
     )
     slide_through_engaged_enemy: StrictBool = Field(
@@ -123,7 +126,7 @@ class ChargeBonusSpec(Spec):
     """Charge Bonus markers a model holds after charging `target`."""
 
     target: Ident = Field(description="Id of the charged model")
-    markers: Annotated[list[Literal["black", "green"]], Field(min_length=1, max_length=2)]
+    markers: Annotated[list[ChargeMarker], Field(min_length=1, max_length=2)]
 
 
 SkillValue = Annotated[StrictInt, Field(ge=0, le=20)]
@@ -320,7 +323,7 @@ class WeaponSpec(Spec):
     )
     long: RangeSpec | None = Field(None, description="Long band, laid after the short one")
     min_range: RangeSpec | None = None
-    dice: dict[Literal["short", "long", "melee"], DiceList] = Field(
+    dice: dict[DiceBand, DiceList] = Field(
         default_factory=dict, description="Effect dice by band (melee weapons: under 'melee')"
     )
 
@@ -474,6 +477,25 @@ def _range_value(value: str | float | None) -> str | float | None:
 
 def _semantic_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
     """Cross-references and geometry that a field-by-field schema cannot see."""
+    unit = MM_PER_INCH if spec.units == "in" else 1.0
+    problems = _id_problems(spec, doc)
+    problems.extend(_reference_problems(spec, doc))
+    problems.extend(_faction_problems(spec, doc))
+    problems.extend(_length_problems(spec, doc, unit))
+    problems.extend(_tolerance_problems(spec, doc, unit))
+    problems.extend(_shape_problems(spec, doc, unit))
+    problems.extend(_total_vertex_problems(spec, doc))
+    for i, weapon in enumerate(spec.weapons):
+        problems.extend(_weapon_problems(weapon, ("weapons", i), doc))
+    problems.extend(_skill_problems(spec, doc))
+    problems.extend(_overlap_problems(spec, doc, unit))
+    problems.extend(_off_board_problems(spec, doc, unit))
+    return problems
+
+
+def _id_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
+    """Ids used twice (models and terrain share one namespace; weapons have their own, and
+    ``improvised`` is built in)."""
     problems: list[Problem] = []
     owner: dict[str, tuple[str | int, ...]] = {}
     ids = [("models", i, m.id) for i, m in enumerate(spec.models)]
@@ -488,7 +510,7 @@ def _semantic_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
             )
         else:
             owner[ident] = (kind, i, "id")
-    weapon_ids: dict[str, int] = {}
+    weapon_ids: set[str] = set()
     for i, weapon in enumerate(spec.weapons):
         if weapon.id == IMPROVISED:
             problems.append(
@@ -496,7 +518,14 @@ def _semantic_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
             )
         elif weapon.id in weapon_ids:
             problems.append(doc.problem(("weapons", i, "id"), f"duplicate weapon id {weapon.id!r}"))
-        weapon_ids.setdefault(weapon.id, i)
+        weapon_ids.add(weapon.id)
+    return problems
+
+
+def _reference_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
+    """A model's weapons and charge bonus target must name what the file holds."""
+    problems: list[Problem] = []
+    weapon_ids = {w.id for w in spec.weapons}
     model_ids = {m.id for m in spec.models}
     known = _id_list(sorted(weapon_ids))
     for i, m in enumerate(spec.models):
@@ -510,16 +539,17 @@ def _semantic_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
                 )
         if m.charge_bonus is not None:
             t = m.charge_bonus.target
+            where = ("models", i, "charge_bonus", "target")
             if t not in model_ids:
-                problems.append(
-                    doc.problem(("models", i, "charge_bonus", "target"), f"unknown model id {t!r}")
-                )
+                problems.append(doc.problem(where, f"unknown model id {t!r}"))
             elif t == m.id:
-                problems.append(
-                    doc.problem(
-                        ("models", i, "charge_bonus", "target"), "a model cannot charge itself"
-                    )
-                )
+                problems.append(doc.problem(where, "a model cannot charge itself"))
+    return problems
+
+
+def _faction_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
+    """A faction belongs to one side at most, and a neutral faction to none."""
+    problems: list[Problem] = []
     seen_faction: dict[str, str] = {}
     for side, factions in spec.sides.items():
         for j, f in enumerate(factions):
@@ -538,7 +568,12 @@ def _semantic_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
                     ("neutral", j), f"faction {f!r} is on side {seen_faction[f]!r}; not neutral"
                 )
             )
-    unit = MM_PER_INCH if spec.units == "in" else 1.0
+    return problems
+
+
+def _length_problems(spec: ScenarioSpec, doc: Document, unit: float) -> list[Problem]:
+    """Bases of a sensible size; rulers of a sensible length."""
+    problems: list[Problem] = []
     low, high = SANE_BASE_MM
     for i, m in enumerate(spec.models):
         mm = m.base * unit
@@ -552,7 +587,12 @@ def _semantic_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
             )
     for colour, length in spec.rulers.items():
         problems.extend(_ruler_problems(length * unit, ("rulers", colour), doc))
-    problems.extend(_tolerance_problems(spec, doc, unit))
+    return problems
+
+
+def _shape_problems(spec: ScenarioSpec, doc: Document, unit: float) -> list[Problem]:
+    """Weapon bands of a sensible length; terrain polygons valid, not too thin, not too small."""
+    problems: list[Problem] = []
     for i, weapon in enumerate(spec.weapons):
         for band in ("short", "long"):
             value = getattr(weapon, band)
@@ -565,12 +605,6 @@ def _semantic_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
                 found = _thin_polygon_problems(piece.polygon, unit, ("terrain", i, "polygon"), doc)
             problems.extend(found)
         problems.extend(_small_shape_problems(piece, unit, ("terrain", i), doc))
-    problems.extend(_total_vertex_problems(spec, doc))
-    for i, weapon in enumerate(spec.weapons):
-        problems.extend(_weapon_problems(weapon, ("weapons", i), doc))
-    problems.extend(_skill_problems(spec, doc))
-    problems.extend(_overlap_problems(spec, doc, unit))
-    problems.extend(_off_board_problems(spec, doc, unit))
     return problems
 
 

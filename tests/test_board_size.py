@@ -35,13 +35,13 @@ def test_board_size_loads_and_gives_the_table_from_the_origin() -> None:
     s = fwwrules.loads(text("board: {size: [1219.2, 900]}\n"))
     assert isinstance(s, Scenario)
     assert s.board_size == (1219.2, 900.0)
-    assert s.limits_mm() == (0.0, 1219.2, 0.0, 900.0)
+    assert s.limits_mm() == (0.0, 0.0, 1219.2, 900.0)
 
 
 def test_board_size_in_inches_is_converted_for_the_limits() -> None:
     s = fwwrules.loads(text("board: {size: [48, 48]}\n", units="in", base=1.25, x=4, y=4))
     assert isinstance(s, Scenario)
-    assert s.limits_mm() == pytest.approx((0.0, 48 * MM_PER_INCH, 0.0, 48 * MM_PER_INCH))
+    assert s.limits_mm() == pytest.approx((0.0, 0.0, 48 * MM_PER_INCH, 48 * MM_PER_INCH))
 
 
 def test_default_table_is_bounding_box_plus_margin() -> None:
@@ -51,9 +51,9 @@ def test_default_table_is_bounding_box_plus_margin() -> None:
     )
     m = BOARD_MARGIN_MM
     assert s.board_size is None
-    assert s.limits_mm() == pytest.approx((80 - m, 310 + m, 45 - m, 120 + m))
-    assert board_limits(s.board, margin_mm=0) == pytest.approx((80, 310, 45, 120))
-    assert Scenario().limits_mm() == (0.0, 100.0, 0.0, 100.0)
+    assert s.limits_mm() == pytest.approx((80 - m, 45 - m, 310 + m, 120 + m))
+    assert board_limits(s.board, margin_mm=0) == pytest.approx((80, 45, 310, 120))
+    assert Scenario().limits_mm() == (0.0, 0.0, 100.0, 100.0)
 
 
 def test_a_base_touching_the_table_edge_is_on_the_table() -> None:

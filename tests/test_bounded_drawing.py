@@ -46,10 +46,34 @@ def test_tick_steps_are_the_tables_measures_then_1_2_5() -> None:
     assert [tick_step(s, inches) for s in (1000, 1e6, 2.4e6)] == [100.0, 1e5, 2e5]
 
 
-def test_render_of_models_a_million_inches_apart(tmp_path: Any) -> None:
-    from fwwrules.draw import render_file
+FAR_RENDER = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, 1_500_000_000))
+resource.setrlimit(resource.RLIMIT_CPU, (30, 30))
+import fwwrules
+from fwwrules.draw import render_file
+s = fwwrules.loads(sys.argv[2])
+print(render_file(s, sys.argv[1]).name)
+"""
 
-    out = render_file(far_apart("in", 1e6), tmp_path / "far.png")
+
+def test_render_of_models_a_million_inches_apart(tmp_path: Any) -> None:
+    """Under a 1.5 GB address-space cap and 30 s of CPU (it takes about 1 s and 100 MB; the
+    starting code took 186 s and 2.2 GB, and was killed by these caps)."""
+    import subprocess
+    import sys
+
+    from fwwrules.saving import dump_text
+
+    out = tmp_path / "far.png"
+    proc = subprocess.run(
+        [sys.executable, "-c", FAR_RENDER, str(out), dump_text(far_apart("in", 1e6))],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert (proc.returncode, proc.stdout) == (0, "far.png\n"), proc.stderr[-2000:]
     assert out.read_bytes().startswith(b"\x89PNG")
 
 

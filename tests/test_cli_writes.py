@@ -217,6 +217,24 @@ def test_examples_serves_only_listed_names(
         fwwrules.example_path(name)
 
 
+def test_examples_never_serves_a_file_out_of_its_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``examples ../../..`` (a path relative to the examples folder) printed, and with -o
+    copied, any readable .yaml file outside it."""
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("secret: 1\n")
+    name = os.path.relpath(tmp_path / "secret", fwwrules.examples_dir())
+    assert name.startswith("..")
+    assert main(["examples", name]) == 2
+    assert main(["examples", name, "-o", str(tmp_path / "copy.yaml")]) == 2
+    out, err = capsys.readouterr()
+    assert "secret" not in out and "unknown example id" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["secret.yaml"]
+    with pytest.raises(fwwrules.UnknownIdError):
+        fwwrules.example_path(name)
+
+
 def test_every_listed_example_is_served(capsys: pytest.CaptureFixture[str]) -> None:
     for name in fwwrules.examples():
         assert fwwrules.example_path(name).is_file()

@@ -8,22 +8,22 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Iterable
 
 import pytest
+from edge_reference import _compute_edges_reference
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from transforms import moved
 
 import fwwrules
-from fwwrules.board import TerrainGeometry
+from fwwrules.board import Board, TerrainGeometry
 from fwwrules.catalogue import render
 from fwwrules.elevation import (
     SignificantEdge,
     _compute_edges,
-    _compute_edges_reference,
     compass,
     covering_edges,
-    crossed_edges,
     distance_to_piece,
     edge_crossed,
     is_elevated,
@@ -37,6 +37,13 @@ from fwwrules.placement import move_model
 from fwwrules.scenario import Circle, Model, Rect, Scenario, Terrain
 
 ORANGE = 2 * 25.4  # mm
+
+
+def crossed_edges(
+    board: Board, edges: Iterable[SignificantEdge], p: tuple[float, float], q: tuple[float, float]
+) -> tuple[SignificantEdge, ...]:
+    """The edges of ``edges`` that ``p -> q`` crosses (:func:`edge_crossed` on each)."""
+    return tuple(e for e in edges if edge_crossed(board, e, p, q) is not None)
 
 
 def model(ident: str, x: float, y: float, elevation: float = 0.0, base: float = 32) -> Model:

@@ -158,3 +158,22 @@ def test_threat_map_pictures_hold_their_legends(lang: str) -> None:
         found = audit.outside(board.figure) + audit.blocks_overlaps(board.figure)
         problems += [f"[{layer}] {p}" for p in found + audit.board_overlaps(board)]
     assert not problems, "\n".join(problems)
+
+
+def test_a_picture_that_grows_puts_the_key_below_the_board() -> None:
+    """The crowded board's key does not fit the column: the figure grows by the key's strip
+    and the key goes below the board, in columns (no tall column beside empty space)."""
+    from fwwrules.draw.layout import KEY_BELOW_GID, find_key
+
+    st = DEFAULT_STYLE
+    ax = new_axes(st.figsize, st.dpi, st.margins)
+    art = draw_board(crowded(), ax, lang="de")
+    fig = art.figure
+    key = find_key(ax)
+    assert key is not None and key.get_gid() == KEY_BELOW_GID and key._ncols >= 2
+    renderer = audit.renderer_of(fig)
+    board = ax.get_tightbbox(renderer)
+    assert key.get_window_extent(renderer).y1 <= board.y0  # under the board and its ticks
+    _w, h = fig.get_size_inches()
+    assert h > st.figsize[1] and h < 1.5 * st.figsize[1]
+    assert not audit.outside(fig) + audit.blocks_overlaps(fig)

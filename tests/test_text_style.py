@@ -60,7 +60,7 @@ def _loaded(path: Path) -> Any:
 def _answers(s: Scenario) -> Iterator[tuple[str, Any]]:
     """Every query of the module docstring on one scenario: (what, answer)."""
     ids = [m.id for m in s.models]
-    (x0, x1, y0, y1) = s.limits_mm()
+    (x0, y0, x1, y1) = s.limits_mm()
     point = (s.from_mm((x0 + x1) / 2), s.from_mm((y0 + y1) / 2))
     for rules in ("core", "vts"):
         for a in ids:

@@ -14,6 +14,7 @@ import fwwrules
 from fwwrules.data import Scenario
 from fwwrules.draw import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board, update_board
 from fwwrules.errors import FwwError
+from fwwrules.pieces import RULESET_NAMES
 from fwwrules.placement import move_model
 from fwwrules.rulings import AttackRuling
 
@@ -88,7 +89,7 @@ class AttackPanel(MovablePanel):
         if weapon is not None:
             self.weapon.value = weapon
         self.band = widgets.Dropdown(options=[AUTO, "short", "long"], value=AUTO)
-        self.rules = widgets.Dropdown(options=["core", "vts"], value=scenario.rules)
+        self.rules = widgets.Dropdown(options=list(RULESET_NAMES), value=scenario.rules)
         self.lang = widgets.Dropdown(options=[("English", "en"), ("Deutsch", "de")], value=lang)
         self.html = widgets.HTML()
 

@@ -51,7 +51,7 @@ from fwwrules.draw import DEFAULT_STYLE, BoardStyle
 from fwwrules.draw.board import label_box, side_look, tick_step
 from fwwrules.errors import FwwError, Problem, ScenarioError, format_path
 from fwwrules.loading import Document, parse_text
-from fwwrules.pieces import SCENARIO_FORMAT, TERRAIN_KINDS, Model, Rect, title_in
+from fwwrules.pieces import SCENARIO_FORMAT, TERRAIN_KINDS, Bounds, Model, Rect, title_in
 from fwwrules.placement import place_by_hand, snap_step
 from fwwrules.saving import dump_text, to_data
 from fwwrules.scenario_spec import load_scenario, parse_scenario, polygon_point_count_problem
@@ -346,7 +346,7 @@ class BoardEditor(ControlPanel):
         """Why ``data`` cannot be drawn (a piece beyond :data:`DRAW_REACH`), or None."""
         w, h = self.size
         reach = DRAW_REACH * max(w, h)
-        x0, x1, y0, y1 = self._content_box(data)
+        x0, y0, x1, y1 = self._content_box(data)
         if x0 >= -reach and y0 >= -reach and x1 <= w + reach and y1 <= h + reach:
             return None
         return (
@@ -417,9 +417,9 @@ class BoardEditor(ControlPanel):
         return f"{stem}-{n}"
 
     @property
-    def bounds(self) -> tuple[float, float, float, float]:
-        """``(xmin, ymin, xmax, ymax)`` of the board in scenario units (origin [0, 0])."""
-        return (0.0, 0.0, self.size[0], self.size[1])
+    def bounds(self) -> Bounds:
+        """The board's :class:`~fwwrules.pieces.Bounds` in scenario units (origin [0, 0])."""
+        return Bounds(0.0, 0.0, self.size[0], self.size[1])
 
     def snap(self, p: Sequence[float]) -> XY:
         """The point on the snap grid (¼″ in inch boards, 1 mm in mm boards) nearest ``p``
@@ -1230,8 +1230,8 @@ class BoardEditor(ControlPanel):
         self._artists.append(artist)
         return artist
 
-    def _content_box(self, data: Data) -> tuple[float, float, float, float]:
-        """``(xmin, xmax, ymin, ymax)`` of the table and every piece of ``data``."""
+    def _content_box(self, data: Data) -> Bounds:
+        """The :class:`~fwwrules.pieces.Bounds` of the table and every piece of ``data``."""
         w, h = self.size
         xs, ys = [0.0, w], [0.0, h]
         for m in data["models"]:
@@ -1246,13 +1246,13 @@ class BoardEditor(ControlPanel):
                 outline = [(c["at"][0] - r, c["at"][1] - r), (c["at"][0] + r, c["at"][1] + r)]
             xs += [float(p[0]) for p in outline]
             ys += [float(p[1]) for p in outline]
-        return min(xs), max(xs), min(ys), max(ys)
+        return Bounds(min(xs), min(ys), max(xs), max(ys))
 
     def _limits(self) -> None:
         """The board plus a margin, grown to show any piece outside it; ticks that keep a
         readable number whatever the size (every 6" on a table up to 10 feet)."""
         w, h = self.size
-        x0, x1, y0, y1 = self._content_box(self._data)
+        x0, y0, x1, y1 = self._content_box(self._data)
         margin = 0.03 * max(w, h)
         x0, x1, y0, y1 = x0 - margin, x1 + margin, y0 - margin, y1 + margin
         side = max(x1 - x0, y1 - y0)  # a square view, the table in its middle

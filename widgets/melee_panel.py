@@ -23,6 +23,7 @@ from fwwrules.draw.animate import (
     slide_frames,
 )
 from fwwrules.errors import FwwError
+from fwwrules.pieces import RULESET_NAMES
 
 from .attack_panel import error_html
 from .panel import MovablePanel, board_and_side, fit_control, wrap_row
@@ -70,7 +71,7 @@ class MeleePanel(MovablePanel):
         self.to_y = widgets.FloatText(value=0.0, step=step)
         self.shooter = widgets.Dropdown(options=none + ids, value=NONE)
         self.target = widgets.Dropdown(options=ids)
-        self.rules = widgets.Dropdown(options=["core", "vts"], value=scenario.rules)
+        self.rules = widgets.Dropdown(options=list(RULESET_NAMES), value=scenario.rules)
         self.lang = widgets.Dropdown(options=[("English", "en"), ("Deutsch", "de")], value=lang)
         self.engaged_html = widgets.HTML()
         # Play the slide: the browser's timer steps ``frame`` (a slider linked to ``play``);

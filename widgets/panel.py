@@ -11,7 +11,8 @@ from typing import Any
 import ipywidgets as widgets
 
 from fwwrules.data import Scenario
-from fwwrules.placement import Bounds, board_bounds, move_model, place_by_hand, snap_step
+from fwwrules.pieces import Bounds
+from fwwrules.placement import board_bounds, move_model, place_by_hand, snap_step
 
 from .export import PictureExport
 from .text import ui
@@ -110,7 +111,7 @@ class ControlPanel(PictureExport):
 
 
 class MovablePanel(ControlPanel):
-    """A panel whose models move: by mouse on the board (ipympl) or with the ``model``,
+    """A panel whose models move: by mouse on the board (the live canvas) or with the ``model``,
     ``x`` and ``y`` controls (scenario units). A drag stops at contact with another base and
     at the table's edge and slides along it (:func:`fwwrules.placement.slide_at_contact`)."""
 
@@ -170,7 +171,7 @@ class MovablePanel(ControlPanel):
         with self._locked():
             self.move(self.model.value, self.x.value, self.y.value)
 
-    # --- mouse (ipympl) ---------------------------------------------------------------------
+    # --- mouse (the live board canvas) ------------------------------------------------------
     def _picked(self, model_id: str) -> None:
         with self._held():
             self.model.value = model_id

@@ -18,6 +18,7 @@ from fwwrules.data import Scenario
 from fwwrules.draw import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board, update_board
 from fwwrules.draw.threat import LAYERS, ThreatArtists, draw_threat_map
 from fwwrules.errors import FwwError
+from fwwrules.pieces import RULESET_NAMES
 from fwwrules.placement import place_by_hand
 from fwwrules.threat import ThreatMap, default_area, sides_of
 
@@ -68,7 +69,7 @@ class ThreatPanel(ControlPanel):
         self._hold = 0
         self.side = widgets.Dropdown(options=sides, value=side or sides[0])
         self.layer = widgets.Dropdown(options=list(LAYERS), value=layer)
-        self.rules = widgets.Dropdown(options=["core", "vts"], value=scenario.rules)
+        self.rules = widgets.Dropdown(options=list(RULESET_NAMES), value=scenario.rules)
         self.lang = widgets.Dropdown(options=[("English", "en"), ("Deutsch", "de")], value=lang)
         self.snap = widgets.Checkbox(value=True, indent=False, layout=widgets.Layout(width="auto"))
         self.hint = widgets.HTML()

@@ -32,7 +32,6 @@ from .model import Creature, GridScenario
 from .vocabulary import (
     ARROW_SLIT,
     ATTACKS,
-    BLOCKS_EFFECT,
     BONUS,
     BORDER_WALL,
     CREATURE,
@@ -68,10 +67,6 @@ class GridLine:
     @property
     def clear(self) -> bool:
         return self.verdict == "clear"
-
-    @property
-    def blocks_effect(self) -> bool:
-        return any(o.counted and o.kind in BLOCKS_EFFECT for o in self.through)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -425,19 +420,11 @@ def grid_cover(
     Raises :class:`UnknownIdError` for an unknown creature and :class:`QueryError` for a
     scenario that is not a grid, an unknown attack type, or a creature attacking itself.
     """
-    if not isinstance(scenario, GridScenario):
-        raise QueryError(f"grid cover needs a {GRID_FORMAT} file, not {type(scenario).__name__}")
-    if attack not in ATTACKS:
-        raise QueryError(f"unknown attack {attack!r}; expected one of {', '.join(ATTACKS)}")
-    att = scenario.creature(attacker_id)
-    tgt = scenario.creature(target_id)
-    if att.id == tgt.id:
-        raise QueryError(f"{att.id!r} cannot attack itself")
+    att, tgt, attack = _creatures(scenario, attacker_id, target_id, attack)
     judge = _Judge(scenario, att, tgt)
     labels = {c.id: c.label for c in scenario.creatures}
     names = {"attacker": att.id, "target": tgt.id}
     reasons: list[Reason] = []
-
     adjacent = chebyshev(att, tgt) == 1
     reach = att.reach if att.reach is not None else DEFAULT_REACH.get(attack, 1)
     reachable = attack == "ranged" or in_reach(att, tgt, reach)
@@ -450,82 +437,28 @@ def grid_cover(
     if tgt.size > 1:
         key = "target-ranged" if all_corners else "target"
         reasons.append(Reason("grid.big", key, {**names, "size": tgt.size}))
-
     effect = line_of_effect(scenario, att, tgt)
+    procedure: Procedure
     if melee_proc:
-        choices = judge.melee_choices()
-        best = min(choices, key=lambda c: c.key)
-        key = "adjacent-wall" if best.category == "cover" else "adjacent-clear"
-        reasons.append(
-            Reason("grid.melee", key, {**names, **_sq(best.a_square), "n": len(best.lines)})
-        )
-        reasons += _obstruction_reasons(best.lines, "grid.melee", judge)
-        procedure: Procedure = "melee"
+        best, procedure = _melee_best(judge, names, reasons), "melee"
     else:
         if attack != "ranged":
             reasons += _reach_reasons(scenario, att, tgt, reach, adjacent=adjacent)
-        # Under total cover every line is blocked; the first choice shows that.
-        choices = judge.ranged_choices(
-            stop_when_clear=True, first_only=not effect, all_corners=all_corners
-        )
-        best = min(choices, key=lambda c: c.key)
-        clear = sum(1 for ln in best.lines if ln.clear)
-        reasons.append(
-            Reason(
-                "grid.ranged",
-                "corner-all" if all_corners else "corner",
-                {
-                    **names,
-                    "x": best.corner[0],
-                    "y": best.corner[1],
-                    "clear": clear,
-                    "n": len(best.lines),
-                    **_sq(best.t_square),
-                },
-            )
-        )
-        reasons += _obstruction_reasons(best.lines, "grid.ranged", judge)
+        best = _ranged_best(judge, names, reasons, effect=effect, all_corners=all_corners)
         procedure = "ranged"
     category: Category = best.category
-
-    partial: PartialCover | None = None
-    if procedure == "ranged":
-        clear = sum(1 for ln in best.lines if ln.clear)
-        n = len(best.lines)
-        if category == "partial":
-            partial = PartialCover(clear, n)
-            reasons.append(Reason("grid.partial", "suggested", {**names, "clear": clear, "n": n}))
-        elif category == "cover":
-            reasons.append(Reason("grid.partial", "not", {**names, "clear": clear, "n": n}))
-
+    partial = _partial_cover(best, procedure, names, reasons)
     if not effect:
         category = "total"
         partial = None
         reasons.append(Reason("grid.total", "", names))
-
     soft = category == "soft"
     cover: CoverLevel = "cover" if category == "soft" else category
     ac, reflex = BONUS[category]
-    if category in ("none", "soft", "cover", "partial"):
-        reasons.append(
-            Reason(f"grid.{procedure}", f"result-{category}", {**names, "ac": ac, "reflex": reflex})
-        )
-    if category == "soft":
-        reasons.append(Reason("grid.soft", "", names))
-    if category == "improved":
-        reasons.append(
-            Reason("grid.improved", "", {**names, "ac": ac, "reflex": reflex, "stealth": 10})
-        )
+    _result_reasons(category, procedure, names, reasons)
     covered = category in ("partial", "cover", "improved", "total")
     stealth = covered
     stealth_bonus = IMPROVED_STEALTH_BONUS if category == "improved" else 0
-    if covered:
-        reasons.append(Reason("grid.consequences", "no-aoo", names))
-        if category != "total":
-            reasons.append(Reason("grid.consequences", "reflex", {**names, "reflex": reflex}))
-        reasons.append(Reason("grid.consequences", "stealth", names))
-    else:
-        reasons.append(Reason("grid.consequences", f"aoo-{category}", names))
     attack_allowed = category != "total" and reachable
     return GridRuling(
         attacker=att.id,
@@ -550,3 +483,101 @@ def grid_cover(
         reasons=tuple(reasons),
         labels=labels,
     )
+
+
+def _creatures(
+    scenario: GridScenario, attacker_id: str, target_id: str, attack: str
+) -> tuple[Creature, Creature, AttackKind]:
+    """The attacker, the target and the attack of a grid attack, checked (:class:`QueryError`)."""
+    if not isinstance(scenario, GridScenario):
+        raise QueryError(f"grid cover needs a {GRID_FORMAT} file, not {type(scenario).__name__}")
+    if attack not in ATTACKS:
+        raise QueryError(f"unknown attack {attack!r}; expected one of {', '.join(ATTACKS)}")
+    att = scenario.creature(attacker_id)
+    tgt = scenario.creature(target_id)
+    if att.id == tgt.id:
+        raise QueryError(f"{att.id!r} cannot attack itself")
+    return att, tgt, attack
+
+
+def _melee_best(judge: _Judge, names: Mapping[str, str], reasons: list[Reason]) -> _Choice:
+    """``grid.melee``: the attacker's best square pair (adjacent, no reach); the reasons say
+    which and what obstructs it."""
+    choices = judge.melee_choices()
+    best = min(choices, key=lambda c: c.key)
+    key = "adjacent-wall" if best.category == "cover" else "adjacent-clear"
+    values = {**names, **_sq(best.a_square), "n": len(best.lines)}
+    reasons.append(Reason("grid.melee", key, values))
+    reasons += _obstruction_reasons(best.lines, "grid.melee", judge)
+    return best
+
+
+def _ranged_best(
+    judge: _Judge,
+    names: Mapping[str, str],
+    reasons: list[Reason],
+    *,
+    effect: bool,
+    all_corners: bool,
+) -> _Choice:
+    """``grid.ranged``: the attacker's best corner (and the target's square, or all its corners
+    for a big target shot at); the reasons say which lines are clear and what obstructs them.
+    Under total cover every line is blocked; the first choice shows that."""
+    choices = judge.ranged_choices(
+        stop_when_clear=True, first_only=not effect, all_corners=all_corners
+    )
+    best = min(choices, key=lambda c: c.key)
+    clear = sum(1 for ln in best.lines if ln.clear)
+    values = {
+        **names,
+        "x": best.corner[0],
+        "y": best.corner[1],
+        "clear": clear,
+        "n": len(best.lines),
+        **_sq(best.t_square),
+    }
+    reasons.append(Reason("grid.ranged", "corner-all" if all_corners else "corner", values))
+    reasons += _obstruction_reasons(best.lines, "grid.ranged", judge)
+    return best
+
+
+def _partial_cover(
+    best: _Choice, procedure: Procedure, names: Mapping[str, str], reasons: list[Reason]
+) -> PartialCover | None:
+    """``grid.partial``: for the ranged procedure, partial cover is suggested when some lines
+    are clear; the reasons say how many."""
+    if procedure != "ranged":
+        return None
+    clear = sum(1 for ln in best.lines if ln.clear)
+    n = len(best.lines)
+    if best.category == "partial":
+        reasons.append(Reason("grid.partial", "suggested", {**names, "clear": clear, "n": n}))
+        return PartialCover(clear, n)
+    if best.category == "cover":
+        reasons.append(Reason("grid.partial", "not", {**names, "clear": clear, "n": n}))
+    return None
+
+
+def _result_reasons(
+    category: Category, procedure: Procedure, names: Mapping[str, str], reasons: list[Reason]
+) -> None:
+    """The result (``grid.<procedure>``, ``grid.soft``, ``grid.improved``) and what follows
+    from it (``grid.consequences``)."""
+    ac, reflex = BONUS[category]
+    if category in ("none", "soft", "cover", "partial"):
+        values = {**names, "ac": ac, "reflex": reflex}
+        reasons.append(Reason(f"grid.{procedure}", f"result-{category}", values))
+    if category == "soft":
+        reasons.append(Reason("grid.soft", "", names))
+    if category == "improved":
+        reasons.append(
+            Reason("grid.improved", "", {**names, "ac": ac, "reflex": reflex, "stealth": 10})
+        )
+    covered = category in ("partial", "cover", "improved", "total")
+    if covered:
+        reasons.append(Reason("grid.consequences", "no-aoo", names))
+        if category != "total":
+            reasons.append(Reason("grid.consequences", "reflex", {**names, "reflex": reflex}))
+        reasons.append(Reason("grid.consequences", "stealth", names))
+    else:
+        reasons.append(Reason("grid.consequences", f"aoo-{category}", names))

@@ -752,6 +752,25 @@ def line_of_effect(scenario: GridScenario, attacker: Creature, target: Creature)
         reached, region = _free_region(scenario, tracer, attacker, target)
         if not reached:
             return False
+    cands = _pinning_points(scenario, abox, tbox, region)
+    lines = len(cands) * (len(cands) - 1) // 2
+    if lines > MAX_GRID_EFFECT_LINES:
+        raise QueryError(
+            f"line of effect between {attacker.id!r} and {target.id!r} needs {lines} candidate "
+            f"lines; the limit is {MAX_GRID_EFFECT_LINES} (MAX_GRID_EFFECT_LINES)"
+        )
+    return _some_line_clear(cands, abox, tbox, clear)
+
+
+def _pinning_points(
+    scenario: GridScenario,
+    abox: tuple[Corner, Corner],
+    tbox: tuple[Corner, Corner],
+    region: set[Square] | None,
+) -> list[Corner]:
+    """The critical grid points that may pin a clear segment between the two spaces: corners
+    of the spaces, of wall squares and ends of wall edges, inside the convex hull of the two
+    spaces (not inside solid wall); with a free ``region`` only those beside it."""
     x0 = min(abox[0][0], tbox[0][0])
     y0 = min(abox[0][1], tbox[0][1])
     x1 = max(abox[1][0], tbox[1][0])
@@ -784,12 +803,18 @@ def line_of_effect(scenario: GridScenario, attacker: Creature, target: Creature)
                 sq in region for sq in ((pt[0] - dc, pt[1] - dr) for dc in (0, 1) for dr in (0, 1))
             )
         ]
-    lines = len(cands) * (len(cands) - 1) // 2
-    if lines > MAX_GRID_EFFECT_LINES:
-        raise QueryError(
-            f"line of effect between {attacker.id!r} and {target.id!r} needs {lines} candidate "
-            f"lines; the limit is {MAX_GRID_EFFECT_LINES} (MAX_GRID_EFFECT_LINES)"
-        )
+    return cands
+
+
+def _some_line_clear(
+    cands: list[Corner],
+    abox: tuple[Corner, Corner],
+    tbox: tuple[Corner, Corner],
+    clear: Callable[[Point, Point], bool],
+) -> bool:
+    """Whether some line through two of ``cands`` (each line once) joins the two spaces clear:
+    between the near ends of its chords through them (both ends where the spaces touch along
+    it)."""
     tried: set[tuple[int, int, int]] = set()
     for i, u in enumerate(cands):
         for v in cands[i + 1 :]:

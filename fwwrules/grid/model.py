@@ -146,14 +146,18 @@ class GridScenario:
         )
 
 
+Problems = list[tuple[tuple[str | int, ...], str]]
+"""(path in the file, message) pairs."""
+
+
 def semantic_problems(
     kinds: Sequence[Sequence[str]],
     walls: Sequence[Wall],
     creatures: Sequence[Creature],
     square: float,
-) -> list[tuple[tuple[str | int, ...], str]]:
+) -> Problems:
     """What a field-by-field schema cannot see: geometry and cross-references."""
-    out: list[tuple[tuple[str | int, ...], str]] = []
+    out: Problems = []
     if not kinds or not kinds[0]:
         return [(("map",), "the map is empty; expected rows of squares")]
     height, width = len(kinds), len(kinds[0])
@@ -167,6 +171,16 @@ def semantic_problems(
         for c, k in enumerate(row):
             if k not in KINDS:
                 out.append((("map",), f"square ({c}, {r}) has unknown kind {k!r}"))
+    too_long = _wall_problems(walls, width, height, out)
+    _creature_problems(kinds, creatures, out)
+    if not too_long:
+        _walls_through_creatures(walls, creatures, width, height, out)
+    return out
+
+
+def _wall_problems(walls: Sequence[Wall], width: int, height: int, out: Problems) -> bool:
+    """Walls along square borders, of two different corners on the map, not too many square
+    borders together (True: too many, so they are not looked at further)."""
     length = sum(abs(w.end[0] - w.start[0]) + abs(w.end[1] - w.start[1]) for w in walls)
     too_long = length > MAX_GRID_WALL_EDGES
     if too_long:
@@ -198,6 +212,15 @@ def semantic_problems(
                         f"across and 0..{height} down)",
                     )
                 )
+    return too_long
+
+
+def _creature_problems(
+    kinds: Sequence[Sequence[str]], creatures: Sequence[Creature], out: Problems
+) -> None:
+    """Creature ids once; each creature inside the map, on no wall or arrow slit, overlapping
+    no other."""
+    height, width = len(kinds), len(kinds[0])
     owner: dict[str, int] = {}
     taken: dict[Square, str] = {}
     for i, cr in enumerate(creatures):
@@ -228,6 +251,16 @@ def semantic_problems(
                 break
         for sq in cr.squares:
             taken.setdefault(sq, cr.id)
+
+
+def _walls_through_creatures(
+    walls: Sequence[Wall],
+    creatures: Sequence[Creature],
+    width: int,
+    height: int,
+    out: Problems,
+) -> None:
+    """No wall runs through the space of a big creature."""
     # Borders inside big creatures, indexed once: each wall edge is looked up, never compared
     # with every creature.
     inner: dict[Edge, str] = {}
@@ -240,14 +273,13 @@ def semantic_problems(
             for m in range(n):
                 inner.setdefault(((c0 + i, r0 + m), (c0 + i, r0 + m + 1)), cr.id)
                 inner.setdefault(((c0 + m, r0 + i), (c0 + m + 1, r0 + i)), cr.id)
-    if inner and not too_long:
+    if inner:
         for j, w in enumerate(walls):
             if not _wall_fits(w, width, height):
                 continue
             hit = next((inner[e] for e in w.edges() if e in inner), None)
             if hit is not None:
                 out.append((("walls", j), f"the wall runs through the space of {hit!r}"))
-    return out
 
 
 def _wall_fits(w: Wall, width: int, height: int) -> bool:

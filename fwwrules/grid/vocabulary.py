@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Final, Literal, get_args
 
+from ..pieces import AttackKind as AttackKind_
+
 GRID_FORMAT: Final = "fwwrules/grid@1"
 
 SquareKind = Literal["open", "wall", "low", "arrow-slit"]
@@ -28,8 +30,9 @@ IgnoredBy = Literal["", "far", "attacker-closer", "not-behind"]
 """Why an obstruction on a line does not count (empty: it counts): ``far`` and
 ``attacker-closer`` (``grid.low-obstacle``), ``not-behind`` (``grid.improved``: the target is
 not nearer to the arrow slit than the attacker)."""
-Procedure = Literal["ranged", "melee"]
-"""Which procedure decided a ruling: ``grid.ranged`` or ``grid.melee``."""
+Procedure = AttackKind_
+"""Which procedure decided a ruling: ``grid.ranged`` or ``grid.melee`` (the words of
+:data:`fwwrules.pieces.AttackKind`)."""
 
 OPEN: Final = "open"
 WALL: Final = "wall"
@@ -74,7 +77,6 @@ BORDER_WALL: Final = "border-wall"
 CREATURE: Final = "creature"
 VERDICTS: tuple[ObstructionKind, ...] = get_args(ObstructionKind)
 """Obstruction kinds, strongest first (a line's verdict is its strongest counted one)."""
-BLOCKS_EFFECT: frozenset[str] = frozenset({WALL, BORDER_WALL})
 SOLID: frozenset[str] = frozenset({WALL, ARROW_SLIT})
 """Square kinds that are wall material (an arrow slit is a wall with a slit in it)."""
 

@@ -27,6 +27,7 @@ from ..constants import LENGTH_EPSILON_MM, MAX_THREAT_POSITIONS
 from ..data import Scenario
 from ..errors import QueryError
 from ..kernels import Array, BoolArray, IndexArray
+from ..pieces import Bounds
 from .cost import Load, too_costly
 
 DEFAULT_BASE_MM = 32.0
@@ -66,13 +67,13 @@ def fresh_id(scenario: Scenario) -> str:
     return ident
 
 
-def default_area(scenario: Scenario, base: float) -> tuple[float, float, float, float]:
+def default_area(scenario: Scenario, base: float) -> Bounds:
     """The table (``board: {size}``) when the file gives it; else every base and piece plus
     one target base around (:meth:`Scenario.limits_mm` with that margin), in scenario units
-    as ``(x0, y0, x1, y1)``. An empty board without a size is 100 mm square."""
+    (:class:`~fwwrules.pieces.Bounds`). An empty board without a size is 100 mm square."""
     u = scenario.unit_mm
-    xmin, xmax, ymin, ymax = scenario.limits_mm(margin_mm=base * u)
-    return (xmin / u, ymin / u, xmax / u, ymax / u)
+    xmin, ymin, xmax, ymax = scenario.limits_mm(margin_mm=base * u)
+    return Bounds(xmin / u, ymin / u, xmax / u, ymax / u)
 
 
 def grid(
