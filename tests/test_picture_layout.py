@@ -177,3 +177,36 @@ def test_a_picture_that_grows_puts_the_key_below_the_board() -> None:
     _w, h = fig.get_size_inches()
     assert h > st.figsize[1] and h < 1.5 * st.figsize[1]
     assert not audit.outside(fig) + audit.blocks_overlaps(fig)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_panel_pictures_of_fixed_size_hold_everything_at_both_export_sizes(lang: str) -> None:
+    """A panel's figure keeps its size (its key moves below the board, taking room from it)
+    and is exported at another resolution without being laid out again
+    (``panel.save_picture(path, scale=2)``): the crowded board, with and without a pair,
+    measured as laid out and as exported at twice the size."""
+    from fwwrules.draw.board import FIXED_SIZE_GID
+    from fwwrules.draw.figure import figure_of
+    from fwwrules.draw.layout import KEY_BELOW_GID, find_key
+
+    s = crowded()
+    problems = []
+    for ruling in (None, opposing_pair(s)):
+        st = DEFAULT_STYLE
+        ax = new_axes(st.figsize, st.dpi, st.margins)
+        figure_of(ax).set_gid(FIXED_SIZE_GID)
+        art = draw_board(s, ax, ruling=ruling, lang=lang)
+        assert tuple(art.figure.get_size_inches()) == tuple(st.figsize)
+        key = find_key(ax)
+        assert key is not None and key.get_gid() == KEY_BELOW_GID  # the column had no room
+        for scale in SCALES:
+            art.figure.set_dpi(st.dpi * scale)  # what savefig(dpi=...) does for the export
+            where = f"[{'pair' if ruling else 'no pair'}, x{scale}]"
+            found = (
+                audit.outside(art.figure)
+                + audit.blocks_overlaps(art.figure)
+                + audit.board_overlaps(art, lines=ruling_lines(art))
+            )
+            problems += [f"{where} {p}" for p in found]
+        art.figure.clear()
+    assert not problems, "\n".join(problems)
