@@ -30,6 +30,7 @@ import argparse
 import contextlib
 import dataclasses
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -64,6 +65,8 @@ _x, _y = panel.view.ax.transData.transform(_c.center)
 print(json.dumps({"x": _x / _r, "y": (_f.bbox.height - _y) / _r, "ratio": _r,
                   "interactive": panel.view.interactive}))
 """
+WS_TAP = REPO / "bench" / "_ws_tap.js"
+"""Counts the kernel WebSocket's messages in the page (``window.__ws``)."""
 CANVAS = ".fwwrules-board-canvas, .jupyter-matplotlib-canvas-div canvas"
 # Hooks in the page: the time of every pointer move on the board, every repaint of the board
 # canvas (ipympl's drawImage, or the board canvas's putImageData) and every change of the
@@ -139,6 +142,7 @@ def quiet(proxy: LinkProxy | None, page: Any, seconds: float = 1.5, limit: float
 def open_panel(lab: Any, proxy: LinkProxy | None, ratio: float) -> tuple[Any, dict[str, Any], int]:
     """A page showing the panel; the probe's answer; the first display's bytes."""
     page = lab.new_page(1280, 800, scale=ratio)
+    page.add_init_script(path=str(WS_TAP))
     lab.open(page, NOTEBOOK, run_all=False)
     quiet(proxy, page)
     before = proxy.kernel_bytes if proxy else 0
@@ -160,13 +164,15 @@ def open_panel(lab: Any, proxy: LinkProxy | None, ratio: float) -> tuple[Any, di
     return page, info, first
 
 
-def measure_steps(page: Any, info: dict[str, Any], moves: int) -> list[float]:
+def measure_steps(page: Any, info: dict[str, Any], moves: int) -> tuple[list[float], str]:
+    """Latency of each move (ms; inf when missed) and the messages per move."""
     page.evaluate(JS_HOOK, CANVAS)
     box = page.locator(CANVAS).first.bounding_box()
     x, y = box["x"] + info["x"], box["y"] + info["y"]
     page.mouse.move(x, y)
     page.mouse.down()
     page.wait_for_timeout(500)
+    messages(page, 0)
     out: list[float] = []
     for i in range(moves):
         x += 4.0 if (i // 10) % 2 == 0 else -4.0  # back and forth, 4 px a move
@@ -179,8 +185,10 @@ def measure_steps(page: Any, info: dict[str, Any], moves: int) -> list[float]:
                 break
             page.wait_for_timeout(20)
         out.append(float("inf") if latency is None else float(latency))
+    page.wait_for_timeout(500)
+    tally = messages(page, moves)
     page.mouse.up()
-    return out
+    return out, tally
 
 
 def measure_drag(
@@ -192,6 +200,7 @@ def measure_drag(
     page.evaluate("() => { window.fwwrulesTrace = []; }")
     page.mouse.move(x0, y0)
     page.mouse.down()
+    messages(page, 0)
     start_bytes = proxy.kernel_bytes if proxy else 0
     t0 = time.monotonic()
     k = 0
@@ -204,6 +213,9 @@ def measure_drag(
     stopped = page.evaluate("() => performance.now()")
     page.wait_for_timeout(3000)  # held still: the picture catches up
     drag_bytes = (proxy.kernel_bytes if proxy else 0) - start_bytes
+    moved = page.evaluate("() => window.fwwrulesTrace.filter(e => e.input === 'move').length")
+    log: list[dict[str, Any]] = page.evaluate("() => window.__ws.slice()")
+    tally = messages(page, moved)
     page.mouse.up()
     page.wait_for_timeout(3000)
     trace: list[dict[str, Any]] = page.evaluate("() => window.fwwrulesTrace")
@@ -225,7 +237,47 @@ def measure_drag(
         "exact after the mouse stops ms": (final["t"] - stopped) if final else None,
         "frame bytes median": statistics.median(f["bytes"] for f in during) if during else None,
         "bytes down per move": drag_bytes / len(moves) if moves and proxy else None,
+        "bytes down per move median": per_frame(log),
+        "messages": tally,
     }
+
+
+def per_frame(log: list[dict[str, Any]]) -> float | None:
+    """The median of the bytes toward the browser per frame painted during a drag: each
+    frame's message with every message before it since the previous frame (the ruling's
+    text, the kernel's status). The WebSocket's own bytes, without HTTP or the proxy."""
+    groups: list[float] = []
+    since = 0.0
+    for m in log:
+        if m["dir"] != "down":
+            continue
+        since += m["bytes"]
+        if m["kind"] == "custom:frame":
+            groups.append(since)
+            since = 0.0
+    return statistics.median(groups) if groups else None
+
+
+def messages(page: Any, moves: int) -> str:
+    """The kernel WebSocket's messages since the last call, per mouse move, each direction by
+    kind: how many and how many bytes."""
+    log: list[dict[str, Any]] = page.evaluate("() => window.__ws.splice(0)")
+    if not moves:
+        return "no moves"
+    out = []
+    for way, name in (("up", "to the kernel"), ("down", "to the browser")):
+        count: dict[str, list[float]] = {}
+        for m in log:
+            if m["dir"] == way:
+                n, b = count.setdefault(m["kind"], [0, 0])
+                count[m["kind"]] = [n + 1, b + m["bytes"]]
+        total = sum(b for _, b in count.values()) / moves
+        kinds = ", ".join(
+            f"{k} {n / moves:.2f} ({b / moves / 1e3:.2f} KB)"
+            for k, (n, b) in sorted(count.items(), key=lambda kv: -kv[1][1])
+        )
+        out.append(f"{name} {total / 1e3:.2f} KB: {kinds}")
+    return "; ".join(out)
 
 
 def p90(values: list[float]) -> float:
@@ -248,7 +300,7 @@ def main() -> None:
     net = Net(args.rtt, args.down, args.up)
     with tempfile.TemporaryDirectory() as tmp, lab_session(Path(tmp), CHROMIUM) as lab:
         lab.write_notebook(NOTEBOOK, CELL)
-        print(f"crowded board, {net}")
+        print(f"crowded board, {net} ({load()})")
         for ratio in args.ratios:
             with through(lab, net) as (reached, proxy):
                 page, info, first = open_panel(reached, proxy, ratio)
@@ -258,14 +310,18 @@ def main() -> None:
                             f"DPR {ratio:g}: first display {first / 1e3:.0f} KB toward the browser"
                         )
                     if args.mode in ("step", "both"):
-                        report_steps(ratio, measure_steps(page, info, args.moves))
+                        times, tally = measure_steps(page, info, args.moves)
+                        report_steps(ratio, times)
+                        print(f"DPR {ratio:g}: step messages per move: {tally}")
                     if args.mode in ("drag", "both"):
                         got = measure_drag(page, info, proxy, args.seconds)
+                        tally = got.pop("messages")
                         text = ", ".join(
                             f"{k} {v:.0f}" if isinstance(v, float) else f"{k} {v}"
                             for k, v in got.items()
                         )
-                        print(f"DPR {ratio:g}: drag {args.seconds:g} s: {text}")
+                        print(f"DPR {ratio:g}: drag {args.seconds:g} s: {text} ({load()})")
+                        print(f"DPR {ratio:g}: drag messages per move: {tally}")
                 finally:
                     page.context.close()
                     lab.shutdown_kernels()
@@ -280,8 +336,13 @@ def report_steps(ratio: float, times: list[float]) -> None:
     print(
         f"DPR {ratio:g}: mouse move -> canvas and ruling changed: "
         f"median {statistics.median(done):.1f} ms, p90 {p90(done):.1f} ms "
-        f"(min {done[0]:.1f}, max {done[-1]:.1f}; {missed} missed)"
+        f"(min {done[0]:.1f}, max {done[-1]:.1f}; {missed} missed; {load()})"
     )
+
+
+def load() -> str:
+    """The machine's load (the benchmarks share it: figures under load are slower)."""
+    return "load " + " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 if __name__ == "__main__":

@@ -129,7 +129,7 @@ def test_sides_differ_by_hatch_and_legend_not_colour_alone() -> None:
     assert b["knight"].get_hatch() != b["brute"].get_hatch()
     assert b["knight"].get_facecolor() != b["brute"].get_facecolor()
     texts = art.legend_texts()
-    assert "side: bos" in texts and "side: mutants" in texts
+    assert "side: Bos" in texts and "side: Mutants" in texts
     assert art.labels["knight"].get_text() == "Knight"
 
 
@@ -331,7 +331,7 @@ def test_lang_de_relabels_legend_and_axes_in_place() -> None:
     de = art.legend_texts()
     # blocked: not allowed, so no Line of Cover is drawn (decision 1); the fan is
     assert "keine Sichtlinie: blockiert" in de and "Deckungslinie" not in de
-    assert "sichtblockierendes Gelände" in de and "Seite: bos" in de
+    assert "sichtblockierendes Gelände" in de and "Seite: Bos" in de
     assert "blockiert" in art.fan_label.get_text()
     with pytest.raises(ValueError):
         update_board(art, s, lang="fr")

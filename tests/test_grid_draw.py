@@ -19,6 +19,7 @@ import fwwrules
 from fwwrules.draw import draw_grid as exported_draw_grid
 from fwwrules.draw.grid import DEFAULT_GRID_STYLE, draw_grid, update_grid
 from fwwrules.grid import grid_cover
+from fwwrules.pieces import title_in
 
 
 def _axes():  # type: ignore[no-untyped-def]
@@ -50,7 +51,20 @@ def test_grid_draw_lines_follow_the_ruling() -> None:
         ]
         assert _pieces(line) == expected
     assert list(art.corner.get_xdata()) == [r.corner[0]]
-    assert art.title.get_text().replace("\n", " ") == r.headline("en")
+    expected = " ".join(t for t in (title_in(s.title, "en"), r.headline("en")) if t)
+    assert art.title.get_text().replace("\n", " ") == expected  # the file's title, then why
+
+
+def test_grid_picture_is_titled_with_the_files_title_in_its_language() -> None:
+    """A grid file's title (one per language) heads its picture, the ruling's headline under
+    it; a grid without a ruling shows its title alone."""
+    s = fwwrules.load(fwwrules.example_path("grid/cleric"))
+    assert isinstance(s.title, dict) and s.title["en"] != s.title["de"]
+    for lang in ("en", "de"):
+        assert draw_grid(s, _axes(), lang=lang).title.get_text().replace("\n", " ") == s.title[lang]
+        r = grid_cover(s, "cleric", "ogre")
+        text = draw_grid(s, _axes(), ruling=r, lang=lang).title.get_text().replace("\n", " ")
+        assert text == f"{s.title[lang]} {r.headline(lang)}"
 
 
 def test_grid_draw_verdicts_differ_by_dash_and_colour() -> None:

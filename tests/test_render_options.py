@@ -106,7 +106,7 @@ def test_render_title_replaces_the_files_title_in_every_language(tmp_path: Path)
         assert "Crate &amp; wall" in svg
         assert "Cover example 1" not in svg
     german = svg_text(tmp_path, *PAIR, "--lang", "de")
-    assert "darf" in german and "Seite: brotherhood" in german
+    assert "darf" in german and "Seite: Brotherhood" in german
 
 
 def test_render_svg_is_byte_stable_with_every_option(tmp_path: Path) -> None:
@@ -123,6 +123,10 @@ def test_render_options_do_not_apply_to_a_grid(tmp_path: Path) -> None:
                "Corridor", "-o", str(tmp_path / "g.png"))  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert pixels(tmp_path / "g.png")[0] == 1600
+    done = run(grid, "--attacker", "archer", "--target", "rat", "--title", "Corridor & rat",
+               "-o", str(tmp_path / "g.svg"))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "Corridor &amp; rat" in (tmp_path / "g.svg").read_text(encoding="utf-8")
 
 
 def test_render_file_from_python_takes_the_same_options(tmp_path: Path) -> None:

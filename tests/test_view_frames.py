@@ -18,7 +18,14 @@ import matplotlib
 import numpy as np
 import pytest
 from fwwrules_widgets import AttackPanel
-from fwwrules_widgets.board_canvas import FrameSender, changed_rects, pack, unpack
+from fwwrules_widgets.board_canvas import (
+    FrameSender,
+    changed_rects,
+    pack,
+    pack_mask,
+    pack_palette,
+    unpack,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from matplotlib.backend_bases import MouseEvent
@@ -150,12 +157,19 @@ class Browser:
     st.lists(st.tuples(st.integers(0, 39), st.integers(0, 55), st.integers(1, 255)), max_size=40),
     st.floats(0.0, 0.5),
     st.integers(0, 10_000),
+    st.booleans(),
 )
 def test_whatever_is_dropped_or_reordered_the_browser_ends_on_the_kernels_picture(
-    edits: list[tuple[int, int, int]], drop: float, seed: int
+    edits: list[tuple[int, int, int]], drop: float, seed: int, slow: bool
 ) -> None:
     state = {"pixels": picture()}
-    sender = FrameSender(lambda: state["pixels"], lambda c, b: browser.deliver(c, b))
+    now = [0.0]
+
+    def clock() -> float:  # a slow link: every ack comes a tenth of a second later
+        now[0] += 0.1 if slow else 0.0
+        return now[0]
+
+    sender = FrameSender(lambda: state["pixels"], lambda c, b: browser.deliver(c, b), clock)
     browser = Browser(sender, drop, seed)
     sender.hello()
     for y, x, value in edits:
@@ -206,6 +220,22 @@ def test_a_slow_link_gets_harder_compression() -> None:
     sender.push()
     assert zlib.decompress(sent[-1][1])  # a valid stream, whatever the level
     assert sent[-1][0]["base"] == sent[0][0]["id"]
+    assert sent[-1][0]["codec"] == "mask"  # only the changed pixels, on their base
+    assert np.array_equal(unpack((1, 1), sent), state["pixels"])
+
+
+def test_a_mask_frame_carries_only_the_changed_pixels() -> None:
+    old = picture(48, 64)
+    new = old.copy()
+    new[5:9, 3:30, :3] = 7  # a thin change inside three tiles
+    rects = changed_rects(old, new)
+    masked, colours = pack_mask(old, new, rects, 9)
+    assert len(masked) < len(pack_palette(new, rects, 9)[0])
+    whole = [(0, 0, 64, 48)]
+    first = {"id": 1, "base": -1, "full": True, "w": 64, "h": 48, "rects": whole}
+    diff = {"id": 2, "base": 1, "full": False, "w": 64, "h": 48, "rects": rects,
+            "codec": "mask", "colors": colours}  # fmt: skip
+    assert np.array_equal(unpack((1, 1), [(first, pack(old, whole, 1)), (diff, masked)]), new)
 
 
 # --- the panels' drags through the live canvas ----------------------------------------------
@@ -255,9 +285,10 @@ def test_a_fast_drag_ends_on_exactly_the_full_render_with_one_frame_in_flight() 
 
 
 def test_the_title_changes_with_a_drag() -> None:
-    """The title states the ruling: once a drag changes it, each frame wipes the old title
-    and draws the new one, so a picture never says "may attack" over a text that says it
-    may not (and an unchanged title costs the drag nothing)."""
+    """The title states the ruling: once a drag changes it, the blit background is drawn
+    again with the old title wiped and the new one in it, so a picture never says "may
+    attack" over a text that says it may not; an unchanged title costs a motion nothing
+    (it is never among the artists drawn on every motion)."""
     p = AttackPanel(fwwrules.loads(SCENARIO), attacker="knight", target="brute",
                     interactive=False)  # fmt: skip
     canvas: Any = p.view.figure.canvas
@@ -270,10 +301,13 @@ def test_the_title_changes_with_a_drag() -> None:
     title = p.artists.title
     before = title.get_text()
     event("button_press_event", 250.0, 100.0)
+    background = p.view._background
     event("motion_notify_event", 250.0, 110.0)
     assert title.get_text() == before and title not in (p.view._moving_set or [])
+    assert p.view._background is background  # nothing to draw again
     event("motion_notify_event", 250.0, 250.0)  # behind the wall: the ruling changes
-    assert title.get_text() != before and title in (p.view._moving_set or [])
+    assert title.get_text() != before and title not in (p.view._moving_set or [])
+    assert p.view._background is not background  # drawn into a new background
     box = title.get_window_extent()
     rows = slice(int(canvas.get_width_height(physical=True)[1] - box.y1) - 3, None)
     frame = np.asarray(canvas.buffer_rgba())[rows][: int(box.height) + 6].copy()

@@ -4,7 +4,7 @@ The panels hold controls and call :mod:`fwwrules`; they decide nothing. Test the
 set ``.value`` on a control, then look at ``.ruling`` and ``.artists``.
 
 * :class:`AttackPanel`: one attack, with dropdowns, position controls and mouse dragging
-  (ipympl); the ruling beside the board.
+  (the live board canvas); the ruling beside the board.
 * :class:`ExampleStepper` with :class:`Step`: Prev/Next through worked examples.
 * :class:`MeleePanel`: engagements, outnumbered, withdraw and slide previews, into-melee.
 * :class:`GridPanel`: Pathfinder 1e grid cover (attacker, target, attack type).

@@ -5,7 +5,7 @@
 // * On render the view says "hello" with its devicePixelRatio; until then the kernel sends
 //   no picture. It answers with a full frame at that ratio.
 // * A frame is {id, base, full, seq, w, h, rects: [[x, y, w, h], ...], codec} plus one
-//   zlib buffer with the rects' pixels (codec "rgb" or "palette", see paint). Frames are
+//   zlib buffer with the rects' pixels (codec "rgb", "palette" or "mask", see paint). Frames are
 //   applied strictly in the order they arrive, each whole (all its rects or none). A frame
 //   older than the one shown is dropped; a diff frame whose base is not the frame shown is
 //   never applied: the view asks for a full frame ("refresh") instead. After painting a
@@ -34,20 +34,31 @@ function inflate(buffer) {
 
 // Paints a frame's rects; returns how many bytes of the buffer it used (all, when sound).
 // Codec "rgb": RGB per pixel. Codec "palette": msg.colors RGB triples, one index byte per
-// pixel (255: take the next rare colour), then the rare colours' RGB in order.
+// pixel (255: take the next rare colour), then the rare colours' RGB in order. Codec "mask"
+// (a diff frame, applied on exactly its base): one bit per pixel of the rects, most
+// significant first (1: changed), then the changed pixels alone as the palette codec has
+// them; an unchanged pixel keeps what the canvas shows.
 function paint(ctx, msg, bytes) {
-  const palette = msg.codec === "palette";
-  const colors = palette ? msg.colors * 3 : 0;
+  const codec = msg.codec || "rgb";
   let total = 0;
   for (const r of msg.rects) total += r[2] * r[3];
+  const bits = codec === "mask" ? Math.ceil(total / 8) : 0;
+  let changed = total;
+  if (codec === "mask") {
+    changed = 0;
+    for (let k = 0; k < total; k++) if (bytes[k >> 3] & (128 >> (k & 7))) changed++;
+  }
+  const colors = codec === "rgb" ? 0 : bits + msg.colors * 3;
   let at = colors;
-  let rare = colors + total;
+  let rare = colors + changed;
+  let k = 0;
   for (const [x, y, w, h] of msg.rects) {
-    const image = ctx.createImageData(w, h);
+    const image = codec === "mask" ? ctx.getImageData(x, y, w, h) : ctx.createImageData(w, h);
     const out = image.data;
-    for (let i = 0; i < out.length; i += 4) {
+    for (let i = 0; i < out.length; i += 4, k++) {
+      if (codec === "mask" && !(bytes[k >> 3] & (128 >> (k & 7)))) continue;
       let from;
-      if (!palette) {
+      if (codec === "rgb") {
         from = at;
         at += 3;
       } else {
@@ -56,7 +67,7 @@ function paint(ctx, msg, bytes) {
           from = rare;
           rare += 3;
         } else {
-          from = c * 3;
+          from = bits + c * 3;
         }
       }
       out[i] = bytes[from];
@@ -66,7 +77,7 @@ function paint(ctx, msg, bytes) {
     }
     ctx.putImageData(image, x, y);
   }
-  return palette ? rare : at;
+  return codec === "rgb" ? at : rare;
 }
 
 function render({ model, el }) {

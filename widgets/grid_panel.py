@@ -21,7 +21,7 @@ from fwwrules.draw.grid import DEFAULT_GRID_STYLE, GridArtists, GridStyle, draw_
 from fwwrules.errors import FwwError
 from fwwrules.grid import ATTACKS, GridRuling, GridScenario
 
-from .panel import ControlPanel, board_and_side, fit_control, wrap_row
+from .panel import ControlPanel, board_and_side, fit_control, text_px, wrap_row
 from .text import ui
 from .view import PNG_PIXEL_RATIO, static_bundle
 
@@ -115,6 +115,8 @@ class GridPanel(ControlPanel):
             with self._held():
                 self.attack.options = options
                 self.attack.value = value
+        # every button as wide as the longest choice ('Nahkampfangriff mit Reichweite' was cut)
+        self.attack.style.button_width = f"{max(text_px(o[0]) for o in options) + 24}px"
         fit_control(self.attacker)
         fit_control(self.target)
 

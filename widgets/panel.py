@@ -111,7 +111,7 @@ class ControlPanel(PictureExport):
 
 
 class MovablePanel(ControlPanel):
-    """A panel whose models move: by mouse on the board (ipympl) or with the ``model``,
+    """A panel whose models move: by mouse on the board (the live canvas) or with the ``model``,
     ``x`` and ``y`` controls (scenario units). A drag stops at contact with another base and
     at the table's edge and slides along it (:func:`fwwrules.placement.slide_at_contact`)."""
 
@@ -171,7 +171,7 @@ class MovablePanel(ControlPanel):
         with self._locked():
             self.move(self.model.value, self.x.value, self.y.value)
 
-    # --- mouse (ipympl) ---------------------------------------------------------------------
+    # --- mouse (the live board canvas) ------------------------------------------------------
     def _picked(self, model_id: str) -> None:
         with self._held():
             self.model.value = model_id

@@ -10,9 +10,10 @@ the figure is drawn at :data:`PNG_PIXEL_RATIO` times its CSS size and shown as a
 :class:`ipywidgets.Image` of that CSS size; the panels' position controls still move models.
 
 Dragging uses blitting: on the press the moving artists (the dragged base and every
-overlay, and the title, which states the ruling) are marked ``animated``, the rest is drawn
-once and kept, and each motion restores that background and draws only the moving artists
-over it. The release draws everything once.
+overlay) are marked ``animated``, the rest is drawn once and kept, and each motion restores
+that background and draws only the moving artists over it. The title and the caption, which
+state the ruling, stay in the background and are drawn into it again only when their words
+change. The release draws everything once.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import numpy as np
 from matplotlib.artist import Artist
 from matplotlib.backend_bases import MouseButton, MouseEvent
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 
 from fwwrules.draw import (
     DEFAULT_STYLE,
@@ -184,8 +186,9 @@ class BoardView:
         self._moving_set: list[Artist] | None = None
         self._cache: tuple[tuple[Any, ...], Any] | None = None
         self._cache_key: str | None = None
-        self._title_at_press: tuple[str, Any] | None = None
-        self._title_eraser: Artist | None = None
+        self._baked: dict[int, tuple[Text, str, Any]] = {}
+        """The slow texts (title, caption) as the blit background holds them, by id: the
+        artist, its text and its box (device pixels)."""
         self._restarted = ui("kernel-restarted", "en")
         self.lock = threading.RLock()
         """Held while the board changes or is drawn: the kernel may hand the board's mouse and
@@ -401,37 +404,66 @@ class BoardView:
                 found = mid
         return found
 
-    def _drag_artists(self, model_id: str) -> list[Artist]:
-        """What a drag of ``model_id`` redraws: its base and label and the overlays; and the
-        title once it says something else than when the drag began (it states the ruling):
-        drawn over an eraser of the old one, so an unchanged title costs nothing. The
-        legend and other labels wait for the drop."""
+    def _slow_texts(self) -> list[Text]:
+        """The texts that state the ruling (the title, the caption with the rules and band):
+        costly to draw (a wrapped title is a third of a drag frame's drawing) and rarely
+        changed by a drag, so a drag keeps them in the blit background (:meth:`_bake`)."""
         assert self.artists is not None
-        items = moving_artists(self.artists, model_id, drag=True)
-        title = self.artists.title
-        if self._title_at_press is not None and title.get_text() != self._title_at_press[0]:
-            items += [self._eraser(self._title_at_press[1]), title]
+        caption: Text | None = self.artists.state.get("caption")
+        return [self.artists.title] + ([caption] if caption is not None else [])
+
+    def _drag_artists(self, model_id: str) -> list[Artist]:
+        """What a drag of ``model_id`` redraws on every motion: its base and label and the
+        overlays. The title and caption are in the background (:meth:`_bake`); the legend
+        and other labels wait for the drop."""
+        assert self.artists is not None
+        slow = {id(a) for a in self._slow_texts()}
+        items = [a for a in moving_artists(self.artists, model_id, drag=True)
+                 if id(a) not in slow]  # fmt: skip
         return sorted(items, key=lambda a: a.get_zorder())
 
+    def _bake(self) -> None:
+        """Draw into the blit background the slow texts that say something else than it
+        holds: each over an eraser of its old box (the figure's colour), then keep the
+        background again. A motion that leaves them unchanged costs nothing here."""
+        if self._background is None:
+            return
+        changed = [(a, box) for a, text, box in self._baked.values() if a.get_text() != text]
+        if not changed:
+            return
+        canvas: Any = self.figure.canvas
+        canvas.restore_region(self._background)
+        for a, box in changed:
+            self.ax.draw_artist(self._eraser(box))
+            if a.get_visible():
+                self.ax.draw_artist(a)
+        self._background = canvas.copy_from_bbox(self.figure.bbox)
+        self._note_baked()
+
+    def _note_baked(self) -> None:
+        """Remember the slow texts' words and boxes as the background now holds them."""
+        canvas: Any = self.figure.canvas
+        renderer = canvas.get_renderer()
+        self._baked = {
+            id(a): (a, a.get_text(), a.get_window_extent(renderer)) for a in self._slow_texts()
+        }
+
     def _eraser(self, box: Any) -> Artist:
-        """A patch of the figure's colour over ``box`` (device pixels): the title the
-        background holds, wiped before a new title is drawn over it."""
+        """A patch of the figure's colour over ``box`` (device pixels, 2 px more each way):
+        what a slow text left in the background, wiped before its new words are drawn."""
         from matplotlib.patches import Rectangle
         from matplotlib.transforms import IdentityTransform
 
-        assert self.artists is not None
-        if self._title_eraser is None:
-            self._title_eraser = Rectangle(
-                (box.x0 - 2, box.y0 - 2),
-                box.width + 4,
-                box.height + 4,
-                transform=IdentityTransform(),
-                facecolor=self.figure.get_facecolor(),
-                edgecolor="none",
-                zorder=self.artists.title.get_zorder() - 0.01,
-            )
-            self._title_eraser.set_figure(self.figure)
-        return self._title_eraser
+        patch = Rectangle(
+            (box.x0 - 2, box.y0 - 2),
+            box.width + 4,
+            box.height + 4,
+            transform=IdentityTransform(),
+            facecolor=self.figure.get_facecolor(),
+            edgecolor="none",
+        )
+        patch.set_figure(self.figure)
+        return patch
 
     def _press(self, event: MouseEvent) -> None:
         if self.on_move is None or event.inaxes is not self.ax or event.button != 1:
@@ -448,11 +480,8 @@ class BoardView:
         self._offset = (cx - event.xdata, cy - event.ydata)
         self._last = (cx, cy)
         set_animated(self.artists, [], True)  # pools made during the drag are animated
-        self._title_at_press = None
-        self._title_eraser = None
         self.start_blit(self._drag_artists(mid))
-        title = self.artists.title
-        self._title_at_press = (title.get_text(), title.get_window_extent())
+        self._note_baked()
 
     def _motion(self, event: MouseEvent) -> None:
         if self.dragging is None or event.x is None or event.y is None:
@@ -480,6 +509,7 @@ class BoardView:
                     a.set_animated(True)
                     self._moving_set.append(a)
             self._moving_set.sort(key=lambda a: a.get_zorder())
+        self._bake()
         self.blit()
 
     def _release(self, event: MouseEvent) -> None:
@@ -490,8 +520,7 @@ class BoardView:
         self.end_blit()
         set_animated(self.artists, [], False)
         self.dragging = None
-        self._title_at_press = None
-        self._title_eraser = None
+        self._baked = {}
         if self.on_drop is not None:
             self.on_drop(mid, x, y)
         # Everything drawn at once, in z-order (not a background plus moving artists): the

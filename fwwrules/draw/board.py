@@ -45,6 +45,7 @@ from matplotlib.path import Path
 from matplotlib.text import Text
 from matplotlib.typing import LineStyleType
 
+from ..catalogue import side_name
 from ..elevation import significant_edges
 from ..engagement import engagements as engagement_graph
 from ..pieces import Bounds, EdgeRef, ModelRef, PieceRef, TerrainRef
@@ -388,152 +389,46 @@ def draw_board(
     """
     if ax is None:
         ax = new_axes(style.figsize, style.dpi, style.margins, pyplot=True)
-    figure = figure_of(ax)
     fit_limits(ax, scenario.limits_mm(style.margin_mm))
     ax.set_aspect("equal", adjustable="box")
     ax.autoscale(False)
-    fs = style.font_size
-
-    terrain = terrain_patches(scenario, style)
-    for patch in terrain.values():
-        ax.add_artist(patch)
-    # Terrain labels are made by update_board, only for pieces that show one.
-    terrain_labels: dict[str, Text] = {}
-
-    edges = Line2D(
-        [],
-        [],
-        color=style.edge_colour,
-        linewidth=style.edge_linewidth,
-        linestyle=style.edge_linestyle,
-        zorder=2,
-    )
-    ax.add_line(edges)
-
-    bases: dict[str, Circle] = {}
-    labels: dict[str, Text] = {}
-    for m in scenario.models:
-        _add_base(ax, scenario, m.id, style, bases, labels)
-
-    def line(zorder: float, **kw: Any) -> Line2D:
-        ln = Line2D([], [], zorder=zorder, visible=False, **kw)
-        ax.add_line(ln)
-        return ln
-
-    bands = {
-        name: Circle(
-            (0.0, 0.0),
-            1.0,
-            fill=False,
-            edgecolor=style.band_colours[i],
-            linestyle=style.band_linestyles[i],
-            linewidth=style.band_linewidth,
-            zorder=1.5,
-            visible=False,
-        )
-        for i, name in enumerate(("short", "long"))
-    }
-    for c in bands.values():
-        ax.add_patch(c)
-
-    engaged = line(
-        3.2,
-        color=style.engaged_colour,
-        linewidth=style.engaged_linewidth,
-        solid_capstyle="round",
-        alpha=0.8,
-    )
-    blockers = line(4.0, color=style.blocker_colour, linewidth=2.5)
-    fan = line(
-        4.1,
-        color=style.fan_colour,
-        alpha=style.fan_alpha,
-        linestyle=style.fan_linestyle,
-        linewidth=1.2,
-    )
-    ignored = line(
-        4.2, color=style.ignored_colour, linestyle=style.ignored_linestyle, linewidth=1.8
-    )
-    cover_outline = line(4.3, color=style.cover_colour, linewidth=style.cover_linewidth)
-    grazes = line(4.4, color=style.graze_colour, linestyle=style.graze_linestyle, linewidth=2.0)
-    loc = line(
-        4.5, color=style.loc_colour, linestyle=style.loc_linestyle, linewidth=style.loc_linewidth
-    )
-    crossings = line(4.6, color=style.cover_colour, linewidth=style.cover_linewidth + 1.0)
-    sight = line(4.45, color=style.los_colour, linewidth=style.los_linewidth)
-    crossing_points = line(
-        4.8,
-        color=style.cover_colour,
-        linestyle="none",
-        marker=style.crossing_marker,
-        markersize=style.marker_size,
-        markeredgecolor="black",
-    )
-    graze_points = line(
-        4.8,
-        color=style.graze_colour,
-        linestyle="none",
-        marker=style.graze_marker,
-        markersize=style.marker_size,
-        markeredgecolor="black",
-    )
-    slide_path = line(4.5, color=style.slide_legal_colour, linestyle=":", linewidth=1.2)
+    # The artists are made in drawing order (equal zorders draw in the order they were added).
+    terrain, edges, bases, labels = _piece_artists(ax, scenario, style)
+    bands = _band_circles(ax, style)
+    lines = _ruling_lines(ax, style)
     slide_ghost = Circle((0.0, 0.0), 1.0, fill=False, linewidth=2.0, zorder=4.5, visible=False)
-    slide_breaks = line(
-        5.5,
-        color=style.slide_illegal_colour,
-        linestyle="none",
-        marker=style.slide_break_marker,
-        markersize=style.marker_size * 1.6,
-        markeredgecolor="black",
-        markeredgewidth=1.0,
-    )
     ax.add_patch(slide_ghost)
-    note_box = label_box(style)
-    fan_label = ax.text(
-        0, 0, "", fontsize=fs, color=style.fan_colour, ha="center", va="center",
-        zorder=style.label_zorder + 0.1, visible=False, bbox=note_box,
-    )  # fmt: skip
-    slide_label = ax.text(
-        0, 0, "", fontsize=fs, ha="center", va="bottom", zorder=style.label_zorder + 0.1,
-        visible=False, bbox=note_box,
-    )  # fmt: skip
-    _set_axes_units(ax, scenario, style, lang)
-    ax.tick_params(labelsize=fs)
-    if style.grid_inches:
-        ax.grid(True, which="major", color="#DDDDDD", linewidth=0.6, zorder=0)
-        ax.set_axisbelow(True)
-    if style.scale_bar:
-        _add_scale_bar(ax, scenario, style)
+    fan_label, slide_label = _note_labels(ax, style)
+    _decorate_axes(ax, scenario, style, lang)
 
     artists = BoardArtists(
-        figure=figure,
+        figure=figure_of(ax),
         ax=ax,
         style=style,
         bases=bases,
         labels=labels,
         terrain=terrain,
-        terrain_labels=terrain_labels,
+        terrain_labels={},  # made by update_board, only for pieces that show one
         edges=edges,
-        sight=sight,
-        fan=fan,
+        sight=lines["sight"],
+        fan=lines["fan"],
         fan_label=fan_label,
-        blockers=blockers,
-        loc=loc,
-        cover_outline=cover_outline,
-        crossings=crossings,
-        crossing_points=crossing_points,
-        grazes=grazes,
-        graze_points=graze_points,
-        ignored=ignored,
+        blockers=lines["blockers"],
+        loc=lines["loc"],
+        cover_outline=lines["cover_outline"],
+        crossings=lines["crossings"],
+        crossing_points=lines["crossing_points"],
+        grazes=lines["grazes"],
+        graze_points=lines["graze_points"],
+        ignored=lines["ignored"],
         ignored_labels=[],
         bands=bands,
-        engagements=engaged,
+        engagements=lines["engagements"],
         numbers=[],
         slide_ghost=slide_ghost,
-        slide_path=slide_path,
+        slide_path=lines["slide_path"],
         slide_label=slide_label,
-        slide_breaks=slide_breaks,
+        slide_breaks=lines["slide_breaks"],
         free_attacks=[],
         title=ax.title,
         state={"animated": False, "terrain_drawn": frozenset(t.id for t in scenario.terrain)},
@@ -549,6 +444,129 @@ def draw_board(
         slide=slide,
         withdraw=withdraw,
     )
+
+
+def _piece_artists(
+    ax: Axes, scenario: Scenario, style: BoardStyle
+) -> tuple[dict[str, PathPatch], Line2D, dict[str, Circle], dict[str, Text]]:
+    """The terrain (one patch per kind), the Significant Edges' line (filled by
+    :func:`update_board`), and each model's base with its label."""
+    terrain = terrain_patches(scenario, style)
+    for patch in terrain.values():
+        ax.add_artist(patch)
+    edges = Line2D(
+        [],
+        [],
+        color=style.edge_colour,
+        linewidth=style.edge_linewidth,
+        linestyle=style.edge_linestyle,
+        zorder=2,
+    )
+    ax.add_line(edges)
+    bases: dict[str, Circle] = {}
+    labels: dict[str, Text] = {}
+    for m in scenario.models:
+        _add_base(ax, scenario, m.id, style, bases, labels)
+    return terrain, edges, bases, labels
+
+
+def _band_circles(ax: Axes, style: BoardStyle) -> dict[str, Circle]:
+    """The short and long range rings (hidden until a ruling has a band)."""
+    bands = {
+        name: Circle(
+            (0.0, 0.0),
+            1.0,
+            fill=False,
+            edgecolor=style.band_colours[i],
+            linestyle=style.band_linestyles[i],
+            linewidth=style.band_linewidth,
+            zorder=1.5,
+            visible=False,
+        )
+        for i, name in enumerate(("short", "long"))
+    }
+    for c in bands.values():
+        ax.add_patch(c)
+    return bands
+
+
+def _ruling_lines(ax: Axes, style: BoardStyle) -> dict[str, Line2D]:
+    """The (hidden, empty) lines and markers a ruling, a slide or a withdrawal fills, by the
+    name of their :class:`BoardArtists` field, added in drawing order."""
+
+    def line(zorder: float, **kw: Any) -> Line2D:
+        ln = Line2D([], [], zorder=zorder, visible=False, **kw)
+        ax.add_line(ln)
+        return ln
+
+    def markers(zorder: float, colour: str, marker: str, size: float, **kw: Any) -> Line2D:
+        return line(
+            zorder, color=colour, linestyle="none", marker=marker, markersize=size,
+            markeredgecolor="black", **kw,
+        )  # fmt: skip
+
+    out: dict[str, Line2D] = {}
+    out["engagements"] = line(
+        3.2,
+        color=style.engaged_colour,
+        linewidth=style.engaged_linewidth,
+        solid_capstyle="round",
+        alpha=0.8,
+    )
+    out["blockers"] = line(4.0, color=style.blocker_colour, linewidth=2.5)
+    out["fan"] = line(
+        4.1,
+        color=style.fan_colour,
+        alpha=style.fan_alpha,
+        linestyle=style.fan_linestyle,
+        linewidth=1.2,
+    )
+    out["ignored"] = line(
+        4.2, color=style.ignored_colour, linestyle=style.ignored_linestyle, linewidth=1.8
+    )
+    out["cover_outline"] = line(4.3, color=style.cover_colour, linewidth=style.cover_linewidth)
+    out["grazes"] = line(
+        4.4, color=style.graze_colour, linestyle=style.graze_linestyle, linewidth=2.0
+    )
+    out["loc"] = line(
+        4.5, color=style.loc_colour, linestyle=style.loc_linestyle, linewidth=style.loc_linewidth
+    )
+    out["crossings"] = line(4.6, color=style.cover_colour, linewidth=style.cover_linewidth + 1.0)
+    out["sight"] = line(4.45, color=style.los_colour, linewidth=style.los_linewidth)
+    size = style.marker_size
+    out["crossing_points"] = markers(4.8, style.cover_colour, style.crossing_marker, size)
+    out["graze_points"] = markers(4.8, style.graze_colour, style.graze_marker, size)
+    out["slide_path"] = line(4.5, color=style.slide_legal_colour, linestyle=":", linewidth=1.2)
+    out["slide_breaks"] = markers(
+        5.5, style.slide_illegal_colour, style.slide_break_marker, size * 1.6, markeredgewidth=1.0
+    )
+    return out
+
+
+def _note_labels(ax: Axes, style: BoardStyle) -> tuple[Text, Text]:
+    """The blocked fan's note and the slide's note (hidden until used)."""
+    fs = style.font_size
+    note_box = label_box(style)
+    fan_label = ax.text(
+        0, 0, "", fontsize=fs, color=style.fan_colour, ha="center", va="center",
+        zorder=style.label_zorder + 0.1, visible=False, bbox=note_box,
+    )  # fmt: skip
+    slide_label = ax.text(
+        0, 0, "", fontsize=fs, ha="center", va="bottom", zorder=style.label_zorder + 0.1,
+        visible=False, bbox=note_box,
+    )  # fmt: skip
+    return fan_label, slide_label
+
+
+def _decorate_axes(ax: Axes, scenario: Scenario, style: BoardStyle, lang: str) -> None:
+    """Axis units, tick labels, the inch grid and the scale bar, as the style asks."""
+    _set_axes_units(ax, scenario, style, lang)
+    ax.tick_params(labelsize=style.font_size)
+    if style.grid_inches:
+        ax.grid(True, which="major", color="#DDDDDD", linewidth=0.6, zorder=0)
+        ax.set_axisbelow(True)
+    if style.scale_bar:
+        _add_scale_bar(ax, scenario, style)
 
 
 def _add_base(
@@ -634,52 +652,8 @@ def update_board(
     style = artists.style
     ax = artists.ax
     board = scenario.board
-    unit = scenario.units
-
-    # Bases and their labels.
-    for m in scenario.models:
-        if m.id not in artists.bases:
-            _add_base(ax, scenario, m.id, style, artists.bases, artists.labels)
-            _animate([artists.bases[m.id], artists.labels[m.id]], artists.state["animated"])
-        d = board.models[m.id].disc
-        base = artists.bases[m.id]
-        base.set_center((d.x, d.y))
-        base.set_radius(d.r)
-        base.set_visible(True)
-        text = m.label
-        if m.elevation:
-            text += f" ↑{_length(m.elevation, unit, lang)}"
-        lab = artists.labels[m.id]
-        lab.set_position((d.x, d.y - d.r - 1.5))
-        lab.set_horizontalalignment("center")
-        lab.set_verticalalignment("top")
-        lab.set_text(text)
-        lab.set_visible(True)
-    for mid in artists.bases.keys() - board.models.keys():
-        artists.bases[mid].set_visible(False)
-        artists.labels[mid].set_visible(False)
-
-    # Terrain labels: name and height (unnamed pieces without a height only when the style
-    # asks: on a crowded board forty ids cost more to draw than everything else).
-    outlines: dict[int, list[XY]] = artists.state.setdefault("terrain_label_of", {})
-    for t in scenario.terrain:
-        named = t.name is not None or t.height is not None or style.label_unnamed_terrain
-        lines = [t.label] if named else []
-        if t.height is not None:
-            lines.append(f"{draw_word('height', lang)} {_length(t.height, unit, lang)}")
-        tl = artists.terrain_labels.get(t.id)
-        if tl is None:
-            if not lines or t.id not in artists.state.get("terrain_drawn", ()):
-                continue
-            tl = _add_terrain_label(ax, style)
-            _animate([tl], artists.state["animated"])
-            artists.terrain_labels[t.id] = tl
-        tl.set_text("\n".join(lines))
-        tl.set_visible(bool(lines))
-        polygon = board.terrain[t.id].polygon
-        p = polygon.representative_point()
-        tl.set_position((float(p.x), float(p.y)))
-        outlines[id(tl)] = [(float(x), float(y)) for x, y in polygon.exterior.coords]
+    _update_bases(artists, scenario, lang)
+    _update_terrain_labels(artists, scenario, lang)
 
     # Significant Edges.
     edges = significant_edges(board)
@@ -711,6 +685,60 @@ def update_board(
     return artists
 
 
+def _update_bases(artists: BoardArtists, scenario: Scenario, lang: str) -> None:
+    """Every model's base and label where the scenario has it (new models get theirs);
+    models no longer in the scenario are hidden."""
+    style = artists.style
+    board = scenario.board
+    for m in scenario.models:
+        if m.id not in artists.bases:
+            _add_base(artists.ax, scenario, m.id, style, artists.bases, artists.labels)
+            _animate([artists.bases[m.id], artists.labels[m.id]], artists.state["animated"])
+        d = board.models[m.id].disc
+        base = artists.bases[m.id]
+        base.set_center((d.x, d.y))
+        base.set_radius(d.r)
+        base.set_visible(True)
+        text = m.label
+        if m.elevation:
+            text += f" ↑{_length(m.elevation, scenario.units, lang)}"
+        lab = artists.labels[m.id]
+        lab.set_position((d.x, d.y - d.r - 1.5))
+        lab.set_horizontalalignment("center")
+        lab.set_verticalalignment("top")
+        lab.set_text(text)
+        lab.set_visible(True)
+    for mid in artists.bases.keys() - board.models.keys():
+        artists.bases[mid].set_visible(False)
+        artists.labels[mid].set_visible(False)
+
+
+def _update_terrain_labels(artists: BoardArtists, scenario: Scenario, lang: str) -> None:
+    """Terrain labels: name and height (unnamed pieces without a height only when the style
+    asks: on a crowded board forty ids cost more to draw than everything else)."""
+    style = artists.style
+    board = scenario.board
+    outlines: dict[int, list[XY]] = artists.state.setdefault("terrain_label_of", {})
+    for t in scenario.terrain:
+        named = t.name is not None or t.height is not None or style.label_unnamed_terrain
+        lines = [t.label] if named else []
+        if t.height is not None:
+            lines.append(f"{draw_word('height', lang)} {_length(t.height, scenario.units, lang)}")
+        tl = artists.terrain_labels.get(t.id)
+        if tl is None:
+            if not lines or t.id not in artists.state.get("terrain_drawn", ()):
+                continue
+            tl = _add_terrain_label(artists.ax, style)
+            _animate([tl], artists.state["animated"])
+            artists.terrain_labels[t.id] = tl
+        tl.set_text("\n".join(lines))
+        tl.set_visible(bool(lines))
+        polygon = board.terrain[t.id].polygon
+        p = polygon.representative_point()
+        tl.set_position((float(p.x), float(p.y)))
+        outlines[id(tl)] = [(float(x), float(y)) for x, y in polygon.exterior.coords]
+
+
 FIXED_SIZE_GID = FIXED_SIZE
 """The gid of a figure that must keep its size (a panel's canvas): its key moves below the
 board when the column cannot hold it, where any other figure grows taller instead."""
@@ -726,7 +754,7 @@ def lay_out(artists: BoardArtists, scenario: Scenario, title: str) -> None:
     key moves below the board, which takes room from it, so the labels are placed again (at
     most a few times)."""
     from .labels import place_labels
-    from .layout import fit_layout, key_overflow, place_key_below, show_key
+    from .layout import fit_layout, grow_for_key_below, key_overflow, place_key_below, show_key
 
     ax = artists.ax
     fig = artists.figure
@@ -749,8 +777,8 @@ def lay_out(artists: BoardArtists, scenario: Scenario, title: str) -> None:
             over = key_overflow(ax)
             if over <= 0.0:
                 return
-            if not fixed:
-                fit_layout(ax, title=title, refit=refit, height=height, grow=over)
+            if not fixed:  # the figure grows: the key goes below the board
+                grow_for_key_below(ax, title=title, refit=refit, height=height)
                 return
         need = place_key_below(ax)
         if need <= strip:
@@ -803,65 +831,69 @@ def _disc(scenario: Scenario, ident: str) -> tuple[float, float, float] | None:
 def _draw_sight(
     artists: BoardArtists, scenario: Scenario, ruling: AttackRuling | None, lang: str
 ) -> None:
-    style = artists.style
+    """A ruling's line of sight (its witness, or the blocked fan and what blocks it) and,
+    when the attack is allowed, its Line of Cover (:func:`_draw_cover`)."""
     sight = None if ruling is None else ruling.sight
     if ruling is None or sight is None:
-        for a in (
-            artists.sight,
-            artists.fan,
-            artists.fan_label,
-            artists.blockers,
-            artists.loc,
-            artists.cover_outline,
-            artists.crossings,
-            artists.crossing_points,
-            artists.grazes,
-            artists.graze_points,
-            artists.ignored,
-        ):
+        for a in (artists.sight, artists.fan, artists.fan_label, artists.blockers):
             a.set_visible(False)
-        _sync_texts(artists, artists.ignored_labels, [])
-        _sync_texts(artists, artists.cover_labels, [])
+        _hide_cover(artists)
         return
-
     # The witness that proves LoS, or the blocked fan.
     if sight.witness is not None:
         _set_pieces(artists.sight, [[_xy(sight.witness[0]), _xy(sight.witness[1])]])
     else:
         _set_pieces(artists.sight, [])
-    blocked = sight.witness is None and ruling.line_of_sight is False
-    if blocked:
-        fan = _fan(scenario, ruling, style.fan_lines)
-        _set_pieces(artists.fan, fan)
-        mid = fan[len(fan) // 2]
-        artists.fan_label.set_position(((mid[0][0] + mid[1][0]) / 2, (mid[0][1] + mid[1][1]) / 2))
-        artists.fan_label.set_text("✕ " + draw_word("no-los", lang))
-        artists.fan_label.set_visible(True)
-        _set_pieces(artists.blockers, [o for b in sight.blockers for o in _outlines(scenario, b)])
+    if sight.witness is None and ruling.line_of_sight is False:
+        _draw_fan(artists, scenario, ruling, lang)
     else:
         _set_pieces(artists.fan, [])
         artists.fan_label.set_visible(False)
         _set_pieces(artists.blockers, [])
-
     if not ruling.allowed:
         # Decision 1: an attack that is not allowed presents no cover. Its Line of Cover, the
         # pieces it crosses, grazes or ignores and their modifiers are not drawn; the line
         # of sight (or the blocked fan) and the range rings say why it is not allowed.
-        for a in (
-            artists.loc,
-            artists.cover_outline,
-            artists.crossings,
-            artists.crossing_points,
-            artists.grazes,
-            artists.graze_points,
-            artists.ignored,
-        ):
-            a.set_visible(False)  # fmt: skip
-        _sync_texts(artists, artists.ignored_labels, [])
-        _sync_texts(artists, artists.cover_labels, [])
+        _hide_cover(artists)
         return
+    _draw_cover(artists, scenario, ruling, lang)
 
-    # The Line of Cover, what it crosses, what it only grazes, what is ignored.
+
+def _hide_cover(artists: BoardArtists) -> None:
+    """No Line of Cover: its lines, markers, notes and badges hidden."""
+    for a in (
+        artists.loc,
+        artists.cover_outline,
+        artists.crossings,
+        artists.crossing_points,
+        artists.grazes,
+        artists.graze_points,
+        artists.ignored,
+    ):
+        a.set_visible(False)
+    _sync_texts(artists, artists.ignored_labels, [])
+    _sync_texts(artists, artists.cover_labels, [])
+
+
+def _draw_fan(artists: BoardArtists, scenario: Scenario, ruling: AttackRuling, lang: str) -> None:
+    """No line of sight: the fan of blocked lines across both bases, its note, and the
+    outlines of what blocks it."""
+    assert ruling.sight is not None
+    fan = _fan(scenario, ruling, artists.style.fan_lines)
+    _set_pieces(artists.fan, fan)
+    mid = fan[len(fan) // 2]
+    artists.fan_label.set_position(((mid[0][0] + mid[1][0]) / 2, (mid[0][1] + mid[1][1]) / 2))
+    artists.fan_label.set_text("✕ " + draw_word("no-los", lang))
+    artists.fan_label.set_visible(True)
+    blockers = [o for b in ruling.sight.blockers for o in _outlines(scenario, b)]
+    _set_pieces(artists.blockers, blockers)
+
+
+def _draw_cover(artists: BoardArtists, scenario: Scenario, ruling: AttackRuling, lang: str) -> None:
+    """The Line of Cover, what it crosses, what it only grazes, what is ignored (with a
+    note), and each piece it passes through marked with its modifier (the badge)."""
+    sight = ruling.sight
+    assert sight is not None
     _set_pieces(artists.loc, [[_xy(sight.loc[0]), _xy(sight.loc[1])]])
     ignored = {i.ref: i.clause for i in ruling.ignored}
     outlines: list[list[XY]] = []
@@ -888,11 +920,20 @@ def _draw_sight(
     _set_pieces(artists.grazes, graze_outlines)
     _set_pieces(artists.graze_points, [[p] for p in graze_points])
     _set_pieces(artists.ignored, [o for s in ignored for o in _outlines(scenario, s)])
+    _draw_ignored_notes(artists, scenario, list(ignored), lang)
+    _draw_cover_badges(artists, scenario, ruling)
+
+
+def _draw_ignored_notes(
+    artists: BoardArtists, scenario: Scenario, ignored: list[PieceRef], lang: str
+) -> None:
+    """'<piece>: ignored' beside each piece the Line of Cover ignores (the clause is in the
+    ruling beside the board)."""
+    style = artists.style
     notes = []
     for ref in ignored:
         at = _anchor(scenario, ref)
         if at is not None:
-            # The clause is in the ruling beside the board; the board says "ignored".
             notes.append((at, f"{_piece_label(scenario, ref)}: {draw_word('ignored', lang)}"))
     _sync_texts(
         artists,
@@ -906,7 +947,14 @@ def _draw_sight(
         parse_math=False,
         bbox={**label_box(style, edge=style.ignored_colour), "alpha": 1.0},
     )
-    # Each piece the Line of Cover passes through, marked with its modifier.
+
+
+def _draw_cover_badges(artists: BoardArtists, scenario: Scenario, ruling: AttackRuling) -> None:
+    """Each piece the Line of Cover passes through, marked with its modifier where the line
+    leaves it."""
+    style = artists.style
+    sight = ruling.sight
+    assert sight is not None
     exits = {c.ref: _xy(c.points[-1]) for c in sight.crossings if c.points}
     marks = []
     for entry in ruling.cover:
@@ -1328,6 +1376,8 @@ def _label(key: str, data: str, lang: str) -> str:
     word = draw_word(key, lang)
     if key.endswith("-band") and data:
         data = draw_word(data, lang)  # a ruler's colour
+    elif key == "side":
+        data = side_name(data)
     return f"{word}: {data}" if data else word
 
 

@@ -25,6 +25,7 @@ from matplotlib.text import Text
 
 from ..catalogue import check_lang, render
 from ..grid import ARROW_SLIT, LOW, VERDICTS, WALL, GridRuling, GridScenario
+from ..pieces import title_in
 from .figure import Margins, figure_of, new_axes
 from .layout import fit_height_to_board, fit_layout
 
@@ -152,7 +153,42 @@ def draw_grid(
     check_lang(lang)
     if ax is None:
         ax = new_axes(style.figsize, style.dpi, style.margins, pyplot=True)
-    figure = figure_of(ax)
+    _set_grid_axes(ax, scenario, style)
+    _draw_grid_lines(ax, scenario, style)
+    squares = _square_patches(ax, scenario, style)
+    border_walls = _border_walls(ax, scenario, style)
+    creatures, labels = _creatures(ax, scenario, style)
+    lines = _verdict_lines(ax, style)
+    (corner,) = ax.plot(
+        [],
+        [],
+        linestyle="none",
+        marker="o",
+        markersize=style.corner_size,
+        markerfacecolor="white",
+        markeredgecolor=style.corner_colour,
+        markeredgewidth=2.0,
+        zorder=8,
+    )
+    title = ax.set_title("", fontsize=style.font_size + 1)
+    artists = GridArtists(
+        figure=figure_of(ax),
+        ax=ax,
+        style=style,
+        squares=squares,
+        border_walls=border_walls,
+        creatures=creatures,
+        labels=labels,
+        lines=lines,
+        corner=corner,
+        title=title,
+    )
+    update_grid(artists, scenario, ruling, lang=lang)
+    return artists
+
+
+def _set_grid_axes(ax: Axes, scenario: GridScenario, style: GridStyle) -> None:
+    """Limits (rows grow downward), aspect and ticks (about twenty at most)."""
     w, h = scenario.width, scenario.height
     ax.set_xlim(-0.25, w + 0.25)
     ax.set_ylim(h + 0.25, -0.25)  # rows grow downward
@@ -163,6 +199,10 @@ def draw_grid(
     ax.set_xticks(range(0, w + 1, step))
     ax.set_yticks(range(0, h + 1, step))
 
+
+def _draw_grid_lines(ax: Axes, scenario: GridScenario, style: GridStyle) -> None:
+    """The squares' lines, as one line with breaks."""
+    w, h = scenario.width, scenario.height
     grid_x: list[float] = []
     grid_y: list[float] = []
     for x in range(w + 1):
@@ -173,6 +213,11 @@ def draw_grid(
         grid_y += [y, y, math.nan]
     ax.plot(grid_x, grid_y, color=style.grid_colour, linewidth=style.grid_linewidth, zorder=1)
 
+
+def _square_patches(
+    ax: Axes, scenario: GridScenario, style: GridStyle
+) -> dict[str, list[Rectangle]]:
+    """The terrain squares, one rectangle per run of squares of a kind in a row."""
     squares: dict[str, list[Rectangle]] = {}
     for kind, look in style.squares:
         patches = []
@@ -190,7 +235,11 @@ def draw_grid(
             ax.add_patch(rect)
             patches.append(rect)
         squares[kind] = patches
+    return squares
 
+
+def _border_walls(ax: Axes, scenario: GridScenario, style: GridStyle) -> Line2D:
+    """The walls along square borders, as one line with breaks."""
     wx: list[float] = []
     wy: list[float] = []
     for wall in scenario.walls:
@@ -204,7 +253,13 @@ def draw_grid(
         solid_capstyle="butt",
         zorder=5,
     )
+    return border_walls
 
+
+def _creatures(
+    ax: Axes, scenario: GridScenario, style: GridStyle
+) -> tuple[dict[str, Circle], dict[str, Text]]:
+    """Each creature's disc in the middle of its squares, and its label on it."""
     creatures: dict[str, Circle] = {}
     labels: dict[str, Text] = {}
     for cr in scenario.creatures:
@@ -233,7 +288,11 @@ def draw_grid(
             zorder=7,
             bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.75},
         )
+    return creatures, labels
 
+
+def _verdict_lines(ax: Axes, style: GridStyle) -> dict[str, Line2D]:
+    """One (empty) line per verdict, in its colour and dashes, filled by :func:`update_grid`."""
     lines: dict[str, Line2D] = {}
     for verdict in ("clear", *VERDICTS):
         look_ = style.line_look(verdict)
@@ -246,32 +305,7 @@ def draw_grid(
             zorder=6,
         )
         lines[verdict] = line
-    (corner,) = ax.plot(
-        [],
-        [],
-        linestyle="none",
-        marker="o",
-        markersize=style.corner_size,
-        markerfacecolor="white",
-        markeredgecolor=style.corner_colour,
-        markeredgewidth=2.0,
-        zorder=8,
-    )
-    title = ax.set_title("", fontsize=style.font_size + 1)
-    artists = GridArtists(
-        figure=figure,
-        ax=ax,
-        style=style,
-        squares=squares,
-        border_walls=border_walls,
-        creatures=creatures,
-        labels=labels,
-        lines=lines,
-        corner=corner,
-        title=title,
-    )
-    update_grid(artists, scenario, ruling, lang=lang)
-    return artists
+    return lines
 
 
 def update_grid(
@@ -310,7 +344,9 @@ def update_grid(
         circle.set_facecolor(look.face)
         circle.set_hatch(look.hatch)
     artists.roles = roles
-    text = "" if ruling is None else ruling.headline(lang)
+    # The grid's title in ``lang`` (a file's title per language), then the ruling's headline.
+    lines = (title_in(scenario.title, lang), None if ruling is None else ruling.headline(lang))
+    text = "\n".join(line for line in lines if line)
     _legend(artists, scenario, ruling, lang)
     fit_layout(artists.ax, title=text)  # nothing cut: fwwrules.draw.layout
     fit_height_to_board(artists.ax, title=text)  # no empty bands round a wide grid
@@ -320,7 +356,28 @@ def update_grid(
 def _legend(
     artists: GridArtists, scenario: GridScenario, ruling: GridRuling | None, lang: str
 ) -> None:
+    """The legend beside the grid: what is drawn, and nothing else."""
     style = artists.style
+    handles = _terrain_handles(scenario, style, lang) + _role_handles(artists, lang)
+    if ruling is not None:
+        handles += _ruling_handles(artists, ruling, lang)
+    if artists.legend is not None:
+        artists.legend.remove()
+    artists.legend = artists.ax.legend(
+        handles=handles,
+        loc="upper left",
+        bbox_to_anchor=(1.02, 1.0),
+        borderaxespad=0.0,  # the same conventions as a board's legend
+        fontsize=style.font_size,
+        frameon=False,
+        handlelength=3.0,
+        handletextpad=0.5,
+        labelspacing=0.35,
+    )
+
+
+def _terrain_handles(scenario: GridScenario, style: GridStyle, lang: str) -> list[Any]:
+    """Legend entries for the kinds of square on the grid and its border walls."""
     handles: list[Any] = []
     present = {k for row in scenario.kinds for k in row}
     for kind, look in style.squares:
@@ -343,6 +400,12 @@ def _legend(
                 label=_word("grid/kind/border-wall", lang),
             )
         )
+    return handles
+
+
+def _role_handles(artists: GridArtists, lang: str) -> list[Any]:
+    """Legend entries for the creatures' roles drawn (attacker, target, other creatures)."""
+    style = artists.style
     roles: Mapping[str, SquareLook] = {
         "attacker": style.attacker,
         "target": style.target,
@@ -351,6 +414,7 @@ def _legend(
     drawn_roles = set(artists.roles.values())
     if any(ident not in artists.roles for ident in artists.creatures):
         drawn_roles.add("creature")  # some creature is neither attacker nor target
+    handles: list[Any] = []
     for role, look in roles.items():
         if role not in drawn_roles:
             continue  # the legend lists only what is drawn
@@ -360,42 +424,36 @@ def _legend(
                 facecolor=look.face, edgecolor=look.edge, hatch=look.hatch, label=_word(key, lang)
             )
         )
-    if ruling is not None:
-        shown = sorted({ln.verdict for ln in ruling.lines}, key=list(artists.lines).index)
-        for verdict in shown:
-            look_ = style.line_look(verdict)
-            handles.append(
-                Line2D(
-                    [],
-                    [],
-                    color=look_.colour,
-                    linestyle=look_.dashes,
-                    linewidth=look_.width,
-                    label=_word(f"grid/verdict/{verdict}", lang),
-                )
-            )
+    return handles
+
+
+def _ruling_handles(artists: GridArtists, ruling: GridRuling, lang: str) -> list[Any]:
+    """Legend entries for the ruling's verdicts drawn and the chosen corner."""
+    style = artists.style
+    handles: list[Any] = []
+    shown = sorted({ln.verdict for ln in ruling.lines}, key=list(artists.lines).index)
+    for verdict in shown:
+        look_ = style.line_look(verdict)
         handles.append(
             Line2D(
                 [],
                 [],
-                linestyle="none",
-                marker="o",
-                markerfacecolor="white",
-                markeredgecolor=style.corner_colour,
-                markeredgewidth=2.0,
-                label=_word("grid/word/corner", lang),
+                color=look_.colour,
+                linestyle=look_.dashes,
+                linewidth=look_.width,
+                label=_word(f"grid/verdict/{verdict}", lang),
             )
         )
-    if artists.legend is not None:
-        artists.legend.remove()
-    artists.legend = artists.ax.legend(
-        handles=handles,
-        loc="upper left",
-        bbox_to_anchor=(1.02, 1.0),
-        borderaxespad=0.0,  # the same conventions as a board's legend
-        fontsize=style.font_size,
-        frameon=False,
-        handlelength=3.0,
-        handletextpad=0.5,
-        labelspacing=0.35,
+    handles.append(
+        Line2D(
+            [],
+            [],
+            linestyle="none",
+            marker="o",
+            markerfacecolor="white",
+            markeredgecolor=style.corner_colour,
+            markeredgewidth=2.0,
+            label=_word("grid/word/corner", lang),
+        )
     )
+    return handles

@@ -113,37 +113,61 @@ def draw_threat_map(
     if ax is None:
         board = draw_board(result.scenario, lang=lang, style=style, engagements=True)
         ax = board.ax
-    u = result.scenario.unit_mm
-    image: AxesImage | None = None
-    hatches: list[PatchCollection] = []
     rgba = np.zeros((len(cls), 4))
     for k, colour in enumerate(_CLASS_COLOURS):
         rgba[cls == k] = _rgba(colour, alpha)
     rgba[cls == -1] = _rgba(_UNPLACEABLE, alpha * 0.8)
-    half = (result.step or result.base / 2) * u / 2
-    if result.shape is not None:
-        ny, nx = result.shape
-        pos = result.positions.reshape(ny, nx, 2) * u
-        x0, x1 = pos[0, 0, 0] - half, pos[0, -1, 0] + half
-        y0, y1 = pos[0, 0, 1] - half, pos[-1, 0, 1] + half
-        image = ax.imshow(
-            rgba.reshape(ny, nx, 4),
-            extent=(x0, x1, y0, y1),
-            origin="lower",
-            interpolation="nearest",
-            zorder=1.2,
-        )
-        ax.set_xlim(*ax.get_xlim())
-        ax.set_ylim(*ax.get_ylim())
-    else:
+    image, hatches = _class_cells(ax, result, rgba)
+    hatches += _class_hatches(ax, result, cls)
+    legend = _class_legend(ax, layer, lang, alpha, style)
+    if board is not None:
+        lay_out(board, result.scenario, threat_title(result, lang))
+    return ThreatArtists(ax, image, hatches, legend, board, layer, cls)
+
+
+def _half_cell(result: ThreatMap) -> float:
+    """Half a cell's side, in the board's millimetres."""
+    return (result.step or result.base / 2) * result.scenario.unit_mm / 2
+
+
+def _class_cells(
+    ax: Axes, result: ThreatMap, rgba: np.ndarray[Any, np.dtype[np.float64]]
+) -> tuple[AxesImage | None, list[PatchCollection]]:
+    """The cells in their classes' colours: one image for a regular grid of positions, one
+    square per position otherwise."""
+    u = result.scenario.unit_mm
+    half = _half_cell(result)
+    if result.shape is None:
         squares = [
             Rectangle((x * u - half, y * u - half), 2 * half, 2 * half)
             for x, y in result.positions.tolist()
         ]
         coll = PatchCollection(squares, facecolors=rgba, edgecolors="none", zorder=1.2)
         ax.add_collection(coll)
-        hatches.append(coll)
-    # hatches over the classes (so that the picture reads in black and white too)
+        return None, [coll]
+    ny, nx = result.shape
+    pos = result.positions.reshape(ny, nx, 2) * u
+    x0, x1 = pos[0, 0, 0] - half, pos[0, -1, 0] + half
+    y0, y1 = pos[0, 0, 1] - half, pos[-1, 0, 1] + half
+    image = ax.imshow(
+        rgba.reshape(ny, nx, 4),
+        extent=(x0, x1, y0, y1),
+        origin="lower",
+        interpolation="nearest",
+        zorder=1.2,
+    )
+    ax.set_xlim(*ax.get_xlim())
+    ax.set_ylim(*ax.get_ylim())
+    return image, []
+
+
+def _class_hatches(
+    ax: Axes, result: ThreatMap, cls: np.ndarray[Any, np.dtype[np.int64]]
+) -> list[PatchCollection]:
+    """Hatches over the classes, so that the picture reads in black and white too."""
+    u = result.scenario.unit_mm
+    half = _half_cell(result)
+    out = []
     for k, hatch in enumerate((*_CLASS_HATCHES, "\\\\")):
         code = k if k < 4 else -1
         if not hatch:
@@ -164,7 +188,12 @@ def draw_threat_map(
             zorder=1.25,
         )
         ax.add_collection(coll)
-        hatches.append(coll)
+        out.append(coll)
+    return out
+
+
+def _class_legend(ax: Axes, layer: str, lang: str, alpha: float, style: BoardStyle) -> Legend:
+    """The classes named in words, below the board's legend in the column beside the board."""
     labels = _class_labels(layer, lang)
     handles = [
         Patch(facecolor=_rgba(c, alpha), edgecolor="0.3", hatch=h or None)
@@ -172,13 +201,12 @@ def draw_threat_map(
     ]
     handles.append(Patch(facecolor=_rgba(_UNPLACEABLE, alpha), edgecolor="0.3", hatch="\\\\"))
     labels.append(threat_word("unplaceable", lang))
-    title = threat_word(layer, lang)
     # A figure legend anchored to the Axes: it stays beside the board's own legend, and a
     # "tight" saved picture (the notebook's inline PNGs) keeps it.
-    legend = figure_of(ax).legend(
+    return figure_of(ax).legend(
         handles,
         labels,
-        title=title,
+        title=threat_word(layer, lang),
         loc="lower left",
         bbox_to_anchor=(1.02, 0.0),
         bbox_transform=ax.transAxes,
@@ -187,9 +215,6 @@ def draw_threat_map(
         title_fontsize=style.legend_font_size,
         frameon=False,
     )
-    if board is not None:
-        lay_out(board, result.scenario, threat_title(result, lang))
-    return ThreatArtists(ax, image, hatches, legend, board, layer, cls)
 
 
 def _merge_rows(

@@ -14,6 +14,7 @@ holds them are compared
   pixel of it does (antialiasing).
 
 A ghost base is about 0.4 % of a canvas, so the first comparison is the one that catches it.
+The melee panel plays a slow link (every diff frame a mask frame: only the changed pixels).
 The editor's tools are then driven with the mouse and each preview (rubber band, the polygon's
 open edges with the next edge following the mouse, the circle's radius, the rotation handle)
 is found in the browser's pixels mid-gesture.
@@ -328,6 +329,13 @@ models:
   - {id: dog, name: Dog, faction: raiders, base: 32, at: [100, 260]}
 ''')
 panel = MeleePanel(s)
+# This one plays a slow link: every acknowledgement counts as late, so each diff frame is a
+# mask frame (only the changed pixels, painted over the browser's own pixels).
+import fwwrules_widgets.board_canvas as _bc
+_bc.SLOW_ACK_S = -1.0
+_codecs = []
+_send = panel.view.link._send
+panel.view.link.sender._send = lambda c, b: (_codecs.append(c.get("codec")), _send(c, b))
 panel
 """
 
@@ -343,6 +351,8 @@ def test_melee_panel_shows_exactly_the_kernels_board_after_fast_drags(lab: Lab) 
         board.check("withdrawer-chosen")
         board.select("Rules", "vts")
         board.check("ruleset-vts")
+        codecs = board.run("_fww_print(sorted(set(_codecs)))")
+        assert "mask" in codecs, codecs
     except Exception:
         print(lab.tail())
         raise
