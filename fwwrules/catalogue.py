@@ -1941,6 +1941,15 @@ FEET_TO_METRES = 0.3
 9 m), not the exact 0.3048 m per foot."""
 
 
+def side_name(side: str) -> str:
+    """A side id as text for people shows it (legends, titles): its words capitalised.
+
+    >>> side_name("super-mutants"), side_name("brotherhood"), side_name("raiders_2")
+    ('Super Mutants', 'Brotherhood', 'Raiders 2')
+    """
+    return " ".join(w[:1].upper() + w[1:] for w in side.replace("_", "-").split("-") if w)
+
+
 def number(value: float, decimals: int, lang: str) -> str:
     """``value`` rounded half away from zero to ``decimals`` places, trailing zeros dropped;
     German with a decimal comma; a negative number with the minus sign :data:`MINUS`.

@@ -14,6 +14,7 @@ import pytest
 from matplotlib.colors import to_hex
 
 import fwwrules
+from fwwrules.catalogue import side_name
 from fwwrules.draw import draw_board, draw_word
 from fwwrules.draw.board import BoardArtists
 from fwwrules.draw.figure import new_axes
@@ -113,7 +114,7 @@ def check_legend(art: BoardArtists, s: Scenario) -> list[str]:
             problems.append(f"{kind} is in the legend but not drawn")
     sides = {s.side_of(m.faction) for m in s.models if m.faction not in s.neutral}
     for side in sides:
-        if f"{draw_word('side')}: {side}" not in texts:
+        if f"{draw_word('side')}: {side_name(side)}" not in texts:
             problems.append(f"side {side} missing from the legend")
     kinds = {t.kind for t in s.terrain}
     for kind in kinds:

@@ -158,3 +158,55 @@ def test_threat_map_pictures_hold_their_legends(lang: str) -> None:
         found = audit.outside(board.figure) + audit.blocks_overlaps(board.figure)
         problems += [f"[{layer}] {p}" for p in found + audit.board_overlaps(board)]
     assert not problems, "\n".join(problems)
+
+
+def test_a_picture_that_grows_puts_the_key_below_the_board() -> None:
+    """The crowded board's key does not fit the column: the figure grows by the key's strip
+    and the key goes below the board, in columns (no tall column beside empty space)."""
+    from fwwrules.draw.layout import KEY_BELOW_GID, find_key
+
+    st = DEFAULT_STYLE
+    ax = new_axes(st.figsize, st.dpi, st.margins)
+    art = draw_board(crowded(), ax, lang="de")
+    fig = art.figure
+    key = find_key(ax)
+    assert key is not None and key.get_gid() == KEY_BELOW_GID and key._ncols >= 2
+    renderer = audit.renderer_of(fig)
+    board = ax.get_tightbbox(renderer)
+    assert key.get_window_extent(renderer).y1 <= board.y0  # under the board and its ticks
+    _w, h = fig.get_size_inches()
+    assert h > st.figsize[1] and h < 1.5 * st.figsize[1]
+    assert not audit.outside(fig) + audit.blocks_overlaps(fig)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_panel_pictures_of_fixed_size_hold_everything_at_both_export_sizes(lang: str) -> None:
+    """A panel's figure keeps its size (its key moves below the board, taking room from it)
+    and is exported at another resolution without being laid out again
+    (``panel.save_picture(path, scale=2)``): the crowded board, with and without a pair,
+    measured as laid out and as exported at twice the size."""
+    from fwwrules.draw.board import FIXED_SIZE_GID
+    from fwwrules.draw.figure import figure_of
+    from fwwrules.draw.layout import KEY_BELOW_GID, find_key
+
+    s = crowded()
+    problems = []
+    for ruling in (None, opposing_pair(s)):
+        st = DEFAULT_STYLE
+        ax = new_axes(st.figsize, st.dpi, st.margins)
+        figure_of(ax).set_gid(FIXED_SIZE_GID)
+        art = draw_board(s, ax, ruling=ruling, lang=lang)
+        assert tuple(art.figure.get_size_inches()) == tuple(st.figsize)
+        key = find_key(ax)
+        assert key is not None and key.get_gid() == KEY_BELOW_GID  # the column had no room
+        for scale in SCALES:
+            art.figure.set_dpi(st.dpi * scale)  # what savefig(dpi=...) does for the export
+            where = f"[{'pair' if ruling else 'no pair'}, x{scale}]"
+            found = (
+                audit.outside(art.figure)
+                + audit.blocks_overlaps(art.figure)
+                + audit.board_overlaps(art, lines=ruling_lines(art))
+            )
+            problems += [f"{where} {p}" for p in found]
+        art.figure.clear()
+    assert not problems, "\n".join(problems)

@@ -146,8 +146,17 @@ class PictureExport:
         ``width`` pixels wide; ``format`` (``"png"``, ``"svg"``) or the name's suffix picks
         the format (a name without one gets it). Returns the path written.
 
-        >>> panel.save_picture("cover.png")                 # doctest: +SKIP
-        >>> panel.save_picture("cover", format="svg")       # doctest: +SKIP
+        >>> import tempfile, fwwrules
+        >>> from pathlib import Path
+        >>> from fwwrules_widgets import AttackPanel
+        >>> panel = AttackPanel(fwwrules.load(fwwrules.example_path("cover-example-1")),
+        ...                     interactive=False)
+        >>> folder = Path(tempfile.mkdtemp())
+        >>> panel.save_picture(folder / "cover.png").name              # 1560 x 1080 pixels
+        'cover.png'
+        >>> panel.save_picture(folder / "cover", format="svg").name    # the suffix is added
+        'cover.svg'
+        >>> import shutil; shutil.rmtree(folder)
         """
         if dpi is not None or width is not None:
             scale = None

@@ -45,6 +45,7 @@ from matplotlib.path import Path
 from matplotlib.text import Text
 from matplotlib.typing import LineStyleType
 
+from ..catalogue import side_name
 from ..elevation import significant_edges
 from ..engagement import engagements as engagement_graph
 from ..pieces import Bounds, EdgeRef, ModelRef, PieceRef, TerrainRef
@@ -753,7 +754,7 @@ def lay_out(artists: BoardArtists, scenario: Scenario, title: str) -> None:
     key moves below the board, which takes room from it, so the labels are placed again (at
     most a few times)."""
     from .labels import place_labels
-    from .layout import fit_layout, key_overflow, place_key_below, show_key
+    from .layout import fit_layout, grow_for_key_below, key_overflow, place_key_below, show_key
 
     ax = artists.ax
     fig = artists.figure
@@ -776,8 +777,8 @@ def lay_out(artists: BoardArtists, scenario: Scenario, title: str) -> None:
             over = key_overflow(ax)
             if over <= 0.0:
                 return
-            if not fixed:
-                fit_layout(ax, title=title, refit=refit, height=height, grow=over)
+            if not fixed:  # the figure grows: the key goes below the board
+                grow_for_key_below(ax, title=title, refit=refit, height=height)
                 return
         need = place_key_below(ax)
         if need <= strip:
@@ -1369,15 +1370,6 @@ def _proxy(
     return Line2D(
         [], [], color=colour, linestyle=linestyle, linewidth=width, marker=marker or "None", **kw
     )
-
-
-def side_name(side: str) -> str:
-    """A side id as a legend shows it: its words capitalised (ids are lower case).
-
-    >>> side_name("super-mutants"), side_name("brotherhood"), side_name("raiders_2")
-    ('Super Mutants', 'Brotherhood', 'Raiders 2')
-    """
-    return " ".join(w[:1].upper() + w[1:] for w in side.replace("_", "-").split("-") if w)
 
 
 def _label(key: str, data: str, lang: str) -> str:

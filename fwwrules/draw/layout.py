@@ -303,6 +303,20 @@ def place_key_below(ax: Axes) -> float:
     return float(key.get_window_extent(frame.renderer).height) + frame.gap
 
 
+def grow_for_key_below(
+    ax: Axes, *, title: str, refit: Callable[[], None] | None, height: float
+) -> None:
+    """For a figure that may grow: the key below the board, in as many columns as fit the
+    figure's width, and the figure taller by the key's strip, so the board keeps its box
+    (and its labels their places) and no column of key runs far below the board."""
+    need = place_key_below(ax)
+    frame = _frame(ax)
+    if frame is None or not need:
+        return
+    fit_layout(ax, title=title, refit=refit, height=height, grow=need + _place_caption(frame))
+    place_key_below(ax)  # anchored again in the taller figure
+
+
 def _frame(ax: Axes) -> _Frame | None:
     fig = ax.get_figure(root=True)
     assert isinstance(fig, Figure)

@@ -4,7 +4,7 @@ through the catalogue's one length formatter."""
 
 from __future__ import annotations
 
-from ..catalogue import check_lang, length, ui_text
+from ..catalogue import check_lang, length, side_name, ui_text
 from .map import ThreatMap
 
 
@@ -15,9 +15,10 @@ def _base(result: ThreatMap, lang: str) -> str:
 
 def title(result: ThreatMap, lang: str = "en") -> str:
     """The map's title: the target's base and side (``Threat map for a 32 mm base of side
-    vault``)."""
+    Vault``; the side named as the legend names it, :func:`fwwrules.catalogue.side_name`)."""
     check_lang(lang)
-    return ui_text("threat/title", lang).format(base=_base(result, lang), side=result.side)
+    side = side_name(result.side)
+    return ui_text("threat/title", lang).format(base=_base(result, lang), side=side)
 
 
 def summary_text(result: ThreatMap, lang: str = "en") -> str:
