@@ -14,9 +14,9 @@ import ipywidgets as widgets
 from matplotlib.backend_bases import MouseEvent
 
 import fwwrules
+from fwwrules.catalogue import side_name
 from fwwrules.data import Scenario
 from fwwrules.draw import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board, update_board
-from fwwrules.draw.board import side_name
 from fwwrules.draw.threat import LAYERS, ThreatArtists, draw_threat_map
 from fwwrules.errors import FwwError
 from fwwrules.pieces import RULESET_NAMES
