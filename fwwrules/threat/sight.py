@@ -226,105 +226,113 @@ def _extremal_batch(
     idx = np.flatnonzero(among)
     if not len(idx) or not parts:
         return seen, cut
-    grown = convex_set([p.grown for p in parts])
     ero_polys = [p.exact for p in parts if p.exact is not None]
-    eroded = convex_set(ero_polys) if ero_polys else None
     outer_polys = [p.outer for p in parts if p.outer is not None]
-    outer = np.vstack(outer_polys)
-    ero_v = np.vstack(ero_polys) if ero_polys else np.zeros((0, 2))
-    bx_all, by_all = px[idx], py[idx]
-    reach = max(rs, rt) + 1e-6
-
-    def corridor(fx: Array, fy: Array, bx: Array, by: Array) -> BoolArray:
-        # points near the segment between the centres (a superset of the bases' hull)
-        return segment_point_distance(c.x, c.y, bx, by, fx, fy) <= reach
-
-    def features(verts: Array, bx: Array, by: Array) -> tuple[IndexArray, Array, Array]:
-        if not len(verts):
-            return np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0)
-        inside = corridor(verts[None, :, 0], verts[None, :, 1], bx[:, None], by[:, None])
-        m, k = np.nonzero(inside)
-        return m, verts[k, 0], verts[k, 1]
-
-    for proof in ("visible", "hidden"):
-        if proof == "visible":
-            verts, cv, grow, slack = outer, grown, _ROUND, -_ROUND
-        else:
-            if eroded is None:
-                break
-            verts, cv, grow, slack = ero_v, eroded, -_ROUND, _ROUND
-        left = ~(seen[idx] | cut[idx])
-        sub = np.flatnonzero(left)
+    proofs = [(True, outer_polys, convex_set([p.grown for p in parts]), _ROUND, -_ROUND)]
+    if ero_polys:
+        proofs.append((False, ero_polys, convex_set(ero_polys), -_ROUND, _ROUND))
+    for visible, polys, cv, grow, slack in proofs:
+        sub = np.flatnonzero(~(seen[idx] | cut[idx]))
         if not len(sub):
             break
-        bx, by = bx_all[sub], by_all[sub]
-        m_f, fx, fy = features(verts, bx, by)
-        # where outlines cross the bases' circles (a base reaching into a piece)
-        polys = outer_polys if proof == "visible" else ero_polys
-        _, ax_, ay_ = edge_circle_points(polys, np.array([c.x]), np.array([c.y]), rs)
-        if len(ax_):
-            near = corridor(ax_[None, :], ay_[None, :], bx[:, None], by[:, None])
-            mm, kk = np.nonzero(near)
-            m_f = np.concatenate((m_f, mm))
-            fx = np.concatenate((fx, ax_[kk]))
-            fy = np.concatenate((fy, ay_[kk]))
-        mb, bxx, byy = edge_circle_points(polys, bx, by, rt)
-        m_f = np.concatenate((m_f, mb))
-        fx = np.concatenate((fx, bxx))
-        fy = np.concatenate((fy, byy))
-        order = np.argsort(m_f, kind="stable")
-        m_f, fx, fy = m_f[order], fx[order], fy[order]
-        counts = np.bincount(m_f, minlength=len(sub))
-        starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
-        too_many = counts > _MAX_FEATURES
-        found = np.zeros(len(sub), dtype=bool)  # visible: a clear line; hidden: a line not cut
-
-        feats = (m_f, fx, fy, counts, starts, too_many)
-        for mm, ox, oy, dx, dy in _candidates(c, rs, rt, bx, by, feats, found):
-            for s0 in range(0, len(mm), _CHUNK):
-                sl = slice(s0, s0 + _CHUNK)
-                m_c = mm[sl]
-                keep = ~found[m_c]
-                if not keep.any():
-                    continue
-                m_c = m_c[keep]
-                o_x, o_y, d_x, d_y, st, ok = stretch(
-                    ox[sl][keep],
-                    oy[sl][keep],
-                    dx[sl][keep],
-                    dy[sl][keep],
-                    c.x,
-                    c.y,
-                    rs,
-                    bx[m_c],
-                    by[m_c],
-                    rt,
-                    slack,
-                )
-                if proof == "visible":
-                    ok &= st[:, 1] > st[:, 0]
-                sel = np.flatnonzero(ok)
-                if not len(sel):
-                    continue
-                hit = any_hit(
-                    cv,
-                    o_x[sel],
-                    o_y[sel],
-                    d_x[sel],
-                    d_y[sel],
-                    st[sel, 0],
-                    st[sel, 1],
-                    grow=grow,
-                    strict=proof != "visible",
-                )
-                # visible: a line no piece touches; hidden: a line not cut (or too short to be)
-                free = ~hit if proof == "visible" else ~hit | (st[sel, 1] <= st[sel, 0])
-                found[m_c[sel[free]]] = True
-        if proof == "visible":
+        bx, by = px[idx[sub]], py[idx[sub]]
+        feats = _features(c, rs, rt, bx, by, polys)
+        # visible: a clear line found; hidden: a line not cut found
+        found = _prove(c, rs, rt, bx, by, feats, (cv, grow, slack, visible))
+        if visible:
             seen[idx[sub[found]]] = True
         else:
-            cut[idx[sub[~found & ~too_many]]] = True
+            cut[idx[sub[~found & ~feats[5]]]] = True
     return seen, cut
+
+
+Features = tuple[IndexArray, Array, Array, IndexArray, IndexArray, BoolArray]
+"""The points extremal lines may pass through, per position: ``(position index, x, y)`` sorted
+by position, with each position's count and first index, and whether it has too many."""
+
+
+def _features(c: Disc, rs: float, rt: float, bx: Array, by: Array, polys: list[Array]) -> Features:
+    """The corners of ``polys`` near each position's centre line, and where their outlines
+    cross the shooter's or the target's circle (a base reaching into a piece)."""
+    reach = max(rs, rt) + 1e-6
+
+    def corridor(fx: Array, fy: Array) -> BoolArray:
+        # points near the segment between the centres (a superset of the bases' hull)
+        return segment_point_distance(c.x, c.y, bx[:, None], by[:, None], fx, fy) <= reach
+
+    verts = np.vstack(polys) if polys else np.zeros((0, 2))
+    m_f, k = np.nonzero(corridor(verts[None, :, 0], verts[None, :, 1]))
+    fx, fy = verts[k, 0], verts[k, 1]
+    _, ax_, ay_ = edge_circle_points(polys, np.array([c.x]), np.array([c.y]), rs)
+    if len(ax_):
+        mm, kk = np.nonzero(corridor(ax_[None, :], ay_[None, :]))
+        m_f = np.concatenate((m_f, mm))
+        fx = np.concatenate((fx, ax_[kk]))
+        fy = np.concatenate((fy, ay_[kk]))
+    mb, bxx, byy = edge_circle_points(polys, bx, by, rt)
+    m_f = np.concatenate((m_f, mb))
+    fx = np.concatenate((fx, bxx))
+    fy = np.concatenate((fy, byy))
+    order = np.argsort(m_f, kind="stable")
+    m_f, fx, fy = m_f[order], fx[order], fy[order]
+    counts = np.bincount(m_f, minlength=len(bx))
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    return m_f, fx, fy, counts, starts, counts > _MAX_FEATURES
+
+
+def _prove(
+    c: Disc,
+    rs: float,
+    rt: float,
+    bx: Array,
+    by: Array,
+    feats: Features,
+    against: tuple[Any, float, float, bool],
+) -> BoolArray:
+    """Which positions have an extremal line that, ``visible``: no part of ``cv`` (grown by
+    ``grow``) touches; hidden: no part cuts (or too short to be cut). ``against``: ``(cv,
+    grow, slack, visible)``."""
+    cv, grow, slack, visible = against
+    found = np.zeros(len(bx), dtype=bool)
+    for mm, ox, oy, dx, dy in _candidates(c, rs, rt, bx, by, feats, found):
+        for s0 in range(0, len(mm), _CHUNK):
+            sl = slice(s0, s0 + _CHUNK)
+            keep = ~found[mm[sl]]
+            if not keep.any():
+                continue
+            m_c = mm[sl][keep]
+            o_x, o_y, d_x, d_y, st, ok = stretch(
+                ox[sl][keep],
+                oy[sl][keep],
+                dx[sl][keep],
+                dy[sl][keep],
+                c.x,
+                c.y,
+                rs,
+                bx[m_c],
+                by[m_c],
+                rt,
+                slack,
+            )
+            if visible:
+                ok &= st[:, 1] > st[:, 0]
+            sel = np.flatnonzero(ok)
+            if not len(sel):
+                continue
+            hit = any_hit(
+                cv,
+                o_x[sel],
+                o_y[sel],
+                d_x[sel],
+                d_y[sel],
+                st[sel, 0],
+                st[sel, 1],
+                grow=grow,
+                strict=not visible,
+            )
+            free = ~hit if visible else ~hit | (st[sel, 1] <= st[sel, 0])
+            found[m_c[sel[free]]] = True
+    return found
 
 
 def _candidates(
@@ -333,7 +341,7 @@ def _candidates(
     rt: float,
     bx: Array,
     by: Array,
-    feats: tuple[IndexArray, Array, Array, IndexArray, IndexArray, BoolArray],
+    feats: Features,
     found: BoolArray,
 ) -> Iterator[tuple[IndexArray, Array, Array, Array, Array]]:
     """The candidate lines of :func:`_extremal_batch` in bounded batches, cheapest kinds
