@@ -14,6 +14,7 @@ import ipywidgets as widgets
 from matplotlib.backend_bases import MouseEvent
 
 import fwwrules
+from fwwrules.catalogue import side_name
 from fwwrules.data import Scenario
 from fwwrules.draw import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board, update_board
 from fwwrules.draw.threat import LAYERS, ThreatArtists, draw_threat_map
@@ -67,7 +68,9 @@ class ThreatPanel(ControlPanel):
         self.selected: int | None = None
         self.rulings: list[Any] = []
         self._hold = 0
-        self.side = widgets.Dropdown(options=sides, value=side or sides[0])
+        self.side = widgets.Dropdown(
+            options=[(side_name(s), s) for s in sides], value=side or sides[0]
+        )
         self.layer = widgets.Dropdown(options=list(LAYERS), value=layer)
         self.rules = widgets.Dropdown(options=list(RULESET_NAMES), value=scenario.rules)
         self.lang = widgets.Dropdown(options=[("English", "en"), ("Deutsch", "de")], value=lang)

@@ -14,7 +14,7 @@ holds them are compared
   pixel of it does (antialiasing).
 
 A ghost base is about 0.4 % of a canvas, so the first comparison is the one that catches it.
-The melee panel plays a slow link (every diff frame a mask frame: only the changed pixels).
+The melee panel plays a slow link (harder compression).
 The editor's tools are then driven with the mouse and each preview (rubber band, the polygon's
 open edges with the next edge following the mouse, the circle's radius, the rotation handle)
 is found in the browser's pixels mid-gesture.
@@ -329,8 +329,8 @@ models:
   - {id: dog, name: Dog, faction: raiders, base: 32, at: [100, 260]}
 ''')
 panel = MeleePanel(s)
-# This one plays a slow link: every acknowledgement counts as late, so each diff frame is a
-# mask frame (only the changed pixels, painted over the browser's own pixels).
+# This one plays a slow link: every acknowledgement counts as late (harder compression);
+# diff frames are mask frames (only the changed pixels, painted over the browser's own).
 import fwwrules_widgets.board_canvas as _bc
 _bc.SLOW_ACK_S = -1.0
 _codecs = []
