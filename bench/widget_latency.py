@@ -5,12 +5,14 @@ Headless on matplotlib's Agg backend, the AttackPanel on ``bench/_board.py``'s c
 model is moved 50 times along a path across the board; for each change the script times
 
 * ``fwwrules.ruling`` alone (the rules' share) and ``update_board`` alone (the artists');
-* move -> ruling -> artists updated in place -> one full draw (``draw_idle``, as with ipympl's
-  position controls);
+* move -> ruling -> artists updated in place -> one full draw (a position control with the
+  background forgotten);
 * move -> ruling -> in place -> cached background + moving artists, then a blit (position
-  controls with ipympl) or a PNG (without ipympl): the panel's own path, where the rest of
-  the figure is drawn once and reused while only this model moves;
-* drag -> ruling -> in place -> blit (what a mouse drag does under ipympl);
+  controls on the live board canvas) or a whole PNG (headless, without the live canvas): the
+  panel's own path, where the rest of the figure is drawn once and reused while only this
+  model moves;
+* drag -> ruling -> in place -> blit (what a mouse drag does on the board canvas; the frame
+  encoding and sending are measured in the browser by ``bench/browser_latency.py``);
 * for comparison, drawing the whole figure from scratch each time (10 moves).
 
 Prints the median and the 90th percentile in ms. Goal: drag -> ruling -> redraw <= 50 ms.
@@ -137,17 +139,19 @@ def main() -> int:
         panel.move(target, x, y)
 
     full = [timed(lambda x=x, y=y: full_move(x, y)) for x, y in moves]
-    # position controls with ipympl: cached background + moving artists + blit
+    # position controls on the live board canvas: cached background + moving artists + blit
     cached_blit = [timed(lambda x=x, y=y: panel.move(target, x, y)) for x, y in moves]
     view.interactive = False
-    # the panel's own path without ipympl: cached background, moving artists, PNG
+    # without the live canvas (headless): cached background, moving artists, a whole PNG
     cached = [timed(lambda x=x, y=y: panel.move(target, x, y)) for x, y in moves]
     update = [
         timed(lambda: update_board(panel.artists, panel.scenario, ruling=panel.ruling))
         for _ in moves
     ]
 
-    # blitting: press on the base, drag, release (the ipympl path, driven directly)
+    # blitting: press on the base, drag, release (the board canvas's path, driven directly;
+    # interactive, so each motion blits as in the browser instead of encoding a whole PNG)
+    view.interactive = True
     panel.move(target, *scenario.model(target).at)
     base = panel.artists.bases[target]
     cx, cy = base.center
@@ -177,9 +181,9 @@ def main() -> int:
     report("ruling only (fwwrules.ruling)", ruling_times)
     report("update_board alone (artists in place)", update)
     report("move -> ruling -> in place + full draw", full)
-    report("move -> ruling -> cached bg + blit (ipympl)", cached_blit)
-    report("move -> ruling -> cached bg + PNG (no ipympl)", cached)
-    report("drag -> ruling -> in place + blit (ipympl)", blit)
+    report("move -> ruling -> cached bg + blit (canvas)", cached_blit)
+    report("move -> ruling -> cached bg + PNG (headless)", cached)
+    report("drag -> ruling -> in place + blit (canvas)", blit)
     report("rebuilding the figure each change (10 moves)", rebuild)
     report("drop (one full redraw after a drag)", [drop])
     return 0
