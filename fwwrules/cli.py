@@ -434,9 +434,9 @@ def _add_render(sub: Any) -> None:
         default="board.png",
         help="the picture: .png or .svg (with --slide also .gif or .html); default board.png",
     )
-    sp.add_argument("--attacker")
-    sp.add_argument("--target")
-    sp.add_argument("--weapon")
+    sp.add_argument("--attacker", help="a model id: draw its ruling against --target")
+    sp.add_argument("--target", help="a model id, a terrain id, or a point X,Y (with --attacker)")
+    sp.add_argument("--weapon", help="a weapon id (default: the attacker's first weapon)")
     sp.add_argument("--rules", choices=RULESET_NAMES, help="the ruleset (default: the file's)")
     sp.add_argument("--band", choices=BANDS, help="the range band the attacker chooses")
     sp.add_argument("--title", help="the picture's title (default: the file's, in --lang)")
