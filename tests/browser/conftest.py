@@ -194,14 +194,44 @@ class Lab:
         (self.root / "notebooks" / name).write_text(json.dumps(code_notebook(*cells)))
         return name
 
-    def new_page(self, width: int, height: int, scale: float = 1.0) -> Any:
+    def new_page(
+        self, width: int, height: int, scale: float = 1.0, *, downloads: bool = False
+    ) -> Any:
         context = self.browser.new_context(
-            viewport={"width": width, "height": height}, device_scale_factor=scale
+            viewport={"width": width, "height": height},
+            device_scale_factor=scale,
+            accept_downloads=downloads,
         )
         page = context.new_page()
         page.on("console", lambda m: self.console.append(f"{m.type}: {m.text}"))
         page.on("pageerror", lambda e: self.console.append(f"pageerror: {e}"))
         return page
+
+    @contextlib.contextmanager
+    def session(
+        self,
+        width: int,
+        height: int,
+        scale: float = 1.0,
+        *,
+        downloads: bool = False,
+        failure_shot: str | None = None,
+    ) -> Iterator[Any]:
+        """A new page for one test: on a failure the whole page is kept as ``failure_shot``
+        (if named) and the browser console and the lab log are printed; afterwards the page
+        is closed and every kernel stopped."""
+        page = self.new_page(width, height, scale, downloads=downloads)
+        try:
+            yield page
+        except Exception:
+            if failure_shot is not None:
+                ARTIFACTS.mkdir(exist_ok=True)
+                page.screenshot(path=str(ARTIFACTS / failure_shot), full_page=True)
+            print(self.tail())
+            raise
+        finally:
+            page.context.close()
+            self.shutdown_kernels()
 
     def open(self, page: Any, notebook: str, *, run_all: bool = True) -> None:
         """Open ``notebooks/<notebook>`` in a fresh workspace, wait for the kernel, Run All

@@ -40,8 +40,7 @@ JS_RESTART = """() => {
 
 def test_reload_and_restart_say_what_to_do(lab: Lab) -> None:
     name = lab.write_notebook("lifecycle.ipynb", NOTEBOOK)
-    page = lab.new_page(1280, 800)
-    try:
+    with lab.session(1280, 800) as page:
         lab.open(page, name)
         page.wait_for_function(JS_LIVE, timeout=WAIT_TIMEOUT * 1000)
         assert page.evaluate(JS_RESTARTED) is None  # nothing to say while the kernel is there
@@ -62,18 +61,11 @@ def test_reload_and_restart_say_what_to_do(lab: Lab) -> None:
             text = page.evaluate(JS_RESTARTED)
             lab.screenshot(page, "lifecycle-restarted.png")
             assert "kernel restarted" in text and "run the cell again" in text, text
-    except Exception:
-        print(lab.tail())
-        raise
-    finally:
-        page.context.close()
-        lab.shutdown_kernels()
 
 
 def test_a_restarted_kernel_is_named_on_the_board(lab: Lab) -> None:
     name = lab.write_notebook("restart.ipynb", NOTEBOOK)
-    page = lab.new_page(1280, 800)
-    try:
+    with lab.session(1280, 800) as page:
         lab.open(page, name)
         page.wait_for_function(JS_LIVE, timeout=WAIT_TIMEOUT * 1000)
         page.evaluate(JS_RESTART)
@@ -82,9 +74,3 @@ def test_a_restarted_kernel_is_named_on_the_board(lab: Lab) -> None:
         page.locator(".fwwrules-board").first.scroll_into_view_if_needed()
         lab.screenshot(page, "board-kernel-restarted.png")
         assert text == "The kernel restarted: run the cell again to bring the board back.", text
-    except Exception:
-        print(lab.tail())
-        raise
-    finally:
-        page.context.close()
-        lab.shutdown_kernels()

@@ -122,8 +122,7 @@ def _tool(page: Any, name: str) -> None:
 def test_editor_builds_a_board_with_the_mouse_and_saves_a_valid_file(lab: Lab) -> None:
     lab.write_notebook(NOTEBOOK, SETUP)
     saved = lab.root / "notebooks" / SAVED
-    page = lab.new_page(1280, 800)
-    try:
+    with lab.session(1280, 800, failure_shot="editor-failure.png") as page:
         lab.open(page, NOTEBOOK)
         # as a newcomer has it: the file browser open beside the notebook, at 1280x800
         page.evaluate("() => window.jupyterapp.shell.activateById('filebrowser')")
@@ -131,14 +130,6 @@ def test_editor_builds_a_board_with_the_mouse_and_saves_a_valid_file(lab: Lab) -
         problems = check_panels(lab, page, NOTEBOOK, (1280, 800))
         assert not problems, "\n".join(problems)
         _drive(lab, page, saved)
-    except Exception:
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "editor-failure.png"), full_page=True)
-        print(lab.tail())
-        raise
-    finally:
-        page.context.close()
-        lab.shutdown_kernels()
 
     done = subprocess.run(
         [sys.executable, "-m", "fwwrules", "check", str(saved)],

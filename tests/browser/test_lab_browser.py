@@ -47,18 +47,9 @@ TARGET_LABEL = re.compile(r"^\s*(Target|Ziel)\s*$", re.IGNORECASE)
 
 def test_attack_panel_ruling_follows_target_choice(lab: Lab) -> None:
     assert (REPO / "notebooks" / NOTEBOOK).exists(), f"notebooks/{NOTEBOOK} is missing"
-    page = lab.new_page(1400, 1200)
-    try:
+    with lab.session(1400, 1200, failure_shot="browser-failure.png") as page:
         lab.open(page, NOTEBOOK)
         _drive(page)
-    except Exception:
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "browser-failure.png"), full_page=True)
-        print(lab.tail())
-        raise
-    finally:
-        page.context.close()
-        lab.shutdown_kernels()
 
 
 def _drive(page: Any) -> None:

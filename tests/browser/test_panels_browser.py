@@ -41,8 +41,7 @@ NOTEBOOKS = sorted(p.name for p in (REPO / "notebooks").glob("*.ipynb"))
 
 @pytest.mark.parametrize("notebook", [n for n in NOTEBOOKS if not n.startswith("10-")])
 def test_every_panel_fits_and_shows_its_board(lab: Lab, notebook: str) -> None:
-    page = lab.new_page(*SIZES[0])
-    try:
+    with lab.session(*SIZES[0]) as page:
         lab.open(page, notebook)
         # as a newcomer has it: JupyterLab's file browser open beside the notebook
         page.evaluate("() => window.jupyterapp.shell.activateById('filebrowser')")
@@ -52,12 +51,6 @@ def test_every_panel_fits_and_shows_its_board(lab: Lab, notebook: str) -> None:
             page.wait_for_timeout(500)
             problems += check_panels(lab, page, notebook, size)
         assert not problems, "\n".join(problems)
-    except Exception:
-        print(lab.tail())
-        raise
-    finally:
-        page.context.close()
-        lab.shutdown_kernels()
 
 
 # --- dragging ---------------------------------------------------------------------------------
@@ -122,17 +115,10 @@ def _drag_attack(lab: Lab, page: Any, shot: str) -> None:
 
 
 def test_attack_panel_drag_in_notebook_01(lab: Lab) -> None:
-    page = lab.new_page(1280, 800)
-    try:
+    with lab.session(1280, 800) as page:
         lab.open(page, "01-ranged-attacks.ipynb")
         page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
         _drag_attack(lab, page, "01-attack-panel")
-    except Exception:
-        print(lab.tail())
-        raise
-    finally:
-        page.context.close()
-        lab.shutdown_kernels()
 
 
 def test_readme_snippet_in_a_fresh_notebook_drags(lab: Lab) -> None:
@@ -143,18 +129,11 @@ def test_readme_snippet_in_a_fresh_notebook_drags(lab: Lab) -> None:
     snippet = readme[readme.rindex("```", 0, start) : readme.index("```", start)]
     snippet = snippet.split("\n", 1)[1]
     name = lab.write_notebook("readme-snippet.ipynb", snippet)
-    page = lab.new_page(1280, 800)
-    try:
+    with lab.session(1280, 800) as page:
         lab.open(page, name)
         problems = check_panels(lab, page, name, (1280, 800))
         assert not problems, "\n".join(problems)
         _drag_attack(lab, page, "readme-snippet")
-    except Exception:
-        print(lab.tail())
-        raise
-    finally:
-        page.context.close()
-        lab.shutdown_kernels()
 
 
 MELEE = """\
@@ -173,8 +152,7 @@ MeleePanel(s)
 
 def test_melee_panel_drag_into_contact_makes_an_engagement(lab: Lab) -> None:
     name = lab.write_notebook("melee-drag.ipynb", MELEE)
-    page = lab.new_page(1280, 800)
-    try:
+    with lab.session(1280, 800) as page:
         lab.open(page, name)
         before = probe(lab, page, "MeleePanel")
         assert before["interactive"], "the melee panel's board is not a live board canvas"
@@ -210,12 +188,6 @@ def test_melee_panel_drag_into_contact_makes_an_engagement(lab: Lab) -> None:
         lab.screenshot(page, "drag-melee-panel-slide.png")
         assert slid["at"]["knight"][1] < after["at"]["knight"][1] - 10.0, slid["at"]
         assert slid["engaged"] == ["knight", "raider"], slid["engaged"]
-    except Exception:
-        print(lab.tail())
-        raise
-    finally:
-        page.context.close()
-        lab.shutdown_kernels()
 
 
 FALLBACK = """\
@@ -234,8 +206,7 @@ def test_png_fallback_is_sharp_at_device_pixel_ratio_2(lab: Lab) -> None:
     """Without the live canvas (``interactive=False`` stands in for a kernel without anywidget)
     the board is a PNG of twice its CSS size, shown at its CSS size: sharp at ratio 2."""
     name = lab.write_notebook("png-fallback.ipynb", FALLBACK)
-    page = lab.new_page(1280, 800, scale=2.0)
-    try:
+    with lab.session(1280, 800, scale=2.0) as page:
         lab.open(page, name)
         page.wait_for_function(JS_BOARD_IMAGE, timeout=60_000)
         got = page.evaluate(JS_BOARD_IMAGE)
@@ -243,12 +214,6 @@ def test_png_fallback_is_sharp_at_device_pixel_ratio_2(lab: Lab) -> None:
         lab.screenshot(page, "png-fallback-dpr2.png")
         assert got["css"] >= MIN_BOARD_PX, got
         assert got["natural"] >= 2 * got["css"] - 1, got  # one image pixel per device pixel
-    except Exception:
-        print(lab.tail())
-        raise
-    finally:
-        page.context.close()
-        lab.shutdown_kernels()
 
 
 def test_artifacts_folder_is_gitignored() -> None:

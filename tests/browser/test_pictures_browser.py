@@ -47,21 +47,11 @@ JS_PLAYER_CELL = """() => {
 }"""
 
 
-def page_with_downloads(lab: Lab, width: int, height: int) -> Any:
-    context = lab.browser.new_context(
-        viewport={"width": width, "height": height}, accept_downloads=True
-    )
-    page = context.new_page()
-    page.on("console", lambda m: lab.console.append(f"{m.type}: {m.text}"))
-    return page
-
-
 def test_melee_panel_exports_a_picture_and_plays_the_slide(lab: Lab, tmp_path: Path) -> None:
     from PIL import Image
 
     name = lab.write_notebook("pictures-melee.ipynb", MELEE)
-    page = page_with_downloads(lab, 1280, 800)
-    try:
+    with lab.session(1280, 800, downloads=True) as page:
         lab.open(page, name)
         button = page.get_by_role("button", name="Export picture")
         button.scroll_into_view_if_needed()
@@ -90,12 +80,6 @@ def test_melee_panel_exports_a_picture_and_plays_the_slide(lab: Lab, tmp_path: P
         )
         assert state == {"frame": 23, "x": 324.8, "y": 343.4, "kept": True}, state
         lab.screenshot(page, "pictures-melee-played-1280x800.png")
-    except Exception:
-        print(lab.tail())
-        raise
-    finally:
-        page.context.close()
-        lab.shutdown_kernels()
 
 
 def player_steps(page: Any) -> None:
@@ -117,19 +101,12 @@ def player_steps(page: Any) -> None:
 
 
 def test_notebook_05_animation_plays_in_lab(lab: Lab) -> None:
-    page = lab.new_page(1280, 800)
-    try:
+    with lab.session(1280, 800) as page:
         lab.open(page, "05-slides-and-withdrawal.ipynb")
         page.evaluate(JS_SCROLL_TO, page.evaluate(JS_PLAYER_CELL))  # cells show when in view
         page.wait_for_timeout(500)
         player_steps(page)
         lab.screenshot(page, "pictures-05-player-1280x800.png")
-    except Exception:
-        print(lab.tail())
-        raise
-    finally:
-        page.context.close()
-        lab.shutdown_kernels()
 
 
 def test_notebook_05_animation_plays_in_its_static_html(lab: Lab, tmp_path: Path) -> None:

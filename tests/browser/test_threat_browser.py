@@ -60,8 +60,7 @@ def wait_until(lab: Lab, page: Any, done: Callable[[dict[str, Any]], bool]) -> d
 
 def test_threat_panel_drag_and_click(lab: Lab) -> None:
     name = lab.write_notebook("threat-panel.ipynb", NOTEBOOK)
-    page = lab.new_page(1280, 800)
-    try:
+    with lab.session(1280, 800) as page:
         lab.open(page, name)
         page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
         problems = check_panels(lab, page, name, (1280, 800))
@@ -98,9 +97,3 @@ def test_threat_panel_drag_and_click(lab: Lab) -> None:
         problems = check_panels(lab, page, name, (1920, 1080))
         assert not problems, "\n".join(problems)
         lab.screenshot(page, "threat-panel-1920.png")
-    except Exception:
-        print(lab.tail())
-        raise
-    finally:
-        page.context.close()
-        lab.shutdown_kernels()
