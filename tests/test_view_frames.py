@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 from fwwrules_widgets import AttackPanel
 from fwwrules_widgets.board_canvas import (
+    MAX_IN_FLIGHT,
     FrameSender,
     changed_rects,
     pack,
@@ -154,14 +155,18 @@ class Browser:
 
 @settings(max_examples=60, deadline=None)
 @given(
-    st.lists(st.tuples(st.integers(0, 39), st.integers(0, 55), st.integers(1, 255)), max_size=40),
+    st.lists(
+        st.tuples(st.integers(0, 39), st.integers(0, 55), st.integers(1, 255), st.booleans()),
+        max_size=40,
+    ),
     st.floats(0.0, 0.5),
     st.integers(0, 10_000),
     st.booleans(),
 )
 def test_whatever_is_dropped_or_reordered_the_browser_ends_on_the_kernels_picture(
-    edits: list[tuple[int, int, int]], drop: float, seed: int, slow: bool
+    edits: list[tuple[int, int, int, bool]], drop: float, seed: int, slow: bool
 ) -> None:
+    """Some edits are pictures the mouse rests on (they may overtake the frame in flight)."""
     state = {"pixels": picture()}
     now = [0.0]
 
@@ -172,14 +177,16 @@ def test_whatever_is_dropped_or_reordered_the_browser_ends_on_the_kernels_pictur
     sender = FrameSender(lambda: state["pixels"], lambda c, b: browser.deliver(c, b), clock)
     browser = Browser(sender, drop, seed)
     sender.hello()
-    for y, x, value in edits:
+    for y, x, value, rest in edits:
         pixels = state["pixels"].copy()
         pixels[y : y + 3, x : x + 5, 0] = value
         state["pixels"] = pixels
-        sender.push()
+        with sender.overtaking(rest):
+            sender.push()
         for _ in range(browser.rng.randrange(3)):
             browser.step()
-        assert len(browser.wire) <= 2  # at most one frame in flight (plus a refresh's)
+        assert len(sender.in_flight) <= MAX_IN_FLIGHT
+        assert len(browser.wire) <= MAX_IN_FLIGHT + 1  # (plus a refresh's)
     sender.refresh()  # a view's own safety net: a lost frame is never acknowledged
     while browser.step():
         pass
@@ -204,6 +211,49 @@ def test_nothing_is_sent_before_hello_and_one_frame_is_in_flight() -> None:
     sender.ack(sent[-1]["id"])
     sender.push()
     assert len(sent) == 2  # nothing changed: nothing sent
+
+
+def test_the_picture_the_mouse_rests_on_overtakes_one_frame_in_flight_never_two() -> None:
+    sent: list[tuple[dict[str, Any], bytes]] = []
+    state = {"pixels": picture()}
+    sender = FrameSender(lambda: state["pixels"], lambda c, b: sent.append((c, b[0])))
+    sender.hello()
+
+    def change(v: int, overtake: bool) -> None:
+        state["pixels"] = state["pixels"].copy()
+        state["pixels"][v, v, 0] = v
+        with sender.overtaking(overtake):
+            sender.push()
+
+    change(1, overtake=False)
+    assert len(sent) == 1 and sender.dirty  # one in flight: a moving picture waits
+    change(2, overtake=True)
+    assert len(sent) == 2 and not sender.dirty and sent[1][0]["base"] == sent[0][0]["id"]
+    change(3, overtake=True)
+    assert len(sent) == 2 and sender.dirty  # never a third in flight
+    assert not sender.overtake  # only within the block
+    sender.ack(sent[0][0]["id"])
+    assert len(sent) == 2  # the second still in flight: the third waits for its ack
+    sender.ack(sent[1][0]["id"])
+    assert len(sent) == 3 and sender.in_flight == [sent[2][0]["id"]]
+    sender.ack(sent[2][0]["id"])
+    assert np.array_equal(unpack((1, 1), sent), state["pixels"])
+
+
+def test_an_ack_acknowledges_every_frame_before_it() -> None:
+    sent: list[dict[str, Any]] = []
+    state = {"pixels": picture()}
+    sender = FrameSender(lambda: state["pixels"], lambda c, b: sent.append(c))
+    sender.hello()
+    state["pixels"] = state["pixels"].copy()
+    state["pixels"][0, 0, 0] = 9
+    with sender.overtaking():
+        sender.push()
+    assert sender.in_flight == [1, 2]
+    sender.ack(2)  # frames apply in order: frame 1 was painted too
+    assert sender.in_flight == []
+    sender.ack(1)  # a late or repeated ack changes nothing
+    assert sender.in_flight == [] and not sender.dirty
 
 
 def test_a_slow_link_gets_harder_compression() -> None:
@@ -274,7 +324,8 @@ def test_a_fast_drag_ends_on_exactly_the_full_render_with_one_frame_in_flight() 
     link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
     assert len(sent) == 2 and not sent[-1][0]["full"]  # the latest state, as a diff
     assert len(sent[-1][1]) < 40_000
-    link._message(None, {"type": "up", "x": x + 60, "y": y, "buttons": 0, "seq": 3}, [])
+    link._message(None, {"type": "up", "x": x + 60, "y": y, "buttons": 0, "seq": 43}, [])
+    assert len(sent) == 3  # the release overtakes the frame in flight
     link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
     shown = unpack((1, 1), sent)
     canvas: Any = p.view.figure.canvas
@@ -282,6 +333,32 @@ def test_a_fast_drag_ends_on_exactly_the_full_render_with_one_frame_in_flight() 
     assert np.array_equal(shown, np.asarray(canvas.buffer_rgba()))
     title = p.artists.title.get_text()
     assert ("may attack" in title) == (p.ruling is not None and p.ruling.allowed)
+
+
+def test_the_position_the_mouse_rests_at_is_drawn_at_once_with_a_frame_in_flight() -> None:
+    p, sent = live_panel()
+    link = p.view.link
+    assert link is not None
+    link._message(None, {"type": "hello", "ratio": 1.0}, [])
+    x, y = css(p, 250.0, 100.0)
+    link._message(None, {"type": "down", "x": x, "y": y, "buttons": 1, "seq": 1}, [])
+    link._message(None, {"type": "move", "x": x + 5, "y": y, "buttons": 1, "seq": 2}, [])
+    frames = len(sent)
+    link._message(None, {"type": "move", "x": x + 9, "y": y, "buttons": 1, "seq": 3}, [])
+    assert len(sent) == frames and link._pending is not None  # kept: a frame is in flight
+    rest = {"type": "move", "x": x + 30, "y": y - 20, "buttons": 1, "seq": 4, "rest": True}
+    link._message(None, rest, [])
+    assert len(sent) == frames + 1 and sent[-1][0]["seq"] == 4  # drawn and sent at once
+    assert link._pending is None  # the older position is dropped, never drawn after it
+    assert len(link.sender.in_flight) == 2
+    for msg, _ in sent[-2:]:
+        link._message(None, {"type": "ack", "id": msg["id"]}, [])
+    assert not link.sender.in_flight and not link.sender.dirty
+    link._message(None, {"type": "up", "x": x + 30, "y": y - 20, "buttons": 0, "seq": 5}, [])
+    link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
+    canvas: Any = p.view.figure.canvas
+    canvas.draw()
+    assert np.array_equal(unpack((1, 1), sent), np.asarray(canvas.buffer_rgba()))
 
 
 def test_the_title_changes_with_a_drag() -> None:

@@ -16,6 +16,10 @@
 //   that answers it (one message a round), or follows the kernel's "done" when it drew
 //   nothing. While a frame is in flight the kernel only keeps the latest move. Frames carry
 //   the seq of the last pointer message drawn. Hover moves only while the kernel asks.
+// * When the pointer rests (no move for REST_MS) and its latest position is still waiting
+//   for an answer, that position goes at once, marked "rest": the kernel draws it and
+//   sends it even with a frame in flight (a release does the same), so the exact picture
+//   after the mouse stops is one round trip away, not two or three.
 // * With window.fwwrulesTrace set to an array, pointer messages sent and frames painted are
 //   logged there (bench/browser_latency.py measures the lag behind the mouse with it).
 // * "sync" (asked by a "fwwrules-sync" DOM event on the canvas, for tests and benchmarks):
@@ -23,6 +27,10 @@
 //   its last frame and whether one is still to come; the canvas keeps it in data-synced.
 // * When the kernel is gone (the widget manager marks the view disconnected after a kernel
 //   restart) the view says so in words (the CSS shows .fwwrules-restarted).
+
+// A pointer that has not moved for this long has stopped (pointer events come every
+// animation frame, about 17 ms, while it moves).
+const REST_MS = 50;
 
 function inflate(buffer) {
   const bytes = buffer instanceof DataView
@@ -94,6 +102,7 @@ function render({ model, el }) {
   const ratio = window.devicePixelRatio || 1;
   const state = {
     id: -1, asked: false, queue: Promise.resolve(), seq: 0, latest: null, outstanding: false,
+    rest: 0, rested: false,
   };
 
   function size() {
@@ -130,6 +139,7 @@ function render({ model, el }) {
     }
     const ack = { type: "ack", id: msg.id };
     state.outstanding = false;
+    state.rested = false;
     if (state.latest !== null) {
       // the pointer's latest position rides on the ack: the next frame is drawn from it
       ack.move = pointer_message("move", state.latest);
@@ -150,10 +160,21 @@ function render({ model, el }) {
     };
   }
 
-  function send(type, e) {
-    const msg = pointer_message(type, e);
+  function send(type, e, extra = {}) {
+    const msg = { ...pointer_message(type, e), ...extra };
     model.send(msg);
     return msg.seq;
+  }
+
+  // The pointer stopped with its latest position unsent: send it now (see REST_MS).
+  // One rest per answer: a pointer that pauses now and then mid-drag costs at most one
+  // extra frame per round.
+  function rest() {
+    if (state.latest === null || state.rested) return;
+    const e = state.latest;
+    state.latest = null;
+    state.rested = true;
+    send("move", e, { rest: true });
   }
 
   // One move outstanding, always from the latest position: it is answered by the next
@@ -176,6 +197,7 @@ function render({ model, el }) {
       });
     } else if (msg.type === "done") {
       state.outstanding = false;
+      state.rested = false;
       pump();
     } else if (msg.type === "synced") {
       canvas.dataset.synced = JSON.stringify({ n: msg.n, last: msg.last, busy: msg.busy });
@@ -187,6 +209,7 @@ function render({ model, el }) {
       if (e.button !== 0) return;
       canvas.setPointerCapture(e.pointerId);
       state.latest = null;
+      clearTimeout(state.rest);
       send("down", e);
       e.preventDefault();
     },
@@ -194,10 +217,13 @@ function render({ model, el }) {
       if (!e.buttons && !model.get("hover")) return;
       state.latest = e;
       pump();
+      clearTimeout(state.rest);
+      state.rest = setTimeout(rest, REST_MS);
     },
     pointerup: (e) => {
       if (e.button !== 0) return;
       state.latest = null;
+      clearTimeout(state.rest);
       send("up", e);
     },
   };
@@ -211,6 +237,7 @@ function render({ model, el }) {
   size();
   model.send({ type: "hello", ratio });
   return () => {
+    clearTimeout(state.rest);
     model.off("msg:custom", onMessage);
     model.off("change:width", size);
     model.off("change:height", size);

@@ -28,6 +28,12 @@ The protocol, in short (the JS file says it from the browser's side):
   on the ack of the frame that answered it (``done`` answers a move that drew nothing).
   While a frame is in flight the kernel only keeps the latest move and draws from it when
   the ack comes: a slow link costs frames, never a backlog of rulings.
+* **The picture the mouse rests on overtakes.** When the pointer has not moved for
+  ``REST_MS`` (board_canvas.js) the browser sends its position at once, marked ``rest``,
+  and the kernel draws it and sends it even with a frame in flight; so does a release
+  (``up``). At most :data:`MAX_IN_FLIGHT` frames are in flight, the second only for these:
+  after the mouse stops, the exact picture is one round trip (plus drawing and transfer)
+  away instead of two or three, and a long drag still never builds a queue.
 * **Sync.** Tests and benchmarks ask ``sync``; the answer comes once every earlier message
   (mouse, controls, acks) has been handled, with the last frame's id and whether another is
   due: the browser has the kernel's final picture when it shows that id and none is due.
@@ -38,8 +44,8 @@ from __future__ import annotations
 import threading
 import time
 import zlib
-from collections.abc import Callable, Mapping
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,6 +54,9 @@ import numpy as np
 
 TILE = 16
 """Side of the square tiles (device pixels) a diff frame is made of."""
+MAX_IN_FLIGHT = 2
+"""Frames in flight at most: one while the mouse moves, a second for the picture the mouse
+rests on or is released at (it overtakes the ack of the first)."""
 SLOW_ACK_S = 0.05
 """A frame acknowledged later than this after it was sent marks the link as slow."""
 LEVELS = {"fast": (1, 6), "slow": (6, 6)}
@@ -243,9 +252,12 @@ class FrameSender:
         self.shown: Pixels | None = None
         """The picture the browser has once every frame sent is applied."""
         self.last_id = 0
-        self.in_flight: int | None = None
-        self._sent_at = 0.0
+        self.in_flight: list[int] = []
+        """Frames sent and not yet acknowledged, oldest first."""
+        self._sent_at: dict[int, float] = {}
         self.dirty = False
+        self.overtake = False
+        """While True (:meth:`overtaking`), :meth:`push` may send with one frame in flight."""
         self.slow = False
         self.seq = 0
         """The last pointer message handled (frames name it: the bench's lag measure)."""
@@ -254,34 +266,47 @@ class FrameSender:
     def hello(self) -> None:
         """A view was rendered: start over with a full frame."""
         self.ready = True
-        self.shown = None
-        self.in_flight = None
-        self.push()
+        self.refresh()
 
     def refresh(self) -> None:
         """The browser could not apply a diff (not on its base): send a full frame."""
         self.shown = None
-        self.in_flight = None
+        self.in_flight.clear()
+        self._sent_at.clear()
         self.push()
+
+    @contextmanager
+    def overtaking(self, allowed: bool = True) -> Iterator[None]:
+        """Within the block, a frame may be sent with one already in flight (the picture the
+        mouse rests on, or a release): see the module's text."""
+        self.overtake = allowed
+        try:
+            yield
+        finally:
+            self.overtake = False
 
     def ack(self, frame_id: int, before: Callable[[], None] | None = None) -> None:
         """The browser painted frame ``frame_id``: call ``before`` (it may draw and push),
-        then send the latest picture if it changed and nothing was sent."""
-        if frame_id != self.in_flight:
+        then send the latest picture if it changed and nothing is in flight. Frames apply in
+        order, so an ack also acknowledges every frame sent before it."""
+        if frame_id not in self.in_flight:
             return
-        self.slow = self._clock() - self._sent_at > SLOW_ACK_S
-        self.in_flight = None
+        self.slow = self._clock() - self._sent_at[frame_id] > SLOW_ACK_S
+        for done in self.in_flight[: self.in_flight.index(frame_id) + 1]:
+            self.in_flight.remove(done)
+            del self._sent_at[done]
         if before is not None:
             before()
-        if self.dirty and self.in_flight is None:
+        if self.dirty and not self.in_flight:
             self.push()
 
     def push(self) -> None:
         """The picture may have changed: send it now, or once the frame in flight is
-        acknowledged. Nothing is sent before the browser said hello."""
+        acknowledged (a second frame may go while :meth:`overtaking`). Nothing is sent
+        before the browser said hello."""
         if not self.ready:
             return
-        if self.in_flight is not None:
+        if len(self.in_flight) >= (MAX_IN_FLIGHT if self.overtake else 1):
             self.dirty = True
             self.stats.deferred += 1
             return
@@ -313,8 +338,8 @@ class FrameSender:
             "rects": [list(r) for r in rects],
         }
         self.shown = pixels.copy()
-        self.in_flight = self.last_id
-        self._sent_at = self._clock()
+        self.in_flight.append(self.last_id)
+        self._sent_at[self.last_id] = self._clock()
         self.stats.frames += 1
         self.stats.full += full
         self.stats.bytes += len(payload)
@@ -345,6 +370,44 @@ def _board_canvas_class() -> Any:
 
 
 _CLASS: list[Any] = []
+
+_NOTICE_ESM = """
+export default {
+  render({ model, el }) {
+    const words = document.createElement("div");
+    words.className = "fwwrules-restarted";
+    const show = () => { words.textContent = model.get("restarted_text"); };
+    el.classList.add("fwwrules-notice");
+    el.append(words);
+    show();
+    model.on("change:restarted_text", show);
+    return () => model.off("change:restarted_text", show);
+  },
+};
+"""
+
+
+def restart_notice(text: str) -> Any:
+    """A widget for a panel without a board canvas (the grid panel's PNG picture) that shows
+    nothing while the kernel is there and, after a kernel restart, says ``text``
+    (``restarted_text``) over its container as the board canvas does over itself. Put it
+    in a box with class ``fwwrules-overlaid`` beside the picture. Needs anywidget."""
+    if not _NOTICE:
+        import anywidget
+        import traitlets
+
+        class RestartNotice(anywidget.AnyWidget):
+            """Words over a panel's picture once its kernel is gone (see restart_notice)."""
+
+            _esm = _NOTICE_ESM
+            _css = (Path(__file__).parent / "board_canvas.css").read_text(encoding="utf-8")
+            restarted_text = traitlets.Unicode("").tag(sync=True)
+
+        _NOTICE.append(RestartNotice)
+    return _NOTICE[0](restarted_text=text)
+
+
+_NOTICE: list[Any] = []
 
 
 def live_canvas_available() -> bool:
@@ -406,15 +469,20 @@ class BoardLink:
             self.sender.refresh()
         elif kind == "sync":
             s = self.sender
-            busy = s.in_flight is not None or s.dirty
+            busy = bool(s.in_flight) or s.dirty
             self._send(
                 {"type": "synced", "n": content.get("n"), "last": s.last_id, "busy": busy}, []
             )
-        elif kind == "move" and self.sender.in_flight is not None:
+        elif kind == "move" and content.get("rest"):
+            self._pending = None  # older than the position the mouse rests at
+            with self.sender.overtaking():
+                self._pointer(content)
+        elif kind == "move" and self.sender.in_flight:
             self._pending = content  # drawn when the browser has the frame in flight
         elif kind in ("down", "move", "up"):
             self._flush()
-            self._pointer(content)
+            with self.sender.overtaking(kind == "up"):
+                self._pointer(content)
 
     def _flush(self) -> None:
         """Handle the latest move kept while a frame was in flight (if any)."""
@@ -430,6 +498,6 @@ class BoardLink:
         try:
             self.on_input(content)
         finally:
-            quiet = self.sender.stats.frames == frames and self.sender.in_flight is None
+            quiet = self.sender.stats.frames == frames and not self.sender.in_flight
             if content.get("type") == "move" and quiet:
                 self._send({"type": "done", "seq": self.sender.seq}, [])

@@ -4,7 +4,9 @@ picture (:func:`fwwrules.draw.grid.draw_grid`) and the ruling. It decides nothin
 
 The figure is drawn on an Agg canvas and shown as a PNG :class:`ipywidgets.Image`, so the
 panel works the same in JupyterLab, on Binder and in a headless test. A change updates the
-artists in place (:func:`~fwwrules.draw.grid.update_grid`) and draws once.
+artists in place (:func:`~fwwrules.draw.grid.update_grid`) and draws once. Over the picture
+lies a restart notice (:func:`~fwwrules_widgets.board_canvas.restart_notice`): after a kernel
+restart the panel says so in words, as the board panels do.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from fwwrules.draw.grid import DEFAULT_GRID_STYLE, GridArtists, GridStyle, draw_
 from fwwrules.errors import FwwError
 from fwwrules.grid import ATTACKS, GridRuling, GridScenario
 
+from .board_canvas import live_canvas_available, restart_notice
 from .panel import ControlPanel, board_and_side, fit_control, text_px, wrap_row
 from .text import ui
 from .view import PNG_PIXEL_RATIO, static_bundle
@@ -75,11 +78,18 @@ class GridPanel(ControlPanel):
         )
         for control in (self.attacker, self.target, self.attack, self.lang):
             control.observe(self._changed, names="value")
+        self.notice = (
+            restart_notice(ui("kernel-restarted", lang)) if live_canvas_available() else None
+        )
+        picture: widgets.Widget = self.image
+        if self.notice is not None:  # after a kernel restart it says so over the picture
+            picture = widgets.Box([self.image, self.notice], layout=widgets.Layout(flex="0 0 auto"))
+            picture.add_class("fwwrules-overlaid")
         self.widget = widgets.VBox(
             [
                 wrap_row([self.attacker, self.target]),
                 wrap_row([self.attack, self.lang]),
-                board_and_side(self.image, [self.text, self.export_control.widget]),
+                board_and_side(picture, [self.text, self.export_control.widget]),
             ],
             layout=widgets.Layout(width="100%"),
         )
@@ -119,6 +129,8 @@ class GridPanel(ControlPanel):
         self.attack.style.button_width = f"{max(text_px(o[0]) for o in options) + 24}px"
         fit_control(self.attacker)
         fit_control(self.target)
+        if self.notice is not None:
+            self.notice.restarted_text = ui("kernel-restarted", lang)
 
     def _publish(self) -> None:
         """The picture at :data:`~fwwrules_widgets.view.PNG_PIXEL_RATIO` pixels per CSS pixel,

@@ -63,14 +63,52 @@ def test_reload_and_restart_say_what_to_do(lab: Lab) -> None:
             assert "kernel restarted" in text and "run the cell again" in text, text
 
 
-def test_a_restarted_kernel_is_named_on_the_board(lab: Lab) -> None:
-    name = lab.write_notebook("restart.ipynb", NOTEBOOK)
+GRID_NOTEBOOK = """\
+import fwwrules
+from fwwrules_widgets import GridPanel
+GridPanel(fwwrules.load(fwwrules.example_path("grid/rogue")), lang="de")
+"""
+JS_GRID_LIVE = """() => {
+  const img = document.querySelector('.fwwrules-overlaid img');
+  return !!img && img.naturalWidth > 0 && !!document.querySelector('.fwwrules-notice');
+}"""
+JS_ICONS = """() => [...document.querySelectorAll('.jupyter-widgets-disconnected')]
+  .filter(e => getComputedStyle(e, '::before').display !== 'none'
+               && getComputedStyle(e, '::before').content !== 'none').length"""
+JS_OVER_PICTURE = """() => {
+  const n = document.querySelector('.fwwrules-restarted').getBoundingClientRect();
+  const p = document.querySelector('.fwwrules-board-canvas, .fwwrules-overlaid img')
+    .getBoundingClientRect();
+  return Math.abs(n.left - p.left) < 2 && Math.abs(n.top - p.top) < 2
+    && Math.abs(n.width - p.width) < 2 && Math.abs(n.height - p.height) < 2;
+}"""
+
+
+@pytest.mark.parametrize(
+    ("panel", "notebook", "live", "words"),
+    [
+        ("attack", NOTEBOOK, JS_LIVE,
+         "The kernel restarted: run the cell again to bring the board back."),
+        ("grid", GRID_NOTEBOOK, JS_GRID_LIVE,
+         "Der Kernel wurde neu gestartet: die Zelle erneut ausführen, um das Spielfeld "
+         "zurückzuholen."),
+    ],
+)  # fmt: skip
+def test_a_restarted_kernel_is_named_on_the_board(
+    lab: Lab, panel: str, notebook: str, live: str, words: str
+) -> None:
+    """The words lie over the picture, in the panel's language; the controls keep their
+    width (no broken-link icon squeezes a dropdown's text)."""
+    name = lab.write_notebook(f"restart-{panel}.ipynb", notebook)
     with lab.session(1280, 800) as page:
         lab.open(page, name)
-        page.wait_for_function(JS_LIVE, timeout=WAIT_TIMEOUT * 1000)
+        page.wait_for_function(live, timeout=WAIT_TIMEOUT * 1000)
+        assert page.evaluate(JS_RESTARTED) is None
         page.evaluate(JS_RESTART)
         page.wait_for_function(f"() => !!({JS_RESTARTED})()", timeout=WAIT_TIMEOUT * 1000)
         text = page.evaluate(JS_RESTARTED)
-        page.locator(".fwwrules-board").first.scroll_into_view_if_needed()
-        lab.screenshot(page, "board-kernel-restarted.png")
-        assert text == "The kernel restarted: run the cell again to bring the board back.", text
+        page.locator(".fwwrules-restarted").first.scroll_into_view_if_needed()
+        lab.screenshot(page, f"{panel}-kernel-restarted.png")
+        assert text == words, text
+        assert page.evaluate(JS_OVER_PICTURE)
+        assert page.evaluate(JS_ICONS) == 0
