@@ -79,8 +79,8 @@ JS_OVER_PICTURE = """() => {
   const n = document.querySelector('.fwwrules-restarted').getBoundingClientRect();
   const p = document.querySelector('.fwwrules-board-canvas, .fwwrules-overlaid img')
     .getBoundingClientRect();
-  return Math.abs(n.left - p.left) < 2 && Math.abs(n.top - p.top) < 2
-    && Math.abs(n.width - p.width) < 2 && Math.abs(n.height - p.height) < 2;
+  return [[n.left, n.top, n.width, n.height], [p.left, p.top, p.width, p.height]]
+    .map(r => r.map(Math.round));
 }"""
 
 
@@ -110,5 +110,9 @@ def test_a_restarted_kernel_is_named_on_the_board(
         page.locator(".fwwrules-restarted").first.scroll_into_view_if_needed()
         lab.screenshot(page, f"{panel}-kernel-restarted.png")
         assert text == words, text
-        assert page.evaluate(JS_OVER_PICTURE)
+        words_box, picture_box = page.evaluate(JS_OVER_PICTURE)
+        assert all(abs(a - b) <= 1 for a, b in zip(words_box, picture_box, strict=True)), (
+            words_box,
+            picture_box,
+        )
         assert page.evaluate(JS_ICONS) == 0
