@@ -198,8 +198,12 @@ def test_wheel_holds_every_package_file_and_the_sdist_builds_the_same_wheel(buil
     dist_info = f"fwwrules-{built.version}.dist-info/"
     expected = _expected_package_files(built.tracked)
     assert {"fwwrules/grid/__init__.py", "fwwrules/examples/grid/rogue.yaml"} <= expected
-    package_files = {n for n in files if not n.startswith(dist_info)}
+    data = f"fwwrules-{built.version}.data/data/"
+    package_files = {n for n in files if not n.startswith((dist_info, data))}
     assert package_files == expected
+    # the Jupyter server extension's switch (fwwrules_widgets.server), and nothing else
+    server_config = "etc/jupyter/jupyter_server_config.d/fwwrules_widgets.json"
+    assert {n for n in files if n.startswith(data)} == {data + server_config}
     assert {"fwwrules/py.typed", "fwwrules_widgets/py.typed"} <= package_files
     assert f"{dist_info}licenses/LICENSE" in files
     # The same wheel: the same files with the same bytes, but for RECORD (the hashes) and
@@ -342,6 +346,11 @@ def test_installed_package_runs_the_readme_panels_and_a_notebook(
     assert (work / "board.svg").read_text(encoding="utf-8").lstrip().startswith("<?xml")
     assert (work / "review.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     times["README commands"] = time.perf_counter() - start
+
+    if extra == "lab":  # the server extension is enabled in the environment, and loads
+        listed = _run([venv / "bin" / "jupyter", "server", "extension", "list"], cwd=work, env=user)
+        assert re.search(r"fwwrules_widgets\.server\s+(\x1b\[\d+m)?enabled", listed), listed
+        assert re.search(r"fwwrules_widgets\.server\s+(\x1b\[\d+m)?OK", listed), listed
 
     start = time.perf_counter()
     assert _run([python, "-c", _PANELS], cwd=work, env=user).strip() == "panels ok"

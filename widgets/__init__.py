@@ -14,13 +14,34 @@ set ``.value`` on a control, then look at ``.ruling`` and ``.artists``.
 
 from __future__ import annotations
 
-from .attack_panel import AttackPanel, move_model
-from .editor import BoardEditor, EditRefused
-from .grid_panel import GridPanel
-from .melee_panel import MeleePanel
-from .stepper import ExampleStepper, Step
-from .threat_panel import ThreatPanel
-from .view import BoardView, ipympl_active
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .attack_panel import AttackPanel, move_model
+    from .editor import BoardEditor, EditRefused
+    from .grid_panel import GridPanel
+    from .melee_panel import MeleePanel
+    from .stepper import ExampleStepper, Step
+    from .threat_panel import ThreatPanel
+    from .view import BoardView, ipympl_active
+
+# Each name from the module that defines it, loaded on first use: ``import fwwrules_widgets``
+# alone (as the Jupyter server does for its extension, fwwrules_widgets.server) loads neither
+# matplotlib nor ipywidgets.
+_WHERE = {
+    "AttackPanel": "attack_panel",
+    "move_model": "attack_panel",
+    "BoardEditor": "editor",
+    "EditRefused": "editor",
+    "GridPanel": "grid_panel",
+    "MeleePanel": "melee_panel",
+    "ExampleStepper": "stepper",
+    "Step": "stepper",
+    "ThreatPanel": "threat_panel",
+    "BoardView": "view",
+    "ipympl_active": "view",
+}
 
 __all__ = [
     "AttackPanel",
@@ -35,3 +56,17 @@ __all__ = [
     "ipympl_active",
     "move_model",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The public name ``name``, imported from its module the first time it is asked for."""
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'fwwrules_widgets' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
