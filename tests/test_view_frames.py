@@ -361,6 +361,30 @@ def test_the_position_the_mouse_rests_at_is_drawn_at_once_with_a_frame_in_flight
     assert np.array_equal(unpack((1, 1), sent), np.asarray(canvas.buffer_rgba()))
 
 
+@pytest.mark.parametrize("rest", [False, True])
+def test_a_position_riding_on_an_ack_overtakes_only_when_the_pointer_rests(rest: bool) -> None:
+    p, sent = live_panel()
+    link = p.view.link
+    assert link is not None
+    link._message(None, {"type": "hello", "ratio": 1.0}, [])
+    link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
+    x, y = css(p, 250.0, 100.0)
+    link._message(None, {"type": "down", "x": x, "y": y, "buttons": 1, "seq": 1}, [])
+    link._message(None, {"type": "move", "x": x + 5, "y": y, "buttons": 1, "seq": 2}, [])
+    first = sent[-1][0]["id"]
+    still = {"type": "move", "x": x + 9, "y": y, "buttons": 1, "seq": 3, "rest": True}
+    link._message(None, still, [])  # a pause mid-drag: a second frame in flight
+    assert len(link.sender.in_flight) == 2
+    frames = len(sent)
+    move = {"type": "move", "x": x + 30, "y": y, "buttons": 1, "seq": 4, "rest": rest}
+    link._message(None, {"type": "ack", "id": first, "move": move}, [])
+    assert len(sent) == frames + rest  # drawn at once only when the pointer rests there
+    assert len(link.sender.in_flight) == (2 if rest else 1) and link.sender.dirty != rest
+    while link.sender.in_flight:  # the browser paints what comes
+        link._message(None, {"type": "ack", "id": link.sender.in_flight[0]}, [])
+    assert sent[-1][0]["seq"] == 4 and not link.sender.dirty
+
+
 def test_the_title_changes_with_a_drag() -> None:
     """The title states the ruling: once a drag changes it, the blit background is drawn
     again with the old title wiped and the new one in it, so a picture never says "may

@@ -19,7 +19,9 @@
 // * When the pointer rests (no move for REST_MS) and its latest position is still waiting
 //   for an answer, that position goes at once, marked "rest": the kernel draws it and
 //   sends it even with a frame in flight (a release does the same), so the exact picture
-//   after the mouse stops is one round trip away, not two or three.
+//   after the mouse stops is one round trip away, not two or three. One such message per
+//   answer; a position riding on an ack is marked "rest" too when the pointer has been
+//   still for REST_MS.
 // * With window.fwwrulesTrace set to an array, pointer messages sent and frames painted are
 //   logged there (bench/browser_latency.py measures the lag behind the mouse with it).
 // * "sync" (asked by a "fwwrules-sync" DOM event on the canvas, for tests and benchmarks):
@@ -143,6 +145,8 @@ function render({ model, el }) {
     if (state.latest !== null) {
       // the pointer's latest position rides on the ack: the next frame is drawn from it
       ack.move = pointer_message("move", state.latest);
+      // a pointer already still for REST_MS: the picture it rests on may overtake
+      if (performance.now() - state.latest.timeStamp >= REST_MS) ack.move.rest = true;
       state.latest = null;
       state.outstanding = true;
     }

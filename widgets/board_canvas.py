@@ -485,10 +485,12 @@ class BoardLink:
                 self._pointer(content)
 
     def _flush(self) -> None:
-        """Handle the latest move kept while a frame was in flight (if any)."""
+        """Handle the latest move kept while a frame was in flight (if any); one the pointer
+        rests at may overtake the frame in flight."""
         pending, self._pending = self._pending, None
         if pending is not None:
-            self._pointer(pending)
+            with self.sender.overtaking(bool(pending.get("rest"))):
+                self._pointer(pending)
 
     def _pointer(self, content: Mapping[str, Any]) -> None:
         """A pointer message. A move is answered by the frame it makes or, when it made
