@@ -104,7 +104,7 @@ function render({ model, el }) {
   const ratio = window.devicePixelRatio || 1;
   const state = {
     id: -1, asked: false, queue: Promise.resolve(), seq: 0, latest: null, outstanding: false,
-    rest: 0, rested: false,
+    restTimer: 0, rested: false,
   };
 
   function size() {
@@ -213,7 +213,7 @@ function render({ model, el }) {
       if (e.button !== 0) return;
       canvas.setPointerCapture(e.pointerId);
       state.latest = null;
-      clearTimeout(state.rest);
+      clearTimeout(state.restTimer);
       send("down", e);
       e.preventDefault();
     },
@@ -221,13 +221,13 @@ function render({ model, el }) {
       if (!e.buttons && !model.get("hover")) return;
       state.latest = e;
       pump();
-      clearTimeout(state.rest);
-      state.rest = setTimeout(rest, REST_MS);
+      clearTimeout(state.restTimer);
+      state.restTimer = setTimeout(rest, REST_MS);
     },
     pointerup: (e) => {
       if (e.button !== 0) return;
       state.latest = null;
-      clearTimeout(state.rest);
+      clearTimeout(state.restTimer);
       send("up", e);
     },
   };
@@ -241,7 +241,7 @@ function render({ model, el }) {
   size();
   model.send({ type: "hello", ratio });
   return () => {
-    clearTimeout(state.rest);
+    clearTimeout(state.restTimer);
     model.off("msg:custom", onMessage);
     model.off("change:width", size);
     model.off("change:height", size);
