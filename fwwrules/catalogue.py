@@ -801,6 +801,13 @@ _GRID: dict[str, Entry] = {
         "en": "A line crosses a wall on the square borders at ({x}, {y}).",
         "de": "Eine Linie kreuzt bei ({x}; {y}) eine Mauer auf den Feldkanten.",
     },
+    "grid.ranged/border-wall-end": {
+        "en": "A line meets the end of a wall on the square borders at ({x}, {y}); judged from "
+        "just inside the squares it joins, it passes on the wall's side, so the wall blocks it.",
+        "de": "Eine Linie trifft bei ({x}; {y}) auf das Ende einer Mauer auf den Feldkanten; "
+        "von knapp innerhalb der verbundenen Felder aus gesehen verläuft sie auf der Seite der "
+        "Mauer, die Mauer blockiert sie also.",
+    },
     "grid.ranged/arrow-slit": {
         "en": "A line passes through the arrow slit in square ({c}, {r}).",
         "de": "Eine Linie führt durch die Schussscharte im Feld ({c}, {r}).",
@@ -866,6 +873,13 @@ _GRID: dict[str, Entry] = {
     "grid.melee/border-wall": {
         "en": "A line crosses a wall on the square borders at ({x}, {y}).",
         "de": "Eine Linie kreuzt bei ({x}; {y}) eine Mauer auf den Feldkanten.",
+    },
+    "grid.melee/border-wall-end": {
+        "en": "A line meets the end of a wall on the square borders at ({x}, {y}); judged from "
+        "just inside the squares it joins, it passes on the wall's side, so the wall blocks it.",
+        "de": "Eine Linie trifft bei ({x}; {y}) auf das Ende einer Mauer auf den Feldkanten; "
+        "von knapp innerhalb der verbundenen Felder aus gesehen verläuft sie auf der Seite der "
+        "Mauer, die Mauer blockiert sie also.",
     },
     "grid.melee/arrow-slit": {
         "en": "A line passes through the wall with the arrow slit in square ({c}, {r}).",

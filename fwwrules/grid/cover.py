@@ -373,6 +373,8 @@ def _obstruction_reasons(lines: Sequence[GridLine], clause: str, judge: _Judge) 
                     out.append(Reason("grid.improved", "not-behind", {**base, **dist}))
             elif o.kind == WALL and o.point is not None:
                 out.append(Reason(clause, "wall-corner", base))
+            elif o.kind == BORDER_WALL and o.nudged:
+                out.append(Reason(clause, "border-wall-end", base))
             else:
                 out.append(Reason(clause, o.kind, base))
     return out
@@ -447,10 +449,12 @@ def grid_cover(
         best = _ranged_best(judge, names, reasons, effect=effect, all_corners=all_corners)
         procedure = "ranged"
     category: Category = best.category
-    partial = _partial_cover(best, procedure, names, reasons)
-    if not effect:
+    partial = None
+    if effect:
+        partial = _partial_cover(best, procedure, names, reasons)
+    else:  # total cover: soft cover and the partial-cover count no longer matter
         category = "total"
-        partial = None
+        reasons[:] = [x for x in reasons if x.message_id != "grid.soft/through"]
         reasons.append(Reason("grid.total", "", names))
     soft = category == "soft"
     cover: CoverLevel = "cover" if category == "soft" else category
