@@ -414,7 +414,7 @@ def charge_reaction(ctx: AttackContext) -> Step:
       reaction: the attack stays allowed but ``melee.ranged-weapon``'s exception does not
       apply (its penalties stand), and the ruling says why.
     * A reaction is a Quick Action: :func:`quick_action` adds the Quick Action penalty, and
-      the ruling says the exception lifts only the close combat penalties.
+      says the exception lifts only the close combat penalties.
     """
     if not ctx.reacting_to_charge:
         return Step()
@@ -435,8 +435,7 @@ def charge_reaction(ctx: AttackContext) -> Step:
     if markers >= 2:
         reason = Reason("melee.charge-reaction", "battle-cry", {"attacker": a_id, "target": t_id})
         return Step(reasons=(reason,))
-    quick = Reason("melee.charge-reaction", "quick", {"attacker": a_id, "target": t_id})
-    return Step(terms=(quick,))
+    return Step()
 
 
 def charge_reaction_unused(ctx: AttackContext) -> Step:
@@ -456,10 +455,11 @@ def quick_action(ctx: AttackContext) -> Step:
     asked as quick or not; the penalty is taken once."""
     if not (ctx.quick or ctx.reacting_to_charge):
         return Step()
-    return Step(
-        modifiers=(("action.quick", QUICK_ACTION_MODIFIER),),
-        terms=(Reason("action.quick", "", {"modifier": QUICK_ACTION_MODIFIER}),),
-    )
+    terms = [Reason("action.quick", "", {"modifier": QUICK_ACTION_MODIFIER})]
+    if reaction_lifts_penalties(ctx):  # melee.charge-reaction: why a reaction takes it
+        values = {"attacker": ctx.attacker_id, "target": ctx.target_id}
+        terms.insert(0, Reason("melee.charge-reaction", "quick", values))
+    return Step(modifiers=(("action.quick", QUICK_ACTION_MODIFIER),), terms=tuple(terms))
 
 
 # ---------------------------------------------------------------------------------------------
