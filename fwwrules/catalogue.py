@@ -1760,6 +1760,10 @@ UI_TEXT: dict[str, Entry] = {
     "draw/y-axis-in": {"en": "y (in)", "de": "y (Zoll)"},
     "draw/cover-mark": {"en": "cover modifier", "de": "Deckungsmodifikator"},
     "draw/key": {"en": "labels", "de": "Beschriftungen"},
+    "draw/key-dropped": {
+        "en": "+ {n} more labels not shown (crowded board)",
+        "de": "+ {n} weitere Beschriftungen nicht gezeigt (volles Spielfeld)",
+    },
     "draw/elevation": {"en": "elevation", "de": "Erhöhung"},
     "draw/rules-core": {"en": "core rules", "de": "Grundregeln"},
     "draw/rules-vts": {"en": "Vault-Tec Simulator", "de": "Vault-Tec Simulator"},

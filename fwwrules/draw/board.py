@@ -715,10 +715,19 @@ def _update_bases(artists: BoardArtists, scenario: Scenario, lang: str) -> None:
 
 def _update_terrain_labels(artists: BoardArtists, scenario: Scenario, lang: str) -> None:
     """Terrain labels: name and height (unnamed pieces without a height only when the style
-    asks: on a crowded board forty ids cost more to draw than everything else)."""
+    asks: on a crowded board forty ids cost more to draw than everything else).
+
+    A label is made only for as many pieces as the board has room for after the models'
+    (:func:`fwwrules.draw.labels.label_room`); the pieces left without one are counted in
+    the key's last line ("+ 412 more labels not shown"), like labels that find no place.
+    """
+    from .labels import label_room
+
     style = artists.style
     board = scenario.board
     outlines: dict[int, list[XY]] = artists.state.setdefault("terrain_label_of", {})
+    room = label_room(artists) - len(scenario.models)
+    unlabelled = 0
     for t in scenario.terrain:
         named = t.name is not None or t.height is not None or style.label_unnamed_terrain
         lines = [t.label] if named else []
@@ -727,6 +736,9 @@ def _update_terrain_labels(artists: BoardArtists, scenario: Scenario, lang: str)
         tl = artists.terrain_labels.get(t.id)
         if tl is None:
             if not lines or t.id not in artists.state.get("terrain_drawn", ()):
+                continue
+            if len(artists.terrain_labels) >= room:
+                unlabelled += 1
                 continue
             tl = _add_terrain_label(artists.ax, style)
             _animate([tl], artists.state["animated"])
@@ -737,6 +749,7 @@ def _update_terrain_labels(artists: BoardArtists, scenario: Scenario, lang: str)
         p = polygon.representative_point()
         tl.set_position((float(p.x), float(p.y)))
         outlines[id(tl)] = [(float(x), float(y)) for x, y in polygon.exterior.coords]
+    artists.state["unlabelled"] = unlabelled
 
 
 FIXED_SIZE_GID = FIXED_SIZE

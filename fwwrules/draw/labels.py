@@ -258,65 +258,155 @@ def _terrain_candidates(
     from shapely.geometry import Polygon, box
 
     pts = artists.ax.transData.transform(np.asarray(outline, dtype=float))
-    poly = Polygon(pts)
+    x0, y0 = pts.min(axis=0)
+    x1, y1 = pts.max(axis=0)
     out: list[tuple[float, float]] = []
-    if poly.is_valid and not poly.is_empty:
+    poly = Polygon(pts) if w < x1 - x0 and h < y1 - y0 else None  # else it cannot fit inside
+    if poly is not None and poly.is_valid and not poly.is_empty:
         p = poly.representative_point()
         cx, cy = float(p.x), float(p.y)
         for x, y in [(cx, cy), (float(poly.centroid.x), float(poly.centroid.y))]:
             if poly.contains(box(x - w / 2, y - h / 2, x + w / 2, y + h / 2)):
                 out.append((x, y))
-    x0, y0 = pts.min(axis=0)
-    x1, y1 = pts.max(axis=0)
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     return out + _around(float(cx), float(cy), w, h, (x1 - x0) / 2, (y1 - y0) / 2, gap)
 
 
-def _everywhere(
-    axes_box: Rect, w: float, h: float, anchor: tuple[float, float]
-) -> list[tuple[float, float]]:
-    """Centres on a grid over the whole board, nearest to ``anchor`` first (the numbered
-    marker's last resort)."""
-    step = max(min(w, h) / 2, 2.0)
-    xs = np.arange(axes_box[0] + w / 2, axes_box[2] - w / 2 + 1e-9, step)
-    ys = np.arange(axes_box[1] + h / 2, axes_box[3] - h / 2 + 1e-9, step)
-    if not len(xs) or not len(ys):
-        return []
-    gx, gy = np.meshgrid(xs, ys)
-    pts = np.column_stack([gx.ravel(), gy.ravel()])
-    order = np.argsort(np.hypot(pts[:, 0] - anchor[0], pts[:, 1] - anchor[1]), kind="stable")
-    return [(float(px), float(py)) for px, py in pts[order]]
-
-
 # --- placing ------------------------------------------------------------------------------------
+
+INDEX_CELL_PX = 48.0
+"""Side of one bucket of the obstacle index, in display pixels at 100 dpi (scaled with the
+dpi): about four label heights, so the candidates of one label meet a few dozen buckets."""
+
+MAX_MARKERS = 40
+"""Most numbered markers on one board: past them (a board of hundreds of pieces) a label that
+finds no place is counted in the key's last line instead ("+ 412 more labels not shown")."""
+
+MAX_KEY_ENTRIES = 24
+"""Most entries of the key (labels of the same text share one entry and one number)."""
+
+LABEL_ROOM_PT2 = 700.0
+"""The room one label takes on the board, in square points (a box of about 40 x 11 pt and
+the room around it): a board of ``A`` square points is offered at most ``A /
+LABEL_ROOM_PT2`` labels (about 150 on a panel's board), in placing order; the rest are
+counted in the key's last line unmeasured. A board that crowded cannot show more labels
+than that readably, and each label tried costs a few milliseconds."""
+
+
+class _Index:
+    """A uniform grid of buckets over the Axes (display pixels): which items lie near a box.
+
+    Items are numbered; each is filed in every bucket its box meets (clipped to the Axes, so a
+    line running far beyond the board costs what its visible part does). :meth:`near` answers
+    with the items of the buckets a box meets: a superset of the items the box meets, never
+    missing one, so the exact tests run on a few dozen items instead of all of them.
+    """
+
+    def __init__(self, axes_box: Rect, cell: float) -> None:
+        self.x0, self.y0 = axes_box[0], axes_box[1]
+        self.nx = max(1, math.ceil((axes_box[2] - axes_box[0]) / cell))
+        self.ny = max(1, math.ceil((axes_box[3] - axes_box[1]) / cell))
+        self.cell = cell
+        self.buckets: dict[int, list[int]] = {}
+
+    def _span(self, x0: float, y0: float, x1: float, y1: float) -> tuple[range, range]:
+        def clip(v: float, n: int) -> int:
+            return min(max(math.floor(v), 0), n - 1)
+
+        c = self.cell
+        i0, i1 = clip((x0 - self.x0) / c, self.nx), clip((x1 - self.x0) / c, self.nx)
+        j0, j1 = clip((y0 - self.y0) / c, self.ny), clip((y1 - self.y0) / c, self.ny)
+        return range(i0, i1 + 1), range(j0, j1 + 1)
+
+    def add(self, item: int, x0: float, y0: float, x1: float, y1: float) -> None:
+        if not all(map(math.isfinite, (x0, y0, x1, y1))):
+            return
+        xs, ys = self._span(x0, y0, x1, y1)
+        for i in xs:
+            for j in ys:
+                self.buckets.setdefault(i * self.ny + j, []).append(item)
+
+    def near(self, x0: float, y0: float, x1: float, y1: float) -> np.ndarray[Any, Any]:
+        xs, ys = self._span(x0, y0, x1, y1)
+        found: list[int] = []
+        for i in xs:
+            for j in ys:
+                found += self.buckets.get(i * self.ny + j, ())
+        return np.unique(np.asarray(found, dtype=np.intp))
+
+
+def _indexed(axes_box: Rect, cell: float, boxes: np.ndarray[Any, Any]) -> _Index:
+    """An index of ``boxes`` (rows ``x0, y0, x1, y1``)."""
+    index = _Index(axes_box, cell)
+    for k, (x0, y0, x1, y1) in enumerate(boxes.tolist()):
+        index.add(k, x0, y0, x1, y1)
+    return index
+
+
+def _segment_boxes(seg: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    return np.column_stack(
+        [
+            np.minimum(seg[:, 0], seg[:, 2]),
+            np.minimum(seg[:, 1], seg[:, 3]),
+            np.maximum(seg[:, 0], seg[:, 2]),
+            np.maximum(seg[:, 1], seg[:, 3]),
+        ]
+    ).reshape(-1, 4)
 
 
 class _Obstacles:
     """What a label must not cover (bases, markers, boxes placed so far) and the lines it
-    should keep clear of, in display pixels."""
+    should keep clear of, in display pixels, each kind filed in an :class:`_Index`: a label
+    is tested against what lies near its candidates only, so placing a label costs the same
+    on a board of two models as on one of hundreds of pieces."""
 
     def __init__(self, artists: BoardArtists, renderer: Any) -> None:
         self.axes_box = _rect(artists.ax.get_window_extent(renderer))
+        cell = INDEX_CELL_PX * artists.figure.dpi / 100.0
         self.discs = np.asarray(base_discs(artists) + marker_discs(artists), dtype=float).reshape(
             -1, 3
         )
-        self.boxes: list[Rect] = []
+        x, y, r = self.discs[:, 0], self.discs[:, 1], self.discs[:, 2]
+        self.disc_index = _indexed(
+            self.axes_box, cell, np.column_stack([x - r, y - r, x + r, y + r])
+        )
+        self._boxes = np.zeros((16, 4))
+        self.n_boxes = 0
+        self.box_index = _Index(self.axes_box, cell)
+        self.free: _FreeRaster | None = None
         bar = getattr(artists.ax, "_fwwrules_scale_bar", None)
         if bar is not None and bar.get_visible():
-            self.boxes.append(_rect(bar.get_window_extent(renderer)))
+            self.add_box(_rect(bar.get_window_extent(renderer)))
         self.major = np.asarray(line_segments(artists, outlines=False), dtype=float).reshape(-1, 4)
-        outline_only = [s for s in line_segments(artists) if s not in set(map(tuple, self.major))]
+        major = set(map(tuple, self.major.tolist()))
+        outline_only = [s for s in line_segments(artists) if s not in major]
         self.minor = np.asarray(outline_only, dtype=float).reshape(-1, 4)
+        self.major_index = _indexed(self.axes_box, cell, _segment_boxes(self.major))
+        self.minor_index = _indexed(self.axes_box, cell, _segment_boxes(self.minor))
+
+    @property
+    def boxes(self) -> np.ndarray[Any, Any]:
+        """The boxes placed so far (and the scale bar), rows ``x0, y0, x1, y1``."""
+        return self._boxes[: self.n_boxes]
+
+    def add_box(self, box: Rect) -> None:
+        if self.n_boxes == len(self._boxes):
+            self._boxes = np.concatenate([self._boxes, np.zeros_like(self._boxes)])
+        self._boxes[self.n_boxes] = box
+        self.box_index.add(self.n_boxes, *box)
+        self.n_boxes += 1
+        if self.free is not None:
+            self.free.take(box)
 
     def add(self, x: float, y: float, w: float, h: float) -> None:
-        self.boxes.append((x - w / 2, y - h / 2, x + w / 2, y + h / 2))
+        self.add_box((x - w / 2, y - h / 2, x + w / 2, y + h / 2))
 
     def best(
         self, candidates: Iterable[tuple[float, float]], w: float, h: float
     ) -> tuple[float, float] | None:
         """The first candidate centre whose box lies in the Axes and covers no hard obstacle,
-        preferring one clear of lines (see :data:`LINE_PENALTY`); all candidates are tried
-        against all obstacles at once (numpy: a crowded board has hundreds of each)."""
+        preferring one clear of lines (see :data:`LINE_PENALTY`); the candidates are tried
+        at once (numpy) against the obstacles the index finds near them."""
         cands = np.asarray(list(candidates), dtype=float).reshape(-1, 2)
         if len(cands) == 0:
             return None
@@ -324,14 +414,22 @@ class _Obstacles:
         x1, y1 = cands[:, 0] + w / 2, cands[:, 1] + h / 2
         ab = self.axes_box
         ok = ~((x0 < ab[0]) | (y0 < ab[1]) | (x1 > ab[2]) | (y1 > ab[3]))
-        if len(self.discs) and ok.any():
-            d = self.discs
+        if not ok.any():
+            return None
+        region = (
+            float(x0[ok].min()),
+            float(y0[ok].min()),
+            float(x1[ok].max()),
+            float(y1[ok].max()),
+        )
+        d = self.discs[self.disc_index.near(*region)]
+        if len(d):
             cx, cy, radius = d[None, :, 0], d[None, :, 1], d[None, :, 2]
             nx = np.minimum(np.maximum(cx, x0[:, None]), x1[:, None])
             ny = np.minimum(np.maximum(cy, y0[:, None]), y1[:, None])
             ok &= ~(np.hypot(nx - cx, ny - cy) < radius).any(axis=1)
-        if self.boxes and ok.any():
-            b = np.asarray(self.boxes, dtype=float)
+        b = self.boxes[self.box_index.near(*region)]
+        if len(b) and ok.any():
             ok &= ~(
                 (x0[:, None] < b[None, :, 2])
                 & (b[None, :, 0] < x1[:, None])
@@ -341,22 +439,102 @@ class _Obstacles:
         free = np.flatnonzero(ok)
         if len(free) == 0:
             return None
-        # A place across one of the ruling's lines only when no free place is clear of them;
-        # across an outline only when no place clear of it is among the next LINE_PENALTY.
+        k = int(free[int(np.argmin(self._line_score(free, cands, x0, y0, x1, y1, region)))])
+        return (float(cands[k, 0]), float(cands[k, 1]))
+
+    def _line_score(
+        self,
+        free: np.ndarray[Any, Any],
+        cands: np.ndarray[Any, Any],
+        x0: np.ndarray[Any, Any],
+        y0: np.ndarray[Any, Any],
+        x1: np.ndarray[Any, Any],
+        y1: np.ndarray[Any, Any],
+        region: Rect,
+    ) -> np.ndarray[Any, Any]:
+        """The score of each free candidate (lowest wins): its rank, plus the number of
+        candidates when it crosses one of the ruling's lines, plus :data:`LINE_PENALTY` when
+        it crosses an outline (only among those near the best)."""
         score = free.astype(float)
-        if len(self.major):
-            crossed = _crosses(x0[free], y0[free], x1[free], y1[free], self.major)
+        major = self.major[self.major_index.near(*region)]
+        if len(major):
+            crossed = _crosses(x0[free], y0[free], x1[free], y1[free], major)
             score += crossed * len(cands)
-        if len(self.minor):
-            best = score.min()
-            near = score <= best + LINE_PENALTY
+        minor = self.minor[self.minor_index.near(*region)]
+        if len(minor):
+            near = score <= score.min() + LINE_PENALTY
             crossed = _crosses(
-                x0[free[near]], y0[free[near]], x1[free[near]], y1[free[near]], self.minor
+                x0[free[near]], y0[free[near]], x1[free[near]], y1[free[near]], minor
             )
             score[near] += crossed * LINE_PENALTY
             score[~near] = np.inf
-        k = int(free[int(np.argmin(score))])
-        return (float(cands[k, 0]), float(cands[k, 1]))
+        return score
+
+    def anywhere(
+        self, w: float, h: float, anchor: tuple[float, float]
+    ) -> tuple[float, float] | None:
+        """The free place for a box of ``w`` x ``h`` nearest to ``anchor`` over the whole
+        board (a numbered marker's last resort), found on :class:`_FreeRaster` and then
+        tested exactly like any candidate."""
+        if self.free is None:
+            self.free = _FreeRaster(self, max(2.0, min(w, h) / 4))
+        return self.best(self.free.spots(w, h, anchor), w, h)
+
+
+class _FreeRaster:
+    """The board as a raster of cells, each marked taken when a hard obstacle (a base, a
+    marker, a placed box) meets it; a box whose cells are all free meets no hard obstacle,
+    so free places over the whole board are found with one summed-area table instead of
+    testing thousands of places against every obstacle."""
+
+    def __init__(self, obstacles: _Obstacles, cell: float) -> None:
+        ab = obstacles.axes_box
+        self.x0, self.y0, self.cell = ab[0], ab[1], cell
+        nx = max(1, math.ceil((ab[2] - ab[0]) / cell))
+        ny = max(1, math.ceil((ab[3] - ab[1]) / cell))
+        self.taken = np.zeros((ny, nx), dtype=bool)
+        cx = self.x0 + (np.arange(nx) + 0.5) * cell
+        cy = self.y0 + (np.arange(ny) + 0.5) * cell
+        half = cell / 2
+        for x, y, r in obstacles.discs.tolist():
+            cols = slice(*self._cells(x - r, x + r, nx, self.x0))
+            rows = slice(*self._cells(y - r, y + r, ny, self.y0))
+            dx = np.maximum(np.abs(cx[cols] - x) - half, 0.0)
+            dy = np.maximum(np.abs(cy[rows] - y) - half, 0.0)
+            self.taken[rows, cols] |= np.hypot(dx[None, :], dy[:, None]) < r
+        for box in obstacles.boxes.tolist():
+            self.take(box)
+
+    def _cells(self, lo: float, hi: float, n: int, origin: float) -> tuple[int, int]:
+        a = min(max(math.floor((lo - origin) / self.cell), 0), n)
+        b = min(max(math.ceil((hi - origin) / self.cell), 0), n)
+        return a, b
+
+    def take(self, box: Rect) -> None:
+        ny, nx = self.taken.shape
+        c0, c1 = self._cells(box[0], box[2], nx, self.x0)
+        r0, r1 = self._cells(box[1], box[3], ny, self.y0)
+        self.taken[r0:r1, c0:c1] = True
+
+    def spots(
+        self, w: float, h: float, anchor: tuple[float, float], most: int = 64
+    ) -> list[tuple[float, float]]:
+        """Centres of up to ``most`` free boxes of ``w`` x ``h``, nearest to ``anchor`` first."""
+        kw, kh = math.ceil(w / self.cell), math.ceil(h / self.cell)
+        ny, nx = self.taken.shape
+        if kw > nx or kh > ny:
+            return []
+        sat = np.zeros((ny + 1, nx + 1), dtype=np.int32)
+        sat[1:, 1:] = self.taken.cumsum(axis=0).cumsum(axis=1)
+        window = sat[kh:, kw:] - sat[:-kh, kw:] - sat[kh:, :-kw] + sat[:-kh, :-kw]
+        rows, cols = np.nonzero(window == 0)
+        if not len(rows):
+            return []
+        px = self.x0 + cols * self.cell + kw * self.cell / 2
+        py = self.y0 + rows * self.cell + kh * self.cell / 2
+        dist = np.hypot(px - anchor[0], py - anchor[1])
+        order = np.argsort(dist, kind="stable")[:most]
+        return [(float(px[k]), float(py[k])) for k in order]
 
 
 def _crosses(
@@ -398,59 +576,122 @@ def _crosses(
 
 
 def place_labels(artists: BoardArtists) -> None:
-    """Move every visible label to a good place (see the module's docstring)."""
+    """Move every visible label to a good place (see the module's docstring).
+
+    A label with no place becomes a numbered marker and a line of the key; labels of the same
+    text share one number and one line ("one entry per kind": on a board of hundreds of
+    pieces of three heights the key has three height lines). Past :data:`MAX_MARKERS`
+    markers or :data:`MAX_KEY_ENTRIES` entries, what is left is counted in the key's last
+    line ("+ 412 more labels not shown"), so a board of any size draws a bounded number of
+    texts.
+    """
     renderer = _renderer(artists)
     if renderer is None:
         return
-    ax = artists.ax
     for m in artists.state.get("markers", []):
         m.set_visible(False)
     pad = PAD_PX * artists.figure.dpi / 100.0
     obstacles = _Obstacles(artists, renderer)
-    to_data = ax.transData.inverted()
+    to_data = artists.ax.transData.inverted()
+    key: dict[str, int] = {}
+    markers = 0
+    pending, dropped = _pending(artists, obstacles, renderer, pad)
+    for t, w, h, anchor_px in pending:
+        spot = obstacles.best(_candidates(t, artists, w, h, anchor_px, pad + 1.0), w, h)
+        if spot is not None:
+            t.set_position(tuple(to_data.transform(spot)))
+            obstacles.add(spot[0], spot[1], w, h)
+            continue
+        t.set_visible(False)
+        text = t.get_text().replace("\n", ", ")
+        number = key.get(text)
+        if markers >= MAX_MARKERS or (number is None and len(key) >= MAX_KEY_ENTRIES):
+            dropped += 1
+            continue
+        if number is None:
+            number = key[text] = len(key) + 1
+        _place_marker(artists, obstacles, markers, number, t, anchor_px, renderer, pad)
+        markers += 1
+    _show_key(artists, key, dropped)
+
+
+def _pending(
+    artists: BoardArtists, obstacles: _Obstacles, renderer: Any, pad: float
+) -> tuple[list[tuple[Text, float, float, tuple[float, float]]], int]:
+    """The labels to place, in placing order, each with its padded size and its anchor in
+    display pixels (as many as the board has room for: :data:`LABEL_ROOM_PT2`), and how many
+    were left out; fixed labels become obstacles, empty ones are hidden."""
+    ax = artists.ax
+    markers = {id(m) for m in artists.state.get("markers", [])}
+    ab = obstacles.axes_box
+    room = _room(ab, artists.figure.dpi)
+    sizes: dict[tuple[Any, ...], tuple[float, float]] = {}
     pending: list[tuple[Text, float, float, tuple[float, float]]] = []
+    dropped = int(artists.state.get("unlabelled", 0))
     for t in board_labels(artists):
-        if t in artists.state.get("markers", []) or not t.get_visible():
+        if id(t) in markers or not t.get_visible():
             continue
         if (t.get_gid() or "").startswith("fixed:"):
             if t.get_text():
-                b = _rect(_text_bbox(t, renderer), pad)
-                obstacles.boxes.append(b)
+                obstacles.add_box(_rect(_text_bbox(t, renderer), pad))
             continue
         if not t.get_text():
             t.set_visible(False)
+            continue
+        if len(pending) >= room:
+            t.set_visible(False)
+            dropped += 1
             continue
         anchor = t.get_gid() and artists.state.get("anchors", {}).get(t.get_gid())
         t.set_horizontalalignment("center")
         t.set_verticalalignment("center")
         if anchor:
             t.set_position(anchor)
-        box = _text_bbox(t, renderer)
+        look = _look(t)
+        size = sizes.get(look)
+        if size is None:  # labels of one text in one font and box are one size
+            box = _text_bbox(t, renderer)
+            size = sizes[look] = (box.width, box.height)
         ax_, ay_ = ax.transData.transform(t.get_position())
-        pending.append((t, box.width + 2 * pad, box.height + 2 * pad, (ax_, ay_)))
-    key_lines: list[str] = []
-    for t, w, h, anchor_px in pending:
-        cands = _candidates(t, artists, w, h, anchor_px, pad + 1.0)
-        spot = obstacles.best(cands, w, h)
-        if spot is None:
-            key_lines.append(f"{len(key_lines) + 1}: {t.get_text()}".replace("\n", ", "))
-            t.set_visible(False)
-            _place_marker(artists, obstacles, len(key_lines), t, anchor_px, renderer, pad)
-            continue
-        t.set_position(tuple(to_data.transform(spot)))
-        obstacles.add(spot[0], spot[1], w, h)
-    style = artists.style
-    show_key(
-        ax,
-        key_lines,
-        title=draw_word("key", artists.state.get("lang", "en")),
-        fontsize=style.font_size,
-    )
+        pending.append((t, size[0] + 2 * pad, size[1] + 2 * pad, (ax_, ay_)))
+    return pending, dropped
+
+
+def _room(axes_box: Rect, dpi: float) -> int:
+    """How many labels a board of ``axes_box`` (display pixels) is offered."""
+    pt = 72.0 / dpi
+    area = (axes_box[2] - axes_box[0]) * (axes_box[3] - axes_box[1]) * pt * pt
+    return max(1, int(area / LABEL_ROOM_PT2))
+
+
+def label_room(artists: BoardArtists) -> int:
+    """How many labels the board is offered where its Axes is now (:data:`LABEL_ROOM_PT2`)."""
+    fig = artists.figure
+    box = artists.ax.get_position().transformed(fig.transFigure)
+    return _room(_rect(box), fig.dpi)
+
+
+def _look(t: Text) -> tuple[Any, ...]:
+    """What a label's size depends on: its text, font, rotation and background box."""
+    patch = t.get_bbox_patch()
+    box = None if patch is None else (type(patch.get_boxstyle()), str(patch.get_boxstyle()))
+    return (t.get_text(), hash(t.get_fontproperties()), t.get_rotation(), t.get_linespacing(), box)
+
+
+def _show_key(artists: BoardArtists, key: dict[str, int], dropped: int) -> None:
+    """The key: one line per text that found no place (``"1: Building"``), then how many
+    labels are not shown at all."""
+    lang = str(artists.state.get("lang", "en"))
+    lines = [f"{number}: {text}" for text, number in key.items()]
+    if dropped:
+        lines.append(draw_word("key-dropped", lang).format(n=dropped))
+    show_key(artists.ax, lines, title=draw_word("key", lang), fontsize=artists.style.font_size)
 
 
 def _place_marker(
     artists: BoardArtists,
     obstacles: _Obstacles,
+    index: int,
     number: int,
     t: Text,
     anchor_px: tuple[float, float],
@@ -458,15 +699,13 @@ def _place_marker(
     pad: float,
 ) -> None:
     """The numbered marker of a label that found no place: near what it labels, searched
-    over the whole board if need be; hidden (the key still lists it) only where the board has
-    no free spot at all."""
-    marker = _marker(artists, number - 1, str(number), t)
+    over the whole board if need be (:meth:`_Obstacles.anywhere`); hidden (the key still
+    lists it) only where the board has no free spot at all."""
+    marker = _marker(artists, index, str(number), t)
     mbox = _text_bbox(marker, renderer)
     mw, mh = mbox.width + 2 * pad, mbox.height + 2 * pad
     cands = _candidates(t, artists, mw, mh, anchor_px, pad + 1.0)
-    spot = obstacles.best(cands, mw, mh) or obstacles.best(
-        _everywhere(obstacles.axes_box, mw, mh, anchor_px), mw, mh
-    )
+    spot = obstacles.best(cands, mw, mh) or obstacles.anywhere(mw, mh, anchor_px)
     if spot is None:
         marker.set_visible(False)
         return
@@ -502,7 +741,7 @@ def follow(artists: BoardArtists, texts: Sequence[Text]) -> None:
     moving = {id(t) for t in texts}
     for t, r in label_boxes(artists):
         if id(t) not in moving:
-            obstacles.boxes.append((r[0] - pad, r[1] - pad, r[2] + pad, r[3] + pad))
+            obstacles.add_box((r[0] - pad, r[1] - pad, r[2] + pad, r[3] + pad))
     to_data = artists.ax.transData.inverted()
     for t in texts:
         if not t.get_visible() or not t.get_text():
