@@ -1930,14 +1930,31 @@ UI_TEXT: dict[str, Entry] = {
     "review/title": {"en": "fwwrules translation review", "de": "fwwrules Übersetzungsprüfung"},
     "review/intro": {
         "en": "Read each item, tick it when the English and German texts agree with each "
-        "other and with the picture, and write what is wrong in its comment field. "
-        "“Export review” saves your ticks and comments as a JSON file; “Import review” loads "
-        "such a file to continue. Nothing leaves this page otherwise.",
+        "other and with the picture, and write what is wrong in its comment field. This "
+        "browser keeps your work for this page (it is there again after a reload); “Export "
+        "review” saves it as a JSON file to send on; “Import review” loads such a file: your "
+        "own to continue, or another reviewer’s to see their work beside yours, under their "
+        "name. Nothing leaves this page otherwise.",
         "de": "Lies jeden Punkt, hake ihn ab, wenn der englische und der deutsche Text "
         "zueinander und zum Bild passen, und schreibe, was falsch ist, in sein Kommentarfeld. "
-        "„Prüfung exportieren“ speichert Haken und Kommentare als JSON-Datei; „Prüfung "
-        "importieren“ lädt eine solche Datei, um weiterzumachen. Sonst verlässt nichts diese "
-        "Seite.",
+        "Dieser Browser behält deine Arbeit an dieser Seite (nach dem Neuladen ist sie wieder "
+        "da); „Prüfung exportieren“ speichert sie als JSON-Datei zum Weitergeben; „Prüfung "
+        "importieren“ lädt eine solche Datei: deine eigene, um weiterzumachen, oder die einer "
+        "anderen Person, um ihre Arbeit unter ihrem Namen neben deiner zu sehen. Sonst "
+        "verlässt nichts diese Seite.",
+    },
+    "review/intro-suggest": {
+        "en": "A better wording? Click into a text of the catalogue (a rule, a message, a "
+        "note, a word or a label: the ones with a dashed frame under the mouse) and edit it "
+        "in place. The export holds your suggestions; a maintainer turns them into a gettext "
+        "file with “fwwrules review --suggestions review.json -o de.po”. The explanations "
+        "under the pictures are made of these messages: the clauses they cite link to them.",
+        "de": "Eine bessere Formulierung? Klicke in einen Text des Katalogs (eine Regel, eine "
+        "Meldung, einen Hinweis, ein Wort oder eine Beschriftung: die mit gestricheltem Rahmen "
+        "unter der Maus) und ändere ihn an Ort und Stelle. Der Export enthält deine Vorschläge; "
+        "wer das Projekt pflegt, macht daraus mit „fwwrules review --suggestions review.json "
+        "-o de.po“ eine gettext-Datei. Die Erklärungen unter den Bildern bestehen aus diesen "
+        "Meldungen: die zitierten Klauseln verweisen auf sie.",
     },
     "review/reviewer": {"en": "Reviewer", "de": "Prüfer/in"},
     "review/export": {"en": "Export review", "de": "Prüfung exportieren"},
@@ -1954,6 +1971,67 @@ UI_TEXT: dict[str, Entry] = {
     "review/original": {"en": "Original", "de": "Original"},
     "review/engine": {"en": "Engine", "de": "Engine"},
     "review/option": {"en": "Option", "de": "Option"},
+    "review/topic": {"en": "Topic", "de": "Thema"},
+    "review/texts": {"en": "Words and labels", "de": "Wörter und Beschriftungen"},
+    "review/general": {
+        "en": "Headlines and refusals of a ruling",
+        "de": "Kopfzeilen und Ablehnungsgründe einer Entscheidung",
+    },
+    "review/notes-words": {
+        "en": "Words of the translation notes and options",
+        "de": "Wörter der Übersetzungshinweise und Optionen",
+    },
+    "review/words": {"en": "Words inside the messages", "de": "Wörter in den Meldungen"},
+    "review/surface-panel": {"en": "Labels of the panels", "de": "Beschriftungen der Panels"},
+    "review/surface-draw": {"en": "Labels of the pictures", "de": "Beschriftungen der Bilder"},
+    "review/surface-threat": {
+        "en": "Labels of the threat map",
+        "de": "Beschriftungen der Bedrohungskarte",
+    },
+    "review/surface-review": {"en": "Labels of this page", "de": "Beschriftungen dieser Seite"},
+    "review/cites": {"en": "Clauses cited", "de": "Zitierte Klauseln"},
+    "review/edit-hint": {
+        "en": "Click to suggest a better wording",
+        "de": "Klicken, um eine bessere Formulierung vorzuschlagen",
+    },
+    "review/suggested": {
+        "en": "Your suggested wording (in the export).",
+        "de": "Dein Formulierungsvorschlag (im Export).",
+    },
+    "review/revert": {"en": "Undo the suggestion", "de": "Vorschlag verwerfen"},
+    "review/suggestions": {"en": "Suggested wordings: {n}", "de": "Vorschläge: {n}"},
+    "review/they-suggest": {"en": "{name} suggests:", "de": "{name} schlägt vor:"},
+    "review/not-done": {"en": "not checked", "de": "nicht geprüft"},
+    "review/anonymous": {"en": "Reviewer {n}", "de": "Prüfer/in {n}"},
+    "review/saved": {"en": "✓ Saved in this browser", "de": "✓ In diesem Browser gespeichert"},
+    "review/saved-dirty": {
+        "en": "✓ Saved in this browser, not yet exported",
+        "de": "✓ In diesem Browser gespeichert, noch nicht exportiert",
+    },
+    "review/not-saved": {
+        "en": "This browser keeps nothing for this page: export your work before you leave",
+        "de": "Dieser Browser behält nichts für diese Seite: exportiere deine Arbeit, bevor du "
+        "sie verlässt",
+    },
+    "review/leave": {
+        "en": "Your work on this page is not exported yet.",
+        "de": "Deine Arbeit an dieser Seite ist noch nicht exportiert.",
+    },
+    "review/restored": {
+        "en": "Your work from this browser is back (items: {n}, suggested wordings: {k}).",
+        "de": "Deine Arbeit aus diesem Browser ist wieder da (Punkte: {n}, Vorschläge: {k}).",
+    },
+    "review/other-build": {
+        "en": "This browser holds your work on another version of this page.",
+        "de": "Dieser Browser hat deine Arbeit an einer anderen Fassung dieser Seite.",
+    },
+    "review/take-over": {"en": "Take it over", "de": "Übernehmen"},
+    "review/imported-other": {
+        "en": "Imported the review of {name} (items: {n}, suggested wordings: {k}; not on this "
+        "page, kept for the next export: {unknown}).",
+        "de": "Prüfung von {name} importiert (Punkte: {n}, Vorschläge: {k}; nicht auf dieser "
+        "Seite, für den nächsten Export behalten: {unknown}).",
+    },
     "review/imported": {
         "en": "Imported {n} items ({unknown} not on this page, kept for the next export).",
         "de": "{n} Punkte importiert ({unknown} nicht auf dieser Seite, für den nächsten "
@@ -1991,6 +2069,32 @@ def ui_section(surface: str) -> dict[str, Entry]:
     """
     head = surface + "/"
     return {k.removeprefix(head): v for k, v in UI_TEXT.items() if k.startswith(head)}
+
+
+TEXT_KINDS: tuple[tuple[str, Mapping[str, Entry]], ...] = (
+    ("rule:", CLAUSE_RULES),
+    ("note:", NOTES),
+    ("word:", WORDS),
+    ("ui:", UI_TEXT),
+    ("", MESSAGES),
+)
+"""Every text of the catalogue has one id (the review page's suggestions and a gettext file's
+message context use it): a message's id (``ranged.los/clear``), or a prefix naming the table
+and its key: ``rule:<clause>`` (the rule statement), ``note:<key>``, ``word:<token>``,
+``ui:<surface>/<key>``."""
+
+
+def text_entry(text_id: str) -> Entry:
+    """The texts (by language) of one catalogue text id (:data:`TEXT_KINDS`); ``KeyError`` for
+    an id the catalogue does not have.
+
+    >>> text_entry("rule:size.classes")["en"][:27], text_entry("word:huge")["de"]
+    ("A model's size class comes ", 'Riesig')
+    """
+    for prefix, table in TEXT_KINDS:
+        if text_id.startswith(prefix) and text_id[len(prefix) :] in table:
+            return table[text_id[len(prefix) :]]
+    raise KeyError(f"no text {text_id!r} in the catalogue")
 
 
 def word(token: str, lang: str) -> str:
