@@ -56,8 +56,8 @@ _GENERAL: dict[str, Entry] = {
     },
     "why/ranged.los": {"en": "no line of sight", "de": "keine Sichtlinie"},
     "why/melee.engaged/only-engaged": {
-        "en": "it is engaged with {engaged} and may attack only them",
-        "de": "es ist mit {engaged} im Nahkampf gebunden und darf nur diese angreifen",
+        "en": "it is engaged and may attack only {engaged}",
+        "de": "es ist im Nahkampf gebunden und darf nur {engaged} angreifen",
     },
     "why/melee.engaged/no-contact": {
         "en": "a melee weapon needs a target engaged with the attacker",
@@ -356,9 +356,9 @@ _RANGED: dict[str, Entry] = {
         "de": "{source} ist mehr als Orange vom Ziel entfernt; ein erhöhter Schütze ignoriert es.",
     },
     "elevation.edge-cover/crossed": {
-        "en": "The Line of Cover crosses the Significant Edge {side} of {terrain}, within "
+        "en": "The Line of Cover crosses the {side} Significant Edge of {terrain}, within "
         "Orange of the Elevated target: {modifier:+d}.",
-        "de": "Die Deckungslinie kreuzt die Signifikante Kante {side} von {terrain}, innerhalb "
+        "de": "Die Deckungslinie kreuzt die Signifikante {side}kante von {terrain}, innerhalb "
         "von Orange des erhöhten Ziels: {modifier:+d}.",
     },
     "action.quick": {
@@ -384,29 +384,29 @@ _ELEVATION: dict[str, Entry] = {
     "elevation.significant-edge": {
         "en": "The {side} edge of {piece} drops from {top} to {bottom}, at least "
         "Orange ({orange}): a Significant Edge.",
-        "de": "Die Kante {side} von {piece} fällt von {top} auf {bottom} ab, "
+        "de": "Die {side}kante von {piece} fällt von {top} auf {bottom} ab, "
         "mindestens Orange ({orange}): eine Signifikante Kante.",
     },
     "elevation.edge-blocks-los/far": {
-        "en": "{model} stands {distance} from the Significant Edge {side} of {piece}, "
+        "en": "{model} stands {distance} from the {side} Significant Edge of {piece}, "
         "more than Orange ({orange}): the edge blocks LoS to and from {model}.",
-        "de": "{model} steht {distance} von der Signifikanten Kante {side} von "
+        "de": "{model} steht {distance} von der Signifikanten {side}kante von "
         "{piece} entfernt, mehr als Orange ({orange}): die Kante blockiert die "
         "Sichtlinie zu und von {model}.",
     },
     "elevation.edge-blocks-los/near": {
-        "en": "{model} stands {distance} from the Significant Edge {side} of {piece}, "
+        "en": "{model} stands {distance} from the {side} Significant Edge of {piece}, "
         "within Orange ({orange}): the edge does not block LoS.",
-        "de": "{model} steht {distance} von der Signifikanten Kante {side} von "
+        "de": "{model} steht {distance} von der Signifikanten {side}kante von "
         "{piece} entfernt, innerhalb von Orange ({orange}): die Kante blockiert die "
         "Sichtlinie nicht.",
     },
     "elevation.edge-cover/near": {
-        "en": "{model} is Elevated and stands {distance} from the Significant Edge "
-        "{side} of {piece}, within Orange ({orange}): the edge does not block LoS "
+        "en": "{model} is Elevated and stands {distance} from the {side} Significant Edge "
+        "of {piece}, within Orange ({orange}): the edge does not block LoS "
         "and counts as cover if the Line of Cover crosses it.",
-        "de": "{model} ist erhöht und steht {distance} von der Signifikanten Kante "
-        "{side} von {piece} entfernt, innerhalb von Orange ({orange}): die Kante "
+        "de": "{model} ist erhöht und steht {distance} von der Signifikanten "
+        "{side}kante von {piece} entfernt, innerhalb von Orange ({orange}): die Kante "
         "blockiert die Sichtlinie nicht und zählt als Deckung, wenn die Deckungslinie sie "
         "kreuzt.",
     },
@@ -839,7 +839,7 @@ _GRID: dict[str, Entry] = {
     },
     "grid/headline/total": {
         "en": "{target} has total cover against {attacker}: no {attack} is possible.",
-        "de": "{target} hat vollständige Deckung gegen {attacker}: kein {attack} ist möglich.",
+        "de": "{target} hat vollständige Deckung gegen {attacker}: Es ist kein {attack} möglich.",
     },
     "grid/headline/out-of-reach": {
         "en": "But {target} is out of reach of {attacker}: the attack is not allowed.",
@@ -850,7 +850,7 @@ _GRID: dict[str, Entry] = {
         "en": "{attacker} takes corner ({x}, {y}), the best one for it: {clear} of {n} lines to "
         "the corners of square ({c}, {r}) of {target} are clear.",
         "de": "{attacker} wählt den Eckpunkt ({x}; {y}), den für ihn günstigsten: {clear} von "
-        "{n} Linien zu den Eckpunkten des Feldes ({c}, {r}) von {target} sind frei.",
+        "{n} Linien zu den Eckpunkten des Feldes ({c}; {r}) von {target} sind frei.",
     },
     "grid.ranged/corner-all": {
         "en": "{attacker} takes corner ({x}, {y}), the best one for it: {clear} of {n} lines to "
@@ -860,7 +860,7 @@ _GRID: dict[str, Entry] = {
     },
     "grid.ranged/wall": {
         "en": "A line passes through the wall square ({c}, {r}).",
-        "de": "Eine Linie führt durch das Mauerfeld ({c}, {r}).",
+        "de": "Eine Linie führt durch das Mauerfeld ({c}; {r}).",
     },
     "grid.ranged/wall-corner": {
         "en": "A line squeezes between wall squares at the corner ({x}, {y}); touching walls act "
@@ -881,7 +881,7 @@ _GRID: dict[str, Entry] = {
     },
     "grid.ranged/arrow-slit": {
         "en": "A line passes through the arrow slit in square ({c}, {r}).",
-        "de": "Eine Linie führt durch die Schussscharte im Feld ({c}, {r}).",
+        "de": "Eine Linie führt durch die Schussscharte im Feld ({c}; {r}).",
     },
     "grid.ranged/result-none": {
         "en": "No line from that corner passes anything that gives cover: no cover.",
@@ -904,12 +904,12 @@ _GRID: dict[str, Entry] = {
         "en": "{target} is adjacent; none of the {n} lines from the corners of square ({c}, {r}) "
         "of {attacker} to the square of {target} crosses a wall.",
         "de": "{target} steht angrenzend; keine der {n} Linien von den Eckpunkten des Feldes "
-        "({c}, {r}) von {attacker} zum Feld von {target} kreuzt eine Mauer.",
+        "({c}; {r}) von {attacker} zum Feld von {target} kreuzt eine Mauer.",
     },
     "grid.melee/adjacent-wall": {
         "en": "{target} is adjacent, and a line from a corner of square ({c}, {r}) of "
         "{attacker} to the square of {target} crosses a wall (low walls count too).",
-        "de": "{target} steht angrenzend, und eine Linie von einem Eckpunkt des Feldes ({c}, {r}) "
+        "de": "{target} steht angrenzend, und eine Linie von einem Eckpunkt des Feldes ({c}; {r}) "
         "von {attacker} zum Feld von {target} kreuzt eine Mauer (auch niedrige Mauern zählen).",
     },
     "grid.melee/reach": {
@@ -933,7 +933,7 @@ _GRID: dict[str, Entry] = {
     },
     "grid.melee/wall": {
         "en": "A line passes through the wall square ({c}, {r}).",
-        "de": "Eine Linie führt durch das Mauerfeld ({c}, {r}).",
+        "de": "Eine Linie führt durch das Mauerfeld ({c}; {r}).",
     },
     "grid.melee/wall-corner": {
         "en": "A line squeezes between wall squares at the corner ({x}, {y}); touching walls act "
@@ -954,7 +954,7 @@ _GRID: dict[str, Entry] = {
     },
     "grid.melee/arrow-slit": {
         "en": "A line passes through the wall with the arrow slit in square ({c}, {r}).",
-        "de": "Eine Linie führt durch die Mauer mit der Schussscharte im Feld ({c}, {r}).",
+        "de": "Eine Linie führt durch die Mauer mit der Schussscharte im Feld ({c}; {r}).",
     },
     "grid.melee/result-none": {
         "en": "No cover against this melee attack.",
@@ -968,26 +968,26 @@ _GRID: dict[str, Entry] = {
     "grid.low-obstacle/counts": {
         "en": "The low obstacle in square ({c}, {r}) is {target_ft} from {target}, at most "
         "{limit_ft}, and {attacker}, {attacker_ft} from it, is not closer: it gives cover.",
-        "de": "Das niedrige Hindernis im Feld ({c}, {r}) ist {target_ft} von {target} "
+        "de": "Das niedrige Hindernis im Feld ({c}; {r}) ist {target_ft} von {target} "
         "entfernt, höchstens {limit_ft}, und {attacker} steht mit {attacker_ft} nicht näher "
         "daran: es gibt Deckung.",
     },
     "grid.low-obstacle/far": {
         "en": "The low obstacle in square ({c}, {r}) is {target_ft} from {target}, more "
         "than {limit_ft}: it gives no cover.",
-        "de": "Das niedrige Hindernis im Feld ({c}, {r}) ist {target_ft} von {target} "
+        "de": "Das niedrige Hindernis im Feld ({c}; {r}) ist {target_ft} von {target} "
         "entfernt, mehr als {limit_ft}: es gibt keine Deckung.",
     },
     "grid.low-obstacle/attacker-closer": {
         "en": "{attacker} is closer to the low obstacle in square ({c}, {r}), {attacker_ft}, "
         "than {target} is, {target_ft}: it is ignored.",
-        "de": "{attacker} steht näher am niedrigen Hindernis im Feld ({c}, {r}), "
+        "de": "{attacker} steht näher am niedrigen Hindernis im Feld ({c}; {r}), "
         "{attacker_ft}, als {target}, {target_ft}: es wird ignoriert.",
     },
     # grid.soft
     "grid.soft/through": {
         "en": "A line passes through square ({c}, {r}), which {creature} occupies.",
-        "de": "Eine Linie führt durch das Feld ({c}, {r}), das {creature} besetzt.",
+        "de": "Eine Linie führt durch das Feld ({c}; {r}), das {creature} besetzt.",
     },
     "grid.soft": {
         "en": "Soft cover from creatures: no Reflex bonus, and it does not allow Stealth.",
@@ -1020,9 +1020,9 @@ _GRID: dict[str, Entry] = {
     },
     "grid.partial/not": {
         "en": "Only {clear} of {n} lines from the chosen corner are clear (not more than half): "
-        "full cover, no partial cover.",
+        "cover, not partial cover.",
         "de": "Nur {clear} von {n} Linien vom gewählten Eckpunkt sind frei (nicht mehr als die "
-        "Hälfte): volle Deckung, keine teilweise Deckung.",
+        "Hälfte): normale Deckung, keine teilweise Deckung.",
     },
     # grid.total
     "grid.total": {
@@ -1034,12 +1034,12 @@ _GRID: dict[str, Entry] = {
     },
     # grid.reach
     "grid.reach/diagonal": {
-        "en": "{target} stands two squares away diagonally: {distance_ft} by the 1-2-1 count, "
-        "more than the reach of {reach_ft}, but a reach of two squares threatens that square "
-        "too (an exception the PRD allows).",
-        "de": "{target} steht zwei Felder diagonal entfernt: {distance_ft} nach der "
-        "1-2-1-Zählung, mehr als die Reichweite von {reach_ft}, doch eine Reichweite von "
-        "zwei Feldern bedroht auch dieses Feld (eine Ausnahme, die das PRD erlaubt).",
+        "en": "{target} stands {distance_ft} away by the 1-2-1 count, more than the reach of "
+        "{reach_ft}, but a reach of two squares also threatens the square two away diagonally "
+        "(an exception the PRD allows).",
+        "de": "{target} steht nach der 1-2-1-Zählung {distance_ft} entfernt, mehr als die "
+        "Reichweite von {reach_ft}, doch eine Reichweite von zwei Feldern bedroht auch das "
+        "diagonal übernächste Feld (eine Ausnahme, die das PRD erlaubt).",
     },
     # grid.improved
     "grid.improved": {
@@ -1052,14 +1052,14 @@ _GRID: dict[str, Entry] = {
     "grid.improved/behind": {
         "en": "{target} is behind the arrow slit in square ({c}, {r}): nearer to it, "
         "{target_ft}, than {attacker} is, {attacker_ft}.",
-        "de": "{target} steht hinter der Schussscharte im Feld ({c}, {r}): näher daran, "
+        "de": "{target} steht hinter der Schussscharte im Feld ({c}; {r}): näher daran, "
         "{target_ft}, als {attacker}, {attacker_ft}.",
     },
     "grid.improved/not-behind": {
         "en": "{target} is not behind the arrow slit in square ({c}, {r}): {attacker} is as near "
         "to it or nearer, {attacker_ft} against {target_ft}, and shoots out through it, so the "
         "slit gives {target} no cover.",
-        "de": "{target} steht nicht hinter der Schussscharte im Feld ({c}, {r}): {attacker} "
+        "de": "{target} steht nicht hinter der Schussscharte im Feld ({c}; {r}): {attacker} "
         "steht ebenso nah oder näher daran, {attacker_ft} gegen {target_ft}, und schießt "
         "durch sie hinaus, die Schussscharte gibt {target} also keine Deckung.",
     },
@@ -1627,7 +1627,7 @@ WORDS: dict[str, Entry] = {
     "rifle": {"en": "Rifle", "de": "Gewehr"},
     "heavy": {"en": "Heavy Weapon", "de": "schwere Waffe"},
     "melee": {"en": "Melee", "de": "Nahkampf"},
-    "thrown": {"en": "Thrown", "de": "Wurfwaffe"},
+    "thrown": {"en": "Throw", "de": "Wurfwaffe"},
     "short": {"en": "short range", "de": "kurze Reichweite"},
     "long": {"en": "long range", "de": "lange Reichweite"},
     "black": {"en": "black (Damage)", "de": "schwarz (Schaden)"},
@@ -2204,6 +2204,7 @@ def length(
     *,
     inches: bool = True,
     squares: float | None = None,
+    diagonal: int = 0,
 ) -> str:
     """THE formatter of lengths shown to people (rulings, panels, pictures, threat map).
 
@@ -2216,7 +2217,10 @@ def length(
       (quarter inches are exact: ``1.25″``; a ruler: ``2″``);
     * ``"ft"`` (the Pathfinder grid): feet in English, metres in German as the German rules
       write them (5 ft = 1,5 m, :data:`FEET_TO_METRES`); ``squares`` adds the count of
-      squares, ``30 ft (6 squares)``, ``9 m (6 Felder)``.
+      squares, ``30 ft (6 squares)``, ``9 m (6 Felder)``. The length is the rule's count
+      (diagonals 1-2-1), the squares are those a reader counts on the map: with ``diagonal``
+      steps among them the text says so, ``15 ft (2 squares diagonally)``, ``20 ft (3
+      squares, 2 of them diagonally)``.
 
     German uses a decimal comma, both languages the minus sign :data:`MINUS`.
 
@@ -2230,6 +2234,8 @@ def length(
     ('30 ft (6 squares)', '9 m (6 Felder)')
     >>> length(5, "ft", "de", squares=1), length(7.5, "ft", "de")
     ('1,5 m (1 Feld)', '2,25 m')
+    >>> length(15, "ft", "en", squares=2, diagonal=2), length(20, "ft", "de", squares=3, diagonal=2)
+    ('15 ft (2 squares diagonally)', '6 m (3 Felder, davon 2 diagonal)')
     """
     check_lang(lang)
     if units == "in":
@@ -2243,7 +2249,13 @@ def length(
             count = number(squares, 1, lang)
             noun = ("Feld" if lang == "de" else "square") if count == "1" else None
             noun = noun or ("Felder" if lang == "de" else "squares")
-            text += f" ({count} {noun})"
+            how = ""
+            if diagonal and diagonal == squares:
+                how = " diagonal" if lang == "de" else " diagonally"
+            elif diagonal:
+                d = number(diagonal, 1, lang)
+                how = f", davon {d} diagonal" if lang == "de" else f", {d} of them diagonally"
+            text += f" ({count} {noun}{how})"
         return text
     if units != "mm":
         raise ValueError(f"unknown unit {units!r}; expected mm, in or ft")
@@ -2294,11 +2306,11 @@ NUMBERED_KEYS: frozenset[str] = frozenset({"numbers"})
 def render_edge(piece: str, side: str, lang: str) -> str:
     """A Significant Edge named in text: the ``side`` edge of the terrain piece ``piece``.
 
-    >>> render_edge("Building", "west", "en"), render_edge("Building", "west", "de")
-    ('the west edge of Building', 'Kante West von Building')
+    >>> render_edge("Building", "west", "en"), render_edge("Building", "north-west", "de")
+    ('the west edge of Building', 'Nordwestkante von Building')
     """
     if lang == "de":
-        return f"Kante {word(side, lang)} von {piece}"
+        return f"{word(side, lang)}kante von {piece}"
     return f"the {word(side, lang)} edge of {piece}"
 
 
@@ -2343,8 +2355,12 @@ class _Values(dict[str, Any]):
         if key in BASE_KEYS and isinstance(value, (int, float)) and not isinstance(value, bool):
             return length(float(value), "mm", self.lang, inches=False)
         if key.endswith("_ft") and isinstance(value, (int, float)) and square:
-            # a Pathfinder grid length in feet, with its count of squares
-            return length(float(value), "ft", self.lang, squares=value / square)
+            # a Pathfinder grid length in feet (the rule's count), with the squares a reader
+            # counts (``<name>_squares``, ``<name>_diagonal``; else the rule's count)
+            stem = key[: -len("_ft")]
+            squares = super().get(f"{stem}_squares", value / square)
+            diagonal = int(super().get(f"{stem}_diagonal", 0))
+            return length(float(value), "ft", self.lang, squares=squares, diagonal=diagonal)
         if (
             self.units is not None
             and key in LENGTH_KEYS

@@ -219,9 +219,11 @@ def test_grid_reach_two_squares_diagonally_is_in_reach_and_says_why() -> None:
         keys = [x.message_id for x in r.reasons]
         assert "grid.reach/diagonal" in keys, name
     text = grid_cover(s, "o", "t", "reach").explain("en")
-    assert "15 ft (3 squares) by the 1-2-1 count" in text and "reach of 10 ft (2 squares)" in text
+    assert "15 ft (2 squares diagonally) away by the 1-2-1 count" in text
+    assert "reach of 10 ft (2 squares)" in text
     de = grid_cover(s, "o", "t", "reach").explain("de")
-    assert "4,5 m (3 Felder) nach der 1-2-1-Zählung" in de and "3 m (2 Felder)" in de
+    assert "nach der 1-2-1-Zählung 4,5 m (2 Felder diagonal) entfernt" in de
+    assert "3 m (2 Felder)" in de
 
 
 def test_grid_reach_needs_no_exception_in_a_straight_line_nor_beyond() -> None:

@@ -130,7 +130,7 @@ def test_melee_engaged_refusal_says_who_the_attacker_is_engaged_with() -> None:
     r = fwwrules.ruling(s, "a", "t")
     nothing_applies(r.to_dict())
     assert r.headline("en") == (
-        "Alice may not attack Tom with rifle: it is engaged with Bob and may attack only them."
+        "Alice may not attack Tom with rifle: it is engaged and may attack only Bob."
     )
 
 

@@ -623,6 +623,30 @@ def space_distance(cr: Creature, sq: Square) -> int:
     return min(pf_distance(s, sq) for s in cr.squares)
 
 
+def steps(a: Square, b: Square) -> tuple[int, int]:
+    """The squares between two squares as a reader counts them on the map, and how many of
+    those steps are diagonal (the 1-2-1 count of :func:`pf_distance` makes every second
+    diagonal step count double).
+
+    >>> steps((0, 0), (2, 2)), steps((0, 0), (3, 1)), pf_distance((0, 0), (2, 2))
+    ((2, 2), (3, 1), 3)
+    """
+    dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
+    return max(dx, dy), min(dx, dy)
+
+
+def space_steps(cr: Creature, sq: Square) -> tuple[int, int]:
+    """:func:`steps` from the creature's square nearest to ``sq`` (the one
+    :func:`space_distance` measures from)."""
+    return min((pf_distance(s, sq), steps(s, sq)) for s in cr.squares)[1]
+
+
+def creature_steps(a: Creature, b: Creature) -> tuple[int, int]:
+    """:func:`steps` between the nearest squares of two creatures (those
+    :func:`creature_distance` measures)."""
+    return min((pf_distance(x, y), steps(x, y)) for x in a.squares for y in b.squares)[1]
+
+
 def chebyshev(a: Creature, b: Creature) -> int:
     (a0, a1), (b0, b1) = a.box, b.box
     dx = max(b0[0] - a1[0] + 1, a0[0] - b1[0] + 1, 0)
