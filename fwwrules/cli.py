@@ -435,7 +435,9 @@ def _add_rulings(sub: Any) -> None:
         "--reacting-to-charge",
         action="store_true",
         help="the attacker shoots in reaction to being charged by the target: a ranged weapon "
-        "in close combat suffers none of its penalties (RoP p.41)",
+        "in close combat suffers none of its penalties (RoP p.41); a reaction is a Quick "
+        "Action (-2), may target only the charger, and a charge with a won Battle Cry (two "
+        "markers) triggers none",
     )
     _answer_options(sp)
 
