@@ -71,6 +71,24 @@ _GENERAL: dict[str, Entry] = {
         "en": "a weapon with a minimum range cannot be used in close combat",
         "de": "eine Waffe mit Mindestreichweite ist im Nahkampf nicht einsetzbar",
     },
+    "why/melee.stunned/attacker": {
+        "en": "it is Stunned and takes no Action but the Move that removes the marker",
+        "de": "es ist betäubt und führt keine Aktion aus außer der Bewegung, die den Marker "
+        "entfernt",
+    },
+    "why/melee.stunned/attacker-reaction": {
+        "en": "it is Stunned and cannot react",
+        "de": "es ist betäubt und kann nicht reagieren",
+    },
+    "why/melee.charge-reaction/not-charger": {
+        "en": "a reaction to the charge of {charger} may target only {charger}",
+        "de": "eine Reaktion auf den Ansturm von {charger} darf nur {charger} zum Ziel haben",
+    },
+    "why/melee.charge-reaction/no-charger": {
+        "en": "no model holds Charge Bonus markers against it, so there is no charge to react to",
+        "de": "kein Modell hält Ansturm-Bonusmarker gegen es, es gibt also keinen Ansturm, auf "
+        "den es reagieren könnte",
+    },
     "ruling/skill": {
         "en": "Skill test: {icon} skill value {value} {op} {amount} = {target}; a success needs a "
         "d20 roll of {target} or less.",
@@ -136,10 +154,21 @@ _RANGED: dict[str, Entry] = {
         "{ruler} ({short}) weit, die Farbe seines Fertigkeitssymbols Wurfwaffe.",
     },
     "ranged.skill/own-range": {
-        "en": "{weapon} has a range of its own and keeps it, whatever the colour of the Throw "
-        "skill icon of {attacker} ({ruler}).",
-        "de": "{weapon} hat eine eigene Reichweite und behält sie, gleich welche Farbe das "
-        "Fertigkeitssymbol Wurfwaffe von {attacker} hat ({ruler}).",
+        "en": "{weapon} is thrown with its own range ({short}), not as far as the colour of the "
+        "Throw skill icon of {attacker} ({ruler}): a thrown weapon with a range of its own is "
+        "this project's extension (every Thrown Weapon card uses the Throw colour).",
+        "de": "{weapon} wird mit eigener Reichweite ({short}) geworfen, nicht so weit, wie die "
+        "Farbe des Fertigkeitssymbols Wurfwaffe von {attacker} angibt ({ruler}): Eine "
+        "Wurfwaffe mit eigener Reichweite ist eine Erweiterung dieses Projekts (jede "
+        "Wurfwaffenkarte nutzt die Farbe des Fertigkeitssymbols Wurfwaffe).",
+    },
+    "ranged.skill/own-range-no-colour": {
+        "en": "{weapon} is thrown with its own range ({short}): a thrown weapon with a range of "
+        "its own is this project's extension (every Thrown Weapon card uses the colour of the "
+        "thrower's Throw skill icon).",
+        "de": "{weapon} wird mit eigener Reichweite ({short}) geworfen: Eine Wurfwaffe mit "
+        "eigener Reichweite ist eine Erweiterung dieses Projekts (jede Wurfwaffenkarte nutzt "
+        "die Farbe des Fertigkeitssymbols Wurfwaffe des Werfers).",
     },
     "ranged.skill/no-throw-range": {
         "en": "{weapon} has no range of its own, so it reaches as far as the colour of the "
@@ -537,6 +566,48 @@ _MELEE: dict[str, Entry] = {
         "de": "{model} ist betäubt und führt keinen freien Angriff aus, wenn sich {withdrawer} "
         "aus dem Nahkampf zurückzieht.",
     },
+    "melee.stunned/attacker": {
+        "en": "{attacker} is Stunned: it takes no Action but the Move that removes its Stunned "
+        "marker, so it may not attack in close combat, shoot or throw.",
+        "de": "{attacker} ist betäubt: Es führt keine Aktion aus außer der Bewegung, die den "
+        "Marker „Betäubt“ entfernt, darf also weder im Nahkampf angreifen noch schießen noch "
+        "werfen.",
+    },
+    "melee.stunned/attacker-reaction": {
+        "en": "{attacker} is Stunned: it takes no Action but the Move that removes its Stunned "
+        "marker, so it cannot react to a charge either.",
+        "de": "{attacker} ist betäubt: Es führt keine Aktion aus außer der Bewegung, die den "
+        "Marker „Betäubt“ entfernt, und kann daher auch nicht auf einen Ansturm reagieren.",
+    },
+    "melee.charge-reaction/not-charger": {
+        "en": "{attacker} reacts to the charge of {charger}: a reaction may target only "
+        "{charger}, not {target}.",
+        "de": "{attacker} reagiert auf den Ansturm von {charger}: Eine Reaktion darf nur "
+        "{charger} zum Ziel haben, nicht {target}.",
+    },
+    "melee.charge-reaction/no-charger": {
+        "en": "{attacker} is said to react to a charge, but no model holds Charge Bonus markers "
+        "against it: a reaction may target only the model whose Charge triggered it.",
+        "de": "{attacker} soll auf einen Ansturm reagieren, aber kein Modell hält "
+        "Ansturm-Bonusmarker gegen es: Ziel einer Reaktion darf nur das Modell sein, dessen "
+        "Ansturm sie ausgelöst hat.",
+    },
+    "melee.charge-reaction/battle-cry": {
+        "en": "{target} charged {attacker} with a won Battle Cry (two Charge Bonus markers): "
+        "such a Charge triggers no reaction, so the exception for a shot reacting to a charge "
+        "does not apply and the usual penalties stand.",
+        "de": "{target} hat {attacker} mit gewonnenem Kampfschrei angestürmt (zwei "
+        "Ansturm-Bonusmarker): Ein solcher Ansturm löst keine Reaktion aus, die Ausnahme für "
+        "Schüsse als Reaktion auf einen Ansturm gilt also nicht, die üblichen Nachteile "
+        "bleiben.",
+    },
+    "melee.charge-reaction/quick": {
+        "en": "A reaction is a Quick Action: the Quick Action penalty applies (the exception for "
+        "a shot reacting to a charge lifts only the close combat penalties).",
+        "de": "Eine Reaktion ist eine Schnellaktion: Der Abzug für Schnellaktionen gilt (die "
+        "Ausnahme für Schüsse als Reaktion auf einen Ansturm hebt nur die Nachteile im "
+        "Nahkampf auf).",
+    },
     "melee.withdraw/headline-refused": {
         "en": "{model} may not withdraw from close combat: it is Stunned.",
         "de": "{model} darf sich nicht aus dem Nahkampf zurückziehen: es ist betäubt.",
@@ -801,6 +872,13 @@ _GRID: dict[str, Entry] = {
         "en": "A line crosses a wall on the square borders at ({x}, {y}).",
         "de": "Eine Linie kreuzt bei ({x}; {y}) eine Mauer auf den Feldkanten.",
     },
+    "grid.ranged/border-wall-end": {
+        "en": "A line meets the end of a wall on the square borders at ({x}, {y}); judged from "
+        "just inside the squares it joins, it passes on the wall's side, so the wall blocks it.",
+        "de": "Eine Linie trifft bei ({x}; {y}) auf das Ende einer Mauer auf den Feldkanten; "
+        "von knapp innerhalb der verbundenen Felder aus gesehen verläuft sie auf der Seite der "
+        "Mauer, die Mauer blockiert sie also.",
+    },
     "grid.ranged/arrow-slit": {
         "en": "A line passes through the arrow slit in square ({c}, {r}).",
         "de": "Eine Linie führt durch die Schussscharte im Feld ({c}, {r}).",
@@ -866,6 +944,13 @@ _GRID: dict[str, Entry] = {
     "grid.melee/border-wall": {
         "en": "A line crosses a wall on the square borders at ({x}, {y}).",
         "de": "Eine Linie kreuzt bei ({x}; {y}) eine Mauer auf den Feldkanten.",
+    },
+    "grid.melee/border-wall-end": {
+        "en": "A line meets the end of a wall on the square borders at ({x}, {y}); judged from "
+        "just inside the squares it joins, it passes on the wall's side, so the wall blocks it.",
+        "de": "Eine Linie trifft bei ({x}; {y}) auf das Ende einer Mauer auf den Feldkanten; "
+        "von knapp innerhalb der verbundenen Felder aus gesehen verläuft sie auf der Seite der "
+        "Mauer, die Mauer blockiert sie also.",
     },
     "grid.melee/arrow-slit": {
         "en": "A line passes through the wall with the arrow slit in square ({c}, {r}).",
@@ -1023,16 +1108,20 @@ CLAUSE_RULES: dict[str, Entry] = {
         "en": "To attack with a weapon the attacker needs that weapon's skill icon; without it "
         "the attack is not allowed. A thrown weapon without a range of its own reaches as far "
         "as the colour of its thrower's Throw skill icon, so two throwers of one grenade may "
-        "reach differently; a thrown weapon with a range of its own keeps it. The d20 must "
-        "roll at or under the skill value after all modifiers are added up. A value below 1 "
-        "still allows the attack, but only a special icon face then succeeds.",
+        "reach differently; a thrown weapon with a range of its own keeps it (every Thrown "
+        "Weapon card of the rulebook uses the Throw colour, so an own range is this project's "
+        "extension, and the ruling says it used it). The d20 must roll at or under the skill "
+        "value after all modifiers are added up. A value below 1 still allows the attack, but "
+        "only a special icon face then succeeds.",
         "de": "Für einen Angriff braucht der Angreifer das Fertigkeitssymbol der Waffe; ohne "
         "es ist der Angriff nicht erlaubt. Eine Wurfwaffe ohne eigene Reichweite reicht so "
         "weit, wie die Farbe des Fertigkeitssymbols Wurfwaffe ihres Werfers angibt; zwei "
         "Werfer derselben Granate können also verschieden weit werfen. Eine Wurfwaffe mit "
-        "eigener Reichweite behält sie. Der W20 muss höchstens den Fertigkeitswert nach "
-        "Summe aller Modifikatoren zeigen. Ein Wert unter 1 erlaubt den Angriff noch, dann "
-        "gelingt er aber nur mit einem Symbol.",
+        "eigener Reichweite behält sie (jede Wurfwaffenkarte des Regelbuchs nutzt die Farbe "
+        "des Fertigkeitssymbols Wurfwaffe; eine eigene Reichweite ist also eine Erweiterung "
+        "dieses Projekts, und die Entscheidung sagt, dass sie sie genutzt hat). Der W20 muss "
+        "höchstens den Fertigkeitswert nach Summe aller Modifikatoren zeigen. Ein Wert unter "
+        "1 erlaubt den Angriff noch, dann gelingt er aber nur mit einem Symbol.",
     },
     "ranged.range": {
         "en": "Range is measured from base edge to base edge. The short band reaches the short "
@@ -1203,13 +1292,15 @@ CLAUSE_RULES: dict[str, Entry] = {
         "piece of cover were in the way: −2 skill and +1 armor for the target (vts: one Armor "
         "Boost). It rolls its short range dice, the target being in base contact. A weapon "
         "with a minimum range cannot be used in close combat. A model that shoots in reaction "
-        "to being charged suffers none of these penalties (RoP p.41).",
+        "to being charged suffers none of these penalties (RoP p.41), within the limits of a "
+        "reaction to a charge.",
         "de": "Pistole, Gewehr, schwere Waffe oder Wurfwaffe dürfen im Nahkampf eingesetzt "
         "werden, als stünde ein Stück Deckung dazwischen: −2 auf den Fertigkeitswert und +1 "
         "Rüstung für das Ziel (vts: ein „Armor Boost“). Sie würfelt die Effektwürfel ihrer "
         "kurzen Reichweite, da das Ziel in Base-Kontakt steht. Eine Waffe mit "
         "Mindestreichweite ist im Nahkampf nicht einsetzbar. Ein Modell, das als Reaktion auf "
-        "einen Ansturm schießt, erleidet keinen dieser Nachteile (RoP S. 41).",
+        "einen Ansturm schießt, erleidet keinen dieser Nachteile (RoP S. 41), in den Grenzen "
+        "einer Reaktion auf einen Ansturm.",
     },
     "melee.strength": {
         "en": "A model with Strength 7 or more adds one black (Damage) die to attacks with a "
@@ -1245,12 +1336,30 @@ CLAUSE_RULES: dict[str, Entry] = {
         "en": "Close combat attacks against a Stunned model the attacker is engaged with get +2 "
         "skill. A Stunned model makes no free attack when an enemy withdraws. A Stunned model "
         "cannot withdraw: its only Move Action removes the Stunned marker and moves it nowhere "
-        "(RoP p.48), so no free attacks are made either.",
+        "(RoP p.48), so no free attacks are made either. It takes no other Action at all: it "
+        "may not attack in close combat, shoot, throw or react, so an attack by a Stunned "
+        "model is refused.",
         "de": "Nahkampfangriffe gegen ein betäubtes Modell, mit dem der Angreifer gebunden ist, "
         "erhalten +2 auf den Fertigkeitswert. Ein betäubtes Modell führt keinen freien Angriff "
         "aus, wenn sich ein Gegner zurückzieht. Ein betäubtes Modell kann sich nicht "
         "zurückziehen: Seine einzige Bewegungsaktion entfernt den Marker „Betäubt“ und bewegt "
-        "es nicht (RoP S. 48), also gibt es auch keine freien Angriffe.",
+        "es nicht (RoP S. 48), also gibt es auch keine freien Angriffe. Eine andere Aktion "
+        "führt es gar nicht aus: Es darf weder im Nahkampf angreifen noch schießen, werfen oder "
+        "reagieren; ein Angriff eines betäubten Modells wird also abgelehnt.",
+    },
+    "melee.charge-reaction": {
+        "en": "A model that reacts to being charged (RoP p.41) makes a Quick Action and takes the "
+        "Quick Action penalty: the exception for a shot reacting to a charge lifts only the "
+        "close combat penalties. The reaction may only target the model whose Charge "
+        "triggered it, the one holding Charge Bonus markers against the reacting model. A "
+        "Charge paired with a won Battle Cry (two markers) triggers no reaction, so the "
+        "exception does not apply.",
+        "de": "Ein Modell, das auf einen Ansturm reagiert (RoP S. 41), führt eine Schnellaktion "
+        "aus und erhält deren Abzug: Die Ausnahme für Schüsse als Reaktion auf einen Ansturm "
+        "hebt nur die Nachteile im Nahkampf auf. Ziel der Reaktion darf nur das Modell sein, "
+        "dessen Ansturm sie ausgelöst hat, also jenes, das Ansturm-Bonusmarker gegen das "
+        "reagierende Modell hält. Ein Ansturm mit gewonnenem Kampfschrei (zwei Marker) löst "
+        "keine Reaktion aus; die Ausnahme gilt dann nicht.",
     },
     "melee.slide": {
         "en": "core only: after a close combat attack the attacker may slide, a bonus move "
@@ -1821,14 +1930,31 @@ UI_TEXT: dict[str, Entry] = {
     "review/title": {"en": "fwwrules translation review", "de": "fwwrules Übersetzungsprüfung"},
     "review/intro": {
         "en": "Read each item, tick it when the English and German texts agree with each "
-        "other and with the picture, and write what is wrong in its comment field. "
-        "“Export review” saves your ticks and comments as a JSON file; “Import review” loads "
-        "such a file to continue. Nothing leaves this page otherwise.",
+        "other and with the picture, and write what is wrong in its comment field. This "
+        "browser keeps your work for this page (it is there again after a reload); “Export "
+        "review” saves it as a JSON file to send on; “Import review” loads such a file: your "
+        "own to continue, or another reviewer’s to see their work beside yours, under their "
+        "name. Nothing leaves this page otherwise.",
         "de": "Lies jeden Punkt, hake ihn ab, wenn der englische und der deutsche Text "
         "zueinander und zum Bild passen, und schreibe, was falsch ist, in sein Kommentarfeld. "
-        "„Prüfung exportieren“ speichert Haken und Kommentare als JSON-Datei; „Prüfung "
-        "importieren“ lädt eine solche Datei, um weiterzumachen. Sonst verlässt nichts diese "
-        "Seite.",
+        "Dieser Browser behält deine Arbeit an dieser Seite (nach dem Neuladen ist sie wieder "
+        "da); „Prüfung exportieren“ speichert sie als JSON-Datei zum Weitergeben; „Prüfung "
+        "importieren“ lädt eine solche Datei: deine eigene, um weiterzumachen, oder die einer "
+        "anderen Person, um ihre Arbeit unter ihrem Namen neben deiner zu sehen. Sonst "
+        "verlässt nichts diese Seite.",
+    },
+    "review/intro-suggest": {
+        "en": "A better wording? Click into a text of the catalogue (a rule, a message, a "
+        "note, a word or a label: the ones with a dashed frame under the mouse) and edit it "
+        "in place. The export holds your suggestions; a maintainer turns them into a gettext "
+        "file with “fwwrules review --suggestions review.json -o de.po”. The explanations "
+        "under the pictures are made of these messages: the clauses they cite link to them.",
+        "de": "Eine bessere Formulierung? Klicke in einen Text des Katalogs (eine Regel, eine "
+        "Meldung, einen Hinweis, ein Wort oder eine Beschriftung: die mit gestricheltem Rahmen "
+        "unter der Maus) und ändere ihn an Ort und Stelle. Der Export enthält deine Vorschläge; "
+        "wer das Projekt pflegt, macht daraus mit „fwwrules review --suggestions review.json "
+        "-o de.po“ eine gettext-Datei. Die Erklärungen unter den Bildern bestehen aus diesen "
+        "Meldungen: die zitierten Klauseln verweisen auf sie.",
     },
     "review/reviewer": {"en": "Reviewer", "de": "Prüfer/in"},
     "review/export": {"en": "Export review", "de": "Prüfung exportieren"},
@@ -1845,6 +1971,67 @@ UI_TEXT: dict[str, Entry] = {
     "review/original": {"en": "Original", "de": "Original"},
     "review/engine": {"en": "Engine", "de": "Engine"},
     "review/option": {"en": "Option", "de": "Option"},
+    "review/topic": {"en": "Topic", "de": "Thema"},
+    "review/texts": {"en": "Words and labels", "de": "Wörter und Beschriftungen"},
+    "review/general": {
+        "en": "Headlines and refusals of a ruling",
+        "de": "Kopfzeilen und Ablehnungsgründe einer Entscheidung",
+    },
+    "review/notes-words": {
+        "en": "Words of the translation notes and options",
+        "de": "Wörter der Übersetzungshinweise und Optionen",
+    },
+    "review/words": {"en": "Words inside the messages", "de": "Wörter in den Meldungen"},
+    "review/surface-panel": {"en": "Labels of the panels", "de": "Beschriftungen der Panels"},
+    "review/surface-draw": {"en": "Labels of the pictures", "de": "Beschriftungen der Bilder"},
+    "review/surface-threat": {
+        "en": "Labels of the threat map",
+        "de": "Beschriftungen der Bedrohungskarte",
+    },
+    "review/surface-review": {"en": "Labels of this page", "de": "Beschriftungen dieser Seite"},
+    "review/cites": {"en": "Clauses cited", "de": "Zitierte Klauseln"},
+    "review/edit-hint": {
+        "en": "Click to suggest a better wording",
+        "de": "Klicken, um eine bessere Formulierung vorzuschlagen",
+    },
+    "review/suggested": {
+        "en": "Your suggested wording (in the export).",
+        "de": "Dein Formulierungsvorschlag (im Export).",
+    },
+    "review/revert": {"en": "Undo the suggestion", "de": "Vorschlag verwerfen"},
+    "review/suggestions": {"en": "Suggested wordings: {n}", "de": "Vorschläge: {n}"},
+    "review/they-suggest": {"en": "{name} suggests:", "de": "{name} schlägt vor:"},
+    "review/not-done": {"en": "not checked", "de": "nicht geprüft"},
+    "review/anonymous": {"en": "Reviewer {n}", "de": "Prüfer/in {n}"},
+    "review/saved": {"en": "✓ Saved in this browser", "de": "✓ In diesem Browser gespeichert"},
+    "review/saved-dirty": {
+        "en": "✓ Saved in this browser, not yet exported",
+        "de": "✓ In diesem Browser gespeichert, noch nicht exportiert",
+    },
+    "review/not-saved": {
+        "en": "This browser keeps nothing for this page: export your work before you leave",
+        "de": "Dieser Browser behält nichts für diese Seite: exportiere deine Arbeit, bevor du "
+        "sie verlässt",
+    },
+    "review/leave": {
+        "en": "Your work on this page is not exported yet.",
+        "de": "Deine Arbeit an dieser Seite ist noch nicht exportiert.",
+    },
+    "review/restored": {
+        "en": "Your work from this browser is back (items: {n}, suggested wordings: {k}).",
+        "de": "Deine Arbeit aus diesem Browser ist wieder da (Punkte: {n}, Vorschläge: {k}).",
+    },
+    "review/other-build": {
+        "en": "This browser holds your work on another version of this page.",
+        "de": "Dieser Browser hat deine Arbeit an einer anderen Fassung dieser Seite.",
+    },
+    "review/take-over": {"en": "Take it over", "de": "Übernehmen"},
+    "review/imported-other": {
+        "en": "Imported the review of {name} (items: {n}, suggested wordings: {k}; not on this "
+        "page, kept for the next export: {unknown}).",
+        "de": "Prüfung von {name} importiert (Punkte: {n}, Vorschläge: {k}; nicht auf dieser "
+        "Seite, für den nächsten Export behalten: {unknown}).",
+    },
     "review/imported": {
         "en": "Imported {n} items ({unknown} not on this page, kept for the next export).",
         "de": "{n} Punkte importiert ({unknown} nicht auf dieser Seite, für den nächsten "
@@ -1882,6 +2069,32 @@ def ui_section(surface: str) -> dict[str, Entry]:
     """
     head = surface + "/"
     return {k.removeprefix(head): v for k, v in UI_TEXT.items() if k.startswith(head)}
+
+
+TEXT_KINDS: tuple[tuple[str, Mapping[str, Entry]], ...] = (
+    ("rule:", CLAUSE_RULES),
+    ("note:", NOTES),
+    ("word:", WORDS),
+    ("ui:", UI_TEXT),
+    ("", MESSAGES),
+)
+"""Every text of the catalogue has one id (the review page's suggestions and a gettext file's
+message context use it): a message's id (``ranged.los/clear``), or a prefix naming the table
+and its key: ``rule:<clause>`` (the rule statement), ``note:<key>``, ``word:<token>``,
+``ui:<surface>/<key>``."""
+
+
+def text_entry(text_id: str) -> Entry:
+    """The texts (by language) of one catalogue text id (:data:`TEXT_KINDS`); ``KeyError`` for
+    an id the catalogue does not have.
+
+    >>> text_entry("rule:size.classes")["en"][:27], text_entry("word:huge")["de"]
+    ("A model's size class comes ", 'Riesig')
+    """
+    for prefix, table in TEXT_KINDS:
+        if text_id.startswith(prefix) and text_id[len(prefix) :] in table:
+            return table[text_id[len(prefix) :]]
+    raise KeyError(f"no text {text_id!r} in the catalogue")
 
 
 def word(token: str, lang: str) -> str:

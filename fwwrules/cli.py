@@ -315,7 +315,11 @@ def cmd_examples(args: argparse.Namespace) -> int:
 
 
 def cmd_review(args: argparse.Namespace) -> int:
-    """``fwwrules review -o FILE [--lang de] [--no-cache]``: write the translation review page."""
+    """``fwwrules review -o FILE [--lang de] [--no-cache]``: write the translation review page;
+    ``fwwrules review --suggestions FILE.json [...] -o de.po``: turn the suggested wordings of
+    review exports into a gettext file."""
+    if args.suggestions:
+        return _review_suggestions(args)
     try:
         from .draw.review import PictureCache, build_review, default_cache_dir
     except ImportError as exc:  # matplotlib is an optional extra
@@ -323,10 +327,40 @@ def cmd_review(args: argparse.Namespace) -> int:
             f"the review page draws pictures and needs matplotlib: pip install 'fwwrules[draw]' "
             f"({exc})"
         ) from None
-    _check_folder(args.output)  # say so before spending half a minute on the pictures
+    output = args.output or "review.html"
+    _check_folder(output)  # say so before spending half a minute on the pictures
     cache = None if args.no_cache else PictureCache(default_cache_dir())
-    page = build_review(args.lang, cache=cache)
-    _wrote(write_atomic(args.output, page))
+    page = build_review(args.lang or "en", cache=cache)
+    _wrote(write_atomic(output, page))
+    return EXIT_OK
+
+
+def _review_suggestions(args: argparse.Namespace) -> int:
+    """The suggestions of every ``--suggestions`` file for one language as a ``.po`` file:
+    the language is ``--lang``, else the output's name (``de.po``), else the one language the
+    exports' pages were in."""
+    from .suggestions import read_export, suggestions_po
+
+    exports = [read_export(path) for path in args.suggestions]
+    lang = args.lang
+    if lang is None and args.output and Path(args.output).stem in LANGS:
+        lang = Path(args.output).stem
+    if lang is None:
+        langs = {str(e.get("lang")) for e in exports}
+        if len(langs) != 1 or not langs <= set(LANGS):
+            raise QueryError("say which language the .po file is for: --lang " + "|".join(LANGS))
+        (lang,) = langs
+    output = args.output or f"{lang}.po"
+    _check_folder(output)
+    result = suggestions_po(exports, lang, __version__)
+    if result.unknown:
+        print(
+            f"fwwrules: {len(result.unknown)} suggestion(s) for texts the catalogue no longer "
+            f"has, left out: {', '.join(result.unknown)}",
+            file=sys.stderr,
+        )
+    _wrote(write_atomic(output, result.po))
+    _say(f"{result.count} suggested wording(s) for {lang}")
     return EXIT_OK
 
 
@@ -417,7 +451,9 @@ def _add_rulings(sub: Any) -> None:
         "--reacting-to-charge",
         action="store_true",
         help="the attacker shoots in reaction to being charged by the target: a ranged weapon "
-        "in close combat suffers none of its penalties (RoP p.41)",
+        "in close combat suffers none of its penalties (RoP p.41); a reaction is a Quick "
+        "Action (-2), may target only the charger, and a charge with a won Battle Cry (two "
+        "markers) triggers none",
     )
     _answer_options(sp)
 
@@ -503,8 +539,26 @@ def _add_files(sub: Any) -> None:
         cmd_review,
         "write the translation review page (one self-contained HTML file)",
     )
-    sp.add_argument("-o", "--output", default="review.html", metavar="FILE")
-    sp.add_argument("--lang", choices=LANGS, default="en", help="language of the page")
+    sp.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="the page (default review.html), or with --suggestions the .po file (default "
+        "<lang>.po)",
+    )
+    sp.add_argument(
+        "--lang",
+        choices=LANGS,
+        default=None,
+        help="language of the page (default en), or of the .po file",
+    )
+    sp.add_argument(
+        "--suggestions",
+        action="append",
+        metavar="FILE.json",
+        help="instead of the page: turn the suggested wordings of this review export (repeat "
+        "for several) into a gettext .po file a maintainer can merge",
+    )
     sp.add_argument(
         "--no-cache",
         action="store_true",

@@ -373,6 +373,8 @@ def _obstruction_reasons(lines: Sequence[GridLine], clause: str, judge: _Judge) 
                     out.append(Reason("grid.improved", "not-behind", {**base, **dist}))
             elif o.kind == WALL and o.point is not None:
                 out.append(Reason(clause, "wall-corner", base))
+            elif o.kind == BORDER_WALL and o.nudged:
+                out.append(Reason(clause, "border-wall-end", base))
             else:
                 out.append(Reason(clause, o.kind, base))
     return out
@@ -446,12 +448,7 @@ def grid_cover(
             reasons += _reach_reasons(scenario, att, tgt, reach, adjacent=adjacent)
         best = _ranged_best(judge, names, reasons, effect=effect, all_corners=all_corners)
         procedure = "ranged"
-    category: Category = best.category
-    partial = _partial_cover(best, procedure, names, reasons)
-    if not effect:
-        category = "total"
-        partial = None
-        reasons.append(Reason("grid.total", "", names))
+    category, partial = _category_of(best, procedure, names, reasons, effect=effect)
     soft = category == "soft"
     cover: CoverLevel = "cover" if category == "soft" else category
     ac, reflex = BONUS[category]
@@ -539,6 +536,24 @@ def _ranged_best(
     reasons.append(Reason("grid.ranged", "corner-all" if all_corners else "corner", values))
     reasons += _obstruction_reasons(best.lines, "grid.ranged", judge)
     return best
+
+
+def _category_of(
+    best: _Choice,
+    procedure: Procedure,
+    names: Mapping[str, str],
+    reasons: list[Reason],
+    *,
+    effect: bool,
+) -> tuple[Category, PartialCover | None]:
+    """The cover category of the best choice and the partial cover it suggests; without line
+    of effect ``total`` (``grid.total``), where neither the partial-cover count nor the
+    creatures on the lines (soft cover) matter any longer: their reasons are dropped."""
+    if effect:
+        return best.category, _partial_cover(best, procedure, names, reasons)
+    reasons[:] = [x for x in reasons if x.message_id != "grid.soft/through"]
+    reasons.append(Reason("grid.total", "", names))
+    return "total", None
 
 
 def _partial_cover(
