@@ -537,6 +537,24 @@ def draw_board(
     fit_limits(ax, view)
     ax.set_aspect("equal", adjustable="box")
     ax.autoscale(False)
+    artists = _board_artists(ax, scenario, style, view, lang)
+    return update_board(
+        artists,
+        scenario,
+        ruling=ruling,
+        lang=lang,
+        show_bands=show_bands,
+        engagements=engagements,
+        into_melee=into_melee,
+        slide=slide,
+        withdraw=withdraw,
+    )
+
+
+def _board_artists(
+    ax: Axes, scenario: Scenario, style: BoardStyle, view: Bounds, lang: str
+) -> BoardArtists:
+    """Every artist of a board picture, made empty or hidden where a ruling fills them."""
     # The artists are made in drawing order (equal zorders draw in the order they were added).
     terrain, edges, bases, labels = _piece_artists(ax, scenario, style)
     bands = _band_circles(ax, style)
@@ -583,17 +601,7 @@ def draw_board(
         },
         table=_table_outline(ax, scenario, style),
     )
-    return update_board(
-        artists,
-        scenario,
-        ruling=ruling,
-        lang=lang,
-        show_bands=show_bands,
-        engagements=engagements,
-        into_melee=into_melee,
-        slide=slide,
-        withdraw=withdraw,
-    )
+    return artists
 
 
 def _piece_artists(
