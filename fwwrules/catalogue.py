@@ -15,6 +15,7 @@ and the review page) are the UI text section (:data:`UI_TEXT`), in the same shap
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 from collections.abc import Mapping
@@ -2167,24 +2168,69 @@ def side_name(side: str) -> str:
     return " ".join(w[:1].upper() + w[1:] for w in side.replace("_", "-").split("-") if w)
 
 
+@functools.cache
+def _locale(lang: str) -> Any:
+    """Babel's locale data (CLDR) for a language of the catalogue, loaded on first use (Babel
+    costs about 30 ms to import and load: never at ``import fwwrules``)."""
+    from babel import Locale
+
+    return Locale.parse(check_lang(lang))
+
+
+def _rounded(value: float, decimals: int) -> Decimal:
+    """``value`` rounded half away from zero to ``decimals`` places (as rulers are read: 1.125
+    is 1.13), never ``-0``."""
+    quantum = Decimal(1).scaleb(-decimals)
+    rounded = Decimal(repr(float(value))).quantize(quantum, rounding=ROUND_HALF_UP)
+    return rounded if rounded else Decimal(0)
+
+
+def _pattern(decimals: int) -> str:
+    """A CLDR number pattern: up to ``decimals`` places, trailing zeros dropped, no grouping."""
+    return "0." + "#" * decimals if decimals > 0 else "0"
+
+
 def number(value: float, decimals: int, lang: str) -> str:
-    """``value`` rounded half away from zero to ``decimals`` places, trailing zeros dropped;
-    German with a decimal comma; a negative number with the minus sign :data:`MINUS`.
+    """``value`` rounded half away from zero to ``decimals`` places, trailing zeros dropped,
+    without thousands separators, in the locale's digits and decimal mark (Babel, CLDR data:
+    German has a decimal comma); a negative number with the minus sign :data:`MINUS` in every
+    language (the project's typography, not the locale's hyphen-minus).
 
     >>> number(10.5, 1, "de"), number(2.0, 1, "en"), number(-0.25, 2, "de")
     ('10,5', '2', '−0,25')
-    >>> number(1.125, 2, "en"), number(-0.004, 2, "en")
-    ('1.13', '0')
+    >>> number(1.125, 2, "en"), number(-0.004, 2, "en"), number(1219.2, 1, "de")
+    ('1.13', '0', '1219,2')
     """
-    quantum = Decimal(1).scaleb(-decimals)
-    rounded = Decimal(repr(float(value))).quantize(quantum, rounding=ROUND_HALF_UP)
-    text = f"{rounded:f}"
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    if text in ("-0", ""):
-        text = "0"
-    text = text.replace("-", MINUS)
-    return text.replace(".", ",") if lang == "de" else text
+    from babel.numbers import format_decimal
+
+    rounded = _rounded(value, decimals)
+    text: str = format_decimal(abs(rounded), format=_pattern(decimals), locale=_locale(lang))
+    return MINUS + text if rounded < 0 else text
+
+
+@functools.cache
+def decimal_mark(lang: str) -> str:
+    """The locale's decimal mark (``.`` in English, ``,`` in German; CLDR through Babel).
+
+    >>> decimal_mark("en"), decimal_mark("de")
+    ('.', ',')
+    """
+    from babel.numbers import get_decimal_symbol
+
+    mark: str = get_decimal_symbol(_locale(lang))
+    return mark
+
+
+def _unit(value: float, decimals: int, unit: str, lang: str) -> str:
+    """A length with its unit as the locale writes it (CLDR's short form through Babel:
+    ``265.9 mm``, ``265,9 mm``, ``30 ft``, ``9 m``); :data:`MINUS` before a negative one."""
+    from babel.units import format_unit
+
+    rounded = _rounded(value, decimals)
+    text: str = format_unit(
+        abs(rounded), unit, "short", format=_pattern(decimals), locale=_locale(lang)
+    )
+    return MINUS + text if rounded < 0 else text
 
 
 def signed(value: float, lang: str, decimals: int = 0) -> str:
@@ -2236,9 +2282,9 @@ def length(
         return f"{number(value, 2, lang)}″"
     if units == "ft":
         if lang == "de":
-            text = f"{number(value * FEET_TO_METRES, 2, lang)} m"
+            text = _unit(value * FEET_TO_METRES, 2, "length-meter", lang)
         else:
-            text = f"{number(value, 1, lang)} ft"
+            text = _unit(value, 1, "length-foot", lang)
         if squares is not None:
             count = number(squares, 1, lang)
             noun = ("Feld" if lang == "de" else "square") if count == "1" else None
@@ -2247,7 +2293,7 @@ def length(
         return text
     if units != "mm":
         raise ValueError(f"unknown unit {units!r}; expected mm, in or ft")
-    mm = f"{number(value, 2 if abs(value) < 1 else 1, lang)} mm"
+    mm = _unit(value, 2 if abs(value) < 1 else 1, "length-millimeter", lang)
     if not inches:
         return mm
     return f"{mm} ({number(value / 25.4, 2, lang)}″)"
@@ -2274,7 +2320,7 @@ def point_name(value: str, lang: str) -> str | None:
         x, y = (float(v) for v in found.groups())
     except ValueError:
         return None
-    sep = "; " if lang == "de" else ", "
+    sep = "; " if decimal_mark(lang) == "," else ", "
     return f"{word('point', lang)} ({number(x, 2, lang)}{sep}{number(y, 2, lang)})"
 
 
@@ -2380,8 +2426,8 @@ class _Formatter(string.Formatter):
         text: str = format(value, format_spec)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             text = text.replace("-", MINUS)
-            if self.lang == "de" and isinstance(value, float):
-                text = text.replace(".", ",")
+            if isinstance(value, float):
+                text = text.replace(".", decimal_mark(self.lang))
         return text
 
 
