@@ -245,37 +245,53 @@ def cmd_render(args: argparse.Namespace) -> int:
             f"drawing needs matplotlib: pip install 'fwwrules[draw]' ({exc})"
         ) from None
     size = {"scale": args.scale, "dpi": args.dpi, "width": args.width}
+    langs: list[str] = args.lang
     if args.slide is not None:
         from .draw.animate import render_slide
+        from .draw.export import language_path
 
-        out = render_slide(
-            scenario,  # type: ignore[arg-type]
-            args.slide,
-            args.to,
-            args.output,
-            rules=args.rules,
-            lang=args.lang,
-            title=args.title,
-            frames=args.frames,
-            **size,
-        )
+        for lang in langs:
+            _wrote(
+                render_slide(
+                    scenario,  # type: ignore[arg-type]
+                    args.slide,
+                    args.to,
+                    args.output if len(langs) == 1 else language_path(args.output, lang),
+                    rules=args.rules,
+                    lang=lang,
+                    title=args.title,
+                    frames=args.frames,
+                    **size,
+                )
+            )
+        return EXIT_OK
+    from .draw.render import render_files
+
+    options = {
+        "attacker": args.attacker, "target": target, "weapon": args.weapon, "rules": args.rules,
+        "band": args.band, "title": args.title, "attack": args.attack, "frame": args.frame,
+        **size,
+    }  # fmt: skip
+    if len(langs) == 1:
+        outs = [render_file(scenario, args.output, lang=langs[0], **options)]
     else:
-        out = render_file(
-            scenario,
-            args.output,
-            attacker=args.attacker,
-            target=target,
-            weapon=args.weapon,
-            rules=args.rules,
-            band=args.band,
-            title=args.title,
-            lang=args.lang,
-            attack=args.attack,
-            **size,
-        )
+        outs = render_files(scenario, args.output, langs, **options)
     # Without -o the picture goes to board.png in the current folder: say where, in full.
-    _wrote(out)
+    for out in outs:
+        _wrote(out)
     return EXIT_OK
+
+
+def _langs(text: str) -> list[str]:
+    """``--lang en,de``: one language or several, comma-separated, each one of LANGS."""
+    langs = [part.strip() for part in text.split(",")]
+    bad = [lang for lang in langs if lang not in LANGS]
+    if bad or not langs:
+        raise argparse.ArgumentTypeError(
+            f"unknown language {', '.join(map(repr, bad)) or repr(text)}; "
+            f"expected one or more of {', '.join(LANGS)}, comma-separated (en,de)"
+        )
+    return list(dict.fromkeys(langs))
 
 
 def cmd_examples(args: argparse.Namespace) -> int:
@@ -483,7 +499,18 @@ def _add_render(sub: Any) -> None:
         help="for a grid file: the attack whose lines are drawn",
     )
     sp.add_argument(
-        "--lang", choices=LANGS, default="en", help="language of every text in the picture"
+        "--lang",
+        type=_langs,
+        default=["en"],
+        metavar="LANG[,LANG]",
+        help="language of every text in the picture; several (en,de) write one file each, "
+        "named board.en.png, board.de.png, with the board in the same pixels",
+    )
+    sp.add_argument(
+        "--frame",
+        choices=("table", "models"),
+        default="table",
+        help="show the whole table (default) or the models with a margin",
     )
     size = sp.add_mutually_exclusive_group()
     size.add_argument(
