@@ -29,11 +29,13 @@ from dataclasses import dataclass
 from .arguments import flag
 from .arguments import scenario as scenario_arg
 from .close_combat import (
+    charge_reaction,
     charge_reaction_unused,
     classify,
     close_combat_terms,
     quick_action,
     shoot_into,
+    stunned_attacker,
 )
 from .context import AttackContext
 from .cover import line_of_cover
@@ -60,20 +62,22 @@ from .shot import Target, build_shot
 
 def _thrown_reasons(ctx: AttackContext) -> Step:
     """``ranged.skill`` (RoP p.44): where a thrown weapon's range comes from. Without a range of
-    its own it reaches the colour of the thrower's Throw skill icon; with one it keeps it; with
-    neither it cannot be thrown at all (refused)."""
+    its own it reaches the colour of the thrower's Throw skill icon; with one it uses that
+    range, and the ruling says so (every Thrown Weapon card of the rulebook uses the Throw
+    colour: an own range is this project's extension), naming the Throw colour it did not use
+    when the scenario gives one; with neither it cannot be thrown at all (refused)."""
     model, w, scenario = ctx.attacker, ctx.weapon, ctx.scenario
     if w.type != "thrown" or "thrown" not in model.skills:
         return Step()
     values: dict[str, object] = {"attacker": model.id, "weapon": w.id, "ruler": model.throw_colour}
+    if w.short is not None:
+        values.update(short=scenario.from_mm(scenario.length_mm(w.short)), units=scenario.units)
     if not scenario.weapon(w.id).range_from_thrower:
-        if model.throw_colour is None:
-            return Step()
-        return Step(reasons=(Reason("ranged.skill", "own-range", values),))
+        key = "own-range" if model.throw_colour is not None else "own-range-no-colour"
+        return Step(reasons=(Reason("ranged.skill", key, values),))
     if w.short is None:
         reason = Reason("ranged.skill", "no-throw-range", values)
         return Step(refusals=("ranged.skill",), reasons=(reason,))
-    values.update(short=scenario.from_mm(scenario.length_mm(w.short)), units=scenario.units)
     return Step(reasons=(Reason("ranged.skill", "throw-range", values),))
 
 
@@ -197,7 +201,13 @@ def ruling(
     ``reacting_to_charge``: the attacker shoots in reaction to being charged by the target
     (RoP p.41): a ranged weapon in close combat then suffers none of the penalties of
     ``melee.ranged-weapon`` (a weapon with a minimum range still cannot be used); on any other
-    attack the ruling says the exception changes nothing.
+    attack the ruling says the exception changes nothing. ``melee.charge-reaction`` limits it:
+    the reaction is a Quick Action (``action.quick``'s penalty applies), only the charger (the
+    model holding Charge Bonus markers against the attacker) may be targeted, and a charge
+    with a won Battle Cry (two markers) triggers no reaction (the penalties stand).
+
+    A Stunned attacker is refused (``melee.stunned``): it takes no Action but the Move that
+    removes its marker.
 
     An attack that is not allowed presents nothing as applying: its headline says why, and
     it has no cover, armor, effect dice or skill modifiers (``skill.target`` is the value);
@@ -220,7 +230,10 @@ def ruling(
         steps, facts = [close_combat_terms(ctx).step()], _Facts()
     else:
         steps, facts = _ranged(ctx)
-    folded = fold([cls.step(), *steps, quick_action(ctx)])
+    # melee.stunned: a Stunned attacker takes no Action but the Move that removes its marker.
+    # melee.charge-reaction: the limits of a reaction to a charge (its target, a Battle Cry).
+    head = [stunned_attacker(ctx), cls.step(), charge_reaction(ctx)]
+    folded = fold([*head, *steps, quick_action(ctx)])
     allowed = folded.allowed  # nothing applies to an attack that is not made (decision 1)
     return AttackRuling(
         attacker=ctx.attacker_id,

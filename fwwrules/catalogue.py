@@ -15,6 +15,7 @@ and the review page) are the UI text section (:data:`UI_TEXT`), in the same shap
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 from collections.abc import Mapping
@@ -56,8 +57,8 @@ _GENERAL: dict[str, Entry] = {
     },
     "why/ranged.los": {"en": "no line of sight", "de": "keine Sichtlinie"},
     "why/melee.engaged/only-engaged": {
-        "en": "it is engaged with {engaged} and may attack only them",
-        "de": "es ist mit {engaged} im Nahkampf gebunden und darf nur diese angreifen",
+        "en": "it is engaged and may attack only {engaged}",
+        "de": "es ist im Nahkampf gebunden und darf nur {engaged} angreifen",
     },
     "why/melee.engaged/no-contact": {
         "en": "a melee weapon needs a target engaged with the attacker",
@@ -70,6 +71,24 @@ _GENERAL: dict[str, Entry] = {
     "why/melee.ranged-weapon": {
         "en": "a weapon with a minimum range cannot be used in close combat",
         "de": "eine Waffe mit Mindestreichweite ist im Nahkampf nicht einsetzbar",
+    },
+    "why/melee.stunned/attacker": {
+        "en": "it is Stunned and takes no Action but the Move that removes the marker",
+        "de": "es ist betäubt und führt keine Aktion aus außer der Bewegung, die den Marker "
+        "entfernt",
+    },
+    "why/melee.stunned/attacker-reaction": {
+        "en": "it is Stunned and cannot react",
+        "de": "es ist betäubt und kann nicht reagieren",
+    },
+    "why/melee.charge-reaction/not-charger": {
+        "en": "a reaction to the charge of {charger} may target only {charger}",
+        "de": "eine Reaktion auf den Ansturm von {charger} darf nur {charger} zum Ziel haben",
+    },
+    "why/melee.charge-reaction/no-charger": {
+        "en": "no model holds Charge Bonus markers against it, so there is no charge to react to",
+        "de": "kein Modell hält Ansturm-Bonusmarker gegen es, es gibt also keinen Ansturm, auf "
+        "den es reagieren könnte",
     },
     "ruling/skill": {
         "en": "Skill test: {icon} skill value {value} {op} {amount} = {target}; a success needs a "
@@ -136,10 +155,21 @@ _RANGED: dict[str, Entry] = {
         "{ruler} ({short}) weit, die Farbe seines Fertigkeitssymbols Wurfwaffe.",
     },
     "ranged.skill/own-range": {
-        "en": "{weapon} has a range of its own and keeps it, whatever the colour of the Throw "
-        "skill icon of {attacker} ({ruler}).",
-        "de": "{weapon} hat eine eigene Reichweite und behält sie, gleich welche Farbe das "
-        "Fertigkeitssymbol Wurfwaffe von {attacker} hat ({ruler}).",
+        "en": "{weapon} is thrown with its own range ({short}), not as far as the colour of the "
+        "Throw skill icon of {attacker} ({ruler}): a thrown weapon with a range of its own is "
+        "this project's extension (every Thrown Weapon card uses the Throw colour).",
+        "de": "{weapon} wird mit eigener Reichweite ({short}) geworfen, nicht so weit, wie die "
+        "Farbe des Fertigkeitssymbols Wurfwaffe von {attacker} angibt ({ruler}): Eine "
+        "Wurfwaffe mit eigener Reichweite ist eine Erweiterung dieses Projekts (jede "
+        "Wurfwaffenkarte nutzt die Farbe des Fertigkeitssymbols Wurfwaffe).",
+    },
+    "ranged.skill/own-range-no-colour": {
+        "en": "{weapon} is thrown with its own range ({short}): a thrown weapon with a range of "
+        "its own is this project's extension (every Thrown Weapon card uses the colour of the "
+        "thrower's Throw skill icon).",
+        "de": "{weapon} wird mit eigener Reichweite ({short}) geworfen: Eine Wurfwaffe mit "
+        "eigener Reichweite ist eine Erweiterung dieses Projekts (jede Wurfwaffenkarte nutzt "
+        "die Farbe des Fertigkeitssymbols Wurfwaffe des Werfers).",
     },
     "ranged.skill/no-throw-range": {
         "en": "{weapon} has no range of its own, so it reaches as far as the colour of the "
@@ -327,9 +357,9 @@ _RANGED: dict[str, Entry] = {
         "de": "{source} ist mehr als Orange vom Ziel entfernt; ein erhöhter Schütze ignoriert es.",
     },
     "elevation.edge-cover/crossed": {
-        "en": "The Line of Cover crosses the Significant Edge {side} of {terrain}, within "
+        "en": "The Line of Cover crosses the {side} Significant Edge of {terrain}, within "
         "Orange of the Elevated target: {modifier:+d}.",
-        "de": "Die Deckungslinie kreuzt die Signifikante Kante {side} von {terrain}, innerhalb "
+        "de": "Die Deckungslinie kreuzt die Signifikante {side}kante von {terrain}, innerhalb "
         "von Orange des erhöhten Ziels: {modifier:+d}.",
     },
     "action.quick": {
@@ -355,29 +385,29 @@ _ELEVATION: dict[str, Entry] = {
     "elevation.significant-edge": {
         "en": "The {side} edge of {piece} drops from {top} to {bottom}, at least "
         "Orange ({orange}): a Significant Edge.",
-        "de": "Die Kante {side} von {piece} fällt von {top} auf {bottom} ab, "
+        "de": "Die {side}kante von {piece} fällt von {top} auf {bottom} ab, "
         "mindestens Orange ({orange}): eine Signifikante Kante.",
     },
     "elevation.edge-blocks-los/far": {
-        "en": "{model} stands {distance} from the Significant Edge {side} of {piece}, "
+        "en": "{model} stands {distance} from the {side} Significant Edge of {piece}, "
         "more than Orange ({orange}): the edge blocks LoS to and from {model}.",
-        "de": "{model} steht {distance} von der Signifikanten Kante {side} von "
+        "de": "{model} steht {distance} von der Signifikanten {side}kante von "
         "{piece} entfernt, mehr als Orange ({orange}): die Kante blockiert die "
         "Sichtlinie zu und von {model}.",
     },
     "elevation.edge-blocks-los/near": {
-        "en": "{model} stands {distance} from the Significant Edge {side} of {piece}, "
+        "en": "{model} stands {distance} from the {side} Significant Edge of {piece}, "
         "within Orange ({orange}): the edge does not block LoS.",
-        "de": "{model} steht {distance} von der Signifikanten Kante {side} von "
+        "de": "{model} steht {distance} von der Signifikanten {side}kante von "
         "{piece} entfernt, innerhalb von Orange ({orange}): die Kante blockiert die "
         "Sichtlinie nicht.",
     },
     "elevation.edge-cover/near": {
-        "en": "{model} is Elevated and stands {distance} from the Significant Edge "
-        "{side} of {piece}, within Orange ({orange}): the edge does not block LoS "
+        "en": "{model} is Elevated and stands {distance} from the {side} Significant Edge "
+        "of {piece}, within Orange ({orange}): the edge does not block LoS "
         "and counts as cover if the Line of Cover crosses it.",
-        "de": "{model} ist erhöht und steht {distance} von der Signifikanten Kante "
-        "{side} von {piece} entfernt, innerhalb von Orange ({orange}): die Kante "
+        "de": "{model} ist erhöht und steht {distance} von der Signifikanten "
+        "{side}kante von {piece} entfernt, innerhalb von Orange ({orange}): die Kante "
         "blockiert die Sichtlinie nicht und zählt als Deckung, wenn die Deckungslinie sie "
         "kreuzt.",
     },
@@ -536,6 +566,48 @@ _MELEE: dict[str, Entry] = {
         "en": "{model} is Stunned and makes no free attack when {withdrawer} withdraws.",
         "de": "{model} ist betäubt und führt keinen freien Angriff aus, wenn sich {withdrawer} "
         "aus dem Nahkampf zurückzieht.",
+    },
+    "melee.stunned/attacker": {
+        "en": "{attacker} is Stunned: it takes no Action but the Move that removes its Stunned "
+        "marker, so it may not attack in close combat, shoot or throw.",
+        "de": "{attacker} ist betäubt: Es führt keine Aktion aus außer der Bewegung, die den "
+        "Marker „Betäubt“ entfernt, darf also weder im Nahkampf angreifen noch schießen noch "
+        "werfen.",
+    },
+    "melee.stunned/attacker-reaction": {
+        "en": "{attacker} is Stunned: it takes no Action but the Move that removes its Stunned "
+        "marker, so it cannot react to a charge either.",
+        "de": "{attacker} ist betäubt: Es führt keine Aktion aus außer der Bewegung, die den "
+        "Marker „Betäubt“ entfernt, und kann daher auch nicht auf einen Ansturm reagieren.",
+    },
+    "melee.charge-reaction/not-charger": {
+        "en": "{attacker} reacts to the charge of {charger}: a reaction may target only "
+        "{charger}, not {target}.",
+        "de": "{attacker} reagiert auf den Ansturm von {charger}: Eine Reaktion darf nur "
+        "{charger} zum Ziel haben, nicht {target}.",
+    },
+    "melee.charge-reaction/no-charger": {
+        "en": "{attacker} is said to react to a charge, but no model holds Charge Bonus markers "
+        "against it: a reaction may target only the model whose Charge triggered it.",
+        "de": "{attacker} soll auf einen Ansturm reagieren, aber kein Modell hält "
+        "Ansturm-Bonusmarker gegen es: Ziel einer Reaktion darf nur das Modell sein, dessen "
+        "Ansturm sie ausgelöst hat.",
+    },
+    "melee.charge-reaction/battle-cry": {
+        "en": "{target} charged {attacker} with a won Battle Cry (two Charge Bonus markers): "
+        "such a Charge triggers no reaction, so the exception for a shot reacting to a charge "
+        "does not apply and the usual penalties stand.",
+        "de": "{target} hat {attacker} mit gewonnenem Kampfschrei angestürmt (zwei "
+        "Ansturm-Bonusmarker): Ein solcher Ansturm löst keine Reaktion aus, die Ausnahme für "
+        "Schüsse als Reaktion auf einen Ansturm gilt also nicht, die üblichen Nachteile "
+        "bleiben.",
+    },
+    "melee.charge-reaction/quick": {
+        "en": "A reaction is a Quick Action: the Quick Action penalty applies (the exception for "
+        "a shot reacting to a charge lifts only the close combat penalties).",
+        "de": "Eine Reaktion ist eine Schnellaktion: Der Abzug für Schnellaktionen gilt (die "
+        "Ausnahme für Schüsse als Reaktion auf einen Ansturm hebt nur die Nachteile im "
+        "Nahkampf auf).",
     },
     "melee.withdraw/headline-refused": {
         "en": "{model} may not withdraw from close combat: it is Stunned.",
@@ -768,7 +840,7 @@ _GRID: dict[str, Entry] = {
     },
     "grid/headline/total": {
         "en": "{target} has total cover against {attacker}: no {attack} is possible.",
-        "de": "{target} hat vollständige Deckung gegen {attacker}: kein {attack} ist möglich.",
+        "de": "{target} hat vollständige Deckung gegen {attacker}: Es ist kein {attack} möglich.",
     },
     "grid/headline/out-of-reach": {
         "en": "But {target} is out of reach of {attacker}: the attack is not allowed.",
@@ -779,7 +851,7 @@ _GRID: dict[str, Entry] = {
         "en": "{attacker} takes corner ({x}, {y}), the best one for it: {clear} of {n} lines to "
         "the corners of square ({c}, {r}) of {target} are clear.",
         "de": "{attacker} wählt den Eckpunkt ({x}; {y}), den für ihn günstigsten: {clear} von "
-        "{n} Linien zu den Eckpunkten des Feldes ({c}, {r}) von {target} sind frei.",
+        "{n} Linien zu den Eckpunkten des Feldes ({c}; {r}) von {target} sind frei.",
     },
     "grid.ranged/corner-all": {
         "en": "{attacker} takes corner ({x}, {y}), the best one for it: {clear} of {n} lines to "
@@ -789,7 +861,7 @@ _GRID: dict[str, Entry] = {
     },
     "grid.ranged/wall": {
         "en": "A line passes through the wall square ({c}, {r}).",
-        "de": "Eine Linie führt durch das Mauerfeld ({c}, {r}).",
+        "de": "Eine Linie führt durch das Mauerfeld ({c}; {r}).",
     },
     "grid.ranged/wall-corner": {
         "en": "A line squeezes between wall squares at the corner ({x}, {y}); touching walls act "
@@ -801,9 +873,16 @@ _GRID: dict[str, Entry] = {
         "en": "A line crosses a wall on the square borders at ({x}, {y}).",
         "de": "Eine Linie kreuzt bei ({x}; {y}) eine Mauer auf den Feldkanten.",
     },
+    "grid.ranged/border-wall-end": {
+        "en": "A line meets the end of a wall on the square borders at ({x}, {y}); judged from "
+        "just inside the squares it joins, it passes on the wall's side, so the wall blocks it.",
+        "de": "Eine Linie trifft bei ({x}; {y}) auf das Ende einer Mauer auf den Feldkanten; "
+        "von knapp innerhalb der verbundenen Felder aus gesehen verläuft sie auf der Seite der "
+        "Mauer, die Mauer blockiert sie also.",
+    },
     "grid.ranged/arrow-slit": {
         "en": "A line passes through the arrow slit in square ({c}, {r}).",
-        "de": "Eine Linie führt durch die Schussscharte im Feld ({c}, {r}).",
+        "de": "Eine Linie führt durch die Schussscharte im Feld ({c}; {r}).",
     },
     "grid.ranged/result-none": {
         "en": "No line from that corner passes anything that gives cover: no cover.",
@@ -826,12 +905,12 @@ _GRID: dict[str, Entry] = {
         "en": "{target} is adjacent; none of the {n} lines from the corners of square ({c}, {r}) "
         "of {attacker} to the square of {target} crosses a wall.",
         "de": "{target} steht angrenzend; keine der {n} Linien von den Eckpunkten des Feldes "
-        "({c}, {r}) von {attacker} zum Feld von {target} kreuzt eine Mauer.",
+        "({c}; {r}) von {attacker} zum Feld von {target} kreuzt eine Mauer.",
     },
     "grid.melee/adjacent-wall": {
         "en": "{target} is adjacent, and a line from a corner of square ({c}, {r}) of "
         "{attacker} to the square of {target} crosses a wall (low walls count too).",
-        "de": "{target} steht angrenzend, und eine Linie von einem Eckpunkt des Feldes ({c}, {r}) "
+        "de": "{target} steht angrenzend, und eine Linie von einem Eckpunkt des Feldes ({c}; {r}) "
         "von {attacker} zum Feld von {target} kreuzt eine Mauer (auch niedrige Mauern zählen).",
     },
     "grid.melee/reach": {
@@ -855,7 +934,7 @@ _GRID: dict[str, Entry] = {
     },
     "grid.melee/wall": {
         "en": "A line passes through the wall square ({c}, {r}).",
-        "de": "Eine Linie führt durch das Mauerfeld ({c}, {r}).",
+        "de": "Eine Linie führt durch das Mauerfeld ({c}; {r}).",
     },
     "grid.melee/wall-corner": {
         "en": "A line squeezes between wall squares at the corner ({x}, {y}); touching walls act "
@@ -867,9 +946,16 @@ _GRID: dict[str, Entry] = {
         "en": "A line crosses a wall on the square borders at ({x}, {y}).",
         "de": "Eine Linie kreuzt bei ({x}; {y}) eine Mauer auf den Feldkanten.",
     },
+    "grid.melee/border-wall-end": {
+        "en": "A line meets the end of a wall on the square borders at ({x}, {y}); judged from "
+        "just inside the squares it joins, it passes on the wall's side, so the wall blocks it.",
+        "de": "Eine Linie trifft bei ({x}; {y}) auf das Ende einer Mauer auf den Feldkanten; "
+        "von knapp innerhalb der verbundenen Felder aus gesehen verläuft sie auf der Seite der "
+        "Mauer, die Mauer blockiert sie also.",
+    },
     "grid.melee/arrow-slit": {
         "en": "A line passes through the wall with the arrow slit in square ({c}, {r}).",
-        "de": "Eine Linie führt durch die Mauer mit der Schussscharte im Feld ({c}, {r}).",
+        "de": "Eine Linie führt durch die Mauer mit der Schussscharte im Feld ({c}; {r}).",
     },
     "grid.melee/result-none": {
         "en": "No cover against this melee attack.",
@@ -883,26 +969,26 @@ _GRID: dict[str, Entry] = {
     "grid.low-obstacle/counts": {
         "en": "The low obstacle in square ({c}, {r}) is {target_ft} from {target}, at most "
         "{limit_ft}, and {attacker}, {attacker_ft} from it, is not closer: it gives cover.",
-        "de": "Das niedrige Hindernis im Feld ({c}, {r}) ist {target_ft} von {target} "
+        "de": "Das niedrige Hindernis im Feld ({c}; {r}) ist {target_ft} von {target} "
         "entfernt, höchstens {limit_ft}, und {attacker} steht mit {attacker_ft} nicht näher "
         "daran: es gibt Deckung.",
     },
     "grid.low-obstacle/far": {
         "en": "The low obstacle in square ({c}, {r}) is {target_ft} from {target}, more "
         "than {limit_ft}: it gives no cover.",
-        "de": "Das niedrige Hindernis im Feld ({c}, {r}) ist {target_ft} von {target} "
+        "de": "Das niedrige Hindernis im Feld ({c}; {r}) ist {target_ft} von {target} "
         "entfernt, mehr als {limit_ft}: es gibt keine Deckung.",
     },
     "grid.low-obstacle/attacker-closer": {
         "en": "{attacker} is closer to the low obstacle in square ({c}, {r}), {attacker_ft}, "
         "than {target} is, {target_ft}: it is ignored.",
-        "de": "{attacker} steht näher am niedrigen Hindernis im Feld ({c}, {r}), "
+        "de": "{attacker} steht näher am niedrigen Hindernis im Feld ({c}; {r}), "
         "{attacker_ft}, als {target}, {target_ft}: es wird ignoriert.",
     },
     # grid.soft
     "grid.soft/through": {
         "en": "A line passes through square ({c}, {r}), which {creature} occupies.",
-        "de": "Eine Linie führt durch das Feld ({c}, {r}), das {creature} besetzt.",
+        "de": "Eine Linie führt durch das Feld ({c}; {r}), das {creature} besetzt.",
     },
     "grid.soft": {
         "en": "Soft cover from creatures: no Reflex bonus, and it does not allow Stealth.",
@@ -935,9 +1021,9 @@ _GRID: dict[str, Entry] = {
     },
     "grid.partial/not": {
         "en": "Only {clear} of {n} lines from the chosen corner are clear (not more than half): "
-        "full cover, no partial cover.",
+        "cover, not partial cover.",
         "de": "Nur {clear} von {n} Linien vom gewählten Eckpunkt sind frei (nicht mehr als die "
-        "Hälfte): volle Deckung, keine teilweise Deckung.",
+        "Hälfte): normale Deckung, keine teilweise Deckung.",
     },
     # grid.total
     "grid.total": {
@@ -949,12 +1035,12 @@ _GRID: dict[str, Entry] = {
     },
     # grid.reach
     "grid.reach/diagonal": {
-        "en": "{target} stands two squares away diagonally: {distance_ft} by the 1-2-1 count, "
-        "more than the reach of {reach_ft}, but a reach of two squares threatens that square "
-        "too (an exception the PRD allows).",
-        "de": "{target} steht zwei Felder diagonal entfernt: {distance_ft} nach der "
-        "1-2-1-Zählung, mehr als die Reichweite von {reach_ft}, doch eine Reichweite von "
-        "zwei Feldern bedroht auch dieses Feld (eine Ausnahme, die das PRD erlaubt).",
+        "en": "{target} stands {distance_ft} away by the 1-2-1 count, more than the reach of "
+        "{reach_ft}, but a reach of two squares also threatens the square two away diagonally "
+        "(an exception the PRD allows).",
+        "de": "{target} steht nach der 1-2-1-Zählung {distance_ft} entfernt, mehr als die "
+        "Reichweite von {reach_ft}, doch eine Reichweite von zwei Feldern bedroht auch das "
+        "diagonal übernächste Feld (eine Ausnahme, die das PRD erlaubt).",
     },
     # grid.improved
     "grid.improved": {
@@ -967,14 +1053,14 @@ _GRID: dict[str, Entry] = {
     "grid.improved/behind": {
         "en": "{target} is behind the arrow slit in square ({c}, {r}): nearer to it, "
         "{target_ft}, than {attacker} is, {attacker_ft}.",
-        "de": "{target} steht hinter der Schussscharte im Feld ({c}, {r}): näher daran, "
+        "de": "{target} steht hinter der Schussscharte im Feld ({c}; {r}): näher daran, "
         "{target_ft}, als {attacker}, {attacker_ft}.",
     },
     "grid.improved/not-behind": {
         "en": "{target} is not behind the arrow slit in square ({c}, {r}): {attacker} is as near "
         "to it or nearer, {attacker_ft} against {target_ft}, and shoots out through it, so the "
         "slit gives {target} no cover.",
-        "de": "{target} steht nicht hinter der Schussscharte im Feld ({c}, {r}): {attacker} "
+        "de": "{target} steht nicht hinter der Schussscharte im Feld ({c}; {r}): {attacker} "
         "steht ebenso nah oder näher daran, {attacker_ft} gegen {target_ft}, und schießt "
         "durch sie hinaus, die Schussscharte gibt {target} also keine Deckung.",
     },
@@ -1023,16 +1109,20 @@ CLAUSE_RULES: dict[str, Entry] = {
         "en": "To attack with a weapon the attacker needs that weapon's skill icon; without it "
         "the attack is not allowed. A thrown weapon without a range of its own reaches as far "
         "as the colour of its thrower's Throw skill icon, so two throwers of one grenade may "
-        "reach differently; a thrown weapon with a range of its own keeps it. The d20 must "
-        "roll at or under the skill value after all modifiers are added up. A value below 1 "
-        "still allows the attack, but only a special icon face then succeeds.",
+        "reach differently; a thrown weapon with a range of its own keeps it (every Thrown "
+        "Weapon card of the rulebook uses the Throw colour, so an own range is this project's "
+        "extension, and the ruling says it used it). The d20 must roll at or under the skill "
+        "value after all modifiers are added up. A value below 1 still allows the attack, but "
+        "only a special icon face then succeeds.",
         "de": "Für einen Angriff braucht der Angreifer das Fertigkeitssymbol der Waffe; ohne "
         "es ist der Angriff nicht erlaubt. Eine Wurfwaffe ohne eigene Reichweite reicht so "
         "weit, wie die Farbe des Fertigkeitssymbols Wurfwaffe ihres Werfers angibt; zwei "
         "Werfer derselben Granate können also verschieden weit werfen. Eine Wurfwaffe mit "
-        "eigener Reichweite behält sie. Der W20 muss höchstens den Fertigkeitswert nach "
-        "Summe aller Modifikatoren zeigen. Ein Wert unter 1 erlaubt den Angriff noch, dann "
-        "gelingt er aber nur mit einem Symbol.",
+        "eigener Reichweite behält sie (jede Wurfwaffenkarte des Regelbuchs nutzt die Farbe "
+        "des Fertigkeitssymbols Wurfwaffe; eine eigene Reichweite ist also eine Erweiterung "
+        "dieses Projekts, und die Entscheidung sagt, dass sie sie genutzt hat). Der W20 muss "
+        "höchstens den Fertigkeitswert nach Summe aller Modifikatoren zeigen. Ein Wert unter "
+        "1 erlaubt den Angriff noch, dann gelingt er aber nur mit einem Symbol.",
     },
     "ranged.range": {
         "en": "Range is measured from base edge to base edge. The short band reaches the short "
@@ -1203,13 +1293,15 @@ CLAUSE_RULES: dict[str, Entry] = {
         "piece of cover were in the way: −2 skill and +1 armor for the target (vts: one Armor "
         "Boost). It rolls its short range dice, the target being in base contact. A weapon "
         "with a minimum range cannot be used in close combat. A model that shoots in reaction "
-        "to being charged suffers none of these penalties (RoP p.41).",
+        "to being charged suffers none of these penalties (RoP p.41), within the limits of a "
+        "reaction to a charge.",
         "de": "Pistole, Gewehr, schwere Waffe oder Wurfwaffe dürfen im Nahkampf eingesetzt "
         "werden, als stünde ein Stück Deckung dazwischen: −2 auf den Fertigkeitswert und +1 "
         "Rüstung für das Ziel (vts: ein „Armor Boost“). Sie würfelt die Effektwürfel ihrer "
         "kurzen Reichweite, da das Ziel in Base-Kontakt steht. Eine Waffe mit "
         "Mindestreichweite ist im Nahkampf nicht einsetzbar. Ein Modell, das als Reaktion auf "
-        "einen Ansturm schießt, erleidet keinen dieser Nachteile (RoP S. 41).",
+        "einen Ansturm schießt, erleidet keinen dieser Nachteile (RoP S. 41), in den Grenzen "
+        "einer Reaktion auf einen Ansturm.",
     },
     "melee.strength": {
         "en": "A model with Strength 7 or more adds one black (Damage) die to attacks with a "
@@ -1245,12 +1337,30 @@ CLAUSE_RULES: dict[str, Entry] = {
         "en": "Close combat attacks against a Stunned model the attacker is engaged with get +2 "
         "skill. A Stunned model makes no free attack when an enemy withdraws. A Stunned model "
         "cannot withdraw: its only Move Action removes the Stunned marker and moves it nowhere "
-        "(RoP p.48), so no free attacks are made either.",
+        "(RoP p.48), so no free attacks are made either. It takes no other Action at all: it "
+        "may not attack in close combat, shoot, throw or react, so an attack by a Stunned "
+        "model is refused.",
         "de": "Nahkampfangriffe gegen ein betäubtes Modell, mit dem der Angreifer gebunden ist, "
         "erhalten +2 auf den Fertigkeitswert. Ein betäubtes Modell führt keinen freien Angriff "
         "aus, wenn sich ein Gegner zurückzieht. Ein betäubtes Modell kann sich nicht "
         "zurückziehen: Seine einzige Bewegungsaktion entfernt den Marker „Betäubt“ und bewegt "
-        "es nicht (RoP S. 48), also gibt es auch keine freien Angriffe.",
+        "es nicht (RoP S. 48), also gibt es auch keine freien Angriffe. Eine andere Aktion "
+        "führt es gar nicht aus: Es darf weder im Nahkampf angreifen noch schießen, werfen oder "
+        "reagieren; ein Angriff eines betäubten Modells wird also abgelehnt.",
+    },
+    "melee.charge-reaction": {
+        "en": "A model that reacts to being charged (RoP p.41) makes a Quick Action and takes the "
+        "Quick Action penalty: the exception for a shot reacting to a charge lifts only the "
+        "close combat penalties. The reaction may only target the model whose Charge "
+        "triggered it, the one holding Charge Bonus markers against the reacting model. A "
+        "Charge paired with a won Battle Cry (two markers) triggers no reaction, so the "
+        "exception does not apply.",
+        "de": "Ein Modell, das auf einen Ansturm reagiert (RoP S. 41), führt eine Schnellaktion "
+        "aus und erhält deren Abzug: Die Ausnahme für Schüsse als Reaktion auf einen Ansturm "
+        "hebt nur die Nachteile im Nahkampf auf. Ziel der Reaktion darf nur das Modell sein, "
+        "dessen Ansturm sie ausgelöst hat, also jenes, das Ansturm-Bonusmarker gegen das "
+        "reagierende Modell hält. Ein Ansturm mit gewonnenem Kampfschrei (zwei Marker) löst "
+        "keine Reaktion aus; die Ausnahme gilt dann nicht.",
     },
     "melee.slide": {
         "en": "core only: after a close combat attack the attacker may slide, a bonus move "
@@ -1518,7 +1628,7 @@ WORDS: dict[str, Entry] = {
     "rifle": {"en": "Rifle", "de": "Gewehr"},
     "heavy": {"en": "Heavy Weapon", "de": "schwere Waffe"},
     "melee": {"en": "Melee", "de": "Nahkampf"},
-    "thrown": {"en": "Thrown", "de": "Wurfwaffe"},
+    "thrown": {"en": "Throw", "de": "Wurfwaffe"},
     "short": {"en": "short range", "de": "kurze Reichweite"},
     "long": {"en": "long range", "de": "lange Reichweite"},
     "black": {"en": "black (Damage)", "de": "schwarz (Schaden)"},
@@ -1830,14 +1940,31 @@ UI_TEXT: dict[str, Entry] = {
     "review/title": {"en": "fwwrules translation review", "de": "fwwrules Übersetzungsprüfung"},
     "review/intro": {
         "en": "Read each item, tick it when the English and German texts agree with each "
-        "other and with the picture, and write what is wrong in its comment field. "
-        "“Export review” saves your ticks and comments as a JSON file; “Import review” loads "
-        "such a file to continue. Nothing leaves this page otherwise.",
+        "other and with the picture, and write what is wrong in its comment field. This "
+        "browser keeps your work for this page (it is there again after a reload); “Export "
+        "review” saves it as a JSON file to send on; “Import review” loads such a file: your "
+        "own to continue, or another reviewer’s to see their work beside yours, under their "
+        "name. Nothing leaves this page otherwise.",
         "de": "Lies jeden Punkt, hake ihn ab, wenn der englische und der deutsche Text "
         "zueinander und zum Bild passen, und schreibe, was falsch ist, in sein Kommentarfeld. "
-        "„Prüfung exportieren“ speichert Haken und Kommentare als JSON-Datei; „Prüfung "
-        "importieren“ lädt eine solche Datei, um weiterzumachen. Sonst verlässt nichts diese "
-        "Seite.",
+        "Dieser Browser behält deine Arbeit an dieser Seite (nach dem Neuladen ist sie wieder "
+        "da); „Prüfung exportieren“ speichert sie als JSON-Datei zum Weitergeben; „Prüfung "
+        "importieren“ lädt eine solche Datei: deine eigene, um weiterzumachen, oder die einer "
+        "anderen Person, um ihre Arbeit unter ihrem Namen neben deiner zu sehen. Sonst "
+        "verlässt nichts diese Seite.",
+    },
+    "review/intro-suggest": {
+        "en": "A better wording? Click into a text of the catalogue (a rule, a message, a "
+        "note, a word or a label: the ones with a dashed frame under the mouse) and edit it "
+        "in place. The export holds your suggestions; a maintainer turns them into a gettext "
+        "file with “fwwrules review --suggestions review.json -o de.po”. The explanations "
+        "under the pictures are made of these messages: the clauses they cite link to them.",
+        "de": "Eine bessere Formulierung? Klicke in einen Text des Katalogs (eine Regel, eine "
+        "Meldung, einen Hinweis, ein Wort oder eine Beschriftung: die mit gestricheltem Rahmen "
+        "unter der Maus) und ändere ihn an Ort und Stelle. Der Export enthält deine Vorschläge; "
+        "wer das Projekt pflegt, macht daraus mit „fwwrules review --suggestions review.json "
+        "-o de.po“ eine gettext-Datei. Die Erklärungen unter den Bildern bestehen aus diesen "
+        "Meldungen: die zitierten Klauseln verweisen auf sie.",
     },
     "review/reviewer": {"en": "Reviewer", "de": "Prüfer/in"},
     "review/export": {"en": "Export review", "de": "Prüfung exportieren"},
@@ -1854,6 +1981,67 @@ UI_TEXT: dict[str, Entry] = {
     "review/original": {"en": "Original", "de": "Original"},
     "review/engine": {"en": "Engine", "de": "Engine"},
     "review/option": {"en": "Option", "de": "Option"},
+    "review/topic": {"en": "Topic", "de": "Thema"},
+    "review/texts": {"en": "Words and labels", "de": "Wörter und Beschriftungen"},
+    "review/general": {
+        "en": "Headlines and refusals of a ruling",
+        "de": "Kopfzeilen und Ablehnungsgründe einer Entscheidung",
+    },
+    "review/notes-words": {
+        "en": "Words of the translation notes and options",
+        "de": "Wörter der Übersetzungshinweise und Optionen",
+    },
+    "review/words": {"en": "Words inside the messages", "de": "Wörter in den Meldungen"},
+    "review/surface-panel": {"en": "Labels of the panels", "de": "Beschriftungen der Panels"},
+    "review/surface-draw": {"en": "Labels of the pictures", "de": "Beschriftungen der Bilder"},
+    "review/surface-threat": {
+        "en": "Labels of the threat map",
+        "de": "Beschriftungen der Bedrohungskarte",
+    },
+    "review/surface-review": {"en": "Labels of this page", "de": "Beschriftungen dieser Seite"},
+    "review/cites": {"en": "Clauses cited", "de": "Zitierte Klauseln"},
+    "review/edit-hint": {
+        "en": "Click to suggest a better wording",
+        "de": "Klicken, um eine bessere Formulierung vorzuschlagen",
+    },
+    "review/suggested": {
+        "en": "Your suggested wording (in the export).",
+        "de": "Dein Formulierungsvorschlag (im Export).",
+    },
+    "review/revert": {"en": "Undo the suggestion", "de": "Vorschlag verwerfen"},
+    "review/suggestions": {"en": "Suggested wordings: {n}", "de": "Vorschläge: {n}"},
+    "review/they-suggest": {"en": "{name} suggests:", "de": "{name} schlägt vor:"},
+    "review/not-done": {"en": "not checked", "de": "nicht geprüft"},
+    "review/anonymous": {"en": "Reviewer {n}", "de": "Prüfer/in {n}"},
+    "review/saved": {"en": "✓ Saved in this browser", "de": "✓ In diesem Browser gespeichert"},
+    "review/saved-dirty": {
+        "en": "✓ Saved in this browser, not yet exported",
+        "de": "✓ In diesem Browser gespeichert, noch nicht exportiert",
+    },
+    "review/not-saved": {
+        "en": "This browser keeps nothing for this page: export your work before you leave",
+        "de": "Dieser Browser behält nichts für diese Seite: exportiere deine Arbeit, bevor du "
+        "sie verlässt",
+    },
+    "review/leave": {
+        "en": "Your work on this page is not exported yet.",
+        "de": "Deine Arbeit an dieser Seite ist noch nicht exportiert.",
+    },
+    "review/restored": {
+        "en": "Your work from this browser is back (items: {n}, suggested wordings: {k}).",
+        "de": "Deine Arbeit aus diesem Browser ist wieder da (Punkte: {n}, Vorschläge: {k}).",
+    },
+    "review/other-build": {
+        "en": "This browser holds your work on another version of this page.",
+        "de": "Dieser Browser hat deine Arbeit an einer anderen Fassung dieser Seite.",
+    },
+    "review/take-over": {"en": "Take it over", "de": "Übernehmen"},
+    "review/imported-other": {
+        "en": "Imported the review of {name} (items: {n}, suggested wordings: {k}; not on this "
+        "page, kept for the next export: {unknown}).",
+        "de": "Prüfung von {name} importiert (Punkte: {n}, Vorschläge: {k}; nicht auf dieser "
+        "Seite, für den nächsten Export behalten: {unknown}).",
+    },
     "review/imported": {
         "en": "Imported {n} items ({unknown} not on this page, kept for the next export).",
         "de": "{n} Punkte importiert ({unknown} nicht auf dieser Seite, für den nächsten "
@@ -1891,6 +2079,32 @@ def ui_section(surface: str) -> dict[str, Entry]:
     """
     head = surface + "/"
     return {k.removeprefix(head): v for k, v in UI_TEXT.items() if k.startswith(head)}
+
+
+TEXT_KINDS: tuple[tuple[str, Mapping[str, Entry]], ...] = (
+    ("rule:", CLAUSE_RULES),
+    ("note:", NOTES),
+    ("word:", WORDS),
+    ("ui:", UI_TEXT),
+    ("", MESSAGES),
+)
+"""Every text of the catalogue has one id (the review page's suggestions and a gettext file's
+message context use it): a message's id (``ranged.los/clear``), or a prefix naming the table
+and its key: ``rule:<clause>`` (the rule statement), ``note:<key>``, ``word:<token>``,
+``ui:<surface>/<key>``."""
+
+
+def text_entry(text_id: str) -> Entry:
+    """The texts (by language) of one catalogue text id (:data:`TEXT_KINDS`); ``KeyError`` for
+    an id the catalogue does not have.
+
+    >>> text_entry("rule:size.classes")["en"][:27], text_entry("word:huge")["de"]
+    ("A model's size class comes ", 'Riesig')
+    """
+    for prefix, table in TEXT_KINDS:
+        if text_id.startswith(prefix) and text_id[len(prefix) :] in table:
+            return table[text_id[len(prefix) :]]
+    raise KeyError(f"no text {text_id!r} in the catalogue")
 
 
 def word(token: str, lang: str) -> str:
@@ -1963,24 +2177,69 @@ def side_name(side: str) -> str:
     return " ".join(w[:1].upper() + w[1:] for w in side.replace("_", "-").split("-") if w)
 
 
+@functools.cache
+def _locale(lang: str) -> Any:
+    """Babel's locale data (CLDR) for a language of the catalogue, loaded on first use (Babel
+    costs about 30 ms to import and load: never at ``import fwwrules``)."""
+    from babel import Locale
+
+    return Locale.parse(check_lang(lang))
+
+
+def _rounded(value: float, decimals: int) -> Decimal:
+    """``value`` rounded half away from zero to ``decimals`` places (as rulers are read: 1.125
+    is 1.13), never ``-0``."""
+    quantum = Decimal(1).scaleb(-decimals)
+    rounded = Decimal(repr(float(value))).quantize(quantum, rounding=ROUND_HALF_UP)
+    return rounded if rounded else Decimal(0)
+
+
+def _pattern(decimals: int) -> str:
+    """A CLDR number pattern: up to ``decimals`` places, trailing zeros dropped, no grouping."""
+    return "0." + "#" * decimals if decimals > 0 else "0"
+
+
 def number(value: float, decimals: int, lang: str) -> str:
-    """``value`` rounded half away from zero to ``decimals`` places, trailing zeros dropped;
-    German with a decimal comma; a negative number with the minus sign :data:`MINUS`.
+    """``value`` rounded half away from zero to ``decimals`` places, trailing zeros dropped,
+    without thousands separators, in the locale's digits and decimal mark (Babel, CLDR data:
+    German has a decimal comma); a negative number with the minus sign :data:`MINUS` in every
+    language (the project's typography, not the locale's hyphen-minus).
 
     >>> number(10.5, 1, "de"), number(2.0, 1, "en"), number(-0.25, 2, "de")
     ('10,5', '2', '−0,25')
-    >>> number(1.125, 2, "en"), number(-0.004, 2, "en")
-    ('1.13', '0')
+    >>> number(1.125, 2, "en"), number(-0.004, 2, "en"), number(1219.2, 1, "de")
+    ('1.13', '0', '1219,2')
     """
-    quantum = Decimal(1).scaleb(-decimals)
-    rounded = Decimal(repr(float(value))).quantize(quantum, rounding=ROUND_HALF_UP)
-    text = f"{rounded:f}"
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    if text in ("-0", ""):
-        text = "0"
-    text = text.replace("-", MINUS)
-    return text.replace(".", ",") if lang == "de" else text
+    from babel.numbers import format_decimal
+
+    rounded = _rounded(value, decimals)
+    text: str = format_decimal(abs(rounded), format=_pattern(decimals), locale=_locale(lang))
+    return MINUS + text if rounded < 0 else text
+
+
+@functools.cache
+def decimal_mark(lang: str) -> str:
+    """The locale's decimal mark (``.`` in English, ``,`` in German; CLDR through Babel).
+
+    >>> decimal_mark("en"), decimal_mark("de")
+    ('.', ',')
+    """
+    from babel.numbers import get_decimal_symbol
+
+    mark: str = get_decimal_symbol(_locale(lang))
+    return mark
+
+
+def _unit(value: float, decimals: int, unit: str, lang: str) -> str:
+    """A length with its unit as the locale writes it (CLDR's short form through Babel:
+    ``265.9 mm``, ``265,9 mm``, ``30 ft``, ``9 m``); :data:`MINUS` before a negative one."""
+    from babel.units import format_unit
+
+    rounded = _rounded(value, decimals)
+    text: str = format_unit(
+        abs(rounded), unit, "short", format=_pattern(decimals), locale=_locale(lang)
+    )
+    return MINUS + text if rounded < 0 else text
 
 
 def signed(value: float, lang: str, decimals: int = 0) -> str:
@@ -2000,6 +2259,7 @@ def length(
     *,
     inches: bool = True,
     squares: float | None = None,
+    diagonal: int = 0,
 ) -> str:
     """THE formatter of lengths shown to people (rulings, panels, pictures, threat map).
 
@@ -2012,7 +2272,10 @@ def length(
       (quarter inches are exact: ``1.25″``; a ruler: ``2″``);
     * ``"ft"`` (the Pathfinder grid): feet in English, metres in German as the German rules
       write them (5 ft = 1,5 m, :data:`FEET_TO_METRES`); ``squares`` adds the count of
-      squares, ``30 ft (6 squares)``, ``9 m (6 Felder)``.
+      squares, ``30 ft (6 squares)``, ``9 m (6 Felder)``. The length is the rule's count
+      (diagonals 1-2-1), the squares are those a reader counts on the map: with ``diagonal``
+      steps among them the text says so, ``15 ft (2 squares diagonally)``, ``20 ft (3
+      squares, 2 of them diagonally)``.
 
     German uses a decimal comma, both languages the minus sign :data:`MINUS`.
 
@@ -2026,24 +2289,32 @@ def length(
     ('30 ft (6 squares)', '9 m (6 Felder)')
     >>> length(5, "ft", "de", squares=1), length(7.5, "ft", "de")
     ('1,5 m (1 Feld)', '2,25 m')
+    >>> length(15, "ft", "en", squares=2, diagonal=2), length(20, "ft", "de", squares=3, diagonal=2)
+    ('15 ft (2 squares diagonally)', '6 m (3 Felder, davon 2 diagonal)')
     """
     check_lang(lang)
     if units == "in":
         return f"{number(value, 2, lang)}″"
     if units == "ft":
         if lang == "de":
-            text = f"{number(value * FEET_TO_METRES, 2, lang)} m"
+            text = _unit(value * FEET_TO_METRES, 2, "length-meter", lang)
         else:
-            text = f"{number(value, 1, lang)} ft"
+            text = _unit(value, 1, "length-foot", lang)
         if squares is not None:
             count = number(squares, 1, lang)
             noun = ("Feld" if lang == "de" else "square") if count == "1" else None
             noun = noun or ("Felder" if lang == "de" else "squares")
-            text += f" ({count} {noun})"
+            how = ""
+            if diagonal and diagonal == squares:
+                how = " diagonal" if lang == "de" else " diagonally"
+            elif diagonal:
+                d = number(diagonal, 1, lang)
+                how = f", davon {d} diagonal" if lang == "de" else f", {d} of them diagonally"
+            text += f" ({count} {noun}{how})"
         return text
     if units != "mm":
         raise ValueError(f"unknown unit {units!r}; expected mm, in or ft")
-    mm = f"{number(value, 2 if abs(value) < 1 else 1, lang)} mm"
+    mm = _unit(value, 2 if abs(value) < 1 else 1, "length-millimeter", lang)
     if not inches:
         return mm
     return f"{mm} ({number(value / 25.4, 2, lang)}″)"
@@ -2070,7 +2341,7 @@ def point_name(value: str, lang: str) -> str | None:
         x, y = (float(v) for v in found.groups())
     except ValueError:
         return None
-    sep = "; " if lang == "de" else ", "
+    sep = "; " if decimal_mark(lang) == "," else ", "
     return f"{word('point', lang)} ({number(x, 2, lang)}{sep}{number(y, 2, lang)})"
 
 
@@ -2090,11 +2361,11 @@ NUMBERED_KEYS: frozenset[str] = frozenset({"numbers"})
 def render_edge(piece: str, side: str, lang: str) -> str:
     """A Significant Edge named in text: the ``side`` edge of the terrain piece ``piece``.
 
-    >>> render_edge("Building", "west", "en"), render_edge("Building", "west", "de")
-    ('the west edge of Building', 'Kante West von Building')
+    >>> render_edge("Building", "west", "en"), render_edge("Building", "north-west", "de")
+    ('the west edge of Building', 'Nordwestkante von Building')
     """
     if lang == "de":
-        return f"Kante {word(side, lang)} von {piece}"
+        return f"{word(side, lang)}kante von {piece}"
     return f"the {word(side, lang)} edge of {piece}"
 
 
@@ -2139,8 +2410,12 @@ class _Values(dict[str, Any]):
         if key in BASE_KEYS and isinstance(value, (int, float)) and not isinstance(value, bool):
             return length(float(value), "mm", self.lang, inches=False)
         if key.endswith("_ft") and isinstance(value, (int, float)) and square:
-            # a Pathfinder grid length in feet, with its count of squares
-            return length(float(value), "ft", self.lang, squares=value / square)
+            # a Pathfinder grid length in feet (the rule's count), with the squares a reader
+            # counts (``<name>_squares``, ``<name>_diagonal``; else the rule's count)
+            stem = key[: -len("_ft")]
+            squares = super().get(f"{stem}_squares", value / square)
+            diagonal = int(super().get(f"{stem}_diagonal", 0))
+            return length(float(value), "ft", self.lang, squares=squares, diagonal=diagonal)
         if (
             self.units is not None
             and key in LENGTH_KEYS
@@ -2176,8 +2451,8 @@ class _Formatter(string.Formatter):
         text: str = format(value, format_spec)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             text = text.replace("-", MINUS)
-            if self.lang == "de" and isinstance(value, float):
-                text = text.replace(".", ",")
+            if isinstance(value, float):
+                text = text.replace(".", decimal_mark(self.lang))
         return text
 
 

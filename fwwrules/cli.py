@@ -245,37 +245,53 @@ def cmd_render(args: argparse.Namespace) -> int:
             f"drawing needs matplotlib: pip install 'fwwrules[draw]' ({exc})"
         ) from None
     size = {"scale": args.scale, "dpi": args.dpi, "width": args.width}
+    langs: list[str] = args.lang
     if args.slide is not None:
         from .draw.animate import render_slide
+        from .draw.export import language_path
 
-        out = render_slide(
-            scenario,  # type: ignore[arg-type]
-            args.slide,
-            args.to,
-            args.output,
-            rules=args.rules,
-            lang=args.lang,
-            title=args.title,
-            frames=args.frames,
-            **size,
-        )
+        for lang in langs:
+            _wrote(
+                render_slide(
+                    scenario,  # type: ignore[arg-type]
+                    args.slide,
+                    args.to,
+                    args.output if len(langs) == 1 else language_path(args.output, lang),
+                    rules=args.rules,
+                    lang=lang,
+                    title=args.title,
+                    frames=args.frames,
+                    **size,
+                )
+            )
+        return EXIT_OK
+    from .draw.render import render_files
+
+    options = {
+        "attacker": args.attacker, "target": target, "weapon": args.weapon, "rules": args.rules,
+        "band": args.band, "title": args.title, "attack": args.attack, "frame": args.frame,
+        **size,
+    }  # fmt: skip
+    if len(langs) == 1:
+        outs = [render_file(scenario, args.output, lang=langs[0], **options)]
     else:
-        out = render_file(
-            scenario,
-            args.output,
-            attacker=args.attacker,
-            target=target,
-            weapon=args.weapon,
-            rules=args.rules,
-            band=args.band,
-            title=args.title,
-            lang=args.lang,
-            attack=args.attack,
-            **size,
-        )
+        outs = render_files(scenario, args.output, langs, **options)
     # Without -o the picture goes to board.png in the current folder: say where, in full.
-    _wrote(out)
+    for out in outs:
+        _wrote(out)
     return EXIT_OK
+
+
+def _langs(text: str) -> list[str]:
+    """``--lang en,de``: one language or several, comma-separated, each one of LANGS."""
+    langs = [part.strip() for part in text.split(",")]
+    bad = [lang for lang in langs if lang not in LANGS]
+    if bad or not langs:
+        raise argparse.ArgumentTypeError(
+            f"unknown language {', '.join(map(repr, bad)) or repr(text)}; "
+            f"expected one or more of {', '.join(LANGS)}, comma-separated (en,de)"
+        )
+    return list(dict.fromkeys(langs))
 
 
 def cmd_examples(args: argparse.Namespace) -> int:
@@ -299,7 +315,11 @@ def cmd_examples(args: argparse.Namespace) -> int:
 
 
 def cmd_review(args: argparse.Namespace) -> int:
-    """``fwwrules review -o FILE [--lang de] [--no-cache]``: write the translation review page."""
+    """``fwwrules review -o FILE [--lang de] [--no-cache]``: write the translation review page;
+    ``fwwrules review --suggestions FILE.json [...] -o de.po``: turn the suggested wordings of
+    review exports into a gettext file."""
+    if args.suggestions:
+        return _review_suggestions(args)
     try:
         from .draw.review import PictureCache, build_review, default_cache_dir
     except ImportError as exc:  # matplotlib is an optional extra
@@ -307,10 +327,40 @@ def cmd_review(args: argparse.Namespace) -> int:
             f"the review page draws pictures and needs matplotlib: pip install 'fwwrules[draw]' "
             f"({exc})"
         ) from None
-    _check_folder(args.output)  # say so before spending half a minute on the pictures
+    output = args.output or "review.html"
+    _check_folder(output)  # say so before spending half a minute on the pictures
     cache = None if args.no_cache else PictureCache(default_cache_dir())
-    page = build_review(args.lang, cache=cache)
-    _wrote(write_atomic(args.output, page))
+    page = build_review(args.lang or "en", cache=cache)
+    _wrote(write_atomic(output, page))
+    return EXIT_OK
+
+
+def _review_suggestions(args: argparse.Namespace) -> int:
+    """The suggestions of every ``--suggestions`` file for one language as a ``.po`` file:
+    the language is ``--lang``, else the output's name (``de.po``), else the one language the
+    exports' pages were in."""
+    from .suggestions import read_export, suggestions_po
+
+    exports = [read_export(path) for path in args.suggestions]
+    lang = args.lang
+    if lang is None and args.output and Path(args.output).stem in LANGS:
+        lang = Path(args.output).stem
+    if lang is None:
+        langs = {str(e.get("lang")) for e in exports}
+        if len(langs) != 1 or not langs <= set(LANGS):
+            raise QueryError("say which language the .po file is for: --lang " + "|".join(LANGS))
+        (lang,) = langs
+    output = args.output or f"{lang}.po"
+    _check_folder(output)
+    result = suggestions_po(exports, lang, __version__)
+    if result.unknown:
+        print(
+            f"fwwrules: {len(result.unknown)} suggestion(s) for texts the catalogue no longer "
+            f"has, left out: {', '.join(result.unknown)}",
+            file=sys.stderr,
+        )
+    _wrote(write_atomic(output, result.po))
+    _say(f"{result.count} suggested wording(s) for {lang}")
     return EXIT_OK
 
 
@@ -401,7 +451,9 @@ def _add_rulings(sub: Any) -> None:
         "--reacting-to-charge",
         action="store_true",
         help="the attacker shoots in reaction to being charged by the target: a ranged weapon "
-        "in close combat suffers none of its penalties (RoP p.41)",
+        "in close combat suffers none of its penalties (RoP p.41); a reaction is a Quick "
+        "Action (-2), may target only the charger, and a charge with a won Battle Cry (two "
+        "markers) triggers none",
     )
     _answer_options(sp)
 
@@ -447,7 +499,18 @@ def _add_render(sub: Any) -> None:
         help="for a grid file: the attack whose lines are drawn",
     )
     sp.add_argument(
-        "--lang", choices=LANGS, default="en", help="language of every text in the picture"
+        "--lang",
+        type=_langs,
+        default=["en"],
+        metavar="LANG[,LANG]",
+        help="language of every text in the picture; several (en,de) write one file each, "
+        "named board.en.png, board.de.png, with the board in the same pixels",
+    )
+    sp.add_argument(
+        "--frame",
+        choices=("table", "models"),
+        default="table",
+        help="show the whole table (default) or the models with a margin",
     )
     size = sp.add_mutually_exclusive_group()
     size.add_argument(
@@ -476,8 +539,26 @@ def _add_files(sub: Any) -> None:
         cmd_review,
         "write the translation review page (one self-contained HTML file)",
     )
-    sp.add_argument("-o", "--output", default="review.html", metavar="FILE")
-    sp.add_argument("--lang", choices=LANGS, default="en", help="language of the page")
+    sp.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="the page (default review.html), or with --suggestions the .po file (default "
+        "<lang>.po)",
+    )
+    sp.add_argument(
+        "--lang",
+        choices=LANGS,
+        default=None,
+        help="language of the page (default en), or of the .po file",
+    )
+    sp.add_argument(
+        "--suggestions",
+        action="append",
+        metavar="FILE.json",
+        help="instead of the page: turn the suggested wordings of this review export (repeat "
+        "for several) into a gettext .po file a maintainer can merge",
+    )
     sp.add_argument(
         "--no-cache",
         action="store_true",

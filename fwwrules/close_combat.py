@@ -9,6 +9,8 @@ What this module decides:
   ``melee.ranged-weapon``, ``melee.super-mutant``, ``melee.stunned``, ``melee.strength``,
   ``melee.outnumbered``, ``melee.charge-bonus``);
 * shooting into a melee (:func:`into_melee`, ``melee.shoot-into``);
+* whether a Stunned model may attack at all (:func:`stunned_attacker`, ``melee.stunned``);
+* the limits of a reaction to a charge (:func:`charge_reaction`, ``melee.charge-reaction``);
 * the Quick Action modifier (:func:`quick_action`).
 
 :mod:`fwwrules.attack` composes them into an :class:`~fwwrules.rulings.AttackRuling`. Who is
@@ -270,6 +272,24 @@ def _skill(ctx: AttackContext, g: _Gathered) -> None:
     )
 
 
+def charger_markers(ctx: AttackContext) -> int:
+    """How many Charge Bonus markers the target holds against the attacker (0: none, or the
+    target is no model): the target charged the attacker when it holds any
+    (``melee.charge-reaction``)."""
+    cb = ctx.target.charge_bonus if ctx.target is not None else None
+    if cb is None or cb.target != ctx.attacker_id:
+        return 0
+    return len(cb.markers)
+
+
+def reaction_lifts_penalties(ctx: AttackContext) -> bool:
+    """``melee.ranged-weapon``'s exception (RoP p.41) within the limits of
+    ``melee.charge-reaction``: the attack reacts to a charge, the target is the charger (it
+    holds markers against the attacker), and the charge came without a won Battle Cry (one
+    marker; two markers trigger no reaction)."""
+    return ctx.reacting_to_charge and charger_markers(ctx) == 1
+
+
 def _ranged_weapon(ctx: AttackContext, g: _Gathered) -> None:
     """``melee.ranged-weapon``: a ranged or thrown weapon in close combat (its minimum range,
     the penalties unless reacting to a charge, its short band's dice)."""
@@ -283,7 +303,7 @@ def _ranged_weapon(ctx: AttackContext, g: _Gathered) -> None:
             "units": scenario.units,
         }
         g.reasons.append(Reason("melee.ranged-weapon", "min-range", values))
-    if ctx.reacting_to_charge:  # RoP p.41: no penalties for a shot reacting to a charge
+    if reaction_lifts_penalties(ctx):  # RoP p.41: no penalties for a shot reacting to a charge
         values = {"attacker": ctx.attacker_id, "weapon": weapon.id, "target": ctx.target_id}
         g.terms.append(Reason("melee.ranged-weapon", "charge-reaction", values))
     else:
@@ -302,7 +322,7 @@ def _ranged_weapon(ctx: AttackContext, g: _Gathered) -> None:
 def _melee_weapon(ctx: AttackContext, g: _Gathered) -> None:
     """A melee weapon's dice; reacting to a charge changes nothing for it (said)."""
     g.dice.update(ctx.weapon.dice.get("melee", ()))
-    if ctx.reacting_to_charge:
+    if reaction_lifts_penalties(ctx):
         values = {"attacker": ctx.attacker_id, "weapon": ctx.weapon.id, "target": ctx.target_id}
         g.reasons.append(Reason("melee.ranged-weapon", "charge-reaction-melee", values))
 
@@ -371,24 +391,75 @@ def _charge_bonus(ctx: AttackContext, g: _Gathered) -> None:
         )
 
 
+def stunned_attacker(ctx: AttackContext) -> Step:
+    """``melee.stunned`` (RoP p.48): a Stunned model takes no Action but the Move that removes
+    its marker, so it may not attack in close combat, shoot, throw or react: the attack is
+    refused with that reason (whatever the weapon, target or ruleset; the geometric facts are
+    still reported, as for any refusal). No step for a model that is not Stunned."""
+    if not ctx.attacker.stunned:
+        return Step()
+    key = "attacker-reaction" if ctx.reacting_to_charge else "attacker"
+    reason = Reason("melee.stunned", key, {"attacker": ctx.attacker_id})
+    return Step(refusals=("melee.stunned",), reasons=(reason,))
+
+
+def charge_reaction(ctx: AttackContext) -> Step:
+    """``melee.charge-reaction`` (RoP p.41): the limits of an attack made in reaction to a
+    charge (no step when the attack is not said to be one).
+
+    * Only the charger may be targeted: the model holding Charge Bonus markers against the
+      attacker. Any other target (another model, a terrain piece, a point, or a model when
+      nobody charged the attacker) is refused, and the ruling names the charger if any.
+    * A charge paired with a won Battle Cry (the charger holds two markers) triggers no
+      reaction: the attack stays allowed but ``melee.ranged-weapon``'s exception does not
+      apply (its penalties stand), and the ruling says why.
+    * A reaction is a Quick Action: :func:`quick_action` adds the Quick Action penalty, and
+      says the exception lifts only the close combat penalties.
+    """
+    if not ctx.reacting_to_charge:
+        return Step()
+    a_id, t_id = ctx.attacker_id, ctx.target_id
+    markers = charger_markers(ctx)
+    if markers == 0:
+        chargers = [
+            m.id
+            for m in ctx.scenario.models
+            if m.charge_bonus is not None and m.charge_bonus.target == a_id
+        ]
+        values: dict[str, object] = {"attacker": a_id, "target": t_id}
+        key = "no-charger"
+        if chargers:
+            key, values["charger"] = "not-charger", chargers[0]
+        reason = Reason("melee.charge-reaction", key, values)
+        return Step(refusals=("melee.charge-reaction",), reasons=(reason,))
+    if markers >= 2:
+        reason = Reason("melee.charge-reaction", "battle-cry", {"attacker": a_id, "target": t_id})
+        return Step(reasons=(reason,))
+    return Step()
+
+
 def charge_reaction_unused(ctx: AttackContext) -> Step:
     """``melee.ranged-weapon`` (RoP p.41): an attack said to react to a charge that is not a
     ranged weapon used in close combat (the attacker is not engaged with the target): the
-    exception has no penalty to lift; the ruling says so. No step when not reacting."""
-    if not ctx.reacting_to_charge:
+    exception has no penalty to lift; the ruling says so. No step when not reacting, nor when
+    the target is not the charger (``melee.charge-reaction`` refuses that)."""
+    if not ctx.reacting_to_charge or charger_markers(ctx) == 0:
         return Step()
     values = {"attacker": ctx.attacker_id, "weapon": ctx.weapon.id, "target": ctx.target_id}
     return Step(reasons=(Reason("melee.ranged-weapon", "charge-reaction-unused", values),))
 
 
 def quick_action(ctx: AttackContext) -> Step:
-    """``action.quick``: a Quick Action attack has -2 skill (no modifier when not quick)."""
-    if not ctx.quick:
+    """``action.quick``: a Quick Action attack has -2 skill (no modifier when not quick). An
+    attack made in reaction to a charge is a Quick Action too (``melee.charge-reaction``),
+    asked as quick or not; the penalty is taken once."""
+    if not (ctx.quick or ctx.reacting_to_charge):
         return Step()
-    return Step(
-        modifiers=(("action.quick", QUICK_ACTION_MODIFIER),),
-        terms=(Reason("action.quick", "", {"modifier": QUICK_ACTION_MODIFIER}),),
-    )
+    terms = [Reason("action.quick", "", {"modifier": QUICK_ACTION_MODIFIER})]
+    if reaction_lifts_penalties(ctx):  # melee.charge-reaction: why a reaction takes it
+        values = {"attacker": ctx.attacker_id, "target": ctx.target_id}
+        terms.insert(0, Reason("melee.charge-reaction", "quick", values))
+    return Step(modifiers=(("action.quick", QUICK_ACTION_MODIFIER),), terms=tuple(terms))
 
 
 # ---------------------------------------------------------------------------------------------

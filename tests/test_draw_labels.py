@@ -164,19 +164,27 @@ def test_cover_shooter_contact_ignored_piece_colour_is_not_the_cover_colour() ->
     assert not inside, inside
 
 
-def test_side_colour_is_the_same_on_every_board() -> None:
-    """The Brotherhood is one colour on every board, whatever the order of the models."""
-    colours: dict[str, set[str]] = {}
+def test_side_looks_follow_side_order_and_never_repeat_on_a_board() -> None:
+    """Each side's colour and hatch follow its order on the board (issue 33: the first side
+    blue, the second vermillion, ...), the same for every model of the side, and no two
+    sides of one board share a look (the old per-id colours gave two sides of the editor
+    magenta and pink)."""
+    from fwwrules.draw.board import side_looks
+
     for path in EXAMPLES:
         s = fwwrules.load(path)
         art = drawn(s)
+        looks: dict[str, set[tuple[str, str]]] = {}
         for m in s.models:
             if m.faction in s.neutral:
                 continue
-            side = s.side_of(m.faction)
-            colours.setdefault(side, set()).add(to_hex(art.bases[m.id].get_facecolor()))
-    assert colours["brotherhood"] == {"#0072b2"}
-    assert all(len(c) == 1 for c in colours.values()), colours
+            base = art.bases[m.id]
+            look = (to_hex(base.get_facecolor(), keep_alpha=False), base.get_hatch() or "")
+            looks.setdefault(s.side_of(m.faction), set()).add(look)
+        assert all(len(v) == 1 for v in looks.values()), (path.stem, looks)
+        assert len({next(iter(v)) for v in looks.values()}) == len(looks), path.stem
+        expected = {side: (to_hex(c), h) for side, (c, h) in side_looks(s).items()}
+        assert {k: next(iter(v)) for k, v in looks.items()} == expected, path.stem
 
 
 def test_label_box_computed_equals_the_measured_background_box() -> None:

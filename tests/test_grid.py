@@ -264,7 +264,7 @@ def test_grid_melee_border_wall_between_adjacent_squares() -> None:
         ["...", "..."], ["{id: a, at: [0, 0]}", "{id: t, at: [1, 0]}"], walls="[[[1, 0], [1, 1]]]"
     )
     r = grid_cover(s, "a", "t", attack="melee")
-    assert r.cover == "cover"
+    assert (r.cover, r.attack_allowed) == ("total", False)  # issue 32: total across it
     assert "border-wall" in verdicts(r)
 
 
@@ -404,11 +404,13 @@ def test_grid_total_closed_cell() -> None:
         assert "grid.total" in clauses(r)
 
 
-def test_grid_total_needs_no_corner_line() -> None:
-    # Found by a search, checked by hand: every corner-to-corner line is blocked, yet the
-    # segment from (1.8, 2) on the attacker's lower edge through the free end (2, 3) of the
-    # first wall to the target's corner (3, 8), the free end of the second wall, touches both
-    # walls at their ends only. So there is line of effect: cover, not total cover.
+def test_grid_total_a_line_only_through_wall_ends_is_no_line_of_effect() -> None:
+    # Found by a search, checked by hand: every corner-to-corner line is blocked; the segment
+    # from (1.8, 2) on the attacker's lower edge through the free end (2, 3) of the first wall
+    # to the target's corner (3, 8), the free end of the second wall, touches both walls at
+    # their ends only. Its end nudged into the target's square, it crosses the second wall,
+    # which runs along the target's whole west side (issue 32: the nudge applies to lines
+    # ending on a wall's end): no line of effect, total cover.
     s = grid(
         ["......"] * 8,
         ["{id: a, at: [1, 1]}", "{id: t, at: [3, 7]}"],
@@ -421,10 +423,13 @@ def test_grid_total_needs_no_corner_line() -> None:
     corners_a = [(f(x), f(y)) for x in (1, 2) for y in (1, 2)]
     corners_t = [(f(x), f(y)) for x in (3, 4) for y in (7, 8)]
     assert all(tracer.trace(p, q, ca, ct, effect_only=True) for p in corners_a for q in corners_t)
-    assert tracer.trace((f(9, 5), f(2)), (f(3), f(8)), ca, ct, effect_only=True) == ()
-    assert line_of_effect(s, a, t)
+    through = tracer.trace((f(9, 5), f(2)), (f(3), f(8)), ca, ct, effect_only=True)
+    assert [(o.kind, o.point, o.nudged) for o in through] == [("border-wall", (3, 8), True)]
+    assert not line_of_effect(s, a, t)
     r = grid_cover(s, "a", "t")
-    assert r.cover != "total" and r.attack_allowed
+    assert r.cover == "total" and not r.attack_allowed
+    # the first wall's free end (2, 3) is passed on the side away from that wall: only touched
+    assert all(o.point != (2, 3) for o in through)
 
 
 def test_grid_total_low_obstacles_and_creatures_do_not_block_effect() -> None:

@@ -17,6 +17,7 @@ import pytest
 
 import fwwrules
 from fwwrules.grid import Creature, GridScenario, Wall, grid_cover
+from fwwrules.grid.geometry import Tracer, centre, frac
 
 Corner = tuple[int, int]
 ATTACKS = ("ranged", "melee", "reach")
@@ -152,17 +153,40 @@ def test_grid_total_wall_between_adjacent_squares(attack: str) -> None:
         assert (r.cover, r.attack_allowed) == ("total", False), name
 
 
-def test_grid_total_line_along_a_wall_from_one_square_to_the_other_is_blocked() -> None:
-    """A wall on just the shared border of two adjacent squares: the line along it from one
-    square to the other is blocked; lines round its ends only touch it (cover, not total)."""
+@pytest.mark.parametrize("attack", ATTACKS)
+def test_grid_total_wall_along_the_whole_border_of_two_neighbouring_squares(attack: str) -> None:
+    """Issue 32: a wall on just the shared border of two adjacent squares gives total cover
+    across it, for melee, ranged and reach attacks, in all eight copies. Every line is blocked:
+    the one along the wall, the ones that end on one of its end points (nudged into their
+    squares they cross it), the zero-length ones at the two corners the squares share, and the
+    ones along the squares' common sides that pass through its end points."""
     s = grid(4, 4, [((1, 1), (1, 2))], a=(0, 1), t=(1, 1))
     for name, copy in symmetries(s):
-        melee = grid_cover(copy, "a", "t", "melee")
-        assert (melee.cover, melee.attack_allowed) == ("cover", True), name
-        along = [ln for ln in melee.lines if ln.start != ln.end and _on_the_wall(copy, ln)]
-        assert along and all(ln.verdict == "border-wall" for ln in along), name
-        ranged = grid_cover(copy, "a", "t")
-        assert ranged.cover == "partial" and ranged.attack_allowed, name
+        r = grid_cover(copy, "a", "t", attack)
+        assert (r.cover, r.attack_allowed, r.line_of_effect) == ("total", False, False), name
+        assert r.lines and all(ln.verdict == "border-wall" for ln in r.lines), name
+        along = [ln for ln in r.lines if ln.start != ln.end and _on_the_wall(copy, ln)]
+        assert all(not ln.clear for ln in along), name
+        keys = {x.message_id for x in r.reasons}
+        assert "grid.total" in {x.clause for x in r.reasons}, name
+        assert "grid.partial/not" not in keys and "grid.soft/through" not in keys, name
+
+
+def test_grid_total_a_line_ending_on_a_wall_end_is_judged_from_inside_its_square() -> None:
+    """The nudge at a line's end: from the attacker's corner (1, 1) (the wall's end) to the far
+    corner of the target's top side, and the zero-length line at (1, 1): both blocked, and the
+    reasons say the line only meets the wall's end (``nudged``), in both languages."""
+    s = grid(4, 4, [((1, 1), (1, 2))], a=(0, 1), t=(1, 1))
+    tracer = Tracer(s, ("a", "t"))
+    inside_a, inside_t = centre((0, 1)), centre((1, 1))
+    for q in ((1, 1), (2, 1), (2, 2)):
+        through = tracer.trace(frac((1, 1)), frac(q), inside_a, inside_t)
+        assert [(o.kind, o.nudged) for o in through] == [("border-wall", True)], q
+    # a line that leaves the wall's end away from the wall only touches it
+    assert tracer.trace(frac((1, 1)), frac((1, 0)), inside_a, centre((1, 0))) == ()
+    r = grid_cover(s, "a", "t", "melee")
+    assert "grid.melee/border-wall-end" in {x.message_id for x in r.reasons}
+    assert "end of a wall" in r.explain("en") and "Ende einer Mauer" in r.explain("de")
 
 
 def _on_the_wall(s: GridScenario, ln: object) -> bool:
@@ -195,9 +219,11 @@ def test_grid_reach_two_squares_diagonally_is_in_reach_and_says_why() -> None:
         keys = [x.message_id for x in r.reasons]
         assert "grid.reach/diagonal" in keys, name
     text = grid_cover(s, "o", "t", "reach").explain("en")
-    assert "15 ft (3 squares) by the 1-2-1 count" in text and "reach of 10 ft (2 squares)" in text
+    assert "15 ft (2 squares diagonally) away by the 1-2-1 count" in text
+    assert "reach of 10 ft (2 squares)" in text
     de = grid_cover(s, "o", "t", "reach").explain("de")
-    assert "4,5 m (3 Felder) nach der 1-2-1-Zählung" in de and "3 m (2 Felder)" in de
+    assert "nach der 1-2-1-Zählung 4,5 m (2 Felder diagonal) entfernt" in de
+    assert "3 m (2 Felder)" in de
 
 
 def test_grid_reach_needs_no_exception_in_a_straight_line_nor_beyond() -> None:

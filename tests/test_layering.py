@@ -75,6 +75,14 @@ def test_import_fwwrules_loads_no_file_format_libraries() -> None:
     assert loaded == {"pydantic", "yaml"}
 
 
+def test_import_fwwrules_loads_no_locale_data() -> None:
+    """Babel (numbers and lengths in the reader's locale) loads when a text is first rendered,
+    never at ``import fwwrules`` (bench/import_time.py)."""
+    assert _modules_after("import fwwrules", ("babel",)) == set()
+    rendered = "import fwwrules.catalogue as c; c.number(1.5, 1, 'de')"
+    assert _modules_after(rendered, ("babel",)) == {"babel"}
+
+
 def test_the_probe_can_see_a_heavy_import() -> None:
     """Control: the probe does report matplotlib when it is loaded."""
     assert "matplotlib" in loaded_after("import matplotlib")

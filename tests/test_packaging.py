@@ -105,7 +105,7 @@ def test_every_imported_distribution_is_declared(folder: str, extras: tuple[str,
 
 
 def test_extras_nest_draw_widgets_lab_dev() -> None:
-    assert declared("draw") - declared() == {"matplotlib", "pillow"}
+    assert declared("draw") - declared() == {"matplotlib", "pillow", "jinja2", "platformdirs"}
     assert declared("widgets") - declared("draw") == {
         "ipywidgets",
         "anywidget",

@@ -7,6 +7,8 @@ and every translation note, and needs nothing outside itself.
 from __future__ import annotations
 
 import re
+import sys
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -34,7 +36,8 @@ def test_review_lists_every_clause_with_both_texts(page: str) -> None:
 
     for clause, rule in CLAUSE_RULES.items():
         assert f"clause:{clause}" in ids(page)
-        assert html.escape(rule["en"]) in page and html.escape(rule["de"]) in page
+        shown = html.unescape(page)
+        assert rule["en"] in shown and rule["de"] in shown
 
 
 def test_review_asks_a_question_of_every_shipped_example(page: str) -> None:
@@ -54,11 +57,11 @@ def test_review_shows_each_note_under_each_reading_with_pictures(page: str) -> N
         assert body.count("<img ") == len(readings)
         for part in ("german", "original"):
             entry = NOTES[f"{note.key}/{part}"]
-            assert html.escape(entry["en"]) in body and html.escape(entry["de"]) in body
+            assert entry["en"] in html.unescape(body) and entry["de"] in html.unescape(body)
         for reading in readings:
             answer = reading.answer()
-            assert html.escape(answer.explain("en")) in body
-            assert html.escape(answer.explain("de")) in body
+            assert answer.explain("en") in html.unescape(body)
+            assert answer.explain("de") in html.unescape(body)
 
 
 def test_review_page_is_self_contained(page: str) -> None:
@@ -67,6 +70,100 @@ def test_review_page_is_self_contained(page: str) -> None:
     assert "http://" not in page and "https://" not in page
     assert page.count('<input class="ok" type="checkbox">') == len(ids(page))
     assert page.count("<textarea") == len(ids(page))
+
+
+class _Texts(HTMLParser):
+    """The editable catalogue texts of a page: ``(data-msg, column language) -> text``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lang = ""
+        self.msg: str | None = None
+        self.found: dict[tuple[str, str], str] = {}
+        self.twice: list[tuple[str, str]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "div" and a.get("class") == "col":
+            self.lang = a.get("lang") or ""
+        if tag == "pre" and a.get("data-msg"):
+            self.msg = a["data-msg"]
+            key = (self.msg, self.lang)
+            if key in self.found:
+                self.twice.append(key)
+            self.found[key] = ""
+
+    def handle_data(self, data: str) -> None:
+        if self.msg is not None:
+            self.found[(self.msg, self.lang)] += data
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "pre":
+            self.msg = None
+
+
+def test_review_every_catalogue_text_is_editable_once_in_each_language(page: str) -> None:
+    """Every text of the catalogue (rules, messages, notes, words, labels) is on the page once
+    per language, as the catalogue has it, under the id its suggestion is exported with."""
+    from fwwrules.catalogue import LANGS, TEXT_KINDS, text_entry
+
+    parser = _Texts()
+    parser.feed(page)
+    assert parser.twice == []
+    expected = {
+        (prefix + key, lang) for prefix, table in TEXT_KINDS for key in table for lang in LANGS
+    }
+    assert expected - set(parser.found) == set()
+    for (msg, lang), text in parser.found.items():
+        assert text == text_entry(msg)[lang], (msg, lang)
+
+
+def test_review_answers_link_to_the_clauses_they_cite(page: str) -> None:
+    anchors = set(re.findall(r'<section class="item" data-id="[^"]+" id="([^"]+)"', page))
+    links = set(re.findall(r'<a href="#(clause-[^"]+)">', page))
+    assert links and links <= anchors
+
+
+def test_review_build_names_the_page_s_contents() -> None:
+    """The build (the key of the work kept in the browser) is the same for the same page and
+    differs for another language or other contents."""
+    from fwwrules.draw import review
+
+    def build(lang: str, clauses: list[str]) -> str:
+        found = re.search(r'data-build="([0-9a-f]+)"', _page_without_pictures(lang, clauses))
+        assert found
+        return found.group(1)
+
+    assert build("de", ["ranged.los"]) == build("de", ["ranged.los"])
+    assert build("de", ["ranged.los"]) != build("en", ["ranged.los"])
+    assert build("de", ["ranged.los"]) != build("de", ["ranged.los", "cover.line"])
+    assert review.REVIEW_FORMAT == "fwwrules/review@1"
+
+
+def _page_without_pictures(lang: str, clauses: list[str]) -> str:
+    import unittest.mock
+
+    from fwwrules.draw import review
+
+    png = b"\x89PNG\r\n\x1a\n"
+    with unittest.mock.patch.object(review, "_draw_picture", lambda *a: png):
+        return review.build_review(lang, clauses=clauses)
+
+
+def test_review_cache_folder_is_the_platform_s_unless_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import platformdirs
+
+    from fwwrules.draw.review import default_cache_dir
+
+    monkeypatch.setenv("FWWRULES_CACHE_DIR", str(tmp_path / "mine"))
+    assert default_cache_dir() == tmp_path / "mine"
+    monkeypatch.delenv("FWWRULES_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert default_cache_dir() == Path(platformdirs.user_cache_dir("fwwrules", appauthor=False))
+    if sys.platform.startswith("linux"):
+        assert default_cache_dir() == tmp_path / "xdg" / "fwwrules"
 
 
 def test_review_german_labels_and_bad_arguments(

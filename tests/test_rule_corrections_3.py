@@ -130,7 +130,7 @@ def test_melee_engaged_refusal_says_who_the_attacker_is_engaged_with() -> None:
     r = fwwrules.ruling(s, "a", "t")
     nothing_applies(r.to_dict())
     assert r.headline("en") == (
-        "Alice may not attack Tom with rifle: it is engaged with Bob and may attack only them."
+        "Alice may not attack Tom with rifle: it is engaged and may attack only Bob."
     )
 
 
@@ -140,7 +140,8 @@ def test_melee_engaged_refusal_says_who_the_attacker_is_engaged_with() -> None:
 @pytest.mark.parametrize("rules", RULES)
 def test_melee_ranged_weapon_charge_reaction_with_a_pistol_has_no_penalties(rules: str) -> None:
     """The charger is in base contact; the charged model shoots it with a pistol in reaction:
-    no −2, no armor +1 (core) nor Armor Boost (vts); the pistol's short range dice stay."""
+    no −2, no armor +1 (core) nor Armor Boost (vts); the pistol's short range dice stay. The
+    reaction is a Quick Action (issue 32, ``melee.charge-reaction``): its −2 stays."""
     charger = ", charge_bonus: {target: a, markers: [black]}"
     s = board(model("a", "x", (0, 0)) + model("c", "y", (32, 0), extra=charger), rules=rules)
     plain = fwwrules.ruling(s, "a", "c", weapon="pistol")
@@ -149,11 +150,11 @@ def test_melee_ranged_weapon_charge_reaction_with_a_pistol_has_no_penalties(rule
     r = fwwrules.ruling(s, "a", "c", weapon="pistol", reacting_to_charge=True)
     d = r.to_dict()
     assert d["allowed"] and d["kind"] == "melee" and d["reacting_to_charge"] is True
-    assert d["modifiers"] == {} and d["skill"] == {
+    assert d["modifiers"] == {"action.quick": -2} and d["skill"] == {
         "icon": "pistol",
         "value": 6,
-        "modifier": 0,
-        "target": 6,
+        "modifier": -2,
+        "target": 4,
     }
     assert d["armor"] == {"bonus": 0, "boost": 0}
     assert d["effect_dice"]["black"] == 1  # the pistol's short range die
@@ -165,21 +166,30 @@ def test_melee_ranged_weapon_charge_reaction_with_a_pistol_has_no_penalties(rule
 
 
 def test_melee_ranged_weapon_charge_reaction_keeps_the_minimum_range_ban() -> None:
-    s = board(model("a", "x", (0, 0)) + model("c", "y", (32, 0)))
+    charger = ", charge_bonus: {target: a, markers: [black]}"
+    s = board(model("a", "x", (0, 0)) + model("c", "y", (32, 0), extra=charger))
     r = fwwrules.ruling(s, "a", "c", weapon="mortar", reacting_to_charge=True)
     assert r.not_allowed == ("melee.ranged-weapon",)
 
 
 def test_melee_ranged_weapon_charge_reaction_changes_nothing_elsewhere() -> None:
     """With a melee weapon, or when the attacker is not in contact, the exception has nothing
-    to lift: the terms are those without it, and the ruling says why."""
-    s = board(model("a", "x", (0, 0)) + model("c", "y", (32, 0)) + model("far", "y", (200, 0)))
+    to lift: the terms are those without it (but for the Quick Action every reaction is), and
+    the ruling says why."""
+    charger = ", charge_bonus: {target: a, markers: [green]}"
+    s = board(
+        model("a", "x", (0, 0))
+        + model("c", "y", (32, 0), extra=charger)
+        + model("far", "y", (200, 0))
+    )
     club = fwwrules.ruling(s, "a", "c", weapon="club", reacting_to_charge=True)
-    assert club.to_dict()["modifiers"] == fwwrules.ruling(s, "a", "c", weapon="club").modifiers
+    plain = fwwrules.ruling(s, "a", "c", weapon="club", quick=True)
+    assert club.to_dict()["modifiers"] == plain.modifiers == {"action.quick": -2}
     assert any(r.key == "charge-reaction-melee" for r in club.reasons)
-    t = board(model("a", "x", (0, 0)) + model("c", "y", (200, 0)))
+    t = board(model("a", "x", (0, 0)) + model("c", "y", (80, 0), extra=charger))
     shot = fwwrules.ruling(t, "a", "c", weapon="pistol", reacting_to_charge=True)
-    assert shot.kind == "ranged" and shot.modifiers == {}
+    assert shot.allowed
+    assert shot.kind == "ranged" and shot.modifiers == {"action.quick": -2}
     assert any(r.key == "charge-reaction-unused" for r in shot.reasons)
 
 
@@ -189,15 +199,16 @@ def test_melee_ranged_weapon_charge_reaction_from_the_command_line(
     from fwwrules.cli import main
     from fwwrules.saving import dump_text
 
-    s = board(model("a", "x", (0, 0)) + model("c", "y", (32, 0)))
+    charger = ", charge_bonus: {target: a, markers: [black]}"
+    s = board(model("a", "x", (0, 0)) + model("c", "y", (32, 0), extra=charger))
     path = tmp_path / "charge.yaml"
     path.write_text(dump_text(s), encoding="utf-8")
     args = ["ruling", str(path), "--attacker", "a", "--target", "c", "--weapon", "pistol"]
     assert main([*args, "--reacting-to-charge", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["reacting_to_charge"] is True and d["skill"]["target"] == 6
+    assert d["reacting_to_charge"] is True and d["skill"]["target"] == 4  # 6, Quick −2
     assert main([*args, "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["skill"]["target"] == 4
+    assert json.loads(capsys.readouterr().out)["skill"]["target"] == 4  # 6, close combat −2
 
 
 # --- ranged.skill: a thrown weapon's range is its thrower's Throw colour (RoP p.44) -----------

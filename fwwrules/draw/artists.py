@@ -14,7 +14,7 @@ from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.legend import Legend
 from matplotlib.lines import Line2D
-from matplotlib.patches import Circle, PathPatch
+from matplotlib.patches import Circle, PathPatch, Rectangle
 from matplotlib.text import Annotation, Text
 from matplotlib.typing import LineStyleType
 
@@ -69,7 +69,10 @@ class BoardStyle:
     than 6 feet, the grid follows the ticks instead)."""
     scale_bar: bool = True
     """Draw a scale bar (2 in, or 50 mm on a millimetre board) in a corner."""
-    # Sides: one colour and hatch per side id (:func:`side_look`), the same on every board.
+    table_colour: str = "#333333"
+    """The table's outline (``board.size``, or the contents' box plus ``margin_mm``)."""
+    table_linewidth: float = 1.5
+    # Sides: one colour and hatch per side, by side order on the board (:func:`side_looks`).
     neutral_colour: str = "#999999"
     neutral_hatch: str = "oo"
     base_alpha: float = 0.8
@@ -187,6 +190,8 @@ class BoardArtists:
     """``melee.slide``: a cross where a refused slide's contact breaks (the ruling's
     ``breaks_at``), each with the name of the model whose contact breaks."""
     slide_break_labels: list[Text] = field(default_factory=list)
+    table: Rectangle | None = None
+    """The table's outline (:func:`fwwrules.draw.board.table_view` shows it with a margin)."""
 
     @property
     def legend(self) -> Legend | None:

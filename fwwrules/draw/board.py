@@ -40,12 +40,12 @@ from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.colors import to_hex
 from matplotlib.lines import Line2D
-from matplotlib.patches import Circle, Patch, PathPatch
+from matplotlib.patches import Circle, Patch, PathPatch, Rectangle
 from matplotlib.path import Path
 from matplotlib.text import Text
 from matplotlib.typing import LineStyleType
 
-from ..catalogue import side_name
+from ..catalogue import LANGS, side_name
 from ..elevation import significant_edges
 from ..engagement import engagements as engagement_graph
 from ..pieces import Bounds, EdgeRef, ModelRef, PieceRef, TerrainRef
@@ -55,7 +55,7 @@ from .artists import BoardStyle as BoardStyle
 from .artists import TerrainLook as TerrainLook
 from .artists import label_box as label_box
 from .figure import figure_of, new_axes
-from .layout import FIXED_SIZE
+from .layout import FIXED_SIZE, set_titles
 from .text import draw_word
 
 if TYPE_CHECKING:
@@ -77,6 +77,22 @@ OKABE_ITO: tuple[str, ...] = (
 )
 """The Okabe-Ito palette, safe for the common colour-vision deficiencies."""
 
+SIDE_PALETTE: tuple[tuple[str, str], ...] = (
+    ("#0072B2", ""),  # blue
+    ("#D55E00", "//"),  # vermillion
+    ("#000000", ".."),  # black
+    ("#F0E442", "xx"),  # yellow
+    ("#88CCEE", "\\\\"),  # cyan
+    ("#882255", "++"),  # wine
+    ("#CC79A7", "--"),  # reddish purple
+    ("#332288", "||"),  # indigo
+)
+"""Colour and hatch of the sides of a board, by side order (:func:`side_looks`): Okabe-Ito
+and Paul Tol colours picked so that any two stay apart under simulated protanopia,
+deuteranopia and tritanopia (CIELAB distance at least 17, ``tests/test_side_looks.py``),
+each with a hatch of its own, so two sides never look alike, in print either. The cover
+colour (orange) and the neutral grey are no side's."""
+
 SIDE_LOOKS: Mapping[str, tuple[str, str]] = {
     "brotherhood": ("#0072B2", ""),
     "super-mutants": ("#D55E00", "//"),
@@ -88,8 +104,8 @@ SIDE_LOOKS: Mapping[str, tuple[str, str]] = {
     "gunners": ("#117733", "--"),
     "children-of-atom": ("#DDCC77", "||"),
 }
-"""Colour and hatch of the rulebook's factions as sides (Okabe-Ito, then Paul Tol's muted
-palette; the cover colour, orange, is never a side's). The same on every board."""
+"""The old look of a side by its id alone (:func:`side_look` without an order), kept for
+drawings that know one side at a time; boards use :func:`side_looks`."""
 
 OTHER_SIDE_COLOURS: tuple[str, ...] = (
     "#332288",
@@ -102,7 +118,7 @@ OTHER_SIDE_COLOURS: tuple[str, ...] = (
     "#882255",
     "#AA4499",
 )
-"""Paul Tol's muted palette (colour-blind safe), for side ids not in :data:`SIDE_LOOKS`."""
+"""Paul Tol's muted palette, for :func:`side_look` of ids not in :data:`SIDE_LOOKS`."""
 OTHER_SIDE_HATCHES: tuple[str, ...] = ("", "//", "..", "xx", "\\\\", "++", "oo", "--", "||")
 
 RULER_COLOURS: Mapping[str, str] = {
@@ -116,14 +132,53 @@ RULER_COLOURS: Mapping[str, str] = {
 """The range rulers' own colours (yellow darkened to show on white)."""
 
 
-def side_look(side: str) -> tuple[str, str]:
-    """``(colour, hatch)`` of a side id: the fixed table, else a stable pick by the id's CRC.
+def palette_look(position: int) -> tuple[str, str]:
+    """``(colour, hatch)`` of the side at ``position`` (0 first) of a board: the palette's
+    colours in order, then again with the hatches shifted, so no two of the first 64 sides
+    share both.
 
+    >>> palette_look(0), palette_look(1), palette_look(8)
+    (('#0072B2', ''), ('#D55E00', '//'), ('#0072B2', '//'))
+    """
+    n = len(SIDE_PALETTE)
+    colour = SIDE_PALETTE[position % n][0]
+    hatch = SIDE_PALETTE[(position + position // n) % n][1]
+    return colour, hatch
+
+
+def side_order(scenario: Scenario) -> list[str]:
+    """The sides of a board in order: those the file's ``sides`` lists, in its order, then
+    the sides of the models in the order they come; neutral factions are no side."""
+    order = list(scenario.sides)
+    for m in scenario.models:
+        if m.faction in scenario.neutral:
+            continue
+        side = scenario.side_of(m.faction)
+        if side not in order:
+            order.append(side)
+    return order
+
+
+def side_looks(scenario: Scenario) -> dict[str, tuple[str, str]]:
+    """``(colour, hatch)`` of every side of a board, by side order (:func:`side_order`,
+    :func:`palette_look`): the first side blue, the second vermillion, and so on, so the
+    sides of one board never look alike."""
+    return {side: palette_look(i) for i, side in enumerate(side_order(scenario))}
+
+
+def side_look(side: str, order: Sequence[str] | None = None) -> tuple[str, str]:
+    """``(colour, hatch)`` of a side: by its place in ``order`` (a board's
+    :func:`side_order`; a side not in it comes after them); without an order, the old look
+    by the id alone (the fixed table, else a stable pick by the id's CRC).
+
+    >>> side_look("raiders", ["brotherhood", "raiders"])
+    ('#D55E00', '//')
     >>> side_look("brotherhood")
     ('#0072B2', '')
-    >>> side_look("my-own-side") == side_look("my-own-side")
-    True
     """
+    if order is not None:
+        position = list(order).index(side) if side in order else len(order)
+        return palette_look(position)
     if side in SIDE_LOOKS:
         return SIDE_LOOKS[side]
     h = zlib.crc32(side.encode("utf-8"))
@@ -131,6 +186,14 @@ def side_look(side: str) -> tuple[str, str]:
         OTHER_SIDE_COLOURS[h % len(OTHER_SIDE_COLOURS)],
         OTHER_SIDE_HATCHES[(h // len(OTHER_SIDE_COLOURS)) % len(OTHER_SIDE_HATCHES)],
     )
+
+
+def hatch_colour(face: str) -> str:
+    """The colour a hatch is drawn in over ``face``: white on a dark face, black else."""
+    from matplotlib.colors import to_rgb
+
+    r, g, b = to_rgb(face)
+    return "#FFFFFF" if 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.3 else "#000000"
 
 
 CIRCLE_OUTLINE_POINTS = 97
@@ -215,11 +278,12 @@ def _anchor(scenario: Scenario, ref: PieceRef) -> XY | None:
 
 
 def _side_look(scenario: Scenario, faction: str, style: BoardStyle) -> tuple[str, str, str]:
-    """(side id, colour, hatch) for a faction: by side id, the same on every board."""
+    """(side id, colour, hatch) for a faction: by the side's order on the board
+    (:func:`side_looks`); neutral factions grey."""
     if faction in scenario.neutral:
         return (faction, style.neutral_colour, style.neutral_hatch)
     side = scenario.side_of(faction)
-    colour, hatch = side_look(side)
+    colour, hatch = side_look(side, side_order(scenario))
     return (side, colour, hatch)
 
 
@@ -361,6 +425,80 @@ def terrain_patches(scenario: Scenario, style: BoardStyle = DEFAULT_STYLE) -> di
     return out
 
 
+# --- the table and the view ---------------------------------------------------------------------
+
+VIEW_MARGIN = 0.03
+"""Room shown around the table, as a fraction of its larger side (at least a millimetre), so
+that the table's outline is drawn inside the board's frame, never on it."""
+
+FRAMES = ("table", "models")
+"""What a picture shows (:func:`frame_view`): the whole table, or the models with a margin."""
+
+
+def _grown(b: Bounds, by: float) -> Bounds:
+    return Bounds(b.xmin - by, b.ymin - by, b.xmax + by, b.ymax + by)
+
+
+def table_view(scenario: Scenario, style: BoardStyle = DEFAULT_STYLE) -> Bounds:
+    """The whole table (:meth:`fwwrules.data.Scenario.limits_mm`: ``board.size`` from the
+    origin, or the contents' bounding box plus ``style.margin_mm``) with :data:`VIEW_MARGIN`
+    around it, in board millimetres."""
+    t = scenario.limits_mm(style.margin_mm)
+    return _grown(t, max(1.0, VIEW_MARGIN * max(t.xmax - t.xmin, t.ymax - t.ymin)))
+
+
+def frame_view(
+    scenario: Scenario, frame: str = "table", style: BoardStyle = DEFAULT_STYLE
+) -> Bounds:
+    """The view a picture shows: ``"table"`` (the whole table, :func:`table_view`) or
+    ``"models"`` (every base with ``style.margin_mm`` around them; the table when the board
+    has no models). Raises :class:`~fwwrules.errors.QueryError` for another frame.
+
+    >>> import fwwrules
+    >>> s = fwwrules.loads("format: fwwrules/scenario@1\\nboard: {size: [1000, 1000]}\\n"
+    ...     "models: [{id: a, faction: x, base: 40, at: [100, 100]}]")
+    >>> frame_view(s, "models")
+    Bounds(xmin=50.0, ymin=50.0, xmax=150.0, ymax=150.0)
+    """
+    from ..errors import QueryError
+
+    if frame not in FRAMES:
+        raise QueryError(f"unknown frame {frame!r}; expected one of {', '.join(FRAMES)}")
+    discs = [g.disc for g in scenario.board.models.values()]
+    if frame == "table" or not discs:
+        return table_view(scenario, style)
+    box = Bounds(
+        min(d.x - d.r for d in discs),
+        min(d.y - d.r for d in discs),
+        max(d.x + d.r for d in discs),
+        max(d.y + d.r for d in discs),
+    )
+    return _grown(box, style.margin_mm)
+
+
+def _table_outline(ax: Axes, scenario: Scenario, style: BoardStyle) -> Rectangle:
+    """The table's edge (:meth:`~fwwrules.data.Scenario.limits_mm`), under everything."""
+    outline = Rectangle(
+        (0.0, 0.0), 1.0, 1.0, fill=False, edgecolor=style.table_colour,
+        linewidth=style.table_linewidth, zorder=0.9, gid="table",
+    )  # fmt: skip
+    ax.add_artist(outline)
+    _set_table(outline, scenario, style)
+    return outline
+
+
+def _set_table(outline: Rectangle, scenario: Scenario, style: BoardStyle) -> None:
+    t = scenario.limits_mm(style.margin_mm)
+    outline.set_bounds(t.xmin, t.ymin, t.xmax - t.xmin, t.ymax - t.ymin)
+
+
+def set_view(artists: BoardArtists, scenario: Scenario, view: Bounds | None) -> None:
+    """Show ``view`` (board millimetres; None: the whole table) on a drawn board and lay it
+    out again (labels placed for the new scale). Draws nothing: the caller redraws."""
+    artists.state["view"] = view or table_view(scenario, artists.style)
+    lay_out(artists, scenario, str(artists.state.get("title_text", artists.title.get_text())))
+
+
 # --- drawing -----------------------------------------------------------------------------------
 
 
@@ -376,6 +514,7 @@ def draw_board(
     into_melee: bool = True,
     slide: SlideRuling | None = None,
     withdraw: WithdrawRuling | None = None,
+    view: Bounds | None = None,
 ) -> BoardArtists:
     """Draw ``scenario`` (and, when given, a ruling, slide or withdrawal) on ``ax``.
 
@@ -386,12 +525,36 @@ def draw_board(
     ``slide`` is a slide ruling (``fwwrules.slide``), ``withdraw`` a withdrawal ruling
     (``fwwrules.withdraw``); ``engagements`` draws the engagement links of
     :func:`fwwrules.engagement.engagements`.
+
+    ``view`` is the part of the table to show, in board millimetres (``Bounds(xmin, ymin,
+    xmax, ymax)``, widened on its shorter side to fill the board's box); None shows the
+    whole table (:func:`table_view`). :func:`frame_view` gives the view of the models, and
+    :func:`set_view` changes the view of a drawn board (a panel's zoom and pan).
     """
     if ax is None:
         ax = new_axes(style.figsize, style.dpi, style.margins, pyplot=True)
-    fit_limits(ax, scenario.limits_mm(style.margin_mm))
+    view = view or table_view(scenario, style)
+    fit_limits(ax, view)
     ax.set_aspect("equal", adjustable="box")
     ax.autoscale(False)
+    artists = _board_artists(ax, scenario, style, view, lang)
+    return update_board(
+        artists,
+        scenario,
+        ruling=ruling,
+        lang=lang,
+        show_bands=show_bands,
+        engagements=engagements,
+        into_melee=into_melee,
+        slide=slide,
+        withdraw=withdraw,
+    )
+
+
+def _board_artists(
+    ax: Axes, scenario: Scenario, style: BoardStyle, view: Bounds, lang: str
+) -> BoardArtists:
+    """Every artist of a board picture, made empty or hidden where a ruling fills them."""
     # The artists are made in drawing order (equal zorders draw in the order they were added).
     terrain, edges, bases, labels = _piece_artists(ax, scenario, style)
     bands = _band_circles(ax, style)
@@ -431,19 +594,14 @@ def draw_board(
         slide_breaks=lines["slide_breaks"],
         free_attacks=[],
         title=ax.title,
-        state={"animated": False, "terrain_drawn": frozenset(t.id for t in scenario.terrain)},
+        state={
+            "animated": False,
+            "terrain_drawn": frozenset(t.id for t in scenario.terrain),
+            "view": view,
+        },
+        table=_table_outline(ax, scenario, style),
     )
-    return update_board(
-        artists,
-        scenario,
-        ruling=ruling,
-        lang=lang,
-        show_bands=show_bands,
-        engagements=engagements,
-        into_melee=into_melee,
-        slide=slide,
-        withdraw=withdraw,
-    )
+    return artists
 
 
 def _piece_artists(
@@ -586,6 +744,7 @@ def _add_base(
         facecolor=colour,
         edgecolor=style.base_edge,
         hatch=hatch or None,
+        hatchcolor=hatch_colour(colour),
         alpha=style.base_alpha,
         linewidth=style.base_linewidth,
         zorder=3,
@@ -649,11 +808,21 @@ def update_board(
     once (``fig.canvas.draw_idle()``) or blits :func:`moving_artists`.
     """
     draw_word("board", lang)  # checks lang
+    # What this picture shows, so that it can be drawn again in another language or frame
+    # (fwwrules.draw.export.save_picture(..., lang=("en", "de"), frame="models")).
+    artists.state["drawn"] = {
+        "scenario": scenario, "ruling": ruling, "show_bands": show_bands,
+        "engagements": engagements, "into_melee": into_melee, "slide": slide,
+        "withdraw": withdraw,
+    }  # fmt: skip
+    artists.figure._fwwrules_board = artists  # type: ignore[attr-defined]
     style = artists.style
     ax = artists.ax
     board = scenario.board
     _update_bases(artists, scenario, lang)
     _update_terrain_labels(artists, scenario, lang)
+    if artists.table is not None:
+        _set_table(artists.table, scenario, style)
 
     # Significant Edges.
     edges = significant_edges(board)
@@ -666,9 +835,8 @@ def update_board(
     _draw_slide(artists, scenario, slide, lang)
     _draw_withdraw(artists, scenario, withdraw)
 
-    title = scenario.title_in(lang) or draw_word("board", lang)
-    if ruling is not None:
-        title = f"{title}\n{ruling.headline(lang)}"
+    title = _title(scenario, ruling, lang)
+    set_titles(ax, [_title(scenario, ruling, other) for other in LANGS])
     artists.title.set_fontsize(style.font_size + 1)
     artists.state["lang"] = lang
     artists.state["title_text"] = title
@@ -683,6 +851,13 @@ def update_board(
 
         wrap_title(ax, title)
     return artists
+
+
+def _title(scenario: Scenario, ruling: AttackRuling | None, lang: str) -> str:
+    """The picture's title: the board's (its file's title in ``lang``), then the ruling's
+    headline."""
+    title = scenario.title_in(lang) or draw_word("board", lang)
+    return title if ruling is None else f"{title}\n{ruling.headline(lang)}"
 
 
 def _update_bases(artists: BoardArtists, scenario: Scenario, lang: str) -> None:
@@ -771,7 +946,7 @@ def lay_out(artists: BoardArtists, scenario: Scenario, title: str) -> None:
 
     ax = artists.ax
     fig = artists.figure
-    limits = scenario.limits_mm(artists.style.margin_mm)
+    limits = artists.state.get("view") or table_view(scenario, artists.style)
     lang = str(artists.state.get("lang", "en"))
     height = float(artists.state.setdefault("design_height", fig.get_size_inches()[1]))
     fixed = fig.get_gid() == FIXED_SIZE_GID
@@ -1321,7 +1496,13 @@ def _legend_entries(
         if side in seen_sides:
             continue
         seen_sides.append(side)
-        proxy = partial(Patch, facecolor=colour, edgecolor=st.base_edge, hatch=hatch or None)
+        proxy = partial(
+            Patch,
+            facecolor=colour,
+            edgecolor=st.base_edge,
+            hatch=hatch or None,
+            hatchcolor=hatch_colour(colour),
+        )
         out.append(("side", side, proxy))
     for kind in dict.fromkeys(str(t.kind) for t in scenario.terrain):
         lk = st.terrain_look(kind)

@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
+from ..catalogue import check_lang
 from ..errors import QueryError
 from .figure import figure_bytes, save_figure
 
@@ -113,6 +115,18 @@ def picture_path(path: str | os.PathLike[str], format: str | None = None) -> tup
     return out, suffix
 
 
+def language_path(path: str | os.PathLike[str], lang: str) -> Path:
+    """The file of one language's picture when several are written: the language before
+    the suffix.
+
+    >>> language_path("out/board.png", "de")
+    PosixPath('out/board.de.png')
+    """
+    out = Path(path)
+    return out.with_name(f"{out.stem}.{lang}{out.suffix}")
+
+
+@overload
 def save_picture(
     fig: Figure,
     path: str | os.PathLike[str],
@@ -121,12 +135,86 @@ def save_picture(
     dpi: float | None = None,
     width: float | None = None,
     format: str | None = None,
-) -> Path:
+    lang: str | None = None,
+    frame: str | None = None,
+) -> Path: ...
+@overload
+def save_picture(
+    fig: Figure,
+    path: str | os.PathLike[str],
+    *,
+    scale: float | None = None,
+    dpi: float | None = None,
+    width: float | None = None,
+    format: str | None = None,
+    lang: list[str] | tuple[str, ...],
+    frame: str | None = None,
+) -> list[Path]: ...
+def save_picture(
+    fig: Figure,
+    path: str | os.PathLike[str],
+    *,
+    scale: float | None = None,
+    dpi: float | None = None,
+    width: float | None = None,
+    format: str | None = None,
+    lang: str | Sequence[str] | None = None,
+    frame: str | None = None,
+) -> Path | list[Path]:
     """Write ``fig`` as PNG or SVG at the size asked (see the module's docstring), atomically
-    (:func:`fwwrules.draw.figure.save_figure`); returns the path written."""
+    (:func:`fwwrules.draw.figure.save_figure`); returns the path written.
+
+    ``lang`` draws the picture again in that language (a board drawn by
+    :func:`fwwrules.draw.draw_board`, at the figure's size); several languages (``("en",
+    "de")``) write one file each, named by :func:`language_path` (``board.de.png``), and
+    return their paths. Every language's picture puts the board in the same pixels (the
+    layout keeps room for the longest title). ``frame`` draws it again showing the whole
+    table (``"table"``) or the models with a margin (``"models"``:
+    :func:`fwwrules.draw.board.frame_view`), whatever the figure shows now (a zoomed panel).
+    The figure itself is left as it is. Raises :class:`~fwwrules.errors.QueryError` for a
+    figure that is no board (a grid, a threat map) when ``lang`` or ``frame`` asks for a
+    change.
+    """
     out, _fmt = picture_path(path, format)
-    save_figure(fig, out, dpi=export_dpi(fig, scale=scale, dpi=dpi, width=width))
-    return out
+    if lang is None or isinstance(lang, str):
+        picture = fig if lang is None and frame is None else redrawn(fig, lang=lang, frame=frame)
+        save_figure(picture, out, dpi=export_dpi(picture, scale=scale, dpi=dpi, width=width))
+        return out
+    langs = list(dict.fromkeys(lang))
+    for one in langs:
+        check_lang(one)
+    written = []
+    for one in langs:
+        picture = redrawn(fig, lang=one, frame=frame)
+        target = language_path(out, one)
+        save_figure(picture, target, dpi=export_dpi(picture, scale=scale, dpi=dpi, width=width))
+        written.append(target)
+    return written
+
+
+def redrawn(fig: Figure, *, lang: str | None = None, frame: str | None = None) -> Figure:
+    """A new figure of ``fig``'s size showing the same board (the scenario and rulings it
+    was last drawn with) in ``lang`` and ``frame`` (default: as ``fig`` shows them)."""
+    from .board import BoardArtists, draw_board, frame_view
+    from .figure import figure_of, new_axes
+
+    art = getattr(fig, "_fwwrules_board", None)
+    if not isinstance(art, BoardArtists) or "drawn" not in art.state:
+        raise QueryError(
+            "only a board drawn by draw_board can be drawn in another language or frame"
+        )
+    drawn = dict(art.state["drawn"])
+    scenario = drawn["scenario"]
+    style = art.style
+    view = art.state.get("view") if frame is None else frame_view(scenario, frame, style)
+    w, h = fig.get_size_inches()
+    height = float(art.state.get("design_height", h))
+    ax = new_axes((float(w), height), base_dpi(fig), style.margins)
+    figure_of(ax).set_gid(fig.get_gid())
+    draw_board(
+        ax=ax, style=style, lang=lang or str(art.state.get("lang", "en")), view=view, **drawn
+    )
+    return figure_of(ax)
 
 
 def picture_bytes(

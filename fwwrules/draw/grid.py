@@ -23,11 +23,11 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, Patch, Rectangle
 from matplotlib.text import Text
 
-from ..catalogue import check_lang, render
+from ..catalogue import LANGS, check_lang, render
 from ..grid import ARROW_SLIT, LOW, VERDICTS, WALL, GridRuling, GridScenario
 from ..pieces import title_in
 from .figure import Margins, figure_of, new_axes
-from .layout import fit_height_to_board, fit_layout
+from .layout import fit_height_to_board, fit_layout, set_titles
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,12 +345,17 @@ def update_grid(
         circle.set_hatch(look.hatch)
     artists.roles = roles
     # The grid's title in ``lang`` (a file's title per language), then the ruling's headline.
-    lines = (title_in(scenario.title, lang), None if ruling is None else ruling.headline(lang))
-    text = "\n".join(line for line in lines if line)
+    text = _grid_title(scenario, ruling, lang)
+    set_titles(artists.ax, [_grid_title(scenario, ruling, other) for other in LANGS])
     _legend(artists, scenario, ruling, lang)
     fit_layout(artists.ax, title=text)  # nothing cut: fwwrules.draw.layout
     fit_height_to_board(artists.ax, title=text)  # no empty bands round a wide grid
     return artists
+
+
+def _grid_title(scenario: GridScenario, ruling: GridRuling | None, lang: str) -> str:
+    lines = (title_in(scenario.title, lang), None if ruling is None else ruling.headline(lang))
+    return "\n".join(line for line in lines if line)
 
 
 def _legend(

@@ -366,10 +366,7 @@ def _place_axes(
         deco = _decorations(ax, r)
         cx = (active.x0 + active.x1) / 2
         room = 2 * min(cx - frame.pad, W - frame.pad - cx)
-        ax.title.set_text(wrap(title, room, ax.title, r) if title else "")
-        title_h = 0.0
-        if title:
-            title_h = ax.title.get_window_extent(r).height + r.points_to_pixels(6.0)
+        title_h = _title_room(ax, title, room, r)
         left = frame.pad + (active.x0 - deco.x0)
         bottom = frame.pad + bottom_room + (active.y0 - deco.y0)
         right_overhang = max(deco.x1 - active.x1, 0.0)
@@ -379,6 +376,25 @@ def _place_axes(
         if refit is not None:
             refit()
         ax.apply_aspect()
+
+
+def set_titles(ax: Axes, titles: Sequence[str]) -> None:
+    """The title of ``ax`` in every language (before wrapping): the layout keeps room above
+    the board for the tallest of them, so the board has the same box in every language's
+    picture (the German title may wrap to more lines than the English one)."""
+    ax._fwwrules_titles = tuple(titles)  # type: ignore[attr-defined]
+
+
+def _title_room(ax: Axes, title: str, room: float, renderer: Any) -> float:
+    """Set ``ax``'s title to ``title`` wrapped to ``room`` pixels; the height kept for it:
+    the tallest of the titles in every language (:func:`set_titles`) wrapped alike."""
+    heights = [0.0]
+    for text in (*getattr(ax, "_fwwrules_titles", ()), title):
+        if text:
+            ax.title.set_text(wrap(text, room, ax.title, renderer))
+            heights.append(ax.title.get_window_extent(renderer).height)
+    ax.title.set_text(wrap(title, room, ax.title, renderer) if title else "")
+    return max(heights) + (renderer.points_to_pixels(6.0) if max(heights) else 0.0)
 
 
 def _decorations(ax: Axes, renderer: Any) -> Bbox:

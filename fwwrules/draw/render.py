@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import QueryError
 from .board import DEFAULT_STYLE, BoardStyle, draw_board
@@ -42,6 +43,7 @@ def render_figure(
     scale: float | None = None,
     dpi: float | None = None,
     width: float | None = None,
+    frame: str = "table",
 ) -> Figure:
     """The picture ``fwwrules render`` writes, as a figure drawn at the resolution asked
     (``scale``, ``dpi`` or ``width``: :func:`fwwrules.draw.export.export_dpi`).
@@ -51,7 +53,9 @@ def render_figure(
     names the ruleset and band it shows). ``title`` replaces the file's title (in every
     language). A Pathfinder grid scenario is drawn with :func:`fwwrules.draw.grid.draw_grid`,
     with the lines of :func:`fwwrules.grid_cover` for ``attack`` (``ranged``, ``melee``,
-    ``reach``); ``rules``, ``band`` and ``weapon`` do not apply to it.
+    ``reach``); ``rules``, ``band`` and ``weapon`` do not apply to it. ``frame`` shows the
+    whole table (``"table"``) or the models with a margin (``"models"``,
+    :func:`fwwrules.draw.board.frame_view`); a grid is always shown whole.
 
     Raises :class:`~fwwrules.errors.QueryError` for only one of ``attacker``/``target``, for
     ``band`` without a pair, and for a size out of range.
@@ -81,8 +85,11 @@ def render_figure(
         from ..rulesets import ruleset_name
 
         scenario = dataclasses.replace(scenario, rules=ruleset_name(scenario.rules, rules))
+    from .board import frame_view
+
+    view = frame_view(scenario, frame, style)
     ax = new_axes(style.figsize, out_dpi, style.margins)
-    draw_board(scenario, ax, style=style, ruling=ruling, lang=lang)
+    draw_board(scenario, ax, style=style, ruling=ruling, lang=lang, view=view)
     return figure_of(ax)
 
 
@@ -134,6 +141,7 @@ def render_file(
     scale: float | None = None,
     dpi: float | None = None,
     width: float | None = None,
+    frame: str = "table",
 ) -> Path:
     """Draw the picture of :func:`render_figure` into ``path``; the suffix picks the format
     (``.png`` or ``.svg``). Returns the path.
@@ -156,5 +164,29 @@ def render_file(
         scale=scale,
         dpi=dpi,
         width=width,
+        frame=frame,
     )
     return save_picture(fig, out, dpi=fig.dpi)
+
+
+def render_files(
+    scenario: Scenario | GridScenario,
+    path: str | os.PathLike[str],
+    langs: Sequence[str],
+    **options: Any,
+) -> list[Path]:
+    """The picture of :func:`render_file` in each of ``langs`` (``fwwrules render --lang
+    en,de``), one file per language named by :func:`~fwwrules.draw.export.language_path`
+    (``board.png`` becomes ``board.en.png`` and ``board.de.png``). Every language's picture
+    puts the board's axes in the same pixels. Every language is checked before anything is
+    drawn; ``options`` are :func:`render_file`'s."""
+    from ..catalogue import check_lang
+    from .export import language_path
+
+    picture_path(path)
+    chosen = list(dict.fromkeys(langs))
+    for lang in chosen:
+        check_lang(lang)
+    return [
+        render_file(scenario, language_path(path, lang), lang=lang, **options) for lang in chosen
+    ]

@@ -17,9 +17,7 @@ import base64
 import contextlib
 import functools
 import hashlib
-import html
 import io
-import json
 import os
 import re
 import stat
@@ -28,13 +26,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..catalogue import CLAUSE_RULES, LANGS, MESSAGES, NOTES, check_lang, ui_section
+from ..catalogue import (
+    CLAUSE_RULES,
+    LANGS,
+    MESSAGES,
+    NOTES,
+    UI_TEXT,
+    WORDS,
+    Entry,
+    check_lang,
+    ui_section,
+)
 from ..constants import MAX_CACHED_PICTURE_BYTES
+from ..suggestions import REVIEW_FORMAT
 from ..writing import write_atomic
 from .board import draw_board
 from .figure import figure_of, new_axes
-
-REVIEW_FORMAT = "fwwrules/review@1"
 
 #: The question each shipped example answers in the rulebook (or, for the grid figures, the
 #: PRD): ``(example, kind, first, second, attack)``; kind is ``ruling`` (attacker, target),
@@ -84,20 +91,40 @@ of the catalogue's :data:`~fwwrules.catalogue.UI_TEXT`."""
 
 
 @dataclass(frozen=True, slots=True)
+class Part:
+    """One piece of an item's body, as the template shows it (``kind`` says which fields count):
+
+    * ``texts``: a text in every language side by side (``texts`` by language); with a ``msg``
+      (the catalogue text's id: a message id, ``rule:<clause>``, ``note:<key>``,
+      ``word:<token>`` or ``ui:<key>``) each language's text can be edited in place as a
+      suggested wording; without one (a ruling's whole explanation) it is read only;
+    * ``heading`` (``text``, ``css``), ``key`` (a catalogue key shown as code), ``meta``
+      (``text`` then ``code``), ``picture`` (``text``: a ``data:`` URI), ``cites`` (the
+      ``clauses`` an answer cites, linked to their items).
+    """
+
+    kind: str
+    text: str = ""
+    msg: str = ""
+    texts: Mapping[str, str] | None = None
+    clauses: tuple[str, ...] = ()
+    css: str = ""
+    code: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Item:
-    """One reviewable item: a stable id (kept across versions), a heading and its HTML body."""
+    """One reviewable item: a stable id (kept across versions), a heading and its parts; an
+    ``anchor`` (the HTML id) where other items link to it."""
 
     id: str
     heading: str
-    body: str
+    parts: tuple[Part, ...]
+    anchor: str = ""
 
 
 def _t(key: str, lang: str) -> str:
     return UI[key][lang]
-
-
-def _e(text: str) -> str:
-    return html.escape(text, quote=True)
 
 
 PICTURE_DPI = 80.0
@@ -107,16 +134,21 @@ holds about 60 of them as PNG data URIs)."""
 
 PICTURE_CACHE_ENV = "FWWRULES_CACHE_DIR"
 """Environment variable naming the folder ``fwwrules review`` keeps its pictures in (default:
-``$XDG_CACHE_HOME/fwwrules`` or ``~/.cache/fwwrules``)."""
+the platform's cache folder, :func:`default_cache_dir`)."""
 
 
 def default_cache_dir() -> Path:
-    """Where ``fwwrules review`` keeps pictures between runs (see :data:`PICTURE_CACHE_ENV`)."""
+    """Where ``fwwrules review`` keeps pictures between runs: ``$FWWRULES_CACHE_DIR``
+    (:data:`PICTURE_CACHE_ENV`), else the platform's folder for a user's caches
+    (``platformdirs.user_cache_dir``: ``$XDG_CACHE_HOME/fwwrules`` or ``~/.cache/fwwrules`` on
+    Linux, ``~/Library/Caches/fwwrules`` on macOS, ``%LOCALAPPDATA%\\fwwrules\\Cache`` on
+    Windows)."""
     named = os.environ.get(PICTURE_CACHE_ENV)
     if named:
         return Path(named)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "fwwrules"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("fwwrules", appauthor=False))
 
 
 @functools.lru_cache(maxsize=1)
@@ -286,27 +318,21 @@ def _draw_picture(scenario: Any, answer: Any, kind: str, lang: str) -> bytes:
 
 def _picture(
     scenario: Any, answer: Any, kind: str, lang: str, key: str, cache: PictureCache | None
-) -> str:
-    """The ``<img>`` of one item's picture: from ``cache`` when it holds ``key``, else drawn
+) -> Part:
+    """One item's picture as a ``data:`` URI: from ``cache`` when it holds ``key``, else drawn
     (and stored)."""
     data = None if cache is None else cache.get(key, lang)
     if data is None:
         data = _draw_picture(scenario, answer, kind, lang)
         if cache is not None:
             cache.put(key, lang, data)
-    uri = "data:image/png;base64," + base64.b64encode(data).decode("ascii")
-    return f'<img class="picture" alt="" src="{uri}">'
+    return Part("picture", "data:image/png;base64," + base64.b64encode(data).decode("ascii"))
 
 
-def _two(en: str, de: str) -> str:
-    """English and German side by side (pre-wrapped, as rulings print them)."""
-    return (
-        '<div class="two"><div lang="en"><b>English</b><pre>'
-        + _e(en)
-        + '</pre></div><div lang="de"><b>Deutsch</b><pre>'
-        + _e(de)
-        + "</pre></div></div>"
-    )
+def _texts(entry: Mapping[str, str], msg: str = "") -> Part:
+    """A text in every language side by side (pre-wrapped, as rulings print them); editable as
+    a suggested wording when it is the catalogue text ``msg``."""
+    return Part("texts", msg=msg, texts={lang: entry[lang] for lang in LANGS})
 
 
 def _answer(scenario: Any, kind: str, first: str, second: Any, attack: str) -> Any:
@@ -321,6 +347,15 @@ def _answer(scenario: Any, kind: str, first: str, second: Any, attack: str) -> A
     return fwwrules.ruling(scenario, first, second)
 
 
+def _explained(answer: Any) -> tuple[Part, ...]:
+    """An answer's explanation in every language, and the clauses its reasons cite (linked to
+    their items, where a suggested wording of each message is made)."""
+    reasons = getattr(answer, "reasons", ())
+    cited = tuple(dict.fromkeys(r.clause for r in reasons if r.clause in CLAUSE_RULES))
+    text = _texts({lang: answer.explain(lang) for lang in LANGS})
+    return (text, Part("cites", clauses=cited)) if cited else (text,)
+
+
 def _question_id(name: str, kind: str, first: str, second: Any, attack: str) -> str:
     if kind == "slide":
         return f"example:{name}:slide:{first}:{second[0]:g},{second[1]:g}"
@@ -332,18 +367,47 @@ def _question_id(name: str, kind: str, first: str, second: Any, attack: str) -> 
 
 
 def clause_items(clauses: Sequence[str], lang: str) -> list[Item]:
-    """One item per clause: its rule and every ruling text, English beside German."""
+    """One item per clause: its rule and every ruling text, English beside German, each one
+    editable as a suggested wording."""
     items: list[Item] = []
     for clause in clauses:
         rule = CLAUSE_RULES.get(clause) or dict.fromkeys(LANGS, "")
-        parts = [f"<h4>{_e(_t('rule', lang))}</h4>", _two(rule["en"], rule["de"])]
+        parts = [Part("heading", _t("rule", lang)), _texts(rule, f"rule:{clause}")]
         messages = [(k, v) for k, v in MESSAGES.items() if k.split("/")[0] == clause]
         if messages:
-            parts.append(f"<h4>{_e(_t('messages', lang))}</h4>")
+            parts.append(Part("heading", _t("messages", lang)))
             for key, entry in messages:
-                parts.append(f'<p class="key"><code>{_e(key)}</code></p>')
-                parts.append(_two(entry["en"], entry["de"]))
-        items.append(Item(f"clause:{clause}", clause, "".join(parts)))
+                parts += [Part("key", key), _texts(entry, key)]
+        items.append(Item(f"clause:{clause}", clause, tuple(parts), anchor=f"clause-{clause}"))
+    return items
+
+
+def word_items(lang: str) -> list[Item]:
+    """The words rulings are made of (``catalogue.WORDS``), the headlines and refusals no one
+    clause owns, and the labels of each surface (``catalogue.UI_TEXT``: panels, pictures,
+    threat map, this page): one item each, every text editable as a suggested wording."""
+
+    def item(item_id: str, heading: str, entries: Sequence[tuple[str, str, Entry]]) -> Item:
+        parts: list[Part] = []
+        for key, msg, entry in entries:
+            parts += [Part("key", key), _texts(entry, msg)]
+        return Item(item_id, heading, tuple(parts))
+
+    from .. import translation
+
+    clause_ids = set(CLAUSE_RULES)
+    general = [(k, k, v) for k, v in MESSAGES.items() if k.split("/")[0] not in clause_ids]
+    in_notes = {f"{n.key}/{p}" for n in translation.NOTES for p in _NOTE_PARTS}
+    notes = [(k, f"note:{k}", v) for k, v in NOTES.items() if k not in in_notes]
+    items = [
+        item("texts:general", _t("general", lang), general),
+        item("texts:notes", _t("notes-words", lang), notes),
+        item("texts:words", _t("words", lang), [(k, f"word:{k}", v) for k, v in WORDS.items()]),
+    ]
+    surfaces = dict.fromkeys(k.split("/")[0] for k in UI_TEXT)
+    for surface in surfaces:
+        entries = [(k, f"ui:{k}", v) for k, v in UI_TEXT.items() if k.startswith(surface + "/")]
+        items.append(item(f"texts:ui:{surface}", _t(f"surface-{surface}", lang), entries))
     return items
 
 
@@ -365,11 +429,13 @@ def example_items(lang: str, cache: PictureCache | None = None) -> list[Item]:
         )
         heading = f"{titles.get(name) or name}: {what}"
         qid = _question_id(name, kind, first, second, attack)
-        body = _picture(scenario, answer, kind, lang, qid, cache) + _two(
-            answer.explain("en"), answer.explain("de")
-        )
-        items.append(Item(qid, heading, body))
+        parts = (_picture(scenario, answer, kind, lang, qid, cache), *_explained(answer))
+        items.append(Item(qid, heading, parts))
     return items
+
+
+_NOTE_PARTS = ("topic", "german", "original", "engine")
+"""The texts of one translation note (``catalogue.NOTES["<note>/<part>"]``)."""
 
 
 def note_items(lang: str, cache: PictureCache | None = None) -> list[Item]:
@@ -381,104 +447,88 @@ def note_items(lang: str, cache: PictureCache | None = None) -> list[Item]:
     items: list[Item] = []
     reading_word = {k: NOTES[f"reading/{k}"] for k in ("original", "german", "only")}
     for note in translation.NOTES:
-        texts = {p: NOTES[f"{note.key}/{p}"] for p in ("topic", "german", "original", "engine")}
-        parts = []
+        texts = {p: NOTES[f"{note.key}/{p}"] for p in _NOTE_PARTS}
+        parts = [
+            Part("heading", _t("topic", lang)),
+            _texts(texts["topic"], f"note:{note.key}/topic"),
+        ]
         for part in ("german", "original", "engine"):
-            parts.append(f"<h4>{_e(_t(part, lang))}</h4>")
-            parts.append(_two(texts[part]["en"], texts[part]["de"]))
-        clauses = ", ".join(note.clauses)
+            parts.append(Part("heading", _t(part, lang)))
+            parts.append(_texts(texts[part], f"note:{note.key}/{part}"))
         option = note.option or "—"
-        parts.append(
-            f'<p class="meta">{_e(clauses)} · {_e(_t("option", lang))}: <code>{_e(option)}'
-            "</code></p>"
-        )
+        meta = f"{', '.join(note.clauses)} · {_t('option', lang)}: "
+        parts.append(Part("meta", meta, code=option))
         for k, reading in enumerate(translation.readings(note.number)):
             answer = reading.answer()
             kind = reading.query[0]
             key = f"note:{note.number}:{k}:{reading.kind}"
-            parts.append(f'<h4 class="reading">{_e(reading_word[reading.kind][lang])}</h4>')
+            parts.append(Part("heading", reading_word[reading.kind][lang], css="reading"))
             parts.append(_picture(reading.scenario, answer, kind, lang, key, cache))
-            parts.append(_two(answer.explain("en"), answer.explain("de")))
+            parts.extend(_explained(answer))
         heading = f"{note.number}. {texts['topic'][lang]}"
-        items.append(Item(f"note:{note.number}", heading, "".join(parts)))
+        items.append(Item(f"note:{note.number}", heading, tuple(parts)))
     return items
 
 
-_CSS = """
-body{font:15px/1.45 system-ui,sans-serif;margin:0;color:#1b1b1b;background:#fafafa}
-header{position:sticky;top:0;z-index:2;background:#fff;border-bottom:1px solid #ccc;
- padding:.6em 1.2em;display:flex;gap:1em;flex-wrap:wrap;align-items:center}
-header h1{font-size:1.15em;margin:0 1em 0 0}
-main{max-width:1500px;margin:0 auto;padding:0 1.2em 4em}
-section.item{background:#fff;border:1px solid #ddd;border-radius:6px;margin:1em 0;padding:.6em 1em}
-section.item.ok{border-color:#2e7d32;background:#f4fbf4}
-.two{display:grid;grid-template-columns:1fr 1fr;gap:1em}
-.two pre{white-space:pre-wrap;font:inherit;margin:.2em 0}
-img.picture{max-width:100%;height:auto;display:block;margin:.4em 0}
-textarea{width:100%;min-height:3em;box-sizing:border-box;font:inherit}
-.review{margin-top:.5em;border-top:1px dashed #ccc;padding-top:.4em}
-#status{color:#8a4b00}
-h2{margin-top:1.6em}h3{margin:.2em 0}h4{margin:.6em 0 .2em;font-size:.95em;color:#444}
-@media (max-width:900px){.two{grid-template-columns:1fr}}
-"""
+_SCRIPT_UI = {
+    # the script's words: its key -> the catalogue's review/ key
+    "done": "done",
+    "notDone": "not-done",
+    "imported": "imported",
+    "importedOther": "imported-other",
+    "restored": "restored",
+    "otherBuild": "other-build",
+    "saved": "saved",
+    "savedDirty": "saved-dirty",
+    "notSaved": "not-saved",
+    "leave": "leave",
+    "anonymous": "anonymous",
+    "theySuggest": "they-suggest",
+    "suggestions": "suggestions",
+    "editHint": "edit-hint",
+    "suggested": "suggested",
+    "revert": "revert",
+}
 
-_JS = """
-(function(){
-const FORMAT = %(format)s, LANG = %(lang)s, UI = %(ui)s;
-let extra = {};
-const items = () => Array.from(document.querySelectorAll("section.item"));
-function state(){
-  const out = Object.assign({}, extra);
-  for (const s of items()){
-    out[s.dataset.id] = {checked: s.querySelector("input.ok").checked,
-                         comment: s.querySelector("textarea").value};
-  }
-  return out;
-}
-function progress(){
-  const all = items(), done = all.filter(s => s.querySelector("input.ok").checked).length;
-  for (const s of all) s.classList.toggle("ok", s.querySelector("input.ok").checked);
-  document.getElementById("progress").textContent = done + " / " + all.length + " " + UI.done;
-}
-document.addEventListener("change", progress);
-document.getElementById("export").addEventListener("click", () => {
-  const data = {format: FORMAT, lang: LANG, generator: %(generator)s,
-                reviewer: document.getElementById("reviewer").value, items: state()};
-  const blob = new Blob([JSON.stringify(data, null, 2) + "\\n"], {type: "application/json"});
-  const a = document.createElement("a");
-  a.href = URL.createObjectURL(blob);
-  a.download = "fwwrules-review.json";
-  document.body.appendChild(a); a.click(); a.remove();
-  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-});
-function load(data){
-  const status = document.getElementById("status");
-  if (!data || data.format !== FORMAT || typeof data.items !== "object" || !data.items){
-    status.textContent = UI.bad; return;
-  }
-  const byId = new Map(items().map(s => [s.dataset.id, s]));
-  extra = {}; let n = 0, unknown = 0;
-  for (const [id, v] of Object.entries(data.items)){
-    const s = byId.get(id);
-    if (!s){ extra[id] = v; unknown++; continue; }
-    s.querySelector("input.ok").checked = !!(v && v.checked);
-    s.querySelector("textarea").value = (v && typeof v.comment === "string") ? v.comment : "";
-    n++;
-  }
-  if (typeof data.reviewer === "string") document.getElementById("reviewer").value = data.reviewer;
-  status.textContent = UI.imported.replace("{n}", n).replace("{unknown}", unknown);
-  progress();
-}
-document.getElementById("import").addEventListener("change", ev => {
-  const f = ev.target.files[0]; if (!f) return;
-  const r = new FileReader();
-  r.onload = () => { let d = null; try { d = JSON.parse(r.result); } catch (e) {} load(d); };
-  r.readAsText(f); ev.target.value = "";
-});
-window.fwwReview = {state, load};
-progress();
-})();
-"""
+
+def language_name(code: str) -> str:
+    """A language's name in that language, from the locale data (CLDR, through Babel), as a
+    column heading: ``English``, ``Deutsch`` (a third language needs no code here).
+
+    >>> language_name("en"), language_name("de")
+    ('English', 'Deutsch')
+    """
+    from babel import Locale
+
+    name: str = Locale.parse(code).get_display_name(code) or code
+    return name[:1].upper() + name[1:]
+
+
+def _environment() -> Any:
+    """The Jinja2 environment of the page's template (``templates/`` beside this module, in
+    the wheel as package data): HTML-escaped by default, an unknown name is an error."""
+    import jinja2
+
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("fwwrules.draw", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=False,
+    )
+
+
+def _build_id(lang: str, sections: Sequence[tuple[str, str, list[Item]]]) -> str:
+    """The page's build: a digest of its language, version and every item (what the reviewer
+    sees), so that work kept in the browser belongs to the page it was done on."""
+    import fwwrules
+
+    h = hashlib.sha256(f"{fwwrules.__version__}\0{lang}\0".encode())
+    for key, _, items in sections:
+        h.update(key.encode() + b"\0")
+        for item in items:
+            h.update(repr(item).encode())
+    return h.hexdigest()[:20]
 
 
 def build_review(
@@ -496,6 +546,12 @@ def build_review(
     ``cache`` (``fwwrules review`` uses :func:`default_cache_dir`) pictures drawn by an earlier
     run of the same code are taken from it, and the page is the same byte for byte. Raises
     ``ValueError`` for an unknown language.
+
+    The page is ``templates/review.html.j2`` with ``review.css`` and ``review.js`` inlined
+    (one file, no network). In the browser the reviewer's work is kept in local storage
+    under the page's build (:func:`_build_id`) and restored on reload; the export
+    (``fwwrules/review@1``) holds ticks, comments, suggested wordings and the work of other
+    reviewers imported into the page, by name.
     """
     import fwwrules
 
@@ -503,50 +559,32 @@ def build_review(
     if clauses is None:
         clauses = list(CLAUSE_RULES)
     sections = [
-        ("clauses", clause_items(clauses, lang)),
-        ("examples", example_items(lang, cache)),
-        ("notes", note_items(lang, cache)),
+        ("clauses", _t("clauses", lang), clause_items(clauses, lang)),
+        ("examples", _t("examples", lang), example_items(lang, cache)),
+        ("notes", _t("notes", lang), note_items(lang, cache)),
+        ("texts", _t("texts", lang), word_items(lang)),
     ]
-    out = [
-        "<!DOCTYPE html>",
-        f'<html lang="{lang}"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{_e(_t('title', lang))}</title><style>{_CSS}</style></head><body>",
-        f"<header><h1>{_e(_t('title', lang))}</h1>",
-        f'<label>{_e(_t("reviewer", lang))} <input id="reviewer" type="text" size="18"></label>',
-        f'<button id="export" type="button">{_e(_t("export", lang))}</button>',
-        f'<label class="import">{_e(_t("import", lang))} '
-        '<input id="import" type="file" accept=".json,application/json"></label>',
-        '<span id="progress"></span> <span id="status" role="status"></span></header><main>',
-        f"<p>{_e(_t('intro', lang))}</p>",
-        "<nav><ul>"
-        + "".join(f'<li><a href="#{k}">{_e(_t(k, lang))}</a></li>' for k, _ in sections)
-        + "</ul></nav>",
-    ]
-    for key, items in sections:
-        out.append(f'<h2 id="{key}">{_e(_t(key, lang))} ({len(items)})</h2>')
-        for item in items:
-            out.append(
-                f'<section class="item" data-id="{_e(item.id)}"><h3>{_e(item.heading)}</h3>'
-                f"{item.body}"
-                f'<div class="review"><label><input class="ok" type="checkbox"> '
-                f"{_e(_t('ok', lang))}</label><br><label>{_e(_t('comment', lang))}"
-                f'<textarea aria-label="{_e(_t("comment", lang))}"></textarea></label></div>'
-                "</section>"
-            )
-    ui = {
-        "done": _t("done", lang),
-        "imported": _t("imported", lang),
-        "bad": _t("bad-file", lang).replace("{format}", REVIEW_FORMAT),
-    }
-    script = _JS % {
-        "format": json.dumps(REVIEW_FORMAT),
-        "lang": json.dumps(lang),
-        "ui": json.dumps(ui, ensure_ascii=False),
-        "generator": json.dumps(f"fwwrules {fwwrules.__version__}"),
-    }
-    out.append(f"</main><script>{script}</script></body></html>")
-    return "\n".join(out) + "\n"
+    env = _environment()
+    script = env.loader.get_source(env, "review.js")[0]
+    if "</script" in script.lower():  # pragma: no cover - a programming error
+        raise RuntimeError("review.js must not contain '</script'")
+    ui = {name: _t(key, lang) for name, key in _SCRIPT_UI.items()}
+    ui["bad"] = _t("bad-file", lang).replace("{format}", REVIEW_FORMAT)
+    build = _build_id(lang, sections)
+    generator = f"fwwrules {fwwrules.__version__}"
+    config = {"format": REVIEW_FORMAT, "lang": lang, "build": build, "generator": generator}
+    page: str = env.get_template("review.html.j2").render(
+        lang=lang,
+        ui={key: entry[lang] for key, entry in UI.items()},
+        languages=[(code, language_name(code)) for code in LANGS],
+        sections=[{"key": k, "title": t, "items": items} for k, t, items in sections],
+        build=build,
+        generator=generator,
+        config={**config, "ui": ui},
+        css=env.loader.get_source(env, "review.css")[0],
+        script=script,
+    )
+    return page
 
 
 __all__ = [
@@ -555,6 +593,7 @@ __all__ = [
     "PICTURE_CACHE_ENV",
     "REVIEW_FORMAT",
     "Item",
+    "Part",
     "PictureCache",
     "build_review",
     "default_cache_dir",

@@ -121,6 +121,10 @@ def draw_threat_map(
     hatches += _class_hatches(ax, result, cls)
     legend = _class_legend(ax, layer, lang, alpha, style)
     if board is not None:
+        from ..catalogue import LANGS
+        from .layout import set_titles
+
+        set_titles(ax, [threat_title(result, other) for other in LANGS])
         lay_out(board, result.scenario, threat_title(result, lang))
     return ThreatArtists(ax, image, hatches, legend, board, layer, cls)
 

@@ -32,7 +32,8 @@ Geometry (boundary cases)
   through both. A wall square and an arrow-slit square count as one wall too; along the seam
   between a wall and a low square the line passes the low obstacle only.
 * Border walls: a line crossing a wall segment's relative interior is blocked; touching the
-  wall's free end is not. Where wall material meets at a grid point
+  wall's free end is not, unless the line passes on the wall's side once its ends are nudged
+  into their squares (below). Where wall material meets at a grid point
   (two collinear walls end to end, an L corner, or two wall squares touching diagonally), a
   line through that point is blocked when wall material lies on both sides of it, so no line
   slips through a joint or between two wall squares that touch at a corner.
@@ -47,11 +48,19 @@ Geometry (boundary cases)
   Decided exactly: the ends are moved toward their squares' centres by a rational distance
   small enough that no smaller one changes the answer (:func:`~fwwrules.grid.geometry.nudge`);
   the points a ruling reports lie on the original line.
+* The nudge applies to every line where it meets a border wall at a point (issue 32): a line
+  that ends on a wall's end point, a zero-length line between two corners the squares share,
+  and a line whose middle touches a wall's end are judged as if their ends sat an
+  infinitesimal distance inside their squares. Nudged, such a line passes the point on one
+  side; a border wall leaving the point toward that side blocks it (reported as
+  ``nudged``), one on the other side is only touched. So a wall along the whole border
+  between two adjacent squares gives total cover across it, for melee and ranged attacks.
+  Wall squares stay judged on the line itself: a line to a wall square's corner only touches
+  it (the PRD's sorcerer figure).
 * A line's end is a corner of the attacker's (or target's) square; walls at that corner are
   judged as seen from inside that square: a line that leaves the attacker's corner to the far
-  side of a wall running through that corner is blocked; a line leaving from the free end of a
-  wall is not. A zero-length line (the attacker's and target's squares share that corner) is
-  blocked only when walls separate the two squares at that point.
+  side of a wall running through that corner is blocked, and so is one that leaves it on the
+  wall's side (the nudge); a line leaving a wall's free end away from the wall is not.
 
 Rule decisions (documented per clause)
 --------------------------------------
@@ -109,7 +118,9 @@ Rule decisions (documented per clause)
   walls (wall squares and border walls; low obstacles, arrow slits and creatures never block
   line of effect). Decided exactly: if such a segment
   exists, one also exists through two grid points among the corners of the two spaces and of
-  the walls, so those candidate lines are tried (the corner-to-corner lines first).
+  the walls, so those candidate lines are tried (the corner-to-corner lines first). Under
+  total cover the ruling neither counts clear lines for partial cover nor lists creatures on
+  the lines (soft cover no longer matters).
 * ``grid.consequences``: cover (partial, normal, improved, total) forbids attacks of
   opportunity against the covered creature and allows a Stealth check; soft cover does
   neither (it only works against ranged attacks). The Reflex bonus is the one of the category.

@@ -21,12 +21,14 @@ from .geometry import (
     chebyshev,
     corners,
     creature_distance,
+    creature_steps,
     frac,
     in_reach,
     line_of_effect,
     num,
     reach_by_diagonal,
     space_distance,
+    space_steps,
 )
 from .model import Creature, GridScenario
 from .vocabulary import (
@@ -356,15 +358,19 @@ def _obstruction_reasons(lines: Sequence[GridLine], clause: str, judge: _Judge) 
             elif o.kind == LOW and o.square is not None:
                 dist = {
                     "limit_ft": LOW_OBSTACLE_RANGE_FT,
-                    "target_ft": space_distance(judge.t, o.square) * ft,
-                    "attacker_ft": space_distance(judge.a, o.square) * ft,
+                    **_feet("target", space_distance(judge.t, o.square), ft),
+                    **_counted("target", space_steps(judge.t, o.square)),
+                    **_feet("attacker", space_distance(judge.a, o.square), ft),
+                    **_counted("attacker", space_steps(judge.a, o.square)),
                 }
                 key2 = "counts" if o.counted else o.ignored_by
                 out.append(Reason("grid.low-obstacle", key2, {**base, **dist}))
             elif o.kind == ARROW_SLIT and o.square is not None and clause == "grid.ranged":
                 dist = {
-                    "target_ft": space_distance(judge.t, o.square) * ft,
-                    "attacker_ft": space_distance(judge.a, o.square) * ft,
+                    **_feet("target", space_distance(judge.t, o.square), ft),
+                    **_counted("target", space_steps(judge.t, o.square)),
+                    **_feet("attacker", space_distance(judge.a, o.square), ft),
+                    **_counted("attacker", space_steps(judge.a, o.square)),
                 }
                 if o.counted:
                     out.append(Reason(clause, o.kind, base))
@@ -373,9 +379,22 @@ def _obstruction_reasons(lines: Sequence[GridLine], clause: str, judge: _Judge) 
                     out.append(Reason("grid.improved", "not-behind", {**base, **dist}))
             elif o.kind == WALL and o.point is not None:
                 out.append(Reason(clause, "wall-corner", base))
+            elif o.kind == BORDER_WALL and o.nudged:
+                out.append(Reason(clause, "border-wall-end", base))
             else:
                 out.append(Reason(clause, o.kind, base))
     return out
+
+
+def _feet(name: str, squares: int, square_ft: float) -> dict[str, float]:
+    """``<name>_ft``: a distance of ``squares`` (the 1-2-1 count) in feet."""
+    return {f"{name}_ft": squares * square_ft}
+
+
+def _counted(name: str, counted: tuple[int, int]) -> dict[str, int]:
+    """``<name>_squares`` and ``<name>_diagonal``: the squares a reader counts on the map and
+    how many of those steps are diagonal, shown beside ``<name>_ft`` (the rule's count)."""
+    return {f"{name}_squares": counted[0], f"{name}_diagonal": counted[1]}
 
 
 def _reach_reasons(
@@ -392,6 +411,7 @@ def _reach_reasons(
         "distance": dist,
         "reach_ft": reach * s.square,
         "distance_ft": dist * s.square,
+        **_counted("distance", creature_steps(att, tgt)),
         "square": s.square,
     }
     if adjacent:
@@ -446,12 +466,7 @@ def grid_cover(
             reasons += _reach_reasons(scenario, att, tgt, reach, adjacent=adjacent)
         best = _ranged_best(judge, names, reasons, effect=effect, all_corners=all_corners)
         procedure = "ranged"
-    category: Category = best.category
-    partial = _partial_cover(best, procedure, names, reasons)
-    if not effect:
-        category = "total"
-        partial = None
-        reasons.append(Reason("grid.total", "", names))
+    category, partial = _category_of(best, procedure, names, reasons, effect=effect)
     soft = category == "soft"
     cover: CoverLevel = "cover" if category == "soft" else category
     ac, reflex = BONUS[category]
@@ -539,6 +554,24 @@ def _ranged_best(
     reasons.append(Reason("grid.ranged", "corner-all" if all_corners else "corner", values))
     reasons += _obstruction_reasons(best.lines, "grid.ranged", judge)
     return best
+
+
+def _category_of(
+    best: _Choice,
+    procedure: Procedure,
+    names: Mapping[str, str],
+    reasons: list[Reason],
+    *,
+    effect: bool,
+) -> tuple[Category, PartialCover | None]:
+    """The cover category of the best choice and the partial cover it suggests; without line
+    of effect ``total`` (``grid.total``), where neither the partial-cover count nor the
+    creatures on the lines (soft cover) matter any longer: their reasons are dropped."""
+    if effect:
+        return best.category, _partial_cover(best, procedure, names, reasons)
+    reasons[:] = [x for x in reasons if x.message_id != "grid.soft/through"]
+    reasons.append(Reason("grid.total", "", names))
+    return "total", None
 
 
 def _partial_cover(

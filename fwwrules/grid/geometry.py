@@ -155,6 +155,17 @@ def _in_open_arc(start: Vec, end: Vec, ray: Vec) -> bool:
     return _cross(ray, end) > 0
 
 
+def _in_cone(a: Vec, d: Vec, ray: Vec) -> bool:
+    """True when ``ray`` lies strictly inside the convex cone between ``a`` and ``d`` (an angle
+    below 180 degrees; parallel or opposite ``a`` and ``d`` span no cone)."""
+    turn = _cross(a, d)
+    if turn > 0:
+        return _cross(a, ray) > 0 and _cross(ray, d) > 0
+    if turn < 0:
+        return _cross(a, ray) < 0 and _cross(ray, d) < 0
+    return False
+
+
 def _separated(before: Vec, after: Vec, rays: Iterable[Vec]) -> bool:
     """Wall material on both sides of a path that arrives along ``before`` and leaves along
     ``after`` (both pointing away from the point): the path is sealed there."""
@@ -172,7 +183,8 @@ class Obstruction:
     """Something a line passes: ``kind`` is one of :data:`VERDICTS`.
 
     ``square`` for square terrain and creatures, ``point`` where a line is sealed by border
-    walls (or squeezes between wall squares), ``creature`` the id for soft cover. ``counted``
+    walls (or squeezes between wall squares, or meets a border wall's end, ``nudged``),
+    ``creature`` the id for soft cover. ``counted``
     is False for a low obstacle the ``grid.low-obstacle`` rule discards (``ignored_by`` says
     which test: ``far`` or ``attacker-closer``) and for an arrow slit the target is not behind
     (``grid.improved``, ``not-behind``).
@@ -184,6 +196,10 @@ class Obstruction:
     creature: str | None = None
     counted: bool = True
     ignored_by: IgnoredBy = ""
+    nudged: bool = False
+    """A border wall that the line only touches at ``point`` (a wall's end, or where walls meet
+    beside it) and crosses once its ends are nudged into their squares (the lines-along-walls
+    decision); ``False`` for a wall the line itself crosses."""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
@@ -194,6 +210,8 @@ class Obstruction:
         if self.creature is not None:
             out["creature"] = self.creature
         out["counted"] = self.counted
+        if self.nudged:
+            out["nudged"] = True
         if self.ignored_by:
             clause = "grid.improved" if self.kind == ARROW_SLIT else "grid.low-obstacle"
             out["ignored_by"] = f"{clause}/{self.ignored_by}"
@@ -376,28 +394,98 @@ class Tracer:
         slits: bool,
     ) -> tuple[Obstruction, ...]:
         ends: list[Obstruction | None]
-        if p == q:  # zero length: walls between the two squares at their shared corner
-            rays = self._rays(p)
-            before = (start_inside[0] - p[0], start_inside[1] - p[1])
-            after = (end_inside[0] - q[0], end_inside[1] - q[1])
-            ends = [self._sealed(p, before, after, rays) if rays else None]
+        into_start = (start_inside[0] - p[0], start_inside[1] - p[1])
+        into_end = (end_inside[0] - q[0], end_inside[1] - q[1])
+        if p == q:  # zero length: from one square's side of the shared corner to the other's
+            ends = [self._end(p, into_start, into_end)]
         else:
             d = (q[0] - p[0], q[1] - p[1])
-            ends = [
-                self._end(p, (start_inside[0] - p[0], start_inside[1] - p[1]), d),
-                self._end(q, (-d[0], -d[1]), (end_inside[0] - q[0], end_inside[1] - q[1])),
-            ]
+            ends = [self._end(p, into_start, d), self._end(q, into_end, (-d[0], -d[1]))]
         out = list(self._middle(p, q, creatures, effect_only, slits))
+        if p != q:
+            out += [ob for ob in self._nudged_middle(p, q, into_start, into_end) if ob not in out]
         for ob in ends:
             if ob is not None and ob not in out:
                 out.append(ob)
         return tuple(out)
 
-    def _end(self, x: Point, before: Point, after: Point) -> Obstruction | None:
-        """Walls at an end of the segment: ``before`` points into the square the end belongs
-        to (or back along the segment), ``after`` along the segment (or into the square)."""
+    def _nudged_middle(
+        self, p: Point, q: Point, into_start: Point, into_end: Point
+    ) -> list[Obstruction]:
+        """Border walls that leave a grid point inside the segment toward the side the nudged
+        line passes it on (the lines-along-walls decision: the ends sit an infinitesimal
+        distance inside their squares, so the line is moved by ``(1 - t) * into_start + t *
+        into_end`` times that distance at its point ``t``). A wall's end that the line only
+        touches is crossed when the wall lies on that side: a wall along the whole border
+        between two adjacent squares blocks the line along the squares' common side through
+        its end. Where the nudged line still runs through the point, :meth:`_middle` judges it
+        (sealed only by material on both sides)."""
+        if not self.s.wall_edges:
+            return []
+        d = (q[0] - p[0], q[1] - p[1])
+        found: list[Obstruction] = []
+        for t, x in self._lattice_points(p, q):
+            rays = [r for r in self._rays(x) if r[0] == 0 or r[1] == 0]
+            if not rays:
+                continue
+            shift = (
+                (1 - t) * into_start[0] + t * into_end[0],
+                (1 - t) * into_start[1] + t * into_end[1],
+            )
+            side = _cross(d, shift)
+            if side == 0:
+                continue
+            if any(_cross(d, r) * side > 0 for r in rays):
+                found.append(Obstruction(BORDER_WALL, point=x, nudged=True))
+        return found
+
+    def _lattice_points(self, p: Point, q: Point) -> list[tuple[Fraction, Point]]:
+        """The grid points strictly inside the segment ``p``-``q`` where wall material stands,
+        with their parameter ``t`` (0 at ``p``, 1 at ``q``), in order."""
+        (px, py), (qx, qy) = p, q
+        dx, dy = qx - px, qy - py
+        out: list[tuple[Fraction, Point]] = []
+        if dx == 0 and dy == 0:
+            return out
+        if all(_is_int(v) for v in (px, py, qx, qy)):
+            g = math.gcd(int(dx), int(dy))
+            for i in range(1, g):
+                x = (px + dx * i / g, py + dy * i / g)
+                if (int(x[0]), int(x[1])) in self.s.material:
+                    out.append((Fraction(i, g), x))
+            return out
+        for x in self._grid_points(p, q):
+            if x in (p, q) or not (_is_int(x[0]) and _is_int(x[1])):
+                continue
+            if (int(x[0]), int(x[1])) in self.s.material:
+                t = (x[0] - px) / dx if dx else (x[1] - py) / dy
+                out.append((t, x))
+        return out
+
+    def _end(self, x: Point, inside: Point, along: Point) -> Obstruction | None:
+        """Walls at an end ``x`` of the segment: ``inside`` points from ``x`` into the square
+        the end belongs to, ``along`` along the segment (for a zero-length segment: into the
+        other square).
+
+        Sealed (wall material on both sides of the path from inside the square through ``x``
+        along the segment): blocked, as at any point of a line. Otherwise the end is nudged
+        into its square (the lines-along-walls decision applies to every end): the nudged line
+        passes ``x`` on the side of the convex angle between ``inside`` and ``along``, so a
+        border wall leaving ``x`` strictly inside that angle is crossed (a wall along the
+        border of two adjacent squares blocks a line that ends on its end point, and the
+        zero-length line at their shared corner). A wall square whose corner ``x`` is stays
+        only touched (the PRD's figures: a line to a corner of a wall square is not blocked
+        by it), as does a border wall outside that angle.
+        """
         rays = self._rays(x)
-        return self._sealed(x, before, after, rays) if rays else None
+        if not rays:
+            return None
+        sealed = self._sealed(x, inside, along, rays)
+        if sealed is not None:
+            return sealed
+        if any(_in_cone(inside, along, r) for r in rays if r[0] == 0 or r[1] == 0):
+            return Obstruction(BORDER_WALL, point=x, nudged=True)
+        return None
 
     @staticmethod
     def _sealed(x: Point, before: Point, after: Point, rays: list[Point]) -> Obstruction | None:
@@ -533,6 +621,30 @@ def pf_distance(a: Square, b: Square) -> int:
 
 def space_distance(cr: Creature, sq: Square) -> int:
     return min(pf_distance(s, sq) for s in cr.squares)
+
+
+def steps(a: Square, b: Square) -> tuple[int, int]:
+    """The squares between two squares as a reader counts them on the map, and how many of
+    those steps are diagonal (the 1-2-1 count of :func:`pf_distance` makes every second
+    diagonal step count double).
+
+    >>> steps((0, 0), (2, 2)), steps((0, 0), (3, 1)), pf_distance((0, 0), (2, 2))
+    ((2, 2), (3, 1), 3)
+    """
+    dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
+    return max(dx, dy), min(dx, dy)
+
+
+def space_steps(cr: Creature, sq: Square) -> tuple[int, int]:
+    """:func:`steps` from the creature's square nearest to ``sq`` (the one
+    :func:`space_distance` measures from)."""
+    return min((pf_distance(s, sq), steps(s, sq)) for s in cr.squares)[1]
+
+
+def creature_steps(a: Creature, b: Creature) -> tuple[int, int]:
+    """:func:`steps` between the nearest squares of two creatures (those
+    :func:`creature_distance` measures)."""
+    return min((pf_distance(x, y), steps(x, y)) for x in a.squares for y in b.squares)[1]
 
 
 def chebyshev(a: Creature, b: Creature) -> int:

@@ -184,6 +184,10 @@ def shooter_layer(
     which = weapon_indices(weapons, choice)
     # melee.engaged: an engaged shooter may attack only those it is engaged with.
     out.weapon[live, j] = which[0]  # the weapon reported where none may attack
+    # melee.stunned: a Stunned shooter takes no Action but the Move that removes its marker.
+    if scenario.model(sid).stunned:
+        out.reason[live, j] = clauses.code("melee.stunned")
+        return
     if engagements(scenario).get(sid):
         out.reason[live, j] = clauses.code("melee.engaged")
         return
