@@ -15,8 +15,8 @@ from typing import Any
 import matplotlib
 import numpy as np
 import pytest
+from frame_decoder import unpack
 from fwwrules_widgets import AttackPanel, ThreatPanel
-from fwwrules_widgets.board_canvas import unpack
 from fwwrules_widgets.view import MAX_PX_PER_MM
 
 import fwwrules
