@@ -38,6 +38,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from . import scalars
+from .checks import IDENT_EXPECTED, IDENT_PATTERN, text_problem
 from .constants import (
     MAX_FILE_BYTES,
     MAX_GRID_WALLS,
@@ -907,10 +908,9 @@ def _expected(err: Mapping[str, Any], path: Path_, model: type[BaseModel] | None
     if kind in ("string_type", "string_unicode"):
         return "expected text"
     if kind == "string_pattern_mismatch":
-        pattern = str(ctx.get("pattern", ""))
-        if "a-z0-9" in pattern:
-            return "expected an id: lowercase letters, digits and '-' (such as 'laser-rifle')"
-        return "expected text without control characters"
+        if str(ctx.get("pattern", "")) == IDENT_PATTERN:
+            return IDENT_EXPECTED
+        return text_problem(err.get("input")) or "expected text without control characters"
     if kind == "string_too_long":
         return f"expected at most {ctx.get('max_length')} characters"
     if kind in ("dict_type", "model_type", "model_attributes_type", "mapping_type"):

@@ -18,7 +18,8 @@ from fwwrules.pieces import RULESET_NAMES
 from fwwrules.placement import move_model
 from fwwrules.rulings import AttackRuling
 
-from .panel import MovablePanel, board_and_side, fit_control, wrap_row
+from .layout import board_and_side, fit_control, wrap_row
+from .panel import MovablePanel
 from .text import snap_label, ui
 from .view import BoardView, static_bundle
 
@@ -100,6 +101,7 @@ class AttackPanel(MovablePanel):
             self.scenario, self.view.ax, style=style, ruling=self.ruling, lang=self.lang.value
         )
         self.view.artists = self.artists
+        self.view.frame_board(lambda: self.artists, lambda: self.scenario)
         self._show_text()
         self._relabel()
 

@@ -26,7 +26,8 @@ from fwwrules.errors import FwwError
 from fwwrules.pieces import RULESET_NAMES
 
 from .attack_panel import error_html
-from .panel import MovablePanel, board_and_side, fit_control, wrap_row
+from .layout import board_and_side, fit_control, wrap_row
+from .panel import MovablePanel
 from .text import snap_label, ui
 from .view import BoardView, static_bundle
 
@@ -91,6 +92,7 @@ class MeleePanel(MovablePanel):
             scenario, self.view.ax, style=style, lang=lang, **self._overlays()
         )
         self.view.artists = self.artists
+        self.view.frame_board(lambda: self.artists, lambda: self.scenario)
         self._show_text()
         self._relabel()
         for control in (

@@ -23,7 +23,8 @@ from fwwrules.placement import place_by_hand
 from fwwrules.threat import ThreatMap, default_area, sides_of
 
 from .attack_panel import error_html, move_model
-from .panel import ControlPanel, board_and_side, fit_control, wrap_row
+from .layout import board_and_side, fit_control, wrap_row
+from .panel import ControlPanel
 from .text import snap_label, ui
 from .view import BoardView, static_bundle
 
@@ -82,6 +83,7 @@ class ThreatPanel(ControlPanel):
         self.view.texts.hold = self._held
         self.board: BoardArtists = draw_board(self.scenario, self.view.ax, style=style, lang=lang)
         self.view.artists = self.board
+        self.view.frame_board(lambda: self.board, lambda: self.scenario)
         self.overlay: ThreatArtists | None = None
         (self.marker,) = self.view.ax.plot(
             [],
