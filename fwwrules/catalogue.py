@@ -2192,6 +2192,11 @@ UI_TEXT: dict[str, Entry] = {
         "wieder bedienen zu können.",
     },
     "panel/slide-to": {"en": "to x", "de": "nach x"},
+    "panel/slide-hint": {
+        "en": "Drag the dashed ghost on the board to where the slide ends, or set to x and y.",
+        "de": "Den gestrichelten Umriss auf dem Spielfeld dorthin ziehen, wo der Slide endet, "
+        "oder nach x und y setzen.",
+    },
     "panel/zoom-in": {"en": "Zoom in (+)", "de": "Vergrößern (+)"},
     "panel/zoom-out": {"en": "Zoom out (−)", "de": "Verkleinern (−)"},
     "panel/fit-table": {"en": "Fit table", "de": "Ganzer Tisch"},
