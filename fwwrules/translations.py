@@ -2,7 +2,7 @@
 code, one file per language, English the source language.
 
 Every message's context (``msgctxt``) is the text's id in the catalogue (a message id such as
-``ranged.los/clear``, or ``rule:<clause>``, ``note:<key>``, ``word:<token>``,
+``<clause>/<key>``, or ``rule:<clause>``, ``note:<key>``, ``word:<token>``,
 ``ui:<surface>/<key>``); its ``msgid`` is the English text, its ``msgstr`` the language's text
 (in ``en.po`` the same as the ``msgid``). A message whose text depends on a count has a
 ``msgid_plural`` and one ``msgstr[N]`` per plural form of the language (the file's
