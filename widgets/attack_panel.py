@@ -101,6 +101,7 @@ class AttackPanel(MovablePanel):
             self.scenario, self.view.ax, style=style, ruling=self.ruling, lang=self.lang.value
         )
         self.view.artists = self.artists
+        self.view.frame_board(lambda: self.artists, lambda: self.scenario)
         self._show_text()
         self._relabel()
 

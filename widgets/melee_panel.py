@@ -92,6 +92,7 @@ class MeleePanel(MovablePanel):
             scenario, self.view.ax, style=style, lang=lang, **self._overlays()
         )
         self.view.artists = self.artists
+        self.view.frame_board(lambda: self.artists, lambda: self.scenario)
         self._show_text()
         self._relabel()
         for control in (

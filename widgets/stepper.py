@@ -106,6 +106,7 @@ class ExampleStepper(PictureExport):
         self.html = widgets.HTML(layout=widgets.Layout(width="auto"))
         self.view = BoardView(style, interactive=interactive)
         self.artists: BoardArtists | None = None
+        self.view.frame_board(lambda: self.artists, lambda: self.step.scenario)
         self._drawn: Scenario | None = None
         self.prev.on_click(lambda _: self.go(self.index - 1))
         self.next.on_click(lambda _: self.go(self.index + 1))

@@ -83,6 +83,7 @@ class ThreatPanel(ControlPanel):
         self.view.texts.hold = self._held
         self.board: BoardArtists = draw_board(self.scenario, self.view.ax, style=style, lang=lang)
         self.view.artists = self.board
+        self.view.frame_board(lambda: self.board, lambda: self.scenario)
         self.overlay: ThreatArtists | None = None
         (self.marker,) = self.view.ax.plot(
             [],
