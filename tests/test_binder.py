@@ -116,18 +116,15 @@ WIDGET_SETTINGS = REPO / "jupyter-config" / "lab" / "overrides.d" / "fwwrules_wi
 def test_notebooks_are_saved_with_their_widget_state() -> None:
     """fwwrules_widgets' settings default (the wheel's overrides.d file, postBuild's copy): the
     widget manager saves widget state with the notebook, a valid setting of its schema."""
-    from jupyter_core.paths import jupyter_path
+    from jupyterlab.commands import get_app_dir
 
     settings: dict[str, dict[str, Any]] = json.loads(WIDGET_SETTINGS.read_text())
     plugin = "@jupyter-widgets/jupyterlab-manager:plugin"
     assert settings == {plugin: {"saveState": True}}
     package, name = plugin.split(":")
-    # a prebuilt extension keeps its settings schema beside it
-    schemas = [
-        Path(d) / package / "schemas" / package / f"{name}.json"
-        for d in jupyter_path("labextensions")
-    ]
-    schema = json.loads(next(p for p in schemas if p.exists()).read_text())
+    # a prebuilt extension keeps its settings schema beside it, next to the lab's own folder
+    prebuilt = Path(get_app_dir()).parent / "labextensions" / package
+    schema = json.loads((prebuilt / "schemas" / package / f"{name}.json").read_text())
     jsonschema.validate(True, schema["properties"]["saveState"])
     data = _pyproject()["tool"]["setuptools"]["data-files"]
     relative = str(WIDGET_SETTINGS.relative_to(REPO))
