@@ -81,9 +81,12 @@ class BoardStyle:
     # Sides: one colour and hatch per side, by side order on the board (:func:`side_looks`).
     neutral_colour: str = "#999999"
     neutral_hatch: str = "oo"
-    base_alpha: float = 0.8
+    base_alpha: float = 1.0
     base_edge: str = "#000000"
-    base_linewidth: float = 1.0
+    base_linewidth: float = 0.8
+    base_hatch_linewidth: float = 0.6
+    """The hatch of a base (its side's) is drawn thinner than a terrain piece's, so a base a few
+    pixels across still shows its side's colour over most of its area."""
     # Terrain by kind.
     terrain: tuple[tuple[str, TerrainLook], ...] = (
         ("blocking", TerrainLook("#4D4D4D", "#000000", "xx")),

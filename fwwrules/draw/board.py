@@ -612,7 +612,7 @@ def _leader_line(ax: Axes, style: BoardStyle) -> Line2D:
     """The (empty) leader lines of names placed away from what they name."""
     line = Line2D(
         [], [], color=style.leader_colour, linewidth=style.leader_linewidth,
-        zorder=style.label_zorder - 0.05, visible=False, solid_capstyle="round",
+        zorder=2.9, visible=False, solid_capstyle="round",
     )  # fmt: skip
     ax.add_line(line)
     return line
@@ -687,8 +687,10 @@ def _ruling_lines(ax: Axes, style: BoardStyle) -> dict[str, Line2D]:
         alpha=0.8,
     )
     out["blockers"] = line(4.0, color=style.blocker_colour, linewidth=2.5)
+    # The sight, the fan and the Line of Cover run below the bases: a base a few pixels across
+    # keeps its side's colour (the lines join the bases; inside them they tell nothing).
     out["fan"] = line(
-        4.1,
+        2.85,
         color=style.fan_colour,
         alpha=style.fan_alpha,
         linestyle=style.fan_linestyle,
@@ -702,10 +704,10 @@ def _ruling_lines(ax: Axes, style: BoardStyle) -> dict[str, Line2D]:
         4.4, color=style.graze_colour, linestyle=style.graze_linestyle, linewidth=2.0
     )
     out["loc"] = line(
-        4.5, color=style.loc_colour, linestyle=style.loc_linestyle, linewidth=style.loc_linewidth
+        2.95, color=style.loc_colour, linestyle=style.loc_linestyle, linewidth=style.loc_linewidth
     )
     out["crossings"] = line(4.6, color=style.cover_colour, linewidth=style.cover_linewidth + 1.0)
-    out["sight"] = line(4.45, color=style.los_colour, linewidth=style.los_linewidth)
+    out["sight"] = line(2.9, color=style.los_colour, linewidth=style.los_linewidth)
     size = style.marker_size
     out["crossing_points"] = markers(4.8, style.cover_colour, style.crossing_marker, size)
     out["graze_points"] = markers(4.8, style.graze_colour, style.graze_marker, size)
@@ -767,6 +769,9 @@ def _add_base(
         label=model_id,
         picker=True,
     )
+    thinner = getattr(base, "set_hatch_linewidth", None)  # matplotlib 3.10 and later
+    if thinner is not None:
+        thinner(style.base_hatch_linewidth)
     # add_artist, not add_patch: the limits are fixed (autoscale off), and updating the data
     # limits with every base's path is a noticeable part of drawing a full board.
     ax.add_artist(base)
