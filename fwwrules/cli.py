@@ -19,9 +19,10 @@ from typing import Any
 from . import __version__
 from .arguments import point
 from .catalogue import LANGS
+from .checks import nfc
 from .errors import FwwError, QueryError, ScenarioError, printable
 from .pieces import BANDS, RULESET_NAMES, Bounds
-from .writing import WriteError, write_atomic
+from .writing import WriteError, refuse_onto_inputs, write_atomic
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -81,6 +82,23 @@ def _check_folder(path: str) -> None:
         raise WriteError(path, reason, errno.ENOENT)
 
 
+def _outputs(output: str, langs: Sequence[str]) -> list[str]:
+    """The files a command writes for ``-o output``: the file itself, or one per language
+    (``board.en.png``, :func:`~fwwrules.draw.export.language_path`'s names) for several."""
+    if len(langs) == 1:
+        return [output]
+    out = Path(output)
+    return [str(out.with_name(f"{out.stem}.{lang}{out.suffix}")) for lang in langs]
+
+
+def _not_onto_inputs(outputs: Sequence[str], inputs: Sequence[str | os.PathLike[str]]) -> None:
+    """Refuse (exit 2, before any work) to write an output onto one of the command's inputs:
+    the same file, a hard link of it or a symbolic link to it
+    (:func:`~fwwrules.writing.refuse_onto_inputs`)."""
+    for output in outputs:
+        refuse_onto_inputs(output, inputs)
+
+
 def _json(data: Any, **kwargs: Any) -> str:
     """JSON text; never NaN or Infinity (they are not JSON: a value that would need one is a
     bug, reported as such, since every number entering a command is checked)."""
@@ -127,6 +145,12 @@ def cmd_schema(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _id(text: str) -> str:
+    """An id as the command line gives it, in NFC as a file's ids are read (a terminal may
+    pass ``ö`` as ``o`` and a combining diaeresis)."""
+    return str(nfc(text))
+
+
 def _area(text: str) -> Bounds:
     try:
         x0, y0, x1, y1 = (float(v) for v in text.split(","))
@@ -150,6 +174,7 @@ def cmd_threat(args: argparse.Namespace) -> int:
         )
     if args.output:
         _check_folder(args.output)
+        _not_onto_inputs([args.output], [args.file])
     result = threat_map(
         scenario,
         args.side,
@@ -235,6 +260,8 @@ def cmd_render(args: argparse.Namespace) -> int:
     if (args.slide is None) != (args.to is None):
         raise QueryError("give both --slide MODEL and --to X,Y, or neither")
     _check_folder(args.output)
+    langs: list[str] = args.lang
+    _not_onto_inputs(_outputs(args.output, langs), [args.file])
     target = args.target
     if target is not None and not isinstance(scenario, GridScenario):
         target = _target(target)  # a point X,Y, as `ruling` takes it
@@ -245,7 +272,6 @@ def cmd_render(args: argparse.Namespace) -> int:
             f"drawing needs matplotlib: pip install 'fwwrules[draw]' ({exc})"
         ) from None
     size = {"scale": args.scale, "dpi": args.dpi, "width": args.width}
-    langs: list[str] = args.lang
     if args.slide is not None:
         from .draw.animate import render_slide
         from .draw.export import language_path
@@ -306,10 +332,12 @@ def cmd_examples(args: argparse.Namespace) -> int:
         for name, title in titles.items():
             _say(f"{name:<{width}}  {title}")
         return EXIT_OK
-    text = example_path(args.name).read_text(encoding="utf-8")
+    source = example_path(args.name)
+    text = source.read_text(encoding="utf-8")
     if args.output is None:
         _say(text.removesuffix("\n"))
         return EXIT_OK
+    _not_onto_inputs([args.output], [source])
     _wrote(write_atomic(args.output, text))
     return EXIT_OK
 
@@ -352,6 +380,7 @@ def _review_suggestions(args: argparse.Namespace) -> int:
         (lang,) = langs
     output = args.output or f"{lang}.po"
     _check_folder(output)
+    _not_onto_inputs([output], args.suggestions)
     result = suggestions_po(exports, lang, __version__)
     if result.unknown:
         print(
@@ -417,7 +446,9 @@ def _add_threat(sub: Any) -> None:
         "the threat map: what the enemy can do to a model at each position",
     )
     sp.add_argument("file")
-    sp.add_argument("--side", required=True, help="the side of the model standing at each position")
+    sp.add_argument(
+        "--side", type=_id, required=True, help="the side of the model standing at each position"
+    )
     sp.add_argument("--base", type=float, help="its base diameter in the file's units (32 mm)")
     sp.add_argument("--step", type=float, help="grid step in the file's units (1/4 in)")
     sp.add_argument("--area", type=_area, metavar="X0,Y0,X1,Y1", help="the part of the table")
@@ -441,9 +472,11 @@ def _add_rulings(sub: Any) -> None:
     """``fwwrules ruling``, ``withdraw`` and ``slide``."""
     sp = _command(sub, "ruling", cmd_ruling, "may the attacker attack the target, and how")
     sp.add_argument("file")
-    sp.add_argument("--attacker", required=True)
-    sp.add_argument("--target", required=True, help="a model id, a terrain id, or a point X,Y")
-    sp.add_argument("--weapon")
+    sp.add_argument("--attacker", type=_id, required=True)
+    sp.add_argument(
+        "--target", type=_id, required=True, help="a model id, a terrain id, or a point X,Y"
+    )
+    sp.add_argument("--weapon", type=_id)
     sp.add_argument("--rules", choices=RULESET_NAMES)
     sp.add_argument("--band", choices=BANDS)
     sp.add_argument("--quick", action="store_true", help="a Quick Action attack (-2)")
@@ -459,13 +492,13 @@ def _add_rulings(sub: Any) -> None:
 
     sp = _command(sub, "withdraw", cmd_withdraw, "the free attacks a withdrawal provokes")
     sp.add_argument("file")
-    sp.add_argument("--model", required=True)
+    sp.add_argument("--model", type=_id, required=True)
     sp.add_argument("--rules", choices=RULESET_NAMES)
     _answer_options(sp)
 
     sp = _command(sub, "slide", cmd_slide, "whether a slide to a new centre is legal")
     sp.add_argument("file")
-    sp.add_argument("--model", required=True)
+    sp.add_argument("--model", type=_id, required=True)
     sp.add_argument("--to", required=True, type=_point, metavar="X,Y")
     sp.add_argument("--rules", choices=RULESET_NAMES)
     _answer_options(sp)
@@ -486,9 +519,11 @@ def _add_render(sub: Any) -> None:
         default="board.png",
         help="the picture: .png or .svg (with --slide also .gif or .html); default board.png",
     )
-    sp.add_argument("--attacker", help="a model id: draw its ruling against --target")
-    sp.add_argument("--target", help="a model id, a terrain id, or a point X,Y (with --attacker)")
-    sp.add_argument("--weapon", help="a weapon id (default: the attacker's first weapon)")
+    sp.add_argument("--attacker", type=_id, help="a model id: draw its ruling against --target")
+    sp.add_argument(
+        "--target", type=_id, help="a model id, a terrain id, or a point X,Y (with --attacker)"
+    )
+    sp.add_argument("--weapon", type=_id, help="a weapon id (default: the attacker's first weapon)")
     sp.add_argument("--rules", choices=RULESET_NAMES, help="the ruleset (default: the file's)")
     sp.add_argument("--band", choices=BANDS, help="the range band the attacker chooses")
     sp.add_argument("--title", help="the picture's title (default: the file's, in --lang)")
@@ -520,7 +555,9 @@ def _add_render(sub: Any) -> None:
     size.add_argument(
         "--scale", type=_positive, help="times the panel's own size: 2 gives 1560 x 1080 pixels"
     )
-    sp.add_argument("--slide", metavar="MODEL", help="animate this model's slide (melee.slide)")
+    sp.add_argument(
+        "--slide", type=_id, metavar="MODEL", help="animate this model's slide (melee.slide)"
+    )
     sp.add_argument("--to", type=_point, metavar="X,Y", help="where the slide ends (--slide)")
     sp.add_argument(
         "--frames", type=int, default=None, help="frames of a slide animation (default 24)"
@@ -568,8 +605,8 @@ def _add_files(sub: Any) -> None:
 
     sp = _command(sub, "grid", cmd_grid, "Pathfinder 1e grid cover")
     sp.add_argument("file")
-    sp.add_argument("--attacker", required=True)
-    sp.add_argument("--target", required=True)
+    sp.add_argument("--attacker", type=_id, required=True)
+    sp.add_argument("--target", type=_id, required=True)
     sp.add_argument("--attack", choices=GRID_ATTACKS, default="ranged")
     _answer_options(sp)
 

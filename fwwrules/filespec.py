@@ -6,8 +6,10 @@ imports pydantic, so only the readers of files (and ``fwwrules schema``) import 
 Boundary cases
 --------------
 * :data:`Text` is one line of at most 200 characters with no control character (C0, DEL or
-  C1: ``\\x00``-``\\x1f``, ``\\x7f``-``\\x9f``), so a name can never drive a terminal; a tab
-  is a control character too.
+  C1: ``\\x00``-``\\x1f``, ``\\x7f``-``\\x9f``), so a name can never drive a terminal (a
+  tab is a control character too), and no bidirectional control or invisible character, so a
+  name can neither reverse the line it stands in nor pass for another
+  (:mod:`fwwrules.checks` states the rule; the check of a board built in Python uses it too).
 * Numbers are strict: a string (``"40"``) or a boolean (``true``) is an error, never converted;
   infinities and NaN are refused; absolute values above ``MAX_COORDINATE`` are refused.
 """
@@ -20,6 +22,7 @@ from typing import Annotated, Any
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Discriminator,
     Field,
@@ -29,15 +32,32 @@ from pydantic import (
 )
 
 from .catalogue import Lang
+from .checks import IDENT_MAX_LENGTH as IDENT_MAX_LENGTH
+from .checks import IDENT_PATTERN as IDENT_PATTERN
+from .checks import TEXT_MAX_LENGTH as TEXT_MAX_LENGTH
+from .checks import TEXT_PATTERN as TEXT_PATTERN
+from .checks import ident_problem, nfc
 from .constants import MAX_COORDINATE
 from .loading import describe
 
-IDENT_PATTERN = r"^[a-z0-9-]+$"  # docs/scenario-format.md: [a-z0-9-]+
-Ident = Annotated[str, StringConstraints(strict=True, pattern=IDENT_PATTERN, max_length=64)]
 
-TEXT_MAX_LENGTH = 200
-TEXT_PATTERN = r"^[^\x00-\x1f\x7f-\x9f]*$"
-"""Display text: no control characters (they could drive a terminal)."""
+def _ident(value: str) -> str:
+    problem = ident_problem(value)
+    if problem is not None:
+        raise ValueError(problem)
+    return value
+
+
+Ident = Annotated[
+    str,
+    BeforeValidator(nfc),
+    StringConstraints(strict=True),
+    AfterValidator(_ident),
+    WithJsonSchema({"type": "string", "pattern": IDENT_PATTERN, "maxLength": IDENT_MAX_LENGTH}),
+]
+"""An id, read in NFC (:func:`fwwrules.checks.ident_problem` states the rule: lowercase
+letters of any script, digits and ``-``)."""
+
 Text = Annotated[
     str, StringConstraints(strict=True, max_length=TEXT_MAX_LENGTH, pattern=TEXT_PATTERN)
 ]

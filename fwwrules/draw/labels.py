@@ -657,6 +657,8 @@ def place_labels(artists: BoardArtists) -> None:
         return
     for m in artists.state.get("markers", []):
         m.set_visible(False)
+    for t in artists.state.pop("placed_out", []):  # placed again: maybe there is room now
+        t.set_visible(True)
     pad = PAD_PX * artists.figure.dpi / 100.0
     obstacles = _Obstacles.of_board(artists, renderer)
     to_data = artists.ax.transData.inverted()
@@ -672,7 +674,7 @@ def place_labels(artists: BoardArtists) -> None:
             obstacles.add(spot[0], spot[1], w, h)
             _lead(artists, obstacles, leaders, t, t, spot, w - 2 * pad, h - 2 * pad)
             continue
-        t.set_visible(False)
+        _place_out(artists, t)
         text = t.get_text().replace("\n", ", ")
         number = key.get(text)
         if markers >= MAX_MARKERS or (number is None and len(key) >= MAX_KEY_ENTRIES):
@@ -843,24 +845,27 @@ def _pending(
         if not t.get_text():
             t.set_visible(False)
             continue
-        if id(t) not in ruling:
-            if names >= room:
-                t.set_visible(False)
-                dropped += 1
-                continue
-            names += 1
-            if t.get_bbox_patch() is None:  # a name's box is made when it is first placed
-                t.set_bbox(label_box(artists.style))
         anchor = t.get_gid() and artists.state.get("anchors", {}).get(t.get_gid())
         t.set_horizontalalignment("center")
         t.set_verticalalignment("center")
         if anchor:
             t.set_position(anchor)
+        ax_, ay_ = ax.transData.transform(t.get_position())
+        if not _in_view(t, artists, (ax_, ay_), obstacles.axes_box):
+            _place_out(artists, t)  # what it names is out of view (a zoomed panel): no label
+            continue
+        if id(t) not in ruling:
+            if names >= room:
+                _place_out(artists, t)
+                dropped += 1
+                continue
+            names += 1
+            if t.get_bbox_patch() is None:  # a name's box is made when it is first placed
+                t.set_bbox(label_box(artists.style))
         look = _look(t)
         size = sizes.get(look)
         if size is None:  # labels of one text in one font and box are one size
             size = sizes[look] = label_size(t, renderer)
-        ax_, ay_ = ax.transData.transform(t.get_position())
         pending.append((t, size[0] + 2 * pad, size[1] + 2 * pad, (ax_, ay_)))
     return pending, dropped
 
@@ -901,6 +906,30 @@ def _lines_height(n: int, like: Text, renderer: Any) -> float:
     if fig is not None:
         probe.set_figure(fig)
     return float(probe.get_window_extent(renderer).height)
+
+
+def _place_out(artists: BoardArtists, t: Text) -> None:
+    """Hide a label that placing leaves out (no room, out of view); the next placing shows
+    it again first (a board laid out again for another view, :func:`~.board.set_view`,
+    without :func:`~.board.update_board`, which shows every label itself)."""
+    t.set_visible(False)
+    artists.state.setdefault("placed_out", []).append(t)
+
+
+def _in_view(t: Text, artists: BoardArtists, anchor: tuple[float, float], box: Rect) -> bool:
+    """Whether what ``t`` names is in the board's box (display px): a base's centre, a piece
+    of terrain's outline (any part of it), else the label's anchor. A zoomed panel labels
+    only what it shows."""
+    disc = _owner_disc(t, artists)
+    if disc is not None:
+        anchor = (disc[0], disc[1])
+    else:
+        piece = artists.state.get("terrain_label_of", {}).get(id(t))
+        if piece is not None:
+            pts = artists.ax.transData.transform(np.asarray(piece, dtype=float))
+            (x0, y0), (x1, y1) = pts.min(axis=0), pts.max(axis=0)
+            return bool(x0 <= box[2] and box[0] <= x1 and y0 <= box[3] and box[1] <= y1)
+    return box[0] <= anchor[0] <= box[2] and box[1] <= anchor[1] <= box[3]
 
 
 def _room(axes_box: Rect, dpi: float) -> int:
