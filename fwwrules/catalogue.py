@@ -2251,6 +2251,10 @@ UI_TEXT: dict[str, Entry] = {
     "draw/rules-vts": {"en": "Vault-Tec Simulator", "de": "Vault-Tec Simulator"},
     "draw/contact-kept": {"en": "contact kept", "de": "Kontakt gehalten"},
     "draw/contact-broken": {"en": "contact broken", "de": "Kontakt verloren"},
+    "draw/small-bases": {
+        "en": "base too small to see: drawn larger",
+        "de": "Base zu klein zum Sehen: größer gezeichnet",
+    },
     # --- threat/: the threat map's overlay
     "threat/attackers": {"en": "shooters that can attack", "de": "Schützen, die angreifen können"},
     "threat/uncovered": {
