@@ -29,6 +29,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Literal, get_args
 
 from .refs import REF_TYPES, EdgeRef, ModelRef, PointRef, Ref, TerrainRef
+from .translations import translations
 
 Lang = Literal["en", "de"]
 """The catalogue's languages (every text has both)."""
@@ -52,8 +53,6 @@ class _T(Mapping[str, str]):
         self.id = text_id
 
     def __getitem__(self, lang: str) -> str:
-        from .translations import translations
-
         if lang not in LANGS:
             raise KeyError(lang)
         text = translations(lang).get(self.id)
