@@ -716,6 +716,12 @@ WORDS: dict[str, Entry] = {
     "edge-to-point": _T("word:edge-to-point"),
     "point": _T("word:point"),
     "no-modifier": _T("word:no-modifier"),
+    # grid distances: the unit a language writes them in (ft, or m as the German rules do:
+    # FEET_TO_METRES) and the count of squares (plural forms, plural_text)
+    "grid-length-unit": _T("word:grid-length-unit"),
+    "grid-squares": _T("word:grid-squares"),
+    "grid-squares-diagonal": _T("word:grid-squares-diagonal"),
+    "grid-squares-some-diagonal": _T("word:grid-squares-some-diagonal"),
 }
 for _colour in ("orange", "yellow", "red", "green", "blue", "black"):
     WORDS[f"ruler-{_colour}"] = _T(f"word:ruler-{_colour}")
@@ -1117,6 +1123,23 @@ def text_entry(text_id: str) -> Entry:
     raise KeyError(f"no text {text_id!r} in the catalogue")
 
 
+def plural_text(text_id: str, count: float, lang: str) -> str:
+    """The form of a text with plural forms (``msgid_plural`` in the gettext files) for
+    ``count`` in ``lang``, by the file's ``Plural-Forms`` rule; a count that is not whole takes
+    the form of 2 (in English and German, the plural). English when the language lacks it.
+
+    >>> plural_text("word:grid-squares", 1, "de"), plural_text("word:grid-squares", 6, "de")
+    ('{count} Feld', '{count} Felder')
+    """
+    n = int(count) if float(count).is_integer() else 2
+    text = translations(check_lang(lang)).get(text_id, n)
+    if text is None:
+        text = translations("en").get(text_id, n)
+    if text is None:
+        raise KeyError(f"no text {text_id!r} in the catalogue")
+    return text
+
+
 def word(token: str, lang: str) -> str:
     """A translated word, or the token itself when it is not in :data:`WORDS`."""
     entry = WORDS.get(token)
@@ -1174,8 +1197,8 @@ MINUS = "\u2212"
 JSON and reason params keep plain numbers."""
 
 FEET_TO_METRES = 0.3
-"""Grid distances in German text: the German Pathfinder rules write 5 ft as 1,5 m (so 30 ft is
-9 m), not the exact 0.3048 m per foot."""
+"""Grid distances in a language whose ``word:grid-length-unit`` is ``m`` (German: the German
+Pathfinder rules write 5 ft as 1,5 m, so 30 ft is 9 m), not the exact 0.3048 m per foot."""
 
 
 def side_name(side: str) -> str:
@@ -1306,21 +1329,17 @@ def length(
     if units == "in":
         return f"{number(value, 2, lang)}″"
     if units == "ft":
-        if lang == "de":
+        if word("grid-length-unit", lang) == "m":
             text = _unit(value * FEET_TO_METRES, 2, "length-meter", lang)
         else:
             text = _unit(value, 1, "length-foot", lang)
         if squares is not None:
-            count = number(squares, 1, lang)
-            noun = ("Feld" if lang == "de" else "square") if count == "1" else None
-            noun = noun or ("Felder" if lang == "de" else "squares")
-            how = ""
-            if diagonal and diagonal == squares:
-                how = " diagonal" if lang == "de" else " diagonally"
-            elif diagonal:
-                d = number(diagonal, 1, lang)
-                how = f", davon {d} diagonal" if lang == "de" else f", {d} of them diagonally"
-            text += f" ({count} {noun}{how})"
+            key = "grid-squares"
+            if diagonal:
+                key += "-diagonal" if diagonal == squares else "-some-diagonal"
+            phrase = plural_text(f"word:{key}", squares, lang)
+            count, steps = number(squares, 1, lang), number(diagonal or 0, 1, lang)
+            text += f" ({phrase.format(count=count, diagonal=steps)})"
         return text
     if units != "mm":
         raise ValueError(f"unknown unit {units!r}; expected mm, in or ft")
