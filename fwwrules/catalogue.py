@@ -2240,6 +2240,11 @@ UI_TEXT: dict[str, Entry] = {
         "wieder bedienen zu können.",
     },
     "panel/slide-to": {"en": "to x", "de": "nach x"},
+    "panel/slide-hint": {
+        "en": "Drag the dashed ghost on the board to where the slide ends, or set to x and y.",
+        "de": "Den gestrichelten Umriss auf dem Spielfeld dorthin ziehen, wo der Slide endet, "
+        "oder nach x und y setzen.",
+    },
     "panel/zoom-in": {"en": "Zoom in (+)", "de": "Vergrößern (+)"},
     "panel/zoom-out": {"en": "Zoom out (−)", "de": "Verkleinern (−)"},
     "panel/fit-table": {"en": "Fit table", "de": "Ganzer Tisch"},
@@ -2294,6 +2299,10 @@ UI_TEXT: dict[str, Entry] = {
     "draw/rules-vts": {"en": "Vault-Tec Simulator", "de": "Vault-Tec Simulator"},
     "draw/contact-kept": {"en": "contact kept", "de": "Kontakt gehalten"},
     "draw/contact-broken": {"en": "contact broken", "de": "Kontakt verloren"},
+    "draw/small-bases": {
+        "en": "base too small to see: drawn larger",
+        "de": "Base zu klein zum Sehen: größer gezeichnet",
+    },
     # --- threat/: the threat map's overlay
     "threat/attackers": {"en": "shooters that can attack", "de": "Schützen, die angreifen können"},
     "threat/uncovered": {
