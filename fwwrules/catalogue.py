@@ -2,7 +2,7 @@
 
 The texts themselves are in the gettext catalogues ``fwwrules/locale/<lang>.po`` (one file per
 language, English the source language, each message's context the text's id): this module
-names every text by its id (``_T("ranged.los/clear")``, one :class:`ClauseText` record per
+names every text by its id (``_T("<clause>/<key>")``, one :class:`ClauseText` record per
 clause) and reads the files the first time a text is shown (:mod:`fwwrules.translations`).
 docs/translating.md says how to change a text or add a language.
 
@@ -74,6 +74,10 @@ class _T(Mapping[str, str]):
 
 # --- general: headlines and words the renderers share ---------------------------------------
 _GENERAL: dict[str, Entry] = {
+    "compare/headline": _T("compare/headline"),
+    "compare/none": _T("compare/none"),
+    "compare/core": _T("compare/core"),
+    "compare/vts": _T("compare/vts"),
     "ruling/allowed": _T("ruling/allowed"),
     "ruling/not-allowed": _T("ruling/not-allowed"),
     "ruling/skill": _T("ruling/skill"),
@@ -270,6 +274,7 @@ CLAUSE_TEXTS: tuple[ClauseText, ...] = (
         "cover.armor",
         rule=_T("rule:cover.armor"),
         messages={
+            "compare": _T("cover.armor/compare"),
             "core": _T("cover.armor/core"),
             "vts": _T("cover.armor/vts"),
         },
@@ -391,6 +396,7 @@ CLAUSE_TEXTS: tuple[ClauseText, ...] = (
         "melee.ranged-weapon",
         rule=_T("rule:melee.ranged-weapon"),
         messages={
+            "compare": _T("melee.ranged-weapon/compare"),
             "core": _T("melee.ranged-weapon/core"),
             "vts": _T("melee.ranged-weapon/vts"),
             "charge-reaction": _T("melee.ranged-weapon/charge-reaction"),
@@ -429,6 +435,7 @@ CLAUSE_TEXTS: tuple[ClauseText, ...] = (
         "melee.super-mutant",
         rule=_T("rule:melee.super-mutant"),
         messages={
+            "compare": _T("melee.super-mutant/compare"),
             "used": _T("melee.super-mutant/used"),
             "not-used": _T("melee.super-mutant/not-used"),
             "vts": _T("melee.super-mutant/vts"),
@@ -471,6 +478,7 @@ CLAUSE_TEXTS: tuple[ClauseText, ...] = (
         "melee.slide",
         rule=_T("rule:melee.slide"),
         messages={
+            "compare": _T("melee.slide/compare"),
             "headline-legal": _T("melee.slide/headline-legal"),
             "headline-illegal": _T("melee.slide/headline-illegal"),
             "vts": _T("melee.slide/vts"),
@@ -518,6 +526,7 @@ CLAUSE_TEXTS: tuple[ClauseText, ...] = (
         "melee.shoot-into",
         rule=_T("rule:melee.shoot-into"),
         messages={
+            "compare": _T("melee.shoot-into/compare"),
             "core": _T("melee.shoot-into/core"),
             "vts": _T("melee.shoot-into/vts"),
             "numbers": _T("melee.shoot-into/numbers"),
@@ -929,6 +938,7 @@ UI_TEXT: dict[str, Entry] = {
     "draw/rules-vts": _T("ui:draw/rules-vts"),
     "draw/contact-kept": _T("ui:draw/contact-kept"),
     "draw/contact-broken": _T("ui:draw/contact-broken"),
+    "draw/small-bases": _T("ui:draw/small-bases"),
     # --- threat/: the threat map's overlay
     "threat/attackers": _T("ui:threat/attackers"),
     "threat/uncovered": _T("ui:threat/uncovered"),
