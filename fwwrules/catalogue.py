@@ -1834,6 +1834,15 @@ UI_TEXT: dict[str, Entry] = {
         "wieder bedienen zu können.",
     },
     "panel/slide-to": {"en": "to x", "de": "nach x"},
+    "panel/zoom-in": {"en": "Zoom in (+)", "de": "Vergrößern (+)"},
+    "panel/zoom-out": {"en": "Zoom out (−)", "de": "Verkleinern (−)"},
+    "panel/fit-table": {"en": "Fit table", "de": "Ganzer Tisch"},
+    "panel/fit-models": {"en": "Fit models", "de": "Alle Modelle"},
+    "panel/zoom-help": {
+        "en": "Wheel or pinch: zoom about the pointer. Drag empty board: pan. + and −: zoom.",
+        "de": "Mausrad oder zwei Finger: um den Zeiger zoomen. Leeres Spielfeld ziehen: "
+        "verschieben. + und −: zoomen.",
+    },
     # --- draw/: words a board picture writes itself (legend entries, marks)
     "draw/board": {"en": "Board", "de": "Spielfeld"},
     "draw/x-axis": {"en": "x (mm)", "de": "x (mm)"},

@@ -465,3 +465,65 @@ def test_png_fallback_is_drawn_at_twice_its_css_size() -> None:
     assert png.shape[1] == round(css * PNG_PIXEL_RATIO) == 1560
     html = p._repr_mimebundle_()["text/html"]
     assert f"width:{css}px" in html
+
+
+# --- words beside the board travel with the frames -----------------------------------------
+
+
+def texts_of(msg: dict[str, Any], *widgets: Any) -> dict[str, Any]:
+    """The values a frame carries for ``widgets``, by model id."""
+    ids = {w.model_id for w in widgets}
+    return {t[0]: t[2] for t in msg.get("texts", []) if t[0] in ids}
+
+
+def test_the_ruling_and_the_fields_change_with_the_frame_drawn_from_their_position() -> None:
+    """A drag's frame carries the ruling's text and the dragged model's x/y; the kernel's own
+    widgets keep what the browser shows until it has painted every frame sent (a value set
+    at once would reach the browser ahead of the frame still on its way)."""
+    p, sent = live_panel()
+    link = p.view.link
+    assert link is not None
+    link._message(None, {"type": "hello", "ratio": 1.0}, [])
+    full = sent[-1][0]
+    assert texts_of(full, p.html, p.x, p.y) == {
+        p.html.model_id: p.html.value,
+        p.x.model_id: p.x.value,
+        p.y.model_id: p.y.value,
+    }  # a full frame carries every word: it may follow lost frames
+    link._message(None, {"type": "ack", "id": full["id"]}, [])
+    before = p.html.value
+    x, y = css(p, 250.0, 100.0)
+    link._message(None, {"type": "down", "x": x, "y": y, "buttons": 1, "seq": 1}, [])
+    link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
+    link._message(None, {"type": "move", "x": x, "y": y + 150, "buttons": 1, "seq": 2}, [])
+    frame = sent[-1][0]
+    words = texts_of(frame, p.html, p.x, p.y)
+    at = p.scenario.model("brute").at
+    assert words[p.y.model_id] == at[1] != 100.0  # mid-drag, the fields say where it is
+    assert words.get(p.x.model_id, 250.0) == at[0]  # (only what changed travels)
+    assert words[p.html.model_id] != before  # behind the wall now: another ruling
+    assert p.html.value == before and p.y.value == 100.0  # not yet: the frame is in flight
+    link._message(None, {"type": "ack", "id": frame["id"]}, [])
+    assert p.html.value == words[p.html.model_id] and (p.x.value, p.y.value) == at
+
+
+def test_words_that_change_without_the_picture_go_in_a_frame_of_their_own() -> None:
+    p, sent = live_panel()
+    link = p.view.link
+    assert link is not None
+    link._message(None, {"type": "hello", "ratio": 1.0}, [])
+    link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
+    p.model.value = "dog"  # the fields show the dog's position; the board stays as it is
+    msg, payload = sent[-1]
+    assert msg["rects"] == [] and not msg["full"] and zlib.decompress(payload) == b""
+    assert texts_of(msg, p.x, p.y) == {p.y.model_id: 300.0}  # x stays 250: only y travels
+    link._message(None, {"type": "ack", "id": msg["id"]}, [])
+    assert (p.x.value, p.y.value) == (250.0, 300.0)
+    assert np.array_equal(unpack((1, 1), sent), np.asarray(p.view.figure.canvas.buffer_rgba()))
+
+
+def test_without_a_view_the_words_are_set_at_once() -> None:
+    p = AttackPanel(fwwrules.loads(SCENARIO), attacker="knight", target="brute",
+                    interactive=False)  # fmt: skip
+    p.move("brute", 250.0, 250.0)
+    assert (p.x.value, p.y.value) == (250.0, 250.0) and "blocked" in p.html.value.lower()

@@ -122,7 +122,9 @@ class AttackPanel(MovablePanel):
     # --- display ---------------------------------------------------------------------------
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """The widget, plus the board as PNG and the ruling as HTML for static views."""
-        return static_bundle(self.widget, self.view.figure, self.html.value, self.lang.value)
+        return static_bundle(
+            self.widget, self.view.figure, self.view.said(self.html), self.lang.value
+        )
 
     # --- the one place that asks the rules ----------------------------------------------------
     def _compute(self) -> None:
@@ -144,9 +146,10 @@ class AttackPanel(MovablePanel):
     def _show_text(self) -> None:
         lang = self.lang.value
         if self.ruling is not None:
-            self.html.value = self.ruling.html(lang)
+            text = self.ruling.html(lang)
         else:
-            self.html.value = error_html(FwwError(self.error or ""), lang)
+            text = error_html(FwwError(self.error or ""), lang)
+        self.view.say(self.html, "value", text)
 
     def _update_artists(self, *, place_labels: bool = True) -> None:
         update_board(

@@ -22,6 +22,19 @@
 //   after the mouse stops is one round trip away, not two or three. One such message per
 //   answer; a position riding on an ack is marked "rest" too when the pointer has been
 //   still for REST_MS.
+// * A frame may carry "texts": [[model id, trait, value], ...], the words beside the board
+//   that describe the picture it holds (the ruling's text, the x/y fields). They are set on
+//   those widgets' models right after the frame is painted, in the same task, so the reader
+//   never sees words about a position the board does not show yet (nor the other way round).
+//   A frame may carry texts and no rects.
+// * Zoom (when the kernel set "zoomable"): the wheel, a touchpad pinch (a wheel event with
+//   ctrlKey), the + and - keys (the canvas takes the focus when pressed; JupyterLab's
+//   shortcuts are suppressed while it has it) and the buttons under the board send "zoom"
+//   {x, y, factor} (about the pointer; the keys and buttons about the middle). Zooms are
+//   flow-controlled as moves are: one outstanding, the factors of the wheel events in between
+//   multiplied into the next. "fit" {which: "table" | "models"} from the two fit buttons.
+//   Dragging empty board pans (the kernel decides what a press hits); so does the middle
+//   button anywhere. The kernel draws every view itself: the browser never scales pixels.
 // * With window.fwwrulesTrace set to an array, pointer messages sent and frames painted are
 //   logged there (bench/browser_latency.py measures the lag behind the mouse with it).
 // * "sync" (asked by a "fwwrules-sync" DOM event on the canvas, for tests and benchmarks):
@@ -33,6 +46,11 @@
 // A pointer that has not moved for this long has stopped (pointer events come every
 // animation frame, about 17 ms, while it moves).
 const REST_MS = 50;
+// Zoom per pixel of wheel travel (a notch is about 100 px: x1.16) and per pixel of a pinch
+// (Chromium reports a pinch as a wheel with ctrlKey and small deltas).
+const WHEEL_ZOOM = 0.0015;
+const PINCH_ZOOM = 0.01;
+const KEY_ZOOM = 1.25;
 
 function inflate(buffer) {
   const bytes = buffer instanceof DataView
@@ -96,23 +114,48 @@ function render({ model, el }) {
   const canvas = document.createElement("canvas");
   canvas.className = "fwwrules-board-canvas";
   canvas.dataset.frame = "-1";
+  canvas.tabIndex = 0;
   const restarted = document.createElement("div");
   restarted.className = "fwwrules-restarted";
-  root.append(canvas, restarted);
+  const tools = document.createElement("div");
+  tools.className = "fwwrules-board-tools";
+  const buttons = {};
+  for (const [key, text] of [["zoom-out", "\u2212"], ["zoom-in", "+"], ["fit-table", ""], ["fit-models", ""]]) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = `fwwrules-board-tool fwwrules-${key}`;
+    b.dataset.symbol = text;
+    buttons[key] = b;
+    tools.append(b);
+  }
+  const picture = document.createElement("div");
+  picture.className = "fwwrules-board-picture";
+  picture.append(canvas, restarted);
+  root.append(picture, tools);
+  // Keys pressed on the board are the board's: JupyterLab's shortcuts stay away from them.
+  root.dataset.lmSuppressShortcuts = "true";
   el.append(root);
   const ctx = canvas.getContext("2d", { willReadFrequently: true });
   const ratio = window.devicePixelRatio || 1;
   const state = {
     id: -1, asked: false, queue: Promise.resolve(), seq: 0, latest: null, outstanding: false,
-    restTimer: 0, rested: false,
+    restTimer: 0, rested: false, zoom: null,
   };
 
   function size() {
     const w = model.get("width");
     const h = model.get("height");
-    root.style.width = canvas.style.width = `${w}px`;
-    root.style.height = canvas.style.height = `${h}px`;
+    canvas.style.width = `${w}px`;
+    canvas.style.height = `${h}px`;
+    root.style.width = `${w}px`;
     restarted.textContent = model.get("restarted_text");
+    const labels = model.get("tool_labels") || {};
+    for (const [key, b] of Object.entries(buttons)) {
+      b.textContent = b.dataset.symbol || labels[key] || key;
+      b.title = labels[key] || "";
+    }
+    tools.title = labels["zoom-help"] || "";
+    tools.style.display = model.get("zoomable") ? "" : "none";
   }
 
   async function apply(msg, buffers) {
@@ -124,6 +167,8 @@ function render({ model, el }) {
       }
       return;
     }
+    const texts = msg.texts || [];
+    const owners = await Promise.all(texts.map(([id]) => widgetModel(id)));
     const rgb = new Uint8Array(await inflate(buffers[0]));
     if (msg.full && (canvas.width !== msg.w || canvas.height !== msg.h)) {
       canvas.width = msg.w;
@@ -131,6 +176,7 @@ function render({ model, el }) {
     }
     const used = paint(ctx, msg, rgb);
     if (used !== rgb.length) console.warn("fwwrules: frame", msg.id, "has", rgb.length, "bytes, used", used);
+    texts.forEach(([, trait, value], i) => { if (owners[i]) owners[i].set(trait, value); });
     state.id = msg.id;
     state.asked = false;
     canvas.dataset.frame = String(msg.id);
@@ -142,15 +188,25 @@ function render({ model, el }) {
     const ack = { type: "ack", id: msg.id };
     state.outstanding = false;
     state.rested = false;
-    if (state.latest !== null) {
-      // the pointer's latest position rides on the ack: the next frame is drawn from it
-      ack.move = pointer_message("move", state.latest);
+    const still = state.latest !== null && performance.now() - state.latest.timeStamp >= REST_MS;
+    const next = take();
+    if (next !== null) {
+      // the latest zoom or pointer position rides on the ack: the next frame is drawn from it
+      ack.move = next;
       // a pointer already still for REST_MS: the picture it rests on may overtake
-      if (performance.now() - state.latest.timeStamp >= REST_MS) ack.move.rest = true;
-      state.latest = null;
+      if (next.type === "move" && still) ack.move.rest = true;
       state.outstanding = true;
     }
     model.send(ack);
+  }
+
+  // The model of another widget of the panel (a frame's texts), looked up once.
+  const modelsById = new Map();
+  function widgetModel(id) {
+    if (!modelsById.has(id)) {
+      modelsById.set(id, model.widget_manager.get_model(id).catch(() => null));
+    }
+    return modelsById.get(id);
   }
 
   function pointer_message(type, e) {
@@ -181,14 +237,43 @@ function render({ model, el }) {
     send("move", e, { rest: true });
   }
 
-  // One move outstanding, always from the latest position: it is answered by the next
-  // frame (the following move rides on its ack) or by "done" when it changed nothing.
+  // The next flow-controlled message: the zoom gathered so far, else the latest position.
+  function take() {
+    if (state.zoom !== null) {
+      const z = state.zoom;
+      state.zoom = null;
+      state.seq += 1;
+      if (window.fwwrulesTrace) window.fwwrulesTrace.push({ input: "zoom", seq: state.seq, t: performance.now() });
+      return { type: "zoom", seq: state.seq, x: z.x, y: z.y, factor: z.factor };
+    }
+    if (state.latest !== null) {
+      const e = state.latest;
+      state.latest = null;
+      return pointer_message("move", e);
+    }
+    return null;
+  }
+
+  // One move or zoom outstanding, always from the latest position: it is answered by the
+  // next frame (the following one rides on its ack) or by "done" when it changed nothing.
   function pump() {
-    if (state.latest === null || state.outstanding) return;
-    const e = state.latest;
-    state.latest = null;
+    if (state.outstanding) return;
+    const next = take();
+    if (next === null) return;
     state.outstanding = true;
-    send("move", e);
+    model.send(next);
+  }
+
+  // Gather a zoom by factor about (x, y) (CSS px on the canvas) and send it when it may go.
+  function zoomBy(factor, x, y) {
+    if (!model.get("zoomable") || !(factor > 0) || !isFinite(factor)) return;
+    const z = state.zoom;
+    state.zoom = { x, y, factor: (z ? z.factor : 1) * factor };
+    pump();
+  }
+
+  function middle() {
+    return [canvas.width / ratio / 2, canvas.height / ratio / 2];
   }
 
   function onMessage(msg, buffers) {
@@ -210,7 +295,8 @@ function render({ model, el }) {
 
   const pointer = {
     pointerdown: (e) => {
-      if (e.button !== 0) return;
+      if (e.button !== 0 && e.button !== 1) return;
+      canvas.focus({ preventScroll: true });
       canvas.setPointerCapture(e.pointerId);
       state.latest = null;
       clearTimeout(state.restTimer);
@@ -225,7 +311,7 @@ function render({ model, el }) {
       state.restTimer = setTimeout(rest, REST_MS);
     },
     pointerup: (e) => {
-      if (e.button !== 0) return;
+      if (e.button !== 0 && e.button !== 1) return;
       state.latest = null;
       clearTimeout(state.restTimer);
       send("up", e);
@@ -233,11 +319,34 @@ function render({ model, el }) {
   };
   for (const [name, fn] of Object.entries(pointer)) canvas.addEventListener(name, fn);
   canvas.addEventListener("contextmenu", (e) => e.preventDefault());
+  canvas.addEventListener("auxclick", (e) => e.preventDefault()); // no middle-click paste
+  canvas.addEventListener("wheel", (e) => {
+    if (!model.get("zoomable")) return;
+    e.preventDefault();
+    const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? 400 : 1;
+    const factor = Math.exp(-e.deltaY * unit * (e.ctrlKey ? PINCH_ZOOM : WHEEL_ZOOM));
+    const box = canvas.getBoundingClientRect();
+    zoomBy(factor, e.clientX - box.left, e.clientY - box.top);
+  }, { passive: false });
+  canvas.addEventListener("keydown", (e) => {
+    if (!model.get("zoomable") || e.ctrlKey || e.metaKey || e.altKey) return;
+    const zoom = { "+": KEY_ZOOM, "=": KEY_ZOOM, "-": 1 / KEY_ZOOM, "_": 1 / KEY_ZOOM }[e.key];
+    if (zoom === undefined) return;
+    e.preventDefault();
+    e.stopPropagation();
+    zoomBy(zoom, ...middle());
+  });
+  buttons["zoom-in"].addEventListener("click", () => zoomBy(KEY_ZOOM, ...middle()));
+  buttons["zoom-out"].addEventListener("click", () => zoomBy(1 / KEY_ZOOM, ...middle()));
+  buttons["fit-table"].addEventListener("click", () => model.send({ type: "fit", which: "table" }));
+  buttons["fit-models"].addEventListener("click", () => model.send({ type: "fit", which: "models" }));
   canvas.addEventListener("fwwrules-sync", (e) => model.send({ type: "sync", n: e.detail }));
   model.on("msg:custom", onMessage);
   model.on("change:width", size);
   model.on("change:height", size);
   model.on("change:restarted_text", size);
+  model.on("change:zoomable", size);
+  model.on("change:tool_labels", size);
   size();
   model.send({ type: "hello", ratio });
   return () => {
@@ -246,6 +355,8 @@ function render({ model, el }) {
     model.off("change:width", size);
     model.off("change:height", size);
     model.off("change:restarted_text", size);
+    model.off("change:zoomable", size);
+    model.off("change:tool_labels", size);
   };
 }
 

@@ -34,6 +34,11 @@ The protocol, in short (the JS file says it from the browser's side):
   (``up``). At most :data:`MAX_IN_FLIGHT` frames are in flight, the second only for these:
   after the mouse stops, the exact picture is one round trip (plus drawing and transfer)
   away instead of two or three, and a long drag still never builds a queue.
+* **Words travel with the pictures.** What a panel shows beside the board about the
+  position drawn (the ruling's text, the x/y fields) is carried by the frame drawn from that
+  position (``texts``: model id, trait, value) and set in the browser when that frame is
+  painted, never before (:class:`FrameTexts`); the kernel's own widgets take those values
+  once the browser has painted every frame sent (the ack that leaves none in flight).
 * **Sync.** Tests and benchmarks ask ``sync``; the answer comes once every earlier message
   (mouse, controls, acks) has been handled, with the last frame's id and whether another is
   due: the browser has the kernel's final picture when it shows that id and none is due.
@@ -45,7 +50,7 @@ import threading
 import time
 import zlib
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -262,6 +267,8 @@ class FrameSender:
         self.seq = 0
         """The last pointer message handled (frames name it: the bench's lag measure)."""
         self.stats = FrameStats()
+        self.texts: FrameTexts | None = None
+        """Words that travel with the frames (a frame goes when only they changed)."""
 
     def hello(self) -> None:
         """A view was rendered: start over with a full frame."""
@@ -299,6 +306,8 @@ class FrameSender:
             before()
         if self.dirty and not self.in_flight:
             self.push()
+        if not self.in_flight and not self.dirty and self.texts is not None:
+            self.texts.commit()  # the browser shows every word sent: the kernel's widgets too
 
     def push(self) -> None:
         """The picture may have changed: send it now, or once the frame in flight is
@@ -313,14 +322,17 @@ class FrameSender:
         self.dirty = False
         pixels = np.asarray(self.source())
         rects = changed_rects(self.shown, pixels)
-        if not rects:
-            return
         full = self.shown is None or self.shown.shape != pixels.shape
+        texts = self.texts.carry(full) if self.texts is not None else []
+        if not rects and not texts:
+            return
         levels = LEVELS["slow" if self.slow else "fast"]
         codec: dict[str, Any] = {"codec": "rgb"}
         if full:
             payload, colours = pack_palette(pixels, rects, levels[1])
             codec = {"codec": "palette", "colors": colours}
+        elif not rects:  # only words changed
+            payload = zlib.compress(b"", levels[0])
         else:
             assert self.shown is not None
             payload, colours = pack_mask(self.shown, pixels, rects, levels[0])
@@ -337,6 +349,8 @@ class FrameSender:
             "h": int(pixels.shape[0]),
             "rects": [list(r) for r in rects],
         }
+        if texts:
+            content["texts"] = texts
         self.shown = pixels.copy()
         self.in_flight.append(self.last_id)
         self._sent_at[self.last_id] = self._clock()
@@ -344,6 +358,62 @@ class FrameSender:
         self.stats.full += full
         self.stats.bytes += len(payload)
         self._send(content, [payload])
+
+
+TextKey = tuple[str, str]
+
+
+class FrameTexts:
+    """Words beside the board that describe the picture (a ruling's text, the x/y fields of
+    a dragged model): the browser shows them when the frame drawn with them is painted.
+
+    :meth:`say` records a widget trait's new value; the next frame sent carries every value
+    that changed since the frame before (a full frame: all of them), and the browser sets
+    them on its copies of those widgets right after painting that frame. The kernel's own
+    trait keeps the old value until the browser has painted every frame sent
+    (:meth:`commit`, called on the ack that leaves none in flight): set at once, it would
+    reach the browser ahead of the frame still on its way. Before any view has said hello
+    (and without the live canvas) a value is set at once. ``hold`` is the panel's guard
+    against reacting to its own control changes, held while :meth:`commit` sets traits.
+    """
+
+    def __init__(self, hold: Callable[[], AbstractContextManager[Any]] | None = None) -> None:
+        self.hold = hold
+        self.latest: dict[TextKey, tuple[Any, str, Any]] = {}
+        """The newest value of each trait said: (widget, trait, value)."""
+        self.sent: dict[TextKey, Any] = {}
+        """The value of each trait as of the last frame sent."""
+        self.live = False
+        """Whether a view showed the board (then values travel with frames)."""
+
+    def say(self, widget: Any, trait: str, value: Any) -> None:
+        """``widget.<trait>`` is to show ``value`` from the next frame on."""
+        key = (str(widget.model_id), trait)
+        self.latest[key] = (widget, trait, value)
+        if not self.live:
+            self.sent[key] = value
+            self._set(widget, trait, value)
+
+    def carry(self, full: bool) -> list[list[Any]]:
+        """``[model id, trait, value]`` for a frame about to be sent: the values changed
+        since the last frame (every value on a full frame, which may follow lost ones)."""
+        out = []
+        for key, (_widget, trait, value) in self.latest.items():
+            if full or key not in self.sent or self.sent[key] != value:
+                out.append([key[0], trait, value])
+                self.sent[key] = value
+        return out
+
+    def commit(self) -> None:
+        """Set the kernel's traits to what the browser now shows (every frame painted)."""
+        for key, (widget, trait, _value) in self.latest.items():
+            value = self.sent.get(key)
+            if key in self.sent and getattr(widget, trait) != value:
+                self._set(widget, trait, value)
+
+    def _set(self, widget: Any, trait: str, value: Any) -> None:
+        with self.hold() if self.hold is not None else nullcontext():
+            setattr(widget, trait, value)
 
 
 def _board_canvas_class() -> Any:
@@ -364,6 +434,8 @@ def _board_canvas_class() -> Any:
         height = traitlets.Int(0).tag(sync=True)
         hover = traitlets.Bool(False).tag(sync=True)
         restarted_text = traitlets.Unicode("").tag(sync=True)
+        zoomable = traitlets.Bool(False).tag(sync=True)
+        tool_labels = traitlets.Dict().tag(sync=True)
 
     _CLASS.append(BoardCanvas)
     return BoardCanvas
@@ -423,8 +495,10 @@ class BoardLink:
     """One board canvas widget and its frame sender: the view's connection to the browser.
 
     ``on_input(message)`` gets the browser's pointer messages (``down``, ``move``, ``up``
-    with CSS-pixel ``x``, ``y``); ``on_ratio(ratio)`` the device pixel ratio of a new view
-    before its first frame is drawn.
+    with CSS-pixel ``x``, ``y``, and ``button`` 1 for the middle one) and its zoom messages
+    (``zoom`` by ``factor`` about ``x``, ``y``; ``fit`` with ``which``: ``table`` or
+    ``models``); a zoom is flow-controlled as a move is. ``on_ratio(ratio)`` gets the device
+    pixel ratio of a new view before its first frame is drawn.
     """
 
     def __init__(
@@ -435,10 +509,13 @@ class BoardLink:
         on_ratio: Callable[[float], None],
         *,
         lock: AbstractContextManager[Any] | None = None,
+        texts: FrameTexts | None = None,
     ) -> None:
         self.lock = lock if lock is not None else threading.RLock()
         self.widget: Any = _board_canvas_class()(width=size_px[0], height=size_px[1])
         self.sender = FrameSender(source, self._send)
+        self.texts = texts if texts is not None else FrameTexts()
+        self.sender.texts = self.texts
         self.on_input = on_input
         self.on_ratio = on_ratio
         self._pending: Mapping[str, Any] | None = None
@@ -458,6 +535,7 @@ class BoardLink:
     def _handle(self, content: Mapping[str, Any]) -> None:
         kind = content.get("type")
         if kind == "hello":
+            self.texts.live = True
             self.on_ratio(float(content.get("ratio") or 1.0))
             self.sender.hello()
         elif kind == "ack":
@@ -477,9 +555,9 @@ class BoardLink:
             self._pending = None  # older than the position the mouse rests at
             with self.sender.overtaking():
                 self._pointer(content)
-        elif kind == "move" and self.sender.in_flight:
+        elif kind in ("move", "zoom") and self.sender.in_flight:
             self._pending = content  # drawn when the browser has the frame in flight
-        elif kind in ("down", "move", "up"):
+        elif kind in ("down", "move", "up", "zoom", "fit"):
             self._flush()
             with self.sender.overtaking(kind == "up"):
                 self._pointer(content)
@@ -501,5 +579,5 @@ class BoardLink:
             self.on_input(content)
         finally:
             quiet = self.sender.stats.frames == frames and not self.sender.in_flight
-            if content.get("type") == "move" and quiet:
+            if content.get("type") in ("move", "zoom") and quiet:
                 self._send({"type": "done", "seq": self.sender.seq}, [])

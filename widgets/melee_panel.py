@@ -131,7 +131,7 @@ class MeleePanel(MovablePanel):
         return static_bundle(
             self.widget,
             self.view.figure,
-            self.engaged_html.value + self.html.value,
+            self.view.said(self.engaged_html) + self.view.said(self.html),
             self.lang.value,
         )
 
@@ -245,10 +245,11 @@ class MeleePanel(MovablePanel):
             if items
             else f"<p>{html.escape(ui('not-engaged', lang))}</p>"
         )
-        self.engaged_html.value = f"<h4>{html.escape(ui('engagements', lang))}</h4>{body}"
+        engaged = f"<h4>{html.escape(ui('engagements', lang))}</h4>{body}"
+        self.view.say(self.engaged_html, "value", engaged)
         parts = [r.html(lang) for r in (self.withdrawal, self.slide, self.ruling) if r is not None]
         parts += [error_html(FwwError(e), lang) for e in self.errors.values()]
-        self.html.value = "".join(parts)
+        self.view.say(self.html, "value", "".join(parts))
 
     def _relabel(self) -> None:
         lang = self.lang.value

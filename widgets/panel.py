@@ -153,6 +153,13 @@ class MovablePanel(ControlPanel):
         self.view.on_move = self._dragged
         self.view.on_drop = self._dropped
         self.view.on_pick = self._picked
+        self.view.texts.hold = self._held
+        self._show_position(*at)
+
+    def _show_position(self, x: float, y: float) -> None:
+        """The x/y fields show (x, y) (scenario units) with the next picture drawn."""
+        self.view.say(self.x, "value", float(x))
+        self.view.say(self.y, "value", float(y))
 
     def _move_hint(self, lang: str) -> str:
         key = "drag-hint" if self.view.interactive else "no-drag-hint"
@@ -166,16 +173,15 @@ class MovablePanel(ControlPanel):
         """
         self.scenario = move_model(self.scenario, model_id, x, y)
         if model_id == self.model.value:
-            with self._held():
-                self.x.value, self.y.value = float(x), float(y)
+            self._show_position(x, y)
         self.refresh(moved=model_id)
 
     def _model_changed(self, change: dict[str, Any]) -> None:
         if self._hold:
             return
-        at = self.scenario.model(change["new"]).at
-        with self._held():
-            self.x.value, self.y.value = at
+        with self._locked():
+            self._show_position(*self.scenario.model(change["new"]).at)
+            self.view.publish_texts()
 
     def _position_changed(self, change: dict[str, Any]) -> None:
         if self._hold:
@@ -187,7 +193,7 @@ class MovablePanel(ControlPanel):
     def _picked(self, model_id: str) -> None:
         with self._held():
             self.model.value = model_id
-            self.x.value, self.y.value = self.scenario.model(model_id).at
+        self._show_position(*self.scenario.model(model_id).at)
 
     def _dragged(self, model_id: str, x_mm: float, y_mm: float) -> tuple[float, float]:
         """A motion while dragging: the base moves toward the pointer (on the snap grid when
@@ -204,6 +210,7 @@ class MovablePanel(ControlPanel):
             bounds=self.bounds,
         )
         self.scenario = move_model(self.scenario, model_id, x, y)
+        self._show_position(x, y)  # mid-drag the fields say where the base is drawn
         self._drag_update()
         return (x * u, y * u)
 
@@ -218,7 +225,5 @@ class MovablePanel(ControlPanel):
         raise NotImplementedError
 
     def _dropped(self, model_id: str, x_mm: float, y_mm: float) -> None:
-        at = self.scenario.model(model_id).at
-        with self._held():
-            self.x.value, self.y.value = at
+        self._show_position(*self.scenario.model(model_id).at)
         self._settle()

@@ -11,7 +11,6 @@ import html
 from typing import Any
 
 import ipywidgets as widgets
-from matplotlib.backend_bases import MouseEvent
 
 import fwwrules
 from fwwrules.catalogue import side_name
@@ -80,6 +79,7 @@ class ThreatPanel(ControlPanel):
         self.view = BoardView(style, interactive=interactive)
         self.view.on_move = self._dragged
         self.view.on_drop = self._dropped
+        self.view.texts.hold = self._held
         self.board: BoardArtists = draw_board(self.scenario, self.view.ax, style=style, lang=lang)
         self.view.artists = self.board
         self.overlay: ThreatArtists | None = None
@@ -93,7 +93,7 @@ class ThreatPanel(ControlPanel):
             linestyle="none",
             zorder=7,
         )
-        self.view.figure.canvas.mpl_connect("button_press_event", self._clicked)
+        self.view.on_click = self._clicked
         self._compute()
         self._draw_overlay()
         self._show_text()
@@ -117,7 +117,9 @@ class ThreatPanel(ControlPanel):
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """The widget, plus the board as PNG and the answer as HTML for static views."""
-        return static_bundle(self.widget, self.view.figure, self.html.value, self.lang.value)
+        return static_bundle(
+            self.widget, self.view.figure, self.view.said(self.html), self.lang.value
+        )
 
     # --- the one place that asks the rules -------------------------------------------------
     def _compute(self, moved: str | None = None) -> None:
@@ -165,19 +167,19 @@ class ThreatPanel(ControlPanel):
             )
 
     def _show_text(self) -> None:
+        self.view.say(self.html, "value", self._text())
+
+    def _text(self) -> str:
         lang = self.lang.value
         if self.result is None:
-            self.html.value = error_html(FwwError(self.error or ""), lang)
-            return
+            return error_html(FwwError(self.error or ""), lang)
         if self.selected is None:
-            self.html.value = ""
-            return
+            return ""
         x, y = (float(v) for v in self.result.positions[self.selected])
         head = f"<p><b>{html.escape(ui('threat-position', lang))} ({x:g}, {y:g})</b></p>"
         if not self.result.placeable[self.selected]:
-            self.html.value = head + f"<p>{html.escape(ui('threat-unplaceable', lang))}</p>"
-            return
-        self.html.value = head + "".join(r.html(lang) for r in self.rulings)
+            return head + f"<p>{html.escape(ui('threat-unplaceable', lang))}</p>"
+        return head + "".join(r.html(lang) for r in self.rulings)
 
     def refresh(self, moved: str | None = None) -> None:
         """Recompute the map (and the rulings at the selected position), redraw once;
@@ -243,11 +245,7 @@ class ThreatPanel(ControlPanel):
         self._draw_overlay()
         self._show_text()
 
-    def _clicked(self, event: MouseEvent) -> None:
-        if event.inaxes is not self.view.ax or event.button != 1 or event.xdata is None:
-            return
-        assert event.ydata is not None
-        if self.view.model_at(event.xdata, event.ydata) is not None:
-            return  # a base: the view drags it
+    def _clicked(self, x_mm: float, y_mm: float) -> None:
+        """A click on the board off every base (a press and release without panning)."""
         u = self.scenario.unit_mm
-        self.select(event.xdata / u, event.ydata / u)
+        self.select(x_mm / u, y_mm / u)

@@ -24,6 +24,7 @@ import io
 import math
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import ipywidgets as widgets
@@ -43,8 +44,9 @@ from fwwrules.draw import (
 )
 from fwwrules.draw.board import FIXED_SIZE_GID
 from fwwrules.draw.figure import place_axes
+from fwwrules.pieces import Bounds
 
-from .board_canvas import BoardLink, live_canvas_available
+from .board_canvas import BoardLink, FrameTexts, live_canvas_available
 from .text import ui
 
 PNG_PIXEL_RATIO = 2.0
@@ -55,7 +57,37 @@ MoveCallback = Callable[[str, float, float], "tuple[float, float] | None"]
 """``(model id, x, y)`` with x, y in board millimetres; returns where the model really is
 (mm) when the panel placed it elsewhere (a stop at contact), else None."""
 
-__all__ = ["PNG_PIXEL_RATIO", "BoardView", "ipympl_active", "png_bytes", "static_bundle"]
+ZOOM_STEP = 1.25
+"""The zoom of one press of + or - (or of the zoom buttons)."""
+MAX_PX_PER_MM = 24.0
+"""The closest zoom: this many CSS pixels per millimetre (a 32 mm base 768 px across)."""
+MAX_ZOOM_OUT = 3.0
+"""The farthest zoom: a view this many times as wide as the whole table's."""
+CLICK_PX = 3.0
+"""A press and release closer than this (CSS px) on empty board is a click, not a pan."""
+
+
+@dataclass
+class Framing:
+    """What a view's zoom and pan need from its client (a panel): the views of the whole
+    table and of the models, and how to show a view. ``show(view, final)`` shows ``view``
+    (board mm, widened to the board's box) and draws nothing: ``final`` False while the
+    board is panned (only the limits change), True when it comes to rest (labels placed
+    for the new scale)."""
+
+    table: Callable[[], Bounds]
+    models: Callable[[], Bounds]
+    show: Callable[[Bounds, bool], None]
+
+
+__all__ = [
+    "PNG_PIXEL_RATIO",
+    "BoardView",
+    "Framing",
+    "ipympl_active",
+    "png_bytes",
+    "static_bundle",
+]
 
 
 def ipympl_active() -> bool:
@@ -141,6 +173,12 @@ def set_pixel_ratio(figure: Figure, ratio: float) -> bool:
     return bool(canvas._set_device_pixel_ratio(ratio))
 
 
+def _tool_labels(lang: str) -> dict[str, str]:
+    """The words of the board's zoom buttons (and their tooltips) in ``lang``."""
+    keys = ("zoom-in", "zoom-out", "fit-table", "fit-models", "zoom-help")
+    return {key: ui(key, lang) for key in keys}
+
+
 class BoardView:
     """A figure with one board Axes, shown as a widget (``.widget``).
 
@@ -179,6 +217,14 @@ class BoardView:
         self.on_move: MoveCallback | None = None
         self.on_drop: MoveCallback | None = None
         self.on_pick: Callable[[str], None] | None = None
+        self.on_click: Callable[[float, float], None] | None = None
+        """Called with the point (mm) of a click on the board that hits no model and does
+        not pan (a press and release within :data:`CLICK_PX`)."""
+        self.framing: Framing | None = None
+        self.pan_on_empty: Callable[[], bool] = lambda: True
+        """Whether a left drag that starts on no model pans the board (a tool that draws on
+        empty board says no; the middle button always pans)."""
+        self._pan: dict[str, Any] | None = None
         self.dragging: str | None = None
         self._offset = (0.0, 0.0)
         self._last = (0.0, 0.0)
@@ -190,6 +236,9 @@ class BoardView:
         """The slow texts (title, caption) as the blit background holds them, by id: the
         artist, its text and its box (device pixels)."""
         self._restarted = ui("kernel-restarted", "en")
+        self._tool_labels = _tool_labels("en")
+        self.texts = FrameTexts()
+        """The words beside the board that travel with its frames (:meth:`say`)."""
         self.lock = threading.RLock()
         """Held while the board changes or is drawn: the kernel may hand the board's mouse and
         frame messages to another thread than the controls' (JupyterLab's kernel subshells),
@@ -204,11 +253,37 @@ class BoardView:
         anywidget, a PNG :class:`ipywidgets.Image`."""
         if self._widget is None:
             self._link = BoardLink(
-                self.size_px, self._pixels, self._input, self._set_ratio, lock=self.lock
+                self.size_px,
+                self._pixels,
+                self._input,
+                self._set_ratio,
+                lock=self.lock,
+                texts=self.texts,
             )
             self._link.widget.restarted_text = self._restarted
+            self._link.widget.zoomable = self.framing is not None
+            self._link.widget.tool_labels = self._tool_labels
             self._widget = self._link.widget
         return self._widget
+
+    def say(self, widget: widgets.Widget, trait: str, value: Any) -> None:
+        """Show ``value`` in ``widget.<trait>`` (words beside the board about what it shows:
+        the ruling's text, a model's x/y) together with the next picture: the browser sets it
+        when it paints the frame drawn next (:class:`~.board_canvas.FrameTexts`), never
+        before. Without the live canvas, or before it is shown, it is set at once. Follow
+        it with a redraw (or :meth:`publish_texts` when the picture stays)."""
+        self.texts.say(widget, trait, value)
+
+    def said(self, widget: widgets.Widget, trait: str = "value") -> Any:
+        """The newest value :meth:`say` gave ``widget.<trait>`` (the kernel's own trait may
+        still hold the one the browser shows until it paints the frame in flight)."""
+        found = self.texts.latest.get((str(widget.model_id), trait))
+        return found[2] if found is not None else getattr(widget, trait)
+
+    def publish_texts(self) -> None:
+        """Send the words said since the last frame when the picture did not change."""
+        if self._link is not None:
+            self._link.push()
 
     @property
     def link(self) -> BoardLink | None:
@@ -221,10 +296,20 @@ class BoardView:
         return float(getattr(self.figure.canvas, "device_pixel_ratio", 1.0) or 1.0)
 
     def relabel(self, lang: str) -> None:
-        """Words the board itself shows (after a kernel restart), in ``lang``."""
+        """Words the board itself shows (its zoom buttons, the notice after a kernel
+        restart), in ``lang``."""
         self._restarted = ui("kernel-restarted", lang)
+        self._tool_labels = _tool_labels(lang)
         if self._link is not None:
             self._link.widget.restarted_text = self._restarted
+            self._link.widget.tool_labels = self._tool_labels
+
+    def set_framing(self, framing: Framing) -> None:
+        """Let the board zoom and pan (wheel, pinch, +/-, the fit buttons, dragging empty
+        board), showing views through ``framing``."""
+        self.framing = framing
+        if self._link is not None:
+            self._link.widget.zoomable = True
 
     def set_hover(self, on: bool) -> None:
         """Whether the browser sends pointer moves without a button pressed (a tool whose
@@ -253,19 +338,35 @@ class BoardView:
 
     def _input(self, message: Mapping[str, Any]) -> None:
         """A pointer message from the browser (CSS px from the top-left corner) as matplotlib
-        mouse events. A release first moves to where the pointer was let go."""
+        mouse events, or a zoom (``zoom`` by ``factor`` about the pointer, ``fit`` the
+        ``table`` or the ``models``). A release first moves to where the pointer was let go."""
+        kind = str(message.get("type"))
+        if kind == "fit":
+            self.fit(str(message.get("which", "table")))
+            return
         ratio = self.ratio
         x = float(message.get("x", 0.0)) * ratio
         y = self.figure.bbox.height - float(message.get("y", 0.0)) * ratio
         if not (math.isfinite(x) and math.isfinite(y)):
             return
+        if kind == "zoom":
+            factor = float(message.get("factor", 1.0))
+            if math.isfinite(factor) and factor > 0:
+                self.zoom(factor, about=(x, y))
+            return
         names = {"down": "button_press_event", "move": "motion_notify_event"}
         names["up"] = "button_release_event"
-        kind = str(message.get("type"))
-        held = {MouseButton.LEFT} if int(message.get("buttons", 0)) & 1 else set()
+        if kind not in names:
+            return
+        middle = int(message.get("button", 0)) == 1
+        pressed = MouseButton.MIDDLE if middle else MouseButton.LEFT
+        buttons = int(message.get("buttons", 0))
+        held = {MouseButton.LEFT} if buttons & 1 else set()
+        if buttons & 4:
+            held.add(MouseButton.MIDDLE)
         if kind == "up":
-            self._mouse("motion_notify_event", x, y, None, {MouseButton.LEFT})
-        button = MouseButton.LEFT if kind != "move" else None
+            self._mouse("motion_notify_event", x, y, None, {pressed})
+        button = pressed if kind != "move" else None
         self._mouse(names[kind], x, y, button, held)
 
     def _mouse(self, name: str, x: float, y: float, button: Any, held: set[Any]) -> None:
@@ -392,6 +493,89 @@ class BoardView:
         self._moving_set = None
         self._background = None
 
+    # --- zoom and pan ------------------------------------------------------------------------
+    @property
+    def view_box(self) -> Bounds:
+        """The part of the board shown (board mm)."""
+        (x0, x1), (y0, y1) = self.ax.get_xlim(), self.ax.get_ylim()
+        return Bounds(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+
+    def _px_per_mm(self) -> float:
+        """CSS pixels per board millimetre at the current view."""
+        box = self.view_box
+        return float(self.ax.bbox.width) / self.ratio / max(box.xmax - box.xmin, 1e-9)
+
+    def zoom(self, factor: float, about: tuple[float, float] | None = None) -> None:
+        """Zoom in by ``factor`` (below 1: out) keeping the board point under ``about``
+        (device pixels from the lower left, as matplotlib counts; default: the middle of the
+        board) where it is, between the whole table seen :data:`MAX_ZOOM_OUT` times over and
+        :data:`MAX_PX_PER_MM`. The kernel draws the board at the new scale (labels placed
+        again)."""
+        if self.framing is None or self.dragging is not None or self._pan is not None:
+            return
+        box = self.view_box
+        table = self.framing.table()
+        wide = max(table.xmax - table.xmin, table.ymax - table.ymin) * MAX_ZOOM_OUT
+        now = self._px_per_mm()
+        lowest = now * max(box.xmax - box.xmin, box.ymax - box.ymin) / wide
+        factor = min(max(factor, lowest / now), MAX_PX_PER_MM / now)
+        cx, cy = (box.xmin + box.xmax) / 2, (box.ymin + box.ymax) / 2
+        if about is not None and self.ax.bbox.contains(*about):
+            cx, cy = (float(v) for v in self.ax.transData.inverted().transform(about))
+        self.show_view(
+            Bounds(
+                cx - (cx - box.xmin) / factor,
+                cy - (cy - box.ymin) / factor,
+                cx + (box.xmax - cx) / factor,
+                cy + (box.ymax - cy) / factor,
+            )
+        )
+
+    def fit(self, which: str = "table") -> None:
+        """Show the whole table (``"table"``) or every model with a margin (``"models"``)."""
+        if self.framing is None:
+            return
+        if which not in ("table", "models"):
+            raise ValueError(f"unknown view {which!r}; expected one of table, models")
+        self.show_view(self.framing.table() if which == "table" else self.framing.models())
+
+    def show_view(self, view: Bounds) -> None:
+        """Show ``view`` (board mm) and draw the board at that scale."""
+        if self.framing is None:
+            return
+        self.framing.show(view, True)
+        self.invalidate()
+        self.draw()
+
+    def _start_pan(self, event: MouseEvent) -> None:
+        (x0, x1), (y0, y1) = self.ax.get_xlim(), self.ax.get_ylim()
+        self._pan = {"at": (event.x, event.y), "limits": (x0, x1, y0, y1), "moved": False}
+
+    def _pan_to(self, x: float, y: float) -> None:
+        """The pointer (device px) moved while panning: the board point pressed stays under
+        it (whole device pixels, so the board moves as the picture does)."""
+        assert self._pan is not None
+        (px, py), (x0, x1, y0, y1) = self._pan["at"], self._pan["limits"]
+        dx, dy = round(x - px), round(y - py)
+        if not self._pan["moved"] and math.hypot(dx, dy) < CLICK_PX * self.ratio:
+            return
+        self._pan["moved"] = True
+        per_px = (x1 - x0) / float(self.ax.bbox.width)
+        view = Bounds(x0 - dx * per_px, y0 - dy * per_px, x1 - dx * per_px, y1 - dy * per_px)
+        assert self.framing is not None
+        self.framing.show(view, False)
+        self.invalidate()
+        self.draw()
+
+    def _end_pan(self, event: MouseEvent) -> None:
+        pan, self._pan = self._pan, None
+        assert pan is not None
+        if pan["moved"]:
+            self.show_view(self.view_box)  # at rest: labels placed for this view
+        elif self.on_click is not None and event.button == MouseButton.LEFT:
+            xd, yd = self.ax.transData.inverted().transform(pan["at"])
+            self.on_click(float(xd), float(yd))
+
     # --- dragging ------------------------------------------------------------------------
     def model_at(self, x: float, y: float) -> str | None:
         """The model whose base contains the point (mm); the one drawn last when stacked."""
@@ -466,13 +650,20 @@ class BoardView:
         return patch
 
     def _press(self, event: MouseEvent) -> None:
-        if self.on_move is None or event.inaxes is not self.ax or event.button != 1:
-            return  # nothing to drag for (the stepper), or not a left click on the board
-        if event.xdata is None or event.ydata is None:
+        if event.inaxes is not self.ax or event.xdata is None or event.ydata is None:
             return
-        mid = self.model_at(event.xdata, event.ydata)
-        if mid is None or self.artists is None:
+        hit = self.model_at(event.xdata, event.ydata) if self.on_move is not None else None
+        if event.button == MouseButton.MIDDLE or (
+            event.button == MouseButton.LEFT and hit is None and self.pan_on_empty()
+        ):
+            if self.framing is not None:
+                self._start_pan(event)
+            elif self.on_click is not None and event.button == MouseButton.LEFT:
+                self.on_click(float(event.xdata), float(event.ydata))
             return
+        if hit is None or self.artists is None or event.button != MouseButton.LEFT:
+            return  # nothing to drag for (the stepper), or not a left click on a base
+        mid = hit
         if self.on_pick is not None:
             self.on_pick(mid)
         cx, cy = self.artists.bases[mid].center
@@ -484,7 +675,12 @@ class BoardView:
         self._note_baked()
 
     def _motion(self, event: MouseEvent) -> None:
-        if self.dragging is None or event.x is None or event.y is None:
+        if event.x is None or event.y is None:
+            return
+        if self._pan is not None:
+            self._pan_to(event.x, event.y)
+            return
+        if self.dragging is None:
             return
         if event.inaxes is self.ax and event.xdata is not None and event.ydata is not None:
             xd, yd = event.xdata, event.ydata
@@ -513,6 +709,9 @@ class BoardView:
         self.blit()
 
     def _release(self, event: MouseEvent) -> None:
+        if self._pan is not None:
+            self._end_pan(event)
+            return
         if self.dragging is None:
             return
         mid, (x, y) = self.dragging, self._last

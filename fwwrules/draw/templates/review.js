@@ -18,11 +18,13 @@
   let extra = {}; // my ticks and comments under ids this page does not have (another version)
   let extraSuggestions = {}; // my suggestions for messages this page does not show
   let others = {}; // another reviewer's name -> {items, suggestions}
+  let othersChanged = true; // shown anew at the next refresh
   let dirty = false; // work that no export holds yet
   let storage = true; // the browser keeps what we store
 
   const isObject = (v) => !!v && typeof v === "object" && !Array.isArray(v);
-  const worked = (v) => isObject(v) && (!!v.checked || (typeof v.comment === "string" && !!v.comment));
+  const worked = (v) =>
+    isObject(v) && (!!v.checked || (typeof v.comment === "string" && !!v.comment));
   const fill = (text, values) =>
     text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
 
@@ -156,7 +158,8 @@
     }
     const n = countSuggestions(mySuggestions());
     $("suggestions").textContent = n ? fill(UI.suggestions, { n: n }) : "";
-    showOthers();
+    if (othersChanged) showOthers(); // not on every key press: only when they change
+    othersChanged = false;
   }
 
   // --- local storage -----------------------------------------------------------------------
@@ -210,6 +213,7 @@
   }
 
   function takeOthers(from, me) {
+    othersChanged = true;
     for (const [name, work] of Object.entries(isObject(from) ? from : {})) {
       if (name === me || !isObject(work)) continue;
       others[name] = {
