@@ -21,7 +21,7 @@ from .arguments import point
 from .catalogue import LANGS
 from .errors import FwwError, QueryError, ScenarioError, printable
 from .pieces import BANDS, RULESET_NAMES, Bounds
-from .writing import WriteError, write_atomic
+from .writing import WriteError, refuse_onto_inputs, write_atomic
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -79,6 +79,23 @@ def _check_folder(path: str) -> None:
         if os.path.exists(folder):
             reason = f"{printable(folder)} is not a folder"
         raise WriteError(path, reason, errno.ENOENT)
+
+
+def _outputs(output: str, langs: Sequence[str]) -> list[str]:
+    """The files a command writes for ``-o output``: the file itself, or one per language
+    (``board.en.png``, :func:`~fwwrules.draw.export.language_path`'s names) for several."""
+    if len(langs) == 1:
+        return [output]
+    out = Path(output)
+    return [str(out.with_name(f"{out.stem}.{lang}{out.suffix}")) for lang in langs]
+
+
+def _not_onto_inputs(outputs: Sequence[str], inputs: Sequence[str | os.PathLike[str]]) -> None:
+    """Refuse (exit 2, before any work) to write an output onto one of the command's inputs:
+    the same file, a hard link of it or a symbolic link to it
+    (:func:`~fwwrules.writing.refuse_onto_inputs`)."""
+    for output in outputs:
+        refuse_onto_inputs(output, inputs)
 
 
 def _json(data: Any, **kwargs: Any) -> str:
@@ -150,6 +167,7 @@ def cmd_threat(args: argparse.Namespace) -> int:
         )
     if args.output:
         _check_folder(args.output)
+        _not_onto_inputs([args.output], [args.file])
     result = threat_map(
         scenario,
         args.side,
@@ -235,6 +253,8 @@ def cmd_render(args: argparse.Namespace) -> int:
     if (args.slide is None) != (args.to is None):
         raise QueryError("give both --slide MODEL and --to X,Y, or neither")
     _check_folder(args.output)
+    langs: list[str] = args.lang
+    _not_onto_inputs(_outputs(args.output, langs), [args.file])
     target = args.target
     if target is not None and not isinstance(scenario, GridScenario):
         target = _target(target)  # a point X,Y, as `ruling` takes it
@@ -245,7 +265,6 @@ def cmd_render(args: argparse.Namespace) -> int:
             f"drawing needs matplotlib: pip install 'fwwrules[draw]' ({exc})"
         ) from None
     size = {"scale": args.scale, "dpi": args.dpi, "width": args.width}
-    langs: list[str] = args.lang
     if args.slide is not None:
         from .draw.animate import render_slide
         from .draw.export import language_path
@@ -306,10 +325,12 @@ def cmd_examples(args: argparse.Namespace) -> int:
         for name, title in titles.items():
             _say(f"{name:<{width}}  {title}")
         return EXIT_OK
-    text = example_path(args.name).read_text(encoding="utf-8")
+    source = example_path(args.name)
+    text = source.read_text(encoding="utf-8")
     if args.output is None:
         _say(text.removesuffix("\n"))
         return EXIT_OK
+    _not_onto_inputs([args.output], [source])
     _wrote(write_atomic(args.output, text))
     return EXIT_OK
 
@@ -352,6 +373,7 @@ def _review_suggestions(args: argparse.Namespace) -> int:
         (lang,) = langs
     output = args.output or f"{lang}.po"
     _check_folder(output)
+    _not_onto_inputs([output], args.suggestions)
     result = suggestions_po(exports, lang, __version__)
     if result.unknown:
         print(

@@ -55,6 +55,17 @@ MAX_FILE_BYTES: Final = 262_144
 Reading takes about 2 s per MB of YAML on a busy Binder; every limit below fits in far less
 (the largest legal board written out is under 150 KB), so anything more is padding."""
 
+MAX_TEXT_FILE_BYTES: Final = 16 * 1024 * 1024
+"""A review export (``fwwrules review --suggestions FILE.json``) or a gettext file larger than
+this (16 MiB: many times every text of the catalogue with comments) is refused unread."""
+
+STALE_TEMPORARY_S: Final = 10.0
+"""A temporary file of an atomic write (:mod:`fwwrules.writing`) left by a process that died
+(killed while saving, or while the review page stored a picture) is removed by the next write
+into its folder once it is at least this old (seconds since it was last written) and no
+process holds its lock. The age only closes the instant between a writer creating its
+temporary file and locking it; a live writer holds the lock however long it writes."""
+
 MAX_MODELS: Final = 200
 """Most models one scenario may hold."""
 

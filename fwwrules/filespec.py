@@ -6,8 +6,10 @@ imports pydantic, so only the readers of files (and ``fwwrules schema``) import 
 Boundary cases
 --------------
 * :data:`Text` is one line of at most 200 characters with no control character (C0, DEL or
-  C1: ``\\x00``-``\\x1f``, ``\\x7f``-``\\x9f``), so a name can never drive a terminal; a tab
-  is a control character too.
+  C1: ``\\x00``-``\\x1f``, ``\\x7f``-``\\x9f``), so a name can never drive a terminal (a
+  tab is a control character too), and no bidirectional control or invisible character, so a
+  name can neither reverse the line it stands in nor pass for another
+  (:mod:`fwwrules.checks` states the rule; the check of a board built in Python uses it too).
 * Numbers are strict: a string (``"40"``) or a boolean (``true``) is an error, never converted;
   infinities and NaN are refused; absolute values above ``MAX_COORDINATE`` are refused.
 """
@@ -29,15 +31,18 @@ from pydantic import (
 )
 
 from .catalogue import Lang
+from .checks import IDENT_MAX_LENGTH as IDENT_MAX_LENGTH
+from .checks import IDENT_PATTERN as IDENT_PATTERN
+from .checks import TEXT_MAX_LENGTH as TEXT_MAX_LENGTH
+from .checks import TEXT_PATTERN as TEXT_PATTERN
 from .constants import MAX_COORDINATE
 from .loading import describe
 
-IDENT_PATTERN = r"^[a-z0-9-]+$"  # docs/scenario-format.md: [a-z0-9-]+
-Ident = Annotated[str, StringConstraints(strict=True, pattern=IDENT_PATTERN, max_length=64)]
+Ident = Annotated[
+    str, StringConstraints(strict=True, pattern=IDENT_PATTERN, max_length=IDENT_MAX_LENGTH)
+]
+"""An id (:func:`fwwrules.checks.ident_problem` states the rule)."""
 
-TEXT_MAX_LENGTH = 200
-TEXT_PATTERN = r"^[^\x00-\x1f\x7f-\x9f]*$"
-"""Display text: no control characters (they could drive a terminal)."""
 Text = Annotated[
     str, StringConstraints(strict=True, max_length=TEXT_MAX_LENGTH, pattern=TEXT_PATTERN)
 ]

@@ -24,6 +24,7 @@ Boundary cases
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -37,6 +38,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from . import scalars
+from .checks import IDENT_EXPECTED, IDENT_PATTERN, text_problem
 from .constants import (
     MAX_FILE_BYTES,
     MAX_GRID_WALLS,
@@ -49,6 +51,7 @@ from .constants import (
     MAX_WEAPONS,
 )
 from .errors import FwwError, Problem, QueryError, ScenarioError, printable
+from .writing import NotARegularFile, read_regular
 
 _YAML = "tag:yaml.org,2002:"
 _PLAIN_TAGS = frozenset(_YAML + name for name in ("str", "int", "float", "bool", "null"))
@@ -380,7 +383,18 @@ def _compose(text: str) -> yaml.Node | None:
         loader.dispose()
 
 
-def _yaml_problem(exc: yaml.YAMLError) -> Problem:
+def _yaml_problem(exc: yaml.YAMLError, text: str) -> Problem:
+    """The problem a YAML error states, at its line.
+
+    A character YAML refuses anywhere (a raw NUL, ESC or other control character) is named
+    with its code point, line and column, not the reader's offset into the whole text.
+    """
+    found = _NOT_YAML_PRINTABLE.search(text) if isinstance(exc, yaml.reader.ReaderError) else None
+    if found is not None:  # the reader's position counts bytes or characters, by loader
+        at = found.start()
+        column = at - (text.rfind("\n", 0, at) + 1) + 1
+        what = _control_character(ord(found.group()), column)
+        return Problem((), f"broken YAML: {what}", text.count("\n", 0, at) + 1)
     if isinstance(exc, yaml.MarkedYAMLError):
         mark = exc.problem_mark or exc.context_mark
         line = None if mark is None else mark.line + 1
@@ -389,6 +403,22 @@ def _yaml_problem(exc: yaml.YAMLError) -> Problem:
             what += " (check the indentation)"
         return Problem((), f"broken YAML: {what}", line)
     return Problem((), f"broken YAML: {exc}")
+
+
+_NOT_YAML_PRINTABLE = re.compile(
+    r"[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+)
+"""A character YAML refuses anywhere in a stream (YAML 1.1 and 1.2: ``c-printable``)."""
+_CONTROL_NAMES = {0x00: "NUL", 0x07: "BEL", 0x08: "backspace", 0x1B: "ESC", 0x7F: "DEL"}
+"""Names of the control characters a file most often holds by mistake, for messages."""
+
+
+def _control_character(character: int, column: int) -> str:
+    """``the control character U+001B (ESC) at column 12 cannot stand ...``."""
+    code = f"U+{character:04X}"
+    name = _CONTROL_NAMES.get(character)
+    what = f"{code} ({name})" if name else code
+    return f"the control character {what} at column {column} cannot stand in the file; remove it"
 
 
 def _line_index(text: str) -> dict[tuple[str | int, ...], int]:
@@ -555,7 +585,7 @@ def _parse_yaml(text: str, source: str) -> Document:
     try:
         data = _build_yaml(text, source)
     except yaml.YAMLError as exc:
-        raise ScenarioError(source, [_yaml_problem(exc)]) from None
+        raise ScenarioError(source, [_yaml_problem(exc, text)]) from None
     except LimitError as exc:
         raise ScenarioError(source, [Problem(exc.path, exc.message, exc.line)]) from None
     return Document(data, source, text=text)
@@ -647,8 +677,10 @@ def _parse_json(text: str, source: str) -> Document:
             parse_float=_json_number(float),
         )
     except json.JSONDecodeError as exc:
-        problem = Problem((), f"broken JSON: {exc.msg} (column {exc.colno})", exc.lineno)
-        raise ScenarioError(source, [problem]) from None
+        msg = f"broken JSON: {exc.msg} (column {exc.colno})"
+        if exc.msg.startswith("Invalid control character") and exc.pos < len(text):
+            msg = f"broken JSON: {_control_character(ord(text[exc.pos]), exc.colno)}"
+        raise ScenarioError(source, [Problem((), msg, exc.lineno)]) from None
     except _LongNumber as exc:
         line = text.count("\n", 0, max(text.find(exc.text), 0)) + 1
         raise ScenarioError(source, [Problem((), _too_long(exc.text), line)]) from None
@@ -685,15 +717,7 @@ def read_document(path: str | os.PathLike[str]) -> Document:
         raise QueryError(f"a file name must be text or a path, got {type(path).__name__}")
     p = Path(path)
     source = str(path)  # the messages escape it (errors.printable)
-    shown = printable(source)
-    try:
-        if not p.is_file():
-            what = "no such file" if not p.exists() else "not a regular file"
-            raise FwwError(f"{shown}: cannot read the file ({what})")
-        with p.open("rb") as f:
-            raw = f.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise FwwError(f"{shown}: cannot read the file ({exc.strerror or exc})") from None
+    raw = _read_file(p, source)
     if len(raw) > MAX_FILE_BYTES:
         msg = f"the file is larger than the limit of {MAX_FILE_BYTES} bytes"
         raise ScenarioError(source, [Problem((), msg)])
@@ -706,6 +730,23 @@ def read_document(path: str | os.PathLike[str]) -> Document:
         msg = f"not UTF-8 text (byte {byte!r} at offset {offset}); save the file as UTF-8"
         raise ScenarioError(source, [Problem((), msg, line)]) from None
     return parse_text(text, source, json_=p.suffix.lower() == ".json")
+
+
+def _read_file(path: Path, source: str) -> bytes:
+    """At most ``MAX_FILE_BYTES + 1`` bytes of the regular file ``path``, through
+    :func:`~fwwrules.writing.read_regular` (never blocks: a FIFO, a device or a folder is
+    refused at once); an :class:`~fwwrules.errors.FwwError` naming the file when it cannot
+    be read."""
+    try:
+        return read_regular(path, MAX_FILE_BYTES)
+    except OSError as exc:
+        if isinstance(exc, FileNotFoundError):
+            what = "no such file"
+        elif isinstance(exc, NotARegularFile) or exc.errno == errno.EISDIR:
+            what = "not a regular file"
+        else:
+            what = exc.strerror or str(exc)
+        raise FwwError(f"{printable(source)}: cannot read the file ({what})") from None
 
 
 def describe(value: Any) -> str:
@@ -867,10 +908,9 @@ def _expected(err: Mapping[str, Any], path: Path_, model: type[BaseModel] | None
     if kind in ("string_type", "string_unicode"):
         return "expected text"
     if kind == "string_pattern_mismatch":
-        pattern = str(ctx.get("pattern", ""))
-        if "a-z0-9" in pattern:
-            return "expected an id: lowercase letters, digits and '-' (such as 'laser-rifle')"
-        return "expected text without control characters"
+        if str(ctx.get("pattern", "")) == IDENT_PATTERN:
+            return IDENT_EXPECTED
+        return text_problem(err.get("input")) or "expected text without control characters"
     if kind == "string_too_long":
         return f"expected at most {ctx.get('max_length')} characters"
     if kind in ("dict_type", "model_type", "model_attributes_type", "mapping_type"):

@@ -20,6 +20,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .constants import MAX_TEXT_FILE_BYTES
+from .writing import read_regular
+
 
 class PoError(ValueError):
     """A ``.po`` file that cannot be read: ``file:line: what``."""
@@ -199,9 +202,13 @@ def parse_po(lines: Iterable[str], path: str = "<string>") -> PoFile:
 def read_po(path: str | Path) -> PoFile:
     """The catalogue in the file ``path`` (UTF-8); :class:`PoError` names the file and line."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        raw = read_regular(path, MAX_TEXT_FILE_BYTES)  # never blocks on a FIFO
+        if len(raw) > MAX_TEXT_FILE_BYTES:
+            raise PoError(f"{path}: larger than {MAX_TEXT_FILE_BYTES} bytes")
+        text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise PoError(f"{path}: cannot read: {exc}") from None
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise PoError(f"{path}: cannot read: {why}") from None
     return parse_po(text.split("\n"), str(path))
 
 

@@ -35,7 +35,9 @@ from pathlib import Path
 from typing import Any
 
 from .catalogue import LANGS, check_lang, text_entry
-from .errors import QueryError
+from .constants import MAX_TEXT_FILE_BYTES
+from .errors import QueryError, printable
+from .writing import read_regular
 
 REVIEW_FORMAT = "fwwrules/review@1"
 """The review page's export format (``fwwrules.draw.review`` writes it)."""
@@ -80,12 +82,17 @@ def placeholders(text: str) -> set[str]:
 def read_export(path: str | Path) -> dict[str, Any]:
     """A review export read from ``path``; :class:`QueryError` naming the file when it cannot
     be read or is not one."""
+    shown = printable(str(path))
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        raw = read_regular(path, MAX_TEXT_FILE_BYTES)  # never blocks on a FIFO
+        if len(raw) > MAX_TEXT_FILE_BYTES:
+            raise QueryError(f"{shown}: larger than {MAX_TEXT_FILE_BYTES} bytes")
+        data = json.loads(raw.decode("utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
-        raise QueryError(f"{path}: cannot read: {exc}") from None
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise QueryError(f"{shown}: cannot read: {why}") from None
     except json.JSONDecodeError as exc:
-        raise QueryError(f"{path}:{exc.lineno}: not JSON: {exc.msg}") from None
+        raise QueryError(f"{shown}:{exc.lineno}: not JSON: {exc.msg}") from None
     if not isinstance(data, dict) or data.get("format") != REVIEW_FORMAT:
         raise QueryError(f"{path}: not a review export (expected format {REVIEW_FORMAT})")
     return data

@@ -30,19 +30,35 @@ Boundary cases
   ``cannot write FILE: reason`` and exits 2. An exception raised by the caller's own code
   inside :func:`atomic_open` (not an ``OSError``) is re-raised unchanged, after the same
   clean-up.
+* A process killed part-way (``kill -9``, a power cut) cannot clean up: its temporary file
+  stays. The writer holds an exclusive lock (``flock``) on its temporary file from creation to
+  rename, so the next write to the same target removes such a file once no process holds its
+  lock and it is :data:`~fwwrules.constants.STALE_TEMPORARY_S` old
+  (:func:`remove_stale_temporaries`): only files named as this module names them, regular
+  files (never a link) owned by the user running it, never one a live writer is writing.
+
+Reading the user's files goes through :func:`read_regular`: opened without blocking and
+checked on the open descriptor, so a FIFO or a device put where a file was expected (even
+between a check and the open: a shared folder, a sync tool) is refused at once. Before a
+command writes, :func:`refuse_onto_inputs` makes sure the output is none of its inputs (the
+same file, through a hard or a symbolic link too).
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno as errno_
+import fcntl
 import os
+import re
 import secrets
 import stat
-from collections.abc import Iterator
+import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, Literal, overload
 
+from .constants import STALE_TEMPORARY_S
 from .errors import FwwError, printable
 
 _NAME_MAX = 255
@@ -73,22 +89,88 @@ def _reason(exc: OSError, folder: str) -> str:
     return exc.strerror or str(exc)
 
 
+_TOKEN_HEX = 12
+"""Hex digits of the random part of a temporary name (48 bits)."""
+_TEMP_NAME = re.compile(rf"\.(.+)\.[0-9a-f]{{{_TOKEN_HEX}}}\.tmp", re.DOTALL)
+"""A temporary file this module names: ``.<name>.<random>.tmp``."""
+
+
+def _temp_stem(name: str) -> str:
+    """The target's part of its temporary names: ``name``, shortened so that the whole
+    temporary name fits where ``name`` fits."""
+    room = _NAME_MAX - len(f"..{'0' * _TOKEN_HEX}.tmp")
+    return os.fsdecode(os.fsencode(name)[:room])
+
+
 def _temp_name(name: str) -> str:
     """``.<name>.<random>.tmp``, shortened so that it fits where ``name`` fits."""
-    token = secrets.token_hex(6)
-    room = _NAME_MAX - len(f"..{token}.tmp")
-    return f".{os.fsdecode(os.fsencode(name)[:room])}.{token}.tmp"
+    return f".{_temp_stem(name)}.{secrets.token_hex(_TOKEN_HEX // 2)}.tmp"
 
 
 def _create_temp(folder: str, name: str, private: bool) -> tuple[int, str]:
+    """A new temporary file for ``name`` in ``folder``, locked (``flock``) as being written."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
     for _ in range(16):
         tmp = os.path.join(folder, _temp_name(name))
         try:
-            return os.open(tmp, flags, 0o600 if private else 0o666), tmp
+            fd = os.open(tmp, flags, 0o600 if private else 0o666)
         except FileExistsError:  # pragma: no cover - 48 random bits collided
             continue
+        with contextlib.suppress(OSError):  # a file system without locks: never seen stale
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return fd, tmp
     raise FileExistsError(errno_.EEXIST, "no free temporary name", folder)  # pragma: no cover
+
+
+def remove_stale_temporaries(folder: str | os.PathLike[str], name: str | None = None) -> int:
+    """Remove the temporary files that writers killed part-way left in ``folder`` (those of
+    the target ``name`` only, or of any target); return how many were removed.
+
+    A file is removed only when all of these hold: it is named as :func:`atomic_open` names
+    its temporary files (``.<name>.<12 hex digits>.tmp``); it is a regular file, not a link,
+    owned by the user running this; no process holds its lock (a live writer holds it from
+    creating the file until renaming it, however long it writes); and it was last written at
+    least :data:`~fwwrules.constants.STALE_TEMPORARY_S` ago (the instant between a writer's
+    creating and locking it). Anything that cannot be read, locked or removed is left alone,
+    silently: cleaning up never makes a write fail.
+    """
+    try:
+        entries = os.listdir(folder)
+    except OSError:
+        return 0
+    stem = None if name is None else _temp_stem(name)
+    removed = 0
+    for entry in entries:
+        found = _TEMP_NAME.fullmatch(entry)
+        if found is None or (stem is not None and found.group(1) != stem):
+            continue
+        removed += _remove_if_stale(os.path.join(folder, entry))
+    return removed
+
+
+def _remove_if_stale(path: str) -> int:
+    """1 when ``path`` was a stale temporary file and is removed (see
+    :func:`remove_stale_temporaries`), else 0."""
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return 0
+    try:
+        st = os.fstat(fd)
+        old = time.time() - st.st_mtime >= STALE_TEMPORARY_S
+        if not (stat.S_ISREG(st.st_mode) and st.st_uid == os.geteuid() and old):
+            return 0
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held by a live writer: OSError
+        now = os.lstat(path)
+        if (now.st_dev, now.st_ino) != (st.st_dev, st.st_ino):
+            return 0
+        os.unlink(path)
+        return 1
+    except OSError:
+        return 0
+    finally:
+        os.close(fd)
 
 
 @overload
@@ -136,10 +218,25 @@ def _atomic(path: str, mode: str, encoding: str) -> Iterator[IO[Any]]:
             yield f
         return
     keep = st if st is not None and stat.S_ISREG(st.st_mode) else None
+    remove_stale_temporaries(folder, name)
     try:
         fd, tmp = _create_temp(folder, name, private=keep is not None)
     except OSError as exc:
         raise WriteError(path, _reason(exc, folder), exc.errno) from None
+    lock = os.dup(fd)  # holds the temporary file's lock until it is renamed (or removed)
+    try:
+        yield from _fill_and_rename(fd, tmp, path, (folder, mode, encoding), keep)
+    finally:
+        os.close(lock)
+    _sync_folder(folder)
+
+
+def _fill_and_rename(
+    fd: int, tmp: str, path: str, how: tuple[str, str, str], keep: os.stat_result | None
+) -> Iterator[IO[Any]]:
+    """The body of :func:`_atomic` once its temporary file exists: the old file's mode, the
+    caller's writing, ``fsync``, the rename; the temporary file removed on any failure."""
+    folder, mode, encoding = how
     try:
         if keep is not None:
             os.fchmod(fd, stat.S_IMODE(keep.st_mode))
@@ -164,7 +261,6 @@ def _atomic(path: str, mode: str, encoding: str) -> Iterator[IO[Any]]:
         if isinstance(exc, OSError) and not isinstance(exc, WriteError):
             raise WriteError(path, _reason(exc, folder), exc.errno) from None
         raise
-    _sync_folder(folder)
 
 
 @contextlib.contextmanager
@@ -214,3 +310,65 @@ def write_atomic(
         with atomic_open(path, "wb") as fb:
             fb.write(data)
     return Path(path)
+
+
+class NotARegularFile(OSError):
+    """What :func:`read_regular` found is not a regular file (a FIFO, a device, a folder)."""
+
+
+def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:
+    """The bytes of the regular file ``path``: at most ``limit + 1`` of them (the caller sees
+    that a file is over its limit without reading more).
+
+    The file is opened without blocking (``O_NONBLOCK``) and checked on the open descriptor
+    (``fstat``), never by its name beforehand: a FIFO, a device or a folder at ``path`` raises
+    :class:`NotARegularFile` at once, even one swapped in between a check and the open (a
+    FIFO opened blocking waits for a writer for ever; ``/dev/zero`` never ends). A symbolic
+    link to a regular file is read (a user's file may be one). Other failures raise the
+    ``OSError`` of the system (no such file, no permission).
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            what = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+            raise NotARegularFile(errno_.EINVAL, what, os.fspath(path))
+        chunks: list[bytes] = []
+        left = limit + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def refuse_onto_inputs(
+    output: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str]]
+) -> None:
+    """Raise :class:`WriteError` when writing ``output`` would replace one of ``inputs``: the
+    same file by its name, through a symbolic link, or as a hard link of it (same device and
+    inode). A command reads its inputs before it writes, so writing over one would lose the
+    user's file (``fwwrules render board.svg -o board.svg`` read the scenario from
+    ``board.svg``). An output that does not exist yet is none of the inputs.
+    """
+    try:
+        out = os.stat(output)
+    except OSError:
+        return
+    for source in inputs:
+        try:
+            src = os.stat(source)
+        except OSError:
+            continue
+        if (out.st_dev, out.st_ino) == (src.st_dev, src.st_ino):
+            same = os.fspath(output) == os.fspath(source)
+            how = "" if same else f" (the same file as {printable(os.fspath(source))})"
+            raise WriteError(
+                output,
+                f"it is an input of this command{how}; write the output to another file",
+                errno_.EEXIST,
+            )

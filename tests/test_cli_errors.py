@@ -121,6 +121,9 @@ CASES: dict[str, tuple[int | None, str, str]] = {
     "not-utf8.yaml": (8, "(document)", "not UTF-8"),
     "deeply-nested.yaml": (2, "(document)", "nested deeper than 32 levels"),
     "deeply-nested.json": (None, "(document)", "nested deeper than 32 levels"),
+    "raw-nul-byte.yaml": (3, "(document)", "control character U+0000 (NUL) at column 10"),
+    "raw-esc-byte.yaml": (2, "(document)", "control character U+001B (ESC) at column 18"),
+    "json-raw-esc-byte.json": (3, "(document)", "control character U+001B (ESC) at column 23"),
     # things a safe loader must refuse
     "tag-python-apply.yaml": (2, "title", "YAML tag !!python/object/apply:os.system"),
     "tag-python-apply-nested.yaml": (12, "models[0].name", "!!python/object/apply:subprocess"),
@@ -171,6 +174,7 @@ SUBPROCESS_CASES = [
     "tag-python-apply-nested.yaml",
     "json-nan.json",
     "not-utf8.yaml",
+    "raw-nul-byte.yaml",
     "broken-yaml.yaml",
     "deeply-nested.json",
     "unknown-terrain-kind.yaml",

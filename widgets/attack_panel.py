@@ -18,7 +18,8 @@ from fwwrules.pieces import RULESET_NAMES
 from fwwrules.placement import move_model
 from fwwrules.rulings import AttackRuling
 
-from .panel import MovablePanel, board_and_side, fit_control, wrap_row
+from .layout import board_and_side, fit_control, wrap_row
+from .panel import MovablePanel
 from .text import snap_label, ui
 from .view import BoardView, static_bundle
 

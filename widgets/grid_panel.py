@@ -24,7 +24,8 @@ from fwwrules.errors import FwwError
 from fwwrules.grid import ATTACKS, GridRuling, GridScenario
 
 from .board_canvas import live_canvas_available, restart_notice
-from .panel import ControlPanel, board_and_side, fit_control, text_px, wrap_row
+from .layout import board_and_side, fit_control, text_px, wrap_row
+from .panel import ControlPanel
 from .text import ui
 from .view import PNG_PIXEL_RATIO, static_bundle
 

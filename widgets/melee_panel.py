@@ -26,7 +26,8 @@ from fwwrules.errors import FwwError
 from fwwrules.pieces import RULESET_NAMES
 
 from .attack_panel import error_html
-from .panel import MovablePanel, board_and_side, fit_control, wrap_row
+from .layout import board_and_side, fit_control, wrap_row
+from .panel import MovablePanel
 from .text import snap_label, ui
 from .view import BoardView, static_bundle
 

@@ -21,7 +21,7 @@ from fwwrules.errors import FwwError, QueryError
 
 from .attack_panel import error_html
 from .export import PictureExport
-from .panel import board_and_side, fit_control, wrap_row
+from .layout import board_and_side, fit_control, wrap_row
 from .text import ui
 from .view import BoardView, static_bundle
 

@@ -23,7 +23,8 @@ from fwwrules.placement import place_by_hand
 from fwwrules.threat import ThreatMap, default_area, sides_of
 
 from .attack_panel import error_html, move_model
-from .panel import ControlPanel, board_and_side, fit_control, wrap_row
+from .layout import board_and_side, fit_control, wrap_row
+from .panel import ControlPanel
 from .text import snap_label, ui
 from .view import BoardView, static_bundle
 

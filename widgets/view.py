@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import ipywidgets as widgets
-import matplotlib
 import numpy as np
 from matplotlib.artist import Artist
 from matplotlib.backend_bases import MouseButton, MouseEvent
@@ -84,17 +83,9 @@ __all__ = [
     "PNG_PIXEL_RATIO",
     "BoardView",
     "Framing",
-    "ipympl_active",
     "png_bytes",
     "static_bundle",
 ]
-
-
-def ipympl_active() -> bool:
-    """True when matplotlib's current backend is ipympl's (``%matplotlib widget``). The
-    panels do not need it: they draw on their own canvas whatever the backend."""
-    backend = matplotlib.get_backend().lower()
-    return "ipympl" in backend or backend == "widget"
 
 
 def png_bytes(figure: Figure) -> bytes:

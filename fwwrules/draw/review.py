@@ -39,7 +39,7 @@ from ..catalogue import (
 )
 from ..constants import MAX_CACHED_PICTURE_BYTES
 from ..suggestions import REVIEW_FORMAT
-from ..writing import write_atomic
+from ..writing import remove_stale_temporaries, write_atomic
 from .board import draw_board
 from .figure import figure_of, new_axes
 
@@ -184,7 +184,9 @@ class PictureCache:
     holds at most one page's pictures per language. A folder that cannot be read or written
     only means no caching: the page is drawn as without a cache. Pictures are written through
     :func:`fwwrules.writing.write_atomic`, so an interrupted run or a full disk leaves no half
-    picture and no temporary file.
+    picture and no temporary file; the temporary file of a run killed while storing a picture
+    is removed by the next run that stores one
+    (:func:`fwwrules.writing.remove_stale_temporaries`).
 
     Boundary cases (the cache lives in a folder others may write too):
 
@@ -262,6 +264,7 @@ class PictureCache:
             if not self._pruned:
                 self._pruned = True
                 self._prune(keep=folder.name)
+                remove_stale_temporaries(folder)  # of a run killed while storing a picture
             write_atomic(self._path(key, lang), data)
         except OSError:
             pass  # no cache, same page
