@@ -152,25 +152,25 @@ def pack_mask(old: Pixels, new: Pixels, rects: list[Rect], level: int) -> tuple[
     return zlib.compress(np.packbits(changed).tobytes() + body, level), colours
 
 
+PALETTE_SAMPLE = 1 << 16
+"""Pixels looked at to choose a palette (evenly spread): which colours are frequent is plain
+from a sample, and any choice is lossless (a colour left out is sent as a rare one)."""
+
+
 def _palette_body(rgb: Pixels) -> tuple[bytes, int]:
     """``rgb`` (``n × 3``) as the palette codec's bytes (palette, indexes, rare colours)
-    and the palette's size."""
+    and the palette's size: the palette is the most frequent colours of an even sample of
+    at most :data:`PALETTE_SAMPLE` pixels (all of them when there are no more)."""
     rgb = rgb.astype(np.uint32)
     key = (rgb[:, 0] << 16) | (rgb[:, 1] << 8) | rgb[:, 2]
-    if key.size > 1 << 18:  # counting all 2^24 colours is cheaper than sorting the pixels
-        counts = np.bincount(key, minlength=1 << 24)
-        top = np.argpartition(counts, -PALETTE_SIZE)[-PALETTE_SIZE:]
-        top = top[counts[top] > 0]
-        lut = np.full(1 << 24, PALETTE_SIZE, np.uint8)
-        lut[top] = np.arange(top.size, dtype=np.uint8)
-        index = lut[key]
-    else:
-        values, where, counts = np.unique(key, return_inverse=True, return_counts=True)
-        order = np.argsort(-counts, kind="stable")[:PALETTE_SIZE]
-        top = values[order]
-        small = np.full(values.size, PALETTE_SIZE, np.uint8)
-        small[order] = np.arange(order.size, dtype=np.uint8)
-        index = small[where.ravel()]
+    sample = key[:: max(1, key.size // PALETTE_SAMPLE)]
+    values, counts = np.unique(sample, return_counts=True)
+    top = values[np.argsort(-counts, kind="stable")[:PALETTE_SIZE]]
+    order = np.argsort(top)
+    ranked = top[order]
+    at = np.minimum(np.searchsorted(ranked, key), max(ranked.size - 1, 0))
+    found = ranked[at] == key if ranked.size else np.zeros(key.size, bool)
+    index = np.where(found, order[at] if ranked.size else 0, PALETTE_SIZE).astype(np.uint8)
     palette = np.stack([(top >> 16) & 255, (top >> 8) & 255, top & 255], axis=1).astype(np.uint8)
     rare = rgb[index == PALETTE_SIZE].astype(np.uint8)
     return palette.tobytes() + index.tobytes() + rare.tobytes(), int(top.size)
