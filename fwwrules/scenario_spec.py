@@ -170,7 +170,7 @@ class SkillsSpec(Spec):
 class ModelSpec(Spec):
     """A model on the table; lengths in the scenario's `units`."""
 
-    id: Ident = Field(description="Unique id: lowercase letters, digits and '-'")
+    id: Ident = Field(description="Unique id: lowercase letters of any script, digits and '-'")
     name: Name | None = Field(
         None, description="Display name: one text, or one per language ({en: ..., de: ...})"
     )
