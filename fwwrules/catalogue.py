@@ -32,6 +32,16 @@ Entry = Mapping[str, str]
 
 # --- general: headlines and words the renderers share ---------------------------------------
 _GENERAL: dict[str, Entry] = {
+    "compare/headline": {
+        "en": "Differences between the core rules and the Vault-Tec Simulator: {n}.",
+        "de": "Unterschiede zwischen den Grundregeln und dem Vault-Tec Simulator: {n}.",
+    },
+    "compare/none": {
+        "en": "The core rules and the Vault-Tec Simulator rule this attack alike.",
+        "de": "Grundregeln und Vault-Tec Simulator entscheiden diesen Angriff gleich.",
+    },
+    "compare/core": {"en": "Core rules (Rules of Play)", "de": "Grundregeln (Rules of Play)"},
+    "compare/vts": {"en": "Vault-Tec Simulator", "de": "Vault-Tec Simulator"},
     "ruling/allowed": {
         "en": "{attacker} may attack {target} with {weapon} ({kind}).",
         "de": "{attacker} darf {target} mit {weapon} angreifen ({kind}).",
@@ -530,6 +540,12 @@ CLAUSE_TEXTS: tuple[ClauseText, ...] = (
             "decken. vts: stattdessen ein „Armor Boost“.",
         },
         messages={
+            "compare": {
+                "en": "The target is in cover: the core rules raise its armor by {core}; the "
+                "Vault-Tec Simulator gives it {vts} Armor Boost instead.",
+                "de": "Das Ziel ist in Deckung: Die Grundregeln erhöhen seine Rüstung um {core}; "
+                "der Vault-Tec Simulator gibt ihm stattdessen {vts} „Armor Boost“.",
+            },
             "core": {
                 "en": "The target is in cover: its armor rises by 1 (once, however many objects).",
                 "de": "Das Ziel ist in Deckung: Seine Rüstung steigt um 1 (einmal, egal wie viele "
@@ -892,6 +908,14 @@ CLAUSE_TEXTS: tuple[ClauseText, ...] = (
             "einer Reaktion auf einen Ansturm.",
         },
         messages={
+            "compare": {
+                "en": "{weapon} is a ranged weapon in close combat: the core rules raise "
+                "{target}'s armor by {core}; the Vault-Tec Simulator gives {target} {vts} Armor "
+                "Boost instead.",
+                "de": "{weapon} ist eine Fernkampfwaffe im Nahkampf: Die Grundregeln erhöhen die "
+                "Rüstung von {target} um {core}; der Vault-Tec Simulator gibt {target} "
+                "stattdessen {vts} „Armor Boost“.",
+            },
             "core": {
                 "en": "{weapon} is not a melee weapon: treated as if one piece of cover affected "
                 "it, {modifier:+d} skill and {target}'s armor +1.",
@@ -1037,6 +1061,14 @@ CLAUSE_TEXTS: tuple[ClauseText, ...] = (
             "vts kennt die Regel nicht.",
         },
         messages={
+            "compare": {
+                "en": "{attacker} is a Super Mutant: the core rules let it use its Melee skill "
+                "value ({core}); the Vault-Tec Simulator has no such rule, so it uses its {icon} "
+                "skill value ({vts}).",
+                "de": "{attacker} ist ein Supermutant: Die Grundregeln erlauben seinen "
+                "Nahkampf-Fertigkeitswert ({core}); der Vault-Tec Simulator kennt diese Regel "
+                "nicht, also gilt sein Fertigkeitswert {icon} ({vts}).",
+            },
             "used": {
                 "en": "{attacker} is a Super Mutant and uses its Melee value instead of its "
                 "{weapon_icon} skill; the ranged weapon penalties still apply.",
@@ -1190,6 +1222,13 @@ CLAUSE_TEXTS: tuple[ClauseText, ...] = (
             "aus. vts kennt keinen Slide.",
         },
         messages={
+            "compare": {
+                "en": "After this close combat attack the core rules let {attacker} slide (a "
+                "bonus move that keeps contact); the Vault-Tec Simulator has no slide.",
+                "de": "Nach diesem Nahkampfangriff darf {attacker} nach den Grundregeln einen "
+                "Slide machen (eine Bonusbewegung, die den Kontakt hält); der Vault-Tec "
+                "Simulator kennt keinen Slide.",
+            },
             "headline-legal": {
                 "en": "{model} may slide to ({x:g}, {y:g}).",
                 "de": "{model} darf per Slide nach ({x:g}; {y:g}) ziehen.",
@@ -1368,6 +1407,15 @@ CLAUSE_TEXTS: tuple[ClauseText, ...] = (
             "verbündet sein. vts: stattdessen −2, und ein Treffer trifft immer das Ziel.",
         },
         messages={
+            "compare": {
+                "en": "Shooting into a melee: the core rules give {core:+d} skill, and on a "
+                "success the red Armor die picks the model hit ({numbers}); the Vault-Tec "
+                "Simulator gives {vts:+d}, and a hit always strikes {target}.",
+                "de": "Schuss in den Nahkampf: Die Grundregeln geben {core:+d} auf den "
+                "Fertigkeitswert, und bei einem Erfolg bestimmt der rote Rüstungswürfel das "
+                "getroffene Modell ({numbers}); der Vault-Tec Simulator gibt {vts:+d}, und ein "
+                "Treffer trifft immer {target}.",
+            },
             "core": {
                 "en": "{target} is engaged with {engaged}: shooting into the melee gives "
                 "{modifier:+d} skill.",
@@ -2251,6 +2299,10 @@ UI_TEXT: dict[str, Entry] = {
     "draw/rules-vts": {"en": "Vault-Tec Simulator", "de": "Vault-Tec Simulator"},
     "draw/contact-kept": {"en": "contact kept", "de": "Kontakt gehalten"},
     "draw/contact-broken": {"en": "contact broken", "de": "Kontakt verloren"},
+    "draw/small-bases": {
+        "en": "base too small to see: drawn larger",
+        "de": "Base zu klein zum Sehen: größer gezeichnet",
+    },
     # --- threat/: the threat map's overlay
     "threat/attackers": {"en": "shooters that can attack", "de": "Schützen, die angreifen können"},
     "threat/uncovered": {
