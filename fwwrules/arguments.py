@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import math
 import os
-from numbers import Real
+from numbers import Integral, Real
 from typing import Any
 
+from .checks import checked, describe
 from .constants import MAX_COORDINATE
 from .data import Scenario
 from .errors import QueryError
+from .pieces import Bounds
 
 
 def _describe(value: Any) -> str:
@@ -48,7 +50,15 @@ def number(value: Any, what: str, *, limit: float = MAX_COORDINATE) -> float:
     """
     if isinstance(value, bool) or not isinstance(value, Real):
         raise QueryError(f"{what} must be a number, got {_describe(value)}")
-    v = float(value)
+    if isinstance(value, Integral) and abs(int(value)) > limit:  # 10**400 is no float
+        raise QueryError(
+            f"{what} lies beyond the coordinate limit of {limit:g} (MAX_COORDINATE, in the "
+            f"scenario's units): got {describe(value)}"
+        )
+    try:
+        v = float(value)
+    except (OverflowError, ValueError):
+        raise QueryError(f"{what} must be a finite number, got {describe(value)}") from None
     if not math.isfinite(v):
         raise QueryError(f"{what} must be a finite number, got {v!r}")
     if abs(v) > limit:
@@ -82,11 +92,38 @@ def point(value: Any, what: str) -> tuple[float, float]:
     return (number(items[0], f"{what}'s x"), number(items[1], f"{what}'s y"))
 
 
+def area(value: Any, what: str) -> Bounds:
+    """``value`` as :class:`~fwwrules.pieces.Bounds` ``(x0, y0, x1, y1)``: four finite numbers
+    within the coordinate limit (their order is the caller's to check), else a
+    :class:`QueryError`.
+
+    >>> area((0, 0, 1), "area")
+    Traceback (most recent call last):
+    ...
+    fwwrules.errors.QueryError: area must be (x0, y0, x1, y1), four numbers, got a tuple of 3 items
+    """
+    if isinstance(value, (str, bytes, dict)) or not (
+        hasattr(value, "__len__") and hasattr(value, "__iter__")
+    ):
+        raise QueryError(f"{what} must be (x0, y0, x1, y1), four numbers, got {_describe(value)}")
+    items = list(value)
+    if len(items) != 4:
+        raise QueryError(f"{what} must be (x0, y0, x1, y1), four numbers, got {_describe(value)}")
+    x0, y0, x1, y1 = (
+        number(v, f"{what}'s {n}") for v, n in zip(items, ("x0", "y0", "x1", "y1"), strict=True)
+    )
+    return Bounds(x0, y0, x1, y1)
+
+
 def scenario(value: Any, what: str) -> Scenario:
-    """``value`` if it is a scenario (``fwwrules/scenario@1``), else a :class:`QueryError`
-    saying what it is (a grid scenario goes to :func:`fwwrules.grid_cover`)."""
+    """``value`` if it is a usable scenario (``fwwrules/scenario@1``): else a
+    :class:`QueryError` saying what it is (a grid scenario goes to
+    :func:`fwwrules.grid_cover`), or, for a scenario the file format would refuse (a board
+    built or changed in Python), the :class:`~fwwrules.errors.ScenarioError` of
+    :func:`fwwrules.checks.checked` naming each piece and field. Checked once per scenario
+    (kept in its cache); a moved scenario has only its moved models checked."""
     if isinstance(value, Scenario):
-        return value
+        return checked(value)
     name = type(value).__name__
     hint = "; grid files are asked with grid_cover" if name == "GridScenario" else ""
     raise QueryError(f"{what} needs a fwwrules/scenario@1 scenario, got a {name}{hint}")

@@ -372,9 +372,18 @@ def test_threat_map_update_after_a_move_equals_a_full_recompute(seed: int) -> No
         else:
             at = (m.at[0] + rng.uniform(-80, 80), m.at[1] + rng.uniform(-80, 80))
         moved = replace(m, at=at)
-        scn = replace(scn, models=tuple(moved if x.id == m.id else x for x in scn.models))
+        before, scn = (
+            scn,
+            replace(scn, models=tuple(moved if x.id == m.id else x for x in scn.models)),
+        )
+        try:
+            fresh = threat_map(scn, side, base=base, step=12.0, area=_area_of(tm))
+        except fwwrules.ScenarioError:  # moved onto another base: refused by both (issue 31)
+            with pytest.raises(fwwrules.ScenarioError, match="overlaps"):
+                tm.update(scn, m.id)
+            scn = before
+            continue
         updated = tm.update(scn, m.id)
-        fresh = threat_map(scn, side, base=base, step=12.0, area=_area_of(tm))
         _same_map(updated, fresh)
         tm = updated
 

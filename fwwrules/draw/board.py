@@ -45,6 +45,7 @@ from matplotlib.path import Path
 from matplotlib.text import Text
 from matplotlib.typing import LineStyleType
 
+from ..arguments import scenario as checked_scenario
 from ..catalogue import LANGS, side_name
 from ..elevation import significant_edges
 from ..engagement import engagements as engagement_graph
@@ -531,6 +532,7 @@ def draw_board(
     whole table (:func:`table_view`). :func:`frame_view` gives the view of the models, and
     :func:`set_view` changes the view of a drawn board (a panel's zoom and pan).
     """
+    scenario = checked_scenario(scenario, "draw_board")  # a board built in Python too
     if ax is None:
         ax = new_axes(style.figsize, style.dpi, style.margins, pyplot=True)
     view = view or table_view(scenario, style)
@@ -808,6 +810,7 @@ def update_board(
     once (``fig.canvas.draw_idle()``) or blits :func:`moving_artists`.
     """
     draw_word("board", lang)  # checks lang
+    scenario = checked_scenario(scenario, "update_board")  # a look-up once checked
     # What this picture shows, so that it can be drawn again in another language or frame
     # (fwwrules.draw.export.save_picture(..., lang=("en", "de"), frame="models")).
     artists.state["drawn"] = {

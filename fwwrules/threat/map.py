@@ -221,6 +221,7 @@ class ThreatMap:
         Boundary case: any other difference (terrain, rules, options, models added or
         removed, a side changed) recomputes the whole map.
         """
+        scenario = arguments.scenario(scenario, "ThreatMap.update")  # a moved board too
         ids = {moved} if isinstance(moved, str) else set(moved)
         old = self.scenario
         same = (
@@ -319,6 +320,7 @@ def threat_map(
     best weapon (the cell's ``weapon`` says which).
     """
     scenario = arguments.scenario(scenario, "threat_map")  # a grid is refused by name
+    area = None if area is None else arguments.area(area, "area")
     rules = ruleset_name(scenario.rules, rules or None)
     if weapon != "best":
         known_weapons = [w.id for w in scenario.weapons] + [IMPROVISED]
