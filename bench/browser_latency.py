@@ -67,10 +67,9 @@ print(json.dumps({"x": _x / _r, "y": (_f.bbox.height - _y) / _r, "ratio": _r,
 """
 WS_TAP = REPO / "bench" / "_ws_tap.js"
 """Counts the kernel WebSocket's messages in the page (``window.__ws``)."""
-CANVAS = ".fwwrules-board-canvas, .jupyter-matplotlib-canvas-div canvas"
+CANVAS = ".fwwrules-board-canvas"
 # Hooks in the page: the time of every pointer move on the board, every repaint of the board
-# canvas (ipympl's drawImage, or the board canvas's putImageData) and every change of the
-# ruling's text.
+# canvas (its putImageData) and every change of the ruling's text.
 JS_HOOK = """(sel) => {
   const canvas = document.querySelector(sel);
   const top = canvas.parentElement.querySelectorAll('canvas');
@@ -147,10 +146,10 @@ def open_panel(lab: Any, proxy: LinkProxy | None, ratio: float) -> tuple[Any, di
     quiet(proxy, page)
     before = proxy.kernel_bytes if proxy else 0
     page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-    page.wait_for_function(  # the board canvas's first frame painted (ipympl: its canvas)
+    page.wait_for_function(  # the board canvas's first frame painted
         f"() => {{ const c = document.querySelector({CANVAS!r});"
         " return c && c.getBoundingClientRect().width > 0"
-        " && (c.dataset.frame === undefined || +c.dataset.frame > 0); }",
+        " && +c.dataset.frame > 0; }",
         timeout=300_000,
     )
     quiet(proxy, page)

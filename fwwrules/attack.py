@@ -85,10 +85,10 @@ def _size_reasons(ctx: AttackContext) -> Step:
     """``size.classes`` and ``terrain.kinds``: say so when a Huge model changes the shot."""
     shot, board = ctx.shot, ctx.scenario.board
     huge_ids = {mid for mid, mg in board.models.items() if mg.size == "huge"}
-    if not (shot.huge_involved or huge_ids - {shot.attacker, shot.target}):
+    if not (shot.huge_involved or huge_ids - {shot.attacker_id, shot.target_id}):
         return Step()
     out = []
-    for mid in (shot.attacker, shot.target):
+    for mid in (shot.attacker_id, shot.target_id):
         if mid in board.models:
             mg = board.models[mid]
             diameter = round(2 * mg.disc.r, 2)
@@ -142,11 +142,11 @@ def attack_context(
     if band is not None and band not in BANDS:
         raise QueryError(f"unknown band {band!r}; expected short or long")
     w = weapon if isinstance(weapon, Weapon) else scenario.weapon_of(attacker, weapon)
-    shot = build_shot(scenario, attacker, target)
+    shot = build_shot(scenario, model, target)
     return AttackContext(
         scenario=scenario,
         attacker=model,
-        target=scenario.model(shot.target) if shot.target_type == "model" else None,
+        target=shot.target_model,
         weapon=w,
         rules=rs,
         shot=shot,
@@ -238,6 +238,7 @@ def ruling(
     return AttackRuling(
         attacker=ctx.attacker_id,
         target=ctx.target_id,
+        target_ref=ctx.shot.target,
         weapon=ctx.weapon.id,
         rules=ctx.rules.name,
         kind=cls.kind,

@@ -98,7 +98,11 @@ def classify(ctx: AttackContext) -> AttackClass:
         return AttackClass(
             "melee",
             (),
-            (Reason("melee.engaged", "close-combat", {"attacker": a_id, "target": t_id}),),
+            (
+                Reason(
+                    "melee.engaged", "close-combat", {"attacker": a_id, "target": ctx.target_ref}
+                ),
+            ),
         )
     reasons: list[Reason] = []
     not_allowed: list[str] = []
@@ -108,7 +112,7 @@ def classify(ctx: AttackContext) -> AttackClass:
             Reason(
                 "melee.engaged",
                 "only-engaged",
-                {"attacker": a_id, "target": t_id, "engaged": list(engaged)},
+                {"attacker": a_id, "target": ctx.target_ref, "engaged": list(engaged)},
             )
         )
     if ctx.weapon.type == "melee":
@@ -118,7 +122,7 @@ def classify(ctx: AttackContext) -> AttackClass:
             Reason(
                 "melee.engaged",
                 "no-contact",
-                {"attacker": a_id, "target": t_id, "weapon": ctx.weapon.id},
+                {"attacker": a_id, "target": ctx.target_ref, "weapon": ctx.weapon.id},
             )
         )
         return AttackClass("melee", tuple(not_allowed), tuple(reasons))
@@ -304,12 +308,12 @@ def _ranged_weapon(ctx: AttackContext, g: _Gathered) -> None:
         }
         g.reasons.append(Reason("melee.ranged-weapon", "min-range", values))
     if reaction_lifts_penalties(ctx):  # RoP p.41: no penalties for a shot reacting to a charge
-        values = {"attacker": ctx.attacker_id, "weapon": weapon.id, "target": ctx.target_id}
+        values = {"attacker": ctx.attacker_id, "weapon": weapon.id, "target": ctx.target_ref}
         g.terms.append(Reason("melee.ranged-weapon", "charge-reaction", values))
     else:
         g.modifiers.append(("melee.ranged-weapon", RANGED_WEAPON_MODIFIER))
         g.armor = ctx.rules.armor_step  # core: armor +1, vts: an Armor Boost
-        values = {"weapon": weapon.id, "modifier": RANGED_WEAPON_MODIFIER, "target": ctx.target_id}
+        values = {"weapon": weapon.id, "modifier": RANGED_WEAPON_MODIFIER, "target": ctx.target_ref}
         g.terms.append(Reason("melee.ranged-weapon", ctx.rules.name, values))
     short_dice = weapon.dice.get("short", ())
     g.dice.update(short_dice)
@@ -323,7 +327,7 @@ def _melee_weapon(ctx: AttackContext, g: _Gathered) -> None:
     """A melee weapon's dice; reacting to a charge changes nothing for it (said)."""
     g.dice.update(ctx.weapon.dice.get("melee", ()))
     if reaction_lifts_penalties(ctx):
-        values = {"attacker": ctx.attacker_id, "weapon": ctx.weapon.id, "target": ctx.target_id}
+        values = {"attacker": ctx.attacker_id, "weapon": ctx.weapon.id, "target": ctx.target_ref}
         g.reasons.append(Reason("melee.ranged-weapon", "charge-reaction-melee", values))
 
 
@@ -334,7 +338,7 @@ def _stunned(ctx: AttackContext, g: _Gathered) -> None:
         g.modifiers.append(("melee.stunned", STUNNED_MODIFIER))
         g.terms.append(
             Reason(
-                "melee.stunned", "attack", {"target": ctx.target_id, "modifier": STUNNED_MODIFIER}
+                "melee.stunned", "attack", {"target": ctx.target_ref, "modifier": STUNNED_MODIFIER}
             )
         )
 
@@ -359,7 +363,7 @@ def _outnumbered(ctx: AttackContext, g: _Gathered) -> None:
             Reason(
                 "melee.outnumbered",
                 "",
-                {"target": ctx.target_id, "count": len(foes), "foes": list(foes)},
+                {"target": ctx.target_ref, "count": len(foes), "foes": list(foes)},
             )
         )
 
@@ -378,7 +382,7 @@ def _charge_bonus(ctx: AttackContext, g: _Gathered) -> None:
             Reason(
                 "melee.charge-bonus",
                 "two" if len(added) == 2 else "one",
-                {"attacker": a_id, "target": t_id, "dice": added},
+                {"attacker": a_id, "target": ctx.target_ref, "dice": added},
             )
         )
     else:
@@ -386,7 +390,7 @@ def _charge_bonus(ctx: AttackContext, g: _Gathered) -> None:
             Reason(
                 "melee.charge-bonus",
                 "discarded",
-                {"attacker": a_id, "charged": cb.target, "target": t_id},
+                {"attacker": a_id, "charged": cb.target, "target": ctx.target_ref},
             )
         )
 
@@ -418,7 +422,7 @@ def charge_reaction(ctx: AttackContext) -> Step:
     """
     if not ctx.reacting_to_charge:
         return Step()
-    a_id, t_id = ctx.attacker_id, ctx.target_id
+    a_id = ctx.attacker_id
     markers = charger_markers(ctx)
     if markers == 0:
         chargers = [
@@ -426,14 +430,16 @@ def charge_reaction(ctx: AttackContext) -> Step:
             for m in ctx.scenario.models
             if m.charge_bonus is not None and m.charge_bonus.target == a_id
         ]
-        values: dict[str, object] = {"attacker": a_id, "target": t_id}
+        values: dict[str, object] = {"attacker": a_id, "target": ctx.target_ref}
         key = "no-charger"
         if chargers:
             key, values["charger"] = "not-charger", chargers[0]
         reason = Reason("melee.charge-reaction", key, values)
         return Step(refusals=("melee.charge-reaction",), reasons=(reason,))
     if markers >= 2:
-        reason = Reason("melee.charge-reaction", "battle-cry", {"attacker": a_id, "target": t_id})
+        reason = Reason(
+            "melee.charge-reaction", "battle-cry", {"attacker": a_id, "target": ctx.target_ref}
+        )
         return Step(reasons=(reason,))
     return Step()
 
@@ -445,7 +451,7 @@ def charge_reaction_unused(ctx: AttackContext) -> Step:
     the target is not the charger (``melee.charge-reaction`` refuses that)."""
     if not ctx.reacting_to_charge or charger_markers(ctx) == 0:
         return Step()
-    values = {"attacker": ctx.attacker_id, "weapon": ctx.weapon.id, "target": ctx.target_id}
+    values = {"attacker": ctx.attacker_id, "weapon": ctx.weapon.id, "target": ctx.target_ref}
     return Step(reasons=(Reason("melee.ranged-weapon", "charge-reaction-unused", values),))
 
 
@@ -457,7 +463,7 @@ def quick_action(ctx: AttackContext) -> Step:
         return Step()
     terms = [Reason("action.quick", "", {"modifier": QUICK_ACTION_MODIFIER})]
     if reaction_lifts_penalties(ctx):  # melee.charge-reaction: why a reaction takes it
-        values = {"attacker": ctx.attacker_id, "target": ctx.target_id}
+        values = {"attacker": ctx.attacker_id, "target": ctx.target_ref}
         terms.insert(0, Reason("melee.charge-reaction", "quick", values))
     return Step(modifiers=(("action.quick", QUICK_ACTION_MODIFIER),), terms=tuple(terms))
 
@@ -517,7 +523,11 @@ def into_melee(ctx: AttackContext) -> tuple[IntoMelee, tuple[Reason, ...]] | Non
     rs = ctx.rules
     modifier = rs.shoot_into_modifier
     reasons = [
-        Reason("melee.shoot-into", rs.name, {"target": t_id, "engaged": foes, "modifier": modifier})
+        Reason(
+            "melee.shoot-into",
+            rs.name,
+            {"target": ctx.target_ref, "engaged": foes, "modifier": modifier},
+        )
     ]
     if not rs.shoot_into_numbers:
         return IntoMelee(modifier, None), tuple(reasons)
@@ -530,7 +540,7 @@ def into_melee(ctx: AttackContext) -> tuple[IntoMelee, tuple[Reason, ...]] | Non
         reasons.append(Reason("melee.shoot-into", "too-many", {"models": list(left_out)}))
     reasons.append(Reason("melee.shoot-into", "numbers", {"numbers": list(numbers)}))
     if ctx.weapon.type == "thrown":
-        reasons.append(Reason("melee.shoot-into", "scatter", {"target": t_id}))
+        reasons.append(Reason("melee.shoot-into", "scatter", {"target": ctx.target_ref}))
     return IntoMelee(modifier, numbers), tuple(reasons)
 
 

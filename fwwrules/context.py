@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from .data import Scenario
 from .pieces import Band, Model, Weapon
+from .refs import TargetRef
 from .rulesets import Ruleset
 from .shot import Shot
 
@@ -48,4 +49,9 @@ class AttackContext:
     @property
     def target_id(self) -> str:
         """The target's id: a model's or terrain piece's id, or ``point(x,y)``."""
+        return self.shot.target_id
+
+    @property
+    def target_ref(self) -> TargetRef:
+        """What is shot at, typed (:mod:`fwwrules.refs`): what reasons carry for the target."""
         return self.shot.target

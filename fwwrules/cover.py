@@ -138,7 +138,7 @@ class CoverShot:
         self.a = shot.a
         # exactly the contact tolerance is contact, whatever rounding a move of the board brings
         self.tol = shot.scenario.board.contact_tolerance + LENGTH_EPSILON_MM
-        self.attacker = shot.scenario.model(shot.attacker)
+        self.attacker = shot.attacker
         self.target = shot.target
         self.by = shot.scenario.options.cover_by
         self.cover_within = shot.context.cover_within
@@ -148,7 +148,8 @@ class CoverShot:
         """The target's base diameter (mm); ``None`` for a terrain or point target."""
         if self.shot.target_type != "model":
             return None
-        return 2 * self.scenario.board.models[self.target].disc.r
+        assert self.shot.b is not None
+        return 2 * self.shot.b.r
 
     def near_target(self, met: Met) -> bool:
         """``elevation.shooter-cover``: only cover within Orange of the target counts when the
@@ -169,7 +170,7 @@ class CoverShot:
         return bool(gap <= self.cover_within)
 
     def target_engaged_with(self, model_id: str) -> bool:
-        return model_id in engagements(self.scenario).get(self.target, ())
+        return model_id in engagements(self.scenario).get(self.shot.target_id, ())
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -428,7 +429,7 @@ def met_pieces(shot: Shot) -> list[Met]:
     reach = board.contact_tolerance + LENGTH_EPSILON_MM
     return [
         *terrain_met(board, shot.cover_kinds, p, q, prepared_for(board.derived)),
-        *models_met(board, (shot.attacker, shot.target), p, q, reach),
+        *models_met(board, (shot.attacker_id, shot.target_id), p, q, reach),
         *edges_met(board, shot.context.cover_edges, p, q),
     ]
 
@@ -450,10 +451,10 @@ def line_of_cover(shot: Shot, rules: str | Ruleset) -> CoverResult:
         _, v = found
         if v.modifier is None:
             ignored.append(IgnoredEntry(met.ref, v.clause))
-            reasons.append(Reason(v.clause, v.key, {"source": met.ref.name, **v.values}))
+            reasons.append(Reason(v.clause, v.key, {"source": met.ref, **v.values}))
         else:
             cover.append(CoverEntry(met.ref, v.clause, v.modifier))
-            params = {"source": met.ref.name, "modifier": v.modifier, **v.values}
+            params = {"source": met.ref, "modifier": v.modifier, **v.values}
             reasons.append(Reason(v.clause, v.key, params))
     armor, armor_reason = armor_for_cover(rules, bool(cover))
     if armor_reason is not None:

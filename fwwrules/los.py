@@ -167,7 +167,7 @@ def _huge(shot: Shot, box: shapely.Geometry) -> list[Blocking]:
     reach = max(shot.a.r, shot.b.r if shot.b is not None else _polygon_reach(shot))
     out: list[Blocking] = []
     for mid, mg in board.models.items():
-        if mid in (shot.attacker, shot.target) or mg.size != "huge":
+        if mid in (shot.attacker_id, shot.target_id) or mg.size != "huge":
             continue
         near = point_segment_distance((mg.disc.x, mg.disc.y), (px, py), (qx, qy))
         if huge_blocks(smaller, 2 * mg.disc.r) and near < mg.disc.r + reach:
@@ -248,13 +248,13 @@ def _search(shot: Shot) -> tuple[Segment | None, list[PieceRef]]:
     """The witness segment (or ``None``) and the obstacles meeting the hull."""
     key: tuple[Any, ...] | None = None
     if shot.target_type == "model":
-        pair = tuple(sorted((shot.attacker, shot.target)))
+        pair = tuple(sorted((shot.attacker_id, shot.target_id)))
         edges = tuple((e.terrain, e.index, e.a, e.b) for e in shot.context.los_edges)
         key = ("los-pair", pair, shot.kinds.signature, edges)
         memo = shot.scenario.derived.entry(SIGHT)
         if key in memo:
             witness, labels = memo[key]
-            if witness is not None and pair[0] != shot.attacker:
+            if witness is not None and pair[0] != shot.attacker_id:
                 witness = (witness[1], witness[0])
             return witness, list(labels)
     obs, names = obstacles(shot)
@@ -271,7 +271,7 @@ def _search(shot: Shot) -> tuple[Segment | None, list[PieceRef]]:
         found = []
     if key is not None:
         stored = witness
-        if witness is not None and key[1][0] != shot.attacker:
+        if witness is not None and key[1][0] != shot.attacker_id:
             stored = (witness[1], witness[0])
         shot.scenario.derived.entry(SIGHT)[key] = (stored, tuple(found))
     return witness, found
@@ -285,14 +285,14 @@ def shot_line_of_sight(shot: Shot) -> LosResult:
     reuses the search, with the witness reversed.
     """
     witness, labels = _search(shot)
-    values = {"attacker": shot.attacker, "target": shot.target}
+    values = {"attacker": shot.attacker_id, "target": shot.target}
     reasons: list[Reason] = []
     board = shot.scenario.board
     p, q = shot.loc
     x0, x1, y0, y1 = min(p[0], q[0]), max(p[0], q[0]), min(p[1], q[1]), max(p[1], q[1])
     for mid, mg in board.models.items():
         # ranged.los.models: Normal and Large models on the way are no obstacle.
-        if mid in (shot.attacker, shot.target) or mg.size == "huge":
+        if mid in (shot.attacker_id, shot.target_id) or mg.size == "huge":
             continue
         d = mg.disc
         if d.x + d.r < x0 or d.x - d.r > x1 or d.y + d.r < y0 or d.y - d.r > y1:
@@ -302,8 +302,8 @@ def shot_line_of_sight(shot: Shot) -> LosResult:
     if witness is not None:
         reasons.append(Reason("ranged.los", "clear", values))
         return LosResult(True, witness, (), tuple(reasons))
-    names = [ref.name for ref in labels]
-    reasons.append(Reason("ranged.los", "blocked", {**values, "blockers": names or ["-"]}))
+    blockers: list[PieceRef | str] = [*labels] or ["-"]
+    reasons.append(Reason("ranged.los", "blocked", {**values, "blockers": blockers}))
     for ref in labels:
         if isinstance(ref, ModelRef):
             huge = {

@@ -12,6 +12,12 @@ from dataclasses import dataclass, field, replace
 from typing import Literal, NamedTuple, get_args
 
 from .catalogue import Lang as Lang  # the languages, defined once in the catalogue
+from .refs import EdgeRef as EdgeRef  # references, defined once in refs
+from .refs import ModelRef as ModelRef
+from .refs import PieceRef as PieceRef
+from .refs import PointRef as PointRef
+from .refs import TargetRef as TargetRef
+from .refs import TerrainRef as TerrainRef
 
 SCENARIO_FORMAT = "fwwrules/scenario@1"
 IMPROVISED = "improvised"
@@ -243,51 +249,3 @@ class Options:
     contact_tolerance: float | None = None
     cover_by: CoverBy = "side"
     slide_through_engaged_enemy: bool = False
-
-
-# --- references to pieces -------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class ModelRef:
-    """A model, by id (a base that gives cover or blocks line of sight)."""
-
-    id: str
-
-    @property
-    def name(self) -> str:
-        """The name rulings and their JSON use: the id."""
-        return self.id
-
-
-@dataclass(frozen=True, slots=True)
-class TerrainRef:
-    """A terrain piece, or touching pieces of one kind acting as one (ids in file order)."""
-
-    ids: tuple[str, ...]
-
-    @property
-    def name(self) -> str:
-        """The name rulings and their JSON use: the ids joined by ``+`` (``crate-1+crate-2``).
-
-        >>> TerrainRef(("crate-1", "crate-2")).name
-        'crate-1+crate-2'
-        """
-        return "+".join(self.ids)
-
-
-@dataclass(frozen=True, slots=True)
-class EdgeRef:
-    """A Significant Edge: its terrain piece and the compass side it faces."""
-
-    terrain: str
-    side: str
-
-    @property
-    def name(self) -> str:
-        """The name rulings and their JSON use: ``<terrain>:<side>`` (``roof:north``)."""
-        return f"{self.terrain}:{self.side}"
-
-
-PieceRef = ModelRef | TerrainRef | EdgeRef
-"""What a cover entry, an ignored entry, a crossing or a line-of-sight blocker names."""

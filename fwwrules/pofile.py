@@ -61,14 +61,14 @@ _BARE_QUOTE = re.compile(r'(?<!\\)(?:\\\\)*"')
 _SIMPLE = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
 
 
-def _unquote(text: str, where: str) -> str:
-    """The value of one quoted C string of a ``.po`` line (``"..."``)."""
+def _unquote(text: str, path: str, number: int) -> str:
+    """The value of one quoted C string of a ``.po`` line (``"..."``), line ``number``."""
     text = text.strip(" \t\r")
-    if len(text) < 2 or not (text.startswith('"') and text.endswith('"')):
-        raise PoError(f"{where}: expected a quoted string, got {text[:40]!r}")
+    if len(text) < 2 or text[0] != '"' or text[-1] != '"':
+        raise PoError(f"{path}:{number}: expected a quoted string, got {text[:40]!r}")
     body = text[1:-1]
     if '"' in body and _BARE_QUOTE.search(body):
-        raise PoError(f"{where}: a quote inside a string must be escaped")
+        raise PoError(f"{path}:{number}: a quote inside a string must be escaped")
     if "\\" not in body:
         return body
 
@@ -88,15 +88,17 @@ class _Entry:
         self.flags = flags
         self.parts: dict[str, list[str]] = {}
         self.last: str | None = None
+        self.has_str = False  # a msgstr was read: a msgctxt or msgid starts the next message
 
     def add(self, key: str, text: str, where: str) -> None:
         if key in self.parts:
             raise PoError(f"{where}: {key} given twice in one message")
         order = ("msgctxt", "msgid", "msgid_plural")
-        if key in order and any(k.startswith("msgstr") for k in self.parts):
+        if self.has_str and key in order:
             raise PoError(f"{where}: {key} after msgstr (a blank line between messages?)")
         self.parts[key] = [text]
         self.last = key
+        self.has_str = self.has_str or key.startswith("msgstr")
 
     def message(self, where: str) -> PoMessage:
         if "msgid" not in self.parts:
@@ -135,7 +137,7 @@ def parse_po(lines: Iterable[str], path: str = "<string>") -> PoFile:
     ... msgstr "Language: de\\\\n"
     ...
     ... #, python-brace-format
-    ... msgctxt "size.classes"
+    ... msgctxt "example/size"
     ... msgid "{model} stands on a base of {diameter}: {size}."
     ... msgstr ""
     ... "{model} steht auf einer Base von {diameter}: "
@@ -143,7 +145,7 @@ def parse_po(lines: Iterable[str], path: str = "<string>") -> PoFile:
     ... '''.splitlines())
     >>> po.header["Language"]
     'de'
-    >>> m = po.messages[("size.classes", "{model} stands on a base of {diameter}: {size}.")]
+    >>> m = po.messages[("example/size", "{model} stands on a base of {diameter}: {size}.")]
     >>> m.strings
     ('{model} steht auf einer Base von {diameter}: Größenklasse {size}.',)
     >>> sorted(m.flags)
@@ -169,32 +171,28 @@ def parse_po(lines: Iterable[str], path: str = "<string>") -> PoFile:
     number = 0
     for number, raw in enumerate(lines, start=1):
         line = raw.strip(" \t\r")  # (not str.strip: NBSP and U+001E are text here)
-        where = f"{path}:{number}"
         if not line:
-            close(where)
-        elif line.startswith("#"):
-            if entry is not None and entry.parts.get("msgstr") is not None:
-                close(where)
+            if entry is not None:
+                close(f"{path}:{number}")
+        elif line[0] == "#":
+            if entry is not None and entry.has_str:
+                close(f"{path}:{number}")
             if line.startswith("#,"):
                 flags |= {f.strip() for f in line[2:].split(",") if f.strip()}
-        elif line.startswith('"'):
+        elif line[0] == '"':
             if entry is None or entry.last is None:
-                raise PoError(f"{where}: a string continued outside a message")
-            entry.parts[entry.last].append(_unquote(line, where))
+                raise PoError(f"{path}:{number}: a string continued outside a message")
+            entry.parts[entry.last].append(_unquote(line, path, number))
         else:
             found = _KEYWORD.match(line)
             if found is None:
-                raise PoError(f"{where}: cannot read {line[:40]!r}")
+                raise PoError(f"{path}:{number}: cannot read {line[:40]!r}")
             key = found.group(1)
-            if (
-                key in ("msgctxt", "msgid")
-                and entry is not None
-                and any(k.startswith("msgstr") for k in entry.parts)
-            ):
-                close(where)
+            if entry is not None and entry.has_str and key in ("msgctxt", "msgid"):
+                close(f"{path}:{number}")
             if entry is None:
                 entry = _Entry(number, flags)
-            entry.add(key, _unquote(found.group(3), where), where)
+            entry.add(key, _unquote(found.group(3), path, number), f"{path}:{number}")
     close(f"{path}:{number}")
     return PoFile(path, header, messages)
 

@@ -17,15 +17,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .catalogue import MESSAGES, check_lang, render, word
-from .pieces import MAX_DICE_PER_COLOUR, AttackKind, Band, CrossingHow, PieceRef, Rules
+from .pieces import MAX_DICE_PER_COLOUR, AttackKind, Band, CrossingHow, Rules
+from .refs import REF_TYPES, PieceRef, TargetRef
 
 
 @dataclass(frozen=True, slots=True)
 class Reason:
     """One reason: a clause id, the variant of its message, and the values it needs.
 
-    ``params`` name models, terrain pieces and weapons by id; :meth:`text` shows them by the
-    display names in ``labels`` (an id without a label is shown as it is).
+    ``params`` name models and weapons by id, and pieces, Significant Edges and points by typed
+    reference (:mod:`fwwrules.refs`); :meth:`text` shows them by the display names in
+    ``labels`` (an id without a label is shown as it is), the JSON by id (:meth:`to_dict`).
 
     >>> r = Reason("size.classes", params={"model": "dogmeat", "diameter": 40, "size": "large"})
     >>> r.text("en", {"dogmeat": "Dogmeat"})
@@ -54,6 +56,8 @@ class Reason:
 
 
 def _jsonable(value: Any) -> Any:
+    if isinstance(value, REF_TYPES):
+        return value.name  # the public id of a reference (``crate-1+crate-2``, ``roof:north``)
     if isinstance(value, Mapping):
         return {str(k): _jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -428,13 +432,15 @@ class AttackRuling(Explained):
     reacting_to_charge: bool = False
     """The query said the attacker shoots in reaction to being charged (``melee.ranged-weapon``,
     RoP p.41)."""
+    target_ref: TargetRef | None = field(default=None, compare=False)
+    """What ``target`` names, typed (a point target reads as its coordinates in the text)."""
 
     def headline(self, lang: str = "en") -> str:
         """One sentence: whether the attack is allowed; when it is not, why (each refusing
         clause's short reason, in the order checked)."""
         values: dict[str, Any] = {
             "attacker": self.attacker,
-            "target": self.target,
+            "target": self.target if self.target_ref is None else self.target_ref,
             "weapon": self.weapon,
             "kind": f"{self.kind}-attack",
         }

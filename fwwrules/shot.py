@@ -27,7 +27,8 @@ from .data import Scenario
 from .elevation import ShotContext, shot_context
 from .errors import QueryError, UnknownIdError
 from .geometry import inner_point
-from .pieces import TargetKind
+from .pieces import Model, TargetKind
+from .refs import ModelRef, PointRef, TargetRef, TerrainRef
 from .terrain import KindMap, shot_kinds
 
 Target = str | tuple[float, float]
@@ -35,11 +36,19 @@ Target = str | tuple[float, float]
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Shot:
-    """Everything geometric about one attack, in millimetres."""
+    """Everything geometric about one attack, in millimetres.
+
+    ``attacker`` is the attacking model and ``target_model`` the target model (``None`` for a
+    terrain piece or a point); ``target`` names what is shot at (:mod:`fwwrules.refs`): a
+    :class:`~fwwrules.refs.ModelRef`, a :class:`~fwwrules.refs.TerrainRef` of one piece, or a
+    :class:`~fwwrules.refs.PointRef` in scenario units. The rules read the models from here,
+    never looking them up again by id.
+    """
 
     scenario: Scenario
-    attacker: str
-    target: str
+    attacker: Model
+    target_model: Model | None
+    target: TargetRef
     target_type: TargetKind
     a: Disc
     b: Disc | None
@@ -51,15 +60,23 @@ class Shot:
     cover_kinds: KindMap
 
     @property
+    def attacker_id(self) -> str:
+        return self.attacker.id
+
+    @property
+    def target_id(self) -> str:
+        """The target's id: a model's or terrain piece's id, or ``point(x,y)`` (the JSON's)."""
+        return self.target.name
+
+    @property
     def smaller_diameter(self) -> float:
         """Base diameter (mm) of the smaller of attacker and target (``ranged.los.huge``).
 
         A point or terrain target has no base: only the attacker's counts.
         """
-        board = self.scenario.board
-        diameters = [2 * board.models[self.attacker].disc.r]
-        if self.target_type == "model":
-            diameters.append(2 * board.models[self.target].disc.r)
+        diameters = [2 * self.a.r]
+        if self.target_type == "model" and self.b is not None:
+            diameters.append(2 * self.b.r)
         return min(diameters)
 
     def target_distances(self) -> tuple[float, float]:
@@ -75,35 +92,39 @@ class Shot:
         return (near, far)
 
 
-def build_shot(scenario: Scenario, attacker: str, target: Target) -> Shot:
-    """Resolve ``attacker`` and ``target`` into a :class:`Shot` (raises on unknown ids)."""
+def build_shot(scenario: Scenario, attacker: str | Model, target: Target) -> Shot:
+    """Resolve ``attacker`` (an id or the model) and ``target`` into a :class:`Shot` (raises on
+    unknown ids)."""
     board = scenario.board
-    scenario.model(attacker)  # raises UnknownIdError with the known ids
-    a = board.models[attacker].disc
+    a_model = attacker if isinstance(attacker, Model) else scenario.model(attacker)
+    a = board.models[a_model.id].disc
     b: Disc | None = None
     poly: Polygon | None = None
+    t_model: Model | None = None
+    ref: TargetRef
     kind: TargetKind
     if not isinstance(target, str):
         x, y = point(target, "the target point")
         b = Disc(x * scenario.unit_mm, y * scenario.unit_mm, 0.0)
-        ident, kind, end = f"point({x:g},{y:g})", "point", (b.x, b.y)
+        ref, kind, end = PointRef(x, y), "point", (b.x, b.y)
     elif target in board.models:
-        if target == attacker:
-            raise QueryError(f"{attacker!r} cannot target itself")
+        if target == a_model.id:
+            raise QueryError(f"{a_model.id!r} cannot target itself")
         b = board.models[target].disc
-        ident, kind, end = target, "model", (b.x, b.y)
+        t_model = scenario.model(target)
+        ref, kind, end = ModelRef(target), "model", (b.x, b.y)
     elif target in board.terrain:
         poly = board.terrain[target].polygon
-        ident, kind, end = target, "terrain", inner_point(poly)
+        ref, kind, end = TerrainRef((target,)), "terrain", inner_point(poly)
     else:
         known = list(board.models) + list(board.terrain)
         raise UnknownIdError("target", str(target), known, scenario.source)
-    huge_target = kind == "model" and board.models[ident].size == "huge"
-    huge = board.models[attacker].size == "huge" or huge_target
-    ctx = shot_context(scenario, attacker, ident) if kind == "model" else ShotContext.flat()
+    huge_target = kind == "model" and board.models[ref.name].size == "huge"
+    huge = board.models[a_model.id].size == "huge" or huge_target
+    ctx = shot_context(scenario, a_model.id, ref.name) if kind == "model" else ShotContext.flat()
     excluded = set(ctx.excluded)
     if kind == "terrain":
-        excluded.add(ident)
+        excluded.add(ref.name)
     # terrain.kinds: the Huge variant governs line of sight on every line to or from a Huge
     # model, and cover only when the target is Huge.
     kinds = shot_kinds(board, huge=huge, elevated_kind=ctx.elevated_kind, excluded=excluded)
@@ -112,8 +133,9 @@ def build_shot(scenario: Scenario, attacker: str, target: Target) -> Shot:
     )
     return Shot(
         scenario=scenario,
-        attacker=attacker,
-        target=ident,
+        attacker=a_model,
+        target_model=t_model,
+        target=ref,
         target_type=kind,
         a=a,
         b=b,

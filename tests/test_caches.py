@@ -32,7 +32,10 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "fwwrules"
 
 
-FILLED_AT_IMPORT = {"catalogue.py": {"MESSAGES"}, "loading.py": {"_LIMITS_BY_PATTERN"}}
+FILLED_AT_IMPORT = {
+    "catalogue.py": {"MESSAGES", "CLAUSES", "CLAUSE_RULES"},
+    "loading.py": {"_LIMITS_BY_PATTERN"},
+}
 """Module-level tables of constant data that start empty and are filled once at import."""
 
 

@@ -70,3 +70,8 @@ def test_docs_rules_md_links_resolve_inside_the_repository() -> None:
 
 def test_docs_rules_md_generation_is_deterministic() -> None:
     assert make_docs.generate() == generated()
+
+
+def test_docs_clauses_txt_is_generated_from_the_clause_text_records() -> None:
+    current = (REPO / "docs" / "clauses.txt").read_text(encoding="utf-8")
+    assert current == make_docs.clauses_file(), "docs/clauses.txt is out of date: run `make docs`"

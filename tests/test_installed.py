@@ -276,6 +276,10 @@ again = BoardEditor.from_file(saved, interactive=False)
 assert again.scenario == editor.scenario
 MeleePanel(fwwrules.load(fwwrules.example_path("melee-outnumbered-1")), interactive=False)
 GridPanel(fwwrules.load(fwwrules.example_path("grid/rogue")))
+# the browser halves are files of the installed package, read by the widget classes
+from fwwrules_widgets.board_canvas import _board_canvas_class, restart_notice
+for widget in (_board_canvas_class(), type(restart_notice("restarted"))):
+    assert "export default" in widget._esm and ".fwwrules-" in widget._css, widget
 print("panels ok")
 """
 

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "fwwrules"
+WIDGETS = PACKAGE.parent / "widgets"
 HEAVY = ("matplotlib", "ipywidgets", "IPython")
 
 
@@ -266,10 +267,11 @@ def _package_files() -> dict[str, tuple[str, bool]]:
     return {_module_name(p): (p.read_text(encoding="utf-8"), _is_package(p)) for p in _sources()}
 
 
-def layer_order(text: str) -> list[str]:
-    """The rows of the module table of docs/ARCHITECTURE.md, bottom to top: a module
-    (``board``) or a sub-package (``grid/``, every module in it)."""
-    section = text.split("## Modules of `fwwrules/`", 1)[1].split("\n## ", 1)[0]
+def layer_order(text: str, folder: str = "fwwrules/") -> list[str]:
+    """The rows of a module table of docs/ARCHITECTURE.md ("Modules of `fwwrules/`" or of
+    `widgets/`), bottom to top: a module (``board``) or a sub-package (``grid/``, every
+    module in it)."""
+    section = text.split(f"# Modules of `{folder}`", 1)[1].split("\n#", 1)[0]
     return [name.rstrip("/") for name in re.findall(r"^\| `([a-z_]+/?)` \|", section, re.M)]
 
 
@@ -422,3 +424,50 @@ def test_nothing_inside_imports_a_shim() -> None:
                 names += [f"fwwrules.{a.name}" for a in node.names]
             offenders += [f"{path.name}:{node.lineno}: {n}" for n in names if n in SHIMS]
     assert offenders == []
+
+
+# --- the panels (widgets/, imported as fwwrules_widgets) -------------------------------------
+
+
+def _widget_files() -> dict[str, tuple[str, bool]]:
+    """``fwwrules_widgets.<module>`` -> (source, is package), for every module of widgets/."""
+    out = {}
+    for path in sorted(WIDGETS.rglob("*.py")):
+        parts = ["fwwrules_widgets", *path.relative_to(WIDGETS).with_suffix("").parts]
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = (path.read_text(encoding="utf-8"), _is_package(path))
+    assert len(out) > 5
+    return out
+
+
+def test_the_widgets_table_lists_every_module() -> None:
+    order = layer_order(ARCHITECTURE.read_text(encoding="utf-8"), "widgets/")
+    missing = [m for m in _widget_files() if _rank(m, order) < 0]
+    assert missing == []
+    assert len(order) == len(set(order))
+
+
+def test_no_widgets_module_imports_a_higher_one_and_none_in_a_cycle() -> None:
+    """The panels' modules import one way too: only lower rows of the widgets table (at
+    import time, for annotations and inside functions), never in a cycle (``panel`` and
+    ``export`` once imported each other)."""
+    graph = import_graph(_widget_files())
+    assert "fwwrules_widgets.view" in graph["fwwrules_widgets.attack_panel"]  # relative seen
+    order = layer_order(ARCHITECTURE.read_text(encoding="utf-8"), "widgets/")
+    assert upward_imports(graph, order) == []
+    assert find_cycle(graph) is None
+
+
+def test_the_widget_layers_sit_on_the_rules_and_the_drawing_only() -> None:
+    """The one-way layering across packages: the panels import ``fwwrules`` (the rules and
+    ``fwwrules.draw``), and no module of ``fwwrules`` or ``fwwrules.draw`` imports a panel
+    (:func:`test_nothing_in_fwwrules_imports_widgets`); a panel imports no test or bench
+    helper."""
+    outside = []
+    for module, (source, _) in _widget_files().items():
+        for node in ast.walk(ast.parse(source)):
+            for name in _imported(node):
+                if name.split(".")[0] in ("tests", "bench", "tools", "widgets"):
+                    outside.append(f"{module}:{node.lineno}: {name}")
+    assert outside == []

@@ -162,3 +162,20 @@ def test_package_dir_maps_the_widgets_folder_and_nothing_is_listed_by_hand() -> 
     setuptools = PYPROJECT["tool"]["setuptools"]
     assert setuptools["package-dir"] == {"fwwrules": "fwwrules", "fwwrules_widgets": "widgets"}
     assert "packages" not in setuptools, "let setuptools find the packages"
+
+
+def test_the_widgets_browser_modules_are_files_shipped_as_package_data() -> None:
+    """Every file the panels read beside their code (the anywidget ES modules and their
+    style) exists and is matched by the package data, and no ES module hides in a Python
+    string (the restart notice's once did)."""
+    import fnmatch
+
+    sources = {p.name: p.read_text(encoding="utf-8") for p in (REPO / "widgets").glob("*.py")}
+    named = {n for text in sources.values() for n in re.findall(r'"(\w+\.(?:js|css))"', text)}
+    assert {"board_canvas.js", "board_canvas.css", "restart_notice.js"} <= named
+    globs = PYPROJECT["tool"]["setuptools"]["package-data"]["fwwrules_widgets"]
+    for name in sorted(named):
+        assert (REPO / "widgets" / name).is_file(), name
+        assert any(fnmatch.fnmatch(name, g) for g in globs), name
+    inline = [name for name, text in sources.items() if "export default" in text]
+    assert inline == []

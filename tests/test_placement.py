@@ -201,7 +201,8 @@ def test_move_model_before_any_ruling_carries_nothing() -> None:
     s = two()
     moved_s = move_model(s, "a", 5.0, 0.0)
     # only the verdict of the board's check is carried (issue 31), nothing derived
-    assert [k.name for k in moved_s.derived.keys()] == ["checked"]
+    carried = moved_s.derived.keys()
+    assert [k.name for k in carried] == ["checked"]
     assert moved_s.board.models["a"].disc.x == 5.0
 
 

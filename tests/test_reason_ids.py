@@ -3,8 +3,8 @@
 Every reason of every ruling on every shipped scenario (both rulesets: every ordered pair,
 every withdrawal, a slide of each model; every grid pair and attack) is checked: each value
 under a key that names a model, creature, terrain piece or weapon is an id present in the
-scenario (a Significant Edge as ``<terrain id>:<side>``, touching pieces acting as one as
-``<id>+<id>``).
+scenario, or a typed reference to its pieces (:mod:`fwwrules.refs`: a Significant Edge, touching
+pieces acting as one, a point): nothing in a reason is a name glued into text.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import pytest
 
 import fwwrules
 from fwwrules.data import Scenario
+from fwwrules.refs import REF_TYPES, EdgeRef, ModelRef, PointRef, TerrainRef
 from fwwrules.rulings import Reason
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,13 +58,18 @@ def _ids(s: Scenario) -> set[str]:
     return ids | {"improvised"}
 
 
-def _known(value: str, ids: set[str], terrain: set[str]) -> bool:
-    if value in ids:
-        return True
-    if "+" in value:  # touching pieces of one kind acting as one
-        return all(part in terrain for part in value.split("+"))
-    head, sep, _side = value.partition(":")  # a Significant Edge
-    return bool(sep) and head in terrain
+def _known(value: object, ids: set[str], terrain: set[str]) -> bool:
+    """An id of the scenario, or a typed reference (:mod:`fwwrules.refs`) to its pieces: a
+    model, touching pieces of one kind acting as one, a Significant Edge, a point."""
+    if isinstance(value, str):
+        return value in ids
+    if isinstance(value, ModelRef):
+        return value.id in ids
+    if isinstance(value, TerrainRef):
+        return all(part in terrain for part in value.ids)
+    if isinstance(value, EdgeRef):
+        return value.terrain in terrain
+    return isinstance(value, PointRef)
 
 
 def _bad_params(reasons: tuple[Reason, ...], ids: set[str], terrain: set[str]) -> Iterator[str]:
@@ -73,7 +79,7 @@ def _bad_params(reasons: tuple[Reason, ...], ids: set[str], terrain: set[str]) -
                 continue
             values = value if isinstance(value, (list, tuple)) else [value]
             for v in values:
-                if isinstance(v, str) and not _known(v, ids, terrain):
+                if isinstance(v, (str, *REF_TYPES)) and not _known(v, ids, terrain):
                     yield f"{r.message_id}: {key}={v!r}"
 
 

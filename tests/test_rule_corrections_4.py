@@ -1,5 +1,5 @@
 """Issue 32: what a Stunned model may do, the limits of a reaction to a charge, and a thrown
-weapon's own range, as RULES.md now says (RoP p.41, p.44, p.48).
+weapon's own range, as the rules reference (docs/rules.md) now says (RoP p.41, p.44, p.48).
 
 Every scenario is built in the file format and asked through the public API. Each case is
 also asked on rotated, mirrored and transposed copies of its board (the rules do not depend on

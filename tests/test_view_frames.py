@@ -17,6 +17,7 @@ from typing import Any
 import matplotlib
 import numpy as np
 import pytest
+from frame_decoder import unpack
 from fwwrules_widgets import AttackPanel
 from fwwrules_widgets.board_canvas import (
     MAX_IN_FLIGHT,
@@ -25,7 +26,6 @@ from fwwrules_widgets.board_canvas import (
     pack,
     pack_mask,
     pack_palette,
-    unpack,
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st

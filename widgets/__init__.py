@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .melee_panel import MeleePanel
     from .stepper import ExampleStepper, Step
     from .threat_panel import ThreatPanel
-    from .view import BoardView, ipympl_active
+    from .view import BoardView
 
 # Each name from the module that defines it, loaded on first use: ``import fwwrules_widgets``
 # alone (as the Jupyter server does for its extension, fwwrules_widgets.server) loads neither
@@ -40,7 +40,6 @@ _WHERE = {
     "Step": "stepper",
     "ThreatPanel": "threat_panel",
     "BoardView": "view",
-    "ipympl_active": "view",
 }
 
 __all__ = [
@@ -53,7 +52,6 @@ __all__ = [
     "MeleePanel",
     "Step",
     "ThreatPanel",
-    "ipympl_active",
     "move_model",
 ]
 

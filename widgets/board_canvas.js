@@ -28,8 +28,8 @@
 //   never sees words about a position the board does not show yet (nor the other way round).
 //   A frame may carry texts and no rects.
 // * Zoom (when the kernel set "zoomable"): the wheel, a touchpad pinch (a wheel event with
-//   ctrlKey), the + and - keys (the canvas takes the focus when pressed; JupyterLab's
-//   shortcuts are suppressed while it has it) and the buttons under the board send "zoom"
+//   ctrlKey), the + and - keys (the canvas takes the focus when pressed or wheeled over;
+//   JupyterLab's shortcuts are suppressed while it has it) and the buttons under the board send "zoom"
 //   {x, y, factor} (about the pointer; the keys and buttons about the middle). Zooms are
 //   flow-controlled as moves are: one outstanding, the factors of the wheel events in between
 //   multiplied into the next. "fit" {which: "table" | "models"} from the two fit buttons.
@@ -323,6 +323,7 @@ function render({ model, el }) {
   canvas.addEventListener("wheel", (e) => {
     if (!model.get("zoomable")) return;
     e.preventDefault();
+    if (document.activeElement !== canvas) canvas.focus({ preventScroll: true }); // then +/-
     const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? 400 : 1;
     const factor = Math.exp(-e.deltaY * unit * (e.ctrlKey ? PINCH_ZOOM : WHEEL_ZOOM));
     const box = canvas.getBoundingClientRect();

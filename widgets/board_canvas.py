@@ -152,78 +152,28 @@ def pack_mask(old: Pixels, new: Pixels, rects: list[Rect], level: int) -> tuple[
     return zlib.compress(np.packbits(changed).tobytes() + body, level), colours
 
 
+PALETTE_SAMPLE = 1 << 16
+"""Pixels looked at to choose a palette (evenly spread): which colours are frequent is plain
+from a sample, and any choice is lossless (a colour left out is sent as a rare one)."""
+
+
 def _palette_body(rgb: Pixels) -> tuple[bytes, int]:
     """``rgb`` (``n × 3``) as the palette codec's bytes (palette, indexes, rare colours)
-    and the palette's size."""
+    and the palette's size: the palette is the most frequent colours of an even sample of
+    at most :data:`PALETTE_SAMPLE` pixels (all of them when there are no more)."""
     rgb = rgb.astype(np.uint32)
     key = (rgb[:, 0] << 16) | (rgb[:, 1] << 8) | rgb[:, 2]
-    if key.size > 1 << 18:  # counting all 2^24 colours is cheaper than sorting the pixels
-        counts = np.bincount(key, minlength=1 << 24)
-        top = np.argpartition(counts, -PALETTE_SIZE)[-PALETTE_SIZE:]
-        top = top[counts[top] > 0]
-        lut = np.full(1 << 24, PALETTE_SIZE, np.uint8)
-        lut[top] = np.arange(top.size, dtype=np.uint8)
-        index = lut[key]
-    else:
-        values, where, counts = np.unique(key, return_inverse=True, return_counts=True)
-        order = np.argsort(-counts, kind="stable")[:PALETTE_SIZE]
-        top = values[order]
-        small = np.full(values.size, PALETTE_SIZE, np.uint8)
-        small[order] = np.arange(order.size, dtype=np.uint8)
-        index = small[where.ravel()]
+    sample = key[:: max(1, key.size // PALETTE_SAMPLE)]
+    values, counts = np.unique(sample, return_counts=True)
+    top = values[np.argsort(-counts, kind="stable")[:PALETTE_SIZE]]
+    order = np.argsort(top)
+    ranked = top[order]
+    at = np.minimum(np.searchsorted(ranked, key), max(ranked.size - 1, 0))
+    found = ranked[at] == key if ranked.size else np.zeros(key.size, bool)
+    index = np.where(found, order[at] if ranked.size else 0, PALETTE_SIZE).astype(np.uint8)
     palette = np.stack([(top >> 16) & 255, (top >> 8) & 255, top & 255], axis=1).astype(np.uint8)
     rare = rgb[index == PALETTE_SIZE].astype(np.uint8)
     return palette.tobytes() + index.tobytes() + rare.tobytes(), int(top.size)
-
-
-def _decode(msg: Mapping[str, Any], buffer: bytes, shown: Pixels) -> Pixels:
-    """A frame's pixels (``n × 3``) as the browser reads them (every codec; ``shown`` is
-    the picture the frame applies on)."""
-    raw = np.frombuffer(zlib.decompress(buffer), np.uint8)
-    codec = msg.get("codec", "rgb")
-    if codec == "rgb":
-        return raw.reshape(-1, 3)
-    total = sum(w * h for _, _, w, h in msg["rects"])
-    if codec == "mask":
-        nbits = -(-total // 8)
-        changed = np.unpackbits(raw[:nbits])[:total].astype(bool)
-        out: Pixels = _rgb(shown, msg["rects"]).copy()
-        out[changed] = _unpalette(raw[nbits:], int(msg["colors"]), int(changed.sum()))
-        return out
-    return _unpalette(raw, int(msg["colors"]), total)
-
-
-def _unpalette(raw: Pixels, n: int, total: int) -> Pixels:
-    """``total`` pixels (``total × 3``) from the palette codec's bytes with ``n`` colours."""
-    palette = raw[: 3 * n].reshape(n, 3)
-    index = raw[3 * n : 3 * n + total]
-    out = np.zeros((total, 3), np.uint8)
-    common = index != PALETTE_SIZE
-    out[common] = palette[index[common]]
-    out[~common] = raw[3 * n + total :].reshape(-1, 3)
-    return out
-
-
-def unpack(shape: tuple[int, int], frames: list[tuple[Mapping[str, Any], bytes]]) -> Pixels:
-    """What a browser shows after applying ``frames`` (content, buffer) in order, by the
-    browser's rules (a frame older than the one shown is skipped, and a diff that is not
-    on its base). For tests
-    and benchmarks; the browser's own code is ``board_canvas.js``."""
-    shown = np.zeros((*shape, 4), dtype=np.uint8)
-    current = -1
-    for msg, buffer in frames:
-        if msg["id"] <= current or (not msg["full"] and msg["base"] != current):
-            continue
-        if msg["full"]:
-            shown = np.zeros((msg["h"], msg["w"], 4), dtype=np.uint8)
-        rgb = _decode(msg, buffer, shown)
-        at = 0
-        for x, y, w, h in msg["rects"]:
-            shown[y : y + h, x : x + w, :3] = rgb[at : at + w * h].reshape(h, w, 3)
-            shown[y : y + h, x : x + w, 3] = 255
-            at += w * h
-        current = msg["id"]
-    return shown
 
 
 @dataclass
@@ -443,21 +393,6 @@ def _board_canvas_class() -> Any:
 
 _CLASS: list[Any] = []
 
-_NOTICE_ESM = """
-export default {
-  render({ model, el }) {
-    const words = document.createElement("div");
-    words.className = "fwwrules-restarted";
-    const show = () => { words.textContent = model.get("restarted_text"); };
-    el.classList.add("fwwrules-notice");
-    el.append(words);
-    show();
-    model.on("change:restarted_text", show);
-    return () => model.off("change:restarted_text", show);
-  },
-};
-"""
-
 
 def restart_notice(text: str) -> Any:
     """A widget for a panel without a board canvas (the grid panel's PNG picture) that shows
@@ -471,7 +406,7 @@ def restart_notice(text: str) -> Any:
         class RestartNotice(anywidget.AnyWidget):
             """Words over a panel's picture once its kernel is gone (see restart_notice)."""
 
-            _esm = _NOTICE_ESM
+            _esm = (Path(__file__).parent / "restart_notice.js").read_text(encoding="utf-8")
             _css = (Path(__file__).parent / "board_canvas.css").read_text(encoding="utf-8")
             restarted_text = traitlets.Unicode("").tag(sync=True)
 

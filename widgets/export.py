@@ -25,6 +25,7 @@ from fwwrules.draw.export import picture_bytes, picture_path, pixel_size, save_p
 from fwwrules.errors import FwwError
 from fwwrules.writing import write_atomic
 
+from .layout import fit_control
 from .text import ui
 
 SCALES: tuple[float, ...] = (1.0, 2.0, 3.0, 4.0)
@@ -62,8 +63,6 @@ class ExportControl:
 
     def relabel(self) -> None:
         """Every label in the panel's language."""
-        from .panel import fit_control
-
         lang = self._lang()
         self.format.description = ui("export-format", lang)
         self.scale.description = ui("export-scale", lang)

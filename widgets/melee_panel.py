@@ -25,8 +25,10 @@ from fwwrules.draw.animate import (
 from fwwrules.errors import FwwError
 from fwwrules.pieces import RULESET_NAMES
 
+from . import arguments as args
 from .attack_panel import error_html
-from .panel import MovablePanel, board_and_side, fit_control, wrap_row
+from .layout import board_and_side, fit_control, wrap_row
+from .panel import MovablePanel
 from .text import snap_label, ui
 from .view import BoardView, static_bundle
 
@@ -54,6 +56,8 @@ class MeleePanel(MovablePanel):
         style: BoardStyle = DEFAULT_STYLE,
         interactive: bool | None = None,
     ) -> None:
+        args.scenario("MeleePanel", scenario, Scenario)
+        lang, interactive = args.language(lang), args.interactive(interactive)
         self.scenario = scenario
         self.engagements: Mapping[str, tuple[str, ...]] = {}
         self.outnumbered: tuple[str, ...] = ()
@@ -91,6 +95,7 @@ class MeleePanel(MovablePanel):
             scenario, self.view.ax, style=style, lang=lang, **self._overlays()
         )
         self.view.artists = self.artists
+        self.view.frame_board(lambda: self.artists, lambda: self.scenario)
         self._show_text()
         self._relabel()
         for control in (

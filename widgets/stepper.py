@@ -19,9 +19,10 @@ from fwwrules.data import Scenario
 from fwwrules.draw import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board, update_board
 from fwwrules.errors import FwwError, QueryError
 
+from . import arguments as args
 from .attack_panel import error_html
 from .export import PictureExport
-from .panel import board_and_side, fit_control, wrap_row
+from .layout import board_and_side, fit_control, wrap_row
 from .text import ui
 from .view import BoardView, static_bundle
 
@@ -87,6 +88,9 @@ class ExampleStepper(PictureExport):
         style: BoardStyle = DEFAULT_STYLE,
         interactive: bool | None = None,
     ) -> None:
+        lang, interactive = args.language(lang), args.interactive(interactive)
+        if isinstance(steps, Step) or not all(isinstance(s, Step) for s in steps):
+            raise TypeError("an example stepper needs a list of Step(title, scenario, query)")
         if not steps:
             raise ValueError("an example stepper needs at least one step")
         self.steps = tuple(steps)
@@ -106,6 +110,7 @@ class ExampleStepper(PictureExport):
         self.html = widgets.HTML(layout=widgets.Layout(width="auto"))
         self.view = BoardView(style, interactive=interactive)
         self.artists: BoardArtists | None = None
+        self.view.frame_board(lambda: self.artists, lambda: self.step.scenario)
         self._drawn: Scenario | None = None
         self.prev.on_click(lambda _: self.go(self.index - 1))
         self.next.on_click(lambda _: self.go(self.index + 1))

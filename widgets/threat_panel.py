@@ -22,8 +22,10 @@ from fwwrules.pieces import RULESET_NAMES
 from fwwrules.placement import place_by_hand
 from fwwrules.threat import ThreatMap, default_area, sides_of
 
+from . import arguments as args
 from .attack_panel import error_html, move_model
-from .panel import ControlPanel, board_and_side, fit_control, wrap_row
+from .layout import board_and_side, fit_control, wrap_row
+from .panel import ControlPanel
 from .text import snap_label, ui
 from .view import BoardView, static_bundle
 
@@ -52,9 +54,16 @@ class ThreatPanel(ControlPanel):
         style: BoardStyle = DEFAULT_STYLE,
         interactive: bool | None = None,
     ) -> None:
+        args.scenario("ThreatPanel", scenario, Scenario)
+        lang, interactive = args.language(lang), args.interactive(interactive)
         sides = sides_of(scenario)
         if not sides:
             raise ValueError("a threat panel needs a scenario with models")
+        if side is not None:
+            args.one_of("side", side, sides)
+        args.one_of("threat layer", layer, LAYERS)
+        base, step = args.positive("base", base), args.positive("step", step)
+        area = args.area(area)
         self.scenario = scenario
         self.base = base
         self.step = step
@@ -82,6 +91,7 @@ class ThreatPanel(ControlPanel):
         self.view.texts.hold = self._held
         self.board: BoardArtists = draw_board(self.scenario, self.view.ax, style=style, lang=lang)
         self.view.artists = self.board
+        self.view.frame_board(lambda: self.board, lambda: self.scenario)
         self.overlay: ThreatArtists | None = None
         (self.marker,) = self.view.ax.plot(
             [],

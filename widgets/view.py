@@ -28,13 +28,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import ipywidgets as widgets
-import matplotlib
 import numpy as np
 from matplotlib.artist import Artist
 from matplotlib.backend_bases import MouseButton, MouseEvent
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
+from fwwrules.data import Scenario
 from fwwrules.draw import (
     DEFAULT_STYLE,
     BoardArtists,
@@ -71,30 +71,22 @@ CLICK_PX = 3.0
 class Framing:
     """What a view's zoom and pan need from its client (a panel): the views of the whole
     table and of the models, and how to show a view. ``show(view, final)`` shows ``view``
-    (board mm, widened to the board's box) and draws nothing: ``final`` False while the
-    board is panned (only the limits change), True when it comes to rest (labels placed
-    for the new scale)."""
+    (board mm, widened to the board's box; None: the view shown, laid out again) and draws
+    nothing: ``final`` False while the board is panned (only the limits change), True when
+    it comes to rest (labels placed for the new scale)."""
 
     table: Callable[[], Bounds]
     models: Callable[[], Bounds]
-    show: Callable[[Bounds, bool], None]
+    show: Callable[[Bounds | None, bool], None]
 
 
 __all__ = [
     "PNG_PIXEL_RATIO",
     "BoardView",
     "Framing",
-    "ipympl_active",
     "png_bytes",
     "static_bundle",
 ]
-
-
-def ipympl_active() -> bool:
-    """True when matplotlib's current backend is ipympl's (``%matplotlib widget``). The
-    panels do not need it: they draw on their own canvas whatever the backend."""
-    backend = matplotlib.get_backend().lower()
-    return "ipympl" in backend or backend == "widget"
 
 
 def png_bytes(figure: Figure) -> bytes:
@@ -304,6 +296,37 @@ class BoardView:
             self._link.widget.restarted_text = self._restarted
             self._link.widget.tool_labels = self._tool_labels
 
+    def frame_board(
+        self,
+        artists: Callable[[], BoardArtists | None],
+        scenario: Callable[[], Scenario],
+    ) -> None:
+        """Let a board drawn by :func:`~fwwrules.draw.draw_board` zoom and pan: ``artists``
+        and ``scenario`` give the board as it is now. A view at rest is laid out again
+        (:func:`~fwwrules.draw.board.set_view`: labels placed for the new scale) and kept
+        when the panel redraws; while the board is panned only its limits change."""
+        from fwwrules.draw.board import fit_limits, frame_view, set_view, table_view
+
+        def show(view: Bounds | None, final: bool) -> None:
+            drawn = artists()
+            if drawn is None:
+                return
+            if view is None:
+                view = drawn.state.get("view")
+            if final:
+                set_view(drawn, scenario(), view)
+            elif view is not None:
+                drawn.state["view"] = view
+                fit_limits(self.ax, view)
+
+        self.set_framing(
+            Framing(
+                table=lambda: table_view(scenario(), self.style),
+                models=lambda: frame_view(scenario(), "models", self.style),
+                show=show,
+            )
+        )
+
     def set_framing(self, framing: Framing) -> None:
         """Let the board zoom and pan (wheel, pinch, +/-, the fit buttons, dragging empty
         board), showing views through ``framing``."""
@@ -331,8 +354,11 @@ class BoardView:
         return pixels
 
     def _set_ratio(self, ratio: float) -> None:
-        """A view was shown at ``ratio``: draw at it (everything, once) before its frame."""
+        """A view was shown at ``ratio``: lay the board out and draw it at that ratio (once)
+        before its frame (text sizes in pixels differ a little between ratios)."""
         if set_pixel_ratio(self.figure, ratio):
+            if self.framing is not None:
+                self.framing.show(None, True)
             self.invalidate()
             self.redraw(self._cache_key)
 
@@ -519,17 +545,29 @@ class BoardView:
         now = self._px_per_mm()
         lowest = now * max(box.xmax - box.xmin, box.ymax - box.ymin) / wide
         factor = min(max(factor, lowest / now), MAX_PX_PER_MM / now)
-        cx, cy = (box.xmin + box.xmax) / 2, (box.ymin + box.ymax) / 2
-        if about is not None and self.ax.bbox.contains(*about):
-            cx, cy = (float(v) for v in self.ax.transData.inverted().transform(about))
-        self.show_view(
-            Bounds(
-                cx - (cx - box.xmin) / factor,
-                cy - (cy - box.ymin) / factor,
-                cx + (box.xmax - cx) / factor,
-                cy + (box.ymax - cy) / factor,
+        if about is None or not self.ax.bbox.contains(*about):
+            about = (
+                float(self.ax.bbox.x0 + self.ax.bbox.x1) / 2,
+                float(self.ax.bbox.y0 + self.ax.bbox.y1) / 2,
             )
+        cx, cy = (float(v) for v in self.ax.transData.inverted().transform(about))
+        view = Bounds(
+            cx - (cx - box.xmin) / factor,
+            cy - (cy - box.ymin) / factor,
+            cx + (box.xmax - cx) / factor,
+            cy + (box.ymax - cy) / factor,
         )
+        self.framing.show(view, True)
+        # The layout may have moved the board's edges a little (wider tick labels): the
+        # point zoomed about goes back under the pointer (the limits alone; same scale).
+        nx, ny = (float(v) for v in self.ax.transData.transform((cx, cy)))
+        per_px = (self.view_box.xmax - self.view_box.xmin) / float(self.ax.bbox.width)
+        dx, dy = (nx - about[0]) * per_px, (ny - about[1]) * per_px
+        if math.hypot(dx, dy) > 0.25 * per_px:
+            b = self.view_box
+            self.framing.show(Bounds(b.xmin + dx, b.ymin + dy, b.xmax + dx, b.ymax + dy), False)
+        self.invalidate()
+        self.draw()
 
     def fit(self, which: str = "table") -> None:
         """Show the whole table (``"table"``) or every model with a margin (``"models"``)."""
@@ -671,7 +709,12 @@ class BoardView:
         self._offset = (cx - event.xdata, cy - event.ydata)
         self._last = (cx, cy)
         set_animated(self.artists, [], True)  # pools made during the drag are animated
-        self.start_blit(self._drag_artists(mid))
+        moving = self._drag_artists(mid)
+        for a in moving:  # a label dragged off a zoomed view is cut at the board's edge
+            if isinstance(a, Text):
+                a.set_clip_box(self.ax.bbox)
+                a.set_clip_on(True)
+        self.start_blit(moving)
         self._note_baked()
 
     def _motion(self, event: MouseEvent) -> None:

@@ -47,7 +47,7 @@ class BoardStyle:
 
     figsize: tuple[float, float] = (7.8, 5.4)
     """Inches; at ``dpi`` 100 the board is 780×540 CSS pixels (it fits a 1280 px window with
-    JupyterLab's file browser open). ipympl draws it at the screen's pixel ratio."""
+    JupyterLab's file browser open). A panel draws it at the screen's pixel ratio."""
     dpi: float = 100.0
     margins: Margins = (0.085, 0.72, 0.09, 0.9)
     """Where the board's Axes sits in the figure (the legend uses the room on the right)."""

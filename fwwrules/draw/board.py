@@ -819,6 +819,7 @@ def update_board(
         "withdraw": withdraw,
     }  # fmt: skip
     artists.figure._fwwrules_board = artists  # type: ignore[attr-defined]
+    artists.state.pop("placed_out", None)  # the labels are shown (or not) below
     style = artists.style
     ax = artists.ax
     board = scenario.board

@@ -44,7 +44,7 @@ MAX_PIXELS = 40_000_000
 
 def base_dpi(fig: Figure) -> float:
     """The figure's own resolution: its dpi without the screen's device pixel ratio (an
-    ipympl or high-density canvas draws at dpi times the ratio)."""
+    canvas for a high-density screen draws at dpi times the ratio)."""
     ratio = float(getattr(fig.canvas, "device_pixel_ratio", 1.0) or 1.0)
     return float(fig.dpi) / ratio
 

@@ -1,7 +1,7 @@
 """Figures for the drawings: one Axes with fixed margins (the legend sits on the right).
 
 ``pyplot=True`` makes the figure through pyplot, so a notebook shows it; otherwise it gets a
-plain Agg canvas (files, widgets without ipympl), which no global state remembers.
+plain Agg canvas (files, the panels' boards), which no global state remembers.
 """
 
 from __future__ import annotations

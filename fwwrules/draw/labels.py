@@ -590,6 +590,8 @@ def place_labels(artists: BoardArtists) -> None:
         return
     for m in artists.state.get("markers", []):
         m.set_visible(False)
+    for t in artists.state.pop("placed_out", []):  # placed again: maybe there is room now
+        t.set_visible(True)
     pad = PAD_PX * artists.figure.dpi / 100.0
     obstacles = _Obstacles(artists, renderer)
     to_data = artists.ax.transData.inverted()
@@ -602,7 +604,7 @@ def place_labels(artists: BoardArtists) -> None:
             t.set_position(tuple(to_data.transform(spot)))
             obstacles.add(spot[0], spot[1], w, h)
             continue
-        t.set_visible(False)
+        _place_out(artists, t)
         text = t.get_text().replace("\n", ", ")
         number = key.get(text)
         if markers >= MAX_MARKERS or (number is None and len(key) >= MAX_KEY_ENTRIES):
@@ -639,7 +641,7 @@ def _pending(
             t.set_visible(False)
             continue
         if len(pending) >= room:
-            t.set_visible(False)
+            _place_out(artists, t)
             dropped += 1
             continue
         anchor = t.get_gid() and artists.state.get("anchors", {}).get(t.get_gid())
@@ -653,8 +655,35 @@ def _pending(
             box = _text_bbox(t, renderer)
             size = sizes[look] = (box.width, box.height)
         ax_, ay_ = ax.transData.transform(t.get_position())
+        if not _in_view(t, artists, (ax_, ay_), ab):
+            _place_out(artists, t)  # what it names is out of view (a zoomed panel): no label
+            continue
         pending.append((t, size[0] + 2 * pad, size[1] + 2 * pad, (ax_, ay_)))
     return pending, dropped
+
+
+def _place_out(artists: BoardArtists, t: Text) -> None:
+    """Hide a label that placing leaves out (no room, out of view); the next placing shows
+    it again first (a board laid out again for another view, :func:`~.board.set_view`,
+    without :func:`~.board.update_board`, which shows every label itself)."""
+    t.set_visible(False)
+    artists.state.setdefault("placed_out", []).append(t)
+
+
+def _in_view(t: Text, artists: BoardArtists, anchor: tuple[float, float], box: Rect) -> bool:
+    """Whether what ``t`` names is in the board's box (display px): a base's centre, a piece
+    of terrain's outline (any part of it), else the label's anchor. A zoomed panel labels
+    only what it shows."""
+    disc = _owner_disc(t, artists)
+    if disc is not None:
+        anchor = (disc[0], disc[1])
+    else:
+        piece = artists.state.get("terrain_label_of", {}).get(id(t))
+        if piece is not None:
+            pts = artists.ax.transData.transform(np.asarray(piece, dtype=float))
+            (x0, y0), (x1, y1) = pts.min(axis=0), pts.max(axis=0)
+            return bool(x0 <= box[2] and box[0] <= x1 and y0 <= box[3] and box[1] <= y1)
+    return box[0] <= anchor[0] <= box[2] and box[1] <= anchor[1] <= box[3]
 
 
 def _room(axes_box: Rect, dpi: float) -> int:

@@ -19,8 +19,7 @@ The editor's tools are then driven with the mouse and each preview (rubber band,
 open edges with the next edge following the mouse, the circle's radius, the rotation handle)
 is found in the browser's pixels mid-gesture.
 
-The kernel side is probed with plain Python (``PROBE``), which also reads ipympl's canvas, so
-the same test can be run against an older tree that drew with ipympl.
+The kernel side is probed with plain Python (``PROBE``).
 """
 
 from __future__ import annotations
@@ -71,12 +70,7 @@ def _fww_png(a):
 def _fww_pictures():
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     fig, v = _fww_fig()
-    link = getattr(v, "link", None) if v is not None else None
-    if link is not None:
-        sent = link.sender.shown
-    else:
-        last = fig.canvas._last_buff
-        sent = last.view(_np.uint8).reshape(*last.shape, 4)
+    sent = v.link.sender.shown
     live, original = fig.canvas, fig._original_dpi
     try:
         agg = FigureCanvasAgg(fig)  # a separate Agg canvas, at the figure's own dpi
@@ -101,16 +95,6 @@ def _fww_print(value):
     print(_json.dumps(value))
 """
 
-JS_CANVAS = """() => {
-  const c = document.querySelector('.fwwrules-board-canvas')
-    || document.querySelector('.jupyter-matplotlib-canvas-div canvas');
-  return c ? c : null;
-}"""
-JS_READ = f"""() => {{
-  const c = ({JS_CANVAS})();
-  return c ? {{frame: c.dataset.frame === undefined ? null : +c.dataset.frame,
-              png: c.toDataURL('image/png')}} : null;
-}}"""
 # Asks the kernel to answer once it has handled every earlier message (board_canvas.js).
 JS_SYNC = """(n) => {
   const c = document.querySelector('.fwwrules-board-canvas');
@@ -143,7 +127,7 @@ class Board:
         self.lab, self.page, self.name = lab, page, name
         lab.kernel(page, PROBE)
         page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
-        canvas = page.locator(".fwwrules-board-canvas, .jupyter-matplotlib-canvas-div").first
+        canvas = page.locator(".fwwrules-board-canvas").first
         canvas.wait_for(state="visible", timeout=WAIT_TIMEOUT * 1000)
         canvas.scroll_into_view_if_needed()
         self.canvas = canvas
@@ -166,26 +150,18 @@ class Board:
         handle the controls (main shell) and the board's messages (a subshell) on two
         threads: a probe through the main shell returns once the controls' work is done,
         then a sync through the board's own channel once its messages are handled; both
-        must name the same last frame. (With ipympl, which has no frame ids: once the
-        canvas has stopped changing.)"""
+        must name the same last frame."""
         deadline = time.monotonic() + WAIT_TIMEOUT
-        previous, stable = None, 0
         while time.monotonic() < deadline:
             main = self.run("_fww_print(_fww_last())")
             self.syncs += 1
-            if self.page.evaluate(JS_SYNC, self.syncs):
-                handle = self.page.wait_for_function(
-                    JS_SYNCED, arg=self.syncs, timeout=WAIT_TIMEOUT * 1000
-                )
-                answer: dict[str, Any] = handle.json_value()
-                if answer["png"] is not None and answer["last"] == main:
-                    return answer
-            else:  # ipympl
-                read = self.page.evaluate(JS_READ)
-                stable = stable + 1 if previous is not None and read["png"] == previous else 0
-                previous = read["png"]
-                if stable >= 3:
-                    return dict(read)
+            assert self.page.evaluate(JS_SYNC, self.syncs), "no board canvas on the page"
+            handle = self.page.wait_for_function(
+                JS_SYNCED, arg=self.syncs, timeout=WAIT_TIMEOUT * 1000
+            )
+            answer: dict[str, Any] = handle.json_value()
+            if answer["png"] is not None and answer["last"] == main:
+                return answer
             self.page.wait_for_timeout(100)
         raise AssertionError(f"{self.name}: the board never settled")
 
