@@ -146,8 +146,16 @@ def scenario(value: Any, what: str) -> Scenario:
     built or changed in Python), the :class:`~fwwrules.errors.ScenarioError` of
     :func:`fwwrules.checks.checked` naming each piece and field. Checked once per scenario
     (kept in its cache); a moved scenario has only its moved models checked."""
+    return checked(scenario_object(value, what))
+
+
+def scenario_object(value: Any, what: str) -> Scenario:
+    """``value`` if it is a :class:`~fwwrules.data.Scenario`, checked or not (``move_model``
+    takes any board: moving a model off another base makes a refused board usable; what it
+    makes is checked when it is ruled on, drawn or mapped); else the :class:`QueryError` of
+    :func:`scenario`."""
     if isinstance(value, Scenario):
-        return checked(value)
+        return value
     name = type(value).__name__
     hint = "; grid files are asked with grid_cover" if name == "GridScenario" else ""
     raise QueryError(f"{what} needs a fwwrules/scenario@1 scenario, got a {name}{hint}")

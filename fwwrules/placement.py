@@ -24,8 +24,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from .arguments import point
-from .arguments import scenario as scenario_arg
+from .arguments import point, scenario_object
 from .cache import Moved
 from .constants import BOARD_MARGIN_MM, BOUNDARY_TOLERANCE_MM
 from .pieces import Bounds
@@ -42,8 +41,12 @@ CONTENT_MARGIN_MM = BOARD_MARGIN_MM
 
 def move_model(scenario: Scenario, model_id: str, x: float, y: float) -> Scenario:
     """The scenario with one model's centre at ``(x, y)`` in scenario units (a new scenario;
-    nothing is checked but the id: use :func:`stop_at_contact` to keep bases apart). An
-    unknown id raises :class:`~fwwrules.errors.UnknownIdError`.
+    nothing is checked here but the id and the point: use :func:`stop_at_contact` to keep
+    bases apart). An unknown id raises :class:`~fwwrules.errors.UnknownIdError`, a point
+    that is not two finite numbers within the coordinate limit a
+    :class:`~fwwrules.errors.QueryError`. The moved board is checked as any board is, when
+    it is next ruled on, drawn or mapped (:func:`fwwrules.checks.checked`): the moved model
+    alone, against the rest (a base moved onto another is refused then, naming both).
 
     Its cache starts from the old scenario's (:meth:`~fwwrules.cache.Derived.carry_moved`):
     what was derived from the terrain alone is shared (terrain geometry, merged solids,
@@ -55,7 +58,7 @@ def move_model(scenario: Scenario, model_id: str, x: float, y: float) -> Scenari
     >>> move_model(s, "a", 10, 20).model("a").at
     (10.0, 20.0)
     """
-    scenario = scenario_arg(scenario, "move_model")
+    scenario = scenario_object(scenario, "move_model")  # checked when next ruled on
     scenario.model(model_id)  # raises UnknownIdError for a bad id
     at = point((x, y), "the new centre")
     models = tuple(

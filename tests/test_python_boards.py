@@ -109,11 +109,23 @@ FINDINGS: dict[str, tuple[Callable[[], Scenario], str, str]] = {
     ),
 }
 
+def _moved_and_ruled(s: Scenario) -> object:
+    """``move_model`` takes any board (moving a model off another base makes a refused board
+    usable); the moved board is checked when next ruled on. Here each model is moved where it
+    stands (one that cannot be, at NaN or beyond the limit, is left)."""
+    a, b = s.models
+    moved = s
+    for m in (b, a):
+        if all(isinstance(v, float) and math.isfinite(v) for v in m.at):
+            moved = fwwrules.move_model(moved, m.id, *m.at)
+    return fwwrules.ruling(moved, a.id, b.id)
+
+
 ENTRY_POINTS: dict[str, Callable[[Scenario], object]] = {
     "ruling": lambda s: fwwrules.ruling(s, s.models[0].id, s.models[1].id),
     "withdraw": lambda s: fwwrules.withdraw(s, s.models[0].id),
     "slide": lambda s: fwwrules.slide(s, s.models[0].id, (0.0, 40.0)),
-    "move_model": lambda s: fwwrules.move_model(s, s.models[0].id, 0.0, 50.0),
+    "move_model": lambda s: _moved_and_ruled(s),
     "threat_map": lambda s: fwwrules.threat_map(s, "y", step=20.0),
     "dump_text": lambda s: fwwrules.dump_text(s),
 }

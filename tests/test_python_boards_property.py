@@ -279,6 +279,8 @@ CHANGES = st.lists(
 def test_a_board_built_in_python_is_refused_naming_the_field_or_answered_as_when_loaded(
     changes: list[tuple[str, Any]],
 ) -> None:
+    """One or two fields of a valid board set to anything: refused naming the field, or
+    answered exactly as the board saved and loaded is (and never NaN in the answer)."""
     s = BASE
     for field, value in changes:
         s = MUTATIONS[field][0](s, value)

@@ -810,7 +810,6 @@ def update_board(
     once (``fig.canvas.draw_idle()``) or blits :func:`moving_artists`.
     """
     draw_word("board", lang)  # checks lang
-    scenario = checked_scenario(scenario, "update_board")  # a look-up once checked
     # What this picture shows, so that it can be drawn again in another language or frame
     # (fwwrules.draw.export.save_picture(..., lang=("en", "de"), frame="models")).
     artists.state["drawn"] = {
