@@ -109,6 +109,7 @@ FINDINGS: dict[str, tuple[Callable[[], Scenario], str, str]] = {
     ),
 }
 
+
 def _moved_and_ruled(s: Scenario) -> object:
     """``move_model`` takes any board (moving a model off another base makes a refused board
     usable); the moved board is checked when next ruled on. Here each model is moved where it
