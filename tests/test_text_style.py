@@ -362,6 +362,14 @@ def test_style_german_verb_second_after_a_colon() -> None:
     assert _bad("de", r"\bkeine?[nmrs]? [\w-]+ ist möglich\b") == []
 
 
+def test_style_german_refers_back_to_a_name_without_fixing_its_gender() -> None:
+    """A German name may be feminine ("Wache", "Ratte") or masculine ("Bogenschütze"): a text
+    that refers back to a named piece repeats the name or uses the neuter forms the texts use
+    for "das Modell", never a masculine-only pronoun ("Wache wählt den günstigsten Eckpunkt",
+    never "den für ihn günstigsten")."""
+    assert _bad("de", r"\b(ihn|er)\b") == []
+
+
 # --- names in each language ----------------------------------------------------------------
 
 PROPER_NAMES = (
