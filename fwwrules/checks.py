@@ -394,7 +394,7 @@ def _model_fields(m: Any, at: Path, found: _Found) -> None:
         found.add(at, "expected a model (fwwrules.Model)", m)
         return
     found.ident(m.id, (*at, "id"))
-    found.text(m.name, (*at, "name"))
+    _title(m.name, (*at, "name"), found)
     found.ident(m.faction, (*at, "faction"))
     found.number(m.base, (*at, "base"), low=0, above=True)
     found.point(m.at, (*at, "at"))
@@ -454,7 +454,7 @@ def _terrain_fields(t: Any, at: Path, found: _Found) -> None:
         found.add(at, "expected a terrain piece (fwwrules.Terrain)", t)
         return
     found.ident(t.id, (*at, "id"))
-    found.text(t.name, (*at, "name"))
+    _title(t.name, (*at, "name"), found)
     found.choice(t.kind, (*at, "kind"), TERRAIN_KINDS)
     _shape_fields(t.shape, at, found)
     found.optional_number(t.height, (*at, "height"), low=0)
@@ -495,7 +495,7 @@ def _weapon_fields(w: Any, at: Path, found: _Found) -> None:
         found.add(at, "expected a weapon (fwwrules.Weapon)", w)
         return
     found.ident(w.id, (*at, "id"))
-    found.text(w.name, (*at, "name"))
+    _title(w.name, (*at, "name"), found)
     found.choice(w.type, (*at, "type"), SKILL_ICONS)
     for key in ("short", "long", "min_range"):
         value = getattr(w, key)
@@ -526,7 +526,7 @@ def _scenario_fields(s: Scenario, found: _Found) -> None:
     found.choice(s.units, ("units",), UNITS)
     if not isinstance(s.source, str):
         found.add(("source",), "expected text (a name for messages)", s.source)
-    _title(s.title, found)
+    _title(s.title, ("title",), found)
     _options(s.options, found)
     for colour, length in found.mapping(s.rulers, ("rulers",)).items():
         if found.key(colour, ("rulers",), RULER_COLOURS):
@@ -548,17 +548,18 @@ def _scenario_fields(s: Scenario, found: _Found) -> None:
             fields(piece, (key, i), found)
 
 
-def _title(title: Any, found: _Found) -> None:
-    """No title, one text, or one text per language (at least one)."""
+def _title(title: Any, path: Path, found: _Found) -> None:
+    """No text, one text, or one text per language (at least one): a title or a piece's
+    name."""
     if title is None or isinstance(title, str):
-        found.text(title, ("title",))
+        found.text(title, path)
         return
-    texts = found.mapping(title, ("title",))
+    texts = found.mapping(title, path)
     if isinstance(title, Mapping) and not title:
-        found.add(("title",), "expected text, or a text per language such as {en: ..., de: ...}")
+        found.add(path, "expected text, or a text per language such as {en: ..., de: ...}")
     for lang, text in texts.items():
-        if found.key(lang, ("title",), LANGS):
-            found.add(("title", lang), text_problem(text), text)
+        if found.key(lang, path, LANGS):
+            found.add((*path, lang), text_problem(text), text)
 
 
 def _options(o: Any, found: _Found) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from .checks import checked
 from .data import Scenario
 from .errors import Problem, QueryError, ScenarioError, printable
 from .loading import parse_text
-from .pieces import SCENARIO_FORMAT, Circle, Model, Rect, Terrain, Weapon
+from .pieces import SCENARIO_FORMAT, Circle, Model, Rect, Terrain, Title, Weapon
 from .scalars import Dumper
 from .scenario_spec import parse_scenario
 from .writing import write_atomic
@@ -29,8 +30,7 @@ def to_data(scenario: Scenario) -> dict[str, Any]:
     """The scenario as plain data in the file format (what :func:`save` writes)."""
     out: dict[str, Any] = {"format": SCENARIO_FORMAT}
     if scenario.title is not None:
-        title = scenario.title
-        out["title"] = title if isinstance(title, str) else dict(title)
+        out["title"] = _text(scenario.title)
     out["rules"] = scenario.rules
     out["units"] = scenario.units
     opts: dict[str, Any] = {}
@@ -63,10 +63,16 @@ def _listed(value: Any) -> Any:
     return list(value) if isinstance(value, (tuple, list)) else value
 
 
+def _text(text: Title) -> Any:
+    """A title or name as the file writes it: the text, or a plain mapping by language
+    (anything else as it is, for the reader to name)."""
+    return dict(text) if isinstance(text, Mapping) else text
+
+
 def _model_data(m: Model) -> dict[str, Any]:
     d: dict[str, Any] = {"id": m.id}
     if m.name is not None:
-        d["name"] = m.name
+        d["name"] = _text(m.name)
     d.update(faction=m.faction, base=m.base, at=_listed(m.at))
     if m.elevation:
         d["elevation"] = m.elevation
@@ -94,7 +100,7 @@ def _model_data(m: Model) -> dict[str, Any]:
 def _terrain_data(t: Terrain) -> dict[str, Any]:
     d: dict[str, Any] = {"id": t.id}
     if t.name is not None:
-        d["name"] = t.name
+        d["name"] = _text(t.name)
     d["kind"] = t.kind
     s = t.shape
     if isinstance(s, Rect):
@@ -112,7 +118,7 @@ def _terrain_data(t: Terrain) -> dict[str, Any]:
 def _weapon_data(w: Weapon) -> dict[str, Any]:
     d: dict[str, Any] = {"id": w.id}
     if w.name is not None:
-        d["name"] = w.name
+        d["name"] = _text(w.name)
     d["type"] = w.type
     for key in ("short", "long", "min_range"):
         if getattr(w, key) is not None:
