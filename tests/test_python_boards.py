@@ -92,6 +92,16 @@ FINDINGS: dict[str, tuple[Callable[[], Scenario], str, str]] = {
         "models[1].name",
         "U+202E (RIGHT-TO-LEFT OVERRIDE)",
     ),
+    "a name per language that spoofs": (
+        lambda: with_model(1, name={"en": "Brute", "de": "Rohling\u2066"}),
+        "models[1].name.de",
+        "U+2066 (LEFT-TO-RIGHT ISOLATE)",
+    ),
+    "a name in an unknown language": (
+        lambda: with_model(1, name={"xx": "Brute"}),
+        "models[1].name.xx",
+        "unknown key 'xx'",
+    ),
     "overlapping bases": (
         lambda: with_model(1, at=(10.0, 0.0)),
         "models[1].at",
@@ -200,6 +210,13 @@ def test_the_rulebook_board_with_a_negative_base_is_not_answered() -> None:
     models = tuple(dataclasses.replace(m, base=-5) if m.id == "brute" else m for m in s.models)
     with pytest.raises(ScenarioError, match=r"models\[\d\]\.base: expected a number above 0"):
         fwwrules.ruling(dataclasses.replace(s, models=models), "brute", "knight")
+
+
+def test_a_name_per_language_built_in_python_is_ruled_and_saved_as_loaded() -> None:
+    s = with_model(1, name={"en": "Brute", "de": "Rohling"})
+    back = fwwrules.loads(fwwrules.dump_text(s), source="back.yaml")
+    assert back.model("b").name == {"en": "Brute", "de": "Rohling"}
+    assert fwwrules.ruling(s, "a", "b").to_dict() == fwwrules.ruling(back, "a", "b").to_dict()
 
 
 def test_move_model_far_beyond_the_limit_is_a_query_error() -> None:
