@@ -786,10 +786,20 @@ CLAUSE_TEXTS: tuple[ClauseText, ...] = (
         rule={
             "en": "A model whose centre lies on a terrain piece with a height, at that height or "
             "above, stands on it: that piece neither blocks nor covers its shots, only its "
-            "Significant Edges count.",
+            "Significant Edges count. A model whose centre lies on a blocking or cover piece "
+            "without a height stands on it too: it blocks no line of sight to or from the "
+            "model, and the Line of Cover that leaves or ends on it gives no cover. A base "
+            "lower than the height of the piece its centre lies on, or overlapping a blocking "
+            "or cover piece it does not stand on and is not above, cannot be placed.",
             "de": "Ein Modell, dessen Mittelpunkt auf einem Geländestück mit Höhe liegt, in "
             "dieser Höhe oder darüber, steht darauf: das Stück blockiert und deckt seine Schüsse "
-            "nicht, nur seine Signifikanten Kanten zählen.",
+            "nicht, nur seine Signifikanten Kanten zählen. Ein Modell, dessen Mittelpunkt auf "
+            "einem sichtblockierenden oder Deckung gebenden Stück ohne Höhe liegt, steht "
+            "ebenfalls darauf: es blockiert keine Sichtlinie zu oder von dem Modell, und die "
+            "Deckungslinie, die es verlässt oder darauf endet, gibt keine Deckung. Eine Base "
+            "unterhalb der Höhe des Stücks, auf dem ihr Mittelpunkt liegt, oder eine, die ein "
+            "sichtblockierendes oder Deckung gebendes Stück überlappt, auf dem sie nicht steht "
+            "und über dem sie nicht steht, kann nicht platziert werden.",
         },
         messages={
             "": {
@@ -797,6 +807,12 @@ CLAUSE_TEXTS: tuple[ClauseText, ...] = (
                 "this shot; only its Significant Edges count.",
                 "de": "{model} steht auf {piece} (Höhe {height}): es blockiert und deckt bei "
                 "diesem Schuss nicht; nur seine Signifikanten Kanten zählen.",
+            },
+            "no-height": {
+                "en": "The centre of {model} lies on {piece}, so it stands on it: {piece} blocks "
+                "no line of sight to or from {model}.",
+                "de": "Der Mittelpunkt von {model} liegt auf {piece}, es steht also darauf: "
+                "{piece} blockiert keine Sichtlinie zu oder von {model}.",
             },
         },
     ),
@@ -2242,6 +2258,7 @@ UI_TEXT: dict[str, Entry] = {
         "de": "+ {n} weitere Beschriftungen nicht gezeigt (volles Spielfeld)",
     },
     "draw/elevation": {"en": "elevation", "de": "Erhöhung"},
+    "draw/on-piece": {"en": "on {piece}", "de": "auf {piece}"},
     "draw/rules-core": {"en": "core rules", "de": "Grundregeln"},
     "draw/rules-vts": {"en": "Vault-Tec Simulator", "de": "Vault-Tec Simulator"},
     "draw/contact-kept": {"en": "contact kept", "de": "Kontakt gehalten"},

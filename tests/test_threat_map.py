@@ -245,15 +245,15 @@ def test_threat_map_unplaceable_positions() -> None:
         sides={"red": ("red",), "blue": ("blue",)},
     )
     positions = [
-        (100.0, 100.0),  # inside the wall
+        (100.0, 100.0),  # the centre on the wall (no height): it stands on it
         (100.0, 121.0),  # touching the wall exactly (5 + 16)
-        (100.0, 120.0),  # 1 mm into it
+        (100.0, 120.0),  # 1 mm into it, the centre off it
         (300.0, 100.0),  # in the wood: area terrain does not stop a model
         (100.0, 170.0),  # 2 mm into a's base: overlapping more than the tolerance
         (100.0, 168.0 + 0.3),  # 0.3 mm into a's base: in contact
     ]
     tm = threat_map(scn, "blue", positions=positions)
-    assert tm.placeable.tolist() == [False, True, False, True, False, True]
+    assert tm.placeable.tolist() == [True, True, False, True, False, True]
     cell = tm.cell(5, "a")
     assert cell is not None and cell.weapon == "rifle" and cell.allowed  # close combat
 

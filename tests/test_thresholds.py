@@ -54,3 +54,24 @@ def test_predicates_at_their_boundaries() -> None:
     assert within_ruler(10.5, 10.0, 0.5) and not within_ruler(10.5001, 10.0, 0.5)
     assert reaches_ruler(9.5, 10.0, 0.5) and not reaches_ruler(9.4999, 10.0, 0.5)
     assert touching(0.5, 0.5) and touching(-3.0, 0.5) and not touching(0.5001, 0.5)
+
+
+def test_no_contact_tolerance_arithmetic_outside_thresholds() -> None:
+    """Every comparison with the contact tolerance goes through :mod:`fwwrules.thresholds`
+    (``touching``, ``overlapping``, ``contact_reach``): no ``contact_tolerance + ...`` (nor
+    ``... + contact_tolerance``) written inline anywhere else."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    inline = re.compile(r"contact_tolerance(?:_mm)?\s*[+-]|[+-]\s*(?:\w+\.)*contact_tolerance\b")
+    found = []
+    for folder in ("fwwrules", "widgets"):
+        for path in sorted((root / folder).rglob("*.py")):
+            if path.name == "thresholds.py":
+                continue
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                code = line.split("#", 1)[0]
+                if inline.search(code):
+                    found.append(f"{path.relative_to(root)}:{n}: {line.strip()}")
+    assert not found, found
