@@ -82,6 +82,30 @@ def point(value: Any, what: str) -> tuple[float, float]:
     return (number(items[0], f"{what}'s x"), number(items[1], f"{what}'s y"))
 
 
+def table_size(value: Any, units: str, what: str = "the table's size") -> tuple[float, float]:
+    """``value`` as a table size ``(width, height)``: two finite numbers above 0 and within
+    :data:`MAX_COORDINATE`, in ``units`` (a file's ``board: {size: ...}`` holds the same).
+
+    >>> table_size((48, 30), "in")
+    (48.0, 30.0)
+    >>> table_size((-5, 10), "in")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    fwwrules.errors.QueryError: the table's size must be (width, height), two numbers above 0 ...
+    """
+    unit = "inches" if units == "in" else "millimetres"
+    expected = f"{what} must be (width, height), two numbers above 0 in {unit}"
+    if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
+        raise QueryError(f"{expected}; got {_describe(value)}")
+    items = list(value)
+    if len(items) != 2 or any(isinstance(v, bool) or not isinstance(v, Real) for v in items):
+        raise QueryError(f"{expected}; got {_describe(value)}")
+    width, height = (number(v, what) for v in items)
+    if width <= 0 or height <= 0:
+        raise QueryError(f"{expected}; got ({width:g}, {height:g})")
+    return (width, height)
+
+
 def scenario(value: Any, what: str) -> Scenario:
     """``value`` if it is a scenario (``fwwrules/scenario@1``), else a :class:`QueryError`
     saying what it is (a grid scenario goes to :func:`fwwrules.grid_cover`)."""

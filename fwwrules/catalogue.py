@@ -32,6 +32,16 @@ Entry = Mapping[str, str]
 
 # --- general: headlines and words the renderers share ---------------------------------------
 _GENERAL: dict[str, Entry] = {
+    "compare/headline": {
+        "en": "Differences between the core rules and the Vault-Tec Simulator: {n}.",
+        "de": "Unterschiede zwischen den Grundregeln und dem Vault-Tec Simulator: {n}.",
+    },
+    "compare/none": {
+        "en": "The core rules and the Vault-Tec Simulator rule this attack alike.",
+        "de": "Grundregeln und Vault-Tec Simulator entscheiden diesen Angriff gleich.",
+    },
+    "compare/core": {"en": "Core rules (Rules of Play)", "de": "Grundregeln (Rules of Play)"},
+    "compare/vts": {"en": "Vault-Tec Simulator", "de": "Vault-Tec Simulator"},
     "ruling/allowed": {
         "en": "{attacker} may attack {target} with {weapon} ({kind}).",
         "de": "{attacker} darf {target} mit {weapon} angreifen ({kind}).",
@@ -530,6 +540,12 @@ CLAUSE_TEXTS: tuple[ClauseText, ...] = (
             "decken. vts: stattdessen ein „Armor Boost“.",
         },
         messages={
+            "compare": {
+                "en": "The target is in cover: the core rules raise its armor by {core}; the "
+                "Vault-Tec Simulator gives it {vts} Armor Boost instead.",
+                "de": "Das Ziel ist in Deckung: Die Grundregeln erhöhen seine Rüstung um {core}; "
+                "der Vault-Tec Simulator gibt ihm stattdessen {vts} „Armor Boost“.",
+            },
             "core": {
                 "en": "The target is in cover: its armor rises by 1 (once, however many objects).",
                 "de": "Das Ziel ist in Deckung: Seine Rüstung steigt um 1 (einmal, egal wie viele "
@@ -908,6 +924,14 @@ CLAUSE_TEXTS: tuple[ClauseText, ...] = (
             "einer Reaktion auf einen Ansturm.",
         },
         messages={
+            "compare": {
+                "en": "{weapon} is a ranged weapon in close combat: the core rules raise "
+                "{target}'s armor by {core}; the Vault-Tec Simulator gives {target} {vts} Armor "
+                "Boost instead.",
+                "de": "{weapon} ist eine Fernkampfwaffe im Nahkampf: Die Grundregeln erhöhen die "
+                "Rüstung von {target} um {core}; der Vault-Tec Simulator gibt {target} "
+                "stattdessen {vts} „Armor Boost“.",
+            },
             "core": {
                 "en": "{weapon} is not a melee weapon: treated as if one piece of cover affected "
                 "it, {modifier:+d} skill and {target}'s armor +1.",
@@ -1053,6 +1077,14 @@ CLAUSE_TEXTS: tuple[ClauseText, ...] = (
             "vts kennt die Regel nicht.",
         },
         messages={
+            "compare": {
+                "en": "{attacker} is a Super Mutant: the core rules let it use its Melee skill "
+                "value ({core}); the Vault-Tec Simulator has no such rule, so it uses its {icon} "
+                "skill value ({vts}).",
+                "de": "{attacker} ist ein Supermutant: Die Grundregeln erlauben seinen "
+                "Nahkampf-Fertigkeitswert ({core}); der Vault-Tec Simulator kennt diese Regel "
+                "nicht, also gilt sein Fertigkeitswert {icon} ({vts}).",
+            },
             "used": {
                 "en": "{attacker} is a Super Mutant and uses its Melee value instead of its "
                 "{weapon_icon} skill; the ranged weapon penalties still apply.",
@@ -1206,6 +1238,13 @@ CLAUSE_TEXTS: tuple[ClauseText, ...] = (
             "aus. vts kennt keinen Slide.",
         },
         messages={
+            "compare": {
+                "en": "After this close combat attack the core rules let {attacker} slide (a "
+                "bonus move that keeps contact); the Vault-Tec Simulator has no slide.",
+                "de": "Nach diesem Nahkampfangriff darf {attacker} nach den Grundregeln einen "
+                "Slide machen (eine Bonusbewegung, die den Kontakt hält); der Vault-Tec "
+                "Simulator kennt keinen Slide.",
+            },
             "headline-legal": {
                 "en": "{model} may slide to ({x:g}, {y:g}).",
                 "de": "{model} darf per Slide nach ({x:g}; {y:g}) ziehen.",
@@ -1384,6 +1423,15 @@ CLAUSE_TEXTS: tuple[ClauseText, ...] = (
             "verbündet sein. vts: stattdessen −2, und ein Treffer trifft immer das Ziel.",
         },
         messages={
+            "compare": {
+                "en": "Shooting into a melee: the core rules give {core:+d} skill, and on a "
+                "success the red Armor die picks the model hit ({numbers}); the Vault-Tec "
+                "Simulator gives {vts:+d}, and a hit always strikes {target}.",
+                "de": "Schuss in den Nahkampf: Die Grundregeln geben {core:+d} auf den "
+                "Fertigkeitswert, und bei einem Erfolg bestimmt der rote Rüstungswürfel das "
+                "getroffene Modell ({numbers}); der Vault-Tec Simulator gibt {vts:+d}, und ein "
+                "Treffer trifft immer {target}.",
+            },
             "core": {
                 "en": "{target} is engaged with {engaged}: shooting into the melee gives "
                 "{modifier:+d} skill.",
@@ -2208,6 +2256,11 @@ UI_TEXT: dict[str, Entry] = {
         "wieder bedienen zu können.",
     },
     "panel/slide-to": {"en": "to x", "de": "nach x"},
+    "panel/slide-hint": {
+        "en": "Drag the dashed ghost on the board to where the slide ends, or set to x and y.",
+        "de": "Den gestrichelten Umriss auf dem Spielfeld dorthin ziehen, wo der Slide endet, "
+        "oder nach x und y setzen.",
+    },
     "panel/zoom-in": {"en": "Zoom in (+)", "de": "Vergrößern (+)"},
     "panel/zoom-out": {"en": "Zoom out (−)", "de": "Verkleinern (−)"},
     "panel/fit-table": {"en": "Fit table", "de": "Ganzer Tisch"},
@@ -2263,6 +2316,10 @@ UI_TEXT: dict[str, Entry] = {
     "draw/rules-vts": {"en": "Vault-Tec Simulator", "de": "Vault-Tec Simulator"},
     "draw/contact-kept": {"en": "contact kept", "de": "Kontakt gehalten"},
     "draw/contact-broken": {"en": "contact broken", "de": "Kontakt verloren"},
+    "draw/small-bases": {
+        "en": "base too small to see: drawn larger",
+        "de": "Base zu klein zum Sehen: größer gezeichnet",
+    },
     # --- threat/: the threat map's overlay
     "threat/attackers": {"en": "shooters that can attack", "de": "Schützen, die angreifen können"},
     "threat/uncovered": {
@@ -2426,6 +2483,128 @@ UI_TEXT: dict[str, Entry] = {
         "en": "Not a review file of this page (expected format {format}); nothing changed.",
         "de": "Keine Prüfdatei dieser Seite (erwartet: Format {format}); nichts geändert.",
     },
+    "review/surface-conformance": {
+        "en": "Labels of the conformance table",
+        "de": "Beschriftungen der Konformitätstabelle",
+    },
+    "review/conformance": {
+        "en": "Checked against the book: the conformance table",
+        "de": "Am Buch geprüft: die Konformitätstabelle",
+    },
+    # --- conformance/: the conformance table (docs/conformance.md, tools/make_conformance.py)
+    "conformance/book": {"en": "The book says", "de": "Das Buch sagt"},
+    "conformance/rules-say": {
+        "en": "The rules say (the project's board)",
+        "de": "Die Regeln sagen (Spielfeld des Projekts)",
+    },
+    "conformance/engine": {"en": "fwwrules answers", "de": "fwwrules antwortet"},
+    "conformance/ruling": {"en": "Ruling", "de": "Entscheidung"},
+    "conformance/agrees": {"en": "agrees", "de": "stimmt überein"},
+    "conformance/differs": {"en": "differs", "de": "weicht ab"},
+    "conformance/yes": {"en": "yes", "de": "ja"},
+    "conformance/no": {"en": "no", "de": "nein"},
+    "conformance/none": {"en": "none", "de": "keine"},
+    "conformance/includes": {"en": "includes {value}", "de": "enthält {value}"},
+    "conformance/page": {"en": "p. {page}", "de": "S. {page}"},
+    "conformance/no-page": {"en": "page not known", "de": "Seite unbekannt"},
+    "conformance/no-figure": {
+        "en": "the project does not know the book's figure",
+        "de": "die Abbildung im Buch ist dem Projekt nicht bekannt",
+    },
+    "conformance/own-board": {
+        "en": "not in the book: the project's own board for the rule",
+        "de": "nicht im Buch: ein eigenes Spielfeld des Projekts zur Regel",
+    },
+    "conformance/source-RoP": {"en": "Rules of Play", "de": "Rules of Play (Grundregeln)"},
+    "conformance/source-PRD": {
+        "en": "Pathfinder Reference Document (web pages, no page numbers)",
+        "de": "Pathfinder Reference Document (Webseiten, ohne Seitenzahlen)",
+    },
+    "conformance/figure-cover-1": {"en": "Cover example 1", "de": "Deckungsbeispiel 1"},
+    "conformance/figure-cover-2": {"en": "Cover example 2", "de": "Deckungsbeispiel 2"},
+    "conformance/figure-cover-3": {"en": "Cover example 3", "de": "Deckungsbeispiel 3"},
+    "conformance/figure-cover-4": {"en": "Cover example 4", "de": "Deckungsbeispiel 4"},
+    "conformance/figure-cover-4-dense": {
+        "en": "Cover example 4, its forest declared dense (the project's variant)",
+        "de": "Deckungsbeispiel 4, der Wald als dichtes Gebiet (Variante des Projekts)",
+    },
+    "conformance/figure-outnumbered-1": {
+        "en": "the first example of being outnumbered",
+        "de": "das erste Beispiel zur Überzahl",
+    },
+    "conformance/figure-outnumbered-2": {
+        "en": "the second example of being outnumbered",
+        "de": "das zweite Beispiel zur Überzahl",
+    },
+    "conformance/figure-slide": {
+        "en": "the slide example (Behemoth, Dogmeat, Sole Survivor)",
+        "de": "das Slide-Beispiel (Behemoth, Dogmeat, Sole Survivor)",
+    },
+    "conformance/figure-prd-cover": {
+        "en": "the cover figure of Combat: Cover (ogre, fighter, rogue, cleric, sorcerer)",
+        "de": "das Deckungsbild unter Combat: Cover (Oger, Kämpfer, Schurke, Kleriker, Zauberer)",
+    },
+    "conformance/m-allowed": {"en": "attack allowed", "de": "Angriff erlaubt"},
+    "conformance/m-not-allowed": {"en": "refused by", "de": "abgelehnt nach"},
+    "conformance/m-line-of-sight": {"en": "line of sight", "de": "Sichtlinie"},
+    "conformance/m-skill-modifier": {
+        "en": "skill modifier",
+        "de": "Modifikator auf den Fertigkeitswert",
+    },
+    "conformance/m-skill-value": {"en": "skill value", "de": "Fertigkeitswert"},
+    "conformance/m-skill-target": {
+        "en": "adjusted skill value",
+        "de": "angepasster Fertigkeitswert",
+    },
+    "conformance/m-armor-bonus": {"en": "armor", "de": "Rüstung"},
+    "conformance/m-armor-boost": {"en": "Armor Boosts", "de": "„Armor Boosts“"},
+    "conformance/m-cover": {"en": "cover from", "de": "Deckung durch"},
+    "conformance/m-cover-clauses": {"en": "cover by clause", "de": "Deckung nach Klausel"},
+    "conformance/m-cover-modifiers": {"en": "cover modifiers", "de": "Deckungsmodifikatoren"},
+    "conformance/m-ignored": {"en": "ignored", "de": "nicht gezählt"},
+    "conformance/m-green": {
+        "en": "green (Accuracy) dice",
+        "de": "grüne Würfel (Genauigkeit)",
+    },
+    "conformance/m-numbers": {
+        "en": "Armor die numbers 1–4",
+        "de": "Nummern 1–4 des Rüstungswürfels",
+    },
+    "conformance/m-number-1": {"en": "number 1", "de": "Nummer 1"},
+    "conformance/m-number-4": {"en": "number 4", "de": "Nummer 4"},
+    "conformance/m-numbers-2-3": {"en": "numbers 2 and 3", "de": "Nummern 2 und 3"},
+    "conformance/m-legal": {"en": "slide legal", "de": "Slide erlaubt"},
+    "conformance/m-breaks": {"en": "contact broken with", "de": "Kontakt verloren zu"},
+    "conformance/m-overlaps": {"en": "ends on the base of", "de": "endet auf der Base von"},
+    "conformance/m-new-engagements": {"en": "newly engaged", "de": "neu im Nahkampf mit"},
+    "conformance/m-free-attacks": {"en": "free attacks by", "de": "freie Angriffe durch"},
+    "conformance/m-free-attacks-minus-2": {
+        "en": "every free attack at −2",
+        "de": "jeder freie Angriff mit −2",
+    },
+    "conformance/m-grid-cover": {"en": "kind of cover", "de": "Art der Deckung"},
+    "conformance/m-ac": {"en": "AC bonus", "de": "RK-Bonus"},
+    "conformance/m-reflex": {"en": "Reflex bonus", "de": "Reflexbonus"},
+    "conformance/m-procedure": {"en": "judged as", "de": "beurteilt als"},
+    "conformance/m-soft": {"en": "soft cover", "de": "weiche Deckung"},
+    "conformance/m-stealth": {"en": "Stealth check allowed", "de": "Heimlichkeitswurf erlaubt"},
+    "conformance/m-stealth-bonus": {"en": "Stealth bonus", "de": "Heimlichkeitsbonus"},
+    "conformance/m-improved-evasion": {"en": "improved evasion", "de": "verbessertes Entrinnen"},
+    "conformance/m-attack-allowed": {"en": "attack allowed", "de": "Angriff erlaubt"},
+    "conformance/m-aoo": {
+        "en": "attacks of opportunity allowed",
+        "de": "Gelegenheitsangriffe erlaubt",
+    },
+    "conformance/m-lines": {"en": "lines drawn", "de": "gezogene Linien"},
+    "conformance/m-partial-clear": {"en": "clear lines", "de": "freie Linien"},
+    "conformance/m-partial-lines": {"en": "lines judged", "de": "beurteilte Linien"},
+    "conformance/grid-none": {"en": "none", "de": "keine"},
+    "conformance/grid-partial": {"en": "partial cover", "de": "teilweise Deckung"},
+    "conformance/grid-cover": {"en": "cover", "de": "Deckung"},
+    "conformance/grid-improved": {"en": "improved cover", "de": "verbesserte Deckung"},
+    "conformance/grid-total": {"en": "total cover", "de": "vollständige Deckung"},
+    "conformance/grid-ranged": {"en": "a ranged attack", "de": "ein Fernkampfangriff"},
+    "conformance/grid-melee": {"en": "a melee attack", "de": "ein Nahkampfangriff"},
 }
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from . import __version__
 from .arguments import point
 from .catalogue import LANGS
+from .checks import nfc
 from .errors import FwwError, QueryError, ScenarioError, printable
 from .pieces import BANDS, RULESET_NAMES, Bounds
 from .writing import WriteError, refuse_onto_inputs, write_atomic
@@ -144,6 +145,12 @@ def cmd_schema(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _id(text: str) -> str:
+    """An id as the command line gives it, in NFC as a file's ids are read (a terminal may
+    pass ``ö`` as ``o`` and a combining diaeresis)."""
+    return str(nfc(text))
+
+
 def _area(text: str) -> Bounds:
     try:
         x0, y0, x1, y1 = (float(v) for v in text.split(","))
@@ -204,20 +211,26 @@ def _target(text: str) -> str | tuple[float, float]:
 
 
 def cmd_ruling(args: argparse.Namespace) -> int:
+    """``fwwrules ruling FILE --attacker A --target T``; with ``--compare`` the attack under
+    both rulesets and where they differ (``--rules`` then makes no sense: refused)."""
     from . import ruling
     from .files import load_scenario_file
 
+    if args.compare and args.rules is not None:
+        raise QueryError("--compare rules under both rulesets: leave out --rules")
     scenario = load_scenario_file(args.file)
-    result = ruling(
-        scenario,
-        args.attacker,
-        _target(args.target),
-        weapon=args.weapon,
-        rules=args.rules,
-        band=args.band,
-        quick=args.quick,
-        reacting_to_charge=args.reacting_to_charge,
-    )
+    query: dict[str, Any] = {
+        "weapon": args.weapon,
+        "band": args.band,
+        "quick": args.quick,
+        "reacting_to_charge": args.reacting_to_charge,
+    }
+    if args.compare:
+        from .compare import compare
+
+        _emit(compare(scenario, args.attacker, _target(args.target), **query), args)
+        return EXIT_OK
+    result = ruling(scenario, args.attacker, _target(args.target), rules=args.rules, **query)
     _emit(result, args)
     return EXIT_OK
 
@@ -439,7 +452,9 @@ def _add_threat(sub: Any) -> None:
         "the threat map: what the enemy can do to a model at each position",
     )
     sp.add_argument("file")
-    sp.add_argument("--side", required=True, help="the side of the model standing at each position")
+    sp.add_argument(
+        "--side", type=_id, required=True, help="the side of the model standing at each position"
+    )
     sp.add_argument("--base", type=float, help="its base diameter in the file's units (32 mm)")
     sp.add_argument("--step", type=float, help="grid step in the file's units (1/4 in)")
     sp.add_argument("--area", type=_area, metavar="X0,Y0,X1,Y1", help="the part of the table")
@@ -463,9 +478,11 @@ def _add_rulings(sub: Any) -> None:
     """``fwwrules ruling``, ``withdraw`` and ``slide``."""
     sp = _command(sub, "ruling", cmd_ruling, "may the attacker attack the target, and how")
     sp.add_argument("file")
-    sp.add_argument("--attacker", required=True)
-    sp.add_argument("--target", required=True, help="a model id, a terrain id, or a point X,Y")
-    sp.add_argument("--weapon")
+    sp.add_argument("--attacker", type=_id, required=True)
+    sp.add_argument(
+        "--target", type=_id, required=True, help="a model id, a terrain id, or a point X,Y"
+    )
+    sp.add_argument("--weapon", type=_id)
     sp.add_argument("--rules", choices=RULESET_NAMES)
     sp.add_argument("--band", choices=BANDS)
     sp.add_argument("--quick", action="store_true", help="a Quick Action attack (-2)")
@@ -477,17 +494,23 @@ def _add_rulings(sub: Any) -> None:
         "Action (-2), may target only the charger, and a charge with a won Battle Cry (two "
         "markers) triggers none",
     )
+    sp.add_argument(
+        "--compare",
+        action="store_true",
+        help="rule under the core rules and the Vault-Tec Simulator side by side, with the "
+        "differences and their clauses first (JSON: {core, vts, differences})",
+    )
     _answer_options(sp)
 
     sp = _command(sub, "withdraw", cmd_withdraw, "the free attacks a withdrawal provokes")
     sp.add_argument("file")
-    sp.add_argument("--model", required=True)
+    sp.add_argument("--model", type=_id, required=True)
     sp.add_argument("--rules", choices=RULESET_NAMES)
     _answer_options(sp)
 
     sp = _command(sub, "slide", cmd_slide, "whether a slide to a new centre is legal")
     sp.add_argument("file")
-    sp.add_argument("--model", required=True)
+    sp.add_argument("--model", type=_id, required=True)
     sp.add_argument("--to", required=True, type=_point, metavar="X,Y")
     sp.add_argument("--rules", choices=RULESET_NAMES)
     _answer_options(sp)
@@ -508,9 +531,11 @@ def _add_render(sub: Any) -> None:
         default="board.png",
         help="the picture: .png or .svg (with --slide also .gif or .html); default board.png",
     )
-    sp.add_argument("--attacker", help="a model id: draw its ruling against --target")
-    sp.add_argument("--target", help="a model id, a terrain id, or a point X,Y (with --attacker)")
-    sp.add_argument("--weapon", help="a weapon id (default: the attacker's first weapon)")
+    sp.add_argument("--attacker", type=_id, help="a model id: draw its ruling against --target")
+    sp.add_argument(
+        "--target", type=_id, help="a model id, a terrain id, or a point X,Y (with --attacker)"
+    )
+    sp.add_argument("--weapon", type=_id, help="a weapon id (default: the attacker's first weapon)")
     sp.add_argument("--rules", choices=RULESET_NAMES, help="the ruleset (default: the file's)")
     sp.add_argument("--band", choices=BANDS, help="the range band the attacker chooses")
     sp.add_argument("--title", help="the picture's title (default: the file's, in --lang)")
@@ -542,7 +567,9 @@ def _add_render(sub: Any) -> None:
     size.add_argument(
         "--scale", type=_positive, help="times the panel's own size: 2 gives 1560 x 1080 pixels"
     )
-    sp.add_argument("--slide", metavar="MODEL", help="animate this model's slide (melee.slide)")
+    sp.add_argument(
+        "--slide", type=_id, metavar="MODEL", help="animate this model's slide (melee.slide)"
+    )
     sp.add_argument("--to", type=_point, metavar="X,Y", help="where the slide ends (--slide)")
     sp.add_argument(
         "--frames", type=int, default=None, help="frames of a slide animation (default 24)"
@@ -590,8 +617,8 @@ def _add_files(sub: Any) -> None:
 
     sp = _command(sub, "grid", cmd_grid, "Pathfinder 1e grid cover")
     sp.add_argument("file")
-    sp.add_argument("--attacker", required=True)
-    sp.add_argument("--target", required=True)
+    sp.add_argument("--attacker", type=_id, required=True)
+    sp.add_argument("--target", type=_id, required=True)
     sp.add_argument("--attack", choices=GRID_ATTACKS, default="ranged")
     _answer_options(sp)
 

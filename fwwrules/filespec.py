@@ -22,6 +22,7 @@ from typing import Annotated, Any
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Discriminator,
     Field,
@@ -35,13 +36,27 @@ from .checks import IDENT_MAX_LENGTH as IDENT_MAX_LENGTH
 from .checks import IDENT_PATTERN as IDENT_PATTERN
 from .checks import TEXT_MAX_LENGTH as TEXT_MAX_LENGTH
 from .checks import TEXT_PATTERN as TEXT_PATTERN
+from .checks import ident_problem, nfc
 from .constants import MAX_COORDINATE
 from .loading import describe
 
+
+def _ident(value: str) -> str:
+    problem = ident_problem(value)
+    if problem is not None:
+        raise ValueError(problem)
+    return value
+
+
 Ident = Annotated[
-    str, StringConstraints(strict=True, pattern=IDENT_PATTERN, max_length=IDENT_MAX_LENGTH)
+    str,
+    BeforeValidator(nfc),
+    StringConstraints(strict=True),
+    AfterValidator(_ident),
+    WithJsonSchema({"type": "string", "pattern": IDENT_PATTERN, "maxLength": IDENT_MAX_LENGTH}),
 ]
-"""An id (:func:`fwwrules.checks.ident_problem` states the rule)."""
+"""An id, read in NFC (:func:`fwwrules.checks.ident_problem` states the rule: lowercase
+letters of any script, digits and ``-``)."""
 
 Text = Annotated[
     str, StringConstraints(strict=True, max_length=TEXT_MAX_LENGTH, pattern=TEXT_PATTERN)

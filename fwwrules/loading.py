@@ -38,7 +38,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from . import scalars
-from .checks import IDENT_EXPECTED, IDENT_PATTERN, text_problem
+from .checks import text_problem
 from .constants import (
     MAX_FILE_BYTES,
     MAX_GRID_WALLS,
@@ -908,8 +908,6 @@ def _expected(err: Mapping[str, Any], path: Path_, model: type[BaseModel] | None
     if kind in ("string_type", "string_unicode"):
         return "expected text"
     if kind == "string_pattern_mismatch":
-        if str(ctx.get("pattern", "")) == IDENT_PATTERN:
-            return IDENT_EXPECTED
         return text_problem(err.get("input")) or "expected text without control characters"
     if kind == "string_too_long":
         return f"expected at most {ctx.get('max_length')} characters"

@@ -173,7 +173,7 @@ class SkillsSpec(Spec):
 class ModelSpec(Spec):
     """A model on the table; lengths in the scenario's `units`."""
 
-    id: Ident = Field(description="Unique id: lowercase letters, digits and '-'")
+    id: Ident = Field(description="Unique id: lowercase letters of any script, digits and '-'")
     name: Text | None = Field(None, description="Display name")
     faction: Ident = Field(description="Faction id; sides group factions")
     base: Positive = Field(description="Base diameter")

@@ -408,3 +408,35 @@ def test_editor_static_view_has_a_png_and_a_plain_summary() -> None:
         "BoardEditor: 24 x 24 in, 2 model(s), 1 terrain piece(s), valid"
     )
     assert ed.png().startswith(b"\x89PNG")
+
+
+def test_editor_form_clears_when_nothing_is_selected() -> None:
+    ed = small_board()
+    mouse(ed, "button_press_event", 4, 4)  # select the knight: the form shows its values
+    mouse(ed, "button_release_event", 4, 4)
+    assert (ed.selected, ed.name.value, ed.faction.value) == ("knight", "Knight", "bos")
+    assert ed.skills.value == "rifle 7" and ed.weapons.value == ("rifle",)
+    mouse(ed, "button_press_event", 20, 20)  # empty board: nothing selected
+    mouse(ed, "button_release_event", 20, 20)
+    assert ed.selected is None and "nothing" in ed.selected_label.value
+    assert (ed.name.value, ed.faction.value, ed.skills.value) == ("", "player", "")
+    assert (ed.weapons.value, ed.base_class.value) == ((), "normal")
+    assert (ed.piece_name.value, ed.height.value, ed.kind.value) == ("", "", "cover")
+    # what the user then types for the next model stays while nothing is selected
+    ed.name.value = "Scout"
+    ed.set_title("A board")
+    assert ed.name.value == "Scout"
+    ed.selected = "crate"
+    ed.refresh()
+    assert (ed.piece_name.value, ed.height.value) == ("Crate", "1")
+    ed.delete("crate")  # the selected piece is gone: the form clears again
+    assert ed.selected is None and (ed.piece_name.value, ed.height.value) == ("", "")
+
+
+@pytest.mark.parametrize("size", [(0, 0), (-5, 10), (24, float("nan")), (24,), "24x24"])
+def test_editor_refuses_a_table_size_that_is_not_two_positive_numbers(
+    size: object, recwarn: pytest.WarningsRecorder
+) -> None:
+    with pytest.raises(ValueError, match=r"the table's size must be|finite number"):
+        BoardEditor(units="in", size=size, interactive=False)  # type: ignore[arg-type]
+    assert [str(w.message) for w in recwarn] == []

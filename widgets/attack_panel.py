@@ -18,6 +18,7 @@ from fwwrules.pieces import RULESET_NAMES
 from fwwrules.placement import move_model
 from fwwrules.rulings import AttackRuling
 
+from . import arguments as args
 from .layout import board_and_side, fit_control, wrap_row
 from .panel import MovablePanel
 from .text import snap_label, ui
@@ -75,8 +76,14 @@ class AttackPanel(MovablePanel):
         style: BoardStyle = DEFAULT_STYLE,
         interactive: bool | None = None,
     ) -> None:
+        args.scenario("AttackPanel", scenario, Scenario)
+        lang, interactive = args.language(lang), args.interactive(interactive)
         if len(scenario.models) < 2:
             raise ValueError("an attack panel needs a scenario with at least two models")
+        known = [m.id for m in scenario.models]
+        for role, given in (("attacker", attacker), ("target", target)):
+            if given is not None:
+                args.an_id(role, given, known, scenario.source)
         self.scenario = scenario
         self.ruling: AttackRuling | None = None
         self.error: str | None = None
@@ -88,7 +95,9 @@ class AttackPanel(MovablePanel):
         self.target = widgets.Dropdown(options=ids, value=target)
         self.weapon = widgets.Dropdown(options=self._weapon_options(attacker))
         if weapon is not None:
-            self.weapon.value = weapon
+            whose = f" for {scenario.model(attacker).label}"
+            choices = [w for _, w in self.weapon.options]
+            self.weapon.value = args.one_of("weapon", weapon, choices, whose)
         self.band = widgets.Dropdown(options=[AUTO, "short", "long"], value=AUTO)
         self.rules = widgets.Dropdown(options=list(RULESET_NAMES), value=scenario.rules)
         self.lang = widgets.Dropdown(options=[("English", "en"), ("Deutsch", "de")], value=lang)

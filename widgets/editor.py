@@ -44,7 +44,9 @@ from matplotlib.patches import Rectangle as RectanglePatch
 from matplotlib.path import Path as MplPath
 from matplotlib.text import Text
 
+from fwwrules.arguments import table_size
 from fwwrules.catalogue import check_lang
+from fwwrules.checks import ident_from
 from fwwrules.constants import MM_PER_INCH
 from fwwrules.data import Scenario
 from fwwrules.draw import DEFAULT_STYLE, BoardStyle
@@ -115,11 +117,6 @@ class EditRefused(FwwError, ValueError):
 def _round(value: float) -> float:
     out = round(float(value), DIGITS)
     return 0.0 if out == 0 else out
-
-
-def _slug(text: str) -> str:
-    """An id made of a display text: lowercase letters, digits and '-' (the file format's ids)."""
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40]
 
 
 def rect_corners(at: Sequence[float], size: Sequence[float], angle: float) -> list[XY]:
@@ -238,6 +235,8 @@ class BoardEditor(ControlPanel):
         source: str = "board.yaml",
     ) -> None:
         self.source = source
+        if size is not None:  # refused before anything is drawn (a figure of no size warns)
+            size = table_size(size, scenario.units if scenario is not None else units)
         if scenario is not None:
             data = to_data(scenario)
             units = scenario.units
@@ -265,6 +264,8 @@ class BoardEditor(ControlPanel):
         self.problems: tuple[Problem, ...] = ()
         self._scenario: Scenario | None = None
         self.selected: str | None = None
+        self._form_for: str | None = None
+        """The piece whose values the forms show (None: the forms hold what the user typed)."""
         self.note = ""
         self._validate()
         self.interactive = _interactive_default() if interactive is None else interactive
@@ -407,7 +408,7 @@ class BoardEditor(ControlPanel):
         return found
 
     def _new_id(self, stem: str, data: Data) -> str:
-        stem = _slug(stem) or "piece"
+        stem = ident_from(stem) or "piece"
         used = {m["id"] for m in data["models"]} | {t["id"] for t in data["terrain"]}
         if stem not in used:
             return stem
@@ -956,7 +957,10 @@ class BoardEditor(ControlPanel):
                 self.weapons.options = options
                 self.weapons.value = value
         where = None if self.selected is None else self._find(self.selected)
+        shown, self._form_for = self._form_for, self.selected if where is not None else None
         if where is None:
+            if shown is not None:  # the selection went: the form no longer shows its values
+                self._clear_form()
             return
         item = self._data[where[0]][where[1]]
         with self._held():
@@ -984,6 +988,21 @@ class BoardEditor(ControlPanel):
                 self.height.value = "" if h is None else f"{h:g}"
                 self.huge.value = item.get("huge") or NONE
                 self.elevated.value = item.get("elevated") or NONE
+
+    def _clear_form(self) -> None:
+        """The forms as a new editor has them (for the next model or piece drawn)."""
+        with self._held():
+            self.faction.value = "player"
+            self.name.value = ""
+            self.base_class.value = "normal"
+            self.diameter.value = _round(BASE_CLASSES_MM["normal"] / self.unit_mm)
+            self.skills.value = ""
+            self.weapons.value = ()
+            self.kind.value = "cover"
+            self.piece_name.value = ""
+            self.height.value = ""
+            self.huge.value = NONE
+            self.elevated.value = NONE
 
     def refresh(self) -> None:
         self._show()

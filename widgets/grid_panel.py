@@ -23,6 +23,7 @@ from fwwrules.draw.grid import DEFAULT_GRID_STYLE, GridArtists, GridStyle, draw_
 from fwwrules.errors import FwwError
 from fwwrules.grid import ATTACKS, GridRuling, GridScenario
 
+from . import arguments as args
 from .board_canvas import live_canvas_available, restart_notice
 from .layout import board_and_side, fit_control, text_px, wrap_row
 from .panel import ControlPanel
@@ -52,10 +53,15 @@ class GridPanel(ControlPanel):
         lang: str = "en",
         style: GridStyle = DEFAULT_GRID_STYLE,
     ) -> None:
-        if not isinstance(scenario, GridScenario):
-            raise TypeError(f"GridPanel needs a grid scenario, not {type(scenario).__name__}")
+        args.scenario("GridPanel", scenario, GridScenario)
+        lang = args.language(lang)
+        args.one_of("attack", attack, ATTACKS)
         if len(scenario.creatures) < 2:
             raise ValueError("GridPanel needs a grid with at least two creatures")
+        known = [c.id for c in scenario.creatures]
+        for role, given in (("attacker", attacker), ("target", target)):
+            if given is not None:
+                args.an_id(role, given, known, scenario.source)
         self.scenario = scenario
         self.ruling: GridRuling | None = None
         self.error: str | None = None

@@ -19,6 +19,7 @@ from fwwrules.data import Scenario
 from fwwrules.draw import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board, update_board
 from fwwrules.errors import FwwError, QueryError
 
+from . import arguments as args
 from .attack_panel import error_html
 from .export import PictureExport
 from .layout import board_and_side, fit_control, wrap_row
@@ -87,6 +88,9 @@ class ExampleStepper(PictureExport):
         style: BoardStyle = DEFAULT_STYLE,
         interactive: bool | None = None,
     ) -> None:
+        lang, interactive = args.language(lang), args.interactive(interactive)
+        if isinstance(steps, Step) or not all(isinstance(s, Step) for s in steps):
+            raise TypeError("an example stepper needs a list of Step(title, scenario, query)")
         if not steps:
             raise ValueError("an example stepper needs at least one step")
         self.steps = tuple(steps)

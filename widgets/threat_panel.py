@@ -22,11 +22,26 @@ from fwwrules.pieces import RULESET_NAMES
 from fwwrules.placement import hand_placement
 from fwwrules.threat import ThreatMap, default_area, sides_of
 
+from . import arguments as args
 from .attack_panel import error_html, move_model
 from .layout import board_and_side, fit_control, wrap_row
 from .panel import ControlPanel
 from .text import snap_label, ui
 from .view import BoardView, static_bundle
+
+
+def _checked(scenario: Any, side: Any, layer: Any, lang: Any, interactive: Any) -> list[str]:
+    """The threat panel's arguments checked (:mod:`.arguments`); the scenario's sides."""
+    args.scenario("ThreatPanel", scenario, Scenario)
+    args.language(lang)
+    args.interactive(interactive)
+    sides = sides_of(scenario)
+    if not sides:
+        raise ValueError("a threat panel needs a scenario with models")
+    if side is not None:
+        args.one_of("side", side, sides)
+    args.one_of("threat layer", layer, LAYERS)
+    return list(sides)
 
 
 class ThreatPanel(ControlPanel):
@@ -53,9 +68,9 @@ class ThreatPanel(ControlPanel):
         style: BoardStyle = DEFAULT_STYLE,
         interactive: bool | None = None,
     ) -> None:
-        sides = sides_of(scenario)
-        if not sides:
-            raise ValueError("a threat panel needs a scenario with models")
+        sides = _checked(scenario, side, layer, lang, interactive)
+        base, step = args.positive("base", base), args.positive("step", step)
+        area = args.area(area)
         self.scenario = scenario
         self.base = base
         self.step = step

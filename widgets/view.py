@@ -212,6 +212,9 @@ class BoardView:
         self.on_click: Callable[[float, float], None] | None = None
         """Called with the point (mm) of a click on the board that hits no model and does
         not pan (a press and release within :data:`CLICK_PX`)."""
+        self.handles: dict[str, Any] = {}
+        """Other things a drag moves, by id (not a model id: ids hold no ':'): circles such as
+        a slide's ghost. A drag of one calls ``on_move``/``on_drop`` with its id."""
         self.framing: Framing | None = None
         self.pan_on_empty: Callable[[], bool] = lambda: True
         """Whether a left drag that starts on no model pans the board (a tool that draws on
@@ -615,6 +618,14 @@ class BoardView:
             self.on_click(float(xd), float(yd))
 
     # --- dragging ------------------------------------------------------------------------
+    def handle_at(self, x: float, y: float) -> str | None:
+        """The handle (:attr:`handles`) whose circle contains the point (mm), if any."""
+        for ident, circle in self.handles.items():
+            cx, cy = circle.center
+            if circle.get_visible() and math.hypot(x - cx, y - cy) <= circle.get_radius():
+                return ident
+        return None
+
     def model_at(self, x: float, y: float) -> str | None:
         """The model whose base contains the point (mm); the one drawn last when stacked."""
         if self.artists is None:
@@ -690,7 +701,11 @@ class BoardView:
     def _press(self, event: MouseEvent) -> None:
         if event.inaxes is not self.ax or event.xdata is None or event.ydata is None:
             return
-        hit = self.model_at(event.xdata, event.ydata) if self.on_move is not None else None
+        hit = None
+        if self.on_move is not None:
+            hit = self.handle_at(event.xdata, event.ydata) or self.model_at(
+                event.xdata, event.ydata
+            )
         if event.button == MouseButton.MIDDLE or (
             event.button == MouseButton.LEFT and hit is None and self.pan_on_empty()
         ):
@@ -702,9 +717,9 @@ class BoardView:
         if hit is None or self.artists is None or event.button != MouseButton.LEFT:
             return  # nothing to drag for (the stepper), or not a left click on a base
         mid = hit
-        if self.on_pick is not None:
+        if self.on_pick is not None and mid not in self.handles:
             self.on_pick(mid)
-        cx, cy = self.artists.bases[mid].center
+        cx, cy = (self.handles[mid] if mid in self.handles else self.artists.bases[mid]).center
         self.dragging = mid
         self._offset = (cx - event.xdata, cy - event.ydata)
         self._last = (cx, cy)

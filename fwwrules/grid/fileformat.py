@@ -21,7 +21,7 @@ from pydantic import (
 
 from ..constants import MAX_GRID_CELLS, MAX_GRID_WALLS, MAX_MODELS
 from ..errors import Problem, ScenarioError
-from ..filespec import Text, Title, title_value
+from ..filespec import Ident, Text, Title, title_value
 from ..loading import Document, problems_from_validation
 from .model import Creature, GridScenario, Wall, semantic_problems
 from .vocabulary import (
@@ -33,9 +33,8 @@ from .vocabulary import (
     SquareKind,
 )
 
-GridIdent = Annotated[
-    str, StringConstraints(strict=True, pattern=r"^[a-z0-9-]+$", min_length=1, max_length=64)
-]
+GridIdent = Ident
+"""A creature's id: the scenario file's ids (:data:`fwwrules.filespec.Ident`)."""
 MapChar = Annotated[str, StringConstraints(strict=True, min_length=1, max_length=1)]
 IntCorner = tuple[StrictInt, StrictInt]
 
