@@ -27,7 +27,7 @@ from .board import Disc, ModelGeometry
 from .cache import Key, Moved
 from .data import Scenario
 from .pieces import Model
-from .thresholds import levels_apart
+from .thresholds import contact_reach, levels_apart
 from .thresholds import touching as gap_touches
 
 Array = NDArray[np.float64]
@@ -168,7 +168,7 @@ def _close_pairs(scenario: Scenario) -> list[tuple[int, int]]:
     y = np.array([d.y for d in discs])
     r = np.array([d.r for d in discs])
     gap = np.hypot(x[:, None] - x[None, :], y[:, None] - y[None, :]) - r[:, None] - r[None, :]
-    close = np.triu(gap <= scenario.board.contact_tolerance + CLOSE_SLACK_MM, k=1)
+    close = np.triu(gap <= contact_reach(scenario.board.contact_tolerance) + CLOSE_SLACK_MM, k=1)
     ii, jj = np.nonzero(close)
     return list(zip(ii.tolist(), jj.tolist(), strict=True))
 

@@ -27,7 +27,7 @@ from ..errors import QueryError
 from ..geometry import prepared_for
 from ..kernels import Array, BoolArray, segment_point_distance
 from ..pieces import Model
-from ..placement import SOLID_KINDS, centres_on, placeable_v, standing_height_v
+from ..placement import placeable_v, standing_height_v
 from ..rulesets import ruleset
 from ..thresholds import contact_reach
 from .shooter import NO_REASON, Clauses, Layers, Target, choose, shooter_layer, weapon_indices
@@ -146,16 +146,6 @@ def _contacts(
     return unsure, touching, engaged
 
 
-def _on_pieces(scenario: Scenario, px: Array, py: Array) -> BoolArray:
-    """Where the target's centre lies on a piece it may stand on (``elevation.standing-on``:
-    a piece with a height, or a solid piece without one): decided on the exact path."""
-    on = np.zeros(len(px), dtype=bool)
-    for t in scenario.board.terrain.values():
-        if t.kind in SOLID_KINDS or (t.height or 0.0) > 0.0:
-            on |= centres_on(t, px, py)
-    return on
-
-
 def compute(
     scenario: Scenario,
     q: Query,
@@ -179,7 +169,7 @@ def compute(
         only = np.ones((n, k), dtype=bool)
     hard = np.zeros((n, k), dtype=bool)
     unsure, touching, engaged = _contacts(scenario, q, px, py, elev_mm)
-    hard[where & (unsure | _on_pieces(scenario, px, py)), :] = True
+    hard[where & unsure, :] = True
     hard &= only
     live = where & ~unsure
     probe = q.target_at(0.0, 0.0)

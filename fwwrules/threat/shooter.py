@@ -18,6 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..attack import ranged_skill
+from ..board import Board
 from ..constants import THREAT_SURE_MARGIN_MM
 from ..cover import CoverPositions, cover_layer
 from ..data import Scenario
@@ -26,6 +27,7 @@ from ..engagement import engagements
 from ..kernels import Array, BoolArray, Fan
 from ..los import SightPositions
 from ..pieces import Weapon
+from ..placement import SOLID_KINDS, centres_on
 from ..ranges import band_limits, range_bands
 from ..rulings import add_modifiers
 from ..terrain import shot_kinds_pair
@@ -254,6 +256,32 @@ def shooter_layer(
         _attack(scenario, sid, j, t, need, usable, (out, hard))
 
 
+def stood_on_groups(
+    board: Board, px: Array, py: Array, need: BoolArray
+) -> dict[frozenset[str], BoolArray]:
+    """The positions of ``need`` grouped by the solid pieces without a height their centre
+    lies on (``elevation.standing-on`` by :mod:`fwwrules.placement`: a base there stands on
+    them, at any elevation), after the group of no piece, which holds every position."""
+    pieces = [
+        t for t in board.terrain.values() if t.kind in SOLID_KINDS and not (t.height or 0.0) > 0.0
+    ]
+    ons = [centres_on(t, px, py) & need for t in pieces]
+    hit = [k for k, on in enumerate(ons) if on.any()]
+    if not hit:
+        return {frozenset(): need}
+    # every position first on the whole board (the group of no piece takes them all)
+    rows = np.stack([ons[k] for k in hit], axis=1)
+    codes, index = np.unique(rows, axis=0, return_inverse=True)
+    index = index.reshape(-1)
+    out: dict[frozenset[str], BoolArray] = {frozenset(): need}
+    for g, code in enumerate(codes):
+        if not code.any():
+            continue
+        stood = frozenset(pieces[hit[k]].id for k in np.flatnonzero(code))
+        out[stood] = need & (index == g)
+    return out
+
+
 def _attack(
     scenario: Scenario,
     sid: str,
@@ -270,22 +298,32 @@ def _attack(
     board = scenario.board
     model = scenario.model(sid)
     c = board.models[sid].disc
-    target_huge = t.size == "huge"
     excluded, out_of_sight = standing_exclusions(scenario, (sid,))
-    kinds, cover_kinds = shot_kinds_pair(
-        board,
-        attacker_huge=board.models[sid].size == "huge",
-        target_huge=target_huge,
-        elevated_kind={},
-        excluded=excluded,
-        out_of_sight=out_of_sight,
-    )
     fan = Fan(c.x, c.y, t.px, t.py)
-    sight = sight_layer(SightPositions(scenario, sid, c, t.rt, kinds), fan, t.px, t.py, need)
-    if sight is None:
-        hard[need, j] = True
+    visible = np.zeros(len(t.px), dtype=bool)
+    cover_kinds = None
+    # elevation.standing-on: the solid pieces without a height the target stands on block no
+    # line of sight to it. Leaving a piece out only lets more be seen, so the positions on
+    # the same pieces that the whole board hides are looked at again without them.
+    for stood, group in stood_on_groups(board, t.px, t.py, need).items():
+        again = group & ~visible
+        if not again.any():
+            continue
+        kinds, cover_kinds = shot_kinds_pair(
+            board,
+            attacker_huge=board.models[sid].size == "huge",
+            target_huge=t.size == "huge",
+            elevated_kind={},
+            excluded=excluded,
+            out_of_sight=out_of_sight | stood,
+        )
+        sight = sight_layer(SightPositions(scenario, sid, c, t.rt, kinds), fan, t.px, t.py, again)
+        if sight is None:
+            hard[again, j] = True
+        else:
+            visible |= sight[0] & again
+    if cover_kinds is None or not visible.any():
         return
-    visible, _ = sight
     where = CoverPositions(scenario, model, c, t.rt, fan, visible, t.engaged_with)
     cover = cover_layer(where, cover_kinds, skip=(sid,))
     hard[cover.unsure, j] = True
