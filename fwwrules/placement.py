@@ -1,6 +1,6 @@
 """Where a base may stand, decided once; and placing a base by hand.
 
-**The placement rule** (``elevation.standing-on``, ``cover.line``'s desk, RULES.md's geometry
+**The placement rule** (``elevation.standing-on``, ``cover.line``'s desk, the geometry
 conventions), one definition for ``fwwrules check``, the ruling, the threat map, every panel's
 drag and the editor, in a vector form (many positions at once, :func:`placeable_v`) whose
 one-position case is the scalar form (:func:`clashes_at`, :func:`pieces_stood_on`):
@@ -753,7 +753,8 @@ def hand_placement(
     piece with a height under it (:func:`hand_levels`), if it may stand there. Otherwise it
     moves on its level as :func:`slide_at_contact` says: it stops at contact with a base on
     its level, at the edge of a solid piece as at a base, and at the table's edge, and slides
-    round a touched base or along the table's edge. The result is rounded to the units'
+    round a touched base or along the table's edge; a slide that ends on another level where
+    the base may not stand leaves it where it is. The result is rounded to the units'
     :data:`PLACED_DECIMALS` on the side where it may stand (a gap of at most 0.36 mm at a
     contact: still in contact, far inside the contact tolerance).
 
@@ -783,6 +784,13 @@ def hand_placement(
         slid = slide_at_contact(scenario, model_id, to, bounds=box)
         x, y = _rounded(scenario, model_id, slid, box)
     level = float(hand_levels(board, model_id, np.array([x * u]), np.array([y * u]))[0])
+    if abs(level - mg.elevation) > LENGTH_EPSILON_MM and not _may_stand(
+        scenario, model_id, (x * u, y * u), level, box
+    ):
+        # the slide (on the model's level) ended off its piece, on a level where the base
+        # may not stand (over a base on the ground, say): the base stays where it is
+        x, y = scenario.model(model_id).at
+        level = mg.elevation
     on = pieces_stood_on(board, x * u, y * u, level)
     return HandPlacement(x, y, scenario.from_mm(level), on)
 

@@ -197,7 +197,7 @@ def test_elevation_standing_on_knight_centre_on_the_building_stands_on_it(tmp_pa
     # the picture writes it under the model
     from fwwrules.draw import draw_board
 
-    for lang, words in (("en", "Knight Patrol on Building"), ("de", "Knight Patrol auf Building")):
+    for lang, words in (("en", "Knight Patrol on Building"), ("de", "Knight Patrol auf Gebäude")):
         artists = draw_board(s, lang=lang)
         assert any(t.get_text().startswith(words) for t in artists.labels.values())
 

@@ -21,6 +21,7 @@ from fwwrules import Circle, Model, Rect, Scenario, Terrain, Weapon
 from fwwrules.constants import MAX_THREAT_POSITIONS
 from fwwrules.errors import QueryError
 from fwwrules.los import has_line_of_sight
+from fwwrules.placement import pieces_stood_on
 from fwwrules.threat import threat_map
 
 PISTOL = Weapon("pistol", "pistol", short="red", dice={"short": ("green",)})
@@ -329,6 +330,10 @@ def test_threat_map_line_of_sight_proofs_agree_with_ruling(
 
     monkeypatch.setattr(threat, "_extremal", spy)
     threat_map(scn, side, base=base, step=5.0)
+    # a target whose centre lies on a solid piece stands on it (elevation.standing-on): the
+    # proofs with the whole board are not the last word there (it is looked at again without
+    # the piece), so those positions are left out
+    decided = [d for d in decided if not pieces_stood_on(scn.board, d[1], d[2], 0.0)]
     visible = [d for d in decided if d[3]]
     hidden = [d for d in decided if not d[3]]
     assert hidden  # (boards chosen where the quick tests leave some; 2 of 6 have no visible)
