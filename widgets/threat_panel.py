@@ -20,7 +20,7 @@ from fwwrules.draw.threat import LAYERS, ThreatArtists, draw_threat_map
 from fwwrules.errors import FwwError
 from fwwrules.pieces import RULESET_NAMES
 from fwwrules.placement import hand_placement
-from fwwrules.threat import ThreatMap, default_area, sides_of
+from fwwrules.threat import DEFAULT_BASE_MM, ThreatMap, default_area, sides_of
 
 from . import arguments as args
 from .attack_panel import error_html, move_model
@@ -76,7 +76,7 @@ class ThreatPanel(ControlPanel):
         self.step = step
         # The grid stays put while models move (the default area follows the contents).
         u = scenario.unit_mm
-        b = base if base is not None else 32.0 / u
+        b = base if base is not None else DEFAULT_BASE_MM / u
         self.area = area if area is not None else default_area(scenario, b)
         self.result: ThreatMap | None = None
         self.error: str | None = None

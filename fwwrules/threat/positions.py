@@ -23,14 +23,14 @@ import math
 import numpy as np
 
 from ..arguments import number
-from ..constants import MAX_THREAT_POSITIONS
+from ..constants import MAX_THREAT_POSITIONS, NORMAL_BASE_MM
 from ..data import Scenario
 from ..errors import QueryError
 from ..kernels import Array
 from ..pieces import Bounds
 from .cost import Load, too_costly
 
-DEFAULT_BASE_MM = 32.0
+DEFAULT_BASE_MM = NORMAL_BASE_MM
 """The target's base when none is given: the rulebook's Normal base."""
 
 DEFAULT_STEP_MM = 6.35
