@@ -22,11 +22,36 @@ import os
 from numbers import Integral, Real
 from typing import Any
 
-from .checks import checked, describe
 from .constants import MAX_COORDINATE
 from .data import Scenario
 from .errors import QueryError
 from .pieces import Bounds
+
+
+def describe(value: Any) -> str:
+    """A short, safe rendering of a value, for "(got ...)" in messages (quoted text escapes
+    every character a terminal would act on).
+
+    >>> describe("wall"), describe(True), describe(None), describe(2.5), describe([1])
+    ("'wall'", 'true', 'null', '2.5', 'a list')
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int) and value.bit_length() > 128:  # str() of 10**5000 fails
+        return f"a whole number of about {int(value.bit_length() * math.log10(2))} digits"
+    if isinstance(value, (int, float)):
+        text = repr(value)
+        return text if len(text) <= 40 else text[:37] + "..."
+    if isinstance(value, str):
+        text = repr(value)
+        return text if len(text) <= 40 else repr(value[:30]) + "..."
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    return type(value).__name__
 
 
 def _describe(value: Any) -> str:
@@ -139,21 +164,12 @@ def table_size(value: Any, units: str, what: str = "the table's size") -> tuple[
     return (width, height)
 
 
-def scenario(value: Any, what: str) -> Scenario:
-    """``value`` if it is a usable scenario (``fwwrules/scenario@1``): else a
-    :class:`QueryError` saying what it is (a grid scenario goes to
-    :func:`fwwrules.grid_cover`), or, for a scenario the file format would refuse (a board
-    built or changed in Python), the :class:`~fwwrules.errors.ScenarioError` of
-    :func:`fwwrules.checks.checked` naming each piece and field. Checked once per scenario
-    (kept in its cache); a moved scenario has only its moved models checked."""
-    return checked(scenario_object(value, what))
-
-
 def scenario_object(value: Any, what: str) -> Scenario:
     """``value`` if it is a :class:`~fwwrules.data.Scenario`, checked or not (``move_model``
     takes any board: moving a model off another base makes a refused board usable; what it
-    makes is checked when it is ruled on, drawn or mapped); else the :class:`QueryError` of
-    :func:`scenario`."""
+    makes is checked when it is ruled on, drawn or mapped: :func:`fwwrules.checks.usable`);
+    else a :class:`QueryError` saying what it is (a grid scenario goes to
+    :func:`fwwrules.grid_cover`)."""
     if isinstance(value, Scenario):
         return value
     name = type(value).__name__

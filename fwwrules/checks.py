@@ -4,7 +4,7 @@ A scenario file is read by its format's grammar (:mod:`fwwrules.scenario_spec`, 
 keys, each field's type and range, for the file's messages and its JSON Schema), built, and
 then checked here; a board built in Python (``Scenario``, ``Model``, ``Rect``, ``Circle``,
 ``dataclasses.replace``, ``move_model``) is checked here before anything rules on it, draws it
-or maps it (:func:`checked`, which :func:`fwwrules.arguments.scenario` calls for every public
+or maps it (:func:`checked`, which :func:`usable` calls for every public
 entry point). Both paths run the same functions, so a board is refused for the same reasons,
 in the same words, at the same place (``models[2].base``), whichever way it was made: every
 field of every piece (types, finite numbers, ranges, ids, display texts, the words of the
@@ -38,9 +38,11 @@ Boundary cases
 * A number is an ``int`` or a ``float`` (or another real number type, numpy's included), never
   a ``bool`` or text; NaN, infinities and magnitudes above ``MAX_COORDINATE`` are refused
   (``10**400`` too, without an overflow).
-* Two bases overlapping by more than the contact tolerance are refused; a gap of exactly
-  ``-contact_tolerance`` is still allowed (counted as contact). Stacked models (different
-  elevations) may share a footprint.
+* Where bases may stand is the one placement rule (:mod:`fwwrules.placement`), checked once
+  every other check passed: two bases on one level overlapping by more than the contact
+  tolerance are refused (an overlap of exactly the tolerance is contact), and so is a base
+  overlapping a blocking or cover piece it does not stand on, or standing lower than the top
+  of the piece its centre lies on.
 """
 
 from __future__ import annotations
@@ -56,6 +58,8 @@ import numpy as np
 from shapely import validation as shapely_validation
 from shapely.geometry import Polygon
 
+from .arguments import describe as describe
+from .arguments import scenario_object
 from .board import TERRAIN_CIRCLE_QUAD_SEGMENTS
 from .cache import Key, Moved
 from .catalogue import LANGS
@@ -92,6 +96,7 @@ from .pieces import (
     CoverBy,
     DiceBand,
     Model,
+    ModelRef,
     Options,
     Rect,
     Status,
@@ -99,6 +104,7 @@ from .pieces import (
     Units,
     Weapon,
 )
+from .placement import Clash, clashes_at, placement_problems
 
 Path = tuple[str | int, ...]
 
@@ -156,32 +162,6 @@ SKILL_RANGE = (0, 20)
 STRENGTH_RANGE = (1, 20)
 ANGLE_LIMIT = 360.0
 """A rectangle's angle lies within ±360 degrees."""
-
-
-def describe(value: Any) -> str:
-    """A short, safe rendering of a value, for "(got ...)" in messages (quoted text escapes
-    every character a terminal would act on).
-
-    >>> describe("wall"), describe(True), describe(None), describe(2.5), describe([1])
-    ("'wall'", 'true', 'null', '2.5', 'a list')
-    """
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int) and value.bit_length() > 128:  # str() of 10**5000 fails
-        return f"a whole number of about {int(value.bit_length() * math.log10(2))} digits"
-    if isinstance(value, (int, float)):
-        text = repr(value)
-        return text if len(text) <= 40 else text[:37] + "..."
-    if isinstance(value, str):
-        text = repr(value)
-        return text if len(text) <= 40 else repr(value[:30]) + "..."
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, (list, tuple)):
-        return "a list"
-    return type(value).__name__
 
 
 # ---------------------------------------------------------------------------------------------
@@ -585,7 +565,8 @@ def _fmt(path: Path) -> str:
 def _semantic_problems(s: Scenario, indices: Sequence[int] | None = None) -> list[Problem]:
     """Cross-references and geometry that one field alone cannot show: of the whole scenario,
     or (``indices``) only what the models at those indices take part in (a model moved or
-    added: its id, references, base, Throw colour, overlaps and place on the table)."""
+    added: its id, references, base, Throw colour and place on the table); then, when all
+    that holds, where the bases stand (:func:`_placement_problems`)."""
     unit = s.unit_mm
     every = range(len(s.models)) if indices is None else indices
     problems = _id_problems(s, indices)
@@ -602,9 +583,10 @@ def _semantic_problems(s: Scenario, indices: Sequence[int] | None = None) -> lis
         problems += _total_vertex_problems(s)
         for i, weapon in enumerate(s.weapons):
             problems += _weapon_problems(weapon, ("weapons", i))
-    problems += _overlap_problems(s, indices, unit)
     problems += _off_board_problems(s, every, unit)
-    return problems
+    if problems:
+        return problems
+    return _placement_problems(s, indices)  # the board's geometry needs sane pieces
 
 
 def _id_problems(s: Scenario, indices: Sequence[int] | None) -> list[Problem]:
@@ -979,33 +961,33 @@ def _weapon_problems(w: Weapon, at: Path) -> list[Problem]:
     return out
 
 
-def _overlap_problems(s: Scenario, indices: Sequence[int] | None, unit: float) -> list[Problem]:
-    """Bases overlapping by more than the contact tolerance (stacked models, at different
-    elevations, may share a footprint): of every pair, or (``indices``) of every pair with a
-    model at one of those indices. Each overlap is reported at the later model's ``at``."""
-    tol_mm = s.contact_tolerance_mm
-    ms = s.models
+def _other_id(clash: Any) -> str:
+    return clash.other.id if isinstance(clash.other, ModelRef) else ""
+
+
+def _placement_problems(s: Scenario, indices: Sequence[int] | None) -> list[Problem]:
+    """Where bases stand, by the one placement rule (:mod:`fwwrules.placement`): two bases on
+    one level overlapping by more than the contact tolerance, a base overlapping a solid piece
+    it does not stand on, a base below the top of the piece its centre is on. Of every model
+    (each base against the bases listed before it, and every piece), or (``indices``) of the
+    models at those indices against every other base and every piece. Each problem is at the
+    later model's ``at``, naming both."""
     if indices is None:
-        pairs = [(i, j) for j in range(len(ms)) for i in range(j)]
+        found = placement_problems(s)
     else:
-        chosen = set(indices)
-        pairs = sorted({(min(k, o), max(k, o)) for k in chosen for o in range(len(ms)) if o != k})
-    problems = []
-    for i, j in pairs:
-        a, b = ms[i], ms[j]
-        if abs(a.elevation - b.elevation) * unit > 0:
-            continue
-        d = math.dist(a.at, b.at) * unit
-        gap = d - (a.base + b.base) * unit / 2
-        if gap < -tol_mm - LENGTH_EPSILON_MM:  # exactly the tolerance is allowed
-            problems.append(
-                Problem(
-                    ("models", j, "at"),
-                    f"the base of {b.id!r} overlaps {a.id!r} by {-gap:.2f} mm "
-                    f"(more than the contact tolerance {tol_mm:g} mm)",
-                )
-            )
-    return problems
+        board, ids = s.board, [m.id for m in s.models]
+        at = {mid: i for i, mid in enumerate(ids)}
+        found = []
+        for k in sorted(set(indices)):
+            later = frozenset(ids[o] for o in indices if o > k)
+            mg = board.models[ids[k]]
+            for c in clashes_at(board, ids[k], mg.disc.center, mg.disc.r, mg.elevation, later):
+                o = at[c.other.id] if isinstance(c.other, ModelRef) else -1
+                if o > k:  # said of the later base, as the whole check says it
+                    c = Clash(ids[o], ModelRef(ids[k]), c.how, c.mm)
+                found.append((max(o, k), c))
+        found.sort(key=lambda f: (f[0], f[1].how != "bases", at.get(_other_id(f[1]), 0)))
+    return [Problem(("models", i, "at"), clash.message(s)) for i, clash in found]
 
 
 def _off_board_problems(s: Scenario, indices: Collection[int], unit: float) -> list[Problem]:
@@ -1096,6 +1078,16 @@ def checked(scenario: Scenario, source: str | None = None) -> Scenario:
     if problems:
         raise ScenarioError(_source(scenario, source), _naming_pieces(scenario, problems))
     return mark_checked(scenario)
+
+
+def usable(value: Any, what: str) -> Scenario:
+    """``value`` if it is a usable scenario (``fwwrules/scenario@1``): else a
+    :class:`QueryError` saying what it is (a grid scenario goes to
+    :func:`fwwrules.grid_cover`), or, for a scenario the file format would refuse (a board
+    built or changed in Python), the :class:`~fwwrules.errors.ScenarioError` of
+    :func:`checked` naming each piece and field. Checked once per scenario
+    (kept in its cache); a moved scenario has only its moved models checked."""
+    return checked(scenario_object(value, what))
 
 
 def mark_checked(scenario: Scenario) -> Scenario:

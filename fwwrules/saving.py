@@ -15,8 +15,8 @@ from typing import Any
 import yaml
 
 from .arguments import file_name
-from .arguments import scenario as scenario_arg
 from .checks import checked
+from .checks import usable as scenario_arg
 from .data import Scenario
 from .errors import Problem, QueryError, ScenarioError, printable
 from .loading import parse_text

@@ -4,8 +4,9 @@ each field's type and range, for the file's messages) and the JSON Schema.
 Reading a file is :func:`parse_scenario`: the spec, then the frozen
 :class:`~fwwrules.data.Scenario`, then :func:`fwwrules.checks.scenario_problems`, the one
 check every scenario goes through, whether read from a file or built in Python (ids used
-once, references, sides, sane lengths, simple polygons, where bases stand ...: the boundary
-cases are written there), each problem at its line. Importing this module imports pydantic.
+once, references, sides, sane lengths, simple polygons, and where bases stand by the one
+placement rule of :mod:`fwwrules.placement` ...: the boundary cases are written there), each
+problem at its line. Importing this module imports pydantic.
 """
 
 from __future__ import annotations

@@ -161,11 +161,18 @@ for _f in ("rules", "units", "title", "rulers", "sides", "neutral", "board_size"
         lambda s, v, f=_f: dataclasses.replace(s, **{f: v}),
         ("board",) if _f == "board_size" else (_f,),
     )
+
+
+def _option(s: Scenario, **changes: Any) -> Scenario:
+    """An option changed (the board as it was when ``options``, changed before, is no
+    :class:`Options`)."""
+    if not isinstance(s.options, Options):
+        return s
+    return dataclasses.replace(s, options=dataclasses.replace(s.options, **changes))
+
+
 for _f in ("contact_tolerance", "cover_by", "slide_through_engaged_enemy"):
-    MUTATIONS[f"options.{_f}"] = (
-        lambda s, v, f=_f: dataclasses.replace(s, options=dataclasses.replace(s.options, **{f: v})),
-        ("options",),
-    )
+    MUTATIONS[f"options.{_f}"] = (lambda s, v, f=_f: _option(s, **{f: v}), ("options",))
 MUTATIONS["options"] = (lambda s, v: dataclasses.replace(s, options=v), ("options",))
 
 
@@ -226,7 +233,11 @@ FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
     ),
     "units": st.sampled_from(["mm", "in"]),
     "rules": st.sampled_from(["core", "vts"]),
-    "name": st.one_of(st.none(), st.text(max_size=6)),
+    "name": st.one_of(
+        st.none(),
+        st.text(max_size=6),
+        st.dictionaries(st.sampled_from(["en", "de", "fr"]), st.text(max_size=4), max_size=2),
+    ),
     "status": st.sampled_from([(), ("stunned",), ("prone",)]),
     "keywords": st.lists(IDS, max_size=2).map(tuple),
     "weapons": st.lists(st.sampled_from(["rifle", "grenade", "improvised", "x"]), max_size=2).map(
