@@ -1980,6 +1980,15 @@ WORDS: dict[str, Entry] = {
     },
     "point": {"en": "point", "de": "Punkt"},
     "no-modifier": {"en": "no modifier", "de": "kein Modifikator"},
+    # which way a model moves (a margin's direction, fwwrules.closeness)
+    "heading/north": {"en": "north", "de": "nach Norden"},
+    "heading/north-east": {"en": "north-east", "de": "nach Nordosten"},
+    "heading/east": {"en": "east", "de": "nach Osten"},
+    "heading/south-east": {"en": "south-east", "de": "nach Südosten"},
+    "heading/south": {"en": "south", "de": "nach Süden"},
+    "heading/south-west": {"en": "south-west", "de": "nach Südwesten"},
+    "heading/west": {"en": "west", "de": "nach Westen"},
+    "heading/north-west": {"en": "north-west", "de": "nach Nordwesten"},
 }
 for _colour, _en, _de in (
     ("orange", "Orange", "Orange"),
@@ -2053,10 +2062,88 @@ def modifier_label(clause: str, lang: str) -> str:
     return label[check_lang(lang)]
 
 
+# --- margin/: how close a ruling is to changing (fwwrules.closeness, fwwrules.margins) --------
+# Not rules: what a ruling's margins say. {what} is one or more margin/change/ phrases.
+_MARGIN: dict[str, Entry] = {
+    "margin/knife-edge": {
+        "en": "A knife-edge call: it changes if {model} moves {distance} {heading}: {what}.",
+        "de": "Eine Entscheidung auf Messers Schneide: Sie ändert sich, wenn sich {model} "
+        "{distance} {heading} bewegt: {what}.",
+    },
+    "margin/knife-edge-tiny": {
+        "en": "A knife-edge call: it changes if {model} moves less than {distance} {heading}: "
+        "{what}.",
+        "de": "Eine Entscheidung auf Messers Schneide: Sie ändert sich, wenn sich {model} "
+        "weniger als {distance} {heading} bewegt: {what}.",
+    },
+    "margin/changes": {
+        "en": "It changes if {model} moves {distance} {heading}: {what}.",
+        "de": "Sie ändert sich, wenn sich {model} {distance} {heading} bewegt: {what}.",
+    },
+    "margin/changes-tiny": {
+        "en": "It changes if {model} moves less than {distance} {heading}: {what}.",
+        "de": "Sie ändert sich, wenn sich {model} weniger als {distance} {heading} bewegt: {what}.",
+    },
+    "margin/none": {
+        "en": "Nothing changes while either model moves up to {distance}.",
+        "de": "Nichts ändert sich, solange sich eines der Modelle bis zu {distance} bewegt.",
+    },
+    "margin/none-near": {
+        "en": "Not a knife-edge call: nothing changes while either model moves up to {distance}.",
+        "de": "Keine Entscheidung auf Messers Schneide: Nichts ändert sich, solange sich eines "
+        "der Modelle bis zu {distance} bewegt.",
+    },
+    "margin/change/los-closes": {
+        "en": "the line of sight closes",
+        "de": "die Sichtlinie ist dann verdeckt",
+    },
+    "margin/change/los-opens": {
+        "en": "the line of sight opens",
+        "de": "die Sichtlinie ist dann frei",
+    },
+    "margin/change/band-leaves": {
+        "en": "{target} leaves {band}",
+        "de": "{target} verlässt die {band}",
+    },
+    "margin/change/band-enters": {
+        "en": "{target} enters {band}",
+        "de": "{target} erreicht die {band}",
+    },
+    "margin/change/min-range-inside": {
+        "en": "{target} lies wholly inside the minimum range",
+        "de": "{target} liegt dann ganz innerhalb der Mindestreichweite",
+    },
+    "margin/change/min-range-outside": {
+        "en": "{target} reaches past the minimum range",
+        "de": "{target} reicht dann über die Mindestreichweite hinaus",
+    },
+    "margin/change/cover-gained": {
+        "en": "{source} gives cover",
+        "de": "{source} gibt dann Deckung",
+    },
+    "margin/change/cover-lost": {
+        "en": "{source} no longer gives cover",
+        "de": "{source} gibt dann keine Deckung mehr",
+    },
+    "margin/change/contact-made": {
+        "en": "{model} and {other} come into base contact",
+        "de": "{model} und {other} kommen in Basenkontakt",
+    },
+    "margin/change/contact-breaks": {
+        "en": "the base contact of {model} and {other} breaks",
+        "de": "der Basenkontakt von {model} und {other} reißt ab",
+    },
+    "margin/change/other": {
+        "en": "the ruling changes ({clauses})",
+        "de": "die Entscheidung ändert sich ({clauses})",
+    },
+}
+
 _add(MESSAGES, _GENERAL)
 for _record in CLAUSE_TEXTS:
     add_clause(_record)
 _add(MESSAGES, _GRID)
+_add(MESSAGES, _MARGIN)
 
 
 # --- UI text: labels of the panels, pictures and pages (never a ruling) --------------------
@@ -2641,6 +2728,7 @@ WORD_KEYS: frozenset[str] = frozenset(
         "colour",
         "side",
         "measure",
+        "heading",
     }
 )
 """Value names that are vocabulary (skill icons, size classes, kinds, bands, colours): always
