@@ -477,23 +477,30 @@ def _unit_rows(w: Array) -> Array:
 
 @dataclass(frozen=True, slots=True)
 class _Lines:
-    """Lines as arrays: a point on each (``o``), its unit direction (``way``), the parameter
-    along it from ``o`` where it starts to matter (``start``) and the pinch point."""
+    """Lines as arrays: a point on each (``o``), its unit direction (``way``), the parameters
+    along it from ``o`` where it starts and stops mattering (``start``, ``stop``: infinite for
+    a ray) and the pinch point."""
 
     o: Array
     way: Array
     start: Array
     at: Array
+    stop: Array | None = None
 
     @classmethod
     def empty(cls) -> _Lines:
         z = np.zeros((0, 2))
         return cls(z, z, np.zeros(0), z)
 
+    @property
+    def stops(self) -> Array:
+        return np.full(len(self.o), np.inf) if self.stop is None else self.stop
+
     @classmethod
     def join(cls, parts: Sequence[_Lines]) -> _Lines:
         parts = [p for p in parts if len(p.o)] or [cls.empty()]
-        return cls(*(np.concatenate([getattr(p, f) for p in parts]) for f in cls.__slots__))
+        fields = [np.concatenate([getattr(p, f) for p in parts]) for f in ("o", "way", "start", "at")]
+        return cls(*fields, np.concatenate([p.stops for p in parts]))
 
 
 def line_candidates(
@@ -519,7 +526,8 @@ def line_candidates(
     out: list[Candidate] = []
     for side in (1.0, -1.0) if r > 0 else (1.0,):
         delta = side * r - s
-        keep = np.flatnonzero((np.abs(delta) <= limit) & (t >= lines.start - BOUNDARY_TOLERANCE_MM))
+        inside = (t >= lines.start - BOUNDARY_TOLERANCE_MM) & (t <= lines.stops + BOUNDARY_TOLERANCE_MM)
+        keep = np.flatnonzero((np.abs(delta) <= limit) & inside)
         for i in keep:
             d, n = float(delta[i]), (float(normal[i, 0]), float(normal[i, 1]))
             ways = [(math.copysign(1.0, d) * n[0], math.copysign(1.0, d) * n[1])]
@@ -655,6 +663,7 @@ class Sight:
 
     corners: Corners
     huge: tuple[Disc, ...]
+    solids: tuple[BaseGeometry, ...] = ()
 
 
 def sight_of(ctx: AttackContext, region: BaseGeometry) -> Sight:
@@ -672,7 +681,7 @@ def sight_of(ctx: AttackContext, region: BaseGeometry) -> Sight:
         and huge_blocks(shot.smaller_diameter, 2 * mg.disc.r)
         and region.distance(Point(mg.disc.x, mg.disc.y)) < mg.disc.r
     )
-    return Sight(Corners.of([*solids, *lines]).within(region), huge)
+    return Sight(Corners.of([*solids, *lines]).within(region), huge, tuple(solids))
 
 
 def los_candidates(
@@ -700,12 +709,30 @@ def los_candidates(
             lines = [_polygon_tangents(c, src)]
             corners = lines[0].at
         out += line_candidates(mv, _Lines.join(lines), limit, "los", "ranged.los")
+        out += _inside_edges(mv, sight, limit)
         for v in np.unique(corners, axis=0) if len(corners) else ():
             found = _radial(mv, (float(v[0]), float(v[1])), mv.r, limit, decision="los",
                             clause="ranged.los", at=(float(v[0]), float(v[1])))  # fmt: skip
             if found is not None:
                 out.append(found)
     return out
+
+
+def _inside_edges(mv: Mover, sight: Sight, limit: float) -> list[Candidate]:
+    """The moving base just inside a blocker's edge (a model standing on a blocking piece, or
+    in a dense area): its centre the radius from the edge, inside the piece, where the base
+    leaves or reaches the open ground beyond that edge."""
+    near = [g for g in sight.solids if g.distance(Point(mv.p0)) <= limit + mv.r]
+    if not near:
+        return []
+    c = Corners.of(near)
+    length = np.hypot(*(c.nxt - c.v).T)
+    edges = _Lines(c.v, _unit_rows(c.nxt - c.v), np.zeros(len(c.v)), c.v, length)
+    found = line_candidates(mv, edges, limit, "los", "ranged.los")
+    union = shapely.union_all(near)
+    pts = np.array([f.point for f in found]).reshape(-1, 2)
+    inside = shapely.intersects_xy(union, pts[:, 0], pts[:, 1]) if len(found) else []
+    return [f for f, ok in zip(found, inside, strict=True) if ok]
 
 
 def _region(src: Disc | Polygon, mv: Mover, limit: float) -> BaseGeometry:
