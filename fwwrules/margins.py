@@ -499,7 +499,8 @@ class _Lines:
     @classmethod
     def join(cls, parts: Sequence[_Lines]) -> _Lines:
         parts = [p for p in parts if len(p.o)] or [cls.empty()]
-        fields = [np.concatenate([getattr(p, f) for p in parts]) for f in ("o", "way", "start", "at")]
+        names = ("o", "way", "start", "at")
+        fields = [np.concatenate([getattr(p, f) for p in parts]) for f in names]
         return cls(*fields, np.concatenate([p.stops for p in parts]))
 
 
@@ -526,7 +527,8 @@ def line_candidates(
     out: list[Candidate] = []
     for side in (1.0, -1.0) if r > 0 else (1.0,):
         delta = side * r - s
-        inside = (t >= lines.start - BOUNDARY_TOLERANCE_MM) & (t <= lines.stops + BOUNDARY_TOLERANCE_MM)
+        eps = BOUNDARY_TOLERANCE_MM
+        inside = (t >= lines.start - eps) & (t <= lines.stops + eps)
         keep = np.flatnonzero((np.abs(delta) <= limit) & inside)
         for i in keep:
             d, n = float(delta[i]), (float(normal[i, 0]), float(normal[i, 1]))
