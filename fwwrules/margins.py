@@ -499,9 +499,10 @@ class _Lines:
     @classmethod
     def join(cls, parts: Sequence[_Lines]) -> _Lines:
         parts = [p for p in parts if len(p.o)] or [cls.empty()]
-        names = ("o", "way", "start", "at")
-        fields = [np.concatenate([getattr(p, f) for p in parts]) for f in names]
-        return cls(*fields, np.concatenate([p.stops for p in parts]))
+        o, way, start, at = (
+            np.concatenate([getattr(p, f) for p in parts]) for f in ("o", "way", "start", "at")
+        )
+        return cls(o, way, start, at, np.concatenate([p.stops for p in parts]))
 
 
 def line_candidates(

@@ -478,7 +478,7 @@ class AttackRuling(Explained):
         if self.margins_box is None:
             return None
         m = self.margins_box.get(self, knife_only=True)
-        return m.sentence(lang, self.labels) if m.knife_edge else None
+        return m.sentence(lang, names_in(self.labels, lang)) if m.knife_edge else None
 
     def headline(self, lang: str = "en") -> str:
         """One sentence: whether the attack is allowed; when it is not, why (each refusing
