@@ -65,7 +65,7 @@ from numpy.typing import NDArray
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from .board import Disc
+from .board import Board, Disc
 from .closeness import Decision, Flip, Margin, Margins, Method
 from .constants import (
     BOUNDARY_TOLERANCE_MM,
@@ -81,7 +81,7 @@ from .data import Scenario
 from .elevation import compass, significant_edges
 from .engagement import same_level
 from .los import huge_blocks
-from .placement import move_model
+from .placement import clashes_at, move_model, placeable_v
 from .ranges import band_limits, min_range_mm
 from .refs import ModelRef, PieceRef, TerrainRef
 from .rulings import AttackRuling, CoverEntry, IgnoredEntry
@@ -839,69 +839,43 @@ def elevation_candidates(
 
 # --- where a model can stand (the placement rule) ---------------------------------------------
 
-SOLID_KINDS = frozenset({"blocking", "cover"})
-"""Declared kinds a base may not overlap without standing on it (the placement rule)."""
-
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Footing:
-    """Where one model's base may stand, by the placement rule, ready for many positions: the
-    other bases on its level (centres and the closest their centres may come), the solid pieces
-    it does not top (with their bounds) and the table. What the model already overlaps where
-    it stands is left out (not held against it)."""
+    """Where one model's base may stand, by the placement rule
+    (:func:`fwwrules.placement.placeable_v`, the one definition), at its elevation, on the
+    table when the scenario gives its size. What the model already clashes with where it
+    stands (a base, a piece) is left out: not held against it."""
 
     model: str
+    board: Board
     r: float
-    tol: float
-    discs: Array
-    reach: Array
-    pieces: tuple[tuple[BaseGeometry, float | None], ...]
-    bounds: Array
+    elevation: float
+    skip: frozenset[str]
+    skip_pieces: frozenset[str]
     table: tuple[float, float] | None
 
     @classmethod
     def of(cls, scenario: Scenario, model_id: str) -> Footing:
         board = scenario.board
-        me, model = board.models[model_id], scenario.model(model_id)
-        r, tol, eps = me.disc.r, board.contact_tolerance, LENGTH_EPSILON_MM
-        discs = [
-            board.models[o.id].disc
-            for o in scenario.models
-            if o.id != model_id
-            and same_level(scenario, model, o)
-            and me.disc.gap(board.models[o.id].disc) >= -tol - eps
-        ]
-        here = np.array([me.disc.center])
-        pieces = tuple(
-            (t.polygon, t.height)
-            for t in board.terrain.values()
-            if t.kind in SOLID_KINDS
-            and not (t.height is not None and me.elevation >= t.height - eps)
-            and not _piece_clash(t.polygon, t.height, here, r, tol)[0]
-        )
+        me = board.models[model_id]
+        here = clashes_at(board, model_id, me.disc.center, me.disc.r, me.elevation)
         size = scenario.board_size
         return cls(
             model_id,
-            r,
-            tol,
-            np.array([(d.x, d.y) for d in discs]).reshape(-1, 2),
-            np.array([r + d.r - tol - eps for d in discs]),
-            pieces,
-            np.array([g.bounds for g, _ in pieces]).reshape(-1, 4),
+            board,
+            me.disc.r,
+            me.elevation,
+            frozenset({model_id}) | {c.other.id for c in here if isinstance(c.other, ModelRef)},
+            frozenset(c.other.ids[0] for c in here if isinstance(c.other, TerrainRef)),
             None if size is None else (size[0] * scenario.unit_mm, size[1] * scenario.unit_mm),
         )
 
     def ok(self, pts: Array) -> BoolArray:
         """Where the base may stand with its centre at each of ``pts`` (mm, ``(n, 2)``)."""
         px, py = pts[:, 0], pts[:, 1]
-        d = np.hypot(px[:, None] - self.discs[None, :, 0], py[:, None] - self.discs[None, :, 1])
-        ok: BoolArray = np.all(d >= self.reach[None, :], axis=1)
-        lo, hi = pts.min(axis=0) - self.r, pts.max(axis=0) + self.r
-        b = self.bounds
-        near = (b[:, 0] <= hi[0]) & (b[:, 2] >= lo[0]) & (b[:, 1] <= hi[1]) & (b[:, 3] >= lo[1])
-        for k in np.flatnonzero(near):
-            poly, height = self.pieces[int(k)]
-            ok &= ~_piece_clash(poly, height, pts, self.r, self.tol)
+        elev = np.full(len(pts), self.elevation)
+        ok = placeable_v(self.board, px, py, self.r, elev, self.skip, skip_pieces=self.skip_pieces)
         if self.table is not None:
             w, h, r, eps = self.table[0], self.table[1], self.r, LENGTH_EPSILON_MM
             ok &= (px >= r - eps) & (px <= w - r + eps) & (py >= r - eps) & (py <= h - r + eps)
@@ -910,33 +884,10 @@ class Footing:
 
 def standable(scenario: Scenario, model_id: str, pts: Array) -> BoolArray:
     """Where ``model_id``'s base may stand with its centre at each of ``pts`` (mm, ``(n, 2)``),
-    by the placement rule: no other base on its level overlapped by more than the contact
-    tolerance; no solid piece (declared ``blocking`` or ``cover``) overlapped by more than it
-    unless the centre is on the piece (standing on it: on a piece with a height only at an
-    elevation of at least that height) or the model stands at least as high as the piece;
-    on the table when the scenario gives its size. What the model already overlaps where it
-    stands is not held against it (:class:`Footing`)."""
+    by the placement rule (:func:`fwwrules.placement.placeable_v`) at the model's elevation,
+    on the table when the scenario gives its size. What the model already clashes with where
+    it stands is not held against it (:class:`Footing`)."""
     return Footing.of(scenario, model_id).ok(pts)
-
-
-def _piece_clash(
-    poly: BaseGeometry, height: float | None, pts: Array, r: float, tol: float
-) -> BoolArray:
-    """A base of radius ``r`` at each centre of ``pts`` clashes with a solid piece it does not
-    top: its centre on a piece with a height (standing below its top), or its base overlapping
-    the piece by more than ``tol`` with the centre off it."""
-    x0, y0, x1, y1 = poly.bounds
-    px, py = pts[:, 0], pts[:, 1]
-    near = (px >= x0 - r) & (px <= x1 + r) & (py >= y0 - r) & (py <= y1 + r)
-    out = np.zeros(len(pts), dtype=bool)
-    idx = np.flatnonzero(near)
-    if not len(idx):
-        return out
-    on = shapely.intersects_xy(poly, px[idx], py[idx])
-    dist = shapely.distance(poly, shapely.points(px[idx], py[idx]))
-    has_height = height is not None and height > 0.0
-    out[idx] = (on & has_height) | (~on & (dist < r - tol - LENGTH_EPSILON_MM))
-    return out
 
 
 def _walk(footing: Footing, cand: Candidate, p0: Point2, limit: float) -> Candidate | None:

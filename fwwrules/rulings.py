@@ -553,9 +553,12 @@ class AttackRuling(Explained):
         head, _, rest = text.partition("\n")
         return "\n".join([head, *(f"  {x}" for x in lines), *([rest] if rest else [])])
 
-    def html(self, lang: str = "en") -> str:
+    def html(self, lang: str = "en", *, close_call: bool = True) -> str:
+        """As :meth:`explain`, in HTML; without ``close_call`` the knife-edge sentence is left
+        out (nothing of the margins is computed: a panel's drag step)."""
         text = Explained.html(self, lang)
-        lines = [*self.summary(lang), *filter(None, [self.close_call(lang)])]
+        close = self.close_call(lang) if close_call else None
+        lines = [*self.summary(lang), *filter(None, [close])]
         if not lines:
             return text
         extra = "".join(f"<p>{html.escape(x)}</p>" for x in lines)
