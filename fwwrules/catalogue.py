@@ -1432,9 +1432,10 @@ MODIFIER_KEYS: frozenset[str] = frozenset({"modifiers"})
 """Value names holding skill modifiers as ``[clause, value]`` pairs, shown with their sign and
 what they are: ``−2 (Quick Action), +2 (Stunned target)``; none: ``no modifier``."""
 
-BASE_KEYS: frozenset[str] = frozenset({"diameter", "smaller", "target_diameter"})
+BASE_KEYS: frozenset[str] = frozenset({"diameter", "smaller", "target_diameter", "step"})
 """Value names that are base diameters in millimetres (whatever the scenario's units), written
-as the rulebooks write base sizes: ``32 mm``, no inches."""
+as the rulebooks write base sizes: ``32 mm``, no inches; and ``step``, a margin's smallest
+written step (``less than 0.01 mm``: in inches it would read ``0″``)."""
 
 NUMBERED_KEYS: frozenset[str] = frozenset({"numbers"})
 """Value names whose list is numbered from 1 when shown (the Armor die's numbers of

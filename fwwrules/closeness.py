@@ -193,7 +193,8 @@ class Margins:
             what = what[:1].upper() + what[1:]
         values = {
             "model": m.model,
-            "distance": max(m.mm, TINY_MARGIN_MM),
+            "distance": m.mm,
+            "step": TINY_MARGIN_MM,
             "units": "mm",
             "heading": f"heading/{m.heading}",
             "what": what,
