@@ -261,24 +261,28 @@ def stood_on_groups(
 ) -> dict[frozenset[str], BoolArray]:
     """The positions of ``need`` grouped by the solid pieces without a height their centre
     lies on (``elevation.standing-on`` by :mod:`fwwrules.placement`: a base there stands on
-    them, at any elevation), after the group of no piece, which holds every position."""
+    them, at any elevation); the group of no piece holds the positions on none. The groups
+    part ``need``: each position is looked at once, with the pieces it stands on left out."""
     pieces = [
         t for t in board.terrain.values() if t.kind in SOLID_KINDS and not (t.height or 0.0) > 0.0
     ]
     ons = [centres_on(t, px, py) & need for t in pieces]
     hit = [k for k, on in enumerate(ons) if on.any()]
-    if not hit:
-        return {frozenset(): need}
-    # every position first on the whole board (the group of no piece takes them all)
-    rows = np.stack([ons[k] for k in hit], axis=1)
-    codes, index = np.unique(rows, axis=0, return_inverse=True)
-    index = index.reshape(-1)
-    out: dict[frozenset[str], BoolArray] = {frozenset(): need}
-    for g, code in enumerate(codes):
-        if not code.any():
-            continue
-        stood = frozenset(pieces[hit[k]].id for k in np.flatnonzero(code))
-        out[stood] = need & (index == g)
+    out: dict[frozenset[str], BoolArray] = {}
+    if len(hit) > 62:  # more pieces than bits: the rows of pieces themselves, sorted
+        rows = np.stack([ons[k] for k in hit], axis=1)
+        codes, index = np.unique(rows, axis=0, return_inverse=True)
+        for g, row in enumerate(codes):
+            stood = frozenset(pieces[hit[k]].id for k in np.flatnonzero(row))
+            out[stood] = need & (index.reshape(-1) == g)
+        return out
+    # the pieces under each position as one integer (bit b: the b-th piece hit)
+    code = np.zeros(len(px), dtype=np.int64)
+    for b, k in enumerate(hit):
+        code |= ons[k].astype(np.int64) << b
+    for value in np.unique(code[need]).tolist():
+        stood = frozenset(pieces[hit[b]].id for b in range(len(hit)) if value >> b & 1)
+        out[stood] = need & (code == value)
     return out
 
 
@@ -303,12 +307,9 @@ def _attack(
     visible = np.zeros(len(t.px), dtype=bool)
     cover_kinds = None
     # elevation.standing-on: the solid pieces without a height the target stands on block no
-    # line of sight to it. Leaving a piece out only lets more be seen, so the positions on
-    # the same pieces that the whole board hides are looked at again without them.
-    for stood, group in stood_on_groups(board, t.px, t.py, need).items():
-        again = group & ~visible
-        if not again.any():
-            continue
+    # line of sight to it, so each group of positions on the same pieces is looked at once,
+    # without them (the positions on no piece with the whole board)
+    for stood, again in stood_on_groups(board, t.px, t.py, need).items():
         kinds, cover_kinds = shot_kinds_pair(
             board,
             attacker_huge=board.models[sid].size == "huge",
