@@ -43,7 +43,7 @@ from .data import Scenario
 from .engagement import engagements
 from .errors import QueryError
 from .los import shot_line_of_sight
-from .pieces import BANDS, Weapon
+from .pieces import BANDS, Model, Weapon
 from .ranges import ranges_step
 from .rulesets import ruleset, ruleset_name
 from .rulings import (
@@ -106,11 +106,22 @@ def _size_reasons(ctx: AttackContext) -> Step:
     return Step(reasons=tuple(out))
 
 
+def ranged_skill(model: Model, weapon: Weapon) -> tuple[str, int | None]:
+    """``ranged.skill``: the skill icon a weapon needs (its type's) and the model's value for
+    it, ``None`` when the model lacks the icon (the attack is refused). The one definition, for
+    the ruling and the threat map.
+
+    >>> from fwwrules.pieces import Model, Weapon
+    >>> ranged_skill(Model("k", "x", 32, (0, 0), skills={"rifle": 6}), Weapon("r", "rifle"))
+    ('rifle', 6)
+    """
+    return weapon.type, model.skills.get(weapon.type)
+
+
 def _ranged_skill(ctx: AttackContext) -> Step:
     """``ranged.skill``: the weapon type's skill icon and the attacker's value for it (None: it
     lacks the icon, which refuses the attack)."""
-    icon = ctx.weapon.type
-    value = ctx.attacker.skills.get(icon)
+    icon, value = ranged_skill(ctx.attacker, ctx.weapon)
     if value is None:
         reason = Reason("ranged.skill", "missing", {"attacker": ctx.attacker_id, "icon": icon})
         return Step(refusals=("ranged.skill",), reasons=(reason,), skill=(icon, None))

@@ -364,6 +364,7 @@ CLAUSE_TEXTS: tuple[ClauseText, ...] = (
         rule=_T("rule:elevation.standing-on"),
         messages={
             "": _T("elevation.standing-on"),
+            "no-height": _T("elevation.standing-on/no-height"),
         },
     ),
     # --- melee.*, action.quick ----------------------------------------------------------------
@@ -934,6 +935,7 @@ UI_TEXT: dict[str, Entry] = {
     "draw/key": _T("ui:draw/key"),
     "draw/key-dropped": _T("ui:draw/key-dropped"),
     "draw/elevation": _T("ui:draw/elevation"),
+    "draw/on-piece": _T("ui:draw/on-piece"),
     "draw/rules-core": _T("ui:draw/rules-core"),
     "draw/rules-vts": _T("ui:draw/rules-vts"),
     "draw/contact-kept": _T("ui:draw/contact-kept"),

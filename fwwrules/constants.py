@@ -40,6 +40,18 @@ every model Elevated over every other and every pair of bases "in contact" acros
 5 mm is ten times the default, more than bases placed by hand ever stand apart.
 """
 
+NORMAL_BASE_MM: Final = 32.0
+"""``size.classes``: the rulebook's Normal base, and the base a model has where none is given
+(the threat map's probe, the editor's new model); any base under :data:`LARGE_BASE_MM` is
+Normal."""
+
+LARGE_BASE_MM: Final = 40.0
+"""``size.classes``: a base at least this wide, and narrower than :data:`HUGE_BASE_MM`, is
+Large."""
+
+HUGE_BASE_MM: Final = 60.0
+"""``size.classes``: a base at least this wide is Huge."""
+
 SIZE_CLASS_TOLERANCE_MM: Final = 0.01
 """Slack when comparing a base diameter with the 40 mm and 60 mm class limits.
 

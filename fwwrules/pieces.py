@@ -40,6 +40,9 @@ TargetKind = Literal["model", "terrain", "point"]
 AttackKind = Literal["ranged", "melee"]
 PassageHow = Literal["none", "grazed", "crossed", "entered", "inside", "exited"]
 """How a segment meets a piece (:class:`fwwrules.geometry.Passage`)."""
+BookSource = Literal["RoP", "PRD"]
+"""Which book shows an example: ``RoP`` the *Rules of Play*, ``PRD`` the Pathfinder Reference
+Document (:class:`fwwrules.conformance.BookRef`)."""
 CrossingHow = Literal["grazed", "crossed", "entered", "inside", "exited", "edge"]
 """How the Line of Cover meets a piece it reports (:class:`fwwrules.rulings.Crossing`): a
 passage other than ``none``, or ``edge`` for a Significant Edge."""

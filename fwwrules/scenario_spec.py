@@ -6,8 +6,11 @@ frozen :class:`~fwwrules.data.Scenario`). Importing this module imports pydantic
 
 Boundary cases
 --------------
-* Two bases overlapping by more than the contact tolerance are invalid; a gap of exactly
-  ``-contact_tolerance`` is still allowed (counted as contact).
+* Where bases may stand is the one placement rule (:mod:`fwwrules.placement`), checked on the
+  scenario once every other check passed: two bases on one level overlapping by more than the
+  contact tolerance are invalid (an overlap of exactly the tolerance is contact), and so
+  is a base overlapping a blocking or cover piece it does not stand on, or standing lower
+  than the top of the piece its centre lies on.
 * Ids are unique across models and terrain, because a target may be either. Weapon ids live in
   their own namespace; ``improvised`` is built in and may not be redefined.
 * With a table size (``board: {size: [w, h]}``) every base must lie on the table: its circle
@@ -39,7 +42,6 @@ from shapely.geometry import Polygon
 from .board import TERRAIN_CIRCLE_QUAD_SEGMENTS
 from .constants import (
     BOUNDARY_TOLERANCE_MM,
-    DEFAULT_CONTACT_TOLERANCE_MM,
     LENGTH_EPSILON_MM,
     MAX_CONTACT_TOLERANCE_MM,
     MAX_COORDINATE,
@@ -102,6 +104,7 @@ from .pieces import (
     Units,
     Weapon,
 )
+from .placement import placement_problems
 
 # ---------------------------------------------------------------------------------------------
 # The file schema (pydantic). Field names are the public file format (docs/scenario-format.md).
@@ -494,7 +497,6 @@ def _semantic_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
     for i, weapon in enumerate(spec.weapons):
         problems.extend(_weapon_problems(weapon, ("weapons", i), doc))
     problems.extend(_skill_problems(spec, doc))
-    problems.extend(_overlap_problems(spec, doc, unit))
     problems.extend(_off_board_problems(spec, doc, unit))
     return problems
 
@@ -881,31 +883,14 @@ def _thin_polygon_problems(
     return []
 
 
-def _overlap_problems(spec: ScenarioSpec, doc: Document, unit: float) -> list[Problem]:
-    tol_mm = (
-        DEFAULT_CONTACT_TOLERANCE_MM
-        if spec.options.contact_tolerance is None
-        else spec.options.contact_tolerance * unit
-    )
-    problems = []
-    ms = spec.models
-    for j in range(len(ms)):
-        for i in range(j):
-            a, b = ms[i], ms[j]
-            # Stacked models (different levels) may share a footprint.
-            if abs(a.elevation - b.elevation) * unit > 0:
-                continue
-            d = math.dist(a.at, b.at) * unit
-            gap = d - (a.base + b.base) * unit / 2
-            if gap < -tol_mm - LENGTH_EPSILON_MM:  # exactly the tolerance is allowed
-                problems.append(
-                    doc.problem(
-                        ("models", j, "at"),
-                        f"the base of {b.id!r} overlaps {a.id!r} by {-gap:.2f} mm "
-                        f"(more than the contact tolerance {tol_mm:g} mm)",
-                    )
-                )
-    return problems
+def _placement_problems(scenario: Scenario, doc: Document) -> list[Problem]:
+    """Where bases stand, by the one placement rule
+    (:func:`fwwrules.placement.placement_problems`): each problem at ``models[i].at``,
+    naming both bases or the base and the piece."""
+    return [
+        doc.problem(("models", i, "at"), clash.message(scenario))
+        for i, clash in placement_problems(scenario)
+    ]
 
 
 def parse_scenario(doc: Document) -> Scenario:
@@ -917,7 +902,11 @@ def parse_scenario(doc: Document) -> Scenario:
     problems = _semantic_problems(spec, doc)
     if problems:
         raise ScenarioError(doc.source, problems)
-    return _from_spec(spec, doc.source)
+    scenario = _from_spec(spec, doc.source)
+    problems = _placement_problems(scenario, doc)
+    if problems:
+        raise ScenarioError(doc.source, problems)
+    return scenario
 
 
 def load_scenario(path: str | os.PathLike[str]) -> Scenario:

@@ -380,8 +380,9 @@ def test_review_every_contents_link_lands_on_its_heading_below_the_header(
         links = page.locator("nav a")
         assert links.count() == 4
         targets = [links.nth(k).get_attribute("href") for k in range(links.count())]
-        # and a sample of the links from an answer to the clauses it cites
-        cites = page.locator("p.cites a")
+        # and a sample of the links from an answer to the clauses it cites (on the page; the
+        # link to the example's conformance row leaves it)
+        cites = page.locator('p.cites a[href^="#"]')
         assert cites.count() > 30
         for k in range(len(targets)):
             page.evaluate("() => window.scrollTo(0, 0)")
