@@ -66,6 +66,7 @@ from .catalogue import LANGS
 from .constants import (
     BOUNDARY_TOLERANCE_MM,
     LENGTH_EPSILON_MM,
+    MARGIN_RADIUS_MM,
     MAX_CONTACT_TOLERANCE_MM,
     MAX_COORDINATE,
     MAX_MODEL_WEAPONS,
@@ -547,6 +548,7 @@ def _options(o: Any, found: _Found) -> None:
         found.add(("options",), "expected options (fwwrules.Options)", o)
         return
     found.optional_number(o.contact_tolerance, ("options", "contact_tolerance"), low=0)
+    found.optional_number(o.knife_edge, ("options", "knife_edge"), low=0)
     found.choice(o.cover_by, ("options", "cover_by"), COVER_BY)
     if not isinstance(o.slide_through_engaged_enemy, bool):
         path = ("options", "slide_through_engaged_enemy")
@@ -579,6 +581,7 @@ def _semantic_problems(s: Scenario, indices: Sequence[int] | None = None) -> lis
             p for c, v in s.rulers.items() for p in _ruler_problems(v * unit, ("rulers", c))
         ]
         problems += _tolerance_problems(s, unit)
+        problems += _knife_edge_problems(s, unit)
         problems += _shape_problems(s, unit)
         problems += _total_vertex_problems(s)
         for i, weapon in enumerate(s.weapons):
@@ -753,6 +756,21 @@ def _tolerance_problems(s: Scenario, unit: float) -> list[Problem]:
             ("options", "contact_tolerance"),
             f"a contact tolerance of {tolerance * unit:g} mm is too wide; the limit is "
             f"{limit:g} mm ({why}): rulers and elevation use it too",
+        )
+    ]
+
+
+def _knife_edge_problems(s: Scenario, unit: float) -> list[Problem]:
+    """``options.knife_edge`` wider than the margin search reaches (:data:`MARGIN_RADIUS_MM`):
+    a margin beyond the search radius is not known, so it cannot be called a knife edge."""
+    value = s.options.knife_edge
+    if value is None or value * unit <= MARGIN_RADIUS_MM + LENGTH_EPSILON_MM:
+        return []
+    return [
+        Problem(
+            ("options", "knife_edge"),
+            f"a knife edge of {value * unit:g} mm is wider than the margin search reaches "
+            f"({MARGIN_RADIUS_MM:g} mm, MARGIN_RADIUS_MM)",
         )
     ]
 

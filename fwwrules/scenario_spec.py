@@ -102,6 +102,11 @@ class OptionsSpec(Spec):
     slide_through_engaged_enemy: StrictBool = Field(
         False, description="Let a slide pass through the engaged enemy (German reading)"
     )
+    knife_edge: NonNegative | None = Field(
+        None,
+        description="A ruling whose smallest margin (in `units`) is below this is flagged as a "
+        "knife-edge call (default 1 mm)",
+    )
 
 
 class ChargeBonusSpec(Spec):
@@ -426,6 +431,7 @@ def _from_spec(spec: ScenarioSpec, source: str) -> Scenario:
             contact_tolerance=None if o.contact_tolerance is None else float(o.contact_tolerance),
             cover_by=o.cover_by,
             slide_through_engaged_enemy=o.slide_through_engaged_enemy,
+            knife_edge=None if o.knife_edge is None else float(o.knife_edge),
         ),
         rulers={k: float(v) for k, v in spec.rulers.items()},
         sides={k: tuple(v) for k, v in spec.sides.items()},

@@ -261,3 +261,73 @@ def test_every_shipped_example_keeps_to_the_placement_rule(path: Path) -> None:
     s = fwwrules.load(path)
     assert isinstance(s, Scenario)
     assert placement_problems(s) == []
+
+
+# --- every kind of placement the threat map must get right, on one board ------------------------
+
+
+def _cases_board() -> Scenario:
+    """Red shooters (one on a 60 mm Huge base, one to engage); a roof 60 mm high, a desk and a
+    wall without a height, and open ground."""
+
+    def red(mid: str, base: float, at: tuple[float, float]) -> Model:
+        return Model(mid, "red", base, at, skills={"rifle": 6}, weapons=("rifle",))
+
+    return Scenario(
+        models=(
+            red("gunner", 32.0, (40.0, 200.0)),
+            red("ogre", 60.0, (40.0, 60.0)),
+            red("brawler", 32.0, (330.0, 330.0)),
+        ),
+        terrain=(
+            Terrain("roof", "blocking", Rect((250.0, 200.0), (70.0, 70.0)), height=60.0),
+            Terrain("desk", "cover", Rect((170.0, 100.0), (40.0, 40.0))),
+            Terrain("wall", "blocking", Rect((150.0, 300.0), (20.0, 80.0))),
+        ),
+        weapons=(RIFLE,),
+        sides={"red": ("red",), "blue": ("blue",)},
+    )
+
+
+CASES = {
+    # name: (probe base, position, where a drag starts, what a ruling against it must show)
+    "on-a-piece-with-a-height": (32.0, (250.0, 200.0), (250.0, 260.0), "elevation.elevated"),
+    "on-a-cover-piece-without-one": (32.0, (170.0, 100.0), (170.0, 150.0), "elevation.standing-on"),
+    "on-a-blocking-piece-without-one": (
+        32.0,
+        (150.0, 300.0),
+        (200.0, 300.0),
+        "elevation.standing-on",
+    ),
+    "engaged": (32.0, (362.0, 330.0), (362.0, 380.0), "melee.shoot-into"),
+    "huge": (60.0, (120.0, 380.0), (60.0, 380.0), "huge"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_elevation_standing_on_every_kind_of_placement_agrees_everywhere(case: str) -> None:
+    """A probe standing on a piece with a height (Elevated over the shooters), on cover and
+    blocking pieces without one, engaged with a shooter and on a Huge base: ``check`` accepts
+    it, the threat map places it at the same height and its cells are the rulings', and a
+    panel's drag puts the model there, at that height."""
+    from fwwrules_widgets import AttackPanel
+
+    base, at, start_at, shows = CASES[case]
+    board = _cases_board()
+    s = _with_probe(board, at, base, "blue")
+    assert placement_problems(s) == [] and _checked(s)
+    tm = threat_map(board, "blue", base=base, positions=[at])
+    assert bool(tm.placeable[0]) and float(tm.elevation[0]) == s.model(PROBE).elevation
+    assert cells_of(tm, 0) == reference(board, "blue", base, at, s.model(PROBE).elevation)
+    rulings = [fwwrules.ruling(s, sid, PROBE) for sid in ("gunner", "ogre", "brawler")]
+    if shows == "huge":
+        assert s.board.models[PROBE].size == "huge"
+    else:
+        assert any(r.clause == shows for ruling in rulings for r in ruling.reasons), shows
+    # a panel's drag: the probe dragged there from open ground nearby ends there, at that height
+    start = replace(s, models=(*board.models, replace(s.model(PROBE), at=start_at, elevation=0)))
+    panel = AttackPanel(start, interactive=False)
+    u = panel.scenario.unit_mm
+    panel._dragged(PROBE, at[0] * u, at[1] * u)
+    assert panel.scenario.model(PROBE).at == at
+    assert panel.scenario.model(PROBE).elevation == s.model(PROBE).elevation

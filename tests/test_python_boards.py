@@ -102,6 +102,11 @@ FINDINGS: dict[str, tuple[Callable[[], Scenario], str, str]] = {
         "models[1].name.xx",
         "unknown key 'xx'",
     ),
+    "a knife edge wider than the margin search": (
+        lambda: board(options=fwwrules.Options(knife_edge=5000.0)),
+        "options.knife_edge",
+        "wider than the margin search reaches",
+    ),
     "overlapping bases": (
         lambda: with_model(1, at=(10.0, 0.0)),
         "models[1].at",

@@ -10,7 +10,7 @@ the exact path (:func:`fwwrules.ruling` on the scenario with the target added).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,7 +78,9 @@ class Layers:
 @dataclass(frozen=True, slots=True, eq=False)
 class Target:
     """The target at every position: centres and standing height (mm), base radius and size,
-    the shoot-into modifier where it is engaged, and where it would be engaged with a model."""
+    the shoot-into modifier where it is engaged, where it would be engaged with a model, and
+    the positions grouped by the solid pieces without a height it stands on there
+    (:func:`stood_on_groups`, once for every shooter)."""
 
     px: Array
     py: Array
@@ -87,6 +89,7 @@ class Target:
     size: str
     into: IntArray
     engaged_with: Callable[[str], BoolArray]
+    stood: Mapping[frozenset[str], BoolArray]
 
 
 def best_weapon(
@@ -261,24 +264,28 @@ def stood_on_groups(
 ) -> dict[frozenset[str], BoolArray]:
     """The positions of ``need`` grouped by the solid pieces without a height their centre
     lies on (``elevation.standing-on`` by :mod:`fwwrules.placement`: a base there stands on
-    them, at any elevation), after the group of no piece, which holds every position."""
+    them, at any elevation); the group of no piece holds the positions on none. The groups
+    part ``need``: each position is looked at once, with the pieces it stands on left out."""
     pieces = [
         t for t in board.terrain.values() if t.kind in SOLID_KINDS and not (t.height or 0.0) > 0.0
     ]
     ons = [centres_on(t, px, py) & need for t in pieces]
     hit = [k for k, on in enumerate(ons) if on.any()]
-    if not hit:
-        return {frozenset(): need}
-    # every position first on the whole board (the group of no piece takes them all)
-    rows = np.stack([ons[k] for k in hit], axis=1)
-    codes, index = np.unique(rows, axis=0, return_inverse=True)
-    index = index.reshape(-1)
-    out: dict[frozenset[str], BoolArray] = {frozenset(): need}
-    for g, code in enumerate(codes):
-        if not code.any():
-            continue
-        stood = frozenset(pieces[hit[k]].id for k in np.flatnonzero(code))
-        out[stood] = need & (index == g)
+    out: dict[frozenset[str], BoolArray] = {}
+    if len(hit) > 62:  # more pieces than bits: the rows of pieces themselves, sorted
+        rows = np.stack([ons[k] for k in hit], axis=1)
+        codes, index = np.unique(rows, axis=0, return_inverse=True)
+        for g, row in enumerate(codes):
+            stood = frozenset(pieces[hit[k]].id for k in np.flatnonzero(row))
+            out[stood] = need & (index.reshape(-1) == g)
+        return out
+    # the pieces under each position as one integer (bit b: the b-th piece hit)
+    code = np.zeros(len(px), dtype=np.int64)
+    for b, k in enumerate(hit):
+        code |= ons[k].astype(np.int64) << b
+    for value in np.unique(code[need]).tolist():
+        stood = frozenset(pieces[hit[b]].id for b in range(len(hit)) if value >> b & 1)
+        out[stood] = need & (code == value)
     return out
 
 
@@ -303,10 +310,10 @@ def _attack(
     visible = np.zeros(len(t.px), dtype=bool)
     cover_kinds = None
     # elevation.standing-on: the solid pieces without a height the target stands on block no
-    # line of sight to it. Leaving a piece out only lets more be seen, so the positions on
-    # the same pieces that the whole board hides are looked at again without them.
-    for stood, group in stood_on_groups(board, t.px, t.py, need).items():
-        again = group & ~visible
+    # line of sight to it, so each group of positions on the same pieces is looked at once,
+    # without them (the positions on no piece with the whole board)
+    for stood, group in t.stood.items():
+        again = group & need
         if not again.any():
             continue
         kinds, cover_kinds = shot_kinds_pair(
