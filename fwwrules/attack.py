@@ -25,6 +25,7 @@ Boundary cases
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .arguments import flag
 from .arguments import scenario as scenario_arg
@@ -37,12 +38,14 @@ from .close_combat import (
     shoot_into,
     stunned_attacker,
 )
+from .closeness import LazyMargins
 from .context import AttackContext
 from .cover import line_of_cover
 from .data import Scenario
 from .engagement import engagements
 from .errors import QueryError
 from .los import shot_line_of_sight
+from .margins import attack_margins
 from .pieces import BANDS, Model, Weapon
 from .ranges import ranges_step
 from .rulesets import ruleset, ruleset_name
@@ -269,4 +272,17 @@ def ruling(
         labels={**ctx.scenario.names(), ctx.weapon.id: ctx.weapon.name or ctx.weapon.id},
         modifiers=dict(folded.modifiers),
         reacting_to_charge=ctx.reacting_to_charge,
+        margins_box=_lazy_margins(
+            ctx, (attacker, target, weapon, rules, band, quick, reacting_to_charge)
+        ),
     )
+
+
+def _lazy_margins(ctx: AttackContext, query: tuple[Any, ...]) -> LazyMargins:
+    """How close the call is (:mod:`fwwrules.margins`), computed when first asked, never by
+    the ruling itself; each probe rules the same ``query`` on a board where one model moved."""
+
+    def probe(moved: Scenario) -> AttackRuling:
+        return ruling(moved, *query)
+
+    return LazyMargins(lambda base, knife, only: attack_margins(ctx, base, probe, knife, only))

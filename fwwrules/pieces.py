@@ -277,3 +277,6 @@ class Options:
     contact_tolerance: float | None = None
     cover_by: CoverBy = "side"
     slide_through_engaged_enemy: bool = False
+    knife_edge: float | None = None
+    """A margin below this (in the scenario's units) makes a knife-edge call
+    (:data:`~fwwrules.constants.KNIFE_EDGE_MM` when ``None``)."""

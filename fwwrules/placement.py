@@ -190,15 +190,21 @@ class Clash:
 
 
 def _piece_clashes(
-    board: Board, px: Array, py: Array, r: float, elevation_mm: Array, tol: float | None = None
+    board: Board,
+    px: Array,
+    py: Array,
+    r: float,
+    elevation_mm: Array,
+    tol: float | None = None,
+    skip: frozenset[str] = frozenset(),
 ) -> Iterator[tuple[ModelRef | TerrainRef, ClashHow, BoolArray, Array]]:
-    """Per solid piece: where a base stands below its top with the centre on it, and where it
-    overlaps it by more than the contact tolerance with the centre off it and not above its
-    height (masks and depths, mm). ``tol``: the contact tolerance (the board's by default; a
-    drag stops at 0, at the edge itself)."""
+    """Per solid piece (those of ``skip`` left out): where a base stands below its top with the
+    centre on it, and where it overlaps it by more than the contact tolerance with the centre
+    off it and not above its height (masks and depths, mm). ``tol``: the contact tolerance
+    (the board's by default; a drag stops at 0, at the edge itself)."""
     tol = board.contact_tolerance if tol is None else tol
     for t in board.terrain.values():
-        if t.kind not in SOLID_KINDS:
+        if t.kind not in SOLID_KINDS or t.id in skip:
             continue
         x0, y0, x1, y1 = t.polygon.bounds
         near = (px >= x0 - r) & (px <= x1 + r) & (py >= y0 - r) & (py <= y1 + r)
@@ -243,14 +249,16 @@ def placeable_v(
     elevation_mm: Array,
     skip: frozenset[str] = frozenset(),
     tol: float | None = None,
+    skip_pieces: frozenset[str] = frozenset(),
 ) -> BoolArray:
     """The placement rule at many positions: where a base of radius ``r`` (mm) centred at
-    ``(px, py)`` standing at ``elevation_mm`` may stand (the models of ``skip`` left out;
-    ``tol``: the contact tolerance for the pieces, the board's by default)."""
+    ``(px, py)`` standing at ``elevation_mm`` may stand (the models of ``skip`` and the pieces
+    of ``skip_pieces`` left out; ``tol``: the contact tolerance for the pieces, the board's by
+    default)."""
     ok = np.ones(len(px), dtype=bool)
     for _, _, bad, _ in _base_clashes(board, px, py, r, elevation_mm, skip):
         ok &= ~bad
-    for _, _, bad, _ in _piece_clashes(board, px, py, r, elevation_mm, tol):
+    for _, _, bad, _ in _piece_clashes(board, px, py, r, elevation_mm, tol, skip_pieces):
         ok &= ~bad
     return ok
 

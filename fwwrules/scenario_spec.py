@@ -43,6 +43,7 @@ from .board import TERRAIN_CIRCLE_QUAD_SEGMENTS
 from .constants import (
     BOUNDARY_TOLERANCE_MM,
     LENGTH_EPSILON_MM,
+    MARGIN_RADIUS_MM,
     MAX_CONTACT_TOLERANCE_MM,
     MAX_COORDINATE,
     MAX_MODEL_WEAPONS,
@@ -122,6 +123,11 @@ class OptionsSpec(Spec):
     )
     slide_through_engaged_enemy: StrictBool = Field(
         False, description="Let a slide pass through the engaged enemy (German reading)"
+    )
+    knife_edge: NonNegative | None = Field(
+        None,
+        description="A ruling whose smallest margin (in `units`) is below this is flagged as a "
+        "knife-edge call (default 1 mm)",
     )
 
 
@@ -447,6 +453,7 @@ def _from_spec(spec: ScenarioSpec, source: str) -> Scenario:
             contact_tolerance=None if o.contact_tolerance is None else float(o.contact_tolerance),
             cover_by=o.cover_by,
             slide_through_engaged_enemy=o.slide_through_engaged_enemy,
+            knife_edge=None if o.knife_edge is None else float(o.knife_edge),
         ),
         rulers={k: float(v) for k, v in spec.rulers.items()},
         sides={k: tuple(v) for k, v in spec.sides.items()},
@@ -492,6 +499,7 @@ def _semantic_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
     problems.extend(_faction_problems(spec, doc))
     problems.extend(_length_problems(spec, doc, unit))
     problems.extend(_tolerance_problems(spec, doc, unit))
+    problems.extend(_knife_edge_problems(spec, doc, unit))
     problems.extend(_shape_problems(spec, doc, unit))
     problems.extend(_total_vertex_problems(spec, doc))
     for i, weapon in enumerate(spec.weapons):
@@ -712,6 +720,21 @@ def _tolerance_problems(spec: ScenarioSpec, doc: Document, unit: float) -> list[
             ("options", "contact_tolerance"),
             f"a contact tolerance of {tolerance * unit:g} mm is too wide; the limit is "
             f"{limit:g} mm ({why}): rulers and elevation use it too",
+        )
+    ]
+
+
+def _knife_edge_problems(spec: ScenarioSpec, doc: Document, unit: float) -> list[Problem]:
+    """``options.knife_edge`` wider than the margin search reaches (:data:`MARGIN_RADIUS_MM`):
+    a margin beyond the search radius is not known, so it cannot be called a knife edge."""
+    value = spec.options.knife_edge
+    if value is None or value * unit <= MARGIN_RADIUS_MM + LENGTH_EPSILON_MM:
+        return []
+    return [
+        doc.problem(
+            ("options", "knife_edge"),
+            f"a knife edge of {value * unit:g} mm is wider than the margin search reaches "
+            f"({MARGIN_RADIUS_MM:g} mm, MARGIN_RADIUS_MM)",
         )
     ]
 

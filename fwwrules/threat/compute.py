@@ -30,7 +30,16 @@ from ..pieces import Model
 from ..placement import placeable_v, standing_height_v
 from ..rulesets import ruleset
 from ..thresholds import contact_reach
-from .shooter import NO_REASON, Clauses, Layers, Target, choose, shooter_layer, weapon_indices
+from .shooter import (
+    NO_REASON,
+    Clauses,
+    Layers,
+    Target,
+    choose,
+    shooter_layer,
+    stood_on_groups,
+    weapon_indices,
+)
 
 _DELTA = THREAT_SURE_MARGIN_MM
 
@@ -180,7 +189,8 @@ def compute(
         return touching.get(model_id, nobody) & scenario.opposing(probe, m)
 
     into = np.where(engaged, ruleset(q.rules).shoot_into_modifier, 0).astype(np.int32)
-    target = Target(px, py, rt, elev_mm, size_class(2 * rt), into, engaged_with)
+    stood = stood_on_groups(scenario.board, px, py, where)
+    target = Target(px, py, rt, elev_mm, size_class(2 * rt), into, engaged_with, stood)
     for j, sid in enumerate(q.shooters):
         if sid in touching:
             hard[live & touching[sid] & only[:, j], j] = True

@@ -10,7 +10,7 @@ the exact path (:func:`fwwrules.ruling` on the scenario with the target added).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,7 +78,9 @@ class Layers:
 @dataclass(frozen=True, slots=True, eq=False)
 class Target:
     """The target at every position: centres and standing height (mm), base radius and size,
-    the shoot-into modifier where it is engaged, and where it would be engaged with a model."""
+    the shoot-into modifier where it is engaged, where it would be engaged with a model, and
+    the positions grouped by the solid pieces without a height it stands on there
+    (:func:`stood_on_groups`, once for every shooter)."""
 
     px: Array
     py: Array
@@ -87,6 +89,7 @@ class Target:
     size: str
     into: IntArray
     engaged_with: Callable[[str], BoolArray]
+    stood: Mapping[frozenset[str], BoolArray]
 
 
 def best_weapon(
@@ -309,7 +312,10 @@ def _attack(
     # elevation.standing-on: the solid pieces without a height the target stands on block no
     # line of sight to it, so each group of positions on the same pieces is looked at once,
     # without them (the positions on no piece with the whole board)
-    for stood, again in stood_on_groups(board, t.px, t.py, need).items():
+    for stood, group in t.stood.items():
+        again = group & need
+        if not again.any():
+            continue
         kinds, cover_kinds = shot_kinds_pair(
             board,
             attacker_huge=board.models[sid].size == "huge",
