@@ -45,6 +45,7 @@ from matplotlib.path import Path as MplPath
 from matplotlib.text import Text
 
 from fwwrules.arguments import table_size
+from fwwrules.board import BASE_SIZES_MM
 from fwwrules.catalogue import check_lang
 from fwwrules.checks import ident_from
 from fwwrules.constants import MM_PER_INCH
@@ -67,8 +68,8 @@ from .view import BoardView, png_bytes
 XY = tuple[float, float]
 Data = dict[str, Any]
 
-BASE_CLASSES_MM: Mapping[str, float] = {"normal": 32.0, "large": 40.0, "huge": 60.0}
-"""The rulebook's base sizes (``size.classes``): Normal 32 mm, Large 40 mm, Huge 60 mm."""
+BASE_CLASSES_MM: Mapping[str, float] = BASE_SIZES_MM
+"""The rulebook's base sizes (``size.classes``, :data:`fwwrules.board.BASE_SIZES_MM`)."""
 
 HISTORY_LIMIT = 200
 """Undo steps kept; older ones are dropped (the board itself is never lost)."""
@@ -766,7 +767,11 @@ class BoardEditor(ControlPanel):
             options=[*BASE_CLASSES_MM, "other"], value="normal", **kw
         )
         self.diameter = widgets.BoundedFloatText(
-            value=_round(32.0 / self.unit_mm), min=0.0, max=1e6, step=0.01, **kw
+            value=_round(BASE_CLASSES_MM["normal"] / self.unit_mm),
+            min=0.0,
+            max=1e6,
+            step=0.01,
+            **kw,
         )
         self.skills = widgets.Text(value="", placeholder="rifle 6, melee 5, thrown 5 red", **kw)
         self.weapons = widgets.SelectMultiple(options=list(STOCK_WEAPONS), value=(), rows=3, **kw)

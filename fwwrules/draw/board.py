@@ -47,7 +47,8 @@ from matplotlib.text import Text
 from matplotlib.typing import LineStyleType
 
 from ..catalogue import LANGS, side_name
-from ..elevation import significant_edges
+from ..checks import usable as checked_scenario
+from ..elevation import pieces_under, significant_edges
 from ..engagement import engagements as engagement_graph
 from ..pieces import Bounds, EdgeRef, ModelRef, PieceRef, TerrainRef
 from .artists import DEFAULT_STYLE as DEFAULT_STYLE
@@ -535,6 +536,7 @@ def draw_board(
     whole table (:func:`table_view`). :func:`frame_view` gives the view of the models, and
     :func:`set_view` changes the view of a drawn board (a panel's zoom and pan).
     """
+    scenario = checked_scenario(scenario, "draw_board")  # a board built in Python too
     if ax is None:
         ax = new_axes(style.figsize, style.dpi, style.margins, pyplot=True)
     view = view or table_view(scenario, style)
@@ -886,6 +888,16 @@ def _title(scenario: Scenario, ruling: AttackRuling | None, lang: str) -> str:
     return title if ruling is None else f"{title}\n{ruling.headline(lang)}"
 
 
+def _standing_text(scenario: Scenario, model_id: str, lang: str) -> str:
+    """`` on <piece>`` when the model stands on a piece (``elevation.standing-on``, the
+    placement rule: the highest piece under it), else nothing."""
+    under = pieces_under(scenario, model_id)
+    if not under:
+        return ""
+    name = scenario.display_names(lang).get(under[0], under[0])
+    return " " + draw_word("on-piece", lang).replace("{piece}", name)
+
+
 def _update_bases(artists: BoardArtists, scenario: Scenario, lang: str) -> None:
     """Every model's base and label where the scenario has it (new models get theirs);
     models no longer in the scenario are hidden."""
@@ -900,7 +912,7 @@ def _update_bases(artists: BoardArtists, scenario: Scenario, lang: str) -> None:
         base.set_center((d.x, d.y))
         base.set_radius(max(d.r, float(artists.state.get("min_base_mm", 0.0))))
         base.set_visible(True)
-        text = m.label_in(lang)
+        text = m.label_in(lang) + _standing_text(scenario, m.id, lang)
         if m.elevation:
             text += f" ↑{_length(m.elevation, scenario.units, lang)}"
         lab = artists.labels[m.id]
