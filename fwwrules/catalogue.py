@@ -2299,6 +2299,50 @@ UI_TEXT: dict[str, Entry] = {
     "draw/rules-vts": {"en": "Vault-Tec Simulator", "de": "Vault-Tec Simulator"},
     "draw/contact-kept": {"en": "contact kept", "de": "Kontakt gehalten"},
     "draw/contact-broken": {"en": "contact broken", "de": "Kontakt verloren"},
+    "draw/side-title": {
+        "en": "Side view along the Line of Cover: {attacker} → {target}",
+        "de": "Seitenansicht entlang der Deckungslinie: {attacker} → {target}",
+    },
+    "draw/side-x": {
+        "en": "along the Line of Cover from the shooter's centre (mm)",
+        "de": "entlang der Deckungslinie ab der Mitte des Schützen (mm)",
+    },
+    "draw/side-y": {"en": "height (mm)", "de": "Höhe (mm)"},
+    "draw/side-figures": {
+        "en": "Figures drawn {height} tall: a drawing aid, the rules measure the bases' heights.",
+        "de": "Figuren {height} hoch gezeichnet: nur zur Anschauung, die Regeln messen die Höhe "
+        "der Bases.",
+    },
+    "draw/side-scaled": {
+        "en": "Heights drawn ×{factor} against distances.",
+        "de": "Höhen ×{factor} gegenüber den Abständen gezeichnet.",
+    },
+    "draw/side-flat": {
+        "en": "No heights on this shot: both bases and everything on the line stand on the table.",
+        "de": "Keine Höhen bei diesem Schuss: beide Bases und alles auf der Linie stehen auf dem "
+        "Tisch.",
+    },
+    "draw/side-orange": {"en": "Orange ruler: {length}", "de": "Oranges Lineal: {length}"},
+    "draw/side-no-height": {"en": "no height given", "de": "ohne Höhenangabe"},
+    "draw/side-drop": {"en": "drop {drop}", "de": "{drop} Gefälle"},
+    "draw/side-elevated": {"en": "Elevated", "de": "Höhenvorteil"},
+    "draw/side-not-elevated": {"en": "not Elevated", "de": "kein Höhenvorteil"},
+    "draw/side-edge-far": {
+        "en": "edge beyond Orange: blocks line of sight",
+        "de": "Kante weiter als Orange: blockiert die Sichtlinie",
+    },
+    "draw/side-edge-near": {
+        "en": "edge within Orange: does not block",
+        "de": "Kante innerhalb von Orange: blockiert nicht",
+    },
+    "draw/side-edge-cover": {
+        "en": "edge within Orange: cover",
+        "de": "Kante innerhalb von Orange: Deckung",
+    },
+    "draw/side-within": {
+        "en": "only cover within Orange of the target counts",
+        "de": "nur Deckung innerhalb von Orange um das Ziel zählt",
+    },
     "draw/small-bases": {
         "en": "base too small to see: drawn larger",
         "de": "Base zu klein zum Sehen: größer gezeichnet",
