@@ -37,6 +37,7 @@ from typing import Any
 from .attack import ruling
 from .catalogue import check_lang, render
 from .data import Scenario
+from .pieces import Name
 from .rulesets import CORE, VTS, Ruleset
 from .rulings import AttackRuling, Reason
 from .shot import Target
@@ -52,10 +53,10 @@ class Difference:
     vts: Any
     reason: Reason
 
-    def text(self, lang: str = "en", labels: Mapping[str, str] | None = None) -> str:
+    def text(self, lang: str = "en", labels: Mapping[str, Name] | None = None) -> str:
         return self.reason.text(lang, labels)
 
-    def to_dict(self, lang: str = "en", labels: Mapping[str, str] | None = None) -> dict[str, Any]:
+    def to_dict(self, lang: str = "en", labels: Mapping[str, Name] | None = None) -> dict[str, Any]:
         return {
             "clause": self.clause,
             "core": self.core,
@@ -164,7 +165,8 @@ class Comparison:
     differences: tuple[Difference, ...]
 
     @property
-    def labels(self) -> Mapping[str, str]:
+    def labels(self) -> Mapping[str, Name]:
+        """Name by id (one text, or one per language), as the rulings keep them."""
         return self.core.labels
 
     def headline(self, lang: str = "en") -> str:

@@ -301,10 +301,13 @@ def ui(key: str, lang: str, **values: Any) -> str:
     return text.format(**values) if values else text
 
 
-def names(question: Question) -> dict[str, str]:
+def names(question: Question, lang: str = "en") -> dict[str, str]:
+    """The display names of the answer's pieces in ``lang`` (a name may be given per
+    language)."""
+    from fwwrules.rulings import names_in
+
     got = answer(question)
-    labels = getattr(got, "labels", None) or {}
-    return dict(labels)
+    return names_in(getattr(got, "labels", None) or {}, lang)
 
 
 def clause_link(clause: str) -> str:
@@ -349,7 +352,7 @@ def show_fact(fact: Fact, value: Any, lang: str, labels: dict[str, str]) -> str:
 
 
 def _said(row: Row, lang: str, book: bool) -> str:
-    labels = names(row.question)
+    labels = names(row.question, lang)
     seen: list[str] = []
     for f in facts(row):
         text = show_fact(f, f.claim.value if book else f.engine, lang, labels)

@@ -443,7 +443,7 @@ class BoardEditor(ControlPanel):
         *,
         base: str | float | None = None,
         faction: str | None = None,
-        name: str | None = None,
+        name: str | Mapping[str, str] | None = None,
         skills: Mapping[str, Any] | None = None,
         weapons: Sequence[str] | None = None,
         ident: str | None = None,
@@ -451,8 +451,9 @@ class BoardEditor(ControlPanel):
         """Place a model with its base centre at ``at``; returns its id.
 
         ``base`` is a size class (``normal``, the default, ``large``, ``huge``: 32, 40, 60 mm)
-        or a diameter in scenario units; ``faction`` defaults to ``player``; the id is made
-        from the name (or the faction) unless ``ident`` gives one. Weapons named
+        or a diameter in scenario units; ``faction`` defaults to ``player``; ``name`` is one
+        text or one per language (``{"en": ..., "de": ...}``); the id is made from the
+        (English) name (or the faction) unless ``ident`` gives one. Weapons named
         from the stock profiles (``pistol``, ``rifle`` ...) are added to the file's weapon
         list. Refused when the base would overlap another base on the same level.
         """
@@ -466,9 +467,10 @@ class BoardEditor(ControlPanel):
             base = _round(BASE_CLASSES_MM[base] / self.unit_mm)
         data = self.data
         faction = "player" if faction is None else faction
-        model: Data = {"id": ident or self._new_id(name or faction or "model", data)}
+        label = title_in(name, "en") if name else None
+        model: Data = {"id": ident or self._new_id(label or faction or "model", data)}
         if name:
-            model["name"] = name
+            model["name"] = name if isinstance(name, str) else dict(name)
         model.update(faction=faction, base=base, at=list(self.snap(at)))
         if skills:
             model["skills"] = dict(skills)
@@ -576,9 +578,10 @@ class BoardEditor(ControlPanel):
         form.update({k: v for k, v in props.items() if v is not None})
         data = self.data
         name = form.get("name") or None
-        piece: Data = {"id": form.get("ident") or self._new_id(name or form["kind"], data)}
+        label = title_in(name, "en") if name else None
+        piece: Data = {"id": form.get("ident") or self._new_id(label or form["kind"], data)}
         if name:
-            piece["name"] = name
+            piece["name"] = name if isinstance(name, str) else dict(name)
         piece["kind"] = form["kind"]
         piece.update(shape)
         for key in ("height", "huge", "elevated"):
@@ -905,7 +908,7 @@ class BoardEditor(ControlPanel):
             base = _round(self.diameter.value)
         return {
             "faction": self.faction.value.strip(),
-            "name": self.name.value.strip(),
+            "name": titled(None, self.lang.value, self.name.value),  # in the language shown
             "base": base,
             "skills": skills,
             "weapons": list(self.weapons.value),
@@ -918,7 +921,7 @@ class BoardEditor(ControlPanel):
                 height = float(height)
         return {
             "kind": self.kind.value,
-            "name": self.piece_name.value.strip(),
+            "name": titled(None, self.lang.value, self.piece_name.value),
             "height": height or None,
             "huge": self.huge.value or None,
             "elevated": self.elevated.value or None,
@@ -934,12 +937,17 @@ class BoardEditor(ControlPanel):
             raise self._refuse(ui("nothing-selected", self.lang.value))
         where = self._find(self.selected)
         assert where is not None
+        item = self._data[where[0]][where[1]]
+        form = self._model_form() if where[0] == "models" else self._terrain_form()
+        # the name field edits the name in the editor's language (a name per language keeps
+        # the other languages' names, as the title does)
+        text = (self.name if where[0] == "models" else self.piece_name).value
+        form["name"] = titled(item.get("name"), self.lang.value, text)
         if where[0] == "models":
-            form = self._model_form()
             base = form.pop("base")
             self.set_model(self.selected, base=base, **form)
         else:
-            self.set_terrain(self.selected, **self._terrain_form())
+            self.set_terrain(self.selected, **form)
 
     def _delete_selected(self) -> None:
         if self.selected is None:
@@ -966,7 +974,7 @@ class BoardEditor(ControlPanel):
         with self._held():
             if where[0] == "models":
                 self.faction.value = str(item.get("faction", ""))
-                self.name.value = str(item.get("name", ""))
+                self.name.value = title_in(item.get("name"), self.lang.value) or ""
                 base = float(item["base"])
                 cls = next(
                     (k for k, mm in BASE_CLASSES_MM.items() if _round(mm / self.unit_mm) == base),
@@ -983,7 +991,7 @@ class BoardEditor(ControlPanel):
                 self.weapons.value = tuple(offered)
             else:
                 self.kind.value = item.get("kind", "cover")
-                self.piece_name.value = str(item.get("name", ""))
+                self.piece_name.value = title_in(item.get("name"), self.lang.value) or ""
                 h = item.get("height")
                 self.height.value = "" if h is None else f"{h:g}"
                 self.huge.value = item.get("huge") or NONE
@@ -1162,7 +1170,7 @@ class BoardEditor(ControlPanel):
         self._add(patch)
         self.pieces[ident] = patch
         cx, cy = piece_centre(piece)
-        text = piece.get("name") or ident
+        text = title_in(piece.get("name"), self.lang.value) or ident
         self.labels[ident] = self._add(
             self.ax.text(
                 cx,
@@ -1200,7 +1208,7 @@ class BoardEditor(ControlPanel):
         )
         self._add(base)
         self.bases[ident] = base
-        name = m.get("name") or ident
+        name = title_in(m.get("name"), self.lang.value) or ident
         self.labels[ident] = self._add(
             self.ax.text(
                 *at,

@@ -349,9 +349,10 @@ def _add_scale_bar(ax: Axes, scenario: Scenario, style: BoardStyle) -> None:
     ax._fwwrules_scale_bar = anchored  # type: ignore[attr-defined]
 
 
-def _piece_label(scenario: Scenario, ref: PieceRef) -> str:
-    """A piece's display name (its id when it has none); touching pieces joined by " + "."""
-    names = scenario.display_names()
+def _piece_label(scenario: Scenario, ref: PieceRef, lang: str) -> str:
+    """A piece's display name in ``lang`` (its id when it has none); touching pieces joined by
+    " + "."""
+    names = scenario.display_names(lang)
     if isinstance(ref, TerrainRef):
         return " + ".join(names.get(tid, tid) for tid in ref.ids)
     if isinstance(ref, ModelRef):
@@ -899,7 +900,7 @@ def _update_bases(artists: BoardArtists, scenario: Scenario, lang: str) -> None:
         base.set_center((d.x, d.y))
         base.set_radius(max(d.r, float(artists.state.get("min_base_mm", 0.0))))
         base.set_visible(True)
-        text = m.label
+        text = m.label_in(lang)
         if m.elevation:
             text += f" ↑{_length(m.elevation, scenario.units, lang)}"
         lab = artists.labels[m.id]
@@ -930,7 +931,7 @@ def _update_terrain_labels(artists: BoardArtists, scenario: Scenario, lang: str)
     unlabelled = 0
     for t in scenario.terrain:
         named = t.name is not None or t.height is not None or style.label_unnamed_terrain
-        lines = [t.label] if named else []
+        lines = [t.label_in(lang)] if named else []
         if t.height is not None:
             lines.append(f"{draw_word('height', lang)} {_length(t.height, scenario.units, lang)}")
         tl = artists.terrain_labels.get(t.id)
@@ -1170,7 +1171,7 @@ def _draw_ignored_notes(
     for ref in ignored:
         at = _anchor(scenario, ref)
         if at is not None:
-            notes.append((at, f"{_piece_label(scenario, ref)}: {draw_word('ignored', lang)}"))
+            notes.append((at, f"{_piece_label(scenario, ref, lang)}: {draw_word('ignored', lang)}"))
     _sync_texts(
         artists,
         artists.ignored_labels,
@@ -1390,7 +1391,7 @@ def _draw_slide(
         if r.key == "breaks-on-path" and r.params.get("model") not in breaks:
             breaks.append(str(r.params["model"]))
     if breaks:
-        names = {m.id: m.label for m in scenario.models}
+        names = {m.id: m.label_in(lang) for m in scenario.models}
         who = ", ".join(names.get(str(b), str(b)) for b in breaks)
         text += f" ({draw_word('breaks', lang)} {who})"
     label = artists.slide_label
@@ -1416,7 +1417,7 @@ def _draw_slide_breaks(
     if artists.slide_breaks is None:
         return
     u = scenario.unit_mm
-    names = {m.id: m.label for m in scenario.models}
+    names = {m.id: m.label_in(lang) for m in scenario.models}
     seen: dict[XY, str] = {}
     for model, _blocker, (bx, by) in () if slide is None else slide.breaks_at:
         seen.setdefault((float(bx) * u, float(by) * u), names.get(model, model))

@@ -354,6 +354,9 @@ def update_grid(
         circle.set_facecolor(look.face)
         circle.set_hatch(look.hatch)
     artists.roles = roles
+    for cr in scenario.creatures:  # each creature's name in ``lang``
+        if cr.id in artists.labels:
+            artists.labels[cr.id].set_text(cr.label_in(lang))
     # The grid's title in ``lang`` (a file's title per language), then the ruling's headline.
     text = _grid_title(scenario, ruling, lang)
     set_titles(artists.ax, [_grid_title(scenario, ruling, other) for other in LANGS])
