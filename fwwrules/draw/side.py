@@ -45,6 +45,7 @@ from matplotlib.transforms import Bbox
 from ..catalogue import length as length_text
 from ..catalogue import number, signed
 from ..elevation import SignificantEdge, edge_crossed, significant_edges
+from ..rulings import names_in
 from .artists import DEFAULT_STYLE, BoardStyle, label_box
 from .board import RULER_COLOURS, hatch_colour, side_looks
 from .figure import figure_of, new_axes
@@ -484,7 +485,7 @@ def _decorate(art: SideArtists, ruling: AttackRuling, style: SideStyle, lang: st
     """Title, axis labels, the legend and the caption below the section; then the layout
     (:func:`_lay_out`)."""
     ax, cut = art.ax, art.section
-    names = ruling.display_names()
+    names = names_in(ruling.display_names(), lang)
     title = _say(
         "title",
         lang,
@@ -672,7 +673,7 @@ def _label_texts(
 ) -> list[Label]:
     """The labels: each model (name, height of its base), each piece the Line of Cover meets
     (name, height, what the ruling says of it), each edge (its drop), each Orange mark."""
-    names = ruling.display_names()
+    names = names_in(ruling.display_names(), lang)
     cut = art.section
     out: list[Label] = []
     for m in (cut.attacker, cut.target):
