@@ -494,14 +494,16 @@ def _small_png(data: bytes) -> bytes:
 
 @cache
 def _code_digest() -> str:
-    """What every picture depends on besides its answer: the drawing code, the catalogue,
-    matplotlib's version and the picture's size and colours."""
+    """What every picture depends on besides its answer: the drawing code, the catalogue (its
+    code and its gettext files), matplotlib's version and the picture's size and colours."""
     import matplotlib
 
     h = hashlib.sha256(matplotlib.__version__.encode())
     for path in sorted((REPO / "fwwrules" / "draw").rglob("*.py")):
         h.update(path.read_bytes())
     h.update((REPO / "fwwrules" / "catalogue.py").read_bytes())
+    for path in sorted((REPO / "fwwrules" / "locale").glob("*.po")):  # the catalogue's texts
+        h.update(path.read_bytes())
     h.update(f"{PICTURE_WIDTH} {PICTURE_COLOURS}".encode())
     return h.hexdigest()
 
