@@ -902,16 +902,27 @@ def _overlap_problems(spec: ScenarioSpec, doc: Document, unit: float) -> list[Pr
     return problems
 
 
-def parse_scenario(doc: Document) -> Scenario:
-    """Validate a parsed document as a scenario; every problem is reported at once."""
+def read_scenario(doc: Document) -> tuple[Scenario, list[Problem]]:
+    """The scenario a parsed document describes, and every problem its cross-checks find
+    (overlapping bases, crossing outlines ...: what :func:`parse_scenario` refuses it for).
+    A field that is not what the format allows (a word for a number, an unknown key) leaves no
+    scenario to describe: :class:`~fwwrules.errors.ScenarioError` with every such problem.
+
+    The board editor keeps a board with cross-check problems (drawn red, listed, not saved);
+    a file is loaded by :func:`parse_scenario`, which refuses both kinds."""
     try:
         spec = ScenarioSpec.model_validate(doc.data)
     except ValidationError as exc:
         raise ScenarioError(doc.source, problems_from_validation(doc, exc, ScenarioSpec)) from None
-    problems = _semantic_problems(spec, doc)
+    return _from_spec(spec, doc.source), _semantic_problems(spec, doc)
+
+
+def parse_scenario(doc: Document) -> Scenario:
+    """Validate a parsed document as a scenario; every problem is reported at once."""
+    scenario, problems = read_scenario(doc)
     if problems:
         raise ScenarioError(doc.source, problems)
-    return _from_spec(spec, doc.source)
+    return scenario
 
 
 def load_scenario(path: str | os.PathLike[str]) -> Scenario:

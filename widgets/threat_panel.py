@@ -13,6 +13,7 @@ from typing import Any
 import ipywidgets as widgets
 
 import fwwrules
+from fwwrules.board import DEFAULT_BASE_MM
 from fwwrules.catalogue import side_name
 from fwwrules.data import Scenario
 from fwwrules.draw import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board, update_board
@@ -69,7 +70,7 @@ class ThreatPanel(ControlPanel):
         self.step = step
         # The grid stays put while models move (the default area follows the contents).
         u = scenario.unit_mm
-        b = base if base is not None else 32.0 / u
+        b = base if base is not None else DEFAULT_BASE_MM / u
         self.area = area if area is not None else default_area(scenario, b)
         self.result: ThreatMap | None = None
         self.error: str | None = None

@@ -23,15 +23,13 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from ..arguments import number
+from ..board import DEFAULT_BASE_MM as DEFAULT_BASE_MM  # the target's base by default
 from ..constants import LENGTH_EPSILON_MM, MAX_THREAT_POSITIONS
 from ..data import Scenario
 from ..errors import QueryError
 from ..kernels import Array, BoolArray, IndexArray
 from ..pieces import Bounds
 from .cost import Load, too_costly
-
-DEFAULT_BASE_MM = 32.0
-"""The target's base when none is given: the rulebook's Normal base."""
 
 DEFAULT_STEP_MM = 6.35
 """The grid step when none is given: a quarter inch (grown to stay within the limit)."""
