@@ -31,7 +31,7 @@ help:
 	@echo "make format - apply ruff's formatter and fixes"
 	@echo "make bench  - print the benchmark figures"
 	@echo "make notebooks-regen - re-execute notebooks and store their outputs"
-	@echo "make docs   - regenerate docs/rules.md from the catalogue, code, tests and notebooks"
+	@echo "make docs   - regenerate docs/rules.md and docs/conformance.md (with its pictures)"
 
 # The environment is rebuilt whenever pyproject.toml changes. pip only brings uv, which
 # installs the rest (several times faster than pip here). Never let uv fetch an interpreter;
@@ -104,8 +104,11 @@ notebooks-regen: $(STAMP)
 	$(BIN)/python tools/regen_notebooks.py
 
 # docs/rules.md is generated (about a second); tests/test_docs_rules.py checks it is current.
+# docs/conformance.md too (tests/test_conformance.py); its pictures are drawn again only when
+# what they show may have changed (a few seconds each).
 docs: $(STAMP)
 	$(BIN)/python tools/make_docs.py
+	$(BIN)/python tools/make_conformance.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache artifacts build dist *.egg-info

@@ -28,9 +28,7 @@ from .pieces import Bounds, Circle, Model, Rect, Terrain
 SizeClass = Literal["normal", "large", "huge"]
 SIZE_RANK: Mapping[str, int] = {"normal": 0, "large": 1, "huge": 2}
 SIZE_CLASSES: tuple[SizeClass, ...] = get_args(SizeClass)
-BASE_SIZES_MM: Mapping[str, float] = MappingProxyType(
-    {"normal": 32.0, "large": 40.0, "huge": 60.0}
-)
+BASE_SIZES_MM: Mapping[str, float] = MappingProxyType({"normal": 32.0, "large": 40.0, "huge": 60.0})
 """``size.classes``: the rulebook's base of each size class, Normal 32 mm, Large 40 mm, Huge
 60 mm; the Large and Huge bases are also where those classes begin (:func:`size_class`). The
 one definition: the editor's base sizes and every default base come from here."""

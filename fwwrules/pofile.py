@@ -137,7 +137,7 @@ def parse_po(lines: Iterable[str], path: str = "<string>") -> PoFile:
     ... msgstr "Language: de\\\\n"
     ...
     ... #, python-brace-format
-    ... msgctxt "size.classes"
+    ... msgctxt "example/size"
     ... msgid "{model} stands on a base of {diameter}: {size}."
     ... msgstr ""
     ... "{model} steht auf einer Base von {diameter}: "
@@ -145,7 +145,7 @@ def parse_po(lines: Iterable[str], path: str = "<string>") -> PoFile:
     ... '''.splitlines())
     >>> po.header["Language"]
     'de'
-    >>> m = po.messages[("size.classes", "{model} stands on a base of {diameter}: {size}.")]
+    >>> m = po.messages[("example/size", "{model} stands on a base of {diameter}: {size}.")]
     >>> m.strings
     ('{model} steht auf einer Base von {diameter}: Größenklasse {size}.',)
     >>> sorted(m.flags)

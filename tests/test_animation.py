@@ -147,3 +147,23 @@ def test_slide_animation_from_python_saves_every_format(
     assert "<script" in legal._repr_html_()
     with pytest.raises(QueryError):
         legal.save(tmp_path / "s.avi")
+
+
+def test_the_html_player_needs_no_network_and_its_frames_are_sharp(legal: SlideAnimation) -> None:
+    """Nothing is fetched (matplotlib's player links Font Awesome from a CDN: offline its
+    buttons were empty squares), and the frames are drawn at twice the board's own size and
+    shown at that size, as a panel's board is on a high-density screen (the notebook's
+    player drew them at 72 dpi, its text about 7 px high)."""
+    import base64
+    import io as _io
+
+    page = legal._repr_html_()
+    assert not re.search(r"https?://", page) and "<link" not in page
+    assert "font-awesome" not in page and 'class="fa ' not in page
+    shown = re.search(r'<img id="_anim_img[0-9a-f]+" src="data:image/png;base64,([^"]+)"'
+                      r' alt="" style="width:(\d+)px', page)  # fmt: skip
+    assert shown is not None
+    css = int(shown.group(2))
+    assert css == round(legal.figure.get_figwidth() * legal.artists.style.dpi) == 780
+    with Image.open(_io.BytesIO(base64.b64decode(shown.group(1)))) as first:
+        assert first.size[0] == 2 * css

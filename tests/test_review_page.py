@@ -65,9 +65,16 @@ def test_review_shows_each_note_under_each_reading_with_pictures(page: str) -> N
 
 
 def test_review_page_is_self_contained(page: str) -> None:
+    """Nothing is loaded from elsewhere; the only addresses are the links from each example to
+    its row of the published conformance table (a link to follow, nothing fetched)."""
+    from fwwrules.conformance import PAGE_URL
+
     assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
-    assert not re.search(r"""(src|href)=["'](?!data:|#)""", page)
-    assert "http://" not in page and "https://" not in page
+    links = re.findall(rf'<a href="{re.escape(PAGE_URL)}#[a-z0-9-]+">', page)
+    assert len(links) == len(EXAMPLE_QUESTIONS)
+    rest = re.sub(rf'<a href="{re.escape(PAGE_URL)}#[a-z0-9-]+">', "<a>", page)
+    assert not re.search(r"""(src|href)=["'](?!data:|#)""", rest)
+    assert "http://" not in rest and "https://" not in rest
     assert page.count('<input class="ok" type="checkbox">') == len(ids(page))
     assert page.count("<textarea") == len(ids(page))
 

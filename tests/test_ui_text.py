@@ -1,6 +1,6 @@
 """Every label a reader sees besides the rulings is in one table, the catalogue's UI text
-(``fwwrules.catalogue.UI_TEXT``), in English and German; the panels, pictures, threat map and
-review page only read their part of it."""
+(``fwwrules.catalogue.UI_TEXT``), in English and German; the panels, pictures, threat map,
+review page and conformance table (docs/conformance.md) only read their part of it."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from fwwrules.catalogue import LANGS, UI_TEXT, ui_section, ui_text
 from fwwrules.draw import review, text, threat
 
 ROOT = Path(__file__).resolve().parents[1]
-SURFACES = {"panel", "draw", "threat", "review"}
+SURFACES = {"panel", "draw", "threat", "review", "conformance"}
 
 
 def fields(template: str) -> set[str]:

@@ -129,7 +129,9 @@ def test_melee_slide_preview_ghost_follows_legality() -> None:
     s = example("melee-behemoth-slide")
     p = MeleePanel(s, interactive=False)
     p.slider.value = "behemoth"
-    assert (p.to_x.value, p.to_y.value) == s.model("behemoth").at
+    offered = (p.to_x.value, p.to_y.value)
+    assert offered != s.model("behemoth").at  # never a slide of 0 mm
+    assert p.slide == fwwrules.slide(s, "behemoth", offered) and p.slide.legal
     p.to_y.value = 250.0
     p.to_x.value = 300.0
     assert p.slide == fwwrules.slide(s, "behemoth", (300.0, 250.0))
@@ -221,3 +223,42 @@ def test_example_stepper_board_cannot_be_dragged() -> None:
         "button_press_event", MouseEvent("button_press_event", canvas, px, py, button=1)
     )
     assert st.view.dragging is None
+
+
+def test_melee_slide_destination_is_placed_by_dragging_its_ghost() -> None:
+    """The ghost of the sliding model is dragged to where the slide ends: the ruling, the
+    ghost and the "to" fields follow the pointer; the release settles it."""
+    from matplotlib.backend_bases import MouseEvent
+
+    s = example("melee-behemoth-slide")
+    p = MeleePanel(s, interactive=False)
+    p.snap.value = False
+    p.slider.value = "behemoth"
+    canvas = p.view.figure.canvas
+    ghost = p.artists.slide_ghost
+
+    def event(name: str, x: float, y: float) -> None:
+        px, py = p.view.ax.transData.transform((x, y))
+        canvas.callbacks.process(name, MouseEvent(name, canvas, px, py, button=1))
+
+    start = ghost.center
+    event("button_press_event", *start)
+    assert p.view.dragging == "slide:to"
+    event("motion_notify_event", start[0] + 300.0, start[1])  # far off: contact breaks
+    assert p.slide is not None and not p.slide.legal
+    assert p.to_x.value == pytest.approx(start[0] + 300.0, abs=0.5)
+    assert ghost.center == pytest.approx((p.to_x.value, p.to_y.value))
+    event("motion_notify_event", 324.8, 343.4)  # the rulebook's destination
+    event("button_release_event", 324.8, 343.4)
+    assert p.view.dragging is None and p.scenario == s  # no model moved
+    assert p.slide == fwwrules.slide(s, "behemoth", (324.8, 343.4)) and p.slide.legal
+    assert (p.to_x.value, p.to_y.value) == pytest.approx((324.8, 343.4))
+    assert "ghost" in p.slide_hint.value
+
+
+def test_melee_a_model_engaged_with_nobody_is_offered_a_slide_an_inch_away() -> None:
+    from fwwrules_widgets.melee_panel import suggested_slide
+
+    s = example("melee-behemoth-slide")
+    lonely = fwwrules.move_model(s, "sole-survivor", 900.0, 900.0)
+    assert suggested_slide(lonely, "sole-survivor", "core") == (925.0, 900.0)

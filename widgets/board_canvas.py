@@ -335,6 +335,8 @@ class FrameTexts:
         """The value of each trait as of the last frame sent."""
         self.live = False
         """Whether a view showed the board (then values travel with frames)."""
+        self.unset: set[TextKey] = set()
+        """Traits said while live that the kernel's widgets do not hold yet."""
 
     def say(self, widget: Any, trait: str, value: Any) -> None:
         """``widget.<trait>`` is to show ``value`` from the next frame on."""
@@ -343,6 +345,8 @@ class FrameTexts:
         if not self.live:
             self.sent[key] = value
             self._set(widget, trait, value)
+        else:
+            self.unset.add(key)
 
     def carry(self, full: bool) -> list[list[Any]]:
         """``[model id, trait, value]`` for a frame about to be sent: the values changed
@@ -355,11 +359,13 @@ class FrameTexts:
         return out
 
     def commit(self) -> None:
-        """Set the kernel's traits to what the browser now shows (every frame painted)."""
-        for key, (widget, trait, _value) in self.latest.items():
-            value = self.sent.get(key)
-            if key in self.sent and getattr(widget, trait) != value:
-                self._set(widget, trait, value)
+        """Set the kernel's traits said since the last commit to what the browser now shows
+        (every frame painted; a value the reader typed since is theirs, left alone)."""
+        for key in sorted(self.unset):
+            widget, trait, _value = self.latest[key]
+            if key in self.sent and getattr(widget, trait) != self.sent[key]:
+                self._set(widget, trait, self.sent[key])
+        self.unset.clear()
 
     def _set(self, widget: Any, trait: str, value: Any) -> None:
         with self.hold() if self.hold is not None else nullcontext():

@@ -5,6 +5,7 @@ numbers of a shot into a melee. It asks :mod:`fwwrules.engagement` and :func:`fw
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,6 +25,7 @@ from fwwrules.draw.animate import (
 )
 from fwwrules.errors import FwwError
 from fwwrules.pieces import RULESET_NAMES
+from fwwrules.placement import snap_step
 
 from . import arguments as args
 from .attack_panel import error_html
@@ -33,6 +35,42 @@ from .text import snap_label, ui
 from .view import BoardView, static_bundle
 
 NONE = ""
+GHOST = "slide:to"
+"""The id the slide's ghost is dragged by (a model id holds no ':')."""
+SUGGESTED_TURNS = (30.0, -30.0, 60.0, -60.0, 90.0, -90.0, 135.0, -135.0)
+"""Degrees round the first model it is engaged with, tried in turn for the slide's first
+destination: the first the rules allow is offered (a slide of 0 mm never is)."""
+
+
+def suggested_slide(scenario: Scenario, model: str, rules: str) -> tuple[float, float]:
+    """Where the ghost of a model chosen to slide starts (scenario units): turned round the
+    first model it is engaged with, keeping contact, by the first of
+    :data:`SUGGESTED_TURNS` that :func:`fwwrules.slide` allows (else the first of them);
+    a model engaged with nobody (the rules refuse its slide) an inch (25 mm) to the right.
+    Never where it stands. Rounded to a hundredth of an inch (a tenth of a millimetre), well
+    inside the contact tolerance."""
+    me = scenario.model(model)
+    digits = 2 if scenario.units == "in" else 1
+    foes = engagement.engagements(scenario).get(model, ())
+    if not foes:
+        step = 1.0 if scenario.units == "in" else 25.0
+        return (round(me.at[0] + step, digits), round(me.at[1], digits))
+    fx, fy = scenario.model(foes[0]).at
+    dx, dy = me.at[0] - fx, me.at[1] - fy
+    spots = []
+    for turn in SUGGESTED_TURNS:
+        a = math.radians(turn)
+        spot = (
+            round(fx + dx * math.cos(a) - dy * math.sin(a), digits),
+            round(fy + dx * math.sin(a) + dy * math.cos(a), digits),
+        )
+        spots.append(spot)
+        try:
+            if fwwrules.slide(scenario, model, spot, rules=rules).legal:
+                return spot
+        except FwwError:
+            continue
+    return spots[0]
 
 
 class MeleePanel(MovablePanel):
@@ -63,31 +101,12 @@ class MeleePanel(MovablePanel):
         self.outnumbered: tuple[str, ...] = ()
         self.withdrawal: Any = None
         self.slide: Any = None
+        self.to: tuple[float, float] | None = None
+        """Where the slide ends (scenario units): the ghost's centre, the "to" fields."""
         self.ruling: Any = None
         self.errors: dict[str, str] = {}
         self._hold = 0
-        ids = [(m.label, m.id) for m in scenario.models]
-        none = [(ui("none", lang), NONE)]
-        self.withdrawer = widgets.Dropdown(options=none + ids, value=NONE)
-        self.slider = widgets.Dropdown(options=none + ids, value=NONE)
-        step = 0.1 if scenario.units == "in" else 1.0
-        self.to_x = widgets.FloatText(value=0.0, step=step)
-        self.to_y = widgets.FloatText(value=0.0, step=step)
-        self.shooter = widgets.Dropdown(options=none + ids, value=NONE)
-        self.target = widgets.Dropdown(options=ids)
-        self.rules = widgets.Dropdown(options=list(RULESET_NAMES), value=scenario.rules)
-        self.lang = widgets.Dropdown(options=[("English", "en"), ("Deutsch", "de")], value=lang)
-        self.engaged_html = widgets.HTML()
-        # Play the slide: the browser's timer steps ``frame`` (a slider linked to ``play``);
-        # each step shows the sliding base further along its path (show_frame).
-        self.play = widgets.Play(value=0, min=0, max=DEFAULT_FRAMES - 1, step=1, interval=125)
-        self.frame = widgets.IntSlider(
-            value=0, min=0, max=DEFAULT_FRAMES - 1, readout=False,
-            layout=widgets.Layout(width="160px"),
-        )  # fmt: skip
-        widgets.jslink((self.play, "value"), (self.frame, "value"))
-        self._frames: SlideFrames | None = None
-        self.html = widgets.HTML()
+        self._make_controls(lang)
         self.view = BoardView(style, interactive=interactive)
         self._make_move_controls(scenario.models[0].id)
         self._compute()
@@ -96,12 +115,14 @@ class MeleePanel(MovablePanel):
         )
         self.view.artists = self.artists
         self.view.frame_board(lambda: self.artists, lambda: self.scenario)
+        self.view.handles[GHOST] = self.artists.slide_ghost  # drag it: where the slide ends
+        self.slide_hint = widgets.HTML()
         self._show_text()
         self._relabel()
+        self.to_x.observe(self._destination_typed, "value")
+        self.to_y.observe(self._destination_typed, "value")
         for control in (
             self.withdrawer,
-            self.to_x,
-            self.to_y,
             self.shooter,
             self.target,
             self.rules,
@@ -113,7 +134,9 @@ class MeleePanel(MovablePanel):
         rows = widgets.VBox(
             [
                 wrap_row([self.rules, self.lang, self.withdrawer]),
-                wrap_row([self.slider, self.to_x, self.to_y, self.play, self.frame]),
+                wrap_row(
+                    [self.slider, self.to_x, self.to_y, self.play, self.frame, self.slide_hint]
+                ),
                 wrap_row([self.shooter, self.target]),
             ]
         )
@@ -130,6 +153,30 @@ class MeleePanel(MovablePanel):
         )
         self._reset_play()
         self.view.redraw()
+
+    def _make_controls(self, lang: str) -> None:
+        ids = [(m.label, m.id) for m in self.scenario.models]
+        none = [(ui("none", lang), NONE)]
+        self.withdrawer = widgets.Dropdown(options=none + ids, value=NONE)
+        self.slider = widgets.Dropdown(options=none + ids, value=NONE)
+        step = 0.1 if self.scenario.units == "in" else 1.0
+        self.to_x = widgets.FloatText(value=0.0, step=step)
+        self.to_y = widgets.FloatText(value=0.0, step=step)
+        self.shooter = widgets.Dropdown(options=none + ids, value=NONE)
+        self.target = widgets.Dropdown(options=ids)
+        self.rules = widgets.Dropdown(options=list(RULESET_NAMES), value=self.scenario.rules)
+        self.lang = widgets.Dropdown(options=[("English", "en"), ("Deutsch", "de")], value=lang)
+        self.engaged_html = widgets.HTML()
+        # Play the slide: the browser's timer steps ``frame`` (a slider linked to ``play``);
+        # each step shows the sliding base further along its path (show_frame).
+        self.play = widgets.Play(value=0, min=0, max=DEFAULT_FRAMES - 1, step=1, interval=125)
+        self.frame = widgets.IntSlider(
+            value=0, min=0, max=DEFAULT_FRAMES - 1, readout=False,
+            layout=widgets.Layout(width="160px"),
+        )  # fmt: skip
+        widgets.jslink((self.play, "value"), (self.frame, "value"))
+        self._frames: SlideFrames | None = None
+        self.html = widgets.HTML()
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """The widget, plus the board as PNG and the answers as HTML for static views."""
@@ -159,9 +206,10 @@ class MeleePanel(MovablePanel):
                 "withdraw", fwwrules.withdraw, s, self.withdrawer.value, rules=rules
             )
         self.slide = None
-        if self.slider.value:
-            to = (float(self.to_x.value), float(self.to_y.value))
-            self.slide = self._ask("slide", fwwrules.slide, s, self.slider.value, to, rules=rules)
+        if self.slider.value and self.to is not None:
+            self.slide = self._ask(
+                "slide", fwwrules.slide, s, self.slider.value, self.to, rules=rules
+            )
         self.ruling = None
         if self.shooter.value:
             self.ruling = self._ask(
@@ -281,6 +329,7 @@ class MeleePanel(MovablePanel):
                 control.options = [(ui("none", lang), NONE), *control.options[1:]]
                 control.value = value
         self.hint.value = self._move_hint(lang)
+        self._show_slide_hint()
         self.play.tooltip = ui("play", lang)
         self.view.relabel(lang)
         for control in (
@@ -304,7 +353,55 @@ class MeleePanel(MovablePanel):
         if self._hold:
             return
         with self._locked():
+            self.to = None
             if change["new"]:
-                with self._held():
-                    self.to_x.value, self.to_y.value = self.scenario.model(change["new"]).at
+                self.to = suggested_slide(self.scenario, change["new"], self.rules.value)
+                self._show_destination(*self.to)
+            self._show_slide_hint()
             self.refresh()
+
+    def _destination_typed(self, change: dict[str, Any]) -> None:
+        """The reader typed where the slide ends."""
+        if self._hold:
+            return
+        with self._locked():
+            self.to = (float(self.to_x.value), float(self.to_y.value))
+            self._show_destination(*self.to)
+            self.refresh()
+
+    # --- the slide's ghost, dragged on the board ----------------------------------------------
+    def _show_destination(self, x: float, y: float) -> None:
+        """The "to" fields show (x, y) (scenario units) with the next picture drawn."""
+        self.view.say(self.to_x, "value", float(x))
+        self.view.say(self.to_y, "value", float(y))
+
+    def _show_slide_hint(self) -> None:
+        hint = ui("slide-hint", self.lang.value) if self.slider.value else ""
+        self.slide_hint.value = f"<i>{html.escape(hint)}</i>" if hint else ""
+
+    def _dragged(self, model_id: str, x_mm: float, y_mm: float) -> tuple[float, float]:
+        """A motion of a base, or of the slide's ghost: the slide's destination follows the
+        pointer (on the snap grid when ``snap`` is ticked; the rules judge wherever it is),
+        and the ruling, the ghost and the fields with it."""
+        if model_id != GHOST:
+            return super()._dragged(model_id, x_mm, y_mm)
+        u = self.scenario.unit_mm
+        x, y = x_mm / u, y_mm / u
+        if self.snap.value:
+            step = snap_step(self.scenario.units)
+            x, y = round(x / step) * step, round(y / step) * step
+        digits = 2 if self.scenario.units == "in" else 1  # as the offered destination
+        x, y = round(x, digits), round(y, digits)
+        self.to = (x, y)
+        self._show_destination(x, y)
+        self._frames = None  # the slide played before is another one
+        self._update(place_labels=False)
+        return (x * u, y * u)
+
+    def _dropped(self, model_id: str, x_mm: float, y_mm: float) -> None:
+        if model_id != GHOST:
+            super()._dropped(model_id, x_mm, y_mm)
+            return
+        self._stop_play()
+        self._update(place_labels=True)
+        self._reset_play()

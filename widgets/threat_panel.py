@@ -31,6 +31,20 @@ from .text import snap_label, ui
 from .view import BoardView, static_bundle
 
 
+def _checked(scenario: Any, side: Any, layer: Any, lang: Any, interactive: Any) -> list[str]:
+    """The threat panel's arguments checked (:mod:`.arguments`); the scenario's sides."""
+    args.scenario("ThreatPanel", scenario, Scenario)
+    args.language(lang)
+    args.interactive(interactive)
+    sides = sides_of(scenario)
+    if not sides:
+        raise ValueError("a threat panel needs a scenario with models")
+    if side is not None:
+        args.one_of("side", side, sides)
+    args.one_of("threat layer", layer, LAYERS)
+    return list(sides)
+
+
 class ThreatPanel(ControlPanel):
     """The threat map of ``scenario`` for a model of ``side`` with a ``base`` (scenario units).
 
@@ -55,14 +69,7 @@ class ThreatPanel(ControlPanel):
         style: BoardStyle = DEFAULT_STYLE,
         interactive: bool | None = None,
     ) -> None:
-        args.scenario("ThreatPanel", scenario, Scenario)
-        lang, interactive = args.language(lang), args.interactive(interactive)
-        sides = sides_of(scenario)
-        if not sides:
-            raise ValueError("a threat panel needs a scenario with models")
-        if side is not None:
-            args.one_of("side", side, sides)
-        args.one_of("threat layer", layer, LAYERS)
+        sides = _checked(scenario, side, layer, lang, interactive)
         base, step = args.positive("base", base), args.positive("step", step)
         area = args.area(area)
         self.scenario = scenario

@@ -221,6 +221,9 @@ class BoardView:
         self.client_moving: Callable[[str], Sequence[Artist]] = lambda _model_id: ()
         """Artists the client draws over the board that move with a dragged model (an
         editor's selection mark): redrawn with it on every motion."""
+        self.handles: dict[str, Any] = {}
+        """Other things a drag moves, by id (not a model id: ids hold no ':'): circles such as
+        a slide's ghost. A drag of one calls ``on_move``/``on_drop`` with its id."""
         self.framing: Framing | None = None
         self.pan_on_empty: Callable[[], bool] = lambda: True
         """Whether a left drag that starts on no model pans the board (a tool that draws on
@@ -628,6 +631,14 @@ class BoardView:
             self.on_click(float(xd), float(yd))
 
     # --- dragging ------------------------------------------------------------------------
+    def handle_at(self, x: float, y: float) -> str | None:
+        """The handle (:attr:`handles`) whose circle contains the point (mm), if any."""
+        for ident, circle in self.handles.items():
+            cx, cy = circle.center
+            if circle.get_visible() and math.hypot(x - cx, y - cy) <= circle.get_radius():
+                return ident
+        return None
+
     def model_at(self, x: float, y: float) -> str | None:
         """The model whose base contains the point (mm); the one drawn last when stacked."""
         if self.artists is None:
@@ -707,7 +718,11 @@ class BoardView:
         taken = self.on_press is not None and event.button == MouseButton.LEFT
         if taken and self.on_press is not None and self.on_press(event.xdata, event.ydata):
             return  # the client's tool took it
-        hit = self.model_at(event.xdata, event.ydata) if self.on_move is not None else None
+        hit = None
+        if self.on_move is not None:
+            hit = self.handle_at(event.xdata, event.ydata) or self.model_at(
+                event.xdata, event.ydata
+            )
         if event.button == MouseButton.MIDDLE or (
             event.button == MouseButton.LEFT and hit is None and self.pan_on_empty()
         ):
@@ -719,9 +734,9 @@ class BoardView:
         if hit is None or self.artists is None or event.button != MouseButton.LEFT:
             return  # nothing to drag for (the stepper), or not a left click on a base
         mid = hit
-        if self.on_pick is not None:
+        if self.on_pick is not None and mid not in self.handles:
             self.on_pick(mid)
-        cx, cy = self.artists.bases[mid].center
+        cx, cy = (self.handles[mid] if mid in self.handles else self.artists.bases[mid]).center
         self.dragging = mid
         self._offset = (cx - event.xdata, cy - event.ydata)
         self._last = (cx, cy)

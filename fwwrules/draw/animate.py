@@ -50,6 +50,10 @@ MAX_FRAMES = 240
 DEFAULT_FPS = 8
 """Frames per second: 24 frames take 3 seconds; the last frame is held for :data:`HOLD_S`."""
 HOLD_S = 1.5
+PLAYER_RATIO = 2.0
+"""The HTML player's frames are drawn at this many pixels per CSS pixel of the board's own
+size (``style.figsize`` at ``style.dpi``) and shown at that size: as sharp as a panel's board
+on a high-density screen."""
 HTML_HOLD_FRAMES = 3
 """The HTML player has one speed: the last frame is repeated this many times (each frame is
 a picture in the page, so the hold is short; the player can pause)."""
@@ -259,10 +263,19 @@ class SlideAnimation:
         ]
 
     def rgba_frames(self, dpi: float | None = None) -> list[np.ndarray[Any, Any]]:
-        """Every frame as an RGBA array (the board drawn once, the moving artists over it)."""
+        """Every frame as an RGBA array (the board drawn once, the moving artists over it),
+        at ``dpi`` (the figure keeps its own dpi afterwards)."""
         fig = self.figure
+        own = fig.dpi
         if dpi is not None and abs(dpi - fig.dpi) > 1e-9:
             fig.set_dpi(dpi)
+        try:
+            return self._frames()
+        finally:
+            fig.set_dpi(own)
+
+    def _frames(self) -> list[np.ndarray[Any, Any]]:
+        fig = self.figure
         canvas: Any = fig.canvas
         moving = sorted(self.moving(), key=lambda a: a.get_zorder())
         for a in moving:
@@ -308,14 +321,19 @@ class SlideAnimation:
 
     def to_jshtml(self, dpi: float | None = None) -> str:
         """The animation as HTML with matplotlib's JavaScript player (``HTMLWriter``, frames
-        embedded as PNG: it plays in a notebook and in static views alike). The frames are
-        the blitted ones as palette PNGs (a third of the bytes); the player's id is derived
-        from what it shows, so the same animation gives the same HTML."""
+        embedded as PNG: it plays in a notebook and in static views alike, and needs nothing
+        from the network). The frames are drawn at ``dpi`` (default :data:`PLAYER_RATIO`
+        times the board's own dpi, or the figure's dpi when that is higher) and shown at the
+        board's own size; they are the blitted ones as PNGs of one palette. The player's id
+        is derived from what it shows, so the same animation gives the same HTML."""
         import base64
         import hashlib
         import tempfile
 
-        frames = [_palette_png(f) for f in self.rgba_frames(dpi)]
+        design = self.artists.style.dpi
+        if dpi is None:
+            dpi = max(self.figure.dpi, PLAYER_RATIO * design)
+        frames = _palette_pngs(self.rgba_frames(dpi))
         frames += [frames[-1]] * HTML_HOLD_FRAMES  # one speed: the end is held by repeating
         writer: Any = _FramesHTMLWriter(fps=self.fps, embed_frames=True, default_mode="loop")
         with tempfile.TemporaryDirectory(prefix="fwwrules-") as tmp:
@@ -333,7 +351,7 @@ class SlideAnimation:
         found = re.search(r"_anim_img([0-9a-f]{32})", page)  # the writer's random id
         if found is not None:
             page = page.replace(found.group(1), uid)
-        width = round(self.figure.get_figwidth() * self.figure.dpi)
+        width = round(self.figure.get_figwidth() * design)
         first = "data:image/png;base64," + base64.b64encode(frames[0]).decode("ascii")
         return _readable_player(page, width, first)
 
@@ -380,7 +398,8 @@ PLAYER_GLYPHS: tuple[tuple[str, str], ...] = (
     ("fa fa-plus", "+"),
 )
 """The player's buttons as text: its icons come from a font on a web server (Font Awesome
-4), which JupyterLab no longer loads and an offline page cannot reach."""
+4), which JupyterLab no longer loads and an offline page cannot reach (the link to it is
+left out)."""
 
 
 def _readable_player(page: str, width: int, first: str) -> str:
@@ -391,6 +410,7 @@ def _readable_player(page: str, width: int, first: str) -> str:
     first frame)."""
     for icon, glyph in PLAYER_GLYPHS:
         page = page.replace(f'<i class="{icon}"></i>', glyph)
+    page = re.sub(r"<link[^>]*font-awesome[^>]*>\s*", "", page)  # no font from the network
     return re.sub(
         r'<img id="(_anim_img[0-9a-f]+)">',
         lambda m: (
@@ -406,16 +426,23 @@ def _set_points(line: Line2D, points: Sequence[XY]) -> None:
     line.set_visible(bool(points))
 
 
-def _palette_png(rgba: np.ndarray[Any, Any]) -> bytes:
-    """A frame as an 8-bit palette PNG (a board has few colours; a third of the bytes)."""
+def _palette_pngs(frames: Sequence[np.ndarray[Any, Any]]) -> list[bytes]:
+    """The frames as 8-bit palette PNGs of one palette, the last frame's (a board has few
+    colours, and the frames differ in a few: a third of the bytes of full colour)."""
     from PIL import Image
 
-    image = Image.fromarray(rgba[..., :3]).quantize(
+    images = [Image.fromarray(f[..., :3]) for f in frames]
+    palette = images[-1].quantize(
         colors=255, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
     )
-    out = io.BytesIO()
-    image.save(out, format="png", optimize=True)
-    return out.getvalue()
+    out = []
+    for image in images:
+        buffer = io.BytesIO()
+        image.quantize(palette=palette, dither=Image.Dither.NONE).save(
+            buffer, format="png", optimize=True
+        )
+        out.append(buffer.getvalue())
+    return out
 
 
 def _frames_writer_class() -> Any:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .. import conformance
 from ..catalogue import (
     CLAUSE_RULES,
     LANGS,
@@ -100,7 +101,8 @@ class Part:
       suggested wording; without one (a ruling's whole explanation) it is read only;
     * ``heading`` (``text``, ``css``), ``key`` (a catalogue key shown as code), ``meta``
       (``text`` then ``code``), ``picture`` (``text``: a ``data:`` URI), ``cites`` (the
-      ``clauses`` an answer cites, linked to their items).
+      ``clauses`` an answer cites, linked to their items), ``link`` (``text`` linking to the
+      address in ``code``).
     """
 
     kind: str
@@ -432,9 +434,23 @@ def example_items(lang: str, cache: PictureCache | None = None) -> list[Item]:
         )
         heading = f"{titles.get(name) or name}: {what}"
         qid = _question_id(name, kind, first, second, attack)
-        parts = (_picture(scenario, answer, kind, lang, qid, cache), *_explained(answer))
+        link = conformance_link(name, kind, first, second, attack)
+        parts = (
+            _picture(scenario, answer, kind, lang, qid, cache),
+            *_explained(answer),
+            Part("link", _t("conformance", lang), code=link),
+        )
         items.append(Item(qid, heading, parts))
     return items
+
+
+def conformance_link(name: str, kind: str, first: str, second: Any, attack: str) -> str:
+    """Where the conformance table (``docs/conformance.md``) shows an example question: its
+    row, or, for a question the notebooks do not assert, the example's section."""
+    question = conformance.Question(name, kind, first, second, attack)  # type: ignore[arg-type]
+    row = conformance.row_for(question)
+    target = conformance.anchor(question) if row else conformance.example_anchor(name)
+    return f"{conformance.PAGE_URL}#{target}"
 
 
 _NOTE_PARTS = ("topic", "german", "original", "engine")
