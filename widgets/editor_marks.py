@@ -75,8 +75,9 @@ class EditorMarks:
         self.style = style
         dashed: dict[str, Any] = {"fill": False, "edgecolor": SELECTED_COLOUR, "ls": "--"}
         self.grid = [Line2D([], [], color=c, lw=0.6, zorder=0.5) for c in GRID_COLOURS]
-        self.flagged = Line2D([], [], color=INVALID_COLOUR, lw=2.5, zorder=3.55)
+        # a selected piece with a problem is outlined red: the problem shows over the selection
         self.selection = Line2D([], [], color=SELECTED_COLOUR, lw=2.5, zorder=3.6)
+        self.flagged = Line2D([], [], color=INVALID_COLOUR, lw=2.5, zorder=3.65)
         self.handle = Circle((0, 0), 1, facecolor="white", edgecolor=SELECTED_COLOUR,
                              lw=2, zorder=8, visible=False)  # fmt: skip
         self.ghost = PathPatch(Path([(0, 0)]), visible=False, zorder=1.9)
@@ -133,10 +134,14 @@ class EditorMarks:
             self.ghost.set_visible(False)
             return
         (patch,) = terrain_patches(piece_scenario, self.style).values()
-        self.ghost.update_from(patch)
-        self.ghost.set_path(patch.get_path())
-        self.ghost.set_zorder(1.9)
-        self.ghost.set_visible(True)
+        ghost = self.ghost
+        ghost.set_path(patch.get_path())
+        ghost.set_facecolor(patch.get_facecolor())
+        ghost.set_edgecolor(patch.get_edgecolor())
+        ghost.set_hatch(patch.get_hatch())
+        ghost.set_linestyle(patch.get_linestyle())
+        ghost.set_linewidth(patch.get_linewidth())
+        ghost.set_visible(True)
         (ident,) = (t.id for t in piece_scenario.terrain)
         self.selection.set_data(*_joined([outline_mm(piece_scenario, ident)]))
 
