@@ -386,9 +386,8 @@ def _beyond_reach(scenario: Scenario, size: XY) -> str | None:
     if x0 >= -reach and y0 >= -reach and x1 <= w + reach and y1 <= h + reach:
         return None
     return (
-        f"a piece would reach to [{x0:.6g}, {x1:.6g}] x [{y0:.6g}, {y1:.6g}]: a board is "
-        f"edited with pieces up to {reach:g} {scenario.units} off the table "
-        f"[0, {w:g}] x [0, {h:g}]"
+        f"a piece would reach to [{x0:.6g}, {x1:.6g}] x [{y0:.6g}, {y1:.6g}]: the editor "
+        f"draws pieces up to {reach:g} {scenario.units} off the table [0, {w:g}] x [0, {h:g}]"
     )
 
 

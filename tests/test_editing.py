@@ -249,7 +249,7 @@ def test_a_table_from_a_file_without_one_holds_every_piece() -> None:
 
 def test_a_piece_reaching_far_off_the_table_is_refused() -> None:
     d = small()
-    with pytest.raises(EditRefused, match="up to 24 in off the table"):
+    with pytest.raises(EditRefused, match="the editor draws pieces up to 24 in off the table"):
         editing.move(d, "crate", (100, 4))
     far = editing.rect_between((30, 30), (40, 40))
     flagged, _ = editing.add_terrain(d, far, {})  # off the table, within reach: kept
