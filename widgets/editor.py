@@ -74,15 +74,15 @@ HANDLE_SHARE = 1 / 80
 
 
 def editor_style(style: BoardStyle = DEFAULT_STYLE, canvas_px: int | None = None) -> BoardStyle:
-    """The board's style in the editor: ``style`` with every piece labelled (by its id when
-    it has no name), at ``canvas_px`` CSS pixels wide (the height in proportion) when given.
-    The editor lays its own light grid over the table (:meth:`EditorMarks.show_grid`)."""
-    out = dataclasses.replace(style, label_unnamed_terrain=True)
-    if canvas_px is not None:
-        w, h = style.figsize
-        scale = canvas_px / (w * style.dpi)
-        out = dataclasses.replace(out, figsize=(w * scale, h * scale))
-    return out
+    """The board's style in the editor: ``style`` (the panels' board: pieces named as every
+    picture names them; a selected piece's id is said beside the board), at ``canvas_px``
+    CSS pixels wide (the height in proportion) when given. The editor lays its own light
+    grid over the table (:meth:`EditorMarks.show_grid`)."""
+    if canvas_px is None:
+        return style
+    w, h = style.figsize
+    scale = canvas_px / (w * style.dpi)
+    return dataclasses.replace(style, figsize=(w * scale, h * scale))
 
 
 def _interactive_default() -> bool:
@@ -145,6 +145,7 @@ class BoardEditor(ControlPanel):
         self._gesture: dict[str, Any] | None = None
         self._corners: list[XY] = []
         self._dragged: Scenario | None = None
+        self._flagged: frozenset[str] = frozenset()
         self.form = EditorForm(self.units, self._held)
         self._build_controls(lang)
         self._connect()
@@ -226,11 +227,13 @@ class BoardEditor(ControlPanel):
         self._show_message()
         return error
 
-    def _edit(self, change: Callable[[Draft], Draft | tuple[Draft, str]]) -> str | None:
-        """Make ``change(draft)`` the current board (a new undo step) and show it; a change
-        that makes a piece gives its id too, and the piece is selected (the id is returned).
-        A refusal is shown and raised. A board that cannot be drawn is taken back, and
-        refused."""
+    def _edit(
+        self, change: Callable[[Draft], Draft | tuple[Draft, str]], *, draw: bool = True
+    ) -> str | None:
+        """Make ``change(draft)`` the current board (a new undo step) and show it (drawn
+        unless ``draw`` is False: the view draws next); a change that makes a piece gives its
+        id too, and the piece is selected (the id is returned). A refusal is shown and
+        raised. A board that cannot be drawn is taken back, and refused."""
         with self._locked():
             try:
                 done = change(self.draft)
@@ -244,7 +247,7 @@ class BoardEditor(ControlPanel):
             self.selected = made if made is not None else self.selected
             self.note = ""
             try:
-                self._show()
+                self._show(draw)
             except (MemoryError, OverflowError, RuntimeError, ValueError) as exc:
                 self.history, self.selected = before
                 self._show()
@@ -757,6 +760,7 @@ class BoardEditor(ControlPanel):
         self._show_message()
         self.form.show(self._piece(model_id), self.lang.value)
         self._dragged = self.draft.scenario
+        self._flagged = frozenset(self.draft.bad_ids())
         self._show_marks(self._dragged)
 
     def _moving_marks(self, model_id: str) -> list[Artist]:
@@ -777,7 +781,8 @@ class BoardEditor(ControlPanel):
         update_board(
             self.artists, self._dragged, lang=self.lang.value, place_labels=False, legend=False
         )
-        self._show_marks(self._dragged)
+        assert self.marks is not None
+        self.marks.follow(self._dragged, model_id, self._flagged)
         return self._mm(end)
 
     def _dropped_model(self, model_id: str, _x_mm: float, _y_mm: float) -> None:
@@ -785,10 +790,12 @@ class BoardEditor(ControlPanel):
         it next)."""
         dragged, self._dragged = self._dragged, None
         if dragged is None or dragged == self.draft.scenario:
-            self._show(draw=False)
+            self._show(draw=False)  # a click: selected only
             return
-        self._guard(lambda: self._edit(lambda d: editing.revised(d, dragged)))
-        self._show(draw=False)
+        try:
+            self._edit(lambda d: editing.revised(d, dragged), draw=False)
+        except FwwError:  # shown in the panel; the board as it was
+            self._show(draw=False)
 
     # --- the mouse: the tools' gestures -------------------------------------------------------
     def _preview_shape(self, to: XY) -> None:

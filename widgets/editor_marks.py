@@ -12,6 +12,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import numpy as np
 from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
@@ -39,32 +40,36 @@ GRID_COLOURS = ("#E6E6E6", "#C8C8C8")
 """The 1" grid and the 6" grid (inch boards): light, under the pieces."""
 
 
-def ring(x: float, y: float, r: float) -> list[XY]:
+_TURN = np.linspace(0.0, 2.0 * np.pi, RING_POINTS + 1)
+_UNIT = np.column_stack([np.cos(_TURN), np.sin(_TURN)])
+
+
+def ring(x: float, y: float, r: float) -> np.ndarray[Any, np.dtype[np.float64]]:
     """A closed circle of ``RING_POINTS`` corners (for an outline drawn as a line)."""
-    n = RING_POINTS
-    return [(x + r * math.cos(2 * math.pi * k / n), y + r * math.sin(2 * math.pi * k / n))
-            for k in range(n + 1)]  # fmt: skip
+    return _UNIT * r + (x, y)
 
 
-def outline_mm(scenario: Scenario, ident: str) -> list[XY]:
-    """The outline the editor marks ``ident`` with (mm): a ring just outside a base, or a
-    piece's own outline (the polygon the rules decide with)."""
+Points = np.ndarray[Any, np.dtype[np.float64]]
+
+
+def outline_mm(scenario: Scenario, ident: str) -> Points:
+    """The outline the editor marks ``ident`` with (mm, ``n x 2``): a ring just outside a
+    base, or a piece's own outline (the polygon the rules decide with)."""
     board = scenario.board
     if ident in board.models:
         d = board.models[ident].disc
         return ring(d.x, d.y, d.r + RING_GAP_MM)
-    coords = board.terrain[ident].polygon.exterior.coords
-    return [(float(x), float(y)) for x, y in coords]
+    return np.asarray(board.terrain[ident].polygon.exterior.coords, dtype=float)
 
 
-def _joined(parts: Iterable[Sequence[XY]]) -> tuple[list[float], list[float]]:
+def _joined(parts: Iterable[Sequence[XY] | Points]) -> tuple[Points, Points]:
     """Outlines as one line's data, separated by NaN."""
-    xs: list[float] = []
-    ys: list[float] = []
-    for part in parts:
-        xs += [p[0] for p in part] + [math.nan]
-        ys += [p[1] for p in part] + [math.nan]
-    return xs, ys
+    gap = np.full((1, 2), np.nan)
+    blocks = [b for part in parts for b in (np.asarray(part, dtype=float).reshape(-1, 2), gap)]
+    if not blocks:
+        return np.empty(0), np.empty(0)
+    both = np.concatenate(blocks)
+    return both[:, 0], both[:, 1]
 
 
 class EditorMarks:
@@ -119,6 +124,14 @@ class EditorMarks:
         self.flagged.set_data(*_joined(outline_mm(scenario, i) for i in flagged if i in known))
         chosen = [outline_mm(scenario, selected)] if selected in known else []
         self.selection.set_data(*_joined(chosen))
+
+    def follow(self, scenario: Scenario, ident: str, flagged: Iterable[str]) -> None:
+        """A dragged model's marks where it is now in ``scenario``: its selection ring (the
+        red outlines too when it is one of the ``flagged``)."""
+        if ident in flagged:
+            self.show(scenario, ident, flagged)
+            return
+        self.selection.set_data(*_joined([outline_mm(scenario, ident)]))
 
     def show_handle(self, at: XY | None, radius: float) -> None:
         """The rotation handle at ``at`` (mm), or none."""

@@ -820,8 +820,13 @@ def update_board(
     style = artists.style
     ax = artists.ax
     board = scenario.board
-    _update_bases(artists, scenario, lang)
-    _update_terrain_labels(artists, scenario, lang)
+    _update_bases(artists, scenario, lang, changed_only=not place_labels)
+    # A drag (no labels placed) leaves the terrain as it was: its labels stay where the last
+    # placement put them, not made again on every motion (a tenth of a drag frame).
+    unchanged = artists.state.get("terrain_labelled") == (scenario.terrain, scenario.units, lang)
+    if place_labels or not unchanged:
+        _update_terrain_labels(artists, scenario, lang)
+        artists.state["terrain_labelled"] = (scenario.terrain, scenario.units, lang)
     if artists.table is not None:
         _set_table(artists.table, scenario, style)
 
@@ -848,10 +853,23 @@ def update_board(
     if place_labels:
         lay_out(artists, scenario, title)
     else:  # a drag: the layout stays; the title is wrapped to the room it has
-        from .layout import wrap_title
-
-        wrap_title(ax, title)
+        _wrap_title_once(artists, title)
     return artists
+
+
+def _wrap_title_once(artists: BoardArtists, title: str) -> None:
+    """The title wrapped to the room the Axes gives it now (:func:`~.layout.wrap_title`),
+    unless it already shows ``title`` wrapped for the same room: a drag's motions mostly
+    keep the title, and measuring it is a third of a drag frame's updating."""
+    from .layout import wrap_title
+
+    ax = artists.ax
+    room = (title, tuple(ax.get_position(original=True).bounds), artists.figure.dpi)
+    done = artists.state.get("title_wrapped")
+    if done is not None and done == (room, ax.title.get_text()):
+        return
+    wrap_title(ax, title)
+    artists.state["title_wrapped"] = (room, ax.title.get_text())
 
 
 def _title(scenario: Scenario, ruling: AttackRuling | None, lang: str) -> str:
@@ -861,12 +879,21 @@ def _title(scenario: Scenario, ruling: AttackRuling | None, lang: str) -> str:
     return title if ruling is None else f"{title}\n{ruling.headline(lang)}"
 
 
-def _update_bases(artists: BoardArtists, scenario: Scenario, lang: str) -> None:
+def _update_bases(
+    artists: BoardArtists, scenario: Scenario, lang: str, *, changed_only: bool = False
+) -> None:
     """Every model's base and label where the scenario has it (new models get theirs);
-    models no longer in the scenario are hidden."""
+    models no longer in the scenario are hidden. With ``changed_only`` (a drag, where no
+    label is placed) a model drawn as it is now is left alone (its label where the last
+    placement put it)."""
     style = artists.style
     board = scenario.board
+    drawn: dict[str, tuple[Any, ...]] = artists.state.setdefault("bases_drawn", {})
     for m in scenario.models:
+        now = (m, lang, scenario.units)
+        if changed_only and drawn.get(m.id) == now:
+            continue
+        drawn[m.id] = now
         if m.id not in artists.bases:
             _add_base(artists.ax, scenario, m.id, style, artists.bases, artists.labels)
             _animate([artists.bases[m.id], artists.labels[m.id]], artists.state["animated"])
