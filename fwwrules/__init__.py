@@ -26,6 +26,7 @@ from .resources import example_path, examples_dir
 from .rulings import AttackRuling, Reason
 
 if TYPE_CHECKING:
+    from .compare import Comparison, compare
     from .files import examples, load, loads
     from .grid import grid_cover
     from .movement import slide, withdraw
@@ -36,6 +37,8 @@ if TYPE_CHECKING:
 __version__ = "0.2.0"
 
 _LAZY = {
+    "compare": "compare",
+    "Comparison": "compare",
     "load": "files",
     "loads": "files",
     "examples": "files",
@@ -49,8 +52,8 @@ _LAZY = {
     "threat_map": "threat",
 }
 """Names imported on first use, by module: the file readers (pydantic) and writers (yaml),
-and the rule families an attack ruling does not need (withdraw and slide, placement,
-Pathfinder grid cover, threat maps)."""
+and the rule families an attack ruling does not need (the two rulesets compared, withdraw and
+slide, placement, Pathfinder grid cover, threat maps)."""
 
 
 def __getattr__(name: str) -> Any:
@@ -66,6 +69,7 @@ __all__ = [
     "AttackRuling",
     "ChargeBonus",
     "Circle",
+    "Comparison",
     "FwwError",
     "Model",
     "Options",
@@ -78,6 +82,7 @@ __all__ = [
     "ThreatMap",
     "UnknownIdError",
     "Weapon",
+    "compare",
     "dump_text",
     "example_path",
     "examples",

@@ -255,7 +255,7 @@ def ruling(
         into_melee=facts.into if allowed else None,
         reasons=folded.reasons,
         sight=facts.sight or Sight(None, ctx.shot.loc),
-        labels={**ctx.scenario.display_names(), ctx.weapon.id: ctx.weapon.label},
+        labels={**ctx.scenario.names(), ctx.weapon.id: ctx.weapon.name or ctx.weapon.id},
         modifiers=dict(folded.modifiers),
         reacting_to_charge=ctx.reacting_to_charge,
     )

@@ -211,20 +211,26 @@ def _target(text: str) -> str | tuple[float, float]:
 
 
 def cmd_ruling(args: argparse.Namespace) -> int:
+    """``fwwrules ruling FILE --attacker A --target T``; with ``--compare`` the attack under
+    both rulesets and where they differ (``--rules`` then makes no sense: refused)."""
     from . import ruling
     from .files import load_scenario_file
 
+    if args.compare and args.rules is not None:
+        raise QueryError("--compare rules under both rulesets: leave out --rules")
     scenario = load_scenario_file(args.file)
-    result = ruling(
-        scenario,
-        args.attacker,
-        _target(args.target),
-        weapon=args.weapon,
-        rules=args.rules,
-        band=args.band,
-        quick=args.quick,
-        reacting_to_charge=args.reacting_to_charge,
-    )
+    query: dict[str, Any] = {
+        "weapon": args.weapon,
+        "band": args.band,
+        "quick": args.quick,
+        "reacting_to_charge": args.reacting_to_charge,
+    }
+    if args.compare:
+        from .compare import compare
+
+        _emit(compare(scenario, args.attacker, _target(args.target), **query), args)
+        return EXIT_OK
+    result = ruling(scenario, args.attacker, _target(args.target), rules=args.rules, **query)
     _emit(result, args)
     return EXIT_OK
 
@@ -487,6 +493,12 @@ def _add_rulings(sub: Any) -> None:
         "in close combat suffers none of its penalties (RoP p.41); a reaction is a Quick "
         "Action (-2), may target only the charger, and a charge with a won Battle Cry (two "
         "markers) triggers none",
+    )
+    sp.add_argument(
+        "--compare",
+        action="store_true",
+        help="rule under the core rules and the Vault-Tec Simulator side by side, with the "
+        "differences and their clauses first (JSON: {core, vts, differences})",
     )
     _answer_options(sp)
 

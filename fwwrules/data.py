@@ -27,6 +27,7 @@ from .pieces import (
     RULER_INCHES,
     Bounds,
     Model,
+    Name,
     Options,
     Rules,
     Terrain,
@@ -38,8 +39,8 @@ from .pieces import (
 
 Relation = Literal["friendly", "neutral", "enemy"]
 
-LABELS: Key[Mapping[str, str]] = Key("labels", terrain_only=False)
-"""Display name by weapon, model and terrain id (:meth:`Scenario.display_names`)."""
+LABELS: Key[Mapping[str, Name]] = Key("labels", terrain_only=False)
+"""Name by weapon, model and terrain id, in every language given (:meth:`Scenario.names`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,9 +162,10 @@ class Scenario:
             f"{m.id!r} does not carry weapon {ident!r} (it has: {', '.join(w.id for w in carried)})"
         )
 
-    def display_names(self) -> Mapping[str, str]:
-        """Display name by id, for the catalogue: weapons, then models and terrain (kept in
-        the scenario's cache). Reason params carry ids; rulings render them with this map.
+    def names(self) -> Mapping[str, Name]:
+        """Name by id, as given (one text, or one per language; the id when a piece has no
+        name): weapons, then models and terrain (kept in the scenario's cache). Reason params
+        carry ids; rulings keep this map and render it in the reader's language.
 
         A weapon whose id is also a model's or terrain piece's id shows that piece's name
         here (the ids live in separate namespaces); an attack ruling maps its own weapon's id
@@ -172,11 +174,23 @@ class Scenario:
         d = self.derived
         labels = d.get(LABELS)
         if labels is None:
-            made = {w.id: w.label for w in (*self.weapons, IMPROVISED_WEAPON)}
-            made.update({m.id: m.label for m in self.models})
-            made.update({t.id: t.label for t in self.terrain})
+            made: dict[str, Name] = {}
+            pieces: tuple[Weapon | Model | Terrain, ...] = (
+                *self.weapons,
+                IMPROVISED_WEAPON,
+                *self.models,
+                *self.terrain,
+            )
+            for piece in pieces:
+                made[piece.id] = piece.id if piece.name is None else piece.name
             labels = d.put(LABELS, made)
         return labels
+
+    def display_names(self, lang: str = "en") -> Mapping[str, str]:
+        """Display name by id in ``lang`` (:meth:`names`, each read with
+        :func:`~fwwrules.pieces.title_in`): what the catalogue, the pictures and the panels
+        show for a piece."""
+        return {k: title_in(v, lang) or k for k, v in self.names().items()}
 
     # --- sides ------------------------------------------------------------------------------
     def side_of(self, faction: str) -> str:

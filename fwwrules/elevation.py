@@ -175,8 +175,8 @@ def edge_reason(scenario: Scenario, edge: SignificantEdge) -> Reason:
 
     >>> import fwwrules
     >>> s = fwwrules.load(fwwrules.example_path("elevation-rooftop"))
-    >>> edge_reason(s, significant_edges(s.board)[0]).text("de", s.display_names())[:65]
-    'Die Kante Süd von Building fällt von 102 mm (4,02″) auf 0 mm (0″)'
+    >>> edge_reason(s, significant_edges(s.board)[0]).text("de", s.names())[:63]
+    'Die Südkante von Gebäude fällt von 102 mm (4,02″) auf 0 mm (0″)'
     """
     return Reason(
         "elevation.significant-edge",

@@ -100,8 +100,14 @@ one). A mapping is checked as a mapping and anything else as text, so a problem 
 once, at its place (``title.fr``)."""
 
 
+Name = Title
+"""A piece's display name, in the same two forms as a title: one text, or one per language
+(``name: {en: Crate, de: Kiste}``)."""
+
+
 def title_value(title: str | Mapping[Any, str] | None) -> str | dict[str, str] | None:
-    """A parsed title as the model keeps it: the text, or a plain dict by language."""
+    """A parsed title (or name) as the model keeps it: the text, or a plain dict by
+    language."""
     return (
         title if title is None or isinstance(title, str) else {str(k): v for k, v in title.items()}
     )

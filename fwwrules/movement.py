@@ -34,9 +34,9 @@ from .paths import (
     seg_clear,
     shortest_route,
 )
-from .pieces import Model
+from .pieces import Model, Name
 from .rulesets import ruleset, ruleset_name
-from .rulings import AttackRuling, Explained, Reason, SkillInfo
+from .rulings import AttackRuling, Explained, Reason, SkillInfo, names_in
 
 # ---------------------------------------------------------------------------------------------
 # melee.withdraw (with action.quick and melee.stunned)
@@ -93,7 +93,7 @@ class WithdrawRuling(Explained):
     free_attacks: tuple[FreeAttack, ...]
     no_attack: tuple[NoAttack, ...]
     reasons: tuple[Reason, ...]
-    labels: Mapping[str, str] = field(default_factory=dict, compare=False)
+    labels: Mapping[str, Name] = field(default_factory=dict, compare=False)
     not_allowed: tuple[str, ...] = ()
 
     @property
@@ -101,11 +101,10 @@ class WithdrawRuling(Explained):
         return not self.not_allowed
 
     def headline(self, lang: str = "en") -> str:
+        names = names_in(self.labels, lang)
         if not self.allowed:
-            return render(
-                "melee.withdraw/headline-refused", {"model": self.model}, lang, self.labels
-            )
-        who = ", ".join(self.labels.get(f.attacker, f.attacker) for f in self.free_attacks)
+            return render("melee.withdraw/headline-refused", {"model": self.model}, lang, names)
+        who = ", ".join(names.get(f.attacker, f.attacker) for f in self.free_attacks)
         n = len(self.free_attacks)
         key = {0: "melee.withdraw/headline-none", 1: "melee.withdraw/headline-one"}.get(
             n, "melee.withdraw/headline"
@@ -113,7 +112,7 @@ class WithdrawRuling(Explained):
         return render(
             key,
             {
-                "model": self.labels.get(self.model, self.model),
+                "model": names.get(self.model, self.model),
                 "count": len(self.free_attacks),
                 "who": f" ({who})" if who else "",
             },
@@ -180,7 +179,7 @@ def withdraw(scenario: Scenario, model_id: str, rules: str | None = None) -> Wit
     model = scenario.model(model_id)
     eng = engagements(scenario)
     foes = eng[model.id]
-    labels = scenario.display_names()
+    labels = scenario.names()
     if model.stunned:
         reasons = [Reason("melee.stunned", "no-withdraw", {"model": model.id})]
         if foes:
@@ -277,12 +276,12 @@ class SlideRuling(Explained):
     of the slider's base at the first point each way round the engaged model where going on
     would leave it; empty when a path exists or none was looked for."""
     reasons: tuple[Reason, ...] = ()
-    labels: Mapping[str, str] = field(default_factory=dict, compare=False)
+    labels: Mapping[str, Name] = field(default_factory=dict, compare=False)
 
     def headline(self, lang: str = "en") -> str:
         key = "melee.slide/headline-legal" if self.legal else "melee.slide/headline-illegal"
         values = {
-            "model": self.labels.get(self.model, self.model),
+            "model": names_in(self.labels, lang).get(self.model, self.model),
             "x": self.to[0],
             "y": self.to[1],
         }
@@ -410,7 +409,7 @@ def slide(
     r = ruleset_name(scenario.rules, rules)
     model = scenario.model(model_id)
     x, y = point(to, "the slide's end position")
-    labels = scenario.display_names()
+    labels = scenario.names()
     if not ruleset(r).slides:
         return SlideRuling(
             model.id, (x, y), r, False, ("melee.slide",),

@@ -67,10 +67,15 @@ Title = str | Mapping[str, str]
 """A scenario's title: one text for every language, or one text per language
 (``{"en": ..., "de": ...}``; the file format's ``title: {en: ..., de: ...}``)."""
 
+Name = Title
+"""A piece's display name (a model's, terrain piece's, weapon's, grid creature's), in the same
+two forms as a title: one text for every language, or one per language (the file format's
+``name: {en: ..., de: ...}``). Read it with :func:`title_in`."""
+
 
 def title_in(title: Title | None, lang: str) -> str | None:
-    """The title a reader of ``lang`` sees: the text itself, or the one in ``lang``, else the
-    English one, else the first one given.
+    """The title (or name, :data:`Name`) a reader of ``lang`` sees: the text itself, or the one
+    in ``lang``, else the English one, else the first one given.
 
     >>> title_in("Crates", "de"), title_in({"en": "Crates", "de": "Kisten"}, "de")
     ('Crates', 'Kisten')
@@ -123,7 +128,8 @@ class Model:
     base: float
     at: tuple[float, float]
     elevation: float = 0.0
-    name: str | None = None
+    name: Name | None = None
+    """One text, or one per language (:data:`Name`); see :meth:`label_in`."""
     skills: Mapping[str, int] = field(default_factory=dict)
     strength: int | None = None
     keywords: tuple[str, ...] = ()
@@ -138,7 +144,12 @@ class Model:
 
     @property
     def label(self) -> str:
-        return self.name or self.id
+        """The English display name (:meth:`label_in`)."""
+        return self.label_in("en")
+
+    def label_in(self, lang: str) -> str:
+        """The display name a reader of ``lang`` sees (:func:`title_in`), else the id."""
+        return title_in(self.name, lang) or self.id
 
     @property
     def stunned(self) -> bool:
@@ -191,11 +202,17 @@ class Terrain:
     height: float | None = None
     huge: str | None = None
     elevated: str | None = None
-    name: str | None = None
+    name: Name | None = None
+    """One text, or one per language (:data:`Name`); see :meth:`label_in`."""
 
     @property
     def label(self) -> str:
-        return self.name or self.id
+        """The English display name (:meth:`label_in`)."""
+        return self.label_in("en")
+
+    def label_in(self, lang: str) -> str:
+        """The display name a reader of ``lang`` sees (:func:`title_in`), else the id."""
+        return title_in(self.name, lang) or self.id
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,11 +225,17 @@ class Weapon:
     long: str | float | None = None
     min_range: str | float | None = None
     dice: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    name: str | None = None
+    name: Name | None = None
+    """One text, or one per language (:data:`Name`); see :meth:`label_in`."""
 
     @property
     def label(self) -> str:
-        return self.name or self.id
+        """The English display name (:meth:`label_in`)."""
+        return self.label_in("en")
+
+    def label_in(self, lang: str) -> str:
+        """The display name a reader of ``lang`` sees (:func:`title_in`), else the id."""
+        return title_in(self.name, lang) or self.id
 
     @property
     def range_from_thrower(self) -> bool:
@@ -238,7 +261,9 @@ class Weapon:
         return replace(self, short=model.throw_colour)
 
 
-IMPROVISED_WEAPON = Weapon(id=IMPROVISED, type="melee", name="Improvised Weapon")
+IMPROVISED_WEAPON = Weapon(
+    id=IMPROVISED, type="melee", name={"en": "Improvised Weapon", "de": "Improvisierte Waffe"}
+)
 """Every model has it unless its card says otherwise (``melee.skill``)."""
 
 

@@ -17,8 +17,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .catalogue import MESSAGES, check_lang, render, word
-from .pieces import MAX_DICE_PER_COLOUR, AttackKind, Band, CrossingHow, Rules
+from .pieces import MAX_DICE_PER_COLOUR, AttackKind, Band, CrossingHow, Name, Rules, title_in
 from .refs import REF_TYPES, PieceRef, TargetRef
+
+
+def names_in(labels: Mapping[str, Name] | None, lang: str) -> dict[str, str]:
+    """Display names by id in ``lang``: each name read with
+    :func:`~fwwrules.pieces.title_in` (a name given per language shows the reader's one).
+
+    >>> names_in({"crate": {"en": "Crate", "de": "Kiste"}, "t": "Tom"}, "de")
+    {'crate': 'Kiste', 't': 'Tom'}
+    """
+    return {k: title_in(v, lang) or k for k, v in (labels or {}).items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,8 +36,9 @@ class Reason:
     """One reason: a clause id, the variant of its message, and the values it needs.
 
     ``params`` name models and weapons by id, and pieces, Significant Edges and points by typed
-    reference (:mod:`fwwrules.refs`); :meth:`text` shows them by the display names in
-    ``labels`` (an id without a label is shown as it is), the JSON by id (:meth:`to_dict`).
+    reference (:mod:`fwwrules.refs`); :meth:`text` shows them by the names in ``labels`` (one
+    text, or one per language: the reader's one is shown; an id without a label is shown as it
+    is), the JSON by id (:meth:`to_dict`).
 
     >>> r = Reason("size.classes", params={"model": "dogmeat", "diameter": 40, "size": "large"})
     >>> r.text("en", {"dogmeat": "Dogmeat"})
@@ -42,11 +53,11 @@ class Reason:
     def message_id(self) -> str:
         return f"{self.clause}/{self.key}" if self.key else self.clause
 
-    def text(self, lang: str = "en", labels: Mapping[str, str] | None = None) -> str:
-        """The reason in words; ``labels`` maps ids to display names."""
-        return render(self.message_id, self.params, lang, labels)
+    def text(self, lang: str = "en", labels: Mapping[str, Name] | None = None) -> str:
+        """The reason in words; ``labels`` maps ids to names (:func:`names_in`)."""
+        return render(self.message_id, self.params, lang, names_in(labels, lang))
 
-    def to_dict(self, lang: str = "en", labels: Mapping[str, str] | None = None) -> dict[str, Any]:
+    def to_dict(self, lang: str = "en", labels: Mapping[str, Name] | None = None) -> dict[str, Any]:
         return {
             "clause": self.clause,
             "key": self.key,
@@ -79,8 +90,9 @@ class Explained:
     def headline(self, lang: str = "en") -> str:  # pragma: no cover - overridden
         raise NotImplementedError
 
-    def display_names(self) -> Mapping[str, str]:
-        """Ids to display names, used when rendering reasons (``labels`` field if present)."""
+    def display_names(self) -> Mapping[str, Name]:
+        """Ids to names (one text, or one per language), used when rendering reasons in a
+        language (``labels`` field if present)."""
         labels = getattr(self, "labels", None)
         return labels if isinstance(labels, Mapping) else {}
 
@@ -425,7 +437,8 @@ class AttackRuling(Explained):
     into_melee: IntoMelee | None = None
     reasons: tuple[Reason, ...] = ()
     sight: Sight | None = field(default=None, compare=False)
-    labels: Mapping[str, str] = field(default_factory=dict, compare=False)
+    labels: Mapping[str, Name] = field(default_factory=dict, compare=False)
+    """Name by id (one text, or one per language) of the pieces the reasons name."""
     modifiers: Mapping[str, int] = field(default_factory=dict)
     """The skill modifier of each clause (``cover.line``, ``melee.shoot-into``, ...), in the
     order they were applied; they sum to ``skill.modifier``. Clauses adding 0 are left out."""
@@ -445,9 +458,9 @@ class AttackRuling(Explained):
             "kind": f"{self.kind}-attack",
         }
         if self.allowed:
-            return render("ruling/allowed", values, lang, self.labels)
+            return render("ruling/allowed", values, lang, names_in(self.labels, lang))
         values["why"] = "; ".join(self.why(lang))
-        return render("ruling/not-allowed", values, lang, self.labels)
+        return render("ruling/not-allowed", values, lang, names_in(self.labels, lang))
 
     def why(self, lang: str = "en") -> tuple[str, ...]:
         """Why the attack is not allowed, short: for each refusing clause (in the order
@@ -461,7 +474,8 @@ class AttackRuling(Explained):
             if not found:
                 found = [(f"why/{clause}", mine[0].params if mine else {})]
             for key, params in found:
-                text = render(key, params, lang, self.labels) if key in MESSAGES else clause
+                names = names_in(self.labels, lang)
+                text = render(key, params, lang, names) if key in MESSAGES else clause
                 if text not in out:
                     out.append(text)
         return tuple(out)

@@ -17,7 +17,7 @@ from .arguments import file_name
 from .data import Scenario
 from .errors import Problem, QueryError, ScenarioError, printable
 from .loading import parse_text
-from .pieces import SCENARIO_FORMAT, Circle, Model, Rect, Terrain, Weapon
+from .pieces import SCENARIO_FORMAT, Circle, Model, Rect, Terrain, Title, Weapon
 from .scalars import Dumper
 from .scenario_spec import parse_scenario
 from .writing import write_atomic
@@ -27,8 +27,7 @@ def to_data(scenario: Scenario) -> dict[str, Any]:
     """The scenario as plain data in the file format (what :func:`save` writes)."""
     out: dict[str, Any] = {"format": SCENARIO_FORMAT}
     if scenario.title is not None:
-        title = scenario.title
-        out["title"] = title if isinstance(title, str) else dict(title)
+        out["title"] = _text(scenario.title)
     out["rules"] = scenario.rules
     out["units"] = scenario.units
     opts: dict[str, Any] = {}
@@ -55,10 +54,15 @@ def to_data(scenario: Scenario) -> dict[str, Any]:
     return out
 
 
+def _text(text: Title) -> str | dict[str, str]:
+    """A title or name as the file writes it: the text, or a plain mapping by language."""
+    return text if isinstance(text, str) else dict(text)
+
+
 def _model_data(m: Model) -> dict[str, Any]:
     d: dict[str, Any] = {"id": m.id}
     if m.name is not None:
-        d["name"] = m.name
+        d["name"] = _text(m.name)
     d.update(faction=m.faction, base=m.base, at=list(m.at))
     if m.elevation:
         d["elevation"] = m.elevation
@@ -86,7 +90,7 @@ def _model_data(m: Model) -> dict[str, Any]:
 def _terrain_data(t: Terrain) -> dict[str, Any]:
     d: dict[str, Any] = {"id": t.id}
     if t.name is not None:
-        d["name"] = t.name
+        d["name"] = _text(t.name)
     d["kind"] = t.kind
     s = t.shape
     if isinstance(s, Rect):
@@ -104,7 +108,7 @@ def _terrain_data(t: Terrain) -> dict[str, Any]:
 def _weapon_data(w: Weapon) -> dict[str, Any]:
     d: dict[str, Any] = {"id": w.id}
     if w.name is not None:
-        d["name"] = w.name
+        d["name"] = _text(w.name)
     d["type"] = w.type
     for key in ("short", "long", "min_range"):
         if getattr(w, key) is not None:

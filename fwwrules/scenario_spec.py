@@ -58,11 +58,11 @@ from .data import Scenario
 from .errors import Problem, ScenarioError, format_path
 from .filespec import (
     Ident,
+    Name,
     NonNegative,
     Point,
     Positive,
     Spec,
-    Text,
     Title,
     pair_before,
     point_before,
@@ -171,7 +171,9 @@ class ModelSpec(Spec):
     """A model on the table; lengths in the scenario's `units`."""
 
     id: Ident = Field(description="Unique id: lowercase letters of any script, digits and '-'")
-    name: Text | None = Field(None, description="Display name")
+    name: Name | None = Field(
+        None, description="Display name: one text, or one per language ({en: ..., de: ...})"
+    )
     faction: Ident = Field(description="Faction id; sides group factions")
     base: Positive = Field(description="Base diameter")
     at: Point = Field(description="Base centre [x, y]")
@@ -224,7 +226,9 @@ class TerrainSpec(Spec):
     """A terrain piece: exactly one of `polygon`, `rect` or `circle`."""
 
     id: Ident = Field(description="Unique id (models and terrain share the namespace)")
-    name: Text | None = None
+    name: Name | None = Field(
+        None, description="Display name: one text, or one per language ({en: ..., de: ...})"
+    )
     kind: TerrainKind
     polygon: Annotated[list[Point], Field(max_length=MAX_POLYGON_VERTICES)] | None = Field(
         None, description="Corners [[x, y], ...] of a simple polygon (3 or more)"
@@ -314,7 +318,9 @@ class WeaponSpec(Spec):
     weapon without `short` reaches its thrower's Throw colour."""
 
     id: Ident = Field(description="Weapon id ('improvised' is built in)")
-    name: Text | None = None
+    name: Name | None = Field(
+        None, description="Display name: one text, or one per language ({en: ..., de: ...})"
+    )
     type: SkillIcon = Field(description="The skill icon the weapon uses")
     short: RangeSpec | None = Field(
         None,
@@ -386,7 +392,7 @@ def _from_spec(spec: ScenarioSpec, source: str) -> Scenario:
             base=float(m.base),
             at=(float(m.at[0]), float(m.at[1])),
             elevation=float(m.elevation),
-            name=m.name,
+            name=title_value(m.name),
             skills=m.skills.values(),
             strength=m.strength,
             keywords=tuple(m.keywords),
@@ -410,7 +416,7 @@ def _from_spec(spec: ScenarioSpec, source: str) -> Scenario:
             height=None if t.height is None else float(t.height),
             huge=t.huge,
             elevated=t.elevated,
-            name=t.name,
+            name=title_value(t.name),
         )
         for t in spec.terrain
     )
@@ -422,7 +428,7 @@ def _from_spec(spec: ScenarioSpec, source: str) -> Scenario:
             long=_range_value(w.long),
             min_range=_range_value(w.min_range),
             dice={k: tuple(v) for k, v in w.dice.items()},
-            name=w.name,
+            name=title_value(w.name),
         )
         for w in spec.weapons
     )

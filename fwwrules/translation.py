@@ -137,7 +137,11 @@ def _note5() -> tuple[Reading, ...]:
     q = ("ruling", "brute", "knight")
     return (
         Reading("original", ex1, q),
-        Reading("german", _with_model(ex1, "brute", name="Super Mutant"), q),
+        Reading(
+            "german",
+            _with_model(ex1, "brute", name={"en": "Super Mutant", "de": "Supermutant"}),
+            q,
+        ),
     )
 
 

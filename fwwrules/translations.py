@@ -20,7 +20,6 @@ naming the file and the line.
 from __future__ import annotations
 
 import functools
-import gettext
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,6 +81,8 @@ def plural_rule(header: Mapping[str, str], where: str) -> Callable[[int], int]:
     )
     if expression is None:
         return lambda n: 0
+    import gettext  # (its plural expressions only, when a catalogue is read)
+
     try:
         rule: Callable[[int], int] = gettext.c2py(expression)
     except (ValueError, SyntaxError) as exc:

@@ -51,7 +51,6 @@ import errno as errno_
 import fcntl
 import os
 import re
-import secrets
 import stat
 import time
 from collections.abc import Iterable, Iterator
@@ -104,7 +103,7 @@ def _temp_stem(name: str) -> str:
 
 def _temp_name(name: str) -> str:
     """``.<name>.<random>.tmp``, shortened so that it fits where ``name`` fits."""
-    return f".{_temp_stem(name)}.{secrets.token_hex(_TOKEN_HEX // 2)}.tmp"
+    return f".{_temp_stem(name)}.{os.urandom(_TOKEN_HEX // 2).hex()}.tmp"
 
 
 def _create_temp(folder: str, name: str, private: bool) -> tuple[int, str]:

@@ -110,6 +110,34 @@ def test_binder_postbuild_installs_the_overrides(tmp_path: Path) -> None:
     assert installed.read_text() == OVERRIDES.read_text()
 
 
+WIDGET_SETTINGS = REPO / "jupyter-config" / "lab" / "overrides.d" / "fwwrules_widgets.json"
+
+
+def test_notebooks_are_saved_with_their_widget_state() -> None:
+    """fwwrules_widgets' settings default (the wheel's overrides.d file, postBuild's copy): the
+    widget manager saves widget state with the notebook, a valid setting of its schema."""
+    from jupyterlab.commands import get_app_dir
+
+    settings: dict[str, dict[str, Any]] = json.loads(WIDGET_SETTINGS.read_text())
+    plugin = "@jupyter-widgets/jupyterlab-manager:plugin"
+    assert settings == {plugin: {"saveState": True}}
+    package, name = plugin.split(":")
+    # a prebuilt extension keeps its settings schema beside it, next to the lab's own folder
+    prebuilt = Path(get_app_dir()).parent / "labextensions" / package
+    schema = json.loads((prebuilt / "schemas" / package / f"{name}.json").read_text())
+    jsonschema.validate(True, schema["properties"]["saveState"])
+    data = _pyproject()["tool"]["setuptools"]["data-files"]
+    relative = str(WIDGET_SETTINGS.relative_to(REPO))
+    assert data["share/jupyter/lab/settings/overrides.d"] == [relative]
+
+
+def test_binder_postbuild_installs_the_widget_settings(tmp_path: Path) -> None:
+    env = {**os.environ, "NB_PYTHON_PREFIX": str(tmp_path)}
+    subprocess.run([str(BINDER / "postBuild")], cwd=REPO, env=env, check=True, capture_output=True)
+    installed = tmp_path / "share/jupyter/lab/settings/overrides.d/fwwrules_widgets.json"
+    assert installed.read_text() == WIDGET_SETTINGS.read_text()
+
+
 def test_binder_postbuild_fails_without_nb_python_prefix() -> None:
     env = {k: v for k, v in os.environ.items() if k != "NB_PYTHON_PREFIX"}
     done = subprocess.run([str(BINDER / "postBuild")], cwd=REPO, env=env, capture_output=True)
@@ -188,7 +216,7 @@ def test_binder_build_runs_a_notebook(tmp_path: Path) -> None:
     run(*install, "-r", "binder/requirements.txt", **uv_env)
     run("binder/postBuild", NB_PYTHON_PREFIX=str(prefix))
 
-    expected = {**REQUIRED_OVERRIDES, **KEPT_DEFAULTS}
+    expected = {**REQUIRED_OVERRIDES, **KEPT_DEFAULTS, **json.loads(WIDGET_SETTINGS.read_text())}
     wanted = {plugin: list(keys) for plugin, keys in expected.items()}
     served = json.loads(
         run(python, "-c", _EFFECTIVE_DEFAULTS, json.dumps(wanted), tmp_path / "no-user-settings")

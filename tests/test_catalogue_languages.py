@@ -6,6 +6,7 @@ the ids the review page and the gettext files use)."""
 from __future__ import annotations
 
 import string
+from typing import Any
 
 import pytest
 
@@ -35,3 +36,52 @@ def test_every_text_has_every_language_with_the_same_placeholders(text_id: str) 
     for lang in LANGS:
         assert isinstance(entry[lang], str) and entry[lang].strip(), (text_id, lang)
         assert fields(entry[lang]) == fields(entry["en"]), (text_id, lang)
+
+
+# --- the gettext files: fwwrules/locale/<lang>.po ------------------------------------------
+
+
+def _files() -> dict[str, Any]:
+    from fwwrules.pofile import read_po
+    from fwwrules.translations import LOCALE_DIR
+
+    return {lang: read_po(LOCALE_DIR / f"{lang}.po") for lang in LANGS}
+
+
+def test_every_language_has_a_gettext_file_and_no_other_file_is_there() -> None:
+    from fwwrules.translations import LOCALE_DIR, languages
+
+    assert languages() == LANGS
+    assert sorted(p.name for p in LOCALE_DIR.iterdir()) == sorted(f"{lang}.po" for lang in LANGS)
+
+
+def test_every_file_holds_every_text_by_its_id_with_the_english_source() -> None:
+    """Each file has exactly the catalogue's text ids as contexts, each with the English text
+    as its msgid (the files are in step with ``en.po``, whose translations are its msgids)."""
+    files = _files()
+    english = {m.context: m.msgid for m in files["en"].messages.values()}
+    assert set(english) == set(IDS)
+    for lang, po in files.items():
+        assert po.header["Language"] == lang
+        got = {m.context: m.msgid for m in po.messages.values()}
+        assert got == english, lang
+    for m in files["en"].messages.values():
+        assert m.strings == (m.msgid,) or m.plural is not None, m.context
+
+
+def test_nothing_is_fuzzy_and_every_template_is_flagged_as_one() -> None:
+    for lang, po in _files().items():
+        for m in po.messages.values():
+            assert not m.fuzzy, (lang, m.context)
+            assert all(s for s in m.strings), (lang, m.context)
+            templated = bool(fields(m.msgid))
+            assert ("python-brace-format" in m.flags) == templated, (lang, m.context)
+
+
+def test_each_file_states_its_languages_plural_rule() -> None:
+    from babel import Locale
+
+    for lang, po in _files().items():
+        forms = len(Locale.parse(lang).plural_form.tags) + 1  # CLDR's tags, and "other"
+        rule = po.header["Plural-Forms"]
+        assert rule.startswith(f"nplurals={forms};"), (lang, rule)

@@ -711,7 +711,7 @@ def test_grid_cli_german_text(capsys: pytest.CaptureFixture[str]) -> None:
     )
     assert code == 0
     out = capsys.readouterr().out
-    assert out.startswith("Ogre hat Deckung gegen den Nahkampfangriff von Rogue")
+    assert out.startswith("Oger hat Deckung gegen den Nahkampfangriff von Schurke")
     assert "[grid.melee]" in out
 
 

@@ -69,10 +69,17 @@ def test_grid_panel_language_switch(panel: GridPanel) -> None:
     panel.attack.value = "melee"
     panel.lang.value = "de"
     assert panel.attack.value == "melee"  # relabelling keeps the choice
-    assert "Ogre hat Deckung gegen den Nahkampfangriff" in panel.text.value
+    assert "Oger hat Deckung gegen den Nahkampfangriff von Schurke" in panel.text.value
     assert panel.attacker.description == "Angreifer"
+    # the creatures are named in German too: in the dropdowns and on the picture
+    assert dict(panel.attacker.options)["Schurke"] == "rogue"
+    assert (panel.attacker.value, panel.target.value) == ("rogue", "ogre")
+    assert panel.artists.labels["ogre"].get_text() == "Oger"
     legend = [t.get_text() for t in panel.artists.legend.get_texts()]
     assert "Mauer" in legend and "durch ein Mauerfeld" in legend
+    panel.lang.value = "en"
+    assert dict(panel.target.options)["Ogre"] == "ogre"
+    assert panel.artists.labels["ogre"].get_text() == "Ogre"
 
 
 def test_grid_panel_same_creature_shows_the_error(panel: GridPanel) -> None:

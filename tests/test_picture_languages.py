@@ -100,3 +100,43 @@ def test_save_picture_draws_a_board_again_in_every_language_and_frame(tmp_path: 
     one = save_picture(art.figure, tmp_path / "models.png", frame="models")
     assert Image.open(one).size == (780, 540)
     assert sys.modules["fwwrules.draw.export"].redrawn(art.figure, frame="models")
+
+
+def _panel_box(fig: Any) -> tuple[int, int, int, int, int]:
+    fig.canvas.draw()
+    return board_box(fig)
+
+
+def _panels(lang: str) -> dict[str, Any]:
+    """Every board panel and the grid panel, headless (no browser), in ``lang``: the
+    crowded 4' benchmark board (its key does not fit the column), a melee example, a grid."""
+    from fwwrules_widgets import AttackPanel, GridPanel, MeleePanel, ThreatPanel
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    try:
+        from _board import crowded_board
+    finally:
+        sys.path.pop(0)
+    crowded = crowded_board(heights=True)
+    melee = fwwrules.load(fwwrules.example_path("melee-outnumbered-1"))
+    grid = fwwrules.load(fwwrules.example_path("grid/big"))
+    return {
+        "attack": AttackPanel(
+            crowded, attacker="north-00", target="south-00", lang=lang, interactive=False
+        ).view.figure,
+        "melee": MeleePanel(melee, lang=lang, interactive=False).view.figure,
+        "threat": ThreatPanel(
+            crowded, "north", step=60.0, lang=lang, interactive=False
+        ).view.figure,
+        "grid": GridPanel(grid, lang=lang).figure,
+    }
+
+
+def test_every_panels_figure_puts_its_board_in_the_same_pixels_in_every_language() -> None:
+    """Issue 34 for the panels: a panel's figure keeps its size, and its key stays in the
+    column (shortened to fit), so the board's box is the same in English and German for the
+    attack, melee, threat and grid panels (their title keeps the longest language's room)."""
+    boxes = {lang: {k: _panel_box(f) for k, f in _panels(lang).items()} for lang in LANGS}
+    first = boxes[LANGS[0]]
+    for lang in LANGS[1:]:
+        assert boxes[lang] == first, f"{lang}: {boxes[lang]} != {LANGS[0]}: {first}"

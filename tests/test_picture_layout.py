@@ -32,7 +32,7 @@ import pytest
 
 import fwwrules
 from fwwrules.catalogue import LANGS
-from fwwrules.draw import DEFAULT_STYLE, draw_board, draw_grid
+from fwwrules.draw import DEFAULT_STYLE, draw_board, draw_grid, draw_word
 from fwwrules.draw.figure import new_axes
 from fwwrules.draw.grid import DEFAULT_GRID_STYLE
 from fwwrules.errors import FwwError
@@ -181,13 +181,14 @@ def test_a_picture_that_grows_puts_the_key_below_the_board() -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_panel_pictures_of_fixed_size_hold_everything_at_both_export_sizes(lang: str) -> None:
-    """A panel's figure keeps its size (its key moves below the board, taking room from it)
-    and is exported at another resolution without being laid out again
+    """A panel's figure keeps its size (its key stays in the column beside the board,
+    shortened to what fits and counting the rest, so the board's box never depends on the
+    key) and is exported at another resolution without being laid out again
     (``panel.save_picture(path, scale=2)``): the crowded board, with and without a pair,
     measured as laid out and as exported at twice the size."""
     from fwwrules.draw.board import FIXED_SIZE_GID
     from fwwrules.draw.figure import figure_of
-    from fwwrules.draw.layout import KEY_BELOW_GID, find_key
+    from fwwrules.draw.layout import KEY_GID, find_key
 
     s = crowded()
     problems = []
@@ -198,7 +199,13 @@ def test_panel_pictures_of_fixed_size_hold_everything_at_both_export_sizes(lang:
         art = draw_board(s, ax, ruling=ruling, lang=lang)
         assert tuple(art.figure.get_size_inches()) == tuple(st.figsize)
         key = find_key(ax)
-        assert key is not None and key.get_gid() == KEY_BELOW_GID  # the column had no room
+        assert key is not None and key.get_gid() == KEY_GID  # in the column, never below
+        lines = [t.get_text().replace("\n", " ") for t in key.get_texts()]
+        more = draw_word("key-dropped", lang).split("{n}")[1].strip()
+        assert more in lines[-1]  # the column had no room for every entry: they are counted
+        shown = {line.split(":")[0] for line in lines[:-1]}
+        markers = {m.get_text() for m in art.state.get("markers", []) if m.get_visible()}
+        assert markers <= shown  # every number on the board is in the key
         for scale in SCALES:
             art.figure.set_dpi(st.dpi * scale)  # what savefig(dpi=...) does for the export
             where = f"[{'pair' if ruling else 'no pair'}, x{scale}]"

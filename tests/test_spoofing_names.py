@@ -119,10 +119,16 @@ def test_the_schema_states_the_same_rule() -> None:
     from fwwrules.scenario_spec import json_schema
 
     name = json_schema()["$defs"]["ModelSpec"]["properties"]["name"]["anyOf"][0]
-    pattern = re.compile(name["pattern"])
-    assert pattern.match("Ritter Größe 🤖")
-    for char in SPOOFERS.values():
-        assert not pattern.match(f"Knight{char}")
+    # a name is one text or one per language (issue 32): both forms state the rule
+    forms = name.get("oneOf", [name])
+    text = next(f for f in forms if f.get("type") == "string")
+    per_language = [f["additionalProperties"] for f in forms if f.get("type") == "object"]
+    assert per_language
+    for schema in (text, *per_language):
+        pattern = re.compile(schema["pattern"])
+        assert pattern.match("Ritter Größe 🤖")
+        for char in SPOOFERS.values():
+            assert not pattern.match(f"Knight{char}")
 
 
 def test_scripts_and_emoji_are_still_names(

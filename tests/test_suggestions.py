@@ -162,3 +162,55 @@ def test_cli_asks_for_the_language_when_the_exports_disagree(
     assert main([*args, "-o", str(tmp_path / "out.po")]) == 2
     assert "--lang" in capsys.readouterr().err
     assert main([*args, "--lang", "en", "-o", str(tmp_path / "out.po")]) == 0
+
+
+def merged_into_shipped(po_text: str, lang: str) -> str:
+    """What a maintainer does with the file (``msgcat --use-first`` or Poedit): the suggested
+    messages replace the shipped ones of the same context."""
+    from babel.messages.pofile import write_po
+
+    from fwwrules.translations import LOCALE_DIR
+
+    with open(LOCALE_DIR / f"{lang}.po", "rb") as f:
+        shipped = read_po(f)
+    for message in parse(po_text):
+        if message.id and message.context:
+            target = shipped.get(message.id, context=message.context)
+            assert target is not None, message.context
+            target.string = message.string
+    out = io.BytesIO()
+    write_po(out, shipped, width=100)
+    return out.getvalue().decode("utf-8")
+
+
+def test_a_suggested_wording_round_trips_into_the_rulings_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Export (as the page writes it), convert to .po, merge, load: the ruling says it."""
+    import shutil
+
+    import fwwrules
+    from fwwrules import translations
+
+    text = "Freie Sicht: {attacker} sieht {target} ungehindert."
+    path = tmp_path / "review.json"
+    path.write_text(json.dumps(export("Erika", {"de": {LOS: seen(LOS, text)}})), "utf-8")
+    assert main(["review", "--suggestions", str(path), "-o", str(tmp_path / "de.po")]) == 0
+    locale = tmp_path / "locale"
+    locale.mkdir()
+    shutil.copy(translations.LOCALE_DIR / "en.po", locale / "en.po")
+    merged = merged_into_shipped((tmp_path / "de.po").read_text("utf-8"), "de")
+    (locale / "de.po").write_text(merged, "utf-8")
+
+    board = fwwrules.load(fwwrules.example_path("cover-example-1"))
+    before = fwwrules.ruling(board, "brute", "knight").explain("de")
+    assert "Freie Sicht" not in before
+    monkeypatch.setattr(translations, "LOCALE_DIR", locale)
+    translations.translations.cache_clear()
+    try:
+        after = fwwrules.ruling(board, "brute", "knight").explain("de")
+        assert "Freie Sicht: Super Mutant Brute sieht Knight Patrol ungehindert." in after
+    finally:
+        monkeypatch.undo()
+        translations.translations.cache_clear()
+    assert fwwrules.ruling(board, "brute", "knight").explain("de") == before

@@ -26,7 +26,7 @@ The rules:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -356,3 +356,100 @@ def test_style_one_coordinate_style_per_language() -> None:
 def test_style_german_verb_second_after_a_colon() -> None:
     """ "…: Es ist kein Fernkampfangriff möglich", never "kein Fernkampfangriff ist möglich"."""
     assert _bad("de", r"\bkeine?[nmrs]? [\w-]+ ist möglich\b") == []
+
+
+# --- names in each language ----------------------------------------------------------------
+
+PROPER_NAMES = (
+    "Knight Patrol",
+    "Super Mutant Brute",
+    "Mutant Hound",
+    "Raider Psycho",
+    "Sole Survivor",
+    "Sentry Bot",
+    "Mirelurk Queen",
+    "Paladin",
+    "Raider",
+    "Psycho",
+    "Minuteman",
+    "Gunner",
+    "Deathclaw",
+    "Dogmeat",
+    "Behemoth",
+    "Brotherhood",
+    "Knight",
+    "Minigun",
+    "Gatling",
+)
+"""The rulebook's proper names, which stay as printed in every language: unit names, a
+faction's name, the names of items the games keep (the German texts write them so too)."""
+
+
+def _pieces(path: Path) -> list[tuple[str, Any]]:
+    s = _loaded(path)
+    if isinstance(s, GridScenario):
+        return [(f"creature {c.id}", c) for c in s.creatures]
+    pieces = [*s.models, *s.terrain, *s.weapons]
+    return [(f"{type(p).__name__.lower()} {p.id}", p) for p in pieces]
+
+
+def _proper(text: str) -> bool:
+    """Whether ``text`` is made of the rulebook's proper names (and numbers, letters)."""
+    for name in PROPER_NAMES:
+        text = text.replace(name, " ")
+    return not re.search(r"[^\W\d_]{2,}", text)
+
+
+def test_style_every_shipped_piece_is_named_in_each_language() -> None:
+    """Every model, terrain piece, weapon and creature of a shipped example has a name in
+    English and German (``name: {en: ..., de: ...}``); one text for every language only
+    where it is the rulebook's proper name."""
+    bad = []
+    for path in [*_scenario_files(), *_grid_files()]:
+        for what, piece in _pieces(path):
+            name = piece.name
+            if isinstance(name, str) and _proper(name):
+                continue
+            if not (isinstance(name, Mapping) and set(LANGS) <= set(name)):
+                bad.append(f"{path.name} {what}: {name!r}")
+    assert bad == []
+
+
+def _words(text: str) -> set[str]:
+    for name in PROPER_NAMES:
+        text = text.replace(name, " ")
+    text = re.sub(r"\{[^{}]*\}", " ", text)  # a template's fields
+    text = re.sub(r"\b[a-z]+(?:\.[a-z-]+)+", " ", text)  # clause ids (``[cover.area]``)
+    return set(re.findall(r"[^\W\d_]{2,}", text))
+
+
+@cache
+def _vocabulary(lang: str) -> frozenset[str]:
+    """The words the catalogue writes in ``lang`` and the names the examples give in it."""
+    from fwwrules import catalogue
+
+    words: set[str] = set()
+    for table in (catalogue.MESSAGES, catalogue.CLAUSE_RULES, catalogue.WORDS, catalogue.UI_TEXT):
+        for entry in table.values():
+            words |= _words(entry[lang])
+    for path in [*_scenario_files(), *_grid_files()]:
+        names = [p.name for _, p in _pieces(path)] + [_loaded(path).title]
+        for name in names:
+            if isinstance(name, Mapping) and lang in name:
+                words |= _words(name[lang])
+            elif isinstance(name, str) and lang == "en":
+                words |= _words(name)
+    return frozenset(words)
+
+
+def test_style_no_english_word_in_a_german_text() -> None:
+    """A German text uses the German names: no word that only the English texts and names
+    use ("in the yard", "Crate") appears in it, but for the rulebook's proper names."""
+    english = {w for _, _, t in _all("en") for w in _words(t)} | _vocabulary("en")
+    only_english = english - _vocabulary("de")
+    bad: dict[str, str] = {}
+    for where, _, text in _all("de"):
+        found = _words(text) & only_english
+        for word in sorted(found):
+            bad.setdefault(word, f"{where}: {text}")
+    assert bad == {}

@@ -301,10 +301,13 @@ def ui(key: str, lang: str, **values: Any) -> str:
     return text.format(**values) if values else text
 
 
-def names(question: Question) -> dict[str, str]:
+def names(question: Question, lang: str = "en") -> dict[str, str]:
+    """The display names of the answer's pieces in ``lang`` (a name may be given per
+    language)."""
+    from fwwrules.rulings import names_in
+
     got = answer(question)
-    labels = getattr(got, "labels", None) or {}
-    return dict(labels)
+    return names_in(getattr(got, "labels", None) or {}, lang)
 
 
 def clause_link(clause: str) -> str:
@@ -349,7 +352,7 @@ def show_fact(fact: Fact, value: Any, lang: str, labels: dict[str, str]) -> str:
 
 
 def _said(row: Row, lang: str, book: bool) -> str:
-    labels = names(row.question)
+    labels = names(row.question, lang)
     seen: list[str] = []
     for f in facts(row):
         text = show_fact(f, f.claim.value if book else f.engine, lang, labels)
@@ -473,14 +476,16 @@ def _small_png(data: bytes) -> bytes:
 
 @cache
 def _code_digest() -> str:
-    """What every picture depends on besides its answer: the drawing code, the catalogue,
-    matplotlib's version and the picture's size and colours."""
+    """What every picture depends on besides its answer: the drawing code, the catalogue (its
+    code and its gettext files), matplotlib's version and the picture's size and colours."""
     import matplotlib
 
     h = hashlib.sha256(matplotlib.__version__.encode())
     for path in sorted((REPO / "fwwrules" / "draw").rglob("*.py")):
         h.update(path.read_bytes())
     h.update((REPO / "fwwrules" / "catalogue.py").read_bytes())
+    for path in sorted((REPO / "fwwrules" / "locale").glob("*.po")):  # the catalogue's texts
+        h.update(path.read_bytes())
     h.update(f"{PICTURE_WIDTH} {PICTURE_COLOURS}".encode())
     return h.hexdigest()
 

@@ -183,7 +183,8 @@ class AttackPanel(MovablePanel):
 
     def _weapon_options(self, attacker: str) -> list[tuple[str, str]]:
         m = self.scenario.model(attacker)
-        return [(w.label, w.id) for w in self.scenario.weapons_of(m)]
+        lang = self.lang.value if hasattr(self, "lang") else "en"
+        return [(w.label_in(lang), w.id) for w in self.scenario.weapons_of(m)]
 
     def _attacker_changed(self, change: dict[str, Any]) -> None:
         if self._hold:
@@ -202,6 +203,8 @@ class AttackPanel(MovablePanel):
             value = self.band.value
             self.band.options = [(ui(b, lang), b) for b in (AUTO, "short", "long")]
             self.band.value = value
+        names = self.scenario.display_names(lang)
+        self._show_names((self.attacker, self.target, self.weapon, self.model), names)
         self.hint.value = self._move_hint(lang)
         self.view.relabel(lang)
         for control in (self.attacker, self.target, self.weapon, self.band, self.rules):

@@ -35,6 +35,12 @@
 //   multiplied into the next. "fit" {which: "table" | "models"} from the two fit buttons.
 //   Dragging empty board pans (the kernel decides what a press hits); so does the middle
 //   button anywhere. The kernel draws every view itself: the browser never scales pixels.
+// * The saved picture: once the board has rested (no frame for POSTER_MS) the view keeps its
+//   picture in the model's "poster" (set here only, never sent to the kernel), so that a
+//   notebook saved with its widget state (JupyterLab's "save widget state", which
+//   fwwrules_widgets switches on) holds it. A view rendered from such saved state (after a
+//   kernel restart and a page reload: no kernel, no frames) shows that picture under the
+//   notice that the cell must be run again; without one, the notice alone.
 // * With window.fwwrulesTrace set to an array, pointer messages sent and frames painted are
 //   logged there (bench/browser_latency.py measures the lag behind the mouse with it).
 // * "sync" (asked by a "fwwrules-sync" DOM event on the canvas, for tests and benchmarks):
@@ -51,6 +57,8 @@ const REST_MS = 50;
 const WHEEL_ZOOM = 0.0015;
 const PINCH_ZOOM = 0.01;
 const KEY_ZOOM = 1.25;
+// The picture kept as the saved one once no frame has come for this long.
+const POSTER_MS = 1000;
 
 function inflate(buffer) {
   const bytes = buffer instanceof DataView
@@ -139,7 +147,7 @@ function render({ model, el }) {
   const ratio = window.devicePixelRatio || 1;
   const state = {
     id: -1, asked: false, queue: Promise.resolve(), seq: 0, latest: null, outstanding: false,
-    restTimer: 0, rested: false, zoom: null,
+    restTimer: 0, rested: false, zoom: null, posterTimer: 0,
   };
 
   function size() {
@@ -180,6 +188,8 @@ function render({ model, el }) {
     state.id = msg.id;
     state.asked = false;
     canvas.dataset.frame = String(msg.id);
+    clearTimeout(state.posterTimer);
+    state.posterTimer = setTimeout(keepPoster, POSTER_MS);
     if (window.fwwrulesTrace) {
       window.fwwrulesTrace.push({
         frame: msg.id, seq: msg.seq, bytes: buffers[0].byteLength, received: msg.received, t: performance.now(),
@@ -198,6 +208,28 @@ function render({ model, el }) {
       state.outstanding = true;
     }
     model.send(ack);
+  }
+
+  // The picture shown, kept in the model (locally: saved with the notebook's widget state).
+  function keepPoster() {
+    if (state.id < 0 || !canvas.width) return;
+    // WebP, a tenth of the bytes of PNG: it lies under the notice (PNG where not supported)
+    model.set("poster", canvas.toDataURL("image/webp", 0.85));
+  }
+
+  // A view made from saved state (no kernel): the saved picture until a frame comes.
+  function showPoster() {
+    const poster = model.get("poster");
+    if (!poster) return;
+    const img = new Image();
+    img.onload = () => {
+      if (state.id >= 0) return; // a live frame came first
+      canvas.width = img.naturalWidth;
+      canvas.height = img.naturalHeight;
+      ctx.drawImage(img, 0, 0);
+      canvas.dataset.poster = "shown";
+    };
+    img.src = poster;
   }
 
   // The model of another widget of the panel (a frame's texts), looked up once.
@@ -349,9 +381,11 @@ function render({ model, el }) {
   model.on("change:zoomable", size);
   model.on("change:tool_labels", size);
   size();
+  showPoster();
   model.send({ type: "hello", ratio });
   return () => {
     clearTimeout(state.restTimer);
+    clearTimeout(state.posterTimer);
     model.off("msg:custom", onMessage);
     model.off("change:width", size);
     model.off("change:height", size);

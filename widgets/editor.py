@@ -289,9 +289,10 @@ class BoardEditor(ControlPanel):
         """Place a model with its base centre at ``at`` (snapped); returns its id.
 
         ``base`` is a size class (``normal``, the default, ``large``, ``huge``: 32, 40, 60 mm)
-        or a diameter in scenario units; ``faction`` defaults to ``player``; the id is made
-        from the name (or the faction: lower-cased, words joined by ``-``, every letter kept)
-        unless ``ident`` gives one. Weapons named from the stock profiles (``pistol``,
+        or a diameter in scenario units; ``faction`` defaults to ``player``; ``name`` is one
+        text or one per language (``{"en": ..., "de": ...}``); the id is made from the
+        (English) name (or the faction: lower-cased, words joined by ``-``, every letter
+        kept) unless ``ident`` gives one. Weapons named from the stock profiles (``pistol``,
         ``rifle`` ...) are added to the file's weapon list. Refused where the base may not
         stand (another base, the table's edge) and for a value the file cannot hold.
         """
@@ -546,10 +547,13 @@ class BoardEditor(ControlPanel):
         piece = self._piece(self.selected)
         if piece is None:
             raise self._refuse(ui("nothing-selected", self.lang.value))
+        # the name field edits the name in the editor's language; a name given per language
+        # keeps the other languages' names (as the title does)
+        lang = self.lang.value
         if isinstance(piece, Model):
-            self.set_model(piece.id, **self.form.model_fields())
+            self.set_model(piece.id, **self.form.model_fields(lang, piece.name))
         else:
-            self.set_terrain(piece.id, **self.form.terrain_fields())
+            self.set_terrain(piece.id, **self.form.terrain_fields(lang, piece.name))
 
     def _delete_selected(self) -> None:
         if self._piece(self.selected) is None:
@@ -720,7 +724,7 @@ class BoardEditor(ControlPanel):
         if tool == "select":
             return self._select_press(p)
         if tool == "model":
-            self._guard(lambda: self.add_model(p, **self.form.model_fields()))
+            self._guard(lambda: self.add_model(p, **self.form.model_fields(self.lang.value)))
         elif tool == "polygon":
             self._polygon_click(p)
         else:  # rect, circle: a rubber band from the press
@@ -821,7 +825,9 @@ class BoardEditor(ControlPanel):
         if self._corners and self._closes(q):
             points = list(self._corners)
             self._cancel_gesture()
-            self._guard(lambda: self.add_polygon(points, **self.form.terrain_fields()))
+            self._guard(
+                lambda: self.add_polygon(points, **self.form.terrain_fields(self.lang.value))
+            )
             self._show()
             return
         self._corners.append(q)
@@ -918,9 +924,9 @@ class BoardEditor(ControlPanel):
         if what == "circle":
             r = math.hypot(p[0] - sx, p[1] - sy)
             diameter = 2 * r if r > 0 else 25.4 / self.unit_mm  # a click: 1"
-            self.add_circle((sx, sy), diameter, **self.form.terrain_fields())
+            self.add_circle((sx, sy), diameter, **self.form.terrain_fields(self.lang.value))
         elif what == "rect":
-            self.add_rect((sx, sy), p, **self.form.terrain_fields())
+            self.add_rect((sx, sy), p, **self.form.terrain_fields(self.lang.value))
         elif p != (sx, sy):  # a click only selects
             piece = self._piece(gesture["id"])
             if not isinstance(piece, Terrain):

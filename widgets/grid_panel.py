@@ -134,6 +134,8 @@ class GridPanel(ControlPanel):
                 self.attack.value = value
         # every button as wide as the longest choice ('Nahkampfangriff mit Reichweite' was cut)
         self.attack.style.button_width = f"{max(text_px(o[0]) for o in options) + 24}px"
+        names = {c.id: c.label_in(lang) for c in self.scenario.creatures}
+        self._show_names((self.attacker, self.target), names)
         fit_control(self.attacker)
         fit_control(self.target)
         if self.notice is not None:

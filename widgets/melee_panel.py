@@ -291,8 +291,8 @@ class MeleePanel(MovablePanel):
             if not foes:
                 continue
             mark = outnumbered if mid in self.outnumbered else ""
-            names = ", ".join(html.escape(s.model(f).label) for f in foes)
-            items.append(f"<li>{html.escape(s.model(mid).label)}: {names}{mark}</li>")
+            names = ", ".join(html.escape(s.model(f).label_in(lang)) for f in foes)
+            items.append(f"<li>{html.escape(s.model(mid).label_in(lang))}: {names}{mark}</li>")
         body = (
             f"<ul>{''.join(items)}</ul>"
             if items
@@ -328,6 +328,8 @@ class MeleePanel(MovablePanel):
                 value = control.value
                 control.options = [(ui("none", lang), NONE), *control.options[1:]]
                 control.value = value
+        controls = (self.withdrawer, self.slider, self.shooter, self.target, self.model)
+        self._show_names(controls, self.scenario.display_names(lang))
         self.hint.value = self._move_hint(lang)
         self._show_slide_hint()
         self.play.tooltip = ui("play", lang)

@@ -5,7 +5,7 @@ models by mouse or by x/y controls (the layouts that fit the notebook's width ar
 from __future__ import annotations
 
 import html
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
 from typing import Any
 
@@ -57,6 +57,18 @@ class ControlPanel(PictureExport):
 
     def _relabel(self) -> None:  # pragma: no cover - every panel overrides it
         raise NotImplementedError
+
+    def _show_names(self, controls: Iterable[Any], names: Mapping[str, str]) -> None:
+        """Label each dropdown's options (ids) by their names in the panel's language
+        (``names``: id -> name; an option not in it keeps its label), keeping the value."""
+        for control in controls:
+            pairs = [o if isinstance(o, tuple) else (str(o), o) for o in control.options]
+            options = [(names.get(v, label), v) for label, v in pairs]
+            if [tuple(p) for p in pairs] != options:
+                with self._held():
+                    value = control.value
+                    control.options = options
+                    control.value = value
 
     def refresh(self) -> None:  # pragma: no cover - every panel overrides it
         raise NotImplementedError

@@ -61,6 +61,12 @@ class BoardStyle:
     across a line (see :mod:`fwwrules.draw.labels`)."""
     label_zorder: float = 5.0
     """Labels are drawn above the lines of the ruling (zorder 4 to 5), which they avoid."""
+    leader_colour: str = "#333333"
+    leader_linewidth: float = 0.8
+    min_base_px: float = 7.0
+    """The smallest a base is drawn, in display pixels across at 100 dpi (scaled with the
+    dpi): a smaller base (a big table in a small picture) is drawn this size, in its side's
+    colour and hatch, and the legend says so."""
     label_unnamed_terrain: bool = False
     """Also write the id of terrain without a ``name`` (a height is always written)."""
     legend_font_size: float = 9.0
@@ -75,9 +81,12 @@ class BoardStyle:
     # Sides: one colour and hatch per side, by side order on the board (:func:`side_looks`).
     neutral_colour: str = "#999999"
     neutral_hatch: str = "oo"
-    base_alpha: float = 0.8
+    base_alpha: float = 1.0
     base_edge: str = "#000000"
-    base_linewidth: float = 1.0
+    base_linewidth: float = 0.8
+    base_hatch_linewidth: float = 0.6
+    """The hatch of a base (its side's) is drawn thinner than a terrain piece's, so a base a few
+    pixels across still shows its side's colour over most of its area."""
     # Terrain by kind.
     terrain: tuple[tuple[str, TerrainLook], ...] = (
         ("blocking", TerrainLook("#4D4D4D", "#000000", "xx")),
@@ -192,6 +201,9 @@ class BoardArtists:
     slide_break_labels: list[Text] = field(default_factory=list)
     table: Rectangle | None = None
     """The table's outline (:func:`fwwrules.draw.board.table_view` shows it with a margin)."""
+    leaders: Line2D | None = None
+    """Thin lines joining a name (or its numbered marker) placed away from its base or piece
+    to it (:func:`fwwrules.draw.labels.place_labels`), one artist separated by NaN."""
 
     @property
     def legend(self) -> Legend | None:
@@ -224,6 +236,8 @@ class BoardArtists:
         ]
         if self.slide_breaks is not None:
             singles.append(self.slide_breaks)
+        if self.leaders is not None:
+            singles.append(self.leaders)
         return (
             singles
             + list(self.band_labels.values())

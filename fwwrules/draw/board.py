@@ -30,6 +30,7 @@ artists that change when one model moves (for blitting).
 
 from __future__ import annotations
 
+import functools
 import math
 import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -149,14 +150,11 @@ def palette_look(position: int) -> tuple[str, str]:
 def side_order(scenario: Scenario) -> list[str]:
     """The sides of a board in order: those the file's ``sides`` lists, in its order, then
     the sides of the models in the order they come; neutral factions are no side."""
-    order = list(scenario.sides)
-    for m in scenario.models:
-        if m.faction in scenario.neutral:
-            continue
-        side = scenario.side_of(m.faction)
-        if side not in order:
-            order.append(side)
-    return order
+    order = dict.fromkeys(scenario.sides)
+    for faction in dict.fromkeys(m.faction for m in scenario.models):
+        if faction not in scenario.neutral:
+            order.setdefault(scenario.side_of(faction))
+    return list(order)
 
 
 def side_looks(scenario: Scenario) -> dict[str, tuple[str, str]]:
@@ -277,13 +275,16 @@ def _anchor(scenario: Scenario, ref: PieceRef) -> XY | None:
     return None
 
 
-def _side_look(scenario: Scenario, faction: str, style: BoardStyle) -> tuple[str, str, str]:
+def _side_look(
+    scenario: Scenario, faction: str, style: BoardStyle, order: Sequence[str] | None = None
+) -> tuple[str, str, str]:
     """(side id, colour, hatch) for a faction: by the side's order on the board
-    (:func:`side_looks`); neutral factions grey."""
+    (:func:`side_looks`; ``order`` is :func:`side_order`, computed once by a caller that
+    asks for many models); neutral factions grey."""
     if faction in scenario.neutral:
         return (faction, style.neutral_colour, style.neutral_hatch)
     side = scenario.side_of(faction)
-    colour, hatch = side_look(side, side_order(scenario))
+    colour, hatch = side_look(side, side_order(scenario) if order is None else order)
     return (side, colour, hatch)
 
 
@@ -348,9 +349,10 @@ def _add_scale_bar(ax: Axes, scenario: Scenario, style: BoardStyle) -> None:
     ax._fwwrules_scale_bar = anchored  # type: ignore[attr-defined]
 
 
-def _piece_label(scenario: Scenario, ref: PieceRef) -> str:
-    """A piece's display name (its id when it has none); touching pieces joined by " + "."""
-    names = scenario.display_names()
+def _piece_label(scenario: Scenario, ref: PieceRef, lang: str) -> str:
+    """A piece's display name in ``lang`` (its id when it has none); touching pieces joined by
+    " + "."""
+    names = scenario.display_names(lang)
     if isinstance(ref, TerrainRef):
         return " + ".join(names.get(tid, tid) for tid in ref.ids)
     if isinstance(ref, ModelRef):
@@ -377,9 +379,11 @@ def fit_limits(ax: Axes, limits: Bounds) -> None:
     ax.set_ylim(y0, y1)
 
 
+@functools.lru_cache(maxsize=1024)
 def _length(value: float, units: str, lang: str, *, inches: bool = True) -> str:
     """A length as the catalogue writes it (:func:`fwwrules.catalogue.length`), never broken
-    across lines (no-break spaces)."""
+    across lines (no-break spaces); each length once per process (a board of hundreds of
+    pieces of three heights formats three)."""
     from ..catalogue import length
 
     return length(value, units, lang, inches=inches).replace(" ", "\u00a0")
@@ -600,8 +604,19 @@ def _board_artists(
             "view": view,
         },
         table=_table_outline(ax, scenario, style),
+        leaders=_leader_line(ax, style),
     )
     return artists
+
+
+def _leader_line(ax: Axes, style: BoardStyle) -> Line2D:
+    """The (empty) leader lines of names placed away from what they name."""
+    line = Line2D(
+        [], [], color=style.leader_colour, linewidth=style.leader_linewidth,
+        zorder=2.9, visible=False, solid_capstyle="round",
+    )  # fmt: skip
+    ax.add_line(line)
+    return line
 
 
 def _piece_artists(
@@ -623,8 +638,9 @@ def _piece_artists(
     ax.add_line(edges)
     bases: dict[str, Circle] = {}
     labels: dict[str, Text] = {}
+    order = side_order(scenario)
     for m in scenario.models:
-        _add_base(ax, scenario, m.id, style, bases, labels)
+        _add_base(ax, scenario, m.id, style, bases, labels, order)
     return terrain, edges, bases, labels
 
 
@@ -672,8 +688,10 @@ def _ruling_lines(ax: Axes, style: BoardStyle) -> dict[str, Line2D]:
         alpha=0.8,
     )
     out["blockers"] = line(4.0, color=style.blocker_colour, linewidth=2.5)
+    # The sight, the fan and the Line of Cover run below the bases: a base a few pixels across
+    # keeps its side's colour (the lines join the bases; inside them they tell nothing).
     out["fan"] = line(
-        4.1,
+        2.85,
         color=style.fan_colour,
         alpha=style.fan_alpha,
         linestyle=style.fan_linestyle,
@@ -687,10 +705,10 @@ def _ruling_lines(ax: Axes, style: BoardStyle) -> dict[str, Line2D]:
         4.4, color=style.graze_colour, linestyle=style.graze_linestyle, linewidth=2.0
     )
     out["loc"] = line(
-        4.5, color=style.loc_colour, linestyle=style.loc_linestyle, linewidth=style.loc_linewidth
+        2.95, color=style.loc_colour, linestyle=style.loc_linestyle, linewidth=style.loc_linewidth
     )
     out["crossings"] = line(4.6, color=style.cover_colour, linewidth=style.cover_linewidth + 1.0)
-    out["sight"] = line(4.45, color=style.los_colour, linewidth=style.los_linewidth)
+    out["sight"] = line(2.9, color=style.los_colour, linewidth=style.los_linewidth)
     size = style.marker_size
     out["crossing_points"] = markers(4.8, style.cover_colour, style.crossing_marker, size)
     out["graze_points"] = markers(4.8, style.graze_colour, style.graze_marker, size)
@@ -734,10 +752,11 @@ def _add_base(
     style: BoardStyle,
     bases: dict[str, Circle],
     labels: dict[str, Text],
+    order: Sequence[str] | None = None,
 ) -> None:
     m = scenario.model(model_id)
     d = scenario.board.models[model_id].disc
-    _, colour, hatch = _side_look(scenario, m.faction, style)
+    _, colour, hatch = _side_look(scenario, m.faction, style, order)
     base = Circle(
         (d.x, d.y),
         d.r,
@@ -751,6 +770,9 @@ def _add_base(
         label=model_id,
         picker=True,
     )
+    thinner = getattr(base, "set_hatch_linewidth", None)  # matplotlib 3.10 and later
+    if thinner is not None:
+        thinner(style.base_hatch_linewidth)
     # add_artist, not add_patch: the limits are fixed (autoscale off), and updating the data
     # limits with every base's path is a noticeable part of drawing a full board.
     ax.add_artist(base)
@@ -765,8 +787,7 @@ def _add_base(
         zorder=style.label_zorder,
         gid=f"model:{model_id}",
         parse_math=False,
-        bbox=label_box(style),
-    )
+    )  # its box is made when it is placed (fwwrules.draw.labels): most of 200 never are
 
 
 def _add_terrain_label(ax: Axes, style: BoardStyle) -> Text:
@@ -779,8 +800,7 @@ def _add_terrain_label(ax: Axes, style: BoardStyle) -> Text:
         va="center",
         zorder=style.label_zorder,
         parse_math=False,
-        bbox=label_box(style),
-    )
+    )  # its box is made when it is placed (fwwrules.draw.labels)
 
 
 def update_board(
@@ -853,7 +873,13 @@ def update_board(
     if place_labels:
         lay_out(artists, scenario, title)
     else:  # a drag: the layout stays; the title is wrapped to the room it has
+        from .labels import drop_moved_leaders
+
         _wrap_title_once(artists, title)
+        drop_moved_leaders(artists)
+        for label in (*artists.labels.values(), *artists.terrain_labels.values()):
+            if label.get_bbox_patch() is None:  # never placed: no room for it on the board
+                label.set_visible(False)
     return artists
 
 
@@ -890,7 +916,7 @@ def _update_bases(
     board = scenario.board
     drawn: dict[str, tuple[Any, ...]] = artists.state.setdefault("bases_drawn", {})
     for m in scenario.models:
-        now = (m, lang, scenario.units)
+        now = (m, lang, scenario.units, artists.state.get("min_base_mm"))
         if changed_only and drawn.get(m.id) == now:
             continue
         drawn[m.id] = now
@@ -900,9 +926,9 @@ def _update_bases(
         d = board.models[m.id].disc
         base = artists.bases[m.id]
         base.set_center((d.x, d.y))
-        base.set_radius(d.r)
+        base.set_radius(max(d.r, float(artists.state.get("min_base_mm", 0.0))))
         base.set_visible(True)
-        text = m.label
+        text = m.label_in(lang)
         if m.elevation:
             text += f" ↑{_length(m.elevation, scenario.units, lang)}"
         lab = artists.labels[m.id]
@@ -933,7 +959,7 @@ def _update_terrain_labels(artists: BoardArtists, scenario: Scenario, lang: str)
     unlabelled = 0
     for t in scenario.terrain:
         named = t.name is not None or t.height is not None or style.label_unnamed_terrain
-        lines = [t.label] if named else []
+        lines = [t.label_in(lang)] if named else []
         if t.height is not None:
             lines.append(f"{draw_word('height', lang)} {_length(t.height, scenario.units, lang)}")
         tl = artists.terrain_labels.get(t.id)
@@ -964,42 +990,65 @@ def lay_out(artists: BoardArtists, scenario: Scenario, title: str) -> None:
     """Fit the picture into its figure and place every label (:mod:`fwwrules.draw.layout`,
     :mod:`fwwrules.draw.labels`): the board's Axes moves to leave room for the title, the
     axis labels, the legend column and the caption; its limits are set again to fill it;
-    the range rings' names go where the rings show; then the labels are placed and the key
-    goes under the legends. When the column cannot hold the key, the figure grows taller
-    (the board keeps its box), or, for a figure of fixed size (:data:`FIXED_SIZE_GID`), the
-    key moves below the board, which takes room from it, so the labels are placed again (at
-    most a few times)."""
-    from .labels import place_labels
-    from .layout import fit_layout, grow_for_key_below, key_overflow, place_key_below, show_key
+    bases too small to see are drawn at the smallest size (:func:`fit_small_bases`); the
+    range rings' names go where the rings show; then the labels are placed and the key goes
+    under the legends. When the column cannot hold the key, the figure grows taller and the
+    key goes below the board (the board keeps its box); a figure of fixed size
+    (:data:`FIXED_SIZE_GID`, a panel's) keeps the key in the column instead, shortened to
+    what fits (:func:`fwwrules.draw.labels.trim_key`), so its board has the same box
+    whatever the key holds, in every language."""
+    from .labels import place_labels, trim_key
+    from .layout import fit_layout, grow_for_key_below, key_overflow, restack, show_key
 
     ax = artists.ax
     fig = artists.figure
     limits = artists.state.get("view") or table_view(scenario, artists.style)
     lang = str(artists.state.get("lang", "en"))
     height = float(artists.state.setdefault("design_height", fig.get_size_inches()[1]))
-    fixed = fig.get_gid() == FIXED_SIZE_GID
 
     def refit() -> None:
         fit_limits(ax, limits)
         _set_axes_units(ax, scenario, artists.style, lang)
 
-    strip = 0.0
-    for _ in range(4):
-        show_key(ax, [], title="", fontsize=artists.style.font_size)
-        fit_layout(ax, title=title, refit=refit, strip=strip, height=height)
-        _spot_band_labels(artists)
-        place_labels(artists)
-        if strip == 0.0:
-            over = key_overflow(ax)
-            if over <= 0.0:
-                return
-            if not fixed:  # the figure grows: the key goes below the board
-                grow_for_key_below(ax, title=title, refit=refit, height=height)
-                return
-        need = place_key_below(ax)
-        if need <= strip:
-            return
-        strip = need
+    show_key(ax, [], title="", fontsize=artists.style.font_size)
+    fit_layout(ax, title=title, refit=refit, height=height)
+    if fit_small_bases(artists, scenario):  # the legend's entry for them came or went
+        _update_legend(artists, scenario, lang)
+        if restack(ax) > 0.5:  # the column no longer fits: the figure grows
+            fit_layout(ax, title=title, refit=refit, height=height)
+    _spot_band_labels(artists)
+    place_labels(artists)
+    if key_overflow(ax) <= 0.0:
+        return
+    if fig.get_gid() == FIXED_SIZE_GID:
+        trim_key(artists, lambda: key_overflow(ax))
+    else:
+        grow_for_key_below(ax, title=title, refit=refit, height=height)
+
+
+def fit_small_bases(artists: BoardArtists, scenario: Scenario) -> bool:
+    """Draw every base at least :attr:`BoardStyle.min_base_px` across at the board's scale
+    now (a 25 mm base on a 6-foot table in a panel is 5 pixels: drawn 7, in its side's
+    colour and hatch); the rest true to size. Returns whether the legend's entry for such
+    bases ("small bases drawn larger") must come or go."""
+    ax = artists.ax
+    (x0, _), (x1, _) = ax.transData.transform([(0.0, 0.0), (1.0, 0.0)])
+    px_per_mm = abs(float(x1 - x0))
+    dpi = float(artists.figure.dpi)
+    least = artists.style.min_base_px * dpi / 100.0 / 2.0 / px_per_mm if px_per_mm else 0.0
+    before = bool(artists.state.get("enlarged"))
+    artists.state["min_base_mm"] = least
+    enlarged = []
+    board = scenario.board
+    for mid, base in artists.bases.items():
+        geo = board.models.get(mid)
+        if geo is None:
+            continue
+        base.set_radius(max(geo.disc.r, least))
+        if geo.disc.r < least:
+            enlarged.append(mid)
+    artists.state["enlarged"] = enlarged
+    return before != bool(enlarged)
 
 
 def relegend(artists: BoardArtists, scenario: Scenario) -> None:
@@ -1150,7 +1199,7 @@ def _draw_ignored_notes(
     for ref in ignored:
         at = _anchor(scenario, ref)
         if at is not None:
-            notes.append((at, f"{_piece_label(scenario, ref)}: {draw_word('ignored', lang)}"))
+            notes.append((at, f"{_piece_label(scenario, ref, lang)}: {draw_word('ignored', lang)}"))
     _sync_texts(
         artists,
         artists.ignored_labels,
@@ -1370,7 +1419,7 @@ def _draw_slide(
         if r.key == "breaks-on-path" and r.params.get("model") not in breaks:
             breaks.append(str(r.params["model"]))
     if breaks:
-        names = {m.id: m.label for m in scenario.models}
+        names = {m.id: m.label_in(lang) for m in scenario.models}
         who = ", ".join(names.get(str(b), str(b)) for b in breaks)
         text += f" ({draw_word('breaks', lang)} {who})"
     label = artists.slide_label
@@ -1396,7 +1445,7 @@ def _draw_slide_breaks(
     if artists.slide_breaks is None:
         return
     u = scenario.unit_mm
-    names = {m.id: m.label for m in scenario.models}
+    names = {m.id: m.label_in(lang) for m in scenario.models}
     seen: dict[XY, str] = {}
     for model, _blocker, (bx, by) in () if slide is None else slide.breaks_at:
         seen.setdefault((float(bx) * u, float(by) * u), names.get(model, model))
@@ -1501,6 +1550,7 @@ def drawn_kinds(artists: BoardArtists) -> list[str]:
         "slide-breaks": artists.slide_breaks is not None and artists.slide_breaks.get_visible(),
         "free-attack": any(a.get_visible() for a in artists.free_attacks),
         "into-melee": any(t.get_visible() and t.get_text() for t in artists.numbers),
+        "small-bases": bool(artists.state.get("enlarged")),
         # a slide being played (fwwrules.draw.animate): the contacts its frames show
         "contact-kept": "contact-kept" in artists.state.get("animation", {}).get("kinds", ()),
         "contact-broken": "contact-broken" in artists.state.get("animation", {}).get("kinds", ()),
@@ -1519,8 +1569,9 @@ def _legend_entries(
     st = artists.style
     out: list[tuple[str, str, Callable[[], Artist]]] = []
     seen_sides: list[str] = []
+    order = side_order(scenario)
     for m in scenario.models:
-        side, colour, hatch = _side_look(scenario, m.faction, st)
+        side, colour, hatch = _side_look(scenario, m.faction, st, order)
         if side in seen_sides:
             continue
         seen_sides.append(side)
@@ -1543,7 +1594,25 @@ def _legend_entries(
             alpha=lk.alpha,
         )
         out.append((kind, "", proxy))
-    makers: dict[str, Callable[[], Artist]] = {
+    makers = _overlay_makers(st)
+    for kind in drawn_kinds(artists):
+        if kind in ("short-band", "long-band"):
+            name = kind.removesuffix("-band")
+            ring = artists.bands[name]
+            ruler = artists.state.get("band_rulers", {}).get(name, "")
+            i = 0 if name == "short" else 1
+            colour = to_hex(ring.get_edgecolor())
+            out.append(
+                (kind, ruler, partial(_proxy, colour, st.band_linestyles[i], st.band_linewidth))
+            )
+            continue
+        out.append((kind, "", makers[kind]))
+    return out
+
+
+def _overlay_makers(st: BoardStyle) -> dict[str, Callable[[], Artist]]:
+    """The makers of the legend's proxy artist for each overlay kind (:func:`drawn_kinds`)."""
+    return {
         "edge": partial(_proxy, st.edge_colour, st.edge_linestyle, st.edge_linewidth),
         "los": partial(_proxy, st.los_colour, "-", st.los_linewidth),
         "no-los": partial(_proxy, st.fan_colour, st.fan_linestyle, 1.2),
@@ -1559,6 +1628,15 @@ def _legend_entries(
         ),
         "free-attack": partial(_proxy, st.free_attack_colour, "-", 2.0, ">"),
         "into-melee": partial(Patch, facecolor=st.number_face, edgecolor="black"),
+        "small-bases": partial(
+            _proxy,
+            st.neutral_colour,
+            "none",
+            0.0,
+            "o",
+            markeredgecolor=st.base_edge,
+            markersize=st.min_base_px * 0.72,
+        ),
         "contact-kept": partial(
             _proxy, st.slide_legal_colour, "none", 0.0, "o", markeredgecolor="black"
         ),
@@ -1571,19 +1649,6 @@ def _legend_entries(
             markeredgecolor="black",
         ),
     }
-    for kind in drawn_kinds(artists):
-        if kind in ("short-band", "long-band"):
-            name = kind.removesuffix("-band")
-            ring = artists.bands[name]
-            ruler = artists.state.get("band_rulers", {}).get(name, "")
-            i = 0 if name == "short" else 1
-            colour = to_hex(ring.get_edgecolor())
-            out.append(
-                (kind, ruler, partial(_proxy, colour, st.band_linestyles[i], st.band_linewidth))
-            )
-            continue
-        out.append((kind, "", makers[kind]))
-    return out
 
 
 def _proxy(

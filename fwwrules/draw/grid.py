@@ -26,8 +26,11 @@ from matplotlib.text import Text
 from ..catalogue import LANGS, check_lang, render
 from ..grid import ARROW_SLIT, LOW, VERDICTS, WALL, GridRuling, GridScenario
 from ..pieces import title_in
+from .board import tick_step
 from .figure import Margins, figure_of, new_axes
-from .layout import fit_height_to_board, fit_layout, set_titles
+from .labels import place_names
+from .layout import fit_height_to_board, fit_layout, restack, set_titles
+from .text import draw_word
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +117,10 @@ class GridArtists:
     title: Text
     legend: Legend | None = None
     roles: dict[str, str] = field(default_factory=dict)
+    leaders: Line2D | None = None
+    """Lines joining a creature's name placed away from it to it (:func:`place_names`)."""
+    hidden: int = 0
+    """How many creatures' names found no place (the legend's last line counts them)."""
 
 
 def _runs(scenario: GridScenario, kind: str) -> list[tuple[int, int, int]]:
@@ -171,6 +178,7 @@ def draw_grid(
         zorder=8,
     )
     title = ax.set_title("", fontsize=style.font_size + 1)
+    (leaders,) = ax.plot([], [], color="#333333", linewidth=0.8, zorder=6.5)
     artists = GridArtists(
         figure=figure_of(ax),
         ax=ax,
@@ -182,6 +190,7 @@ def draw_grid(
         lines=lines,
         corner=corner,
         title=title,
+        leaders=leaders,
     )
     update_grid(artists, scenario, ruling, lang=lang)
     return artists
@@ -195,7 +204,8 @@ def _set_grid_axes(ax: Axes, scenario: GridScenario, style: GridStyle) -> None:
     ax.set_aspect("equal", adjustable="box")
     ax.autoscale(False)
     ax.tick_params(labelsize=style.font_size)
-    step = max(1, math.ceil(max(w, h) / 20))
+    span = max(w, h)
+    step = 1 if span <= 20 else int(tick_step(span, (5.0, 10.0, 20.0, 50.0)))
     ax.set_xticks(range(0, w + 1, step))
     ax.set_yticks(range(0, h + 1, step))
 
@@ -232,7 +242,7 @@ def _square_patches(
                 linewidth=0.8,
                 zorder=2,
             )
-            ax.add_patch(rect)
+            ax.add_artist(rect)  # the limits are fixed: no data limits to update
             patches.append(rect)
         squares[kind] = patches
     return squares
@@ -276,7 +286,7 @@ def _creatures(
             linewidth=1.0,
             zorder=3,
         )
-        ax.add_patch(circle)
+        ax.add_artist(circle)  # not add_patch: 200 creatures' data limits cost more than all
         creatures[cr.id] = circle
         labels[cr.id] = ax.text(
             cx,
@@ -344,13 +354,74 @@ def update_grid(
         circle.set_facecolor(look.face)
         circle.set_hatch(look.hatch)
     artists.roles = roles
+    for cr in scenario.creatures:  # each creature's name in ``lang``
+        if cr.id in artists.labels:
+            artists.labels[cr.id].set_text(cr.label_in(lang))
     # The grid's title in ``lang`` (a file's title per language), then the ruling's headline.
     text = _grid_title(scenario, ruling, lang)
     set_titles(artists.ax, [_grid_title(scenario, ruling, other) for other in LANGS])
     _legend(artists, scenario, ruling, lang)
     fit_layout(artists.ax, title=text)  # nothing cut: fwwrules.draw.layout
     fit_height_to_board(artists.ax, title=text)  # no empty bands round a wide grid
+    hidden = _place_creature_names(artists, scenario)
+    if hidden != artists.hidden:  # the legend's last line counts them
+        artists.hidden = hidden
+        _legend(artists, scenario, ruling, lang)
+        if restack(artists.ax) > 0.5:
+            fit_layout(artists.ax, title=text)
+            _place_creature_names(artists, scenario)
     return artists
+
+
+def _place_creature_names(artists: GridArtists, scenario: GridScenario) -> int:
+    """Each creature's name beside it, clear of every creature and name (the attacker's and
+    the target's first; :func:`fwwrules.draw.labels.place_names`); how many found no place."""
+    ax = artists.ax
+    roles = artists.roles
+    order = sorted(
+        scenario.creatures, key=lambda c: {"attacker": 0, "target": 1}.get(roles.get(c.id, ""), 2)
+    )
+    to_px = ax.transData
+    discs = {}
+    for cr in scenario.creatures:
+        circle = artists.creatures[cr.id]
+        (cx, cy), (ex, _) = to_px.transform(
+            [circle.center, (circle.center[0] + circle.get_radius(), circle.center[1])]
+        )
+        discs[cr.id] = (float(cx), float(cy), abs(float(ex - cx)))
+        label = artists.labels[cr.id]
+        label.set_visible(True)
+        label.set_position(circle.center)
+    hidden, leaders = place_names(
+        ax, [(artists.labels[c.id], discs[c.id]) for c in order], list(discs.values()),
+        lines=_ruling_segments(artists),
+    )  # fmt: skip
+    if artists.leaders is not None:
+        to_data = to_px.inverted()
+        xs: list[float] = []
+        ys: list[float] = []
+        for x0, y0, x1, y1 in leaders:
+            (a, b), (c, d) = to_data.transform([(x0, y0), (x1, y1)])
+            xs += [a, c, math.nan]
+            ys += [b, d, math.nan]
+        artists.leaders.set_data(xs, ys)
+    return hidden
+
+
+def _ruling_segments(artists: GridArtists) -> list[tuple[float, float, float, float]]:
+    """The ruling's lines in display pixels (names keep clear of them where they can)."""
+    import numpy as np
+
+    out: list[tuple[float, float, float, float]] = []
+    for line in artists.lines.values():
+        xy = np.asarray(line.get_xydata(), dtype=float).reshape(-1, 2)
+        if not len(xy):
+            continue
+        px = artists.ax.transData.transform(xy)
+        for p, q in zip(px[:-1].tolist(), px[1:].tolist(), strict=True):
+            if not any(map(math.isnan, (*p, *q))):
+                out.append((*p, *q))
+    return out
 
 
 def _grid_title(scenario: GridScenario, ruling: GridRuling | None, lang: str) -> str:
@@ -366,6 +437,9 @@ def _legend(
     handles = _terrain_handles(scenario, style, lang) + _role_handles(artists, lang)
     if ruling is not None:
         handles += _ruling_handles(artists, ruling, lang)
+    if artists.hidden:
+        more = draw_word("key-dropped", lang).format(n=artists.hidden)
+        handles.append(Line2D([], [], linestyle="none", label=more))
     if artists.legend is not None:
         artists.legend.remove()
     artists.legend = artists.ax.legend(

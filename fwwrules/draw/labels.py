@@ -32,7 +32,7 @@ starts with ``fixed:`` is not moved (an obstacle for the others).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -41,10 +41,13 @@ from matplotlib.patches import BoxStyle
 from matplotlib.text import Annotation, Text
 from matplotlib.transforms import Bbox
 
-from .layout import renderer_of, show_key
+from .artists import label_box
+from .layout import renderer_of, show_key, text_width
 from .text import draw_word
 
 if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
     from .artists import BoardArtists
 
 PAD_PX = 2.0
@@ -140,26 +143,58 @@ def line_segments(artists: BoardArtists, *, outlines: bool = True) -> list[Segme
     return out
 
 
+def table_edges(artists: BoardArtists) -> list[Segment]:
+    """The table's outline as four segments in display pixels (no label lies across it)."""
+    table = artists.table
+    if table is None or not table.get_visible():
+        return []
+    x, y = table.get_xy()
+    w, h = table.get_width(), table.get_height()
+    corners = artists.ax.transData.transform([(x, y), (x + w, y), (x + w, y + h), (x, y + h)])
+    pts = [(float(px), float(py)) for px, py in corners]
+    return [(*pts[i], *pts[(i + 1) % 4]) for i in range(4)]
+
+
 def _arrow_segment(arrow: Annotation) -> Segment:
     to_px = arrow.axes.transData if arrow.axes is not None else arrow.get_transform()
     (x0, y0), (x1, y1) = to_px.transform([arrow.get_position(), arrow.xy])
     return (float(x0), float(y0), float(x1), float(y1))
 
 
-def board_labels(artists: BoardArtists) -> list[Text]:
-    """Every label of the board in placing order (first placed, first served)."""
-    texts: list[Text] = [
+def ruling_labels(artists: BoardArtists) -> list[Text]:
+    """The labels that carry a ruling's answer, in placing order: the Armor-die numbers, the
+    cover modifiers, where contact breaks, the slide's and the blocked fan's notes, the
+    ignored pieces' notes and the range rings' names. They are few and always offered a
+    place (never counted against :data:`LABEL_ROOM_PT2`)."""
+    return [
         *artists.numbers,
-        *artists.labels.values(),
         *artists.cover_labels,
         *artists.slide_break_labels,
         artists.slide_label,
         artists.fan_label,
         *artists.ignored_labels,
         *artists.band_labels.values(),
-        *artists.terrain_labels.values(),
     ]
-    return [*texts, *artists.state.get("markers", [])]
+
+
+def name_labels(artists: BoardArtists) -> list[Text]:
+    """The names on the board, in placing order: the models a ruling names (attacker, then
+    target), the other models in file order, then the terrain pieces."""
+    drawn = artists.state.get("drawn") or {}
+    first = [
+        getattr(drawn.get(key), attr, None)
+        for key, attr in (("ruling", "attacker"), ("ruling", "target"), ("slide", "model"))
+    ]
+    named = [artists.labels[m] for m in dict.fromkeys(first) if m in artists.labels]
+    seen = {id(t) for t in named}
+    named += [t for t in artists.labels.values() if id(t) not in seen]
+    return [*named, *artists.terrain_labels.values()]
+
+
+def board_labels(artists: BoardArtists) -> list[Text]:
+    """Every label of the board in placing order (first placed, first served): the ruling's
+    labels, the names, then the numbered markers."""
+    return [*ruling_labels(artists), *name_labels(artists), *artists.state.get("markers", [])]
 
 
 def label_boxes(artists: BoardArtists) -> list[tuple[Text, Rect]]:
@@ -285,7 +320,7 @@ finds no place is counted in the key's last line instead ("+ 412 more labels not
 MAX_KEY_ENTRIES = 24
 """Most entries of the key (labels of the same text share one entry and one number)."""
 
-LABEL_ROOM_PT2 = 700.0
+LABEL_ROOM_PT2 = 1400.0
 """The room one label takes on the board, in square points (a box of about 40 x 11 pt and
 the room around it): a board of ``A`` square points is offered at most ``A /
 LABEL_ROOM_PT2`` labels (about 150 on a panel's board), in placing order; the rest are
@@ -360,12 +395,21 @@ class _Obstacles:
     is tested against what lies near its candidates only, so placing a label costs the same
     on a board of two models as on one of hundreds of pieces."""
 
-    def __init__(self, artists: BoardArtists, renderer: Any) -> None:
-        self.axes_box = _rect(artists.ax.get_window_extent(renderer))
-        cell = INDEX_CELL_PX * artists.figure.dpi / 100.0
-        self.discs = np.asarray(base_discs(artists) + marker_discs(artists), dtype=float).reshape(
-            -1, 3
-        )
+    def __init__(
+        self,
+        axes_box: Rect,
+        dpi: float,
+        discs: Sequence[Disc],
+        major: Sequence[Segment] = (),
+        minor: Sequence[Segment] = (),
+        hard: Sequence[Segment] = (),
+    ) -> None:
+        """``discs`` are never covered, ``hard`` lines never crossed (the table's edge);
+        ``major`` lines (the ruling's) are crossed only when no place clear of them exists,
+        ``minor`` ones (outlines) when none is near (:data:`LINE_PENALTY`)."""
+        self.axes_box = axes_box
+        cell = INDEX_CELL_PX * dpi / 100.0
+        self.discs = np.asarray(discs, dtype=float).reshape(-1, 3)
         x, y, r = self.discs[:, 0], self.discs[:, 1], self.discs[:, 2]
         self.disc_index = _indexed(
             self.axes_box, cell, np.column_stack([x - r, y - r, x + r, y + r])
@@ -374,15 +418,36 @@ class _Obstacles:
         self.n_boxes = 0
         self.box_index = _Index(self.axes_box, cell)
         self.free: _FreeRaster | None = None
-        bar = getattr(artists.ax, "_fwwrules_scale_bar", None)
-        if bar is not None and bar.get_visible():
-            self.add_box(_rect(bar.get_window_extent(renderer)))
-        self.major = np.asarray(line_segments(artists, outlines=False), dtype=float).reshape(-1, 4)
-        major = set(map(tuple, self.major.tolist()))
-        outline_only = [s for s in line_segments(artists) if s not in major]
-        self.minor = np.asarray(outline_only, dtype=float).reshape(-1, 4)
+        self.major = np.asarray(major, dtype=float).reshape(-1, 4)
+        self.minor = np.asarray(minor, dtype=float).reshape(-1, 4)
         self.major_index = _indexed(self.axes_box, cell, _segment_boxes(self.major))
         self.minor_index = _indexed(self.axes_box, cell, _segment_boxes(self.minor))
+        self.hard = np.asarray(hard, dtype=float).reshape(-1, 4)
+
+    @classmethod
+    def of_board(cls, artists: BoardArtists, renderer: Any) -> _Obstacles:
+        """A board's: its bases and markers, the scale bar, the ruling's lines (major), the
+        outlines (minor) and the table's edge (hard)."""
+        major = line_segments(artists, outlines=False)
+        seen = set(major)
+        obstacles = cls(
+            _rect(artists.ax.get_window_extent(renderer)),
+            artists.figure.dpi,
+            base_discs(artists) + marker_discs(artists),
+            major,
+            [s for s in line_segments(artists) if s not in seen],
+            table_edges(artists),
+        )
+        bar = getattr(artists.ax, "_fwwrules_scale_bar", None)
+        if bar is not None and bar.get_visible():
+            obstacles.add_box(_rect(bar.get_window_extent(renderer)))
+        return obstacles
+
+    def add_line(self, segment: Segment) -> None:
+        """A line drawn after the index was made (a label's leader): later labels keep
+        clear of it as of the ruling's lines."""
+        self.major = np.vstack([self.major, np.asarray(segment, dtype=float)[None, :]])
+        self.major_index.add(len(self.major) - 1, *_segment_boxes(self.major[-1:])[0])
 
     @property
     def boxes(self) -> np.ndarray[Any, Any]:
@@ -414,6 +479,8 @@ class _Obstacles:
         x1, y1 = cands[:, 0] + w / 2, cands[:, 1] + h / 2
         ab = self.axes_box
         ok = ~((x0 < ab[0]) | (y0 < ab[1]) | (x1 > ab[2]) | (y1 > ab[3]))
+        if len(self.hard) and ok.any():  # never across the table's edge
+            ok &= ~_crosses(x0, y0, x1, y1, self.hard)
         if not ok.any():
             return None
         region = (
@@ -593,9 +660,11 @@ def place_labels(artists: BoardArtists) -> None:
     for t in artists.state.pop("placed_out", []):  # placed again: maybe there is room now
         t.set_visible(True)
     pad = PAD_PX * artists.figure.dpi / 100.0
-    obstacles = _Obstacles(artists, renderer)
+    obstacles = _Obstacles.of_board(artists, renderer)
     to_data = artists.ax.transData.inverted()
     key: dict[str, int] = {}
+    counts: dict[str, int] = {}
+    leaders: list[tuple[Text, Segment]] = []
     markers = 0
     pending, dropped = _pending(artists, obstacles, renderer, pad)
     for t, w, h, anchor_px in pending:
@@ -603,6 +672,7 @@ def place_labels(artists: BoardArtists) -> None:
         if spot is not None:
             t.set_position(tuple(to_data.transform(spot)))
             obstacles.add(spot[0], spot[1], w, h)
+            _lead(artists, obstacles, leaders, t, t, spot, w - 2 * pad, h - 2 * pad)
             continue
         _place_out(artists, t)
         text = t.get_text().replace("\n", ", ")
@@ -612,26 +682,161 @@ def place_labels(artists: BoardArtists) -> None:
             continue
         if number is None:
             number = key[text] = len(key) + 1
-        _place_marker(artists, obstacles, markers, number, t, anchor_px, renderer, pad)
+        counts[text] = counts.get(text, 0) + 1
+        marker = _place_marker(artists, obstacles, markers, number, t, anchor_px, renderer, pad)
+        if marker is not None:
+            _lead(artists, obstacles, leaders, t, *marker)
         markers += 1
+    artists.state["key_entries"] = dict(key)
+    artists.state["key_counts"] = counts
+    artists.state["key_dropped"] = dropped
+    set_leaders(artists, leaders)
     _show_key(artists, key, dropped)
+
+
+LEADER_GAP_PX = 8.0
+"""A name whose box lies farther than this (display pixels at 100 dpi, scaled with the dpi)
+from the base or piece it names is joined to it by a leader line."""
+
+
+def _lead(
+    artists: BoardArtists,
+    obstacles: _Obstacles,
+    leaders: list[tuple[Text, Segment]],
+    named: Text,
+    drawn: Text,
+    spot: tuple[float, float],
+    w: float,
+    h: float,
+) -> None:
+    """Add the leader of ``drawn`` (the label ``named`` or its numbered marker), a box of
+    ``w`` x ``h`` centred at ``spot``, when it lies away from what ``named`` names; later
+    labels keep clear of the leader."""
+    box = (spot[0] - w / 2, spot[1] - h / 2, spot[0] + w / 2, spot[1] + h / 2)
+    segment = leader(artists, named, box, obstacles)
+    if segment is not None:
+        leaders.append((drawn, segment))
+        obstacles.add_line(segment)
+
+
+def leader(
+    artists: BoardArtists, t: Text, box: Rect, obstacles: _Obstacles | None = None
+) -> Segment | None:
+    """The leader line (display pixels) from what ``t`` names (a base, or a terrain piece's
+    outline) to the nearest point of ``box``, or None when ``t`` names nothing or the box
+    lies within :data:`LEADER_GAP_PX` of it, and, for a base, no other base (of
+    ``obstacles``) lies as near the box: a name between two bases says which is its own."""
+    gap = LEADER_GAP_PX * artists.figure.dpi / 100.0
+    disc = _owner_disc(t, artists)
+    if disc is not None:
+        x, y, r = disc
+        nx, ny = min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3])
+        dist = math.hypot(nx - x, ny - y)
+        if dist == 0.0:
+            return None
+        if dist - r <= gap and not _nearer_base(obstacles, box, (x, y, r), dist - r):
+            return None
+        return (x + (nx - x) * r / dist, y + (ny - y) * r / dist, nx, ny)
+    outline = artists.state.get("terrain_label_of", {}).get(id(t))
+    if outline is None:
+        return None
+    from shapely.geometry import Polygon
+    from shapely.geometry import box as shapely_box
+    from shapely.ops import nearest_points
+
+    pts = artists.ax.transData.transform(np.asarray(outline, dtype=float))
+    piece = Polygon(pts)
+    if not piece.is_valid:
+        piece = piece.buffer(0)
+    label = shapely_box(*box)
+    if piece.is_empty or piece.distance(label) <= gap:
+        return None
+    a, b = nearest_points(piece, label)
+    return (float(a.x), float(a.y), float(b.x), float(b.y))
+
+
+def _nearer_base(obstacles: _Obstacles | None, box: Rect, own: Disc, own_gap: float) -> bool:
+    """Whether another base than ``own`` lies at most ``own_gap`` (plus a pixel) from
+    ``box``: a reader could take the label for that base's."""
+    if obstacles is None:
+        return False
+    found = obstacles.discs[obstacles.disc_index.near(*_grown(box, own_gap + 2.0))]
+    for x, y, r in found.tolist():
+        if (x, y, r) == own:
+            continue
+        nx, ny = min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3])
+        if math.hypot(nx - x, ny - y) - r <= own_gap + 1.0:
+            return True
+    return False
+
+
+def _grown(box: Rect, by: float) -> Rect:
+    return (box[0] - by, box[1] - by, box[2] + by, box[3] + by)
+
+
+def set_leaders(artists: BoardArtists, leaders: Sequence[tuple[Text, Segment]]) -> None:
+    """Draw ``leaders`` (each with the label it leads to, display pixels) as the board's
+    leader line; each is kept in board millimetres with the base it starts from, so a drag
+    can drop the leader of a base that moves (:func:`drop_moved_leaders`)."""
+    line = artists.leaders
+    if line is None:
+        return
+    to_data = artists.ax.transData.inverted()
+    kept: list[tuple[str | None, tuple[float, float], list[tuple[float, float]], int]] = []
+    for t, (x0, y0, x1, y1) in leaders:
+        owner = (t.get_gid() or "").partition(":")[2] or None
+        base = artists.bases.get(owner or "")
+        centre = (float(base.center[0]), float(base.center[1])) if base is not None else (0, 0)
+        a, b = to_data.transform([(x0, y0), (x1, y1)])
+        kept.append((owner if base is not None else None, centre, [tuple(a), tuple(b)], id(t)))
+    artists.state["leaders"] = kept
+    _show_leaders(artists)
+
+
+def drop_moved_leaders(artists: BoardArtists) -> None:
+    """Hide the leaders of bases that moved since the labels were placed (a drag frame,
+    where a moved model's name sits under its base until the drop places it again)."""
+    kept = artists.state.get("leaders", [])
+    still = [
+        lead
+        for lead in kept
+        if lead[0] is None
+        or (lead[0] in artists.bases and tuple(artists.bases[lead[0]].center) == lead[1])
+    ]
+    if len(still) != len(kept):
+        artists.state["leaders"] = still
+        _show_leaders(artists)
+
+
+def _show_leaders(artists: BoardArtists) -> None:
+    line = artists.leaders
+    if line is None:
+        return
+    xs: list[float] = []
+    ys: list[float] = []
+    for _owner, _centre, ((x0, y0), (x1, y1)), _drawn in artists.state.get("leaders", []):
+        xs += [x0, x1, math.nan]
+        ys += [y0, y1, math.nan]
+    line.set_data(xs, ys)
+    line.set_visible(bool(xs))
 
 
 def _pending(
     artists: BoardArtists, obstacles: _Obstacles, renderer: Any, pad: float
 ) -> tuple[list[tuple[Text, float, float, tuple[float, float]]], int]:
-    """The labels to place, in placing order, each with its padded size and its anchor in
-    display pixels (as many as the board has room for: :data:`LABEL_ROOM_PT2`), and how many
-    were left out; fixed labels become obstacles, empty ones are hidden."""
+    """The labels to place, in placing order, each with its padded size (as estimated:
+    :func:`label_size`) and its anchor in display pixels, and how many were left out: the
+    ruling's labels always, the names as many as the board has room for
+    (:data:`LABEL_ROOM_PT2`); fixed labels become obstacles, empty ones are hidden."""
     ax = artists.ax
-    markers = {id(m) for m in artists.state.get("markers", [])}
-    ab = obstacles.axes_box
-    room = _room(ab, artists.figure.dpi)
+    room = _room(obstacles.axes_box, artists.figure.dpi)
     sizes: dict[tuple[Any, ...], tuple[float, float]] = {}
     pending: list[tuple[Text, float, float, tuple[float, float]]] = []
     dropped = int(artists.state.get("unlabelled", 0))
-    for t in board_labels(artists):
-        if id(t) in markers or not t.get_visible():
+    names = 0
+    ruling = {id(t) for t in ruling_labels(artists)}
+    for t in [*ruling_labels(artists), *name_labels(artists)]:
+        if not t.get_visible():
             continue
         if (t.get_gid() or "").startswith("fixed:"):
             if t.get_text():
@@ -640,26 +845,67 @@ def _pending(
         if not t.get_text():
             t.set_visible(False)
             continue
-        if len(pending) >= room:
-            _place_out(artists, t)
-            dropped += 1
-            continue
         anchor = t.get_gid() and artists.state.get("anchors", {}).get(t.get_gid())
         t.set_horizontalalignment("center")
         t.set_verticalalignment("center")
         if anchor:
             t.set_position(anchor)
+        ax_, ay_ = ax.transData.transform(t.get_position())
+        if not _in_view(t, artists, (ax_, ay_), obstacles.axes_box):
+            _place_out(artists, t)  # what it names is out of view (a zoomed panel): no label
+            continue
+        if id(t) not in ruling:
+            if names >= room:
+                _place_out(artists, t)
+                dropped += 1
+                continue
+            names += 1
+            if t.get_bbox_patch() is None:  # a name's box is made when it is first placed
+                t.set_bbox(label_box(artists.style))
         look = _look(t)
         size = sizes.get(look)
         if size is None:  # labels of one text in one font and box are one size
-            box = _text_bbox(t, renderer)
-            size = sizes[look] = (box.width, box.height)
-        ax_, ay_ = ax.transData.transform(t.get_position())
-        if not _in_view(t, artists, (ax_, ay_), ab):
-            _place_out(artists, t)  # what it names is out of view (a zoomed panel): no label
-            continue
+            size = sizes[look] = label_size(t, renderer)
         pending.append((t, size[0] + 2 * pad, size[1] + 2 * pad, (ax_, ay_)))
     return pending, dropped
+
+
+def label_size(t: Text, renderer: Any) -> tuple[float, float]:
+    """The size in display pixels of a centred label with its background box, at least as
+    large as drawn and at most a few pixels larger: the widest line's width from the glyphs'
+    advances (:func:`fwwrules.draw.layout.text_width`), the height of a text of as many
+    lines measured once per font (lines of tall letters and descenders: ``Ég``), the box's
+    padding as :func:`_text_bbox` adds it. A rotated label or one in another box is
+    measured as drawn."""
+    patch = t.get_bbox_patch()
+    style = None if patch is None else patch.get_boxstyle()
+    text = t.get_text()
+    if t.get_rotation() or (patch is not None and not isinstance(style, _PADDED_BOXES)):
+        box = _text_bbox(t, renderer)
+        return (box.width, box.height)
+    lines = text.split("\n")
+    width = max(text_width(line, t, renderer) for line in lines)
+    height = _lines_height(len(lines), t, renderer)
+    if isinstance(style, _PADDED_BOXES):
+        pad = float(style.pad) * float(renderer.points_to_pixels(t.get_fontsize()))
+        width, height = width + 2 * pad, height + 2 * pad
+    return (width, height)
+
+
+def _lines_height(n: int, like: Text, renderer: Any) -> float:
+    """The height in display pixels of a text of ``n`` lines of tall letters with
+    descenders, in ``like``'s font and line spacing (measured by matplotlib; its metrics
+    cache answers every label after the first)."""
+    probe = Text(
+        text="\n".join(["Ég"] * n),
+        fontproperties=like.get_fontproperties(),
+        linespacing=like.get_linespacing(),
+        parse_math=False,
+    )
+    fig = like.get_figure(root=True)
+    if fig is not None:
+        probe.set_figure(fig)
+    return float(probe.get_window_extent(renderer).height)
 
 
 def _place_out(artists: BoardArtists, t: Text) -> None:
@@ -717,6 +963,44 @@ def _show_key(artists: BoardArtists, key: dict[str, int], dropped: int) -> None:
     show_key(artists.ax, lines, title=draw_word("key", lang), fontsize=artists.style.font_size)
 
 
+def trim_key(artists: BoardArtists, overflow: Callable[[], float]) -> None:
+    """Keep as many of the key's first entries as fit: ``overflow()`` says how many pixels
+    the key reaches beyond its room (0 or less: it fits). The markers of the entries left
+    out are hidden with their leaders, and their labels are counted in the key's last line
+    ("+ 7 more labels not shown"). For a figure that must keep its size (a panel), whose key
+    stays in the column beside the board, so the board's box never depends on the key."""
+    state = artists.state
+    entries = list(state.get("key_entries", {}).items())
+    counts: dict[str, int] = state.get("key_counts", {})
+    dropped = int(state.get("key_dropped", 0))
+
+    def show(k: int) -> float:
+        more = dropped + sum(counts.get(text, 0) for text, _number in entries[k:])
+        _show_key(artists, dict(entries[:k]), more)
+        return overflow()
+
+    lo, hi = 0, len(entries)  # lo entries fit or none can; hi do not fit
+    if show(hi) <= 0.0:
+        return
+    while hi - lo > 1:  # the most entries that fit, in a few layouts
+        mid = (lo + hi) // 2
+        if show(mid) <= 0.0:
+            lo = mid
+        else:
+            hi = mid
+    show(lo)
+    gone = {str(number) for _text, number in entries[lo:]}
+    hidden = set()
+    for m in state.get("markers", []):
+        if m.get_visible() and m.get_text() in gone:
+            m.set_visible(False)
+            hidden.add(id(m))
+    state["leaders"] = [lead for lead in state.get("leaders", []) if lead[3] not in hidden]
+    _show_leaders(artists)
+    state["key_entries"] = dict(entries[:lo])
+    state["key_dropped"] = dropped + sum(counts.get(text, 0) for text, _n in entries[lo:])
+
+
 def _place_marker(
     artists: BoardArtists,
     obstacles: _Obstacles,
@@ -726,10 +1010,11 @@ def _place_marker(
     anchor_px: tuple[float, float],
     renderer: Any,
     pad: float,
-) -> None:
+) -> tuple[Text, tuple[float, float], float, float] | None:
     """The numbered marker of a label that found no place: near what it labels, searched
     over the whole board if need be (:meth:`_Obstacles.anywhere`); hidden (the key still
-    lists it) only where the board has no free spot at all."""
+    lists it) only where the board has no free spot at all. Returns the marker, its centre
+    and its size (display pixels) when it is drawn."""
     marker = _marker(artists, index, str(number), t)
     mbox = _text_bbox(marker, renderer)
     mw, mh = mbox.width + 2 * pad, mbox.height + 2 * pad
@@ -737,9 +1022,11 @@ def _place_marker(
     spot = obstacles.best(cands, mw, mh) or obstacles.anywhere(mw, mh, anchor_px)
     if spot is None:
         marker.set_visible(False)
-        return
+        return None
     marker.set_position(tuple(artists.ax.transData.inverted().transform(spot)))
+    marker.set_gid(t.get_gid())
     obstacles.add(spot[0], spot[1], mw, mh)
+    return marker, spot, mbox.width, mbox.height
 
 
 def _marker(artists: BoardArtists, index: int, text: str, like: Text) -> Text:
@@ -758,6 +1045,58 @@ def _marker(artists: BoardArtists, index: int, text: str, like: Text) -> Text:
     return m
 
 
+def place_names(
+    ax: Axes,
+    names: Sequence[tuple[Text, Disc]],
+    discs: Sequence[Disc],
+    *,
+    lines: Sequence[Segment] = (),
+    outlines: Sequence[Segment] = (),
+) -> tuple[int, list[Segment]]:
+    """Place ``names`` (each with the disc it names, display pixels), in priority order,
+    beside what they name as a board's names are placed: clear of every disc of ``discs``
+    and of each other, inside the Axes, preferring places clear of ``lines`` and then of
+    ``outlines``; as many as the Axes has room for (:data:`LABEL_ROOM_PT2`). A name with no
+    place is hidden. For any drawing of discs with names (a Pathfinder grid's creatures, a
+    side view). Returns how many names are hidden and the leader lines (display pixels) of
+    names placed away from their disc (:func:`leader`'s rule; the caller draws them)."""
+    fig = ax.get_figure(root=True)
+    renderer = None if fig is None else renderer_of(fig)
+    if fig is None or renderer is None:
+        return 0, []
+    dpi = float(fig.dpi)
+    pad = PAD_PX * dpi / 100.0
+    gap = LEADER_GAP_PX * dpi / 100.0
+    axes_box = _rect(ax.get_window_extent(renderer))
+    obstacles = _Obstacles(axes_box, dpi, discs, lines, outlines)
+    to_data = ax.transData.inverted()
+    room = _room(axes_box, dpi)
+    hidden = 0
+    leaders: list[Segment] = []
+    for k, (t, (x, y, r)) in enumerate(names):
+        if not t.get_visible() or not t.get_text():
+            continue
+        t.set_horizontalalignment("center")
+        t.set_verticalalignment("center")
+        w, h = (v + 2 * pad for v in label_size(t, renderer))
+        spot = None if k >= room else obstacles.best(_around(x, y, w, h, r, r, pad + 1.0), w, h)
+        if spot is None:
+            t.set_visible(False)
+            hidden += 1
+            continue
+        t.set_position(tuple(to_data.transform(spot)))
+        obstacles.add(spot[0], spot[1], w, h)
+        half_w, half_h = w / 2 - pad, h / 2 - pad
+        box = (spot[0] - half_w, spot[1] - half_h, spot[0] + half_w, spot[1] + half_h)
+        nx, ny = min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3])
+        dist = math.hypot(nx - x, ny - y)
+        if dist and (dist - r > gap or _nearer_base(obstacles, box, (x, y, r), dist - r)):
+            segment = (x + (nx - x) * r / dist, y + (ny - y) * r / dist, nx, ny)
+            leaders.append(segment)
+            obstacles.add_line(segment)
+    return hidden, leaders
+
+
 def follow(artists: BoardArtists, texts: Sequence[Text]) -> None:
     """Move ``texts`` (labels of what has moved, as in an animation's frame: the moving
     model's name, the slide's note) to good places as :func:`place_labels` would, clear of
@@ -766,7 +1105,7 @@ def follow(artists: BoardArtists, texts: Sequence[Text]) -> None:
     if renderer is None:
         return
     pad = PAD_PX * artists.figure.dpi / 100.0
-    obstacles = _Obstacles(artists, renderer)
+    obstacles = _Obstacles.of_board(artists, renderer)
     moving = {id(t) for t in texts}
     for t, r in label_boxes(artists):
         if id(t) not in moving:

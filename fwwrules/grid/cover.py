@@ -13,7 +13,8 @@ from typing import Any
 
 from ..catalogue import check_lang, render
 from ..errors import QueryError
-from ..rulings import Explained, Reason
+from ..pieces import Name
+from ..rulings import Explained, Reason, names_in
 from .geometry import (
     Obstruction,
     Tracer,
@@ -135,7 +136,8 @@ class GridRuling(Explained):
     partial: PartialCover | None = None
     in_reach: bool = True
     reasons: tuple[Reason, ...] = ()
-    labels: Mapping[str, str] = field(default_factory=dict, compare=False)
+    labels: Mapping[str, Name] = field(default_factory=dict, compare=False)
+    """Name by creature id (one text, or one per language)."""
 
     @property
     def line_of_effect(self) -> bool:
@@ -143,9 +145,10 @@ class GridRuling(Explained):
 
     def headline(self, lang: str = "en") -> str:
         check_lang(lang)
+        names = names_in(self.labels, lang)
         values = {
-            "attacker": self.labels.get(self.attacker, self.attacker),
-            "target": self.labels.get(self.target, self.target),
+            "attacker": names.get(self.attacker, self.attacker),
+            "target": names.get(self.target, self.target),
             "attack": render(f"grid/attack/{self.attack}", {}, lang),
             "ac": self.ac,
             "reflex": self.reflex,
@@ -442,7 +445,7 @@ def grid_cover(
     """
     att, tgt, attack = _creatures(scenario, attacker_id, target_id, attack)
     judge = _Judge(scenario, att, tgt)
-    labels = {c.id: c.label for c in scenario.creatures}
+    labels: dict[str, Name] = {c.id: c.id if c.name is None else c.name for c in scenario.creatures}
     names = {"attacker": att.id, "target": tgt.id}
     reasons: list[Reason] = []
     adjacent = chebyshev(att, tgt) == 1

@@ -21,7 +21,7 @@ from pydantic import (
 
 from ..constants import MAX_GRID_CELLS, MAX_GRID_WALLS, MAX_MODELS
 from ..errors import Problem, ScenarioError
-from ..filespec import Ident, Text, Title, title_value
+from ..filespec import Ident, Name, Title, title_value
 from ..loading import Document, problems_from_validation
 from .model import Creature, GridScenario, Wall, semantic_problems
 from .vocabulary import (
@@ -45,7 +45,9 @@ class _Spec(BaseModel):
 
 class CreatureSpec(_Spec):
     id: GridIdent
-    name: Text | None = None
+    name: Name | None = Field(
+        None, description="Display name: one text, or one per language ({en: ..., de: ...})"
+    )
     at: IntCorner
     size: Annotated[StrictInt, Field(ge=1, le=MAX_CREATURE_SIZE)] = 1
     reach: Annotated[StrictInt, Field(ge=0, le=MAX_REACH)] | None = None
@@ -179,7 +181,7 @@ def parse_grid(doc: Document) -> GridScenario:
             at=(c.at[0], c.at[1]),
             size=c.size,
             reach=c.reach,
-            name=c.name,
+            name=title_value(c.name),
         )
         for c in spec.creatures
     )

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ..constants import MAX_GRID_CELLS, MAX_GRID_WALL_EDGES
 from ..errors import Problem, ScenarioError, UnknownIdError
-from ..pieces import Title, title_in
+from ..pieces import Name, Title, title_in
 from .vocabulary import (
     ARROW_SLIT,
     DEFAULT_SQUARE_FT,
@@ -36,11 +36,18 @@ class Creature:
     at: Square
     size: int = 1
     reach: int | None = None
-    name: str | None = None
+    name: Name | None = None
+    """One text, or one per language (:data:`~fwwrules.pieces.Name`); see :meth:`label_in`."""
 
     @property
     def label(self) -> str:
-        return self.name or self.id
+        """The English display name (:meth:`label_in`)."""
+        return self.label_in("en")
+
+    def label_in(self, lang: str) -> str:
+        """The name a reader of ``lang`` sees (:func:`~fwwrules.pieces.title_in`), else the
+        id."""
+        return title_in(self.name, lang) or self.id
 
     @property
     def squares(self) -> tuple[Square, ...]:
