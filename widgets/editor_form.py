@@ -19,7 +19,7 @@ import ipywidgets as widgets
 
 from fwwrules.board import BASE_SIZES_MM
 from fwwrules.data import Scenario
-from fwwrules.editing import STOCK_WEAPONS, base_diameter, size_class_of
+from fwwrules.editing import STOCK_WEAPONS, base_diameter, size_class_of, titled
 from fwwrules.pieces import TERRAIN_KINDS, Model, Terrain, title_in
 
 from .text import ui
@@ -72,9 +72,10 @@ class EditorForm:
         ]  # fmt: skip
 
     # --- reading ---------------------------------------------------------------------------
-    def model_fields(self) -> dict[str, Any]:
-        """The model form as the file's fields; a skill is ``icon value`` or, for the Throw
-        skill, ``thrown value colour``, separated by commas."""
+    def model_fields(self, lang: str, name: Any = None) -> dict[str, Any]:
+        """The model form as the file's fields; the name field is the name in ``lang``
+        (``name``, the model's names so far, keeps the other languages'); a skill is ``icon
+        value`` or, for the Throw skill, ``thrown value colour``, separated by commas."""
         skills: dict[str, Any] = {}
         for part in re.split(r"[,;]", self.skills.value):
             words = part.split()
@@ -91,22 +92,22 @@ class EditorForm:
             base = float(self.diameter.value)
         return {
             "faction": self.faction.value.strip(),
-            "name": self.name.value.strip(),
+            "name": titled(name, lang, self.name.value),
             "base": base,
             "skills": skills,
             "weapons": list(self.weapons.value),
         }
 
-    def terrain_fields(self) -> dict[str, Any]:
-        """The terrain form as the file's fields (a height that is not a number is kept as
-        typed: the loader names it)."""
+    def terrain_fields(self, lang: str, name: Any = None) -> dict[str, Any]:
+        """The terrain form as the file's fields (the name as :meth:`model_fields` takes
+        it; a height that is not a number is kept as typed: the loader names it)."""
         height: Any = self.height.value.strip()
         if height:
             with contextlib.suppress(ValueError):
                 height = float(height)
         return {
             "kind": self.kind.value,
-            "name": self.piece_name.value.strip(),
+            "name": titled(name, lang, self.piece_name.value),
             "height": height or None,
             "huge": self.huge.value or None,
             "elevated": self.elevated.value or None,
