@@ -15,26 +15,29 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Literal, get_args
+from typing import Literal
 
 import shapely
 from shapely.geometry import Point, Polygon
 from shapely.strtree import STRtree
 
 from .cache import Derived, Key, Moved
-from .constants import BOARD_MARGIN_MM, SIZE_CLASS_TOLERANCE_MM
+from .constants import (
+    BOARD_MARGIN_MM,
+    HUGE_BASE_MM,
+    LARGE_BASE_MM,
+    NORMAL_BASE_MM,
+    SIZE_CLASS_TOLERANCE_MM,
+)
 from .pieces import Bounds, Circle, Model, Rect, Terrain
 
 SizeClass = Literal["normal", "large", "huge"]
 SIZE_RANK: Mapping[str, int] = {"normal": 0, "large": 1, "huge": 2}
-SIZE_CLASSES: tuple[SizeClass, ...] = get_args(SizeClass)
-BASE_SIZES_MM: Mapping[str, float] = MappingProxyType({"normal": 32.0, "large": 40.0, "huge": 60.0})
-"""``size.classes``: the rulebook's base of each size class, Normal 32 mm, Large 40 mm, Huge
-60 mm; the Large and Huge bases are also where those classes begin (:func:`size_class`). The
-one definition: the editor's base sizes and every default base come from here."""
-DEFAULT_BASE_MM = BASE_SIZES_MM["normal"]
-"""A model's base when none is given (the threat map's probe, the editor's new model): the
-rulebook's Normal base."""
+BASE_SIZES_MM: Mapping[str, float] = MappingProxyType(
+    {"normal": NORMAL_BASE_MM, "large": LARGE_BASE_MM, "huge": HUGE_BASE_MM}
+)
+"""``size.classes``: the rulebook's base of each class (Normal 32 mm, Large 40 mm, Huge 60 mm),
+the sizes the editor offers; :func:`size_class` gives each its own class."""
 
 TERRAIN_CIRCLE_QUAD_SEGMENTS = 32
 """Segments per quarter circle for *terrain* circles (bases stay exact circles)."""
@@ -48,9 +51,9 @@ def size_class(diameter_mm: float) -> SizeClass:
     >>> size_class(1.5748 * 25.4)  # a 40 mm base written in inches
     'large'
     """
-    if diameter_mm >= BASE_SIZES_MM["huge"] - SIZE_CLASS_TOLERANCE_MM:
+    if diameter_mm >= HUGE_BASE_MM - SIZE_CLASS_TOLERANCE_MM:
         return "huge"
-    if diameter_mm >= BASE_SIZES_MM["large"] - SIZE_CLASS_TOLERANCE_MM:
+    if diameter_mm >= LARGE_BASE_MM - SIZE_CLASS_TOLERANCE_MM:
         return "large"
     return "normal"
 

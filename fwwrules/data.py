@@ -19,7 +19,7 @@ from typing import Literal
 
 from .board import BOARD, Board, board_limits, build_board
 from .cache import Derived, Key
-from .constants import BOARD_MARGIN_MM, DEFAULT_CONTACT_TOLERANCE_MM, MM_PER_INCH
+from .constants import BOARD_MARGIN_MM, DEFAULT_CONTACT_TOLERANCE_MM, KNIFE_EDGE_MM, MM_PER_INCH
 from .errors import QueryError, UnknownIdError
 from .pieces import (
     IMPROVISED,
@@ -227,6 +227,12 @@ class Scenario:
     def contact_tolerance_mm(self) -> float:
         tol = self.options.contact_tolerance
         return DEFAULT_CONTACT_TOLERANCE_MM if tol is None else tol * self.unit_mm
+
+    @property
+    def knife_edge_mm(self) -> float:
+        """A margin below this (mm) makes a knife-edge call (option ``knife_edge``)."""
+        value = self.options.knife_edge
+        return KNIFE_EDGE_MM if value is None else value * self.unit_mm
 
     @property
     def ruler_tolerance_mm(self) -> float:

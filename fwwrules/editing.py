@@ -21,7 +21,8 @@ What a change does when its result would be wrong
 Every check is the loader's own (:func:`fwwrules.scenario_spec.read_scenario` on the data
 :func:`fwwrules.saving.to_data` writes): a board the editor calls valid is a file ``fwwrules
 check`` calls ``ok``, and a refusal says what ``check`` would say. A model dragged by hand is
-placed by :func:`fwwrules.placement.place_by_hand`, as the panels place it.
+placed by :func:`fwwrules.placement.hand_placement` (where it ends and at what height), as
+the panels place it.
 
 Coordinates are scenario units (``in`` or ``mm``) with the origin at the table's lower left
 corner; the snap grid is :func:`fwwrules.placement.snap_step` (a quarter inch, a millimetre).
@@ -36,6 +37,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
+import numpy as np
 from shapely.geometry import Point
 
 from .board import BASE_SIZES_MM
@@ -45,7 +47,7 @@ from .data import Scenario
 from .errors import FwwError, Problem, ScenarioError, format_path
 from .loading import Document
 from .pieces import Bounds, Circle, Rect, Terrain, title_in
-from .placement import move_model, place_by_hand, snap, snap_step
+from .placement import hand_placement, move_model, snap, snap_step, standing_height_v
 from .saving import to_data
 from .scenario_spec import polygon_point_count_problem, read_scenario
 
@@ -465,9 +467,10 @@ def add_model(
     the draft and the new id. ``fields`` are the file's (``faction``, default ``player``;
     ``name``: a text or one per language; ``base``: a size class or a diameter, default
     Normal; ``skills``; ``weapons``: ids, the :data:`STOCK_WEAPONS` among them are added to
-    the file; ``elevation``), values as typed: the loader reads them. The id is made of the
+    the file; ``elevation``: without it, the placement rule's, on top of the highest piece with
+    a height under ``at``), values as typed: the loader reads them. The id is made of the
     (English) name or the faction unless ``ident`` gives one. Refused where the base may not
-    stand, and for any value the file format cannot hold."""
+    stand (the placement rule), and for any value the file format cannot hold."""
     units = d.scenario.units
     faction = fields.get("faction") or "player"
     name = fields.get("name") or None
@@ -484,9 +487,24 @@ def add_model(
     for key in ("skills", "weapons", "elevation"):
         if fields.get(key):
             entry[key] = fields[key]
+    if not fields.get("elevation"):
+        level = _standing_level(d.scenario, at)
+        if level > 0:
+            entry["elevation"] = level
     index = len(d.scenario.models)
     scenario = _read_entry(d, "models", index, entry)
     return revised(d, scenario, at=("models", index), fields=("at", "id", "base")), entry["id"]
+
+
+def _standing_level(scenario: Scenario, at: Sequence[float]) -> float:
+    """The elevation (scenario units) a base put down by hand at ``at`` takes by the placement
+    rule (:func:`fwwrules.placement.standing_height_v`): on top of the highest piece with a
+    height under its centre, 0 on the ground."""
+    u = scenario.unit_mm
+    mm = standing_height_v(
+        scenario.board, np.array([float(at[0]) * u]), np.array([float(at[1]) * u])
+    )
+    return rounded(float(mm[0]) / u)
 
 
 def add_terrain(
@@ -533,12 +551,14 @@ def polygon_of(d: Draft, points: Sequence[Sequence[float]]) -> dict[str, Any]:
 
 
 def placed(d: Draft, ident: str, to: XY, *, snapped: bool = True) -> tuple[Scenario, XY]:
-    """The scenario with a model moved toward ``to`` by hand, and where it ended
-    (:func:`fwwrules.placement.place_by_hand` on the table: on the snap grid when
-    ``snapped``, stopped at contact and slid round it, at the file's precision): every step
-    of a drag, and its drop (:func:`move`)."""
-    x, y = place_by_hand(d.scenario, ident, to, snapped=snapped, bounds=d.table)
-    scenario = move_model(d.scenario, ident, rounded(x), rounded(y))
+    """The scenario with a model moved toward ``to`` by hand, and where it ended: every step
+    of a drag, and its drop (:func:`move`). The placement rule's whole answer
+    (:func:`fwwrules.placement.hand_placement` on the table: on the snap grid when
+    ``snapped``, stopped at contact and slid round it, at the file's precision): its centre
+    and its elevation, so a base put on a piece with a height stands on top of it
+    (``elevation.standing-on``) and one put down off it stands on the ground again."""
+    p = hand_placement(d.scenario, ident, to, snapped=snapped, bounds=d.table)
+    scenario = move_model(d.scenario, ident, rounded(p.x), rounded(p.y), rounded(p.elevation))
     return scenario, scenario.model(ident).at
 
 

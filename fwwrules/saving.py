@@ -38,6 +38,8 @@ def to_data(scenario: Scenario) -> dict[str, Any]:
         opts["cover_by"] = o.cover_by
     if o.slide_through_engaged_enemy:
         opts["slide_through_engaged_enemy"] = True
+    if o.knife_edge is not None:
+        opts["knife_edge"] = o.knife_edge
     if opts:
         out["options"] = opts
     if scenario.rulers:

@@ -6,8 +6,11 @@ frozen :class:`~fwwrules.data.Scenario`). Importing this module imports pydantic
 
 Boundary cases
 --------------
-* Two bases overlapping by more than the contact tolerance are invalid; a gap of exactly
-  ``-contact_tolerance`` is still allowed (counted as contact).
+* Where bases may stand is the one placement rule (:mod:`fwwrules.placement`), checked on the
+  scenario once every other check passed: two bases on one level overlapping by more than the
+  contact tolerance are invalid (an overlap of exactly the tolerance is contact), and so
+  is a base overlapping a blocking or cover piece it does not stand on, or standing lower
+  than the top of the piece its centre lies on.
 * Ids are unique across models and terrain, because a target may be either. Weapon ids live in
   their own namespace; ``improvised`` is built in and may not be redefined.
 * With a table size (``board: {size: [w, h]}``) every base must lie on the table: its circle
@@ -39,8 +42,8 @@ from shapely.geometry import Polygon
 from .board import TERRAIN_CIRCLE_QUAD_SEGMENTS
 from .constants import (
     BOUNDARY_TOLERANCE_MM,
-    DEFAULT_CONTACT_TOLERANCE_MM,
     LENGTH_EPSILON_MM,
+    MARGIN_RADIUS_MM,
     MAX_CONTACT_TOLERANCE_MM,
     MAX_COORDINATE,
     MAX_MODEL_WEAPONS,
@@ -102,6 +105,7 @@ from .pieces import (
     Units,
     Weapon,
 )
+from .placement import placement_problems
 
 # ---------------------------------------------------------------------------------------------
 # The file schema (pydantic). Field names are the public file format (docs/scenario-format.md).
@@ -119,6 +123,11 @@ class OptionsSpec(Spec):
     )
     slide_through_engaged_enemy: StrictBool = Field(
         False, description="Let a slide pass through the engaged enemy (German reading)"
+    )
+    knife_edge: NonNegative | None = Field(
+        None,
+        description="A ruling whose smallest margin (in `units`) is below this is flagged as a "
+        "knife-edge call (default 1 mm)",
     )
 
 
@@ -444,6 +453,7 @@ def _from_spec(spec: ScenarioSpec, source: str) -> Scenario:
             contact_tolerance=None if o.contact_tolerance is None else float(o.contact_tolerance),
             cover_by=o.cover_by,
             slide_through_engaged_enemy=o.slide_through_engaged_enemy,
+            knife_edge=None if o.knife_edge is None else float(o.knife_edge),
         ),
         rulers={k: float(v) for k, v in spec.rulers.items()},
         sides={k: tuple(v) for k, v in spec.sides.items()},
@@ -489,12 +499,12 @@ def _semantic_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
     problems.extend(_faction_problems(spec, doc))
     problems.extend(_length_problems(spec, doc, unit))
     problems.extend(_tolerance_problems(spec, doc, unit))
+    problems.extend(_knife_edge_problems(spec, doc, unit))
     problems.extend(_shape_problems(spec, doc, unit))
     problems.extend(_total_vertex_problems(spec, doc))
     for i, weapon in enumerate(spec.weapons):
         problems.extend(_weapon_problems(weapon, ("weapons", i), doc))
     problems.extend(_skill_problems(spec, doc))
-    problems.extend(_overlap_problems(spec, doc, unit))
     problems.extend(_off_board_problems(spec, doc, unit))
     return problems
 
@@ -714,6 +724,21 @@ def _tolerance_problems(spec: ScenarioSpec, doc: Document, unit: float) -> list[
     ]
 
 
+def _knife_edge_problems(spec: ScenarioSpec, doc: Document, unit: float) -> list[Problem]:
+    """``options.knife_edge`` wider than the margin search reaches (:data:`MARGIN_RADIUS_MM`):
+    a margin beyond the search radius is not known, so it cannot be called a knife edge."""
+    value = spec.options.knife_edge
+    if value is None or value * unit <= MARGIN_RADIUS_MM + LENGTH_EPSILON_MM:
+        return []
+    return [
+        doc.problem(
+            ("options", "knife_edge"),
+            f"a knife edge of {value * unit:g} mm is wider than the margin search reaches "
+            f"({MARGIN_RADIUS_MM:g} mm, MARGIN_RADIUS_MM)",
+        )
+    ]
+
+
 def _ruler_problems(mm: float, path: tuple[str | int, ...], doc: Document) -> list[Problem]:
     """A ruler (or a band given as a length) outside a sane range: likely a unit mistake."""
     low, high = SANE_RULER_MM
@@ -881,51 +906,48 @@ def _thin_polygon_problems(
     return []
 
 
-def _overlap_problems(spec: ScenarioSpec, doc: Document, unit: float) -> list[Problem]:
-    tol_mm = (
-        DEFAULT_CONTACT_TOLERANCE_MM
-        if spec.options.contact_tolerance is None
-        else spec.options.contact_tolerance * unit
-    )
-    problems = []
-    ms = spec.models
-    for j in range(len(ms)):
-        for i in range(j):
-            a, b = ms[i], ms[j]
-            # Stacked models (different levels) may share a footprint.
-            if abs(a.elevation - b.elevation) * unit > 0:
-                continue
-            d = math.dist(a.at, b.at) * unit
-            gap = d - (a.base + b.base) * unit / 2
-            if gap < -tol_mm - LENGTH_EPSILON_MM:  # exactly the tolerance is allowed
-                problems.append(
-                    doc.problem(
-                        ("models", j, "at"),
-                        f"the base of {b.id!r} overlaps {a.id!r} by {-gap:.2f} mm "
-                        f"(more than the contact tolerance {tol_mm:g} mm)",
-                    )
-                )
-    return problems
+def _placement_problems(scenario: Scenario, doc: Document) -> list[Problem]:
+    """Where bases stand, by the one placement rule
+    (:func:`fwwrules.placement.placement_problems`): each problem at ``models[i].at``,
+    naming both bases or the base and the piece."""
+    return [
+        doc.problem(("models", i, "at"), clash.message(scenario))
+        for i, clash in placement_problems(scenario)
+    ]
+
+
+def _spec_of(doc: Document) -> ScenarioSpec:
+    """The document read field by field; a field the format cannot hold raises
+    :class:`~fwwrules.errors.ScenarioError` with every such problem."""
+    try:
+        return ScenarioSpec.model_validate(doc.data)
+    except ValidationError as exc:
+        raise ScenarioError(doc.source, problems_from_validation(doc, exc, ScenarioSpec)) from None
 
 
 def read_scenario(doc: Document) -> tuple[Scenario, list[Problem]]:
     """The scenario a parsed document describes, and every problem its cross-checks find
-    (overlapping bases, crossing outlines ...: what :func:`parse_scenario` refuses it for).
-    A field that is not what the format allows (a word for a number, an unknown key) leaves no
-    scenario to describe: :class:`~fwwrules.errors.ScenarioError` with every such problem.
+    (crossing outlines, bases where the placement rule refuses them ...: what
+    :func:`parse_scenario` refuses it for). A field that is not what the format allows (a word
+    for a number, an unknown key) leaves no scenario to describe:
+    :class:`~fwwrules.errors.ScenarioError` with every such problem.
 
     The board editor keeps a board with cross-check problems (drawn red, listed, not saved);
     a file is loaded by :func:`parse_scenario`, which refuses both kinds."""
-    try:
-        spec = ScenarioSpec.model_validate(doc.data)
-    except ValidationError as exc:
-        raise ScenarioError(doc.source, problems_from_validation(doc, exc, ScenarioSpec)) from None
-    return _from_spec(spec, doc.source), _semantic_problems(spec, doc)
+    spec = _spec_of(doc)
+    scenario = _from_spec(spec, doc.source)
+    return scenario, _semantic_problems(spec, doc) + _placement_problems(scenario, doc)
 
 
 def parse_scenario(doc: Document) -> Scenario:
-    """Validate a parsed document as a scenario; every problem is reported at once."""
-    scenario, problems = read_scenario(doc)
+    """Validate a parsed document as a scenario; every problem is reported at once (where
+    bases stand is judged once the rest is right)."""
+    spec = _spec_of(doc)
+    problems = _semantic_problems(spec, doc)
+    if problems:
+        raise ScenarioError(doc.source, problems)
+    scenario = _from_spec(spec, doc.source)
+    problems = _placement_problems(scenario, doc)
     if problems:
         raise ScenarioError(doc.source, problems)
     return scenario

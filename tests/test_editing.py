@@ -165,8 +165,11 @@ def test_a_polygon_of_too_few_corners_is_refused_in_the_loaders_words(count: int
 
 def test_a_model_moved_by_hand_stops_at_contact_and_at_the_edge() -> None:
     d = small()
-    after, end = editing.move(d, "raider", (4, 4))  # straight at the knight
-    assert end == (5.26, 4.0) and after.valid  # in contact, on the free side
+    at_crate, end = editing.move(d, "raider", (4, 4))  # the crate (cover) is in the way
+    assert end == (10.63, 4.0) and at_crate.valid  # stopped at its edge, as at a base
+    above, _ = editing.move(d, "raider", (4, 12))
+    after, end = editing.move(above, "raider", (4, 4))  # straight at the knight
+    assert end == (4.0, 5.26) and after.valid  # in contact, on the free side
     k, r = after.scenario.model("knight"), after.scenario.model("raider")
     gap = (math.dist(k.at, r.at) - (k.base + r.base) / 2) * MM_PER_INCH
     assert 0 <= gap <= after.scenario.contact_tolerance_mm
@@ -208,7 +211,8 @@ def test_setting_properties_goes_through_the_loader() -> None:
     assert d.scenario.terrain_piece("crate").huge is None
     d = editing.set_model(d, "knight", base="huge", name="Big Knight")
     assert d.scenario.model("knight").base == round(60 / MM_PER_INCH, 4)
-    d, _ = editing.move(d, "raider", (7, 4))
+    d, _ = editing.move(d, "raider", (4, 12))
+    d, _ = editing.move(d, "raider", (4, 7))
     with pytest.raises(EditRefused, match="overlaps 'knight'"):
         editing.set_model(d, "raider", base=4.0)
     with pytest.raises(EditRefused, match="makes no sense"):  # 304.8 mm
@@ -266,3 +270,25 @@ def test_the_model_layer_loads_no_drawing_or_widgets() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_model_dropped_on_a_piece_with_a_height_stands_on_top_and_off_it_on_the_ground() -> None:
+    """``elevation.standing-on`` through the placement rule's whole answer: position and
+    elevation, on a drop, on a drag's step and on adding a model."""
+    d = editing.new_draft(units="in", size=(24, 24))
+    d, _ = editing.add_model(d, (4, 4), {"name": "Knight", "faction": "bos"})
+    d, _ = editing.add_terrain(
+        d, editing.rect_between((10, 10), (16, 16)), {"kind": "blocking", "height": 3}
+    )
+    up, end = editing.move(d, "knight", (13, 13))
+    assert end == (13.0, 13.0) and up.valid
+    assert up.scenario.model("knight").elevation == 3.0
+    step, _ = editing.placed(d, "knight", (12, 12))
+    assert step.model("knight").elevation == 3.0
+    down, end = editing.move(up, "knight", (4, 20))
+    assert end == (4.0, 20.0) and down.valid
+    assert down.scenario.model("knight").elevation == 0.0
+    on_top, ident = editing.add_model(d, (14, 14), {"faction": "bos"})
+    assert on_top.valid and on_top.scenario.model(ident).elevation == 3.0
+    ground, ident = editing.add_model(d, (20, 4), {"faction": "bos"})
+    assert ground.scenario.model(ident).elevation == 0.0

@@ -306,7 +306,8 @@ def test_editor_set_properties_kind_height_huge_elevated() -> None:
     ed.set_model("knight", base="huge", name="Big Knight")
     assert ed.scenario.model("knight").base == round(60 / MM_PER_INCH, 4)
     # a base that would grow into another one is refused
-    ed.move("raider", (7, 4))
+    ed.move("raider", (4, 12))  # round the crate (a solid piece stops a base, as a base does)
+    ed.move("raider", (4, 7))
     with pytest.raises(EditRefused, match="overlaps 'knight'"):
         ed.set_model("raider", base=4.0)
     with pytest.raises(EditRefused, match="makes no sense"):  # 304.8 mm

@@ -21,6 +21,7 @@ from fwwrules import Circle, Model, Rect, Scenario, Terrain, Weapon
 from fwwrules.constants import MAX_THREAT_POSITIONS
 from fwwrules.errors import QueryError
 from fwwrules.los import has_line_of_sight
+from fwwrules.placement import pieces_stood_on
 from fwwrules.threat import threat_map
 
 PISTOL = Weapon("pistol", "pistol", short="red", dice={"short": ("green",)})
@@ -245,15 +246,15 @@ def test_threat_map_unplaceable_positions() -> None:
         sides={"red": ("red",), "blue": ("blue",)},
     )
     positions = [
-        (100.0, 100.0),  # inside the wall
+        (100.0, 100.0),  # the centre on the wall (no height): it stands on it
         (100.0, 121.0),  # touching the wall exactly (5 + 16)
-        (100.0, 120.0),  # 1 mm into it
+        (100.0, 120.0),  # 1 mm into it, the centre off it
         (300.0, 100.0),  # in the wood: area terrain does not stop a model
         (100.0, 170.0),  # 2 mm into a's base: overlapping more than the tolerance
         (100.0, 168.0 + 0.3),  # 0.3 mm into a's base: in contact
     ]
     tm = threat_map(scn, "blue", positions=positions)
-    assert tm.placeable.tolist() == [False, True, False, True, False, True]
+    assert tm.placeable.tolist() == [True, True, False, True, False, True]
     cell = tm.cell(5, "a")
     assert cell is not None and cell.weapon == "rifle" and cell.allowed  # close combat
 
@@ -329,6 +330,10 @@ def test_threat_map_line_of_sight_proofs_agree_with_ruling(
 
     monkeypatch.setattr(threat, "_extremal", spy)
     threat_map(scn, side, base=base, step=5.0)
+    # a target whose centre lies on a solid piece stands on it (elevation.standing-on): the
+    # proofs with the whole board are not the last word there (it is looked at again without
+    # the piece), so those positions are left out
+    decided = [d for d in decided if not pieces_stood_on(scn.board, d[1], d[2], 0.0)]
     visible = [d for d in decided if d[3]]
     hidden = [d for d in decided if not d[3]]
     assert hidden  # (boards chosen where the quick tests leave some; 2 of 6 have no visible)

@@ -154,10 +154,12 @@ class AttackPanel(MovablePanel):
             self.ruling = None
             self.error = str(exc)
 
-    def _show_text(self) -> None:
+    def _show_text(self, *, close_call: bool = True) -> None:
+        """The ruling in words; a drag step leaves out the knife-edge sentence (how close the
+        call is: computed on the drop, not on every motion)."""
         lang = self.lang.value
         if self.ruling is not None:
-            text = self.ruling.html(lang)
+            text = self.ruling.html(lang, close_call=close_call)
         else:
             text = error_html(FwwError(self.error or ""), lang)
         self.view.say(self.html, "value", text)
@@ -214,8 +216,9 @@ class AttackPanel(MovablePanel):
 
     def _settle(self) -> None:
         self._update_artists(place_labels=True)
+        self._show_text()  # with the knife-edge sentence the drag steps left out
 
     def _drag_update(self) -> None:
         self._compute()
         self._update_artists(place_labels=False)  # placed once, on the drop
-        self._show_text()
+        self._show_text(close_call=False)

@@ -12,7 +12,7 @@ What an action does when its result would be wrong (:mod:`fwwrules.editing`):
 * **Refused** (nothing changes, the panel says why in the loader's words): a model placed
   where its base may not stand, a value the file cannot hold, a polygon with fewer than three
   corners, an unknown id. A dragged base never stops where it may not stand: it stops at
-  contact and at the table's edge (:func:`fwwrules.placement.place_by_hand`).
+  contact and at the table's edge (:func:`fwwrules.placement.hand_placement`).
 * **Flagged** (the change is kept, the piece outlined red and the reason listed): anything
   else the loader rejects, such as a self-intersecting outline. Undo, delete or fix it;
   :meth:`BoardEditor.save` refuses while any problem remains and never touches the file then.
@@ -306,7 +306,8 @@ class BoardEditor(ControlPanel):
         """Move a model's base centre, or a terrain piece's centre, toward ``to`` (snapped).
 
         A base stops at contact with another base and at the board's edge and slides along
-        them (:func:`fwwrules.placement.place_by_hand`); returns where it ended. A piece of
+        them, and stands on a piece with a height it is put on
+        (:func:`fwwrules.placement.hand_placement`); returns where it ended. A piece of
         terrain goes to ``to``.
         """
         ended: list[XY] = []

@@ -47,7 +47,7 @@ from matplotlib.text import Text
 from matplotlib.typing import LineStyleType
 
 from ..catalogue import LANGS, side_name
-from ..elevation import significant_edges
+from ..elevation import pieces_under, significant_edges
 from ..engagement import engagements as engagement_graph
 from ..pieces import Bounds, EdgeRef, ModelRef, PieceRef, TerrainRef
 from .artists import DEFAULT_STYLE as DEFAULT_STYLE
@@ -905,6 +905,16 @@ def _title(scenario: Scenario, ruling: AttackRuling | None, lang: str) -> str:
     return title if ruling is None else f"{title}\n{ruling.headline(lang)}"
 
 
+def _standing_text(scenario: Scenario, model_id: str, lang: str) -> str:
+    """`` on <piece>`` when the model stands on a piece (``elevation.standing-on``, the
+    placement rule: the highest piece under it), else nothing."""
+    under = pieces_under(scenario, model_id)
+    if not under:
+        return ""
+    name = scenario.display_names(lang).get(under[0], under[0])
+    return " " + draw_word("on-piece", lang).replace("{piece}", name)
+
+
 def _update_bases(
     artists: BoardArtists, scenario: Scenario, lang: str, *, changed_only: bool = False
 ) -> None:
@@ -916,7 +926,7 @@ def _update_bases(
     board = scenario.board
     drawn: dict[str, tuple[Any, ...]] = artists.state.setdefault("bases_drawn", {})
     for m in scenario.models:
-        now = (m, lang, scenario.units, artists.state.get("min_base_mm"))
+        now = (m, scenario.terrain, lang, scenario.units, artists.state.get("min_base_mm"))
         if changed_only and drawn.get(m.id) == now:
             continue
         drawn[m.id] = now
@@ -928,7 +938,7 @@ def _update_bases(
         base.set_center((d.x, d.y))
         base.set_radius(max(d.r, float(artists.state.get("min_base_mm", 0.0))))
         base.set_visible(True)
-        text = m.label_in(lang)
+        text = m.label_in(lang) + _standing_text(scenario, m.id, lang)
         if m.elevation:
             text += f" ↑{_length(m.elevation, scenario.units, lang)}"
         lab = artists.labels[m.id]
