@@ -22,20 +22,32 @@ and the review page) are the UI text section (:data:`UI_TEXT`), in the same shap
 from __future__ import annotations
 
 import functools
+import importlib
 import string
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from .refs import REF_TYPES, EdgeRef, ModelRef, PointRef, Ref, TerrainRef
-from .translations import translations
+
+if TYPE_CHECKING:
+    from .translations import Translations
 
 Lang = Literal["en", "de"]
 """The catalogue's languages (every text has both)."""
 LANGS: tuple[Lang, ...] = get_args(Lang)
 
 Entry = Mapping[str, str]
+
+
+def translations(lang: str) -> Translations:
+    """The texts of ``lang`` (:func:`fwwrules.translations.translations`, read once): the
+    gettext reader (:mod:`fwwrules.translations`, :mod:`fwwrules.pofile`,
+    :mod:`fwwrules.writing`) is imported on the first text shown, not at ``import fwwrules``,
+    as the package's own lazy names are (about 10 ms of import time)."""
+    found: Translations = importlib.import_module(f"{__package__}.translations").translations(lang)
+    return found
 
 
 class _T(Mapping[str, str]):
@@ -1042,6 +1054,7 @@ UI_TEXT: dict[str, Entry] = {
     "review/bad-file": _T("ui:review/bad-file"),
     "review/surface-conformance": _T("ui:review/surface-conformance"),
     "review/conformance": _T("ui:review/conformance"),
+    "review/withdraws": _T("ui:review/withdraws"),
     # --- conformance/: the conformance table (docs/conformance.md, tools/make_conformance.py)
     "conformance/book": _T("ui:conformance/book"),
     "conformance/rules-say": _T("ui:conformance/rules-say"),

@@ -86,6 +86,7 @@ from .ranges import band_limits, min_range_mm
 from .refs import ModelRef, PieceRef, TerrainRef
 from .rulings import AttackRuling, CoverEntry, IgnoredEntry
 from .terrain import merged
+from .thresholds import contact_reach
 
 Point2 = tuple[float, float]
 Array = NDArray[np.float64]
@@ -779,7 +780,7 @@ def cover_candidates(ctx: AttackContext, movers: Sequence[Mover], limit: float) 
                 out.append(Candidate(mv.id, q, dist, way, "cover", "cover.line", at=q))
         if mv.id == shot.attacker_id:
             out += _distance_candidates(mv, [(TerrainRef((t.id,)), t.polygon) for t in pieces],
-                                        mv.r + board.contact_tolerance, limit,
+                                        mv.r + contact_reach(board.contact_tolerance), limit,
                                         "cover", "cover.shooter-contact")  # fmt: skip
     return out
 

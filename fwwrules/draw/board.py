@@ -47,6 +47,7 @@ from matplotlib.text import Text
 from matplotlib.typing import LineStyleType
 
 from ..catalogue import LANGS, side_name
+from ..checks import usable as checked_scenario
 from ..elevation import pieces_under, significant_edges
 from ..engagement import engagements as engagement_graph
 from ..pieces import Bounds, EdgeRef, ModelRef, PieceRef, TerrainRef
@@ -535,6 +536,7 @@ def draw_board(
     whole table (:func:`table_view`). :func:`frame_view` gives the view of the models, and
     :func:`set_view` changes the view of a drawn board (a panel's zoom and pan).
     """
+    scenario = checked_scenario(scenario, "draw_board")  # a board built in Python too
     if ax is None:
         ax = new_axes(style.figsize, style.dpi, style.margins, pyplot=True)
     view = view or table_view(scenario, style)
