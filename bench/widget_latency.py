@@ -86,12 +86,18 @@ def board(heights: bool) -> tuple[Scenario, str]:
 
 
 def path(scenario: Scenario, model_id: str, n: int) -> list[tuple[float, float]]:
-    """``n`` positions on a circle of 150 mm around the model's start (clamped to the board)."""
+    """``n`` positions toward a circle of 150 mm around the model's start, each where a base
+    moved there by hand from the start ends (:func:`fwwrules.placement.place_by_hand`:
+    stopped at contact, on the table), so that no position overlaps another base (a board
+    the rules refuse since issue 31)."""
+    from fwwrules.placement import place_by_hand
+
     x0, y0 = scenario.model(model_id).at
     out = []
     for i in range(n):
         a = 2 * math.pi * i / n
-        out.append((x0 + 150.0 * math.cos(a), y0 + 150.0 * math.sin(a)))
+        aim = (x0 + 150.0 * math.cos(a), y0 + 150.0 * math.sin(a))
+        out.append(place_by_hand(scenario, model_id, aim, snapped=False))
     return out
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .arguments import flag
-from .arguments import scenario as scenario_arg
+from .checks import usable as scenario_arg
 from .close_combat import (
     charge_reaction,
     charge_reaction_unused,

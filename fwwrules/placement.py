@@ -58,8 +58,7 @@ import shapely
 from numpy.typing import NDArray
 from shapely.geometry import Point
 
-from .arguments import point
-from .arguments import scenario as scenario_arg
+from .arguments import number, point, scenario_object
 from .cache import Moved
 from .constants import BOARD_MARGIN_MM, BOUNDARY_TOLERANCE_MM, LENGTH_EPSILON_MM
 from .pieces import Bounds, ModelRef, TerrainRef
@@ -315,8 +314,12 @@ def move_model(
 ) -> Scenario:
     """The scenario with one model's centre at ``(x, y)`` in scenario units, and its base at
     ``elevation`` (scenario units; ``None``: as it was) (a new scenario; nothing is checked
-    but the id: use :func:`hand_placement` to keep to the placement rule). An unknown id
-    raises :class:`~fwwrules.errors.UnknownIdError`.
+    here but the id and the numbers: use :func:`hand_placement` to keep to the placement
+    rule). An unknown id raises :class:`~fwwrules.errors.UnknownIdError`, a point that is not
+    two finite numbers within the coordinate limit (or such an elevation) a
+    :class:`~fwwrules.errors.QueryError`. The moved board is checked as any board is, when it
+    is next ruled on, drawn or mapped (:func:`fwwrules.checks.checked`): the moved model
+    alone, against the rest (a base moved onto another is refused then, naming both).
 
     Its cache starts from the old scenario's (:meth:`~fwwrules.cache.Derived.carry_moved`):
     what was derived from the terrain alone is shared (terrain geometry, merged solids,
@@ -328,13 +331,14 @@ def move_model(
     >>> move_model(s, "a", 10, 20).model("a").at
     (10.0, 20.0)
     """
-    scenario = scenario_arg(scenario, "move_model")
+    scenario = scenario_object(scenario, "move_model")  # checked when next ruled on
     scenario.model(model_id)  # raises UnknownIdError for a bad id
     at = point((x, y), "the new centre")
+    level = None if elevation is None else number(elevation, "the new elevation")
     model = scenario.model(model_id)
     placed = dataclasses.replace(model, at=at)
-    if elevation is not None and float(elevation) != model.elevation:
-        placed = dataclasses.replace(placed, elevation=float(elevation))
+    if level is not None and level != model.elevation:
+        placed = dataclasses.replace(placed, elevation=level)
     models = tuple(placed if m.id == model_id else m for m in scenario.models)
     moved = dataclasses.replace(scenario, models=models)
     moved.derived.carry_moved(scenario.derived, Moved(scenario, moved, frozenset({model_id})))

@@ -644,7 +644,12 @@ class BoardEditor(ControlPanel):
         if self.artists is None or self._drawn != (s.terrain, lang):
             self.view.clear()
             self.artists = draw_board(
-                s, self.view.ax, style=self.view.style, lang=lang, view=self._view_mm()
+                s,
+                self.view.ax,
+                style=self.view.style,
+                lang=lang,
+                view=self._view_mm(),
+                flagged=not self.draft.valid,  # outlined red by the marks
             )
             self.marks = EditorMarks(self.view.ax, self.view.style)
             self.marks.show_grid(self.size, self.units)

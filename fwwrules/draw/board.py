@@ -47,6 +47,7 @@ from matplotlib.text import Text
 from matplotlib.typing import LineStyleType
 
 from ..catalogue import LANGS, side_name
+from ..checks import usable as checked_scenario
 from ..elevation import pieces_under, significant_edges
 from ..engagement import engagements as engagement_graph
 from ..pieces import Bounds, EdgeRef, ModelRef, PieceRef, TerrainRef
@@ -519,6 +520,7 @@ def draw_board(
     slide: SlideRuling | None = None,
     withdraw: WithdrawRuling | None = None,
     view: Bounds | None = None,
+    flagged: bool = False,
 ) -> BoardArtists:
     """Draw ``scenario`` (and, when given, a ruling, slide or withdrawal) on ``ax``.
 
@@ -534,7 +536,13 @@ def draw_board(
     xmax, ymax)``, widened on its shorter side to fill the board's box); None shows the
     whole table (:func:`table_view`). :func:`frame_view` gives the view of the models, and
     :func:`set_view` changes the view of a drawn board (a panel's zoom and pan).
+
+    A scenario the file check refuses is refused here too (a board built in Python too),
+    unless ``flagged``: the board editor draws a board with problems as it is, and outlines
+    the pieces concerned itself.
     """
+    if not flagged:
+        scenario = checked_scenario(scenario, "draw_board")
     if ax is None:
         ax = new_axes(style.figsize, style.dpi, style.margins, pyplot=True)
     view = view or table_view(scenario, style)

@@ -20,6 +20,7 @@ import numpy as np
 from ..attack import ruling
 from ..board import size_class
 from ..cache import Moved
+from ..checks import checked, mark_checked
 from ..constants import THREAT_SURE_MARGIN_MM
 from ..data import Scenario
 from ..engagement import engagements, in_contact_v
@@ -86,12 +87,13 @@ def with_model(scenario: Scenario, model: Model) -> Scenario:
     """
     if any(m.id == model.id for m in scenario.models):
         raise QueryError(f"model id {model.id!r} is already taken")
+    checked(scenario)  # once per scenario: a look-up after the first
     # what every position shares, computed once on the scenario without the target
     engagements(scenario)
     prepared_for(scenario.derived)
     out = dataclasses.replace(scenario, models=(*scenario.models, model))
     out.derived.carry_moved(scenario.derived, Moved(scenario, out, frozenset({model.id})))
-    return out
+    return mark_checked(out)  # the map placed the target by its own rule (positions.placeable)
 
 
 def _exact_cell(scn: Scenario, q: Query, j: int, i: int, cells: tuple[Layers, Clauses]) -> None:

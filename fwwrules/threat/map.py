@@ -28,6 +28,7 @@ from numpy.typing import NDArray
 
 from .. import arguments
 from ..attack import ruling
+from ..checks import usable
 from ..constants import MAX_COORDINATE, MAX_THREAT_POSITIONS, SANE_BASE_MM
 from ..data import Scenario
 from ..errors import QueryError
@@ -221,6 +222,7 @@ class ThreatMap:
         Boundary case: any other difference (terrain, rules, options, models added or
         removed, a side changed) recomputes the whole map.
         """
+        scenario = usable(scenario, "ThreatMap.update")  # a moved board too
         ids = {moved} if isinstance(moved, str) else set(moved)
         old = self.scenario
         same = (
@@ -318,7 +320,8 @@ def threat_map(
     what ``fwwrules ruling --weapon W`` says); a shooter that does not carry it keeps its
     best weapon (the cell's ``weapon`` says which).
     """
-    scenario = arguments.scenario(scenario, "threat_map")  # a grid is refused by name
+    scenario = usable(scenario, "threat_map")  # a grid is refused by name
+    area = None if area is None else arguments.area(area, "area")
     rules = ruleset_name(scenario.rules, rules or None)
     if weapon != "best":
         known_weapons = [w.id for w in scenario.weapons] + [IMPROVISED]
