@@ -1054,6 +1054,7 @@ UI_TEXT: dict[str, Entry] = {
     "review/bad-file": _T("ui:review/bad-file"),
     "review/surface-conformance": _T("ui:review/surface-conformance"),
     "review/conformance": _T("ui:review/conformance"),
+    "review/withdraws": _T("ui:review/withdraws"),
     # --- conformance/: the conformance table (docs/conformance.md, tools/make_conformance.py)
     "conformance/book": _T("ui:conformance/book"),
     "conformance/rules-say": _T("ui:conformance/rules-say"),
