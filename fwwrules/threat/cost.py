@@ -19,7 +19,8 @@ Boundary cases
 * The positions limit :data:`~fwwrules.constants.MAX_THREAT_POSITIONS` applies as well.
 * The cells the fast path leaves to the rulings themselves (a target near contact, off the
   ground, beside heights: :func:`fwwrules.ruling` per cell and weapon) are counted once the
-  fast path is done and before any of them runs (:data:`PER_RULING_S` each): a map whose
+  fast path is done and before any of them runs (:data:`PER_RULING_S` each, and
+  :data:`PER_RULING_OBJECT_S` per piece or base): a map whose
   whole estimate then exceeds the budget is refused (:class:`TooCostly`), naming a step
   that fits; the default grid grows its step instead.
 """
@@ -44,10 +45,13 @@ PER_CORNER_S = 45e-6
 """Seconds per corner of the terrain (and of Huge bases) per shooter: each convex part is
 prepared for each shooter (measured: 25-35 µs; 8 touching 256-corner stars the most)."""
 
-PER_RULING_S = 1.5e-3
+PER_RULING_S = 1.0e-3
 """Seconds per cell and weapon left to :func:`fwwrules.ruling` (the exact path: the target
-added to the board, a full ruling; measured 0.7-1.1 ms on boards of 10 to 200 models among
-pieces with heights, models at elevations)."""
+added to the board, a full ruling), before any piece: with :data:`PER_RULING_OBJECT_S`,
+measured 1.5 ms among 60 pieces and bases, 5 ms among 510 (heights, models at elevations)."""
+
+PER_RULING_OBJECT_S = 10e-6
+"""Seconds per such ruling and piece or base on the board."""
 
 HUGE_BASE_CORNERS = 48
 """A Huge base blocks line of sight as a 48-gon of convex parts."""
@@ -128,4 +132,4 @@ class TooCostly(QueryError):
 
 def exact_seconds(load: Load, positions: int, rulings: int) -> float:
     """The whole estimate of a map of ``positions`` whose fast path left ``rulings``."""
-    return load.seconds(positions) + PER_RULING_S * rulings
+    return load.seconds(positions) + (PER_RULING_S + PER_RULING_OBJECT_S * load.objects) * rulings
