@@ -985,6 +985,7 @@ UI_TEXT: dict[str, Entry] = {
     "draw/contact-kept": _T("ui:draw/contact-kept"),
     "draw/contact-broken": _T("ui:draw/contact-broken"),
     "draw/small-bases": _T("ui:draw/small-bases"),
+    "draw/knife-edge": _T("ui:draw/knife-edge"),
     # --- threat/: the threat map's overlay
     "threat/attackers": _T("ui:threat/attackers"),
     "threat/uncovered": _T("ui:threat/uncovered"),

@@ -58,6 +58,7 @@ from .artists import TerrainLook as TerrainLook
 from .artists import label_box as label_box
 from .figure import figure_of, new_axes
 from .layout import FIXED_SIZE, set_titles
+from .margin import draw_margin, legend_proxy, margin_shown
 from .text import draw_word
 
 if TYPE_CHECKING:
@@ -520,6 +521,7 @@ def draw_board(
     slide: SlideRuling | None = None,
     withdraw: WithdrawRuling | None = None,
     view: Bounds | None = None,
+    margin: bool = False,
     flagged: bool = False,
 ) -> BoardArtists:
     """Draw ``scenario`` (and, when given, a ruling, slide or withdrawal) on ``ax``.
@@ -536,6 +538,9 @@ def draw_board(
     xmax, ymax)``, widened on its shorter side to fill the board's box); None shows the
     whole table (:func:`table_view`). :func:`frame_view` gives the view of the models, and
     :func:`set_view` changes the view of a drawn board (a panel's zoom and pan).
+
+    With ``margin`` a ruling that is a knife-edge call shows its pinch point and the move that
+    changes it (:mod:`fwwrules.draw.margin`); off by default (it asks the ruling's margins).
 
     A scenario the file check refuses is refused here too (a board built in Python too),
     unless ``flagged``: the board editor draws a board with problems as it is, and outlines
@@ -560,6 +565,7 @@ def draw_board(
         into_melee=into_melee,
         slide=slide,
         withdraw=withdraw,
+        margin=margin,
     )
 
 
@@ -824,6 +830,7 @@ def update_board(
     withdraw: WithdrawRuling | None = None,
     place_labels: bool = True,
     legend: bool = True,
+    margin: bool = False,
 ) -> BoardArtists:
     """Bring ``artists`` in line with ``scenario`` and the given rulings, in place.
 
@@ -832,8 +839,11 @@ def update_board(
     every label is then moved to a free place (:func:`fwwrules.draw.labels.place_labels`);
     a drag passes False and places them once on the drop. A drag also passes
     ``legend=False``: the legend is part of the cached background, so it is brought up to
-    date once, on the drop, not on every motion. Draws nothing: the caller redraws
-    once (``fig.canvas.draw_idle()``) or blits :func:`moving_artists`.
+    date once, on the drop, not on every motion. With ``margin`` a ruling that is a
+    knife-edge call shows its pinch point and the move that changes it
+    (:mod:`fwwrules.draw.margin`; off by default: it asks the ruling's margins; without it
+    no marks are shown). Draws nothing: the caller redraws once (``fig.canvas.draw_idle()``)
+    or blits :func:`moving_artists`.
     """
     draw_word("board", lang)  # checks lang
     # What this picture shows, so that it can be drawn again in another language or frame
@@ -841,7 +851,7 @@ def update_board(
     artists.state["drawn"] = {
         "scenario": scenario, "ruling": ruling, "show_bands": show_bands,
         "engagements": engagements, "into_melee": into_melee, "slide": slide,
-        "withdraw": withdraw,
+        "withdraw": withdraw, "margin": margin,
     }  # fmt: skip
     artists.figure._fwwrules_board = artists  # type: ignore[attr-defined]
     artists.state.pop("placed_out", None)  # the labels are shown (or not) below
@@ -866,6 +876,7 @@ def update_board(
     _draw_bands(artists, scenario, ruling if show_bands else None, lang)
     _draw_engagements(artists, scenario, engagements)
     _draw_numbers(artists, scenario, ruling if into_melee else None)
+    draw_margin(artists, scenario, ruling.knife_edge() if margin and ruling else None, lang)
     _draw_slide(artists, scenario, slide, lang)
     _draw_withdraw(artists, scenario, withdraw)
 
@@ -1569,6 +1580,7 @@ def drawn_kinds(artists: BoardArtists) -> list[str]:
         "free-attack": any(a.get_visible() for a in artists.free_attacks),
         "into-melee": any(t.get_visible() and t.get_text() for t in artists.numbers),
         "small-bases": bool(artists.state.get("enlarged")),
+        "knife-edge": margin_shown(artists),
         # a slide being played (fwwrules.draw.animate): the contacts its frames show
         "contact-kept": "contact-kept" in artists.state.get("animation", {}).get("kinds", ()),
         "contact-broken": "contact-broken" in artists.state.get("animation", {}).get("kinds", ()),
@@ -1646,6 +1658,7 @@ def _overlay_makers(st: BoardStyle) -> dict[str, Callable[[], Artist]]:
         ),
         "free-attack": partial(_proxy, st.free_attack_colour, "-", 2.0, ">"),
         "into-melee": partial(Patch, facecolor=st.number_face, edgecolor="black"),
+        "knife-edge": legend_proxy,
         "small-bases": partial(
             _proxy,
             st.neutral_colour,
