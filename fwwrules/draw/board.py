@@ -859,12 +859,7 @@ def update_board(
     ax = artists.ax
     board = scenario.board
     _update_bases(artists, scenario, lang, changed_only=not place_labels)
-    # A drag (no labels placed) leaves the terrain as it was: its labels stay where the last
-    # placement put them, not made again on every motion (a tenth of a drag frame).
-    unchanged = artists.state.get("terrain_labelled") == (scenario.terrain, scenario.units, lang)
-    if place_labels or not unchanged:
-        _update_terrain_labels(artists, scenario, lang)
-        artists.state["terrain_labelled"] = (scenario.terrain, scenario.units, lang)
+    _update_terrain_labels_once(artists, scenario, lang, place_labels)
     if artists.table is not None:
         _set_table(artists.table, scenario, style)
 
@@ -900,6 +895,18 @@ def update_board(
             if label.get_bbox_patch() is None:  # never placed: no room for it on the board
                 label.set_visible(False)
     return artists
+
+
+def _update_terrain_labels_once(
+    artists: BoardArtists, scenario: Scenario, lang: str, place_labels: bool
+) -> None:
+    """The terrain labels brought up to date; a drag (no labels placed) leaves the terrain as
+    it was: its labels stay where the last placement put them, not made again on every motion
+    (a tenth of a drag frame)."""
+    now = (scenario.terrain, scenario.units, lang)
+    if place_labels or artists.state.get("terrain_labelled") != now:
+        _update_terrain_labels(artists, scenario, lang)
+        artists.state["terrain_labelled"] = now
 
 
 def _wrap_title_once(artists: BoardArtists, title: str) -> None:
