@@ -57,3 +57,20 @@ def test_no_marks_unless_asked_or_close() -> None:
     art = draw_board(s, ruling=far, margin=True)
     assert "knife-edge" not in drawn_kinds(art)
     plt.close(art.figure)
+
+
+def test_the_attack_panel_marks_a_knife_edge_call_on_the_drop() -> None:
+    """The attack panel shows the marks with its ruling; a drag step hides them (no margins
+    computed on a motion) and the drop shows them again, with the knife-edge sentence."""
+    from fwwrules_widgets import AttackPanel
+
+    s = fwwrules.load(EXAMPLE)
+    panel = AttackPanel(s, attacker="knight", target="brute")
+    assert "knife-edge" in drawn_kinds(panel.artists)
+    panel._drag_update()
+    assert "knife-edge" not in drawn_kinds(panel.artists)
+    assert "knife-edge" not in panel.html.value
+    panel._settle()
+    assert "knife-edge" in drawn_kinds(panel.artists)
+    assert "A knife-edge call" in panel.html.value
+    plt.close(panel.view.figure)
