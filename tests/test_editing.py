@@ -292,3 +292,25 @@ def test_a_model_dropped_on_a_piece_with_a_height_stands_on_top_and_off_it_on_th
     assert on_top.valid and on_top.scenario.model(ident).elevation == 3.0
     ground, ident = editing.add_model(d, (20, 4), {"faction": "bos"})
     assert ground.scenario.model(ident).elevation == 0.0
+
+
+def test_unicode_ids_round_trip_on_a_real_table_through_save_load_and_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A 48" x 48" table with a dozen models named in German and Japanese: the ids keep every
+    letter, and the saved file loads back equal and is ``ok`` for ``fwwrules check``."""
+    d = editing.new_draft(units="in", size=(48, 48))
+    names = ["Größe", "Ritter Ä", "狙撃手", "Über-Späher"] * 3
+    for i, name in enumerate(names):
+        d, _ = editing.add_model(d, (4 + 3.5 * i, 6 + (i % 3) * 10), {"name": name})
+    d, _ = editing.add_terrain(
+        d, editing.rect_between((30, 34), (40, 44)), {"kind": "blocking", "name": "Turm"}
+    )
+    ids = [m.id for m in d.scenario.models]
+    assert ids[:4] == ["größe", "ritter-ä", "狙撃手", "über-späher"] and len(set(ids)) == 12
+    assert d.valid
+    path = tmp_path / "tisch.yaml"
+    path.write_text(dump_text(d.scenario), encoding="utf-8")
+    assert fwwrules.load(path) == d.scenario
+    assert cli.main(["check", str(path)]) == 0
+    assert "12 models" in capsys.readouterr().out
