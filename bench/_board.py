@@ -3,7 +3,8 @@
 ``crowded_board()`` returns a :class:`fwwrules.Scenario` in millimetres with
 
 * 24 models (12 per side) on 32, 40 and 60 mm bases, no two bases overlapping and no base
-  touching a ``blocking`` or ``dense-area`` piece;
+  touching a ``blocking`` or ``dense-area`` piece (with ``heights``, nor a ``cover`` piece):
+  every base may stand where it is (``fwwrules.placement``);
 * 40 terrain pieces of every kind (blocking, cover, area, dense-area, scenery), as rectangles
   at angles, polygons (convex and L-shaped) and circles;
 * with ``heights=True``, every second terrain piece gets a height (for elevation and
@@ -94,7 +95,9 @@ def crowded_board(*, heights: bool = False, seed: int = SEED) -> Scenario:
             height = round(rng.choice([25.4, 50.8, 76.2, 101.6]), 1)
         t = Terrain(id=f"{kind}-{i:02d}", kind=kind, shape=shape, height=height)
         terrain.append(t)
-        if kind in LOS_KINDS:
+        if kind in LOS_KINDS or (heights and kind == "cover"):
+            # with heights a base may not overlap a cover piece either (fwwrules.placement:
+            # it would stand below its top); without, no base comes near one on this seed
             solids.append(terrain_polygon(t, 1.0))
     models: list[Model] = []
     bases: list[tuple[float, float, float]] = []

@@ -33,12 +33,13 @@ def scaling_board(
     side = max(1, math.ceil(math.sqrt(max(pieces, models, 1))))
     cell = (TABLE_MM - 200.0) / side
     terrain = []
-    for i in range(pieces):  # a piece in the lower left 40 % of its cell
+    for i in range(pieces):  # a piece in the lower left 40 % of its cell (a rect's at: centre)
         x, y = _corner(i, side, cell)
+        at = [round(x + cell * 0.2, 1), round(y + cell * 0.2, 1)]
         t: dict[str, Any] = {
             "id": f"t{i}",
             "kind": KINDS[i % len(KINDS)],
-            "rect": {"at": [round(x, 1), round(y, 1)], "size": [round(cell * 0.4, 1)] * 2},
+            "rect": {"at": at, "size": [round(cell * 0.4, 1)] * 2},
         }
         if names:
             t["name"] = f"Ruin {i}"

@@ -19,12 +19,39 @@ from __future__ import annotations
 
 import math
 import os
-from numbers import Real
+from numbers import Integral, Real
 from typing import Any
 
 from .constants import MAX_COORDINATE
 from .data import Scenario
 from .errors import QueryError
+from .pieces import Bounds
+
+
+def describe(value: Any) -> str:
+    """A short, safe rendering of a value, for "(got ...)" in messages (quoted text escapes
+    every character a terminal would act on).
+
+    >>> describe("wall"), describe(True), describe(None), describe(2.5), describe([1])
+    ("'wall'", 'true', 'null', '2.5', 'a list')
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int) and value.bit_length() > 128:  # str() of 10**5000 fails
+        return f"a whole number of about {int(value.bit_length() * math.log10(2))} digits"
+    if isinstance(value, (int, float)):
+        text = repr(value)
+        return text if len(text) <= 40 else text[:37] + "..."
+    if isinstance(value, str):
+        text = repr(value)
+        return text if len(text) <= 40 else repr(value[:30]) + "..."
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    return type(value).__name__
 
 
 def _describe(value: Any) -> str:
@@ -48,7 +75,15 @@ def number(value: Any, what: str, *, limit: float = MAX_COORDINATE) -> float:
     """
     if isinstance(value, bool) or not isinstance(value, Real):
         raise QueryError(f"{what} must be a number, got {_describe(value)}")
-    v = float(value)
+    if isinstance(value, Integral) and abs(int(value)) > limit:  # 10**400 is no float
+        raise QueryError(
+            f"{what} lies beyond the coordinate limit of {limit:g} (MAX_COORDINATE, in the "
+            f"scenario's units): got {describe(value)}"
+        )
+    try:
+        v = float(value)
+    except (OverflowError, ValueError):
+        raise QueryError(f"{what} must be a finite number, got {describe(value)}") from None
     if not math.isfinite(v):
         raise QueryError(f"{what} must be a finite number, got {v!r}")
     if abs(v) > limit:
@@ -82,6 +117,29 @@ def point(value: Any, what: str) -> tuple[float, float]:
     return (number(items[0], f"{what}'s x"), number(items[1], f"{what}'s y"))
 
 
+def area(value: Any, what: str) -> Bounds:
+    """``value`` as :class:`~fwwrules.pieces.Bounds` ``(x0, y0, x1, y1)``: four finite numbers
+    within the coordinate limit (their order is the caller's to check), else a
+    :class:`QueryError`.
+
+    >>> area((0, 0, 1), "area")
+    Traceback (most recent call last):
+    ...
+    fwwrules.errors.QueryError: area must be (x0, y0, x1, y1), four numbers, got a tuple of 3 items
+    """
+    if isinstance(value, (str, bytes, dict)) or not (
+        hasattr(value, "__len__") and hasattr(value, "__iter__")
+    ):
+        raise QueryError(f"{what} must be (x0, y0, x1, y1), four numbers, got {_describe(value)}")
+    items = list(value)
+    if len(items) != 4:
+        raise QueryError(f"{what} must be (x0, y0, x1, y1), four numbers, got {_describe(value)}")
+    x0, y0, x1, y1 = (
+        number(v, f"{what}'s {n}") for v, n in zip(items, ("x0", "y0", "x1", "y1"), strict=True)
+    )
+    return Bounds(x0, y0, x1, y1)
+
+
 def table_size(value: Any, units: str, what: str = "the table's size") -> tuple[float, float]:
     """``value`` as a table size ``(width, height)``: two finite numbers above 0 and within
     :data:`MAX_COORDINATE`, in ``units`` (a file's ``board: {size: ...}`` holds the same).
@@ -106,9 +164,12 @@ def table_size(value: Any, units: str, what: str = "the table's size") -> tuple[
     return (width, height)
 
 
-def scenario(value: Any, what: str) -> Scenario:
-    """``value`` if it is a scenario (``fwwrules/scenario@1``), else a :class:`QueryError`
-    saying what it is (a grid scenario goes to :func:`fwwrules.grid_cover`)."""
+def scenario_object(value: Any, what: str) -> Scenario:
+    """``value`` if it is a :class:`~fwwrules.data.Scenario`, checked or not (``move_model``
+    takes any board: moving a model off another base makes a refused board usable; what it
+    makes is checked when it is ruled on, drawn or mapped: :func:`fwwrules.checks.usable`);
+    else a :class:`QueryError` saying what it is (a grid scenario goes to
+    :func:`fwwrules.grid_cover`)."""
     if isinstance(value, Scenario):
         return value
     name = type(value).__name__

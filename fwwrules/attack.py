@@ -25,9 +25,10 @@ Boundary cases
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .arguments import flag
-from .arguments import scenario as scenario_arg
+from .checks import usable as scenario_arg
 from .close_combat import (
     charge_reaction,
     charge_reaction_unused,
@@ -37,13 +38,15 @@ from .close_combat import (
     shoot_into,
     stunned_attacker,
 )
+from .closeness import LazyMargins
 from .context import AttackContext
 from .cover import line_of_cover
 from .data import Scenario
 from .engagement import engagements
 from .errors import QueryError
 from .los import shot_line_of_sight
-from .pieces import BANDS, Weapon
+from .margins import attack_margins
+from .pieces import BANDS, Model, Weapon
 from .ranges import ranges_step
 from .rulesets import ruleset, ruleset_name
 from .rulings import (
@@ -106,11 +109,22 @@ def _size_reasons(ctx: AttackContext) -> Step:
     return Step(reasons=tuple(out))
 
 
+def ranged_skill(model: Model, weapon: Weapon) -> tuple[str, int | None]:
+    """``ranged.skill``: the skill icon a weapon needs (its type's) and the model's value for
+    it, ``None`` when the model lacks the icon (the attack is refused). The one definition, for
+    the ruling and the threat map.
+
+    >>> from fwwrules.pieces import Model, Weapon
+    >>> ranged_skill(Model("k", "x", 32, (0, 0), skills={"rifle": 6}), Weapon("r", "rifle"))
+    ('rifle', 6)
+    """
+    return weapon.type, model.skills.get(weapon.type)
+
+
 def _ranged_skill(ctx: AttackContext) -> Step:
     """``ranged.skill``: the weapon type's skill icon and the attacker's value for it (None: it
     lacks the icon, which refuses the attack)."""
-    icon = ctx.weapon.type
-    value = ctx.attacker.skills.get(icon)
+    icon, value = ranged_skill(ctx.attacker, ctx.weapon)
     if value is None:
         reason = Reason("ranged.skill", "missing", {"attacker": ctx.attacker_id, "icon": icon})
         return Step(refusals=("ranged.skill",), reasons=(reason,), skill=(icon, None))
@@ -258,4 +272,17 @@ def ruling(
         labels={**ctx.scenario.names(), ctx.weapon.id: ctx.weapon.name or ctx.weapon.id},
         modifiers=dict(folded.modifiers),
         reacting_to_charge=ctx.reacting_to_charge,
+        margins_box=_lazy_margins(
+            ctx, (attacker, target, weapon, rules, band, quick, reacting_to_charge)
+        ),
     )
+
+
+def _lazy_margins(ctx: AttackContext, query: tuple[Any, ...]) -> LazyMargins:
+    """How close the call is (:mod:`fwwrules.margins`), computed when first asked, never by
+    the ruling itself; each probe rules the same ``query`` on a board where one model moved."""
+
+    def probe(moved: Scenario) -> AttackRuling:
+        return ruling(moved, *query)
+
+    return LazyMargins(lambda base, knife, only: attack_margins(ctx, base, probe, knife, only))

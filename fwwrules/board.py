@@ -14,6 +14,7 @@ import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Literal
 
 import shapely
@@ -21,11 +22,22 @@ from shapely.geometry import Point, Polygon
 from shapely.strtree import STRtree
 
 from .cache import Derived, Key, Moved
-from .constants import BOARD_MARGIN_MM, SIZE_CLASS_TOLERANCE_MM
+from .constants import (
+    BOARD_MARGIN_MM,
+    HUGE_BASE_MM,
+    LARGE_BASE_MM,
+    NORMAL_BASE_MM,
+    SIZE_CLASS_TOLERANCE_MM,
+)
 from .pieces import Bounds, Circle, Model, Rect, Terrain
 
 SizeClass = Literal["normal", "large", "huge"]
 SIZE_RANK: Mapping[str, int] = {"normal": 0, "large": 1, "huge": 2}
+BASE_SIZES_MM: Mapping[str, float] = MappingProxyType(
+    {"normal": NORMAL_BASE_MM, "large": LARGE_BASE_MM, "huge": HUGE_BASE_MM}
+)
+"""``size.classes``: the rulebook's base of each class (Normal 32 mm, Large 40 mm, Huge 60 mm),
+the sizes the editor offers; :func:`size_class` gives each its own class."""
 
 TERRAIN_CIRCLE_QUAD_SEGMENTS = 32
 """Segments per quarter circle for *terrain* circles (bases stay exact circles)."""
@@ -39,9 +51,9 @@ def size_class(diameter_mm: float) -> SizeClass:
     >>> size_class(1.5748 * 25.4)  # a 40 mm base written in inches
     'large'
     """
-    if diameter_mm >= 60.0 - SIZE_CLASS_TOLERANCE_MM:
+    if diameter_mm >= HUGE_BASE_MM - SIZE_CLASS_TOLERANCE_MM:
         return "huge"
-    if diameter_mm >= 40.0 - SIZE_CLASS_TOLERANCE_MM:
+    if diameter_mm >= LARGE_BASE_MM - SIZE_CLASS_TOLERANCE_MM:
         return "large"
     return "normal"
 

@@ -22,20 +22,32 @@ and the review page) are the UI text section (:data:`UI_TEXT`), in the same shap
 from __future__ import annotations
 
 import functools
+import importlib
 import string
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from .refs import REF_TYPES, EdgeRef, ModelRef, PointRef, Ref, TerrainRef
-from .translations import translations
+
+if TYPE_CHECKING:
+    from .translations import Translations
 
 Lang = Literal["en", "de"]
 """The catalogue's languages (every text has both)."""
 LANGS: tuple[Lang, ...] = get_args(Lang)
 
 Entry = Mapping[str, str]
+
+
+def translations(lang: str) -> Translations:
+    """The texts of ``lang`` (:func:`fwwrules.translations.translations`, read once): the
+    gettext reader (:mod:`fwwrules.translations`, :mod:`fwwrules.pofile`,
+    :mod:`fwwrules.writing`) is imported on the first text shown, not at ``import fwwrules``,
+    as the package's own lazy names are (about 10 ms of import time)."""
+    found: Translations = importlib.import_module(f"{__package__}.translations").translations(lang)
+    return found
 
 
 class _T(Mapping[str, str]):
@@ -364,6 +376,7 @@ CLAUSE_TEXTS: tuple[ClauseText, ...] = (
         rule=_T("rule:elevation.standing-on"),
         messages={
             "": _T("elevation.standing-on"),
+            "no-height": _T("elevation.standing-on/no-height"),
         },
     ),
     # --- melee.*, action.quick ----------------------------------------------------------------
@@ -731,6 +744,15 @@ WORDS: dict[str, Entry] = {
     "grid-squares": _T("word:grid-squares"),
     "grid-squares-diagonal": _T("word:grid-squares-diagonal"),
     "grid-squares-some-diagonal": _T("word:grid-squares-some-diagonal"),
+    # which way a model moves (a margin's direction, fwwrules.closeness)
+    "heading/north": _T("word:heading/north"),
+    "heading/north-east": _T("word:heading/north-east"),
+    "heading/east": _T("word:heading/east"),
+    "heading/south-east": _T("word:heading/south-east"),
+    "heading/south": _T("word:heading/south"),
+    "heading/south-west": _T("word:heading/south-west"),
+    "heading/west": _T("word:heading/west"),
+    "heading/north-west": _T("word:heading/north-west"),
 }
 for _colour in ("orange", "yellow", "red", "green", "blue", "black"):
     WORDS[f"ruler-{_colour}"] = _T(f"word:ruler-{_colour}")
@@ -797,10 +819,33 @@ def modifier_label(clause: str, lang: str) -> str:
     return label[check_lang(lang)]
 
 
+# --- margin/: how close a ruling is to changing (fwwrules.closeness, fwwrules.margins) --------
+# Not rules: what a ruling's margins say. {what} is one or more margin/change/ phrases.
+_MARGIN: dict[str, Entry] = {
+    "margin/knife-edge": _T("margin/knife-edge"),
+    "margin/knife-edge-tiny": _T("margin/knife-edge-tiny"),
+    "margin/changes": _T("margin/changes"),
+    "margin/changes-tiny": _T("margin/changes-tiny"),
+    "margin/none": _T("margin/none"),
+    "margin/none-near": _T("margin/none-near"),
+    "margin/change/los-closes": _T("margin/change/los-closes"),
+    "margin/change/los-opens": _T("margin/change/los-opens"),
+    "margin/change/band-leaves": _T("margin/change/band-leaves"),
+    "margin/change/band-enters": _T("margin/change/band-enters"),
+    "margin/change/min-range-inside": _T("margin/change/min-range-inside"),
+    "margin/change/min-range-outside": _T("margin/change/min-range-outside"),
+    "margin/change/cover-gained": _T("margin/change/cover-gained"),
+    "margin/change/cover-lost": _T("margin/change/cover-lost"),
+    "margin/change/contact-made": _T("margin/change/contact-made"),
+    "margin/change/contact-breaks": _T("margin/change/contact-breaks"),
+    "margin/change/other": _T("margin/change/other"),
+}
+
 _add(MESSAGES, _GENERAL)
 for _record in CLAUSE_TEXTS:
     add_clause(_record)
 _add(MESSAGES, _GRID)
+_add(MESSAGES, _MARGIN)
 
 
 # --- UI text: labels of the panels, pictures and pages (never a ruling) --------------------
@@ -934,6 +979,7 @@ UI_TEXT: dict[str, Entry] = {
     "draw/key": _T("ui:draw/key"),
     "draw/key-dropped": _T("ui:draw/key-dropped"),
     "draw/elevation": _T("ui:draw/elevation"),
+    "draw/on-piece": _T("ui:draw/on-piece"),
     "draw/rules-core": _T("ui:draw/rules-core"),
     "draw/rules-vts": _T("ui:draw/rules-vts"),
     "draw/contact-kept": _T("ui:draw/contact-kept"),
@@ -954,6 +1000,7 @@ UI_TEXT: dict[str, Entry] = {
     "draw/side-edge-near": _T("ui:draw/side-edge-near"),
     "draw/side-edge-cover": _T("ui:draw/side-edge-cover"),
     "draw/side-within": _T("ui:draw/side-within"),
+    "draw/knife-edge": _T("ui:draw/knife-edge"),
     # --- threat/: the threat map's overlay
     "threat/attackers": _T("ui:threat/attackers"),
     "threat/uncovered": _T("ui:threat/uncovered"),
@@ -1023,6 +1070,7 @@ UI_TEXT: dict[str, Entry] = {
     "review/bad-file": _T("ui:review/bad-file"),
     "review/surface-conformance": _T("ui:review/surface-conformance"),
     "review/conformance": _T("ui:review/conformance"),
+    "review/withdraws": _T("ui:review/withdraws"),
     # --- conformance/: the conformance table (docs/conformance.md, tools/make_conformance.py)
     "conformance/book": _T("ui:conformance/book"),
     "conformance/rules-say": _T("ui:conformance/rules-say"),
@@ -1210,6 +1258,7 @@ WORD_KEYS: frozenset[str] = frozenset(
         "colour",
         "side",
         "measure",
+        "heading",
     }
 )
 """Value names that are vocabulary (skill icons, size classes, kinds, bands, colours): always
@@ -1412,9 +1461,10 @@ MODIFIER_KEYS: frozenset[str] = frozenset({"modifiers"})
 """Value names holding skill modifiers as ``[clause, value]`` pairs, shown with their sign and
 what they are: ``−2 (Quick Action), +2 (Stunned target)``; none: ``no modifier``."""
 
-BASE_KEYS: frozenset[str] = frozenset({"diameter", "smaller", "target_diameter"})
+BASE_KEYS: frozenset[str] = frozenset({"diameter", "smaller", "target_diameter", "step"})
 """Value names that are base diameters in millimetres (whatever the scenario's units), written
-as the rulebooks write base sizes: ``32 mm``, no inches."""
+as the rulebooks write base sizes: ``32 mm``, no inches; and ``step``, a margin's smallest
+written step (``less than 0.01 mm``: in inches it would read ``0″``)."""
 
 NUMBERED_KEYS: frozenset[str] = frozenset({"numbers"})
 """Value names whose list is numbered from 1 when shown (the Armor die's numbers of

@@ -25,6 +25,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from .pieces import BookSource
+
 PAGE = "docs/conformance.md"
 """The page, from the repository's root."""
 
@@ -92,7 +94,7 @@ class BookRef:
     figure's catalogue key (``conformance/figure-<key>``; ``None``: the project does not know
     which figure). The page comes from the example's title (``RoP p.17``), never from here."""
 
-    source: Literal["RoP", "PRD"] | None
+    source: BookSource | None
     figure: str | None = None
 
 

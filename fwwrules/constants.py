@@ -40,6 +40,18 @@ every model Elevated over every other and every pair of bases "in contact" acros
 5 mm is ten times the default, more than bases placed by hand ever stand apart.
 """
 
+NORMAL_BASE_MM: Final = 32.0
+"""``size.classes``: the rulebook's Normal base, and the base a model has where none is given
+(the threat map's probe, the editor's new model); any base under :data:`LARGE_BASE_MM` is
+Normal."""
+
+LARGE_BASE_MM: Final = 40.0
+"""``size.classes``: a base at least this wide, and narrower than :data:`HUGE_BASE_MM`, is
+Large."""
+
+HUGE_BASE_MM: Final = 60.0
+"""``size.classes``: a base at least this wide is Huge."""
+
 SIZE_CLASS_TOLERANCE_MM: Final = 0.01
 """Slack when comparing a base diameter with the 40 mm and 60 mm class limits.
 
@@ -165,3 +177,32 @@ outline, a base, a ruler's end or a contact is decided by :func:`fwwrules.ruling
 (``fwwrules.threat``), so the map agrees with the rulings exactly at boundary positions.
 It is far above :data:`LENGTH_EPSILON_MM` and floating-point noise, far below a table's detail.
 """
+
+# --- How close a ruling is to changing (fwwrules.margins) -------------------------------------
+MARGIN_RADIUS_MM: Final = 50.8
+"""How far (2″, Orange) the margin search moves the attacker and the target: a ruling that does
+not change while either moves up to this far says so (``margin`` with null fields)."""
+
+KNIFE_EDGE_MM: Final = 1.0
+"""A ruling whose smallest margin is below this is a knife-edge call (scenario option
+``knife_edge``): about the precision of a player's ruler and hand. Any base contact is one
+(its margin is at most the contact tolerance, 0.5 mm, when the bases touch), and so is a
+distance exactly at a ruler's end (the ruler tolerance, 0.5 mm)."""
+
+MARGIN_PROBE_MM: Final = 1e-3
+"""How far past a computed margin the ruling is asked again to confirm that it changes there
+(far above :data:`LENGTH_EPSILON_MM`, so a clipped corner is a crossing, far below a table's
+detail). A margin is the boundary; moving this much farther changes the ruling."""
+
+MARGIN_SEARCH_STEP_MM: Final = 0.25
+"""Where the nearest place on a boundary is one the model cannot stand on (a base or a solid
+piece in the way), the boundary is sampled every this many mm for the nearest place it can
+stand, then narrowed down to :data:`MARGIN_PRECISION_MM` by bisection."""
+
+MARGIN_PRECISION_MM: Final = 1e-3
+"""The precision of a margin found by search (stated in the result); closed-form margins are
+exact to rounding."""
+
+MAX_MARGIN_PROBES: Final = 400
+"""Most rulings one margin computation asks (each a full exact ruling at a moved position);
+candidates beyond it are left unconfirmed and the result says the search was cut short."""

@@ -54,7 +54,6 @@ from numpy.typing import NDArray
 from shapely.geometry import Point
 
 from .board import Disc, smaller_base
-from .constants import LENGTH_EPSILON_MM
 from .crossings import (
     HOW,
     Met,
@@ -76,6 +75,7 @@ from .rulesets import Ruleset, ruleset
 from .rulings import ArmorInfo, CoverEntry, Crossing, IgnoredEntry, Reason, Step
 from .shot import Shot
 from .terrain import AREA_KINDS
+from .thresholds import contact_reach, within_ruler
 
 COVER_MODIFIER = -2
 """Skill modifier for each object the Line of Cover passes through (``cover.line``)."""
@@ -130,14 +130,25 @@ class Decided:
 class CoverShot:
     """One shot as the cover rules see it (built once per Line of Cover)."""
 
-    __slots__ = ("a", "attacker", "by", "cover_within", "scenario", "shot", "target", "tol")
+    __slots__ = (
+        "a",
+        "attacker",
+        "by",
+        "cover_within",
+        "ruler_tol",
+        "scenario",
+        "shot",
+        "target",
+        "tol",
+    )
 
     def __init__(self, shot: Shot) -> None:
         self.shot = shot
         self.scenario = shot.scenario
         self.a = shot.a
         # exactly the contact tolerance is contact, whatever rounding a move of the board brings
-        self.tol = shot.scenario.board.contact_tolerance + LENGTH_EPSILON_MM
+        self.tol = contact_reach(shot.scenario.board.contact_tolerance)
+        self.ruler_tol = shot.scenario.ruler_tolerance_mm
         self.attacker = shot.attacker
         self.target = shot.target
         self.by = shot.scenario.options.cover_by
@@ -167,7 +178,7 @@ class CoverShot:
                 if b is not None
                 else met.geometry.distance(poly)
             )
-        return bool(gap <= self.cover_within)
+        return bool(within_ruler(gap, self.cover_within, self.ruler_tol))
 
     def target_engaged_with(self, model_id: str) -> bool:
         return model_id in engagements(self.scenario).get(self.shot.target_id, ())
@@ -194,7 +205,7 @@ class CoverPositions:
 
     @property
     def tol(self) -> float:
-        return self.scenario.board.contact_tolerance + LENGTH_EPSILON_MM
+        return contact_reach(self.scenario.board.contact_tolerance)
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,23 +294,40 @@ def _shooter_cover_v(p: CoverPositions, m: VMet) -> Decided:
     return Decided() if p.cover_within is None else Decided(unsure=True)
 
 
+HugeCase = Literal["not-huge", "no-base", "not-smaller", "covers"]
+
+
+def _huge_case(scenario: Scenario, ref: PieceRef, radius: float, target: float | None) -> HugeCase:
+    """``cover.huge``, the one body of the rule for both forms: whether the model met (``ref``,
+    base ``radius`` mm) is Huge, and whether the target (base diameter ``target`` mm; ``None``
+    for a terrain or point target) has a smaller base than its own (then it covers, unless
+    the target is engaged with it, which each form asks per target)."""
+    assert isinstance(ref, ModelRef)
+    if scenario.board.models[ref.id].size != "huge":
+        return "not-huge"
+    if target is None:
+        return "no-base"
+    return "covers" if smaller_base(target, 2 * radius) else "not-smaller"
+
+
 def _huge(s: CoverShot, m: Met) -> Verdict | None:
     """``cover.huge``: a Huge model covers a target whose base is smaller than its own,
     whatever its side, unless the target is engaged with it; a terrain or point target gets
     none."""
     assert m.disc is not None and isinstance(m.ref, ModelRef)
-    if s.scenario.board.models[m.ref.id].size != "huge":
+    case = _huge_case(s.scenario, m.ref, m.disc.r, s.target_diameter)
+    if case == "not-huge":
         return None
-    diameter = s.target_diameter
-    if diameter is None:
+    if case == "no-base":
         return ignores("cover.huge", "no-base", target=s.target)
-    if not smaller_base(diameter, 2 * m.disc.r):
+    if case == "not-smaller":
+        assert s.target_diameter is not None
         return ignores(
             "cover.huge",
             "not-smaller",
             target=s.target,
             diameter=round(2 * m.disc.r, 2),
-            target_diameter=round(diameter, 2),
+            target_diameter=round(s.target_diameter, 2),
         )
     if s.target_engaged_with(m.ref.id):
         return ignores("cover.huge", "engaged", target=s.target)
@@ -308,9 +336,10 @@ def _huge(s: CoverShot, m: Met) -> Verdict | None:
 
 def _huge_v(p: CoverPositions, m: VMet) -> Decided:
     assert m.disc is not None and isinstance(m.ref, ModelRef)
-    if p.scenario.board.models[m.ref.id].size != "huge":
+    case = _huge_case(p.scenario, m.ref, m.disc.r, 2 * p.rt)
+    if case == "not-huge":
         return Decided()
-    if not smaller_base(2 * p.rt, 2 * m.disc.r):
+    if case != "covers":
         return Decided(ignores=True)
     engaged = p.target_engaged_with(m.ref.id)[m.idx]
     return Decided(gives=~engaged, ignores=engaged)
@@ -334,24 +363,30 @@ def _line_v(p: CoverPositions, m: VMet) -> Decided:
     return Decided(gives=True)
 
 
+def _model_relation(scenario: Scenario, attacker: Model, ref: PieceRef) -> str:
+    """``cover.models``, the one body of the rule for both forms: how the model met stands to
+    the shooter, by the scenario's ``cover_by`` (``friendly`` gives no cover; ``enemy``,
+    ``neutral``, or ``other-faction``: an ally of another faction read by faction, give it)."""
+    assert isinstance(ref, ModelRef)
+    by = scenario.options.cover_by
+    other = scenario.model(ref.id)
+    relation = scenario.relation(attacker, other, by=by)
+    by_side = scenario.relation(attacker, other) if by == "faction" else relation
+    return "other-faction" if relation != "friendly" and by_side == "friendly" else relation
+
+
 def _models(s: CoverShot, m: Met) -> Verdict | None:
     """``cover.models``: Normal and Large models not on the shooter's side give cover
     (``options.cover_by: faction`` compares factions instead)."""
-    assert isinstance(m.ref, ModelRef)
-    other = s.scenario.model(m.ref.id)
-    relation = s.scenario.relation(s.attacker, other, by=s.by)
+    relation = _model_relation(s.scenario, s.attacker, m.ref)
     if relation == "friendly":
         return ignores("cover.models", "friendly", by=s.by)
-    if s.by == "faction" and s.scenario.relation(s.attacker, other) == "friendly":
-        return gives("cover.models", "other-faction", by=s.by)
     return gives("cover.models", relation, by=s.by)
 
 
 def _models_v(p: CoverPositions, m: VMet) -> Decided:
-    assert isinstance(m.ref, ModelRef)
-    other = p.scenario.model(m.ref.id)
-    friendly = p.scenario.relation(p.attacker, other, by=p.scenario.options.cover_by)
-    return Decided(gives=friendly != "friendly", ignores=friendly == "friendly")
+    friendly = _model_relation(p.scenario, p.attacker, m.ref) == "friendly"
+    return Decided(gives=not friendly, ignores=friendly)
 
 
 def _edge_cover(s: CoverShot, m: Met) -> Verdict | None:
@@ -426,7 +461,7 @@ def met_pieces(shot: Shot) -> list[Met]:
     models other than attacker and target, and the Significant Edges that may give cover."""
     board = shot.scenario.board
     p, q = shot.loc
-    reach = board.contact_tolerance + LENGTH_EPSILON_MM
+    reach = contact_reach(board.contact_tolerance)
     return [
         *terrain_met(board, shot.cover_kinds, p, q, prepared_for(board.derived)),
         *models_met(board, (shot.attacker_id, shot.target_id), p, q, reach),

@@ -19,7 +19,7 @@ from typing import Literal
 
 from .board import BOARD, Board, board_limits, build_board
 from .cache import Derived, Key
-from .constants import BOARD_MARGIN_MM, DEFAULT_CONTACT_TOLERANCE_MM, MM_PER_INCH
+from .constants import BOARD_MARGIN_MM, DEFAULT_CONTACT_TOLERANCE_MM, KNIFE_EDGE_MM, MM_PER_INCH
 from .errors import QueryError, UnknownIdError
 from .pieces import (
     IMPROVISED,
@@ -48,11 +48,12 @@ class Scenario:
     """A whole board, as a file states it (lengths in :attr:`units`).
 
     :func:`~fwwrules.load` checks everything the loading rules of docs/scenario-format.md
-    name. Building one directly (or with ``dataclasses.replace``) neither validates nor
-    computes anything: the derived geometry (:attr:`board`, Significant Edges, engagements ...)
-    is computed on first use and kept in the scenario's one cache
-    (:class:`~fwwrules.cache.Derived`). To check a hand-made scenario, parse
-    ``dump_text(scenario)``.
+    name. Building one directly (or with ``dataclasses.replace``) neither checks nor computes
+    anything: the derived geometry (:attr:`board`, Significant Edges, engagements ...) is
+    computed on first use and kept in the scenario's one cache
+    (:class:`~fwwrules.cache.Derived`). The same check as a file's
+    (:func:`fwwrules.checks.checked`) runs once before anything rules on it, draws it or maps
+    it, and raises :class:`~fwwrules.errors.ScenarioError` naming each piece and field.
 
     ``board_size`` is the table's ``[width, height]`` (file key ``board: {size: ...}``), origin
     at ``[0, 0]``; ``None``: the contents' bounding box plus a margin (:meth:`limits_mm`).
@@ -77,7 +78,11 @@ class Scenario:
     until something is asked."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_by_id", {m.id: m for m in self.models})
+        # Built from anything (checks.checked says what is wrong before any rule runs):
+        # only models with a text id can be looked up.
+        models = self.models if isinstance(self.models, (tuple, list)) else ()
+        by_id = {m.id: m for m in models if isinstance(getattr(m, "id", None), str)}
+        object.__setattr__(self, "_by_id", by_id)
         object.__setattr__(self, "derived", Derived())
 
     @property
@@ -227,6 +232,12 @@ class Scenario:
     def contact_tolerance_mm(self) -> float:
         tol = self.options.contact_tolerance
         return DEFAULT_CONTACT_TOLERANCE_MM if tol is None else tol * self.unit_mm
+
+    @property
+    def knife_edge_mm(self) -> float:
+        """A margin below this (mm) makes a knife-edge call (option ``knife_edge``)."""
+        value = self.options.knife_edge
+        return KNIFE_EDGE_MM if value is None else value * self.unit_mm
 
     @property
     def ruler_tolerance_mm(self) -> float:

@@ -59,8 +59,9 @@ from .cache import Key, Moved
 from .constants import BOUNDARY_TOLERANCE_MM, EDGE_PROBE_MM, LENGTH_EPSILON_MM
 from .data import Scenario
 from .pieces import EdgeRef
+from .placement import pieces_stood_on
 from .rulings import Reason, Step
-from .thresholds import reaches_ruler, within_ruler
+from .thresholds import levels_apart, reaches_ruler, within_ruler
 
 Point2 = tuple[float, float]
 
@@ -105,7 +106,7 @@ def is_elevated(scenario: Scenario, a_id: str, b_id: str) -> bool:
     Exactly Orange counts (within :data:`LENGTH_EPSILON_MM`). The relation is one-way: at most
     one of ``is_elevated(s, a, b)`` and ``is_elevated(s, b, a)`` is true.
     """
-    return reaches_ruler(
+    return levels_apart(
         height_difference(scenario, a_id, b_id), orange_mm(scenario), scenario.ruler_tolerance_mm
     )
 
@@ -529,12 +530,13 @@ PIECES_UNDER: Key[dict[str, tuple[str, ...]]] = Key(
 
 
 def pieces_under(scenario: Scenario, model_id: str) -> tuple[str, ...]:
-    """Every piece a model stands on (``elevation.standing-on``), highest first.
-
-    A piece is under the model when its outline contains the model's centre (the outline's
-    boundary counts) and its ``height`` is above 0 and at most the model's elevation (+
-    :data:`LENGTH_EPSILON_MM`). A model on a platform on a roof stands on both: neither
-    blocks nor covers its shots. Ties in height keep file order.
+    """Every piece a model stands on (``elevation.standing-on``), highest first, as the
+    placement rule decides it (:func:`fwwrules.placement.pieces_stood_on`): a piece with a
+    height above 0 whose outline contains the model's centre (boundary included) and whose
+    height is at most the model's elevation (+ :data:`LENGTH_EPSILON_MM`), and a solid piece
+    (``blocking``, ``cover``) without a height whose outline contains the centre. A model on a
+    platform on a roof stands on both: neither blocks nor covers its shots. Ties in height
+    keep file order; pieces without a height come last.
     """
     _require_model(scenario, model_id)
     board = scenario.board
@@ -543,16 +545,26 @@ def pieces_under(scenario: Scenario, model_id: str) -> tuple[str, ...]:
     if cached is not None:
         return cached
     mg = board.models[model_id]
-    centre = Point(mg.disc.x, mg.disc.y)
-    found = []
-    for t in board.terrain_near(centre):
-        if t.height is None or t.height <= 0.0:
-            continue
-        if t.height <= mg.elevation + LENGTH_EPSILON_MM and t.polygon.covers(centre):
-            found.append(t)
-    found.sort(key=lambda t: -float(t.height or 0.0))
-    cache[model_id] = tuple(t.id for t in found)
+    cache[model_id] = pieces_stood_on(board, mg.disc.x, mg.disc.y, mg.elevation)
     return cache[model_id]
+
+
+def standing_exclusions(
+    scenario: Scenario, model_ids: Iterable[str]
+) -> tuple[frozenset[str], frozenset[str]]:
+    """``elevation.standing-on``: the pieces the models stand on, left out of their shots:
+    ``(excluded, out_of_sight)``. Pieces with a height are left out of line of sight and
+    cover alike; a solid piece without a height is left out of line of sight only, and the
+    Line of Cover still meets it: entered and not left, or touching the shooter, it gives no
+    cover by ``cover.line``'s desk rule and ``cover.shooter-contact`` (RoP example 3)."""
+    board = scenario.board
+    excluded: set[str] = set()
+    sight: set[str] = set()
+    for mid in model_ids:
+        for tid in pieces_under(scenario, mid):
+            t = board.terrain[tid]
+            (excluded if t.height is not None and t.height > 0.0 else sight).add(tid)
+    return frozenset(excluded), frozenset(sight - excluded)
 
 
 def standing_on(scenario: Scenario, model_id: str) -> str | None:
@@ -649,8 +661,9 @@ class ShotContext:
     """How elevation changes one shot between two models (attacker, target).
 
     * ``attacker_elevated`` / ``target_elevated``: ``elevation.elevated`` each way (at most one).
-    * ``excluded``: pieces that neither block nor cover this shot, those the attacker or the
-      target stands on (``elevation.standing-on``, every piece under each model).
+    * ``excluded``: pieces that neither block nor cover this shot, those with a height the
+      attacker or the target stands on (``elevation.standing-on``, every piece under each
+      model); ``out_of_sight``: the solid pieces without a height they stand on.
     * ``elevated_kind``: ``elevation.terrain-variant``, piece id -> kind for pieces with
       ``elevated:``, filled only when one of the two is Elevated.
     * ``los_edges``: ``elevation.edge-blocks-los``, edges that act as zero-width walls for LoS
@@ -660,15 +673,18 @@ class ShotContext:
       Orange of it (inclusive) that could meet a line between the two bases. Cover counts the
       ones the Line of Cover crosses, one per piece (:func:`covering_edges`).
     * ``cover_within``: ``elevation.shooter-cover``, when the attacker is Elevated: only cover
-      at most this far (mm, edge to edge) from the target's base counts. It is Orange plus
-      the ruler tolerance, so a plain ``distance <= cover_within`` keeps cover exactly
-      Orange away (``200 - 133.2`` is ``66.80000000000001`` in floating point).
+      within this ruler (Orange, mm, edge to edge) of the target's base counts, compared by
+      :func:`~fwwrules.thresholds.within_ruler` with the ruler tolerance, so cover exactly
+      Orange away counts (``200 - 133.2`` is ``66.80000000000001`` in floating point).
     * ``reasons``: what applies, citing ``elevation.*`` with values (scenario units).
     """
 
     attacker_elevated: bool = False
     target_elevated: bool = False
     excluded: frozenset[str] = frozenset()
+    out_of_sight: frozenset[str] = frozenset()
+    """Solid pieces without a height the attacker or the target stands on: they block no line
+    of sight of this shot, and give no cover by ``cover.line``'s desk rule."""
     elevated_kind: Mapping[str, str] = field(default_factory=dict)
     los_edges: tuple[SignificantEdge, ...] = ()
     cover_edges: tuple[SignificantEdge, ...] = ()
@@ -787,17 +803,17 @@ def shot_context(scenario: Scenario, attacker_id: str, target_id: str) -> ShotCo
     orange = orange_mm(scenario)
     ma, mt = board.models[attacker_id], board.models[target_id]
     reasons: list[Reason] = []  # params carry ids; the ruling's labels name them
-    excluded = _standing_on(scenario, (attacker_id, target_id), reasons)
+    excluded, out_of_sight = _standing_on(scenario, (attacker_id, target_id), reasons)
     diff = ma.elevation - mt.elevation
     tol = scenario.ruler_tolerance_mm
-    attacker_elevated = reaches_ruler(diff, orange, tol)
-    target_elevated = reaches_ruler(-diff, orange, tol)
+    attacker_elevated = levels_apart(diff, orange, tol)
+    target_elevated = levels_apart(-diff, orange, tol)
     values = {"difference": _r(scenario, abs(diff)), "orange": _r(scenario, orange), "unit": unit}
     if not (attacker_elevated or target_elevated):
         if abs(diff) > LENGTH_EPSILON_MM:
             pair = {"attacker": attacker_id, "target": target_id}
             reasons.append(Reason("elevation.elevated", "neither", {**pair, **values}))
-        return ShotContext(excluded=excluded, reasons=tuple(reasons))
+        return ShotContext(excluded=excluded, out_of_sight=out_of_sight, reasons=tuple(reasons))
     high, low = (ma, mt) if attacker_elevated else (mt, ma)
     reasons.append(Reason("elevation.elevated", "yes", {"high": high.id, "low": low.id, **values}))
     elevated_kind = _elevated_kinds(board, ma, mt, excluded, reasons)
@@ -806,13 +822,14 @@ def shot_context(scenario: Scenario, attacker_id: str, target_id: str) -> ShotCo
     )
     cover_within = None
     if attacker_elevated:
-        cover_within = orange + tol  # within Orange (thresholds.within_ruler)
+        cover_within = orange  # within Orange: thresholds.within_ruler (cover.near_target)
         shooter = {"attacker": attacker_id, "target": target_id, "orange": _r(scenario, orange)}
         reasons.append(Reason("elevation.shooter-cover", "applies", {**shooter, "unit": unit}))
     return ShotContext(
         attacker_elevated=attacker_elevated,
         target_elevated=target_elevated,
         excluded=excluded,
+        out_of_sight=out_of_sight,
         elevated_kind=elevated_kind,
         los_edges=los_edges,
         cover_edges=cover_edges,
@@ -823,24 +840,21 @@ def shot_context(scenario: Scenario, attacker_id: str, target_id: str) -> ShotCo
 
 def _standing_on(
     scenario: Scenario, model_ids: tuple[str, str], reasons: list[Reason]
-) -> frozenset[str]:
-    """``elevation.standing-on``: the pieces the two models stand on (left out of the shot)."""
+) -> tuple[frozenset[str], frozenset[str]]:
+    """``elevation.standing-on``: the pieces the two models stand on, left out of the shot
+    (:func:`standing_exclusions`), each model's told."""
     board = scenario.board
-    excluded: frozenset[str] = frozenset()
     for mid in model_ids:
         under = pieces_under(scenario, mid)
-        excluded |= frozenset(under)
         if under:
             top = board.terrain[under[0]]
-            values = {
-                "model": mid,
-                "piece": top.id,
-                "pieces": list(under),
-                "height": _r(scenario, float(top.height or 0.0)),
-                "unit": scenario.units,
-            }
-            reasons.append(Reason("elevation.standing-on", "", values))
-    return excluded
+            values: dict[str, Any] = {"model": mid, "piece": top.id, "pieces": list(under)}
+            if top.height is not None and top.height > 0.0:
+                values.update(height=_r(scenario, top.height), unit=scenario.units)
+                reasons.append(Reason("elevation.standing-on", "", values))
+            else:
+                reasons.append(Reason("elevation.standing-on", "no-height", values))
+    return standing_exclusions(scenario, model_ids)
 
 
 def _elevated_kinds(

@@ -20,12 +20,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+import numpy as np
+from numpy.typing import NDArray
+
 from .board import Disc, ModelGeometry
 from .cache import Key, Moved
 from .data import Scenario
 from .pieces import Model
-from .thresholds import reaches_ruler
+from .thresholds import contact_reach, levels_apart
 from .thresholds import touching as gap_touches
+
+Array = NDArray[np.float64]
+BoolArray = NDArray[np.bool_]
 
 
 def same_level(scenario: Scenario, a: Model, b: Model) -> bool:
@@ -36,7 +42,7 @@ def same_level(scenario: Scenario, a: Model, b: Model) -> bool:
     such a model Elevated), so the two are never in base contact.
     """
     ga, gb = scenario.board.models[a.id], scenario.board.models[b.id]
-    return not reaches_ruler(
+    return not levels_apart(
         abs(ga.elevation - gb.elevation), scenario.ruler_mm("orange"), scenario.ruler_tolerance_mm
     )
 
@@ -44,6 +50,23 @@ def same_level(scenario: Scenario, a: Model, b: Model) -> bool:
 def touching(scenario: Scenario, a: Disc, b: Disc) -> bool:
     """Two bases in contact: gap at most the contact tolerance (rounding allowed)."""
     return gap_touches(a.gap(b), scenario.board.contact_tolerance)
+
+
+def in_contact_v(
+    scenario: Scenario, model_id: str, px: Array, py: Array, r: float, elevation_mm: Array
+) -> tuple[Array, BoolArray]:
+    """Base contact with ``model_id`` for a base of radius ``r`` (mm) at many centres
+    ``(px, py)`` standing at ``elevation_mm``: the gaps (mm, edge to edge) and where the two
+    are in contact (one level, gap at most the contact tolerance), as :func:`in_contact`
+    decides it for one pair."""
+    mg = scenario.board.models[model_id]
+    gap = np.hypot(px - mg.disc.x, py - mg.disc.y) - mg.disc.r - r
+    apart = levels_apart(
+        np.abs(elevation_mm - mg.elevation),
+        scenario.ruler_mm("orange"),
+        scenario.ruler_tolerance_mm,
+    )
+    return gap, np.asarray(~apart & gap_touches(gap, scenario.board.contact_tolerance))
 
 
 def in_contact(scenario: Scenario, a_id: str, b_id: str) -> bool:
@@ -97,7 +120,7 @@ def engagements(scenario: Scenario) -> Mapping[str, tuple[str, ...]]:
 def _engage(scenario: Scenario, a: Model, ga: ModelGeometry, b: Model, gb: ModelGeometry) -> bool:
     """``melee.engaged`` for one pair: same level, opposing, bases in contact."""
     orange = scenario.ruler_mm("orange")
-    if reaches_ruler(abs(ga.elevation - gb.elevation), orange, scenario.ruler_tolerance_mm):
+    if levels_apart(abs(ga.elevation - gb.elevation), orange, scenario.ruler_tolerance_mm):
         return False
     return scenario.opposing(a, b) and touching(scenario, ga.disc, gb.disc)
 
@@ -145,7 +168,7 @@ def _close_pairs(scenario: Scenario) -> list[tuple[int, int]]:
     y = np.array([d.y for d in discs])
     r = np.array([d.r for d in discs])
     gap = np.hypot(x[:, None] - x[None, :], y[:, None] - y[None, :]) - r[:, None] - r[None, :]
-    close = np.triu(gap <= scenario.board.contact_tolerance + CLOSE_SLACK_MM, k=1)
+    close = np.triu(gap <= contact_reach(scenario.board.contact_tolerance) + CLOSE_SLACK_MM, k=1)
     ii, jj = np.nonzero(close)
     return list(zip(ii.tolist(), jj.tolist(), strict=True))
 

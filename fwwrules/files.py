@@ -64,6 +64,15 @@ def load_scenario_file(path: str | os.PathLike[str]) -> Scenario:
 
 
 def loads(text: str, source: str = "<string>", *, json: bool = False) -> Scenario | GridScenario:
-    """Like :func:`load`, for text in memory (notebooks build scenarios this way)."""
+    """Like :func:`load`, for text in memory (notebooks build scenarios this way).
+
+    ``source`` names the text in messages: text (anything else is a
+    :class:`~fwwrules.errors.QueryError`, as a text that is not a ``str`` is).
+    """
+    if not isinstance(source, str):
+        raise QueryError(
+            "source must be text (the name messages give the scenario), got "
+            f"{type(source).__name__}"
+        )
     result: Scenario | GridScenario = parse_document(parse_text(text, source, json_=json), PARSERS)
     return result

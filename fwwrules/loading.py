@@ -38,6 +38,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from . import scalars
+from .checks import describe as describe
 from .checks import text_problem
 from .constants import (
     MAX_FILE_BYTES,
@@ -747,29 +748,6 @@ def _read_file(path: Path, source: str) -> bytes:
         else:
             what = exc.strerror or str(exc)
         raise FwwError(f"{printable(source)}: cannot read the file ({what})") from None
-
-
-def describe(value: Any) -> str:
-    """A short, safe rendering of a value from a file, for "(got ...)" in messages.
-
-    >>> describe("wall"), describe(True), describe(None), describe(2.5), describe([1])
-    ("'wall'", 'true', 'null', '2.5', 'a list')
-    """
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        text = repr(value)
-        return text if len(text) <= 40 else text[:37] + "..."
-    if isinstance(value, str):
-        text = repr(value)
-        return text if len(text) <= 40 else repr(value[:30]) + "..."
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, (list, tuple)):
-        return "a list"
-    return type(value).__name__
 
 
 def _kind(value: Any) -> str:

@@ -16,10 +16,10 @@ from typing import Any
 from shapely.geometry import LineString, Point
 
 from .arguments import point
-from .arguments import scenario as scenario_arg
 from .attack import ruling
 from .board import Disc
 from .catalogue import render
+from .checks import usable as scenario_arg
 from .close_combat import QUICK_ACTION_MODIFIER
 from .constants import LENGTH_EPSILON_MM
 from .data import Scenario

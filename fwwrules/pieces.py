@@ -40,6 +40,9 @@ TargetKind = Literal["model", "terrain", "point"]
 AttackKind = Literal["ranged", "melee"]
 PassageHow = Literal["none", "grazed", "crossed", "entered", "inside", "exited"]
 """How a segment meets a piece (:class:`fwwrules.geometry.Passage`)."""
+BookSource = Literal["RoP", "PRD"]
+"""Which book shows an example: ``RoP`` the *Rules of Play*, ``PRD`` the Pathfinder Reference
+Document (:class:`fwwrules.conformance.BookRef`)."""
 CrossingHow = Literal["grazed", "crossed", "entered", "inside", "exited", "edge"]
 """How the Line of Cover meets a piece it reports (:class:`fwwrules.rulings.Crossing`): a
 passage other than ``none``, or ``edge`` for a Significant Edge."""
@@ -274,3 +277,6 @@ class Options:
     contact_tolerance: float | None = None
     cover_by: CoverBy = "side"
     slide_through_engaged_enemy: bool = False
+    knife_edge: float | None = None
+    """A margin below this (in the scenario's units) makes a knife-edge call
+    (:data:`~fwwrules.constants.KNIFE_EDGE_MM` when ``None``)."""

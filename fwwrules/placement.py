@@ -1,49 +1,325 @@
-"""Placing a base by hand: where a straight move stops, and the board it must stay on.
+"""Where a base may stand, decided once; and placing a base by hand.
 
-Panels and the board editor move bases with the mouse; these pure functions say where such a
-move ends so that a base never overlaps another base and never leaves the table.
+**The placement rule** (``elevation.standing-on``, ``cover.line``'s desk, the geometry
+conventions), one definition for ``fwwrules check``, the ruling, the threat map, every panel's
+drag and the editor, in a vector form (many positions at once, :func:`placeable_v`) whose
+one-position case is the scalar form (:func:`clashes_at`, :func:`pieces_stood_on`):
+
+* Two bases on one level (elevations less than Orange apart, as ``melee.engaged`` has it:
+  :func:`~fwwrules.thresholds.levels_apart`) may not overlap by more than the contact
+  tolerance (:func:`~fwwrules.thresholds.overlapping`); a base exactly that far in is in
+  contact. Bases on different levels (a model on a gantry above one on the ground) may share
+  a footprint.
+* A base whose centre lies on a solid piece (declared kind ``blocking`` or ``cover``; the
+  outline counts) **stands on it**: on a piece without a height at any elevation; on a piece
+  with a height only at an elevation of at least that height (lower, it is refused: it would
+  stand inside the piece). Any piece with a height above 0 under the centre is stood on at an
+  elevation of at least its height (``elevation.standing-on``: area terrain of height 0, or
+  any piece the model stands lower than, is stood *in*, not on).
+* A base that overlaps a solid piece by more than the contact tolerance without standing on it
+  (its centre off the piece) is refused, unless it stands at least as high as the piece's
+  height (it overhangs the top); a piece without a height reaches every elevation.
+* Area terrain (``area``, ``dense-area``) and scenery may hold bases anywhere.
+
+:func:`placement_problems` applies the rule to a whole :class:`~fwwrules.data.Scenario` and
+names both pieces of each problem (:class:`Clash`): the file check turns them into messages
+with the file and line; a board built in Python can be checked with the same function.
+
+**Placing by hand**: panels and the board editor move bases with the mouse; these pure
+functions say where such a move ends so that a base never breaks the placement rule and never
+leaves the table.
 
 * :func:`board_bounds`: the table ``(xmin, ymin, xmax, ymax)`` in scenario units: the
   scenario's ``board: {size: [w, h]}`` from the origin, or (without it) the contents' extent
   plus a margin.
 * :func:`stop_at_contact`: move a base along the straight segment from where it stands toward
-  a point and stop at the first contact with another base (gap 0) or at the table's edge.
+  a point and stop at the first contact with another base on its level (gap 0), at the edge
+  of a solid piece it may not overlap, or at the table's edge.
 * :func:`slide_at_contact`: what a mouse drag does: the straight move, and when it stops at a
   base or at the table's edge, the rest of the motion slides along what it touches (the base
   keeps the tangential part of the motion instead of sticking).
-
-Terrain does not stop a base (models stand on and in terrain); only other bases and the
-table's edge do.
+* :func:`place_by_hand` / :func:`hand_placement`: the drag as the panels use it, snapped and
+  rounded; once the pointer's centre is over a solid piece (or a piece with a height) the
+  model is put on it, at its height if it has one, and a model on a piece is put down off it
+  once the pointer is at a place it may stand.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
-from .arguments import point
-from .arguments import scenario as scenario_arg
+import numpy as np
+import shapely
+from numpy.typing import NDArray
+from shapely.geometry import Point
+
+from .arguments import number, point, scenario_object
 from .cache import Moved
-from .constants import BOARD_MARGIN_MM, BOUNDARY_TOLERANCE_MM
-from .pieces import Bounds
+from .constants import BOARD_MARGIN_MM, BOUNDARY_TOLERANCE_MM, LENGTH_EPSILON_MM
+from .pieces import Bounds, ModelRef, TerrainRef
+from .thresholds import levels_apart, overlapping
 
 if TYPE_CHECKING:
-    from .board import Board, Disc, ModelGeometry
+    from .board import Board, Disc, TerrainGeometry
     from .data import Scenario
 
-"""``(xmin, ymin, xmax, ymax)``."""
+Array = NDArray[np.float64]
+BoolArray = NDArray[np.bool_]
 
 CONTENT_MARGIN_MM = BOARD_MARGIN_MM
 """Without a ``board`` size, the table is the contents' extent plus this on every side."""
 
+SOLID_KINDS: frozenset[str] = frozenset({"blocking", "cover"})
+"""The declared kinds of terrain a base may not overlap without standing on it."""
 
-def move_model(scenario: Scenario, model_id: str, x: float, y: float) -> Scenario:
-    """The scenario with one model's centre at ``(x, y)`` in scenario units (a new scenario;
-    nothing is checked but the id: use :func:`stop_at_contact` to keep bases apart). An
-    unknown id raises :class:`~fwwrules.errors.UnknownIdError`.
+ClashHow = Literal["bases", "piece", "below"]
+
+
+# --- the placement rule ---------------------------------------------------------------------
+
+
+def same_level(board: Board, elevation_mm: Array | float, other_mm: float) -> BoolArray:
+    """Two bases stand on one level: their elevations (mm) are less than Orange apart
+    (:func:`~fwwrules.thresholds.levels_apart`, ``elevation.elevated``: the level
+    ``melee.engaged`` compares too)."""
+    diff = np.abs(np.asarray(elevation_mm, dtype=float) - other_mm)
+    return np.asarray(~levels_apart(diff, board.orange_mm, board.ruler_tolerance))
+
+
+def _has_height(t: TerrainGeometry) -> bool:
+    return t.height is not None and t.height > 0.0
+
+
+def _at_top(t: TerrainGeometry, elevation_mm: Array) -> BoolArray:
+    """Standing at least as high as the piece's height (never, for a piece without one)."""
+    if not _has_height(t):
+        return np.zeros(len(elevation_mm), dtype=bool)
+    return np.asarray(elevation_mm >= float(t.height or 0.0) - LENGTH_EPSILON_MM)
+
+
+def stands_on_v(t: TerrainGeometry, on: BoolArray, elevation_mm: Array) -> BoolArray:
+    """``elevation.standing-on`` for one piece, at positions whose centre is on it (``on``): a
+    piece with a height is stood on at an elevation of at least that height; a solid piece
+    without one at any elevation."""
+    if _has_height(t):
+        return on & _at_top(t, elevation_mm)
+    return on & (t.kind in SOLID_KINDS)
+
+
+def centres_on(t: TerrainGeometry, px: Array, py: Array) -> BoolArray:
+    """Where a centre lies on the piece (its outline included)."""
+    return np.asarray(shapely.intersects_xy(t.polygon, px, py))
+
+
+def standing_height_v(board: Board, px: Array, py: Array) -> Array:
+    """The elevation (mm) a base placed by hand at each centre takes: the height of the highest
+    piece with a height under it, 0 where there is none."""
+    elev = np.zeros(len(px))
+    for t in board.terrain.values():
+        if _has_height(t):
+            on = centres_on(t, px, py)
+            elev = np.where(on, np.maximum(elev, float(t.height or 0.0)), elev)
+    return elev
+
+
+def pieces_stood_on(board: Board, x: float, y: float, elevation_mm: float) -> tuple[str, ...]:
+    """``elevation.standing-on``: every piece a base centred at ``(x, y)`` mm at
+    ``elevation_mm`` stands on, highest first (pieces without a height last; ties in file
+    order). The one-position case of :func:`stands_on_v`.
+
+    >>> from fwwrules import Model, Rect, Scenario, Terrain
+    >>> desk = Terrain("desk", "cover", Rect((0.0, 0.0), (40.0, 40.0)))
+    >>> roof = Terrain("roof", "blocking", Rect((0.0, 0.0), (90.0, 90.0)), height=60.0)
+    >>> s = Scenario(models=(Model("a", "x", 32.0, (0.0, 0.0)),), terrain=(desk, roof))
+    >>> pieces_stood_on(s.board, 0, 0, 60), pieces_stood_on(s.board, 0, 0, 0)
+    (('roof', 'desk'), ('desk',))
+    """
+    px, py, ev = np.array([float(x)]), np.array([float(y)]), np.array([float(elevation_mm)])
+    found = [
+        t
+        for t in board.terrain_near(Point(x, y))
+        if bool(stands_on_v(t, centres_on(t, px, py), ev)[0])
+    ]
+    found.sort(key=lambda t: -float(t.height or 0.0))
+    return tuple(t.id for t in found)
+
+
+@dataclass(frozen=True, slots=True)
+class Clash:
+    """Why a base may not stand where it is: the model, the other base or piece, how
+    (``bases``: two bases on one level overlap by more than the contact tolerance; ``piece``:
+    the base overlaps a solid piece it does not stand on; ``below``: its centre is on a solid
+    piece with a height, but it stands lower), and by how much in mm (the overlap; for
+    ``below``, how far below the piece's top)."""
+
+    model: str
+    other: ModelRef | TerrainRef
+    how: ClashHow
+    mm: float
+
+    def message(self, scenario: Scenario) -> str:
+        """The problem in words, naming both (for ``fwwrules check``; English, as every file
+        error is)."""
+        tol = scenario.board.contact_tolerance
+        if isinstance(self.other, ModelRef):
+            return (
+                f"the base of {self.model!r} overlaps {self.other.id!r} by {self.mm:.2f} mm "
+                f"(more than the contact tolerance {tol:g} mm)"
+            )
+        t = scenario.board.terrain[self.other.ids[0]]
+        piece = f"{t.kind} piece {t.id!r}"
+        if self.how == "below":
+            h = scenario.from_mm(float(t.height or 0.0))
+            return (
+                f"the centre of {self.model!r} lies on {piece} of height {h:g} "
+                f"{scenario.units}, but the model stands {scenario.from_mm(self.mm):g} "
+                f"{scenario.units} lower: a base whose centre is on a piece stands on top of it "
+                f"(elevation at least {h:g})"
+            )
+        return (
+            f"the base of {self.model!r} overlaps {piece} by {self.mm:.2f} mm without standing "
+            f"on it (its centre is off the piece; more than the contact tolerance {tol:g} mm): "
+            "move the base off the piece, or its centre onto it"
+        )
+
+
+def _piece_clashes(
+    board: Board,
+    px: Array,
+    py: Array,
+    r: float,
+    elevation_mm: Array,
+    tol: float | None = None,
+    skip: frozenset[str] = frozenset(),
+) -> Iterator[tuple[ModelRef | TerrainRef, ClashHow, BoolArray, Array]]:
+    """Per solid piece (those of ``skip`` left out): where a base stands below its top with the
+    centre on it, and where it overlaps it by more than the contact tolerance with the centre
+    off it and not above its height (masks and depths, mm). ``tol``: the contact tolerance
+    (the board's by default; a drag stops at 0, at the edge itself)."""
+    tol = board.contact_tolerance if tol is None else tol
+    for t in board.terrain.values():
+        if t.kind not in SOLID_KINDS or t.id in skip:
+            continue
+        x0, y0, x1, y1 = t.polygon.bounds
+        near = (px >= x0 - r) & (px <= x1 + r) & (py >= y0 - r) & (py <= y1 + r)
+        if not near.any():
+            continue
+        on = centres_on(t, px, py) & near
+        ref = TerrainRef((t.id,))
+        if _has_height(t):
+            below = on & ~_at_top(t, elevation_mm)
+            yield ref, "below", below, float(t.height or 0.0) - elevation_mm
+        idx = np.flatnonzero(near & ~on & ~_at_top(t, elevation_mm))
+        gap = np.full(len(px), np.inf)
+        if len(idx):
+            gap[idx] = shapely.distance(t.polygon, shapely.points(px[idx], py[idx])) - r
+        yield ref, "piece", overlapping(gap, tol), -gap
+
+
+def _base_clashes(
+    board: Board, px: Array, py: Array, r: float, elevation_mm: Array, skip: frozenset[str]
+) -> Iterator[tuple[ModelRef | TerrainRef, ClashHow, BoolArray, Array]]:
+    """Per other base: where a base on its level overlaps it by more than the contact
+    tolerance (masks and overlaps, mm)."""
+    tol = board.contact_tolerance
+    for mid, mg in board.models.items():
+        if mid in skip:
+            continue
+        d = mg.disc
+        gap = np.hypot(px - d.x, py - d.y) - d.r - r
+        yield (
+            ModelRef(mid),
+            "bases",
+            overlapping(gap, tol) & same_level(board, elevation_mm, mg.elevation),
+            -gap,
+        )
+
+
+def placeable_v(
+    board: Board,
+    px: Array,
+    py: Array,
+    r: float,
+    elevation_mm: Array,
+    skip: frozenset[str] = frozenset(),
+    tol: float | None = None,
+    skip_pieces: frozenset[str] = frozenset(),
+) -> BoolArray:
+    """The placement rule at many positions: where a base of radius ``r`` (mm) centred at
+    ``(px, py)`` standing at ``elevation_mm`` may stand (the models of ``skip`` and the pieces
+    of ``skip_pieces`` left out; ``tol``: the contact tolerance for the pieces, the board's by
+    default)."""
+    ok = np.ones(len(px), dtype=bool)
+    for _, _, bad, _ in _base_clashes(board, px, py, r, elevation_mm, skip):
+        ok &= ~bad
+    for _, _, bad, _ in _piece_clashes(board, px, py, r, elevation_mm, tol, skip_pieces):
+        ok &= ~bad
+    return ok
+
+
+def clashes_at(
+    board: Board,
+    model_id: str,
+    at: tuple[float, float],
+    r: float,
+    elevation_mm: float,
+    skip: frozenset[str] = frozenset(),
+) -> list[Clash]:
+    """The placement rule at one position (mm), the one-position case of :func:`placeable_v`:
+    every clash of ``model_id``'s base there (bases first, then pieces, in file order)."""
+    px, py, ev = np.array([float(at[0])]), np.array([float(at[1])]), np.array([elevation_mm])
+    out: list[Clash] = []
+    masks = (
+        *_base_clashes(board, px, py, r, ev, skip | {model_id}),
+        *_piece_clashes(board, px, py, r, ev),
+    )
+    for ref, how, bad, depth in masks:
+        if bool(bad[0]):
+            out.append(Clash(model_id, ref, how, float(depth[0])))
+    return out
+
+
+def placement_problems(scenario: Scenario) -> list[tuple[int, Clash]]:
+    """The placement rule over a whole scenario: for each model (by index in
+    ``scenario.models``) every clash of its base with a base listed before it and with every
+    solid piece. Empty for a scenario whose bases all may stand where they are.
+
+    This is the one check of where bases stand: the scenario file's check reports each as a
+    problem at ``models[i].at`` naming both; a board built in Python is checked by calling it.
+
+    >>> from fwwrules import Model, Rect, Scenario, Terrain
+    >>> s = Scenario(models=(Model("knight", "x", 40.0, (125.0, 100.0)),),
+    ...              terrain=(Terrain("building", "blocking", Rect((160.0, 100.0), (50.0, 60.0))),))
+    >>> [(i, c.other.name, c.how, round(c.mm, 1)) for i, c in placement_problems(s)]
+    [(0, 'building', 'piece', 10.0)]
+    """
+    board = scenario.board
+    out: list[tuple[int, Clash]] = []
+    ids = [m.id for m in scenario.models]
+    for j, mid in enumerate(ids):
+        mg = board.models[mid]
+        later = frozenset(ids[j:])
+        for c in clashes_at(board, mid, mg.disc.center, mg.disc.r, mg.elevation, later):
+            out.append((j, c))
+    return out
+
+
+def move_model(
+    scenario: Scenario, model_id: str, x: float, y: float, elevation: float | None = None
+) -> Scenario:
+    """The scenario with one model's centre at ``(x, y)`` in scenario units, and its base at
+    ``elevation`` (scenario units; ``None``: as it was) (a new scenario; nothing is checked
+    here but the id and the numbers: use :func:`hand_placement` to keep to the placement
+    rule). An unknown id raises :class:`~fwwrules.errors.UnknownIdError`, a point that is not
+    two finite numbers within the coordinate limit (or such an elevation) a
+    :class:`~fwwrules.errors.QueryError`. The moved board is checked as any board is, when it
+    is next ruled on, drawn or mapped (:func:`fwwrules.checks.checked`): the moved model
+    alone, against the rest (a base moved onto another is refused then, naming both).
 
     Its cache starts from the old scenario's (:meth:`~fwwrules.cache.Derived.carry_moved`):
     what was derived from the terrain alone is shared (terrain geometry, merged solids,
@@ -55,12 +331,15 @@ def move_model(scenario: Scenario, model_id: str, x: float, y: float) -> Scenari
     >>> move_model(s, "a", 10, 20).model("a").at
     (10.0, 20.0)
     """
-    scenario = scenario_arg(scenario, "move_model")
+    scenario = scenario_object(scenario, "move_model")  # checked when next ruled on
     scenario.model(model_id)  # raises UnknownIdError for a bad id
     at = point((x, y), "the new centre")
-    models = tuple(
-        dataclasses.replace(m, at=at) if m.id == model_id else m for m in scenario.models
-    )
+    level = None if elevation is None else number(elevation, "the new elevation")
+    model = scenario.model(model_id)
+    placed = dataclasses.replace(model, at=at)
+    if level is not None and level != model.elevation:
+        placed = dataclasses.replace(placed, elevation=level)
+    models = tuple(placed if m.id == model_id else m for m in scenario.models)
     moved = dataclasses.replace(scenario, models=models)
     moved.derived.carry_moved(scenario.derived, Moved(scenario, moved, frozenset({model_id})))
     return moved
@@ -162,12 +441,16 @@ def stop_at_contact(
     if length == 0.0:
         return (px / u, py / u)
     s = 1.0
+    level = board.models[model_id].elevation
     for mid, g in board.models.items():
-        if mid == model_id:
+        if mid == model_id or not same_level(board, level, g.elevation):
             continue
         hit = _first_contact(px, py, dx, dy, g.disc.x, g.disc.y, r + g.disc.r)
         if hit is not None:
             s = min(s, hit)
+    hit = _piece_stop(scenario, model_id, (px, py), (dx, dy), s)
+    if hit is not None:
+        s = min(s, hit)
     xmin, ymin, xmax, ymax = board_bounds(scenario) if bounds is None else bounds
     for p, d, low, high in (
         (px, dx, xmin * u + r, xmax * u - r),
@@ -184,15 +467,75 @@ def stop_at_contact(
 SLIDE_STEP_MM = 2.0
 """A slide around a base is checked for other bases every this many mm of arc."""
 
+PATH_STEP_MM = 0.5
+"""A straight move is checked against the solid pieces every this many mm (far below any
+base's radius, so no piece's edge is passed unseen), then the stop is found by bisection."""
 
-def _clear(
-    board_models: Mapping[str, ModelGeometry], model_id: str, x: float, y: float, r: float
-) -> bool:
-    """True when a base of radius ``r`` at ``(x, y)`` mm overlaps no other base."""
-    for mid, g in board_models.items():
-        if mid != model_id and math.hypot(x - g.disc.x, y - g.disc.y) < r + g.disc.r:
+
+def hand_levels(board: Board, model_id: str, px: Array, py: Array) -> Array:
+    """The elevation (mm) a model placed by hand takes at each centre: on top of the highest
+    piece with a height under it; elsewhere on the table when it stood on such a piece, else
+    at the elevation it has (a file may put a model at an elevation without a piece)."""
+    mg = board.models[model_id]
+    top = standing_height_v(board, px, py)
+    on_high = any(
+        _has_height(board.terrain[tid])
+        for tid in pieces_stood_on(board, mg.disc.x, mg.disc.y, mg.elevation)
+    )
+    return np.where(top > 0.0, top, 0.0 if on_high else mg.elevation)
+
+
+def _pieces_allow(board: Board, model_id: str, px: Array, py: Array) -> BoolArray:
+    """Where the model's base, at the level :func:`hand_levels` gives it, keeps to the
+    placement rule's pieces part, touching a piece's edge at most (as a drag touches a base;
+    bases are the exact contact stop's)."""
+    r = board.models[model_id].disc.r
+    levels = hand_levels(board, model_id, px, py)
+    return placeable_v(board, px, py, r, levels, skip=frozenset(board.models), tol=0.0)
+
+
+def _piece_stop(
+    scenario: Scenario,
+    model_id: str,
+    at: tuple[float, float],
+    d: tuple[float, float],
+    s_max: float,
+) -> float | None:
+    """The last fraction ``s`` of the move ``at + s d`` (mm) before the base would break the
+    placement rule against a solid piece (sampled every :data:`PATH_STEP_MM`, then bisected);
+    ``None`` when nothing stops it before ``s_max``, or when it stands wrongly already."""
+    board = scenario.board
+    if not any(t.kind in SOLID_KINDS for t in board.terrain.values()):
+        return None
+    length = math.hypot(*d) * s_max
+    ss = np.linspace(0.0, s_max, max(2, math.ceil(length / PATH_STEP_MM) + 1))
+    ok = _pieces_allow(board, model_id, at[0] + ss * d[0], at[1] + ss * d[1])
+    if not ok[0] or ok.all():
+        return None
+    k = int(np.argmin(ok))
+    lo, hi = float(ss[k - 1]), float(ss[k])
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        x, y = np.array([at[0] + mid * d[0]]), np.array([at[1] + mid * d[1]])
+        if _pieces_allow(board, model_id, x, y)[0]:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def _clear(board: Board, model_id: str, x: float, y: float, r: float) -> bool:
+    """True when a base of radius ``r`` at ``(x, y)`` mm overlaps no other base on the
+    model's level and keeps to the placement rule's pieces part."""
+    level = board.models[model_id].elevation
+    for mid, g in board.models.items():
+        if (
+            mid != model_id
+            and same_level(board, level, g.elevation)
+            and math.hypot(x - g.disc.x, y - g.disc.y) < r + g.disc.r
+        ):
             return False
-    return True
+    return bool(_pieces_allow(board, model_id, np.array([x]), np.array([y]))[0])
 
 
 def slide_at_contact(
@@ -247,7 +590,7 @@ def slide_at_contact(
     def free(x: float, y: float) -> bool:
         slack = BOUNDARY_TOLERANCE_MM
         on_table = lo_x - slack <= x <= hi_x + slack and lo_y - slack <= y <= hi_y + slack
-        return on_table and _clear(board.models, model_id, x, y, r)
+        return on_table and _clear(board, model_id, x, y, r)
 
     end = _round_base(touched, r, (px, py), (gx, gy), free)
     if end is None:
@@ -260,8 +603,9 @@ def _touched(board: Board, model_id: str, at: tuple[float, float], r: float) -> 
     contact tolerance, if any."""
     touched = None
     best = math.inf
+    level = board.models[model_id].elevation
     for mid, g in board.models.items():
-        if mid == model_id:
+        if mid == model_id or not same_level(board, level, g.elevation):
             continue
         gap = math.hypot(at[0] - g.disc.x, at[1] - g.disc.y) - r - g.disc.r
         if gap <= board.contact_tolerance and gap < best:
@@ -348,6 +692,121 @@ def _decimals_of(value: float) -> int:
     return len(text.partition(".")[2].rstrip("0"))
 
 
+@dataclass(frozen=True, slots=True)
+class HandPlacement:
+    """Where a base placed by hand ends: its centre ``(x, y)`` and ``elevation`` in scenario
+    units, and the pieces it stands on there (``elevation.standing-on``, highest first)."""
+
+    x: float
+    y: float
+    elevation: float
+    on: tuple[str, ...] = ()
+
+    @property
+    def at(self) -> tuple[float, float]:
+        return (self.x, self.y)
+
+
+def _may_stand(
+    scenario: Scenario, model_id: str, at_mm: tuple[float, float], level_mm: float, box: Bounds
+) -> bool:
+    """The placement rule (and the table) for the model's base at ``at_mm`` on ``level_mm``."""
+    u, board = scenario.unit_mm, scenario.board
+    r = board.models[model_id].disc.r
+    x, y = at_mm
+    on_table = box[0] * u + r <= x <= box[2] * u - r and box[1] * u + r <= y <= box[3] * u - r
+    return on_table and not clashes_at(board, model_id, at_mm, r, level_mm)
+
+
+def _rounded(
+    scenario: Scenario, model_id: str, xy: tuple[float, float], box: Bounds
+) -> tuple[float, float]:
+    """``xy`` (scenario units) at the units' :data:`PLACED_DECIMALS`: of the four nearest such
+    points, the nearest on the table that overlaps no base on the model's level and no solid
+    piece it may not overlap (touching at most, as a drag stops); the plain rounding when
+    none is clear."""
+    places = PLACED_DECIMALS["in" if scenario.units == "in" else "mm"]
+    x, y = xy
+    plain = (round(x, places), round(y, places))
+    if plain == (x, y):
+        return plain
+    scale = 10**places
+    options = sorted(
+        {(round(cx / scale, places), round(cy / scale, places))
+         for cx in (math.floor(x * scale), math.ceil(x * scale))
+         for cy in (math.floor(y * scale), math.ceil(y * scale))},
+        key=lambda p: math.hypot(p[0] - x, p[1] - y),
+    )  # fmt: skip
+    u, board = scenario.unit_mm, scenario.board
+    r = board.models[model_id].disc.r
+    for px, py in options:
+        on_table = box[0] * u + r <= px * u <= box[2] * u - r and (
+            box[1] * u + r <= py * u <= box[3] * u - r
+        )
+        if on_table and _clear(board, model_id, px * u, py * u, r):
+            return (px, py)
+    return plain
+
+
+def hand_placement(
+    scenario: Scenario,
+    model_id: str,
+    to: tuple[float, float],
+    *,
+    snapped: bool = True,
+    bounds: Bounds | None = None,
+) -> HandPlacement:
+    """Where a base dragged by hand toward ``to`` (scenario units) ends, as the numbers a file
+    would hold, by the placement rule.
+
+    ``to`` is put on the snap grid (with ``snapped``). When the base would stand on other
+    pieces there than where it stands now (the pointer's centre over a solid piece or a piece
+    with a height, or off the piece the model is on), it is put there, on top of the highest
+    piece with a height under it (:func:`hand_levels`), if it may stand there. Otherwise it
+    moves on its level as :func:`slide_at_contact` says: it stops at contact with a base on
+    its level, at the edge of a solid piece as at a base, and at the table's edge, and slides
+    round a touched base or along the table's edge; a slide that ends on another level where
+    the base may not stand leaves it where it is. The result is rounded to the units'
+    :data:`PLACED_DECIMALS` on the side where it may stand (a gap of at most 0.36 mm at a
+    contact: still in contact, far inside the contact tolerance).
+
+    >>> from fwwrules import Model, Rect, Scenario, Terrain
+    >>> s = Scenario(models=(Model("k", "x", 40.0, (100.0, 100.0)),),
+    ...              terrain=(Terrain("building", "blocking", Rect((160.0, 100.0), (40.0, 60.0))),))
+    >>> hand_placement(s, "k", (130.0, 100.0)).at     # stops at the building's edge
+    (120.0, 100.0)
+    >>> p = hand_placement(s, "k", (160.0, 100.0))     # the centre over it: stands on it
+    >>> p.at, p.on
+    ((160.0, 100.0), ('building',))
+    """
+    units = "in" if scenario.units == "in" else "mm"
+    if snapped:
+        to = (snap(to[0], units), snap(to[1], units))
+    box = board_bounds(scenario) if bounds is None else bounds
+    u, board = scenario.unit_mm, scenario.board
+    mg = board.models[model_id]
+    tx, ty = (v * u for v in point(to, "the point moved toward"))
+    level_to = float(hand_levels(board, model_id, np.array([tx]), np.array([ty]))[0])
+    here = pieces_stood_on(board, mg.disc.x, mg.disc.y, mg.elevation)
+    there = pieces_stood_on(board, tx, ty, level_to)
+    moves_level = abs(level_to - mg.elevation) > LENGTH_EPSILON_MM
+    if (there != here or moves_level) and _may_stand(scenario, model_id, (tx, ty), level_to, box):
+        x, y = tx / u, ty / u  # on to the piece, or off it
+    else:
+        slid = slide_at_contact(scenario, model_id, to, bounds=box)
+        x, y = _rounded(scenario, model_id, slid, box)
+    level = float(hand_levels(board, model_id, np.array([x * u]), np.array([y * u]))[0])
+    if abs(level - mg.elevation) > LENGTH_EPSILON_MM and not _may_stand(
+        scenario, model_id, (x * u, y * u), level, box
+    ):
+        # the slide (on the model's level) ended off its piece, on a level where the base
+        # may not stand (over a base on the ground, say): the base stays where it is
+        x, y = scenario.model(model_id).at
+        level = mg.elevation
+    on = pieces_stood_on(board, x * u, y * u, level)
+    return HandPlacement(x, y, scenario.from_mm(level), on)
+
+
 def place_by_hand(
     scenario: Scenario,
     model_id: str,
@@ -356,40 +815,6 @@ def place_by_hand(
     snapped: bool = True,
     bounds: Bounds | None = None,
 ) -> tuple[float, float]:
-    """Where a base dragged by hand toward ``to`` ends, as the number a file would hold.
-
-    ``to`` is put on the snap grid (with ``snapped``), the base moves there as
-    :func:`slide_at_contact` says (stopping at contact and at the table's edge), and the
-    result is rounded to the units' :data:`PLACED_DECIMALS`: of the four nearest such points,
-    the nearest that overlaps no base and stays on the table. On the grid the result is the
-    grid point; at a contact it is the contact point to a hundredth of an inch or a tenth of
-    a millimetre, on the free side (a gap of at most 0.36 mm: still in contact, far inside
-    the contact tolerance). When no rounded point is clear the plain rounding is returned.
-    """
-    units = "in" if scenario.units == "in" else "mm"
-    if snapped:
-        to = (snap(to[0], units), snap(to[1], units))
-    box = board_bounds(scenario) if bounds is None else bounds
-    x, y = slide_at_contact(scenario, model_id, to, bounds=box)
-    places = PLACED_DECIMALS[units]
-    scale = 10**places
-    plain = (round(x, places), round(y, places))
-    if plain == (x, y):
-        return plain
-    options = sorted(
-        {(round(cx / scale, places), round(cy / scale, places))
-         for cx in (math.floor(x * scale), math.ceil(x * scale))
-         for cy in (math.floor(y * scale), math.ceil(y * scale))},
-        key=lambda p: math.hypot(p[0] - x, p[1] - y),
-    )  # fmt: skip
-    u = scenario.unit_mm
-    models = scenario.board.models
-    r = models[model_id].disc.r
-    for px, py in options:
-        on_table = (
-            box[0] * u + r <= px * u <= box[2] * u - r
-            and box[1] * u + r <= py * u <= box[3] * u - r
-        )
-        if on_table and _clear(models, model_id, px * u, py * u, r):
-            return (px, py)
-    return plain
+    """Where a base dragged by hand toward ``to`` ends (scenario units): the centre of
+    :func:`hand_placement`, whose ``elevation`` a caller that moves the model sets too."""
+    return hand_placement(scenario, model_id, to, snapped=snapped, bounds=bounds).at

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .catalogue import MESSAGES, check_lang, render, word
+from .closeness import LazyMargins, Margin, Margins
+from .errors import QueryError
 from .pieces import MAX_DICE_PER_COLOUR, AttackKind, Band, CrossingHow, Name, Rules, title_in
 from .refs import REF_TYPES, PieceRef, TargetRef
 
@@ -447,6 +449,43 @@ class AttackRuling(Explained):
     RoP p.41)."""
     target_ref: TargetRef | None = field(default=None, compare=False)
     """What ``target`` names, typed (a point target reads as its coordinates in the text)."""
+    margins_box: LazyMargins | None = field(default=None, compare=False, repr=False)
+    """How close the call is (:mod:`fwwrules.margins`), computed when first asked."""
+
+    @property
+    def margins(self) -> Margins | None:
+        """How far each model must move before each decision changes, and the smallest such
+        move (:class:`~fwwrules.closeness.Margins`); computed on first use (``None`` for a
+        ruling built by hand)."""
+        return None if self.margins_box is None else self.margins_box.get(self)
+
+    def margins_of(self, model: str) -> Margins | None:
+        """The margins with only ``model`` (the attacker or the target) moving."""
+        if model not in (self.attacker, self.target):
+            raise QueryError(f"{model!r} is neither the attacker nor the target of this ruling")
+        return None if self.margins_box is None else self.margins_box.get(self, only=model)
+
+    @property
+    def margin(self) -> Margin | None:
+        """The smallest margin: how far which model must move which way before the ruling
+        changes (:class:`~fwwrules.closeness.Margin`)."""
+        m = self.margins
+        return None if m is None else m.smallest
+
+    def knife_edge(self) -> Margin | None:
+        """The smallest margin when the call is a knife edge (below the scenario's
+        ``knife_edge``), else ``None``; only looks as far as the knife edge."""
+        if self.margins_box is None:
+            return None
+        m = self.margins_box.get(self, knife_only=True)
+        return m.smallest if m.knife_edge else None
+
+    def close_call(self, lang: str = "en") -> str | None:
+        """The knife-edge sentence when the call is one (:meth:`knife_edge`), else ``None``."""
+        if self.knife_edge() is None or self.margins_box is None:
+            return None
+        m = self.margins_box.get(self, knife_only=True)
+        return m.sentence(lang, names_in(self.labels, lang))
 
     def headline(self, lang: str = "en") -> str:
         """One sentence: whether the attack is allowed; when it is not, why (each refusing
@@ -512,16 +551,21 @@ class AttackRuling(Explained):
         return (render(key, values, lang), dice_line)
 
     def explain(self, lang: str = "en") -> str:
+        """The headline, the roll (:meth:`summary`), the knife-edge sentence when the call is
+        one (:meth:`close_call`), then the reasons."""
         text = Explained.explain(self, lang)
-        lines = self.summary(lang)
+        lines = [*self.summary(lang), *filter(None, [self.close_call(lang)])]
         if not lines:
             return text
         head, _, rest = text.partition("\n")
         return "\n".join([head, *(f"  {x}" for x in lines), *([rest] if rest else [])])
 
-    def html(self, lang: str = "en") -> str:
+    def html(self, lang: str = "en", *, close_call: bool = True) -> str:
+        """As :meth:`explain`, in HTML; without ``close_call`` the knife-edge sentence is left
+        out (nothing of the margins is computed: a panel's drag step)."""
         text = Explained.html(self, lang)
-        lines = self.summary(lang)
+        close = self.close_call(lang) if close_call else None
+        lines = [*self.summary(lang), *filter(None, [close])]
         if not lines:
             return text
         extra = "".join(f"<p>{html.escape(x)}</p>" for x in lines)
@@ -549,4 +593,5 @@ class AttackRuling(Explained):
             "reasons": [r.to_dict(lang, self.labels) for r in self.reasons],
             "modifiers": dict(self.modifiers),
             "reacting_to_charge": self.reacting_to_charge,
+            **({"margin": None, "margins": []} if self.margins is None else self.margins.to_dict()),
         }

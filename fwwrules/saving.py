@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from .arguments import file_name
+from .checks import checked
+from .checks import usable as scenario_arg
 from .data import Scenario
 from .errors import Problem, QueryError, ScenarioError, printable
 from .loading import parse_text
@@ -38,32 +41,41 @@ def to_data(scenario: Scenario) -> dict[str, Any]:
         opts["cover_by"] = o.cover_by
     if o.slide_through_engaged_enemy:
         opts["slide_through_engaged_enemy"] = True
+    if o.knife_edge is not None:
+        opts["knife_edge"] = o.knife_edge
     if opts:
         out["options"] = opts
     if scenario.rulers:
         out["rulers"] = dict(scenario.rulers)
     if scenario.board_size is not None:
-        out["board"] = {"size": list(scenario.board_size)}
+        out["board"] = {"size": _listed(scenario.board_size)}
     if scenario.sides:
-        out["sides"] = {k: list(v) for k, v in scenario.sides.items()}
+        out["sides"] = {k: _listed(v) for k, v in dict(scenario.sides).items()}
     if scenario.neutral:
-        out["neutral"] = list(scenario.neutral)
+        out["neutral"] = _listed(scenario.neutral)
     out["models"] = [_model_data(m) for m in scenario.models]
     out["terrain"] = [_terrain_data(t) for t in scenario.terrain]
     out["weapons"] = [_weapon_data(w) for w in scenario.weapons]
     return out
 
 
-def _text(text: Title) -> str | dict[str, str]:
-    """A title or name as the file writes it: the text, or a plain mapping by language."""
-    return text if isinstance(text, str) else dict(text)
+def _listed(value: Any) -> Any:
+    """A tuple or list as a list; anything else as it is (a board built in Python may hold
+    anything: :func:`to_data` writes it down and the reader names what is wrong)."""
+    return list(value) if isinstance(value, (tuple, list)) else value
+
+
+def _text(text: Title) -> Any:
+    """A title or name as the file writes it: the text, or a plain mapping by language
+    (anything else as it is, for the reader to name)."""
+    return dict(text) if isinstance(text, Mapping) else text
 
 
 def _model_data(m: Model) -> dict[str, Any]:
     d: dict[str, Any] = {"id": m.id}
     if m.name is not None:
         d["name"] = _text(m.name)
-    d.update(faction=m.faction, base=m.base, at=list(m.at))
+    d.update(faction=m.faction, base=m.base, at=_listed(m.at))
     if m.elevation:
         d["elevation"] = m.elevation
     if m.skills:
@@ -76,11 +88,11 @@ def _model_data(m: Model) -> dict[str, Any]:
         d["strength"] = m.strength
     for key in ("keywords", "status", "weapons"):
         if getattr(m, key):
-            d[key] = list(getattr(m, key))
+            d[key] = _listed(getattr(m, key))
     if m.charge_bonus is not None:
         d["charge_bonus"] = {
             "target": m.charge_bonus.target,
-            "markers": list(m.charge_bonus.markers),
+            "markers": _listed(m.charge_bonus.markers),
         }
     if m.move is not None:
         d["move"] = m.move
@@ -94,11 +106,11 @@ def _terrain_data(t: Terrain) -> dict[str, Any]:
     d["kind"] = t.kind
     s = t.shape
     if isinstance(s, Rect):
-        d["rect"] = {"at": list(s.at), "size": list(s.size), "angle": s.angle}
+        d["rect"] = {"at": _listed(s.at), "size": _listed(s.size), "angle": s.angle}
     elif isinstance(s, Circle):
-        d["circle"] = {"at": list(s.at), "diameter": s.diameter}
+        d["circle"] = {"at": _listed(s.at), "diameter": s.diameter}
     else:
-        d["polygon"] = [list(p) for p in s]
+        d["polygon"] = [_listed(p) for p in s] if isinstance(s, (tuple, list)) else s
     for key in ("height", "huge", "elevated"):
         if getattr(t, key) is not None:
             d[key] = getattr(t, key)
@@ -114,14 +126,19 @@ def _weapon_data(w: Weapon) -> dict[str, Any]:
         if getattr(w, key) is not None:
             d[key] = getattr(w, key)
     if w.dice:
-        d["dice"] = {k: list(v) for k, v in w.dice.items()}
+        d["dice"] = {k: _listed(v) for k, v in dict(w.dice).items()}
     return d
 
 
 def dump_text(scenario: Scenario, *, json_: bool = False) -> str:
     """The scenario as the text :func:`save` writes: YAML (a text that could read as a number
-    or a boolean is quoted, :class:`fwwrules.scalars.Dumper`), or JSON with ``json_``."""
-    data = to_data(scenario)
+    or a boolean is quoted, :class:`fwwrules.scalars.Dumper`), or JSON with ``json_``.
+
+    Only a usable scenario is written out: anything else is a
+    :class:`~fwwrules.errors.QueryError`, and a scenario the file format would refuse (changed
+    in Python) the :class:`~fwwrules.errors.ScenarioError` of :func:`fwwrules.checks.checked`.
+    """
+    data = to_data(scenario_arg(scenario, "dump_text"))
     if json_:
         return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     return yaml.dump(
@@ -146,11 +163,8 @@ def checked_text(scenario: Scenario, path: str | os.PathLike[str]) -> str:
         )
     json_ = Path(name).suffix.lower() == ".json"
     source = f"{printable(name)} (not saved)"
-    try:
-        text = dump_text(scenario, json_=json_)
-    except ValueError:  # NaN or infinity in a JSON text; YAML writes .nan and is refused below
-        text = dump_text(scenario, json_=False)
-        json_ = False
+    checked(scenario, source)  # the reason a board changed in Python cannot be saved
+    text = dump_text(scenario, json_=json_)
     back = parse_scenario(parse_text(text, source, json_=json_))
     if back != scenario:
         problem = Problem((), "the scenario does not load back equal from the text")

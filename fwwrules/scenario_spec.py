@@ -1,27 +1,20 @@
-"""The scenario file format (``fwwrules/scenario@1``): its pydantic spec, the checks a schema
-cannot express, and the JSON Schema.
+"""The scenario file format (``fwwrules/scenario@1``): its pydantic spec (the grammar: keys,
+each field's type and range, for the file's messages) and the JSON Schema.
 
-Reading a file is :func:`parse_scenario` (the spec, then :func:`_semantic_problems`, then the
-frozen :class:`~fwwrules.data.Scenario`). Importing this module imports pydantic.
-
-Boundary cases
---------------
-* Two bases overlapping by more than the contact tolerance are invalid; a gap of exactly
-  ``-contact_tolerance`` is still allowed (counted as contact).
-* Ids are unique across models and terrain, because a target may be either. Weapon ids live in
-  their own namespace; ``improvised`` is built in and may not be redefined.
-* With a table size (``board: {size: [w, h]}``) every base must lie on the table: its circle
-  within ``[0, w] x [0, h]`` (touching an edge is on the table); terrain may overhang.
+Reading a file is :func:`parse_scenario`: the spec, then the frozen
+:class:`~fwwrules.data.Scenario`, then :func:`fwwrules.checks.scenario_problems`, the one
+check every scenario goes through, whether read from a file or built in Python (ids used
+once, references, sides, sane lengths, simple polygons, and where bases stand by the one
+placement rule of :mod:`fwwrules.placement` ...: the boundary cases are written there), each
+problem at its line. Importing this module imports pydantic.
 """
 
 from __future__ import annotations
 
 import math
 import os
-import re
 from typing import Annotated, Any, Literal
 
-import numpy as np
 from pydantic import (
     AfterValidator,
     Field,
@@ -33,29 +26,20 @@ from pydantic import (
     field_validator,
     model_validator,
 )
-from shapely import validation as shapely_validation
-from shapely.geometry import Polygon
 
-from .board import TERRAIN_CIRCLE_QUAD_SEGMENTS
+from .checks import MIN_POLYGON_POINTS as MIN_POLYGON_POINTS
+from .checks import mark_checked, scenario_problems
+from .checks import polygon_point_count_problem as polygon_point_count_problem
 from .constants import (
-    BOUNDARY_TOLERANCE_MM,
-    DEFAULT_CONTACT_TOLERANCE_MM,
-    LENGTH_EPSILON_MM,
-    MAX_CONTACT_TOLERANCE_MM,
     MAX_COORDINATE,
     MAX_MODEL_WEAPONS,
     MAX_MODELS,
     MAX_POLYGON_VERTICES,
     MAX_TERRAIN,
-    MAX_TOTAL_VERTICES,
     MAX_WEAPONS,
-    MIN_FEATURE_MM,
-    MM_PER_INCH,
-    SANE_BASE_MM,
-    SANE_RULER_MM,
 )
 from .data import Scenario
-from .errors import Problem, ScenarioError, format_path
+from .errors import Problem, ScenarioError
 from .filespec import (
     Ident,
     Name,
@@ -77,10 +61,8 @@ from .loading import (
 )
 from .pieces import (
     DICE_COLOURS,
-    IMPROVISED,
     MAX_DICE_PER_COLOUR,
     RULER_COLOURS,
-    RULER_INCHES,
     SCENARIO_FORMAT,
     SKILL_ICONS,
     ChargeBonus,
@@ -119,6 +101,11 @@ class OptionsSpec(Spec):
     )
     slide_through_engaged_enemy: StrictBool = Field(
         False, description="Let a slide pass through the engaged enemy (German reading)"
+    )
+    knife_edge: NonNegative | None = Field(
+        None,
+        description="A ruling whose smallest margin (in `units`) is below this is flagged as a "
+        "knife-edge call (default 1 mm)",
     )
 
 
@@ -444,6 +431,7 @@ def _from_spec(spec: ScenarioSpec, source: str) -> Scenario:
             contact_tolerance=None if o.contact_tolerance is None else float(o.contact_tolerance),
             cover_by=o.cover_by,
             slide_through_engaged_enemy=o.slide_through_engaged_enemy,
+            knife_edge=None if o.knife_edge is None else float(o.knife_edge),
         ),
         rulers={k: float(v) for k, v in spec.rulers.items()},
         sides={k: tuple(v) for k, v in spec.sides.items()},
@@ -455,469 +443,33 @@ def _from_spec(spec: ScenarioSpec, source: str) -> Scenario:
     )
 
 
-def _skill_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
-    """``ranged.skill``: a model that carries a thrown weapon without a range of its own needs
-    its Throw skill's colour (else it could throw the weapon nowhere)."""
-    out: list[Problem] = []
-    rangeless = {w.id for w in spec.weapons if w.type == "thrown" and w.short is None}
-    for i, m in enumerate(spec.models):
-        throw = m.skills.thrown
-        if throw is None or isinstance(throw, ColouredSkillSpec):
-            continue
-        for j, w in enumerate(m.weapons):
-            if w in rangeless:
-                out.append(
-                    doc.problem(
-                        ("models", i, "skills", "thrown"),
-                        f"weapon {w!r} (weapons[{j}]) is thrown and has no range of its own: "
-                        f"it reaches the colour of the Throw skill icon; give it, e.g. "
-                        f"thrown: {{value: {throw}, colour: red}}",
-                    )
-                )
-    return out
-
-
 def _range_value(value: str | float | None) -> str | float | None:
     return value if value is None or isinstance(value, str) else float(value)
 
 
-def _semantic_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
-    """Cross-references and geometry that a field-by-field schema cannot see."""
-    unit = MM_PER_INCH if spec.units == "in" else 1.0
-    problems = _id_problems(spec, doc)
-    problems.extend(_reference_problems(spec, doc))
-    problems.extend(_faction_problems(spec, doc))
-    problems.extend(_length_problems(spec, doc, unit))
-    problems.extend(_tolerance_problems(spec, doc, unit))
-    problems.extend(_shape_problems(spec, doc, unit))
-    problems.extend(_total_vertex_problems(spec, doc))
-    for i, weapon in enumerate(spec.weapons):
-        problems.extend(_weapon_problems(weapon, ("weapons", i), doc))
-    problems.extend(_skill_problems(spec, doc))
-    problems.extend(_overlap_problems(spec, doc, unit))
-    problems.extend(_off_board_problems(spec, doc, unit))
-    return problems
+def read_scenario(doc: Document) -> tuple[Scenario, list[Problem]]:
+    """The scenario a parsed document describes, and every problem the file check finds in it
+    (:func:`fwwrules.checks.scenario_problems`: crossing outlines, bases where the placement
+    rule refuses them ...: what :func:`parse_scenario` refuses it for). A field that is not
+    what the format allows (a word for a number, an unknown key) leaves no scenario to
+    describe: :class:`~fwwrules.errors.ScenarioError` with every such problem.
 
-
-def _id_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
-    """Ids used twice (models and terrain share one namespace; weapons have their own, and
-    ``improvised`` is built in)."""
-    problems: list[Problem] = []
-    owner: dict[str, tuple[str | int, ...]] = {}
-    ids = [("models", i, m.id) for i, m in enumerate(spec.models)]
-    ids += [("terrain", i, t.id) for i, t in enumerate(spec.terrain)]
-    for kind, i, ident in ids:
-        if ident in owner:
-            first = owner[ident]
-            problems.append(
-                doc.problem(
-                    (kind, i, "id"), f"duplicate id {ident!r} (already used at {_fmt(first)})"
-                )
-            )
-        else:
-            owner[ident] = (kind, i, "id")
-    weapon_ids: set[str] = set()
-    for i, weapon in enumerate(spec.weapons):
-        if weapon.id == IMPROVISED:
-            problems.append(
-                doc.problem(("weapons", i, "id"), "'improvised' is built in; choose another id")
-            )
-        elif weapon.id in weapon_ids:
-            problems.append(doc.problem(("weapons", i, "id"), f"duplicate weapon id {weapon.id!r}"))
-        weapon_ids.add(weapon.id)
-    return problems
-
-
-def _reference_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
-    """A model's weapons and charge bonus target must name what the file holds."""
-    problems: list[Problem] = []
-    weapon_ids = {w.id for w in spec.weapons}
-    model_ids = {m.id for m in spec.models}
-    known = _id_list(sorted(weapon_ids))
-    for i, m in enumerate(spec.models):
-        for j, w in enumerate(m.weapons):
-            if w not in weapon_ids and w != IMPROVISED:
-                problems.append(
-                    doc.problem(
-                        ("models", i, "weapons", j),
-                        f"unknown weapon {w!r}; expected one of the ids under 'weapons' ({known})",
-                    )
-                )
-        if m.charge_bonus is not None:
-            t = m.charge_bonus.target
-            where = ("models", i, "charge_bonus", "target")
-            if t not in model_ids:
-                problems.append(doc.problem(where, f"unknown model id {t!r}"))
-            elif t == m.id:
-                problems.append(doc.problem(where, "a model cannot charge itself"))
-    return problems
-
-
-def _faction_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
-    """A faction belongs to one side at most, and a neutral faction to none."""
-    problems: list[Problem] = []
-    seen_faction: dict[str, str] = {}
-    for side, factions in spec.sides.items():
-        for j, f in enumerate(factions):
-            if f in seen_faction:
-                problems.append(
-                    doc.problem(
-                        ("sides", side, j),
-                        f"faction {f!r} is already on side {seen_faction[f]!r}",
-                    )
-                )
-            seen_faction[f] = side
-    for j, f in enumerate(spec.neutral):
-        if f in seen_faction:
-            problems.append(
-                doc.problem(
-                    ("neutral", j), f"faction {f!r} is on side {seen_faction[f]!r}; not neutral"
-                )
-            )
-    return problems
-
-
-def _length_problems(spec: ScenarioSpec, doc: Document, unit: float) -> list[Problem]:
-    """Bases of a sensible size; rulers of a sensible length."""
-    problems: list[Problem] = []
-    low, high = SANE_BASE_MM
-    for i, m in enumerate(spec.models):
-        mm = m.base * unit
-        if not low <= mm <= high:
-            problems.append(
-                doc.problem(
-                    ("models", i, "base"),
-                    f"a base of {mm:g} mm makes no sense; expected {low:g} to {high:g} mm"
-                    " (32, 40, 60 ...; check 'units')",
-                )
-            )
-    for colour, length in spec.rulers.items():
-        problems.extend(_ruler_problems(length * unit, ("rulers", colour), doc))
-    return problems
-
-
-def _shape_problems(spec: ScenarioSpec, doc: Document, unit: float) -> list[Problem]:
-    """Weapon bands of a sensible length; terrain polygons valid, not too thin, not too small."""
-    problems: list[Problem] = []
-    for i, weapon in enumerate(spec.weapons):
-        for band in ("short", "long"):
-            value = getattr(weapon, band)
-            if isinstance(value, float):
-                problems.extend(_ruler_problems(value * unit, ("weapons", i, band), doc))
-    for i, piece in enumerate(spec.terrain):
-        if piece.polygon is not None:
-            found = _polygon_problems(piece.polygon, ("terrain", i, "polygon"), doc)
-            if not found:
-                found = _thin_polygon_problems(piece.polygon, unit, ("terrain", i, "polygon"), doc)
-            problems.extend(found)
-        problems.extend(_small_shape_problems(piece, unit, ("terrain", i), doc))
-    return problems
-
-
-def _off_board_problems(spec: ScenarioSpec, doc: Document, unit: float) -> list[Problem]:
-    """With a table size, every base lies on the table (touching an edge is on it)."""
-    if spec.board is None:
-        return []
-    w, h = spec.board.size
-    tol = BOUNDARY_TOLERANCE_MM / unit
-    problems = []
-    for i, m in enumerate(spec.models):
-        r = m.base / 2
-        x, y = m.at
-        if x - r < -tol or y - r < -tol or x + r > w + tol or y + r > h + tol:
-            problems.append(
-                doc.problem(
-                    ("models", i, "at"),
-                    f"the base of {m.id!r} (centre [{x:g}, {y:g}], diameter {m.base:g}) lies "
-                    f"partly off the table [0, {w:g}] x [0, {h:g}] given under 'board'",
-                )
-            )
-    return problems
-
-
-def _id_list(ids: list[str], most: int = 12) -> str:
-    """Ids for a message: all of them, or the first ``most`` and how many more (a file may
-    declare hundreds; one message per unknown id must stay short)."""
-    if not ids:
-        return "none"
-    if len(ids) <= most:
-        return ", ".join(ids)
-    return ", ".join(ids[:most]) + f" and {len(ids) - most} more"
-
-
-def _weapon_problems(w: WeaponSpec, at: tuple[str | int, ...], doc: Document) -> list[Problem]:
-    """Bands and dice that do not fit the weapon's type (``ranged.range``, ``melee.skill``)."""
-    out: list[Problem] = []
-    if w.type == "melee":
-        for band in ("short", "long", "min_range"):
-            if getattr(w, band) is not None:
-                out.append(doc.problem((*at, band), "a melee weapon has no range bands"))
-        for band in sorted(set(w.dice) - {"melee"}):
-            out.append(
-                doc.problem((*at, "dice", band), "a melee weapon lists its dice under 'melee'")
-            )
-        return out
-    if w.short is None and w.type != "thrown":
-        out.append(
-            doc.problem(
-                (*at, "short"),
-                f"required key 'short' is missing: a {w.type} weapon needs a short band",
-            )
-        )
-    if w.short is None and w.type == "thrown":
-        for key in ("long", "min_range"):
-            if getattr(w, key) is not None:
-                out.append(
-                    doc.problem(
-                        (*at, key),
-                        f"a thrown weapon without 'short' reaches its thrower's Throw colour "
-                        f"only; give 'short' too, or leave '{key}' out",
-                    )
-                )
-    if "melee" in w.dice:
-        out.append(
-            doc.problem(
-                (*at, "dice", "melee"),
-                f"a {w.type} weapon lists its dice by band (short, long), not under 'melee'",
-            )
-        )
-    if "long" in w.dice and w.long is None:
-        out.append(
-            doc.problem((*at, "dice", "long"), "dice for a long band, but 'long' is not given")
-        )
-    return out
-
-
-def _tolerance_problems(spec: ScenarioSpec, doc: Document, unit: float) -> list[Problem]:
-    """``options.contact_tolerance`` above :data:`MAX_CONTACT_TOLERANCE_MM`, or above half
-    of the shortest ruler (the ruler tolerance follows it)."""
-    tolerance = spec.options.contact_tolerance
-    if tolerance is None:
-        return []
-    rulers = {c: RULER_INCHES[c] * MM_PER_INCH for c in RULER_INCHES}
-    rulers.update({c: v * unit for c, v in spec.rulers.items()})
-    shortest = min(rulers, key=lambda c: rulers[c])
-    limit = min(MAX_CONTACT_TOLERANCE_MM, rulers[shortest] / 2)
-    if tolerance * unit <= limit:
-        return []
-    why = (
-        "MAX_CONTACT_TOLERANCE_MM"
-        if limit == MAX_CONTACT_TOLERANCE_MM
-        else f"half the {shortest} ruler"
-    )
-    return [
-        doc.problem(
-            ("options", "contact_tolerance"),
-            f"a contact tolerance of {tolerance * unit:g} mm is too wide; the limit is "
-            f"{limit:g} mm ({why}): rulers and elevation use it too",
-        )
-    ]
-
-
-def _ruler_problems(mm: float, path: tuple[str | int, ...], doc: Document) -> list[Problem]:
-    """A ruler (or a band given as a length) outside a sane range: likely a unit mistake."""
-    low, high = SANE_RULER_MM
-    if low <= mm <= high:
-        return []
-    return [
-        doc.problem(
-            path,
-            f"a ruler of {mm:g} mm makes no sense; expected {low:g} to {high:g} mm (check 'units')",
-        )
-    ]
-
-
-def _fmt(path: tuple[str | int, ...]) -> str:
-    return format_path(path)
-
-
-MIN_POLYGON_POINTS = 3
-"""Fewest corners a terrain polygon may have (the file's loader and the board editor both
-refuse fewer, with :func:`polygon_point_count_problem`'s message)."""
-
-
-def polygon_point_count_problem(count: int) -> str | None:
-    """The message refusing a polygon of ``count`` corners, or None when it has enough.
-
-    Only the count: two equal corners among three still pass here (the loader's shape check
-    finds them). The loader and the board editor both call this, so they say the same thing.
-
-    >>> polygon_point_count_problem(2)
-    'expected at least 3 points (got 2)'
-    >>> polygon_point_count_problem(3) is None
-    True
-    """
-    if count < MIN_POLYGON_POINTS:
-        return f"expected at least {MIN_POLYGON_POINTS} points (got {count})"
-    return None
-
-
-def _polygon_problems(
-    points: list[tuple[float, float]], path: tuple[str | int, ...], doc: Document
-) -> list[Problem]:
-    """A terrain polygon must be simple: 3 or more corners, an area, no edge crossing another.
-
-    Touching itself at a corner counts as crossing (shapely calls such a ring invalid).
-    """
-    too_few = polygon_point_count_problem(len(points))
-    if too_few is not None:
-        return [doc.problem(path, too_few)]
-    poly = Polygon(points)
-    if not poly.is_valid:
-        why = shapely_validation.explain_validity(poly)
-        match = re.fullmatch(r"(.*)\[(\S+) (\S+)\]", why)
-        if match and "self-intersection" in match.group(1).lower():
-            x, y = float(match.group(2)), float(match.group(3))
-            msg = (
-                f"the polygon's edges cross each other at ({x:g}, {y:g}); expected a simple outline"
-            )
-        elif match and "too few points" in match.group(1).lower():
-            msg = "expected at least 3 distinct points"
-        else:
-            msg = f"expected a simple polygon ({why})"
-        return [doc.problem(path, msg)]
-    if poly.area <= 0:
-        return [doc.problem(path, "the polygon has no area (all points on one line)")]
-    return []
-
-
-def _terrain_corners(piece: TerrainSpec) -> int:
-    """Corners a piece has on the board: a polygon its own, a rectangle 4, a circle 128."""
-    if piece.polygon is not None:
-        return len(piece.polygon)
-    if piece.rect is not None:
-        return 4
-    return 4 * TERRAIN_CIRCLE_QUAD_SEGMENTS
-
-
-def _total_vertex_problems(spec: ScenarioSpec, doc: Document) -> list[Problem]:
-    """:data:`~fwwrules.constants.MAX_TOTAL_VERTICES` over all pieces."""
-    total = sum(_terrain_corners(t) for t in spec.terrain)
-    if total <= MAX_TOTAL_VERTICES:
-        return []
-    return [
-        doc.problem(
-            ("terrain",),
-            f"the terrain has {total} corners in all (a rectangle counts 4, a circle "
-            f"{4 * TERRAIN_CIRCLE_QUAD_SEGMENTS}): the limit is {MAX_TOTAL_VERTICES} "
-            "(MAX_TOTAL_VERTICES)",
-        )
-    ]
-
-
-def _small_shape_problems(
-    piece: TerrainSpec, unit: float, at: tuple[str | int, ...], doc: Document
-) -> list[Problem]:
-    """A rectangle side or circle diameter below :data:`~fwwrules.constants.MIN_FEATURE_MM`."""
-    low = MIN_FEATURE_MM
-    below = low - LENGTH_EPSILON_MM  # exactly the minimum is allowed, rounding aside
-    if piece.rect is not None:
-        for k, name in enumerate(("width", "height")):
-            mm = piece.rect.size[k] * unit
-            if mm < below:
-                return [
-                    doc.problem(
-                        (*at, "rect", "size", k),
-                        f"a {name} of {mm:g} mm is below the smallest feature allowed, "
-                        f"{low:g} mm (MIN_FEATURE_MM)",
-                    )
-                ]
-    if piece.circle is not None and piece.circle.diameter * unit < below:
-        mm = piece.circle.diameter * unit
-        return [
-            doc.problem(
-                (*at, "circle", "diameter"),
-                f"a diameter of {mm:g} mm is below the smallest feature allowed, "
-                f"{low:g} mm (MIN_FEATURE_MM)",
-            )
-        ]
-    return []
-
-
-def _thin_polygon_problems(
-    points: list[tuple[float, float]], unit: float, path: tuple[str | int, ...], doc: Document
-) -> list[Problem]:
-    """A simple polygon with a feature below :data:`~fwwrules.constants.MIN_FEATURE_MM`: an
-    edge that short, or a corner that close to an edge it is not on (a sliver, a spike, a
-    near-touch). Boundary case: exactly the minimum is allowed."""
-    xy = np.asarray(points, dtype=float) * unit
-    n = len(xy)
-    nxt = np.roll(xy, -1, axis=0)
-    d = nxt - xy
-    lengths = np.hypot(d[:, 0], d[:, 1])
-    low = MIN_FEATURE_MM
-    below = low - LENGTH_EPSILON_MM  # exactly the minimum is allowed, rounding aside
-    short = np.flatnonzero(lengths < below)
-    if len(short):
-        k = int(short[0])
-        return [
-            doc.problem(
-                (*path, k),
-                f"the edge from corner {k} to corner {(k + 1) % n} is {lengths[k]:.3g} mm long; "
-                f"the shortest allowed is {low:g} mm (MIN_FEATURE_MM)",
-            )
-        ]
-    # distance from every corner i to every edge j that does not end at i
-    rel = xy[:, None, :] - xy[None, :, :]  # (i, j, 2): corner i from the start of edge j
-    t = np.clip(
-        (rel[..., 0] * d[None, :, 0] + rel[..., 1] * d[None, :, 1]) / (lengths[None, :] ** 2),
-        0.0,
-        1.0,
-    )
-    gap = np.hypot(rel[..., 0] - t * d[None, :, 0], rel[..., 1] - t * d[None, :, 1])
-    idx = np.arange(n)
-    gap[idx, idx] = np.inf  # edge i starts at corner i
-    gap[idx, (idx - 1) % n] = np.inf  # edge i - 1 ends there
-    i, j = np.unravel_index(int(np.argmin(gap)), gap.shape)
-    if gap[i, j] < below:
-        return [
-            doc.problem(
-                (*path, int(i)),
-                f"corner {int(i)} is {gap[i, j]:.3g} mm from the edge from corner {int(j)} to "
-                f"corner {(int(j) + 1) % n}; the smallest feature allowed is {low:g} mm "
-                "(MIN_FEATURE_MM)",
-            )
-        ]
-    return []
-
-
-def _overlap_problems(spec: ScenarioSpec, doc: Document, unit: float) -> list[Problem]:
-    tol_mm = (
-        DEFAULT_CONTACT_TOLERANCE_MM
-        if spec.options.contact_tolerance is None
-        else spec.options.contact_tolerance * unit
-    )
-    problems = []
-    ms = spec.models
-    for j in range(len(ms)):
-        for i in range(j):
-            a, b = ms[i], ms[j]
-            # Stacked models (different levels) may share a footprint.
-            if abs(a.elevation - b.elevation) * unit > 0:
-                continue
-            d = math.dist(a.at, b.at) * unit
-            gap = d - (a.base + b.base) * unit / 2
-            if gap < -tol_mm - LENGTH_EPSILON_MM:  # exactly the tolerance is allowed
-                problems.append(
-                    doc.problem(
-                        ("models", j, "at"),
-                        f"the base of {b.id!r} overlaps {a.id!r} by {-gap:.2f} mm "
-                        f"(more than the contact tolerance {tol_mm:g} mm)",
-                    )
-                )
-    return problems
-
-
-def parse_scenario(doc: Document) -> Scenario:
-    """Validate a parsed document as a scenario; every problem is reported at once."""
+    The board editor keeps a board with such problems (drawn red, listed, not saved); a file
+    is loaded by :func:`parse_scenario`, which refuses both kinds."""
     try:
         spec = ScenarioSpec.model_validate(doc.data)
     except ValidationError as exc:
         raise ScenarioError(doc.source, problems_from_validation(doc, exc, ScenarioSpec)) from None
-    problems = _semantic_problems(spec, doc)
+    scenario = _from_spec(spec, doc.source)
+    return scenario, [doc.problem(p.path, p.message) for p in scenario_problems(scenario)]
+
+
+def parse_scenario(doc: Document) -> Scenario:
+    """Validate a parsed document as a scenario; every problem is reported at once."""
+    scenario, problems = read_scenario(doc)
     if problems:
         raise ScenarioError(doc.source, problems)
-    return _from_spec(spec, doc.source)
+    return mark_checked(scenario)
 
 
 def load_scenario(path: str | os.PathLike[str]) -> Scenario:

@@ -29,7 +29,7 @@ from .errors import QueryError, UnknownIdError
 from .geometry import inner_point
 from .pieces import Model, TargetKind
 from .refs import ModelRef, PointRef, TargetRef, TerrainRef
-from .terrain import KindMap, shot_kinds
+from .terrain import KindMap, shot_kinds_pair
 
 Target = str | tuple[float, float]
 
@@ -125,11 +125,13 @@ def build_shot(scenario: Scenario, attacker: str | Model, target: Target) -> Sho
     excluded = set(ctx.excluded)
     if kind == "terrain":
         excluded.add(ref.name)
-    # terrain.kinds: the Huge variant governs line of sight on every line to or from a Huge
-    # model, and cover only when the target is Huge.
-    kinds = shot_kinds(board, huge=huge, elevated_kind=ctx.elevated_kind, excluded=excluded)
-    cover_kinds = shot_kinds(
-        board, huge=huge_target, elevated_kind=ctx.elevated_kind, excluded=excluded
+    kinds, cover_kinds = shot_kinds_pair(
+        board,
+        attacker_huge=board.models[a_model.id].size == "huge",
+        target_huge=huge_target,
+        elevated_kind=ctx.elevated_kind,
+        excluded=excluded,
+        out_of_sight=ctx.out_of_sight,
     )
     return Shot(
         scenario=scenario,

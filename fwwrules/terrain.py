@@ -156,6 +156,31 @@ def shot_kinds(
     return cached
 
 
+def shot_kinds_pair(
+    board: Board,
+    *,
+    attacker_huge: bool,
+    target_huge: bool,
+    elevated_kind: Mapping[str, str],
+    excluded: Collection[str],
+    out_of_sight: Collection[str] = (),
+) -> tuple[KindMap, KindMap]:
+    """``terrain.kinds``: the kinds one shot sees, ``(for line of sight, for cover)``. The Huge
+    variant governs line of sight on every line to or from a Huge model, and cover only when
+    the target is Huge (a smaller target keeps the cover of the piece's normal kind). The
+    pieces of ``excluded`` are left out of both; those of ``out_of_sight`` (the solid pieces
+    without a height a model stands on, ``elevation.standing-on``) out of line of sight only.
+    The one definition, for the ruling's shot and the threat map's shooters."""
+    sight = shot_kinds(
+        board,
+        huge=attacker_huge or target_huge,
+        elevated_kind=elevated_kind,
+        excluded={*excluded, *out_of_sight},
+    )
+    cover = shot_kinds(board, huge=target_huge, elevated_kind=elevated_kind, excluded=excluded)
+    return sight, cover
+
+
 KINDS: Key[dict[tuple[object, ...], KindMap]] = Key("kinds", terrain_only=True, make=dict)
 """Each piece's effective kind per kind of shot (:func:`shot_kinds`)."""
 

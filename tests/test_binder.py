@@ -148,14 +148,17 @@ def test_binder_postbuild_fails_without_nb_python_prefix() -> None:
 # The lab settings a server started from the Binder venv would serve.
 _EFFECTIVE_DEFAULTS = """
 import json, os, sys
+from jupyter_core.paths import jupyter_path
 from jupyterlab.commands import get_app_dir
 from jupyterlab_server.settings_utils import get_settings
 app = get_app_dir()
 wanted = json.loads(sys.argv[1])
 out = {}
 for plugin, keys in wanted.items():
+    # prebuilt extensions (the widget manager) keep their schemas in labextensions folders
     result, _ = get_settings(os.path.join(app, "settings"), os.path.join(app, "schemas"),
-                             os.path.join(sys.argv[2]), schema_name=plugin)
+                             os.path.join(sys.argv[2]), schema_name=plugin,
+                             labextensions_path=jupyter_path("labextensions"))
     props = result["schema"]["properties"]
     out[plugin] = {k: props[k]["default"] for k in keys}
 print(json.dumps(out))

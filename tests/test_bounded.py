@@ -38,6 +38,7 @@ def boards() -> dict[str, Scenario]:
     a, b = _model("a", "x", (0.0, 0.0)), _model("b", "y", (300.0, 0.0))
     tol = DEFAULT_CONTACT_TOLERANCE_MM
     tiny = MIN_FEATURE_MM
+    leg = tiny * math.sqrt(2)
     out = {
         # a crate touching the shooter's base (gap 0) and one exactly at the contact tolerance
         "touching": (
@@ -61,7 +62,9 @@ def boards() -> dict[str, Scenario]:
         "tiny": (
             Terrain("t1", "cover", Rect((150.0, 0.0), (tiny, tiny))),
             Terrain("t2", "blocking", Circle((120.0, 16.0), tiny)),
-            Terrain("t3", "cover", ((200.0, 0.0), (200.0 + tiny, 0.0), (200.0, tiny))),
+            # legs of tiny * sqrt(2): the corner at the right angle is exactly ``tiny`` from
+            # the far edge (legs of ``tiny`` put it 0.7 * tiny away: refused, as a file is)
+            Terrain("t3", "cover", ((200.0, 0.0), (200.0 + leg, 0.0), (200.0, leg))),
         ),
         # a Huge base tangent to the line between two small bases
         "huge-tangent": (),

@@ -85,3 +85,25 @@ def test_each_file_states_its_languages_plural_rule() -> None:
         forms = len(Locale.parse(lang).plural_form.tags) + 1  # CLDR's tags, and "other"
         rule = po.header["Plural-Forms"]
         assert rule.startswith(f"nplurals={forms};"), (lang, rule)
+
+
+def test_import_fwwrules_loads_no_gettext_reader_until_a_text_is_shown() -> None:
+    """The .po files and their reader (translations, pofile, writing) cost nothing at
+    ``import fwwrules``: they load with the first text a ruling shows, and only then."""
+    import subprocess
+    import sys
+
+    reader = ("fwwrules.translations", "fwwrules.pofile", "fwwrules.writing")
+    code = (
+        "import sys, fwwrules\n"
+        f"reader = {reader!r}\n"
+        "print(sum(m in sys.modules for m in reader))\n"
+        "s = fwwrules.Scenario(models=(fwwrules.Model('a', 'x', 32, (0, 0)),))\n"
+        "r = fwwrules.ruling(s, 'a', (100.0, 0.0))\n"
+        "print(bool(r.explain('de')), sum(m in sys.modules for m in reader))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["0", "True", "3"]

@@ -338,8 +338,8 @@ def test_elevation_edge_cover_stacked_platform_counts_each_piece() -> None:
 def test_elevation_shooter_cover_only_within_orange_of_the_target() -> None:
     s = example("rooftop")
     ctx = shot_context(s, "lookout", "knight")
-    # within Orange plus the ruler tolerance (the contact tolerance, 0.5 mm)
-    assert ctx.attacker_elevated and ctx.cover_within == pytest.approx(ORANGE + 0.5, abs=1e-9)
+    # within Orange, compared with the ruler tolerance (thresholds.within_ruler)
+    assert ctx.attacker_elevated and ctx.cover_within == pytest.approx(ORANGE, abs=1e-9)
     assert distance_to_piece(s, "knight", "crate-near") <= ORANGE
     assert distance_to_piece(s, "knight", "crate-far") > ORANGE
     assert shot_context(s, "knight", "lookout").cover_within is None

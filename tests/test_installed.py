@@ -201,9 +201,12 @@ def test_wheel_holds_every_package_file_and_the_sdist_builds_the_same_wheel(buil
     data = f"fwwrules-{built.version}.data/data/"
     package_files = {n for n in files if not n.startswith((dist_info, data))}
     assert package_files == expected
-    # the Jupyter server extension's switch (fwwrules_widgets.server), and nothing else
+    # the Jupyter server extension's switch (fwwrules_widgets.server) and JupyterLab's setting
+    # that saves the panels' state with a notebook (a restarted kernel's panels say so over
+    # their last picture), and nothing else
     server_config = "etc/jupyter/jupyter_server_config.d/fwwrules_widgets.json"
-    assert {n for n in files if n.startswith(data)} == {data + server_config}
+    lab_setting = "share/jupyter/lab/settings/overrides.d/fwwrules_widgets.json"
+    assert {n for n in files if n.startswith(data)} == {data + server_config, data + lab_setting}
     assert {"fwwrules/py.typed", "fwwrules_widgets/py.typed"} <= package_files
     assert f"{dist_info}licenses/LICENSE" in files
     # The same wheel: the same files with the same bytes, but for RECORD (the hashes) and
@@ -278,7 +281,7 @@ MeleePanel(fwwrules.load(fwwrules.example_path("melee-outnumbered-1")), interact
 GridPanel(fwwrules.load(fwwrules.example_path("grid/rogue")))
 # the browser halves are files of the installed package, read by the widget classes
 from fwwrules_widgets.board_canvas import _board_canvas_class, restart_notice
-for widget in (_board_canvas_class(), type(restart_notice("restarted"))):
+for widget in (_board_canvas_class(), restart_notice("restarted")):
     assert "export default" in widget._esm and ".fwwrules-" in widget._css, widget
 print("panels ok")
 """

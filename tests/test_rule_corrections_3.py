@@ -283,14 +283,15 @@ def test_ranged_skill_throw_colour_in_the_file_format() -> None:
 
 
 def test_ranged_skill_a_thrower_without_a_colour_cannot_throw_a_rangeless_weapon() -> None:
-    """Built in Python (no file check): the ruling refuses and says why."""
+    """Built in Python, such a board is refused as the file would be (issue 31: a board built
+    in Python is checked before it is ruled on), naming the model and its Throw skill."""
     from dataclasses import replace
 
     s = _throwers()
     models = tuple(replace(m, throw_colour=None) if m.id == "lob" else m for m in s.models)
-    r = fwwrules.ruling(replace(s, models=models), "lob", "t", weapon="grenade")
-    assert r.not_allowed == ("ranged.skill",) and r.range is None
-    assert "has no range of its own" in r.headline("en")
+    with pytest.raises(fwwrules.ScenarioError, match=r"skills\.thrown: weapon 'grenade'") as exc:
+        fwwrules.ruling(replace(s, models=models), "lob", "t", weapon="grenade")
+    assert "has no range of its own" in str(exc.value) and "(model 'lob')" in str(exc.value)
 
 
 def test_ranged_skill_throw_colour_reaches_the_threat_map_and_the_range_rings() -> None:

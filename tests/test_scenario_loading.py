@@ -273,8 +273,12 @@ def test_contact_tolerance_option_moves_the_overlap_limit() -> None:
 
 
 def test_stacked_models_at_different_elevations_may_share_a_footprint() -> None:
-    s = fwwrules.loads(_two_bases(0, elevation=30))
-    assert s.board.models["b"].elevation == 30
+    """Bases on different levels (elevations Orange or more apart, as ``melee.engaged`` has
+    it) may share a footprint; less than Orange apart they stand on one level and may not."""
+    s = fwwrules.loads(_two_bases(0, elevation=60))
+    assert s.board.models["b"].elevation == 60
+    with pytest.raises(ScenarioError, match=r"overlaps 'a' by 40\.00 mm"):
+        fwwrules.loads(_two_bases(0, elevation=30))
 
 
 def test_all_problems_are_reported_at_once(good_yaml: str) -> None:

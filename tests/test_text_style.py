@@ -20,11 +20,15 @@ The rules:
 * German size classes are class names, capitalised: ``Größenklasse Riesig``, never
   ``riesig``; German writes the Vault-Tec Simulator's term as „Armor Boost“;
 * an attack that is not allowed says why first and presents nothing as applying; the line on
-  thrown weapons scattering belongs to thrown weapons only.
+  thrown weapons scattering belongs to thrown weapons only;
+* every piece of a shipped example, and of a board a notebook writes in a cell, is named in
+  English and German (but the rulebook's proper names), and no English word appears in a
+  German text.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
@@ -358,6 +362,14 @@ def test_style_german_verb_second_after_a_colon() -> None:
     assert _bad("de", r"\bkeine?[nmrs]? [\w-]+ ist möglich\b") == []
 
 
+def test_style_german_refers_back_to_a_name_without_fixing_its_gender() -> None:
+    """A German name may be feminine ("Wache", "Ratte") or masculine ("Bogenschütze"): a text
+    that refers back to a named piece repeats the name or uses the neuter forms the texts use
+    for "das Modell", never a masculine-only pronoun ("Wache wählt den günstigsten Eckpunkt",
+    never "den für ihn günstigsten")."""
+    assert _bad("de", r"\b(ihn|er)\b") == []
+
+
 # --- names in each language ----------------------------------------------------------------
 
 PROPER_NAMES = (
@@ -386,7 +398,10 @@ faction's name, the names of items the games keep (the German texts write them s
 
 
 def _pieces(path: Path) -> list[tuple[str, Any]]:
-    s = _loaded(path)
+    return _pieces_of(_loaded(path))
+
+
+def _pieces_of(s: Scenario | GridScenario) -> list[tuple[str, Any]]:
     if isinstance(s, GridScenario):
         return [(f"creature {c.id}", c) for c in s.creatures]
     pieces = [*s.models, *s.terrain, *s.weapons]
@@ -406,12 +421,46 @@ def test_style_every_shipped_piece_is_named_in_each_language() -> None:
     where it is the rulebook's proper name."""
     bad = []
     for path in [*_scenario_files(), *_grid_files()]:
-        for what, piece in _pieces(path):
-            name = piece.name
-            if isinstance(name, str) and _proper(name):
-                continue
-            if not (isinstance(name, Mapping) and set(LANGS) <= set(name)):
-                bad.append(f"{path.name} {what}: {name!r}")
+        bad += _not_named_in_each_language(path.name, _loaded(path))
+    assert bad == []
+
+
+def _not_named_in_each_language(where: str, s: Scenario | GridScenario) -> list[str]:
+    bad = []
+    for what, piece in _pieces_of(s):
+        name = piece.name
+        if isinstance(name, str) and _proper(name):
+            continue
+        if not (isinstance(name, Mapping) and set(LANGS) <= set(name)):
+            bad.append(f"{where} {what}: {name!r}")
+    title = s.title
+    if isinstance(title, str) and not _proper(title):
+        bad.append(f"{where} title: {title!r}")
+    return bad
+
+
+_NOTEBOOK_BOARD = re.compile(r'fwwrules\.loads\(\s*"""(.*?)"""', re.S)
+
+
+def _notebook_boards() -> list[tuple[str, Scenario | GridScenario]]:
+    """Every board a notebook writes in a cell (``fwwrules.loads(\"\"\"...\"\"\")``)."""
+    out = []
+    for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
+        for i, cell in enumerate(cells):
+            if cell["cell_type"] == "code":
+                for m in _NOTEBOOK_BOARD.finditer("".join(cell["source"])):
+                    out.append((f"{nb.name} cell {i}", fwwrules.loads(m.group(1))))
+    return out
+
+
+def test_style_every_notebook_board_is_named_in_each_language() -> None:
+    """The boards the notebooks write in their cells name their pieces (and themselves) in
+    English and German, as the shipped examples do: a German ruling printed from them reads
+    "Ratte hat vollständige Deckung gegen Bogenschütze", never "Rat ... Archer"."""
+    boards = _notebook_boards()
+    assert len(boards) >= 5  # the throwers (01), the walled-in square, the walls, the reach (08)
+    bad = [line for where, s in boards for line in _not_named_in_each_language(where, s)]
     assert bad == []
 
 

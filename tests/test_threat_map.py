@@ -15,12 +15,14 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from shapely.geometry import Point as ShapelyPoint
 
 import fwwrules
 from fwwrules import Circle, Model, Rect, Scenario, Terrain, Weapon
 from fwwrules.constants import MAX_THREAT_POSITIONS
 from fwwrules.errors import QueryError
 from fwwrules.los import has_line_of_sight
+from fwwrules.placement import pieces_stood_on
 from fwwrules.threat import threat_map
 
 PISTOL = Weapon("pistol", "pistol", short="red", dice={"short": ("green",)})
@@ -104,12 +106,22 @@ def random_board(seed: int) -> Scenario:
             ox, oy = w * math.cos(a), w * math.sin(a)
             twin = Rect((cx + ox, cy + oy), (w, h), shape.angle)
             terrain.append(Terrain(f"t{i}b", rng.choice((kind, "cover")), twin))
+    solid = Scenario(terrain=tuple(terrain)).board.terrain
+    solids = [solid[t.id].polygon for t in terrain if t.kind in ("blocking", "cover")]
+
+    def clear(at: tuple[float, float], base: float) -> bool:
+        """Off every solid piece (the placement rule: a base may not overlap one it does not
+        stand on)."""
+        return all(p.distance(ShapelyPoint(at)) > base / 2 + 1 for p in solids)
+
     models: list[Model] = []
     for i in range(rng.randint(3, 7)):
         base = rng.choice((32.0, 32.0, 40.0, 60.0))
         for _ in range(200):
             at = (rng.uniform(20, size - 20), rng.uniform(20, size - 20))
-            if all(math.dist(m.at, at) > (m.base + base) / 2 + 1 for m in models):
+            if clear(at, base) and all(
+                math.dist(m.at, at) > (m.base + base) / 2 + 1 for m in models
+            ):
                 break
         faction = "red" if i % 2 == 0 else "blue"
         skills = {"rifle": rng.randint(3, 8), "pistol": rng.randint(3, 8)}
@@ -125,6 +137,7 @@ def random_board(seed: int) -> Scenario:
         at = (first.at[0] + d * math.cos(ang), first.at[1] + d * math.sin(ang))
         if all(math.dist(m.at, at) > (m.base + b.base) / 2 + 1 for m in models[2:]):
             models[1] = replace(b, at=at)
+    models = [m for m in models if clear(m.at, m.base)]  # (the boards drawn as before)
     return Scenario(
         models=tuple(models),
         terrain=tuple(terrain),
@@ -245,15 +258,15 @@ def test_threat_map_unplaceable_positions() -> None:
         sides={"red": ("red",), "blue": ("blue",)},
     )
     positions = [
-        (100.0, 100.0),  # inside the wall
+        (100.0, 100.0),  # the centre on the wall (no height): it stands on it
         (100.0, 121.0),  # touching the wall exactly (5 + 16)
-        (100.0, 120.0),  # 1 mm into it
+        (100.0, 120.0),  # 1 mm into it, the centre off it
         (300.0, 100.0),  # in the wood: area terrain does not stop a model
         (100.0, 170.0),  # 2 mm into a's base: overlapping more than the tolerance
         (100.0, 168.0 + 0.3),  # 0.3 mm into a's base: in contact
     ]
     tm = threat_map(scn, "blue", positions=positions)
-    assert tm.placeable.tolist() == [False, True, False, True, False, True]
+    assert tm.placeable.tolist() == [True, True, False, True, False, True]
     cell = tm.cell(5, "a")
     assert cell is not None and cell.weapon == "rifle" and cell.allowed  # close combat
 
@@ -304,7 +317,7 @@ def test_threat_map_default_area_is_the_table_when_the_file_gives_it() -> None:
     assert tm.positions[:, 0].min() == 12.5 and tm.positions[:, 1].max() == 287.5
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2, 4, 6, 7])
+@pytest.mark.parametrize("seed", [0, 1, 4, 6, 7, 8])
 def test_threat_map_line_of_sight_proofs_agree_with_ruling(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -329,9 +342,13 @@ def test_threat_map_line_of_sight_proofs_agree_with_ruling(
 
     monkeypatch.setattr(threat, "_extremal", spy)
     threat_map(scn, side, base=base, step=5.0)
+    # a target whose centre lies on a solid piece stands on it (elevation.standing-on): the
+    # proofs with the whole board are not the last word there (it is looked at again without
+    # the piece), so those positions are left out
+    decided = [d for d in decided if not pieces_stood_on(scn.board, d[1], d[2], 0.0)]
     visible = [d for d in decided if d[3]]
     hidden = [d for d in decided if not d[3]]
-    assert hidden  # (boards chosen where the quick tests leave some; 2 of 6 have no visible)
+    assert hidden  # (boards chosen where the quick tests leave some hidden)
     sample = rng.sample(visible, min(40, len(visible))) + rng.sample(hidden, min(40, len(hidden)))
     for sid, x, y, seen in sample:
         target = Model("target", side, base, (x, y))
@@ -372,9 +389,18 @@ def test_threat_map_update_after_a_move_equals_a_full_recompute(seed: int) -> No
         else:
             at = (m.at[0] + rng.uniform(-80, 80), m.at[1] + rng.uniform(-80, 80))
         moved = replace(m, at=at)
-        scn = replace(scn, models=tuple(moved if x.id == m.id else x for x in scn.models))
+        before, scn = (
+            scn,
+            replace(scn, models=tuple(moved if x.id == m.id else x for x in scn.models)),
+        )
+        try:
+            fresh = threat_map(scn, side, base=base, step=12.0, area=_area_of(tm))
+        except fwwrules.ScenarioError:  # moved onto another base: refused by both (issue 31)
+            with pytest.raises(fwwrules.ScenarioError, match="overlaps"):
+                tm.update(scn, m.id)
+            scn = before
+            continue
         updated = tm.update(scn, m.id)
-        fresh = threat_map(scn, side, base=base, step=12.0, area=_area_of(tm))
         _same_map(updated, fresh)
         tm = updated
 

@@ -54,3 +54,67 @@ def test_predicates_at_their_boundaries() -> None:
     assert within_ruler(10.5, 10.0, 0.5) and not within_ruler(10.5001, 10.0, 0.5)
     assert reaches_ruler(9.5, 10.0, 0.5) and not reaches_ruler(9.4999, 10.0, 0.5)
     assert touching(0.5, 0.5) and touching(-3.0, 0.5) and not touching(0.5001, 0.5)
+
+
+def test_no_contact_tolerance_arithmetic_outside_thresholds() -> None:
+    """Every comparison with the contact tolerance goes through :mod:`fwwrules.thresholds`
+    (``touching``, ``overlapping``, ``contact_reach``): no ``contact_tolerance + ...`` (nor
+    ``... + contact_tolerance``) written inline anywhere else."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    inline = re.compile(r"contact_tolerance(?:_mm)?\s*[+-]|[+-]\s*(?:\w+\.)*contact_tolerance\b")
+    found = []
+    for folder in ("fwwrules", "widgets"):
+        for path in sorted((root / folder).rglob("*.py")):
+            if path.name == "thresholds.py":
+                continue
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                code = line.split("#", 1)[0]
+                if inline.search(code):
+                    found.append(f"{path.relative_to(root)}:{n}: {line.strip()}")
+    assert not found, found
+
+
+def test_size_classes_and_the_default_base_are_defined_once() -> None:
+    """``size.classes``: the 32, 40 and 60 mm bases are named once (``fwwrules.constants``,
+    gathered in ``board.BASE_SIZES_MM``); the size class, the editor's base sizes, the threat
+    map's and its panel's default base read them, and no ``32.0``, ``40.0`` or ``60.0`` is
+    written anywhere else in the code (angles in degrees excepted)."""
+    import ast
+    from pathlib import Path
+
+    from fwwrules.board import BASE_SIZES_MM, size_class
+    from fwwrules.constants import SIZE_CLASS_TOLERANCE_MM
+    from fwwrules.threat import DEFAULT_BASE_MM
+
+    for cls, mm in BASE_SIZES_MM.items():
+        assert size_class(mm) == cls and size_class(mm - SIZE_CLASS_TOLERANCE_MM) == cls
+    assert size_class(BASE_SIZES_MM["large"] - 2 * SIZE_CLASS_TOLERANCE_MM) == "normal"
+    assert size_class(BASE_SIZES_MM["huge"] - 2 * SIZE_CLASS_TOLERANCE_MM) == "large"
+    assert BASE_SIZES_MM["normal"] == DEFAULT_BASE_MM
+    root = Path(__file__).resolve().parents[1]
+    degrees = {"SUGGESTED_TURNS"}  # the melee panel's turns, in degrees
+    found = []
+    for folder in ("fwwrules", "widgets"):
+        for path in sorted((root / folder).rglob("*.py")):
+            if path.name == "constants.py":
+                continue
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            skip = {
+                id(n)
+                for a in ast.walk(tree)
+                if isinstance(a, ast.Assign | ast.AnnAssign)
+                and any(isinstance(t, ast.Name) and t.id in degrees for t in ast.walk(a))
+                for n in ast.walk(a)
+            }
+            found += [
+                f"{path.relative_to(root)}:{n.lineno}"
+                for n in ast.walk(tree)
+                if isinstance(n, ast.Constant)
+                and type(n.value) is float
+                and n.value in (32.0, 40.0, 60.0)
+                and id(n) not in skip
+            ]
+    assert not found, found

@@ -322,3 +322,15 @@ weapons:
     assert p.ruling is not None and p.ruling.allowed
     walled = AttackPanel(s, attacker="paladin", interactive=False)
     assert walled.target.value in ("hidden", "raider")
+
+
+def test_a_position_typed_onto_another_base_is_refused_in_words_not_a_traceback() -> None:
+    """The x/y fields place a model exactly where asked; a board the file format refuses
+    (issue 31: overlapping bases) is then answered by the refusal, in the panel."""
+    p = panel()
+    p.model.value = "brute"
+    p.x.value = 60.0  # 10 mm from the knight's centre: the 40 mm bases overlap by 30 mm
+    assert p.ruling is None
+    assert "the base of &#x27;brute&#x27; overlaps &#x27;knight&#x27; by 30.00 mm" in p.html.value
+    p.x.value = 250.0  # back: answered again
+    assert p.ruling is not None

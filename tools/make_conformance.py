@@ -692,7 +692,7 @@ def generate() -> str:
     w += [
         "",
         "Every question the notebooks ask of a shipped example "
-        "([fwwrules/examples](../fwwrules/examples)), with what the book says happens and what "
+        "(`fwwrules/examples/`), with what the book says happens and what "
         "fwwrules answers. *The book says* is read from the notebook cell that asserts it "
         "(each claim of its `assert` line about that answer), so this page says nothing a "
         "notebook does not check; *fwwrules answers* is the same measure of a fresh answer "

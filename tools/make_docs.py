@@ -41,11 +41,12 @@ FAMILIES: dict[str, str] = {
 
 
 def clause_ids() -> list[str]:
-    """The clause ids in rulebook order: one per record of ``catalogue.CLAUSE_TEXTS``."""
+    """The clause ids in rulebook order: one per clause text record (``catalogue.CLAUSES``:
+    the records of ``CLAUSE_TEXTS``, then any added by ``catalogue.add_clause``)."""
     sys.path.insert(0, str(REPO))
     from fwwrules import catalogue
 
-    return [record.clause for record in catalogue.CLAUSE_TEXTS]
+    return list(catalogue.CLAUSES)
 
 
 CLAUSES_HEAD = (

@@ -107,7 +107,12 @@ class AttackPanel(MovablePanel):
         self._make_move_controls(target)
         self._compute()
         self.artists: BoardArtists = draw_board(
-            self.scenario, self.view.ax, style=style, ruling=self.ruling, lang=self.lang.value
+            self.scenario,
+            self.view.ax,
+            style=style,
+            ruling=self.ruling,
+            lang=self.lang.value,
+            margin=True,  # a knife-edge call's pinch point and move
         )
         self.view.artists = self.artists
         self.view.frame_board(lambda: self.artists, lambda: self.scenario)
@@ -154,10 +159,12 @@ class AttackPanel(MovablePanel):
             self.ruling = None
             self.error = str(exc)
 
-    def _show_text(self) -> None:
+    def _show_text(self, *, close_call: bool = True) -> None:
+        """The ruling in words; a drag step leaves out the knife-edge sentence (how close the
+        call is: computed on the drop, not on every motion)."""
         lang = self.lang.value
         if self.ruling is not None:
-            text = self.ruling.html(lang)
+            text = self.ruling.html(lang, close_call=close_call)
         else:
             text = error_html(FwwError(self.error or ""), lang)
         self.view.say(self.html, "value", text)
@@ -170,6 +177,7 @@ class AttackPanel(MovablePanel):
             lang=self.lang.value,
             place_labels=place_labels,
             legend=place_labels,  # a drag frame leaves the legend to the drop
+            margin=place_labels,  # a knife-edge call's marks: on the drop, not every motion
         )
 
     def refresh(self, moved: str | None = None) -> None:
@@ -214,8 +222,9 @@ class AttackPanel(MovablePanel):
 
     def _settle(self) -> None:
         self._update_artists(place_labels=True)
+        self._show_text()  # with the knife-edge sentence the drag steps left out
 
     def _drag_update(self) -> None:
         self._compute()
         self._update_artists(place_labels=False)  # placed once, on the drop
-        self._show_text()
+        self._show_text(close_call=False)

@@ -111,7 +111,7 @@ class MeleePanel(MovablePanel):
         self._make_move_controls(scenario.models[0].id)
         self._compute()
         self.artists: BoardArtists = draw_board(
-            scenario, self.view.ax, style=style, lang=lang, **self._overlays()
+            scenario, self.view.ax, style=style, lang=lang, margin=True, **self._overlays()
         )
         self.view.artists = self.artists
         self.view.frame_board(lambda: self.artists, lambda: self.scenario)
@@ -277,12 +277,13 @@ class MeleePanel(MovablePanel):
             lang=self.lang.value,
             place_labels=place_labels,
             legend=place_labels,  # a drag frame leaves the legend to the drop
+            margin=place_labels,  # a knife-edge call's marks: on the drop, not every motion
             **self._overlays(),
         )
-        self._show_text()
+        self._show_text(close_call=place_labels)  # a drag step: no knife-edge sentence
 
     # --- text ---------------------------------------------------------------------------------
-    def _show_text(self) -> None:
+    def _show_text(self, *, close_call: bool = True) -> None:
         lang = self.lang.value
         s = self.scenario
         items = []
@@ -300,7 +301,9 @@ class MeleePanel(MovablePanel):
         )
         engaged = f"<h4>{html.escape(ui('engagements', lang))}</h4>{body}"
         self.view.say(self.engaged_html, "value", engaged)
-        parts = [r.html(lang) for r in (self.withdrawal, self.slide, self.ruling) if r is not None]
+        parts = [r.html(lang) for r in (self.withdrawal, self.slide) if r is not None]
+        if self.ruling is not None:
+            parts.append(self.ruling.html(lang, close_call=close_call))
         parts += [error_html(FwwError(e), lang) for e in self.errors.values()]
         self.view.say(self.html, "value", "".join(parts))
 

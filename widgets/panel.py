@@ -13,7 +13,7 @@ import ipywidgets as widgets
 
 from fwwrules.data import Scenario
 from fwwrules.pieces import Bounds
-from fwwrules.placement import board_bounds, move_model, place_by_hand, snap_step
+from fwwrules.placement import board_bounds, hand_placement, move_model, snap_step
 
 from .export import PictureExport
 from .text import ui
@@ -150,18 +150,20 @@ class MovablePanel(ControlPanel):
     def _dragged(self, model_id: str, x_mm: float, y_mm: float) -> tuple[float, float]:
         """A motion while dragging: the base moves toward the pointer (on the snap grid when
         ``snap`` is ticked), stops at contact and slides round the touched base (or along the
-        table's edge) with the rest of the motion, at the numbers a file would hold
-        (:func:`fwwrules.placement.place_by_hand`); new scenario, ruling and artists (the
+        table's edge) with the rest of the motion, stops at a solid piece's edge, and stands on
+        a piece once the pointer is over it, at the numbers a file would hold
+        (:func:`fwwrules.placement.hand_placement`); new scenario, ruling and artists (the
         view blits). Returns where it is (mm)."""
         u = self.scenario.unit_mm
-        x, y = place_by_hand(
+        placed = hand_placement(
             self.scenario,
             model_id,
             (x_mm / u, y_mm / u),
             snapped=bool(self.snap.value),
             bounds=self.bounds,
         )
-        self.scenario = move_model(self.scenario, model_id, x, y)
+        x, y = placed.at
+        self.scenario = move_model(self.scenario, model_id, x, y, placed.elevation)
         self._show_position(x, y)  # mid-drag the fields say where the base is drawn
         self._drag_update()
         return (x * u, y * u)

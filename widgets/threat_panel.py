@@ -19,8 +19,8 @@ from fwwrules.draw import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board, u
 from fwwrules.draw.threat import LAYERS, ThreatArtists, draw_threat_map
 from fwwrules.errors import FwwError
 from fwwrules.pieces import RULESET_NAMES
-from fwwrules.placement import place_by_hand
-from fwwrules.threat import ThreatMap, default_area, sides_of
+from fwwrules.placement import hand_placement
+from fwwrules.threat import DEFAULT_BASE_MM, ThreatMap, default_area, sides_of
 
 from . import arguments as args
 from .attack_panel import error_html, move_model
@@ -76,7 +76,7 @@ class ThreatPanel(ControlPanel):
         self.step = step
         # The grid stays put while models move (the default area follows the contents).
         u = scenario.unit_mm
-        b = base if base is not None else 32.0 / u
+        b = base if base is not None else DEFAULT_BASE_MM / u
         self.area = area if area is not None else default_area(scenario, b)
         self.result: ThreatMap | None = None
         self.error: str | None = None
@@ -246,13 +246,14 @@ class ThreatPanel(ControlPanel):
 
     def _dragged(self, model_id: str, x_mm: float, y_mm: float) -> tuple[float, float]:
         """While dragging only the base moves (the map follows on release), placed as in the
-        other panels (:func:`fwwrules.placement.place_by_hand`: snapped when ``snap`` is
+        other panels (:func:`fwwrules.placement.hand_placement`: snapped when ``snap`` is
         ticked, stopped at contact, at the file's precision). Returns where it is (mm)."""
         u = self.scenario.unit_mm
-        x, y = place_by_hand(
+        placed = hand_placement(
             self.scenario, model_id, (x_mm / u, y_mm / u), snapped=bool(self.snap.value)
         )
-        self.scenario = move_model(self.scenario, model_id, x, y)
+        x, y = placed.at
+        self.scenario = move_model(self.scenario, model_id, x, y, placed.elevation)
         update_board(self.board, self.scenario, lang=self.lang.value)
         return (x * u, y * u)
 

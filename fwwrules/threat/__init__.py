@@ -25,11 +25,11 @@ summary from the catalogue). The vector kernels live in the geometry layer
 
 from __future__ import annotations
 
-from .compute import Query, choose, with_model
+from .compute import Query, with_model
 from .document import THREAT_FORMAT, ThreatDocument, json_schema
 from .map import ThreatCell, ThreatMap, threat_map
 from .positions import DEFAULT_BASE_MM, DEFAULT_STEP_MM, default_area, sides_of
-from .shooter import NO_REASON, weapon_indices
+from .shooter import NO_REASON, choose, weapon_indices
 from .text import summary_text, title
 
 __all__ = [

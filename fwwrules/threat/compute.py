@@ -13,25 +13,35 @@ Boundary cases
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from ..attack import ruling
 from ..board import size_class
 from ..cache import Moved
-from ..close_combat import SHOOT_INTO_MODIFIER
-from ..constants import LENGTH_EPSILON_MM, THREAT_SURE_MARGIN_MM
+from ..checks import checked, mark_checked
+from ..constants import THREAT_BUDGET_S, THREAT_SURE_MARGIN_MM
 from ..data import Scenario
-from ..engagement import engagements
+from ..engagement import engagements, in_contact_v
 from ..errors import QueryError
 from ..geometry import prepared_for
 from ..kernels import Array, BoolArray, segment_point_distance
 from ..pieces import Model
-from .positions import placeable, standing_height
-from .shooter import NO_REASON, Clauses, Layers, Target, shooter_layer, weapon_indices
+from ..placement import placeable_v, standing_height_v
+from ..rulesets import ruleset
+from ..thresholds import contact_reach
+from .cost import TooCostly, exact_seconds, load_of
+from .shooter import (
+    NO_REASON,
+    Clauses,
+    Layers,
+    Target,
+    choose,
+    shooter_layer,
+    stood_on_groups,
+    weapon_indices,
+)
 
 _DELTA = THREAT_SURE_MARGIN_MM
 
@@ -78,25 +88,13 @@ def with_model(scenario: Scenario, model: Model) -> Scenario:
     """
     if any(m.id == model.id for m in scenario.models):
         raise QueryError(f"model id {model.id!r} is already taken")
+    checked(scenario)  # once per scenario: a look-up after the first
     # what every position shares, computed once on the scenario without the target
     engagements(scenario)
     prepared_for(scenario.derived)
     out = dataclasses.replace(scenario, models=(*scenario.models, model))
     out.derived.carry_moved(scenario.derived, Moved(scenario, out, frozenset({model.id})))
-    return out
-
-
-def choose(rulings: Sequence[Any]) -> int:
-    """Which of a shooter's rulings (one per weapon, in ``weapons_of`` order) a cell reports:
-    the allowed one with the highest ``skill.target`` (ties: the first), else the first."""
-    best, best_value = 0, None
-    for i, r in enumerate(rulings):
-        if not r.allowed:
-            continue
-        value = r.skill.target if r.skill.target is not None else -(10**9)
-        if best_value is None or value > best_value:
-            best, best_value = i, value
-    return best
+    return mark_checked(out)  # the map placed the target by its own rule (positions.placeable)
 
 
 def _exact_cell(scn: Scenario, q: Query, j: int, i: int, cells: tuple[Layers, Clauses]) -> None:
@@ -114,6 +112,21 @@ def _exact_cell(scn: Scenario, q: Query, j: int, i: int, cells: tuple[Layers, Cl
     out.covered[i, j] = bool(r.cover) if r.allowed else False
     out.reason[i, j] = NO_REASON if r.allowed else clauses.code(r.not_allowed[0])
     out.exact[i, j] = True
+
+
+def _afford(scenario: Scenario, q: Query, hard: BoolArray) -> None:
+    """Raise :class:`~fwwrules.threat.cost.TooCostly` when the fast path (done) and the
+    rulings it left (one per cell and weapon the cell may report) exceed the budget."""
+    rulings = 0
+    for j, sid in enumerate(q.shooters):
+        cells = int(hard[:, j].sum())
+        if cells:
+            weapons = scenario.weapons_of(scenario.model(sid))
+            rulings += cells * len(weapon_indices(weapons, q.weapon))
+    n, load = hard.shape[0], load_of(scenario, len(q.shooters))
+    seconds = exact_seconds(load, n, rulings)
+    if seconds > THREAT_BUDGET_S:
+        raise TooCostly(n, rulings, seconds, load.seconds(0))
 
 
 def _start(n: int, k: int, only: BoolArray | None, prior: Computed | None) -> Layers:
@@ -140,7 +153,7 @@ def _contacts(
     engaged (``melee.shoot-into``: the modifier only; the numbers do not change the cell)."""
     board = scenario.board
     rt = q.base * scenario.unit_mm / 2
-    touch_limit = board.contact_tolerance + LENGTH_EPSILON_MM
+    touch_limit = contact_reach(board.contact_tolerance)
     probe = q.target_at(0.0, 0.0)
     n = len(px)
     unsure = np.zeros(n, dtype=bool)
@@ -148,11 +161,10 @@ def _contacts(
     touching: dict[str, BoolArray] = {}
     for m in scenario.models:
         mg = board.models[m.id]
-        gap = np.hypot(px - mg.disc.x, py - mg.disc.y) - mg.disc.r - rt
+        gap, touch = in_contact_v(scenario, m.id, px, py, rt, elev_mm)
         if not (gap <= touch_limit + _DELTA).any():
             continue
         unsure |= np.abs(gap - touch_limit) <= _DELTA
-        touch = gap <= touch_limit
         ground_both = (elev_mm == 0.0) & (mg.elevation == 0.0)
         unsure |= touch & (~ground_both | (mg.size == "huge"))
         touching[m.id] = touch
@@ -176,8 +188,8 @@ def compute(
     n, k = len(pts), len(q.shooters)
     px, py = pts[:, 0] * u, pts[:, 1] * u
     rt = q.base * u / 2
-    elev_mm = standing_height(scenario, px, py)
-    where = placeable(scenario, px, py, rt, elev_mm)
+    elev_mm = standing_height_v(scenario.board, px, py)
+    where = placeable_v(scenario.board, px, py, rt, elev_mm)
     clauses = Clauses(prior.clauses if prior is not None and only is not None else ("",))
     out = _start(n, k, only, prior)
     if prior is None or only is None:
@@ -194,14 +206,17 @@ def compute(
         m = scenario.model(model_id)
         return touching.get(model_id, nobody) & scenario.opposing(probe, m)
 
-    into = np.where(engaged, SHOOT_INTO_MODIFIER[q.rules], 0).astype(np.int32)
-    target = Target(px, py, rt, elev_mm, size_class(2 * rt), into, engaged_with)
+    into = np.where(engaged, ruleset(q.rules).shoot_into_modifier, 0).astype(np.int32)
+    stood = stood_on_groups(scenario.board, px, py, where)
+    target = Target(px, py, rt, elev_mm, size_class(2 * rt), into, engaged_with, stood)
     for j, sid in enumerate(q.shooters):
         if sid in touching:
             hard[live & touching[sid] & only[:, j], j] = True
         mine = live & only[:, j] & ~hard[:, j]
         if mine.any():
             shooter_layer(scenario, sid, j, target, mine, (out, clauses, hard), q.weapon)
+    if prior is None:  # a whole map: the exact path is counted before any of it runs
+        _afford(scenario, q, hard)
     # The exact path: fwwrules.ruling on the scenario with the target added.
     for i in np.flatnonzero(hard.any(axis=1)).tolist():
         model = q.target_at(float(pts[i, 0]), float(pts[i, 1]), float(elev_mm[i] / u))
@@ -228,7 +243,7 @@ def affected(old: Scenario, new: Scenario, moved: set[str], q: Query, pts: Array
     for j, sid in enumerate(q.shooters):
         if sid in whole:
             only[:, j] = True
-    reach_contact = rt + new.contact_tolerance_mm + 1.0
+    reach_contact = rt + contact_reach(new.contact_tolerance_mm) + 1.0
     for mid in whole:
         for scn in (old, new):
             d = scn.board.models[mid].disc

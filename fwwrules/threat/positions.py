@@ -7,11 +7,13 @@ Boundary cases
   given ``area`` (default: the table, or every base and piece plus one target base) with
   cells of ``step``; positions are the cell centres, the grid centred on the area.
 * **Standing** (``elevation.standing-on``): the model stands on the ground, or, when its
-  centre lies on pieces with a height (outline included), on top of the highest of them.
-* **Unplaceable**: the base would overlap another model's base on the same level by more than
-  the contact tolerance, or would reach more than the contact tolerance into a ``blocking``
-  or ``dense-area`` piece (declared kind) it does not stand on. A base exactly touching a
-  piece or a base is placeable.
+  centre lies on pieces with a height (outline included), on top of the highest of them
+  (:func:`fwwrules.placement.standing_height_v`).
+* **Unplaceable**: where the placement rule refuses the base
+  (:func:`fwwrules.placement.placeable_v`, the rule ``fwwrules check`` applies): overlapping
+  a base on its level, or a ``blocking`` or ``cover`` piece it does not stand on, by more than
+  the contact tolerance, or lower than the top of the piece its centre lies on. A base exactly
+  touching a piece or a base is placeable.
 """
 
 from __future__ import annotations
@@ -19,18 +21,16 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import shapely
-from shapely.geometry.base import BaseGeometry
 
 from ..arguments import number
-from ..constants import LENGTH_EPSILON_MM, MAX_THREAT_POSITIONS
+from ..constants import MAX_THREAT_POSITIONS, NORMAL_BASE_MM
 from ..data import Scenario
 from ..errors import QueryError
-from ..kernels import Array, BoolArray, IndexArray
+from ..kernels import Array
 from ..pieces import Bounds
 from .cost import Load, too_costly
 
-DEFAULT_BASE_MM = 32.0
+DEFAULT_BASE_MM = NORMAL_BASE_MM
 """The target's base when none is given: the rulebook's Normal base."""
 
 DEFAULT_STEP_MM = 6.35
@@ -134,49 +134,3 @@ def _positions(w: float, h: float, step: float) -> str:
 def count(length: float, step: float) -> int:
     """Grid cells of ``step`` along ``length`` (at least one)."""
     return max(1, math.floor(length / step + 1e-9))
-
-
-def standing_height(scenario: Scenario, px: Array, py: Array) -> Array:
-    """``elevation.standing-on``: the height of the highest piece under each centre (0 if none)."""
-    elev = np.zeros(len(px))
-    for t in scenario.board.terrain.values():
-        if t.height is None or t.height <= 0.0:
-            continue
-        on = shapely.intersects_xy(t.polygon, px, py)
-        elev = np.where(on, np.maximum(elev, t.height), elev)
-    return elev
-
-
-def _near_box(geom: BaseGeometry, px: Array, py: Array, reach: float) -> IndexArray:
-    x0, y0, x1, y1 = geom.bounds
-    m = (px >= x0 - reach) & (px <= x1 + reach) & (py >= y0 - reach) & (py <= y1 + reach)
-    return np.flatnonzero(m)
-
-
-def placeable(scenario: Scenario, px: Array, py: Array, rt: float, elev_mm: Array) -> BoolArray:
-    """Where a base of radius ``rt`` (mm) standing at ``elev_mm`` can be placed."""
-    board = scenario.board
-    tol = board.contact_tolerance
-    out = np.ones(len(px), dtype=bool)
-    for mg in board.models.values():
-        d = mg.disc
-        gap = np.hypot(px - d.x, py - d.y) - d.r - rt
-        same = elev_mm == mg.elevation
-        out &= ~(same & (gap < -tol))
-    for t in board.terrain.values():
-        if t.kind not in ("blocking", "dense-area"):
-            continue
-        idx = _near_box(t.polygon, px, py, rt)
-        if not len(idx):
-            continue
-        if t.height is not None and t.height > 0.0:
-            stands = (t.height <= elev_mm[idx] + LENGTH_EPSILON_MM) & shapely.intersects_xy(
-                t.polygon, px[idx], py[idx]
-            )
-        else:
-            stands = np.zeros(len(idx), dtype=bool)
-        dist = shapely.distance(t.polygon, shapely.points(px[idx], py[idx]))
-        inside = shapely.contains_xy(t.polygon, px[idx], py[idx])
-        overlap = (inside | (dist < rt - tol)) & ~stands
-        out[idx[overlap]] = False
-    return out

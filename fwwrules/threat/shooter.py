@@ -10,24 +10,28 @@ the exact path (:func:`fwwrules.ruling` on the scenario with the target added).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from ..attack import ranged_skill
+from ..board import Board
 from ..constants import THREAT_SURE_MARGIN_MM
 from ..cover import CoverPositions, cover_layer
 from ..data import Scenario
-from ..elevation import pieces_under
+from ..elevation import standing_exclusions
 from ..engagement import engagements
 from ..kernels import Array, BoolArray, Fan
 from ..los import SightPositions
 from ..pieces import Weapon
+from ..placement import SOLID_KINDS, centres_on
 from ..ranges import band_limits, range_bands
 from ..rulings import add_modifiers
-from ..terrain import shot_kinds
-from ..thresholds import reaches_ruler
+from ..terrain import shot_kinds_pair
+from ..thresholds import levels_apart
 from .sight import sight_layer
 
 _DELTA = THREAT_SURE_MARGIN_MM
@@ -74,7 +78,9 @@ class Layers:
 @dataclass(frozen=True, slots=True, eq=False)
 class Target:
     """The target at every position: centres and standing height (mm), base radius and size,
-    the shoot-into modifier where it is engaged, and where it would be engaged with a model."""
+    the shoot-into modifier where it is engaged, where it would be engaged with a model, and
+    the positions grouped by the solid pieces without a height it stands on there
+    (:func:`stood_on_groups`, once for every shooter)."""
 
     px: Array
     py: Array
@@ -83,6 +89,45 @@ class Target:
     size: str
     into: IntArray
     engaged_with: Callable[[str], BoolArray]
+    stood: Mapping[frozenset[str], BoolArray]
+
+
+def best_weapon(
+    targets: Sequence[NDArray[np.int_]], allowed: Sequence[BoolArray]
+) -> tuple[NDArray[np.intp], BoolArray]:
+    """Which weapon a cell reports, for many positions at once (arrays) or one (0-d arrays):
+    of the weapons (in ``weapons_of`` order) whose attack is ``allowed``, the one with the
+    highest skill target (ties: the first); where none is allowed, the first. Returns the
+    index into the weapons given and whether any is allowed. :func:`choose` is its one-cell
+    case, on rulings.
+
+    >>> import numpy as np
+    >>> which, ok = best_weapon([np.array([5, 5, 9]), np.array([7, 5, 2])],
+    ...                         [np.array([True, True, False]), np.array([True, True, False])])
+    >>> which.tolist(), ok.tolist()
+    ([1, 0, 0], [True, True, False])
+    """
+    shape = np.broadcast(*targets, *allowed).shape if targets else ()
+    best = np.full(shape, np.iinfo(np.int64).min, dtype=np.int64)
+    which = np.zeros(shape, dtype=np.intp)
+    for k, (value, ok) in enumerate(zip(targets, allowed, strict=True)):
+        better = ok & (np.asarray(value, dtype=np.int64) > best)
+        best = np.where(better, value, best)
+        which = np.where(better, k, which)
+    return which, np.asarray(best > np.iinfo(np.int64).min)
+
+
+def choose(rulings: Sequence[Any]) -> int:
+    """Which of a shooter's rulings (one per weapon, in ``weapons_of`` order) a cell reports:
+    the allowed one with the highest ``skill.target`` (ties: the first), else the first
+    (:func:`best_weapon` at one position)."""
+    if not rulings:
+        return 0
+    targets = [
+        np.asarray(r.skill.target if r.skill.target is not None else -(10**9)) for r in rulings
+    ]
+    which, _ = best_weapon(targets, [np.asarray(bool(r.allowed)) for r in rulings])
+    return int(which)
 
 
 def weapon_indices(weapons: Sequence[Weapon], choice: str) -> tuple[int, ...]:
@@ -154,7 +199,7 @@ def _in_range(
         if w.min_range is not None:
             lo = scenario.length_mm(w.min_range)
             unsure |= d - c.r - t.rt <= lo + 2 * t.rt + _DELTA
-        has_skill = model.skills.get(w.type) is not None
+        has_skill = ranged_skill(model, w)[1] is not None
         if wi == which[0]:
             if not has_skill:
                 first_reason[:] = clauses.code("ranged.skill")
@@ -206,12 +251,42 @@ def shooter_layer(
     mg = scenario.board.models[sid]
     orange, rtol = scenario.ruler_mm("orange"), scenario.ruler_tolerance_mm
     diff = mg.elevation - t.elev_mm
-    elevated = reaches_ruler(diff, orange, rtol) | reaches_ruler(-diff, orange, rtol)
+    elevated = levels_apart(diff, orange, rtol) | levels_apart(-diff, orange, rtol)
     flat_bad = need & ((t.elev_mm > 0.0) | elevated)
     hard[flat_bad, j] = True
     need &= ~flat_bad
     if need.any():
         _attack(scenario, sid, j, t, need, usable, (out, hard))
+
+
+def stood_on_groups(
+    board: Board, px: Array, py: Array, need: BoolArray
+) -> dict[frozenset[str], BoolArray]:
+    """The positions of ``need`` grouped by the solid pieces without a height their centre
+    lies on (``elevation.standing-on`` by :mod:`fwwrules.placement`: a base there stands on
+    them, at any elevation); the group of no piece holds the positions on none. The groups
+    part ``need``: each position is looked at once, with the pieces it stands on left out."""
+    pieces = [
+        t for t in board.terrain.values() if t.kind in SOLID_KINDS and not (t.height or 0.0) > 0.0
+    ]
+    ons = [centres_on(t, px, py) & need for t in pieces]
+    hit = [k for k, on in enumerate(ons) if on.any()]
+    out: dict[frozenset[str], BoolArray] = {}
+    if len(hit) > 62:  # more pieces than bits: the rows of pieces themselves, sorted
+        rows = np.stack([ons[k] for k in hit], axis=1)
+        codes, index = np.unique(rows, axis=0, return_inverse=True)
+        for g, row in enumerate(codes):
+            stood = frozenset(pieces[hit[k]].id for k in np.flatnonzero(row))
+            out[stood] = need & (index.reshape(-1) == g)
+        return out
+    # the pieces under each position as one integer (bit b: the b-th piece hit)
+    code = np.zeros(len(px), dtype=np.int64)
+    for b, k in enumerate(hit):
+        code |= ons[k].astype(np.int64) << b
+    for value in np.unique(code[need]).tolist():
+        stood = frozenset(pieces[hit[b]].id for b in range(len(hit)) if value >> b & 1)
+        out[stood] = need & (code == value)
+    return out
 
 
 def _attack(
@@ -230,30 +305,39 @@ def _attack(
     board = scenario.board
     model = scenario.model(sid)
     c = board.models[sid].disc
-    target_huge = t.size == "huge"
-    excluded = set(pieces_under(scenario, sid))
-    huge = board.models[sid].size == "huge" or target_huge
-    kinds = shot_kinds(board, huge=huge, elevated_kind={}, excluded=excluded)
+    excluded, out_of_sight = standing_exclusions(scenario, (sid,))
     fan = Fan(c.x, c.y, t.px, t.py)
-    sight = sight_layer(SightPositions(scenario, sid, c, t.rt, kinds), fan, t.px, t.py, need)
-    if sight is None:
-        hard[need, j] = True
+    visible = np.zeros(len(t.px), dtype=bool)
+    cover_kinds = None
+    # elevation.standing-on: the solid pieces without a height the target stands on block no
+    # line of sight to it, so each group of positions on the same pieces is looked at once,
+    # without them (the positions on no piece with the whole board)
+    for stood, group in t.stood.items():
+        again = group & need
+        if not again.any():
+            continue
+        kinds, cover_kinds = shot_kinds_pair(
+            board,
+            attacker_huge=board.models[sid].size == "huge",
+            target_huge=t.size == "huge",
+            elevated_kind={},
+            excluded=excluded,
+            out_of_sight=out_of_sight | stood,
+        )
+        sight = sight_layer(SightPositions(scenario, sid, c, t.rt, kinds), fan, t.px, t.py, again)
+        if sight is None:
+            hard[again, j] = True
+        else:
+            visible |= sight[0] & again
+    if cover_kinds is None or not visible.any():
         return
-    visible, _ = sight
-    # terrain.kinds: a piece's Huge variant decides its cover only when the target is Huge
-    cover_kinds = shot_kinds(board, huge=target_huge, elevated_kind={}, excluded=excluded)
     where = CoverPositions(scenario, model, c, t.rt, fan, visible, t.engaged_with)
     cover = cover_layer(where, cover_kinds, skip=(sid,))
     hard[cover.unsure, j] = True
     ok = visible & ~cover.unsure
-    best_value = np.full(len(t.px), -(10**9))
-    best_index = np.zeros(len(t.px), dtype=np.int16)
-    for wi, w, ir in usable:
-        value = int(model.skills[w.type])
-        better = ok & ir & (value > best_value)
-        best_value = np.where(better, value, best_value)
-        best_index = np.where(better, wi, best_index)
-    allowed = ok & (best_value > -(10**9))
+    values = [np.full(len(t.px), ranged_skill(model, w)[1] or 0) for _, w, _ in usable]
+    which, allowed = best_weapon(values, [ok & ir for _, _, ir in usable])
+    best_index = np.asarray([wi for wi, _, _ in usable], dtype=np.int16)[which]
     by_clause: dict[str, IntArray] = {}
     add_modifiers(by_clause, cover.modifiers.items())
     add_modifiers(by_clause, [("melee.shoot-into", t.into)])

@@ -1,0 +1,1244 @@
+"""How close is the call: how far the attacker or the target must move before a ruling changes.
+
+A ruling's *margin* is the smallest distance that one of its two models (the attacker, or the
+target when it is a model), moved alone in the table's plane (terrain, every other model and
+its own elevation fixed), must travel before anything a player acts on changes: whether the
+attack is allowed, the line of sight, the range bands, each cover source and its modifier, the
+armor, close combat or not, the skill modifiers, the effect dice, the Armor-die numbers of a
+shot into a melee. Its *margins* are the same per decision: the line of sight, each band's end,
+each piece's cover, each base contact. The results are :mod:`fwwrules.closeness` records.
+
+How each is found
+-----------------
+Every decision changes where the moving centre crosses a boundary that the geometry gives
+in closed form; the nearest point of each boundary is a *candidate*:
+
+* range bands and the minimum range (``ranged.range``, ``ranged.min-range``): circles round the
+  other model's centre (a distance difference: the base's nearest or farthest point at the
+  band's end plus the ruler tolerance), exact;
+* base contacts (``melee.engaged``, and through it outnumbering, shooting into a melee, the
+  Huge model's engaged exception): circles of the sum of the radii plus the contact tolerance,
+  exact (the tolerance minus the gap, or the gap minus the tolerance);
+* the Line of Cover (``cover.*``): rays from the fixed end of the line through each corner of a
+  piece that the line could graze (a corner with the piece on one side of the line), rays
+  tangent to other bases, the outlines of pieces (the moving centre stepping onto one), and
+  the distance at which a piece touches the shooter (``cover.shooter-contact``);
+* the line of sight (``ranged.los*``): lines through a blocker's corner tangent to the other
+  base (the edge of the corner's shadow) and lines through two corners on opposite sides (a gap
+  between two blockers closing), each moved out by the moving base's radius on either side,
+  and circles of that radius round each corner (the grazed corner is a tangent); tangents to
+  Huge bases likewise;
+* elevation: distances to Significant Edges and to cover at Orange plus the ruler tolerance.
+
+A candidate counts only once a full exact ruling (:func:`fwwrules.ruling`) a hair
+(:data:`~fwwrules.constants.MARGIN_PROBE_MM`) past it says something changed. Candidates are
+confirmed nearest first, so the first confirmed one is the margin (``method: exact``). Where the
+nearest point of a boundary is a place the moved model cannot stand (the placement rule: a
+base overlapping another base on its level, or a solid piece it does not stand on, by more than
+the contact tolerance; off the table), the boundary is searched for the nearest place it can
+stand (sampled every :data:`~fwwrules.constants.MARGIN_SEARCH_STEP_MM`, bisected to
+:data:`~fwwrules.constants.MARGIN_PRECISION_MM`; ``method: search`` with that precision): a
+place nobody can stand on is not a change of the ruling. Clashes the model already has where
+it stands are not held against it.
+
+Boundary cases
+--------------
+* The margin is a boundary: moving the model exactly that far may keep the ruling (a gap of
+  exactly the contact tolerance is contact), moving it any farther that way changes it.
+* A ruling that does not change while either model moves up to
+  :data:`~fwwrules.constants.MARGIN_RADIUS_MM` (2″) says so (``mm`` is ``None``).
+* A refused attack presents no cover, armor or dice, so only the facts it keeps (allowed, line
+  of sight, range, close combat) are compared while either ruling is refused.
+* A target that is a terrain piece or a point does not move; only the attacker does.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+import shapely
+from numpy.typing import NDArray
+from shapely.geometry import Point, Polygon
+from shapely.geometry.base import BaseGeometry
+
+from .board import Board, Disc
+from .closeness import Decision, Flip, Margin, Margins, Method
+from .constants import (
+    BOUNDARY_TOLERANCE_MM,
+    LENGTH_EPSILON_MM,
+    MARGIN_PRECISION_MM,
+    MARGIN_PROBE_MM,
+    MARGIN_RADIUS_MM,
+    MARGIN_SEARCH_STEP_MM,
+    MAX_MARGIN_PROBES,
+)
+from .context import AttackContext
+from .data import Scenario
+from .elevation import compass, significant_edges
+from .engagement import same_level
+from .los import huge_blocks
+from .placement import clashes_at, move_model, placeable_v
+from .ranges import band_limits, min_range_mm
+from .refs import ModelRef, PieceRef, TerrainRef
+from .rulings import AttackRuling, CoverEntry, IgnoredEntry
+from .terrain import merged
+from .thresholds import contact_reach
+
+Point2 = tuple[float, float]
+Array = NDArray[np.float64]
+BoolArray = NDArray[np.bool_]
+Probe = Callable[[Scenario], AttackRuling]
+"""A full exact ruling of the same query on a scenario where one model moved."""
+
+
+# --- what a player acts on: a ruling's outcome, and what changed ------------------------------
+
+
+def outcome(r: AttackRuling) -> dict[str, object]:
+    """The fields of a ruling a player acts on, by key: ``allowed``, ``kind``, ``los``,
+    ``bands``, and (kept only when the attack is allowed, as the ruling presents them only
+    then) ``cover:<source>``, ``armor``, ``dice``, ``skill``, ``mod:<clause>``, ``into``."""
+    out: dict[str, object] = {
+        "allowed": (r.allowed, r.not_allowed),
+        "kind": r.kind,
+        "los": r.line_of_sight,
+        "bands": None if r.range is None else (r.range.bands, r.range.band),
+    }
+    if not r.allowed:
+        return out
+    out["armor"] = (r.armor.bonus, r.armor.boost)
+    out["dice"] = tuple(sorted((c, n) for c, n in r.effect_dice.items() if n))
+    out["skill"] = (r.skill.icon, r.skill.value)
+    out["into"] = None if r.into_melee is None else (r.into_melee.modifier, r.into_melee.numbers)
+    for c in r.cover:
+        out[f"cover:{c.source}"] = (c.clause, c.modifier)
+    for clause, value in r.modifiers.items():
+        out[f"mod:{clause}"] = value
+    return out
+
+
+_FIELD_CLAUSE = {
+    "kind": "melee.engaged",
+    "los": "ranged.los",
+    "bands": "ranged.range",
+    "armor": "cover.armor",
+    "into": "melee.shoot-into",
+}
+_DICE_CLAUSES = ("melee.outnumbered", "melee.charge-bonus", "melee.strength", "ranged.range")
+
+
+def changed(a: AttackRuling, oa: Mapping[str, object], b: AttackRuling) -> tuple[str, ...]:
+    """The clause ids whose decisions differ between ruling ``a`` (outcome ``oa``) and ``b``;
+    empty when nothing a player acts on changed."""
+    ob = outcome(b)
+    if oa == ob:
+        return ()
+    keys = [k for k in dict.fromkeys([*oa, *ob]) if oa.get(k) != ob.get(k)]
+    both = a.allowed and b.allowed
+    if not both:  # a refused attack presents only its facts
+        keys = [k for k in keys if k in ("allowed", "kind", "los", "bands")]
+    out: list[str] = []
+    for k in keys:
+        if k == "allowed":
+            out.extend(sorted(set(a.not_allowed) ^ set(b.not_allowed)))
+        elif k in _FIELD_CLAUSE:
+            out.append(_FIELD_CLAUSE[k])
+        elif k.startswith("cover:") and both:
+            entry = oa.get(k) or ob.get(k)
+            out.append(str(entry[0]) if isinstance(entry, tuple) else "cover.line")
+        elif k.startswith("mod:") and both:
+            out.append(k[4:])
+        elif k in ("dice", "skill") and both:
+            diff = {r.clause for r in a.reasons} ^ {r.clause for r in b.reasons}
+            out.extend(c for c in _DICE_CLAUSES if c in diff)
+    if "ranged.range" in out and "ranged.min-range" in out:
+        out.remove("ranged.range")
+    return tuple(dict.fromkeys(out)) or ("ranged.skill",)
+
+
+# --- candidates: boundaries in closed form ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Curve:
+    """A boundary the moving centre crosses: a line (``origin`` and unit ``way``) or a circle
+    (``origin`` its centre, ``radius``)."""
+
+    origin: Point2
+    way: Point2 = (0.0, 0.0)
+    radius: float | None = None
+
+    def sample(self, p0: Point2, foot: Point2, reach: float, step: float) -> Array:
+        """Points of the curve within ``reach`` of ``p0``, every ``step`` mm from ``foot`` (the
+        nearest point) outward, nearest first (an ``(n, 2)`` array)."""
+        if self.radius is None:
+            off = math.dist(p0, foot)
+            half = math.sqrt(max(reach * reach - off * off, 0.0))
+            n = int(half // step)
+            t = np.concatenate([[0.0], np.repeat(np.arange(1, n + 1) * step, 2)])
+            t[2::2] *= -1.0
+            return np.column_stack((foot[0] + t * self.way[0], foot[1] + t * self.way[1]))
+        cx, cy = self.origin
+        rho = self.radius
+        d0 = math.dist(p0, self.origin)
+        if rho <= 0.0 or d0 <= 0.0:
+            return np.array([foot])
+        cos_max = (d0 * d0 + rho * rho - reach * reach) / (2.0 * d0 * rho)
+        span = math.pi if cos_max <= -1.0 else math.acos(min(max(cos_max, -1.0), 1.0))
+        n = int(span * rho // step)
+        a0 = math.atan2(foot[1] - cy, foot[0] - cx)
+        k = np.concatenate([[0.0], np.repeat(np.arange(1, n + 1) * (step / rho), 2)])
+        k[2::2] *= -1.0
+        return np.column_stack((cx + rho * np.cos(a0 + k), cy + rho * np.sin(a0 + k)))
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A place where a decision may change: ``mover``'s centre moved to ``point`` (mm),
+    ``distance`` from where it stands along unit ``direction``. ``decision``, ``clause``,
+    ``source``: what may change (``change``, ``params``: the phrase when the family knows it);
+    ``at`` the pinch point; ``curve`` the boundary it lies on (for the search when the model
+    cannot stand at ``point``)."""
+
+    mover: str
+    point: Point2
+    distance: float
+    direction: Point2
+    decision: Decision
+    clause: str
+    source: PieceRef | None = None
+    at: Point2 | None = None
+    change: str = ""
+    params: Mapping[str, Any] = field(default_factory=dict)
+    curve: Curve | None = None
+    method: Method = "exact"
+    precision: float = 0.0
+
+    def probe_point(self) -> Point2:
+        """Where the ruling is asked: a hair past ``point`` along ``direction``."""
+        d = self.distance + MARGIN_PROBE_MM
+        p0 = (self.point[0] - self.distance * self.direction[0],
+              self.point[1] - self.distance * self.direction[1])  # fmt: skip
+        return (p0[0] + d * self.direction[0], p0[1] + d * self.direction[1])
+
+
+@dataclass(frozen=True, slots=True)
+class Mover:
+    """A model that may move: id, centre and radius (mm), and the fixed other end of its
+    shot: the other model's base (``other``: a disc, radius 0 for a point) or a terrain
+    target's polygon (``other_polygon``), and the Line of Cover's fixed end (``loc_end``)."""
+
+    id: str
+    p0: Point2
+    r: float
+    other: Disc | None
+    other_polygon: Polygon | None
+    loc_end: Point2
+
+
+def _toward(p0: Point2, q: Point2) -> tuple[Point2, float]:
+    """The unit vector from ``p0`` to ``q`` and the distance (``(1, 0)`` for ``q == p0``)."""
+    dx, dy = q[0] - p0[0], q[1] - p0[1]
+    d = math.hypot(dx, dy)
+    return ((dx / d, dy / d) if d > 0.0 else (1.0, 0.0)), d
+
+
+def _along(p0: Point2, way: Point2, distance: float) -> Point2:
+    return (p0[0] + distance * way[0], p0[1] + distance * way[1])
+
+
+def _radial(
+    mover: Mover, centre: Point2, target_d: float, limit: float, **kw: Any
+) -> Candidate | None:
+    """The candidate where ``mover``'s centre is ``target_d`` from ``centre``: along the line
+    of centres, outward or inward (a distance difference, exact); ``None`` beyond ``limit``."""
+    out, d0 = _toward(centre, mover.p0)
+    delta = target_d - d0
+    if target_d < 0.0 or abs(delta) > limit:
+        return None
+    way = out if delta >= 0.0 else (-out[0], -out[1])
+    point = _along(centre, out, target_d)
+    return Candidate(mover.id, point, abs(delta), way, curve=Curve(centre, radius=target_d), **kw)
+
+
+# --- families of candidates -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Threshold:
+    """One comparison of a range rule: the centre distance ``d`` at which it flips, on the
+    base's nearest (``near``) or farthest point; ``inside_keeps`` whether the decision's
+    current side is the inner one; the phrase each way."""
+
+    decision: Decision
+    clause: str
+    band: str | None
+    d: float
+    near: bool
+    out_change: str
+    in_change: str
+
+
+def _thresholds(ctx: AttackContext, ra: float, rt: float) -> list[_Threshold]:
+    """``ranged.range`` and ``ranged.min-range`` as centre distances between attacker and a
+    target of radius ``rt`` (0 for a point): each band's end plus the ruler tolerance."""
+    w, s = ctx.weapon, ctx.scenario
+    if w.type == "melee" or w.short is None:
+        return []
+    short_end, long_end = band_limits(s, w)
+    tol = s.ruler_tolerance_mm
+    out = [
+        _Threshold("band", "ranged.range", "short", short_end + tol + ra + rt, True,
+                   "band-leaves", "band-enters"),
+    ]  # fmt: skip
+    if long_end is not None:
+        out += [
+            _Threshold("band", "ranged.range", "long", short_end + tol + ra - rt, False,
+                       "band-enters", "band-leaves"),
+            _Threshold("band", "ranged.range", "long", long_end + tol + ra + rt, True,
+                       "band-leaves", "band-enters"),
+        ]  # fmt: skip
+    min_end = min_range_mm(s, w)
+    if min_end > 0.0:
+        out.append(
+            _Threshold("min-range", "ranged.min-range", None, min_end - tol + ra - rt, False,
+                       "min-range-outside", "min-range-inside")
+        )  # fmt: skip
+    return out
+
+
+def band_candidates(ctx: AttackContext, movers: Sequence[Mover], limit: float) -> list[Candidate]:
+    """Where a range band's end (or the minimum range) flips: for a model or point target a
+    circle round the other end (exact); for a terrain target the nearest or farthest point
+    of the piece moved to the band's end (confirmed by a ruling)."""
+    shot = ctx.shot
+    if shot.b is None:
+        return _terrain_band_candidates(ctx, movers[0], limit)
+    ra, rt = shot.a.r, shot.b.r
+    out: list[Candidate] = []
+    for mv in movers:
+        assert mv.other is not None
+        centre = (mv.other.x, mv.other.y)
+        d0 = math.dist(mv.p0, centre)
+        toward_target = _toward(shot.a.center, shot.b.center)[0]
+        for th in _thresholds(ctx, ra, rt):
+            outward = th.d >= d0
+            change = th.out_change if outward else th.in_change
+            sign = -1.0 if th.near else 1.0
+            at = _along(shot.b.center, toward_target, sign * rt)
+            params = {"target": ctx.target_ref, "band": th.band}
+            found = _radial(mv, centre, th.d, limit, decision=th.decision, clause=th.clause,
+                            at=at, change=change, params=params)  # fmt: skip
+            if found is not None:
+                out.append(found)
+    return out
+
+
+def _terrain_band_candidates(ctx: AttackContext, mv: Mover, limit: float) -> list[Candidate]:
+    """Band ends for a terrain target: the attacker moved toward or away from the piece's
+    nearest point, or from its farthest corner, by the difference to the band's end."""
+    poly = mv.other_polygon
+    if poly is None:
+        return []
+    ra = mv.r
+    q = _nearest_on(poly, mv.p0)
+    coords = np.asarray(poly.exterior.coords)
+    k = int(np.argmax(np.hypot(coords[:, 0] - mv.p0[0], coords[:, 1] - mv.p0[1])))
+    w = (float(coords[k, 0]), float(coords[k, 1]))
+    out: list[Candidate] = []
+    for th in _thresholds(ctx, ra, 0.0):
+        anchor = q if th.near else w
+        away, d0 = _toward(anchor, mv.p0)
+        delta = th.d - d0
+        if abs(delta) > limit:
+            continue
+        way = away if delta >= 0.0 else (-away[0], -away[1])
+        change = th.out_change if delta >= 0.0 else th.in_change
+        out.append(
+            Candidate(mv.id, _along(mv.p0, way, abs(delta)), abs(delta), way, th.decision,
+                      th.clause, at=anchor, change=change,
+                      params={"target": ctx.target_ref, "band": th.band})
+        )  # fmt: skip
+    return out
+
+
+def _nearest_on(geom: BaseGeometry, p: Point2) -> Point2:
+    """The point of ``geom`` (its outline, for a polygon) nearest ``p``."""
+    line = geom.boundary if isinstance(geom, Polygon) else geom
+    q = line.interpolate(line.project(Point(p)))
+    return (float(q.x), float(q.y))
+
+
+def contact_candidates(
+    ctx: AttackContext, movers: Sequence[Mover], limit: float
+) -> list[Candidate]:
+    """Where a base contact flips (``melee.engaged``): each mover against every other base on
+    its level, at the sum of the radii plus the contact tolerance (exact: the tolerance minus
+    the gap to break a contact, the gap minus the tolerance to make one)."""
+    s = ctx.scenario
+    board = s.board
+    tol = board.contact_tolerance
+    out: list[Candidate] = []
+    for mv in movers:
+        me = s.model(mv.id)
+        for other in s.models:
+            if other.id == mv.id or not same_level(s, me, other):
+                continue
+            d = board.models[other.id].disc
+            reach = mv.r + d.r + tol
+            gap = math.dist(mv.p0, d.center) - mv.r - d.r
+            if abs(gap - tol) > limit:
+                continue
+            way, _ = _toward(d.center, mv.p0)
+            at = _along(d.center, way, d.r + max(gap, 0.0) / 2.0)
+            change = "contact-breaks" if gap <= tol + LENGTH_EPSILON_MM else "contact-made"
+            clause = "melee.engaged" if s.opposing(me, other) else "melee.shoot-into"
+            found = _radial(mv, d.center, reach, limit, decision="contact", clause=clause,
+                            source=ModelRef(other.id), at=at, change=change,
+                            params={"model": mv.id, "other": other.id})  # fmt: skip
+            if found is not None:
+                out.append(found)
+    return out
+
+
+# --- corners: the features a line can graze -----------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Corners:
+    """Corners of pieces as arrays (mm): each corner ``v`` with the corners before and after
+    it on its outline (``prev``, ``nxt``; a segment's end has the other end as both) and the
+    index of its outline (``ring``; corners of one outline may not form a gap)."""
+
+    v: Array
+    prev: Array
+    nxt: Array
+    ring: NDArray[np.int64]
+
+    @classmethod
+    def of(cls, geoms: Iterable[BaseGeometry]) -> Corners:
+        vs: list[Array] = []
+        ps: list[Array] = []
+        ns: list[Array] = []
+        rings: list[NDArray[np.int64]] = []
+        for k, ring in enumerate(_rings(geoms)):
+            vs.append(ring)
+            ps.append(np.roll(ring, 1, axis=0))
+            ns.append(np.roll(ring, -1, axis=0))
+            rings.append(np.full(len(ring), k, dtype=np.int64))
+        if not vs:
+            empty = np.zeros((0, 2))
+            return cls(empty, empty, empty, np.zeros(0, dtype=np.int64))
+        return cls(np.vstack(vs), np.vstack(ps), np.vstack(ns), np.concatenate(rings))
+
+    def within(self, region: BaseGeometry) -> Corners:
+        """The corners inside ``region`` (its outline included): a line that matters near the
+        mover passes only corners between its fixed end and the places the mover can reach."""
+        if not len(self.v):
+            return self
+        keep = shapely.intersects_xy(region, self.v[:, 0], self.v[:, 1])
+        return Corners(self.v[keep], self.prev[keep], self.nxt[keep], self.ring[keep])
+
+    def side(self, way: Array) -> Array:
+        """Per corner and line direction (``way``: one per corner, ``(n, 2)``): +1 when the
+        piece lies left of the line through the corner, -1 right, 0 when it lies on both sides
+        (the line enters the piece there: no graze)."""
+        a = _cross(way, self.prev - self.v)
+        b = _cross(way, self.nxt - self.v)
+        eps = BOUNDARY_TOLERANCE_MM * (1.0 + np.abs(self.v).max(initial=0.0))
+        left = (a >= -eps) & (b >= -eps) & ((a > eps) | (b > eps))
+        right = (a <= eps) & (b <= eps) & ((a < -eps) | (b < -eps))
+        return np.where(left, 1.0, np.where(right, -1.0, 0.0))
+
+
+def _rings(geoms: Iterable[BaseGeometry]) -> Iterator[Array]:
+    """Each outline of the pieces as an array of its corners (no repeated first corner); a
+    segment (a Significant Edge) as its two ends."""
+    for g in geoms:
+        if g.geom_type == "LineString":
+            yield np.asarray(g.coords, dtype=float)[:2]
+        elif g.geom_type in ("Polygon", "MultiPolygon"):
+            for poly in getattr(g, "geoms", (g,)):
+                for ring in (poly.exterior, *poly.interiors):
+                    yield np.asarray(ring.coords, dtype=float)[:-1]
+
+
+def _cross(u: Array, w: Array) -> Array:
+    return np.asarray(u[..., 0] * w[..., 1] - u[..., 1] * w[..., 0])
+
+
+def _unit_rows(w: Array) -> Array:
+    n = np.hypot(w[:, 0], w[:, 1])
+    return np.asarray(w / np.where(n > 0, n, 1.0)[:, None])
+
+
+@dataclass(frozen=True, slots=True)
+class _Lines:
+    """Lines as arrays: a point on each (``o``), its unit direction (``way``), the parameters
+    along it from ``o`` where it starts and stops mattering (``start``, ``stop``: infinite for
+    a ray) and the pinch point."""
+
+    o: Array
+    way: Array
+    start: Array
+    at: Array
+    stop: Array | None = None
+
+    @classmethod
+    def empty(cls) -> _Lines:
+        z = np.zeros((0, 2))
+        return cls(z, z, np.zeros(0), z)
+
+    @property
+    def stops(self) -> Array:
+        return np.full(len(self.o), np.inf) if self.stop is None else self.stop
+
+    @classmethod
+    def join(cls, parts: Sequence[_Lines]) -> _Lines:
+        parts = [p for p in parts if len(p.o)] or [cls.empty()]
+        o, way, start, at = (
+            np.concatenate([getattr(p, f) for p in parts]) for f in ("o", "way", "start", "at")
+        )
+        return cls(o, way, start, at, np.concatenate([p.stops for p in parts]))
+
+
+def line_candidates(
+    mv: Mover,
+    lines: _Lines,
+    limit: float,
+    decision: Decision,
+    clause: str,
+    radius: float | None = None,
+) -> list[Candidate]:
+    """The moving base tangent to each line, on either side (its centre ``radius`` from the
+    line; the mover's radius unless given), where the line matters (past its start): the edge
+    of a shadow or a graze, moved out by the base's radius. ``radius = 0`` (a Line of Cover's
+    end): the centre on the line."""
+    if not len(lines.o):
+        return []
+    r = mv.r if radius is None else radius
+    p0 = np.asarray(mv.p0)
+    normal = np.column_stack((-lines.way[:, 1], lines.way[:, 0]))
+    rel = p0 - lines.o
+    s = np.einsum("ij,ij->i", rel, normal)
+    t = np.einsum("ij,ij->i", rel, lines.way)
+    out: list[Candidate] = []
+    for side in (1.0, -1.0) if r > 0 else (1.0,):
+        delta = side * r - s
+        eps = BOUNDARY_TOLERANCE_MM
+        inside = (t >= lines.start - eps) & (t <= lines.stops + eps)
+        keep = np.flatnonzero((np.abs(delta) <= limit) & inside)
+        for i in keep:
+            d, n = float(delta[i]), (float(normal[i, 0]), float(normal[i, 1]))
+            ways = [(math.copysign(1.0, d) * n[0], math.copysign(1.0, d) * n[1])]
+            if abs(d) <= BOUNDARY_TOLERANCE_MM:  # exactly on it now: either way may flip
+                ways = [n, (-n[0], -n[1])]
+            point = (mv.p0[0] + d * n[0], mv.p0[1] + d * n[1])
+            curve = Curve(point, (float(lines.way[i, 0]), float(lines.way[i, 1])))
+            at = (float(lines.at[i, 0]), float(lines.at[i, 1]))
+            for way in ways:
+                out.append(Candidate(mv.id, point, abs(d), way, decision, clause, at=at,
+                                     curve=curve))  # fmt: skip
+    return out
+
+
+def _tangents_from(v: Array, c: Point2, r: float) -> list[tuple[Array, Array]]:
+    """For each point of ``v`` (``(n, 2)``), the two lines through it tangent to the circle
+    ``(c, r)``: per side, the tangent points and the unit directions from them to ``v``
+    (rows of points inside the circle are NaN). ``r = 0``: the line through ``c``, once."""
+    rel = v - np.asarray(c)
+    dist = np.hypot(rel[:, 0], rel[:, 1])
+    if r <= 0.0:
+        return [(np.tile(np.asarray(c, dtype=float), (len(v), 1)), _unit_rows(rel))]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        alpha = np.arccos(np.where(dist > r, r / dist, np.nan))
+        base = np.arctan2(rel[:, 1], rel[:, 0])
+        out = []
+        for sgn in (1.0, -1.0):
+            ang = base + sgn * alpha
+            touch = np.column_stack((c[0] + r * np.cos(ang), c[1] + r * np.sin(ang)))
+            out.append((touch, _unit_rows(v - touch)))
+    return out
+
+
+def _corner_tangents(corners: Corners, centre: Point2, r: float) -> _Lines:
+    """Lines through each corner tangent to the circle ``(centre, r)`` (through ``centre`` for
+    ``r = 0``) that only graze the corner's piece: the edges of the corners' shadows (for the
+    line of sight) or the rays a Line of Cover grazes a corner along. Each starts at its
+    corner, pointing away from the circle."""
+    parts = []
+    for _touch, way in _tangents_from(corners.v, centre, r):
+        ok = np.isfinite(way).all(axis=1) & (corners.side(np.nan_to_num(way)) != 0)
+        v = corners.v[ok]
+        parts.append(_Lines(v, way[ok], np.zeros(len(v)), v))
+    return _Lines.join(parts)
+
+
+def _polygon_tangents(corners: Corners, poly: Polygon) -> _Lines:
+    """Lines through an obstacle's corner and a corner of a terrain target ``poly`` that graze
+    both (the edges of the corners' shadows seen from the target), pointing away from it."""
+    target = Corners.of([poly])
+    if not len(corners.v) or not len(target.v):
+        return _Lines.empty()
+    n, m = len(corners.v), len(target.v)
+    vi, wi = np.repeat(np.arange(n), m), np.tile(np.arange(m), n)
+    way = _unit_rows(corners.v[vi] - target.v[wi])
+    ok = _sides(corners, vi, way) != 0
+    ok &= _sides(target, wi, way) != 0
+    v = corners.v[vi[ok]]
+    return _Lines(v, way[ok], np.zeros(len(v)), v)
+
+
+def _sides(corners: Corners, idx: NDArray[np.int64], way: Array) -> Array:
+    """:meth:`Corners.side` for corners ``idx`` with one direction each."""
+    sub = Corners(corners.v[idx], corners.prev[idx], corners.nxt[idx], corners.ring[idx])
+    return sub.side(way)
+
+
+def _corner_pairs(corners: Corners, source: Disc, p0: Point2, reach: float) -> _Lines:
+    """Lines through two corners on opposite sides of the line (a gap between two pieces, or
+    across a notch of one, closing) that meet the ``source`` base, within ``reach`` of ``p0``;
+    each points away from the source and starts past both corners."""
+    n = len(corners.v)
+    if n < 2:
+        return _Lines.empty()
+    i, j = np.triu_indices(n, k=1)
+    vi, vj = corners.v[i], corners.v[j]
+    way = _unit_rows(vj - vi)
+    f = np.asarray(source.center)
+    ok = np.abs(_cross(way, f - vi)) <= source.r + BOUNDARY_TOLERANCE_MM
+    ok &= np.abs(_cross(way, np.asarray(p0) - vi)) <= reach
+    i, j, vi, vj, way = i[ok], j[ok], vi[ok], vj[ok], way[ok]
+    same = corners.ring[i] == corners.ring[j]
+    apart = np.ones(len(i), dtype=bool)
+    apart[same] = ~_adjacent(corners, i[same], j[same])
+    i, j, vi, vj, way = i[apart], j[apart], vi[apart], vj[apart], way[apart]
+    sides = _sides(corners, i, way) * _sides(corners, j, way)
+    keep = sides < 0
+    i, vi, vj, way = i[keep], vi[keep], vj[keep], way[keep]
+    back = np.einsum("ij,ij->i", f - vi, way) > 0  # point away from the source
+    way = np.where(back[:, None], -way, way)
+    start = np.maximum(0.0, np.einsum("ij,ij->i", vj - vi, way))
+    at = np.where((start > 0)[:, None], vj, vi)
+    return _Lines(vi, way, start, at)
+
+
+def _adjacent(corners: Corners, i: NDArray[np.int64], j: NDArray[np.int64]) -> BoolArray:
+    """Whether corners ``i`` and ``j`` of one outline are neighbours (their line is an edge)."""
+    same_next = np.all(corners.nxt[i] == corners.v[j], axis=1)
+    same_prev = np.all(corners.prev[i] == corners.v[j], axis=1)
+    return np.asarray(same_next | same_prev)
+
+
+def _disc_tangents(a: Disc, b: Disc) -> _Lines:
+    """The common tangents of two circles (outer and inner), each from its touching point on
+    ``b`` onward, pointing away from ``a``: the edges of the Huge base ``b``'s shadow seen
+    from ``a`` (a Huge base gives the line of sight a round corner)."""
+    dx, dy = b.x - a.x, b.y - a.y
+    dist = math.hypot(dx, dy)
+    if dist <= 0.0:
+        return _Lines.empty()
+    e = (dx / dist, dy / dist)
+    rows: list[tuple[Point2, Point2]] = []
+    for rb in (b.r, -b.r):
+        k = (rb - a.r) / dist
+        if abs(k) > 1.0:
+            continue
+        h = math.sqrt(1.0 - k * k)
+        for sgn in (1.0, -1.0):
+            n = (k * e[0] - sgn * h * e[1], k * e[1] + sgn * h * e[0])
+            on_b = (b.x - rb * n[0], b.y - rb * n[1])
+            way = (-n[1], n[0]) if (-n[1] * dx + n[0] * dy) >= 0 else (n[1], -n[0])
+            rows.append((on_b, way))
+    if not rows:
+        return _Lines.empty()
+    o = np.array([r[0] for r in rows])
+    return _Lines(o, np.array([r[1] for r in rows]), np.zeros(len(rows)), o)
+
+
+@dataclass(frozen=True, slots=True)
+class Sight:
+    """What blocks the line of sight near one mover: the blockers' corners, the Huge bases
+    that block, and the source (the other end) as a base or a terrain piece."""
+
+    corners: Corners
+    huge: tuple[Disc, ...]
+    solids: tuple[BaseGeometry, ...] = ()
+
+
+def sight_of(ctx: AttackContext, region: BaseGeometry) -> Sight:
+    """The line-of-sight blockers of this shot (``ranged.los`` terrain, Huge bases by
+    ``ranged.los.huge``, Significant Edges by ``elevation.edge-blocks-los``) that meet
+    ``region``."""
+    shot, board = ctx.shot, ctx.scenario.board
+    solids = [s.geometry for s in merged(board, shot.kinds, los=True).near(region)]
+    lines = [shapely.LineString([e.a, e.b]) for e in shot.context.los_edges]
+    huge = tuple(
+        mg.disc
+        for mid, mg in board.models.items()
+        if mid not in (shot.attacker_id, shot.target_id)
+        and mg.size == "huge"
+        and huge_blocks(shot.smaller_diameter, 2 * mg.disc.r)
+        and region.distance(Point(mg.disc.x, mg.disc.y)) < mg.disc.r
+    )
+    return Sight(Corners.of([*solids, *lines]).within(region), huge, tuple(solids))
+
+
+def los_candidates(
+    ctx: AttackContext, mv: Mover, sources: Sequence[Disc | Polygon], limit: float
+) -> list[Candidate]:
+    """Where the line of sight between ``mv`` and each source (the other end of the shot, or
+    another model of a melee shot into) may open or close: the mover's base tangent to the edge
+    of a corner's shadow (on either side), to a line closing a gap between two corners, to a
+    Huge base's shadow, or touching a corner (``ranged.los``)."""
+    out: list[Candidate] = []
+    for src in sources:
+        region = _region(src, mv, limit)
+        sight = sight_of(ctx, region)
+        c = sight.corners
+        if isinstance(src, Disc):
+            lines = [
+                _corner_tangents(c, src.center, src.r),
+                _corner_pairs(c, src, mv.p0, limit + mv.r),
+            ]
+            corners = _Lines.join(lines).at
+            for h in sight.huge:
+                lines.append(_disc_tangents(src, h))
+                lines.append(_corner_tangents(c, h.center, h.r))
+        else:
+            lines = [_polygon_tangents(c, src)]
+            corners = lines[0].at
+        out += line_candidates(mv, _Lines.join(lines), limit, "los", "ranged.los")
+        out += _inside_edges(mv, sight, limit)
+        for v in np.unique(corners, axis=0) if len(corners) else ():
+            found = _radial(mv, (float(v[0]), float(v[1])), mv.r, limit, decision="los",
+                            clause="ranged.los", at=(float(v[0]), float(v[1])))  # fmt: skip
+            if found is not None:
+                out.append(found)
+    return out
+
+
+def _inside_edges(mv: Mover, sight: Sight, limit: float) -> list[Candidate]:
+    """The moving base just inside a blocker's edge (a model standing on a blocking piece, or
+    in a dense area): its centre the radius from the edge, inside the piece, where the base
+    leaves or reaches the open ground beyond that edge."""
+    near = [g for g in sight.solids if g.distance(Point(mv.p0)) <= limit + mv.r]
+    if not near:
+        return []
+    c = Corners.of(near)
+    length = np.hypot(*(c.nxt - c.v).T)
+    edges = _Lines(c.v, _unit_rows(c.nxt - c.v), np.zeros(len(c.v)), c.v, length)
+    found = line_candidates(mv, edges, limit, "los", "ranged.los")
+    union = shapely.union_all(near)
+    pts = np.array([f.point for f in found]).reshape(-1, 2)
+    inside = shapely.intersects_xy(union, pts[:, 0], pts[:, 1]) if len(found) else []
+    return [f for f, ok in zip(found, inside, strict=True) if ok]
+
+
+def _region(src: Disc | Polygon, mv: Mover, limit: float) -> BaseGeometry:
+    """The convex hull of the source and every place the mover's base can reach."""
+    here = Point(mv.p0).buffer(limit + mv.r + 1.0, quad_segs=8)
+    there = Point(src.x, src.y).buffer(src.r + 1.0, quad_segs=8) if isinstance(src, Disc) else src
+    return shapely.union(here, there).convex_hull
+
+
+def cover_candidates(ctx: AttackContext, movers: Sequence[Mover], limit: float) -> list[Candidate]:
+    """Where a piece's cover may flip (``cover.*``): the Line of Cover's moving end on a ray
+    from its fixed end through a corner it would graze, or tangent to another base; the moving
+    centre crossing a piece's outline (standing on it, or the line ending inside it); and, for
+    the attacker, a piece coming to touch its base or leaving it (``cover.shooter-contact``)."""
+    shot, board = ctx.shot, ctx.scenario.board
+    out: list[Candidate] = []
+    for mv in movers:
+        reach = Point(mv.p0).buffer(limit + 1.0, quad_segs=8)
+        region = shapely.union(Point(mv.loc_end).buffer(1.0, quad_segs=4), reach).convex_hull
+        pieces = [t for t in board.terrain_near(region) if region.intersects(t.polygon)]
+        geoms: list[BaseGeometry] = [t.polygon for t in pieces]
+        geoms += [s.geometry for s in merged(board, shot.cover_kinds, los=False).near(region)]
+        edges = [shapely.LineString([e.a, e.b]) for e in significant_edges(board)]
+        edges = [e for e in edges if e.intersects(region)] if shot.context.elevated else []
+        rays = [_corner_tangents(Corners.of([*geoms, *edges]).within(region), mv.loc_end, 0.0)]
+        others = [mg.disc for mid, mg in board.models.items()
+                  if mid not in (shot.attacker_id, shot.target_id)]  # fmt: skip
+        xy = np.array([d.center for d in others]).reshape(-1, 2)
+        gaps = shapely.distance(region, shapely.points(xy)) if len(others) else np.zeros(0)
+        for d, gap in zip(others, gaps, strict=True):
+            if gap > d.r:
+                continue
+            for touch, tangent in _tangents_from(np.asarray([mv.loc_end]), d.center, d.r):
+                if np.isfinite(touch).all():
+                    rays.append(_Lines(touch, -tangent, np.zeros(1), touch))
+        out += line_candidates(mv, _Lines.join(rays), limit, "cover", "cover.line", 0.0)
+        for g in [*(t.polygon for t in pieces), *edges]:
+            q = _nearest_on(g, mv.p0)
+            way, dist = _toward(mv.p0, q)
+            if 0.0 < dist <= limit:
+                out.append(Candidate(mv.id, q, dist, way, "cover", "cover.line", at=q))
+        if mv.id == shot.attacker_id:
+            out += _distance_candidates(mv, [(TerrainRef((t.id,)), t.polygon) for t in pieces],
+                                        mv.r + contact_reach(board.contact_tolerance), limit,
+                                        "cover", "cover.shooter-contact")  # fmt: skip
+    return out
+
+
+def _distance_candidates(
+    mv: Mover,
+    pieces: Sequence[tuple[PieceRef, BaseGeometry]],
+    reach: float,
+    limit: float,
+    decision: Decision,
+    clause: str,
+) -> list[Candidate]:
+    """Where the mover's centre comes to ``reach`` from a piece (toward its nearest point) or
+    leaves it (straight away from it): a distance difference, exact for a convex piece and
+    confirmed by a ruling for any."""
+    out: list[Candidate] = []
+    for ref, geom in pieces:
+        d0 = float(geom.distance(Point(mv.p0)))
+        if d0 <= 0.0 or abs(d0 - reach) > limit:
+            continue
+        q = _nearest_on(geom, mv.p0)
+        way, _ = _toward(mv.p0, q)
+        if d0 < reach:
+            way = (-way[0], -way[1])
+        dist = abs(d0 - reach)
+        out.append(Candidate(mv.id, _along(mv.p0, way, dist), dist, way, decision, clause,
+                             source=ref, at=q))  # fmt: skip
+    return out
+
+
+def elevation_candidates(
+    ctx: AttackContext, movers: Sequence[Mover], limit: float
+) -> list[Candidate]:
+    """Where elevation's distances flip: the Elevated model coming within Orange (plus the
+    ruler tolerance) of a Significant Edge or leaving it (``elevation.edge-blocks-los``,
+    ``elevation.edge-cover``), and a piece of cover coming within Orange of the target of an
+    Elevated attacker or leaving it (``elevation.shooter-cover``)."""
+    shot, s = ctx.shot, ctx.scenario
+    sc = shot.context
+    if not sc.elevated:
+        return []
+    orange = s.board.orange_mm + s.ruler_tolerance_mm
+    high = shot.attacker_id if sc.attacker_elevated else shot.target_id
+    out: list[Candidate] = []
+    for mv in movers:
+        if mv.id == high:
+            edges = [(e.ref, shapely.LineString([e.a, e.b])) for e in significant_edges(s.board)]
+            out += _distance_candidates(mv, edges, orange + mv.r, limit, "los",
+                                        "elevation.edge-blocks-los")  # fmt: skip
+        if sc.cover_within is not None and mv.id == shot.target_id:
+            near = Point(mv.p0).buffer(sc.cover_within + mv.r + limit)
+            pieces = [(TerrainRef((t.id,)), t.polygon) for t in s.board.terrain_near(near)]
+            out += _distance_candidates(mv, pieces, sc.cover_within + mv.r, limit, "cover",
+                                        "elevation.shooter-cover")  # fmt: skip
+    return out
+
+
+# --- where a model can stand (the placement rule) ---------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Footing:
+    """Where one model's base may stand, by the placement rule
+    (:func:`fwwrules.placement.placeable_v`, the one definition), at its elevation, on the
+    table when the scenario gives its size. What the model already clashes with where it
+    stands (a base, a piece) is left out: not held against it."""
+
+    model: str
+    board: Board
+    r: float
+    elevation: float
+    skip: frozenset[str]
+    skip_pieces: frozenset[str]
+    table: tuple[float, float] | None
+
+    @classmethod
+    def of(cls, scenario: Scenario, model_id: str) -> Footing:
+        board = scenario.board
+        me = board.models[model_id]
+        here = clashes_at(board, model_id, me.disc.center, me.disc.r, me.elevation)
+        size = scenario.board_size
+        return cls(
+            model_id,
+            board,
+            me.disc.r,
+            me.elevation,
+            frozenset({model_id}) | {c.other.id for c in here if isinstance(c.other, ModelRef)},
+            frozenset(c.other.ids[0] for c in here if isinstance(c.other, TerrainRef)),
+            None if size is None else (size[0] * scenario.unit_mm, size[1] * scenario.unit_mm),
+        )
+
+    def ok(self, pts: Array) -> BoolArray:
+        """Where the base may stand with its centre at each of ``pts`` (mm, ``(n, 2)``)."""
+        px, py = pts[:, 0], pts[:, 1]
+        elev = np.full(len(pts), self.elevation)
+        ok = placeable_v(self.board, px, py, self.r, elev, self.skip, skip_pieces=self.skip_pieces)
+        if self.table is not None:
+            w, h, r, eps = self.table[0], self.table[1], self.r, LENGTH_EPSILON_MM
+            ok &= (px >= r - eps) & (px <= w - r + eps) & (py >= r - eps) & (py <= h - r + eps)
+        return ok
+
+
+def standable(scenario: Scenario, model_id: str, pts: Array) -> BoolArray:
+    """Where ``model_id``'s base may stand with its centre at each of ``pts`` (mm, ``(n, 2)``),
+    by the placement rule (:func:`fwwrules.placement.placeable_v`) at the model's elevation,
+    on the table when the scenario gives its size. What the model already clashes with where
+    it stands is not held against it (:class:`Footing`)."""
+    return Footing.of(scenario, model_id).ok(pts)
+
+
+def _walk(footing: Footing, cand: Candidate, p0: Point2, limit: float) -> Candidate | None:
+    """The nearest place on the candidate's boundary where the mover can stand (sampled every
+    :data:`MARGIN_SEARCH_STEP_MM`, the last step bisected to :data:`MARGIN_PRECISION_MM`), as a
+    candidate found by search; ``None`` when there is none within ``limit``."""
+    curve = cand.curve
+    if curve is None:
+        return None
+    pts = curve.sample(p0, cand.point, limit, MARGIN_SEARCH_STEP_MM)
+    ok = footing.ok(pts)
+    found = np.flatnonzero(ok[1:]) + 1  # the foot itself failed already (a hair past it)
+    if not len(found):
+        return None
+    k = int(found[0])
+    good, bad = pts[k], pts[max(k - 2, 0)]
+    while math.dist(good, bad) > MARGIN_PRECISION_MM:
+        mid = _on_curve(curve, (good + bad) / 2.0)
+        if footing.ok(mid[None, :])[0]:
+            good = mid
+        else:
+            bad = mid
+    way, dist = _toward(p0, (float(good[0]), float(good[1])))
+    if dist > limit:
+        return None
+    return replace(cand, point=(float(good[0]), float(good[1])), distance=dist, direction=way,
+                   method="search", precision=MARGIN_PRECISION_MM)  # fmt: skip
+
+
+def _on_curve(curve: Curve, p: Array) -> Array:
+    """``p`` put back on a circle (a midpoint of a chord lies inside it); a line keeps it."""
+    if curve.radius is None:
+        return p
+    c = np.asarray(curve.origin)
+    d = p - c
+    n = float(np.hypot(d[0], d[1]))
+    return c + d * (curve.radius / n) if n > 0 else p
+
+
+def stand_where_possible(
+    scenario: Scenario, movers: Sequence[Mover], cands: list[Candidate], limit: float
+) -> list[Candidate]:
+    """The candidates whose probe point the mover can stand at, and for the others the
+    nearest place on the same boundary where it can (:func:`_walk`)."""
+    out: list[Candidate] = []
+    for mv in movers:
+        mine = [c for c in cands if c.mover == mv.id]
+        if not mine:
+            continue
+        footing = Footing.of(scenario, mv.id)
+        ok = footing.ok(np.array([c.probe_point() for c in mine]))
+        for cand, good in zip(mine, ok, strict=True):
+            if good:
+                out.append(cand)
+                continue
+            walked = _walk(footing, cand, mv.p0, limit)
+            if walked is not None and footing.ok(np.array([walked.probe_point()]))[0]:
+                out.append(walked)
+    return out
+
+
+# --- confirming candidates with rulings -------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Search:
+    """The rulings asked so far: the smallest confirmed change and, per decision a player
+    acts on (``los``, ``cover:<source>``), the first candidate that changes it."""
+
+    base: AttackRuling
+    base_outcome: dict[str, object]
+    probe: Probe
+    scenario: Scenario
+    tracked: set[str]
+    smallest: tuple[Candidate, tuple[str, ...], AttackRuling] | None = None
+    first: dict[str, tuple[Candidate, AttackRuling]] = field(default_factory=dict)
+    probes: int = 0
+    cut: bool = False
+
+    def ask(self, cand: Candidate) -> AttackRuling:
+        x, y = cand.probe_point()
+        u = self.scenario.unit_mm
+        self.probes += 1
+        return self.probe(move_model(self.scenario, cand.mover, x / u, y / u))
+
+    def note(self, cand: Candidate, r: AttackRuling) -> None:
+        changes = changed(self.base, self.base_outcome, r)
+        if not changes:
+            return
+        if self.smallest is None:
+            self.smallest = (cand, changes, r)
+        for key in _decision_keys(self.base, r):
+            self.first.setdefault(key, (cand, r))
+
+    def resolved(self) -> bool:
+        return self.smallest is not None and self.tracked <= self.first.keys()
+
+
+def _decision_keys(a: AttackRuling, b: AttackRuling) -> list[str]:
+    """The per-decision keys that differ between two rulings: ``los``, and ``cover:<source>``
+    while both attacks are allowed (a refused attack presents no cover)."""
+    out = ["los"] if a.line_of_sight != b.line_of_sight else []
+    if a.allowed and b.allowed:
+        ca = {c.source: (c.clause, c.modifier) for c in a.cover}
+        cb = {c.source: (c.clause, c.modifier) for c in b.cover}
+        out += [f"cover:{k}" for k in dict.fromkeys([*ca, *cb]) if ca.get(k) != cb.get(k)]
+    return out
+
+
+def confirm(search: _Search, cands: Sequence[Candidate], knife_only: bool) -> None:
+    """Ask the ruling a hair past each candidate, nearest first, until the smallest change is
+    found (and, unless ``knife_only``, every tracked decision's first change), the candidates
+    run out or :data:`MAX_MARGIN_PROBES` rulings were asked."""
+    asked: dict[tuple[str, float, float], AttackRuling] = {}
+    for cand in sorted(cands, key=lambda c: (c.distance, c.method != "exact")):
+        if search.smallest is not None and (knife_only or search.resolved()):
+            return
+        if search.smallest is not None and cand.decision not in ("los", "cover"):
+            continue
+        if search.probes >= MAX_MARGIN_PROBES:
+            search.cut = True
+            return
+        x, y = cand.probe_point()
+        key = (cand.mover, round(x, 9), round(y, 9))
+        if key not in asked:
+            asked[key] = search.ask(cand)
+        search.note(cand, asked[key])
+
+
+# --- the margins of one ruling ----------------------------------------------------------------
+
+
+def movers_of(ctx: AttackContext) -> list[Mover]:
+    """The models that may move: the attacker, and the target when it is a model (a terrain
+    piece or a point stays)."""
+    shot = ctx.shot
+    out = [Mover(shot.attacker_id, shot.a.center, shot.a.r, shot.b, shot.b_polygon, shot.loc[1])]
+    if shot.target_type == "model" and shot.b is not None:
+        out.append(Mover(shot.target_id, shot.b.center, shot.b.r, shot.a, None, shot.loc[0]))
+    return out
+
+
+def _melee_members(ctx: AttackContext, r: AttackRuling) -> list[Disc]:
+    """The other models of a melee the attacker shoots into (the Armor die's numbers go to
+    those in its line of sight)."""
+    board = ctx.scenario.board
+    members: set[str] = set()
+    if r.into_melee is not None and r.into_melee.numbers:
+        members = set(r.into_melee.numbers)
+    members |= set(ctx.engaged.get(ctx.target_id, ()))
+    members.discard(ctx.target_id)
+    members.discard(ctx.attacker_id)
+    return [board.models[m].disc for m in sorted(members) if m in board.models]
+
+
+def gather(
+    ctx: AttackContext, r: AttackRuling, movers: Sequence[Mover], limit: float
+) -> list[Candidate]:
+    """Every candidate of every family that can matter for this ruling."""
+    out = contact_candidates(ctx, movers, limit)
+    if r.kind == "melee":
+        return out
+    out += band_candidates(ctx, movers, limit)
+    out += cover_candidates(ctx, movers, limit)
+    out += elevation_candidates(ctx, movers, limit)
+    for mv in movers:
+        sources: list[Disc | Polygon] = []
+        if mv.other is not None:
+            sources.append(mv.other)
+        elif mv.other_polygon is not None:
+            sources.append(mv.other_polygon)
+        if mv.id == ctx.attacker_id:
+            sources += _melee_members(ctx, r)
+        out += los_candidates(ctx, mv, sources, limit)
+    return out
+
+
+def _flip(cand: Candidate, **kw: Any) -> Flip:
+    """A decision's :class:`Flip` where ``cand`` changes it."""
+    values: dict[str, Any] = {
+        "decision": cand.decision,
+        "clause": cand.clause,
+        "source": cand.source,
+        "change": cand.change,
+        "params": cand.params,
+        **kw,
+    }
+    return Flip(**values, mm=cand.distance, model=cand.mover, direction=cand.direction,
+                heading=compass(*cand.direction), at=cand.at, method=cand.method,
+                precision_mm=cand.precision)  # fmt: skip
+
+
+def words_at(
+    ctx: AttackContext, base: AttackRuling, r: AttackRuling, cand: Candidate, changes: Sequence[str]
+) -> tuple[Flip, ...]:
+    """The decisions that change at the smallest margin, for the words: the line of sight,
+    the bands entered or left, the minimum range, a contact, each cover source."""
+    out: list[Flip] = []
+    if r.line_of_sight is not None and base.line_of_sight != r.line_of_sight:
+        change = "los-opens" if r.line_of_sight else "los-closes"
+        out.append(_flip(cand, decision="los", clause="ranged.los", source=None, change=change))
+    target = {"target": ctx.target_ref}
+    if "ranged.min-range" in changes:
+        inside = "ranged.min-range" in r.not_allowed
+        change = "min-range-inside" if inside else "min-range-outside"
+        out.append(_flip(cand, decision="min-range", clause="ranged.min-range", source=None,
+                         change=change, params=target))  # fmt: skip
+    elif base.range is not None and r.range is not None:
+        old, new = set(base.range.bands), set(r.range.bands)
+        for band, change in [*((b, "band-leaves") for b in old - new),
+                             *((b, "band-enters") for b in new - old)]:  # fmt: skip
+            out.append(_flip(cand, decision="band", clause="ranged.range", source=None,
+                             change=change, params={**target, "band": band}))  # fmt: skip
+    if cand.decision == "contact":
+        out.append(_flip(cand))
+    if base.allowed and r.allowed:
+        ca = {c.source: c for c in base.cover}
+        cb = {c.source: c for c in r.cover}
+        for name in dict.fromkeys([*ca, *cb]):
+            a, b = ca.get(name), cb.get(name)
+            if (a is None) != (b is None) or (a and b and a.modifier != b.modifier):
+                entry = b or a
+                assert entry is not None
+                change = "cover-gained" if b is not None else "cover-lost"
+                out.append(_flip(cand, decision="cover", clause=entry.clause, source=entry.ref,
+                                 change=change, params={"source": entry.ref}))  # fmt: skip
+    return tuple(out)
+
+
+def _geometric(cands: Sequence[Candidate], decision: str) -> dict[tuple[Any, ...], Candidate]:
+    """The nearest candidate of each band end or contact (by band, or by mover and model)."""
+    best: dict[tuple[Any, ...], Candidate] = {}
+    for c in sorted(cands, key=lambda c: c.distance):
+        if c.decision != decision:
+            continue
+        key: tuple[Any, ...] = (
+            (c.params.get("band"),) if decision != "contact" else (c.mover, c.source)
+        )
+        best.setdefault(key, c)
+    return best
+
+
+def decisions(
+    ctx: AttackContext, base: AttackRuling, search: _Search, cands: Sequence[Candidate]
+) -> tuple[Flip, ...]:
+    """One :class:`Flip` per decision: the line of sight, each band's end (and the minimum
+    range), each cover source the Line of Cover meets or comes to meet, each contact with an
+    opposing model."""
+    out: list[Flip] = []
+    if base.kind == "ranged" and base.line_of_sight is not None:
+        found = search.first.get("los")
+        change = "los-closes" if base.line_of_sight else "los-opens"
+        out.append(
+            _flip(
+                found[0], decision="los", clause="ranged.los", source=None, change=change, params={}
+            )
+            if found is not None
+            else Flip("los", "ranged.los")
+        )
+    if base.kind == "ranged":
+        for th in _thresholds(ctx, 0.0, 0.0):
+            if (th.decision, th.band) in {(f.decision, f.params.get("band")) for f in out}:
+                continue
+            near = _geometric(cands, th.decision).get((th.band,))
+            out.append(
+                _flip(near)
+                if near is not None
+                else Flip(th.decision, th.clause, params={"band": th.band})
+            )
+    out += _cover_flips(base, search)
+    for c in _geometric(cands, "contact").values():
+        if c.clause == "melee.engaged":
+            out.append(_flip(c))
+    return tuple(out)
+
+
+def _cover_flips(base: AttackRuling, search: _Search) -> list[Flip]:
+    """Each cover source met now or changed by a ruling asked, and where it first changes."""
+    refs: dict[str, tuple[PieceRef, str]] = {}
+    entries: list[CoverEntry | IgnoredEntry] = [*base.cover, *base.ignored]
+    for e in entries:
+        refs.setdefault(e.source, (e.ref, e.clause))
+    for key, (_, r) in search.first.items():
+        if key.startswith("cover:"):
+            for e in r.cover:
+                if f"cover:{e.source}" == key:
+                    refs.setdefault(e.source, (e.ref, e.clause))
+    out: list[Flip] = []
+    covered = {c.source for c in base.cover}
+    for name, (ref, clause) in refs.items():
+        found = search.first.get(f"cover:{name}")
+        change = "cover-lost" if name in covered else "cover-gained"
+        if found is None or not base.allowed:
+            out.append(Flip("cover", clause, ref))
+        else:
+            out.append(_flip(found[0], decision="cover", clause=clause, source=ref,
+                             change=change, params={"source": ref}))  # fmt: skip
+    return out
+
+
+def attack_margins(
+    ctx: AttackContext,
+    base: AttackRuling,
+    probe: Probe,
+    knife_only: bool = False,
+    only: str | None = None,
+) -> Margins:
+    """The margins of the attack ruling ``base`` of ``ctx`` (``probe`` rules the same query on a
+    scenario where one model moved). ``knife_only``: look only as far as the knife edge (is it
+    a close call?), else as far as :data:`MARGIN_RADIUS_MM`; ``only``: move that model alone
+    (the attacker or the target; ``None``: each of them)."""
+    s = ctx.scenario
+    limit = s.knife_edge_mm if knife_only else MARGIN_RADIUS_MM
+    movers = [mv for mv in movers_of(ctx) if only is None or mv.id == only]
+    cands = stand_where_possible(s, movers, gather(ctx, base, movers, limit), limit)
+    tracked = set() if knife_only else _tracked(base)
+    search = _Search(base, outcome(base), probe, s, tracked)
+    confirm(search, cands, knife_only)
+    smallest = Margin()
+    if search.smallest is not None:
+        cand, changes, r = search.smallest
+        smallest = Margin(
+            mm=cand.distance,
+            model=cand.mover,
+            direction=cand.direction,
+            heading=compass(*cand.direction),
+            at=cand.at,
+            changes=changes,
+            flips=words_at(ctx, base, r, cand, changes),
+            knife_edge=cand.distance < s.knife_edge_mm,
+            method=cand.method,
+            precision_mm=cand.precision,
+        )
+    found = () if knife_only else decisions(ctx, base, search, cands)
+    return Margins(
+        smallest=smallest,
+        decisions=found,
+        radius_mm=MARGIN_RADIUS_MM,
+        knife_edge_mm=s.knife_edge_mm,
+        unit_mm=s.unit_mm,
+        complete=not (knife_only or search.cut),
+        probes=search.probes,
+    )
+
+
+def _tracked(base: AttackRuling) -> set[str]:
+    """The decisions whose first change the search looks for besides the smallest: the line
+    of sight of a ranged attack, and each cover source of an allowed one."""
+    out = {"los"} if base.kind == "ranged" and base.line_of_sight is not None else set()
+    if base.allowed:
+        out |= {f"cover:{c.source}" for c in base.cover}
+        out |= {f"cover:{i.source}" for i in base.ignored}
+    return out

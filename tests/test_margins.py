@@ -1,0 +1,268 @@
+"""How close is the call (``fwwrules.margins``): margins worked out by hand.
+
+Each board is also checked rotated and shifted, mirrored, and written in inches: the margin in
+mm is the same, its distance scales with the file's unit, and its direction turns (or flips)
+with the board.
+
+* a target straddling the Red ruler's end: moving apart, the short band is lost after the
+  band end's distance (how far the base's near point lies inside it) plus the ruler tolerance;
+  moving together, the long band is lost after the far point's distance past the end less the
+  tolerance; either model, each along the line of centres;
+* a base contact: it breaks after the contact tolerance minus the gap;
+* a line of sight through a gap between two blocks: it closes after the distance to the line
+  through the gap's far corner tangent to the other base (the edge of the block's shadow) plus
+  the moving base's radius;
+* a shot in the open: nothing changes within the search radius.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import replace
+
+import pytest
+from transforms import moved
+
+import fwwrules
+from fwwrules import Model, Rect, Scenario, Terrain, Weapon
+from fwwrules.constants import KNIFE_EDGE_MM, MARGIN_RADIUS_MM
+from fwwrules.scenario import Circle, Shape
+
+RED = 6 * 25.4
+TOL = 0.5
+Transform = Callable[[Scenario], Scenario]
+Vec = tuple[float, float]
+
+
+def _mirrored(s: Scenario) -> Scenario:
+    """The board reflected in the y axis (x -> -x)."""
+
+    def pt(p: Vec) -> Vec:
+        return (-p[0], p[1])
+
+    def shape(sh: Shape) -> Shape:
+        if isinstance(sh, Rect):
+            return Rect(pt(sh.at), sh.size, -sh.angle)
+        if isinstance(sh, Circle):
+            return Circle(pt(sh.at), sh.diameter)
+        return tuple(pt(p) for p in sh)
+
+    models = tuple(replace(m, at=pt(m.at)) for m in s.models)
+    terrain = tuple(replace(t, shape=shape(t.shape)) for t in s.terrain)
+    return replace(s, models=models, terrain=terrain)
+
+
+ANGLE = 0.7
+TRANSFORMS: dict[str, tuple[Transform, Callable[[Vec], Vec], float]] = {
+    "as-built": (lambda s: s, lambda v: v, 1.0),
+    "rotated": (
+        lambda s: moved(s, ANGLE, 40.0, -25.0),
+        lambda v: (
+            v[0] * math.cos(ANGLE) - v[1] * math.sin(ANGLE),
+            v[0] * math.sin(ANGLE) + v[1] * math.cos(ANGLE),
+        ),
+        1.0,
+    ),
+    "mirrored": (_mirrored, lambda v: (-v[0], v[1]), 1.0),
+    "inches": (lambda s: replace(moved(s, 0.0, 0.0, 0.0, 1 / 25.4), units="in"), lambda v: v, 25.4),
+}
+
+
+def _same_way(got: Vec | None, want: Vec) -> None:
+    assert got is not None
+    assert got[0] == pytest.approx(want[0], abs=1e-9) and got[1] == pytest.approx(want[1], abs=1e-9)
+
+
+def _rifle(short: str = "red", long: str | None = "green") -> Weapon:
+    return Weapon("rifle", "rifle", short=short, long=long, dice={"short": ("green",)})
+
+
+def straddling_red(inside: float) -> Scenario:
+    """Attacker at the origin, the target's base (32 mm) reaching ``inside`` mm into the Red
+    ruler's end along +x (its near point inside the short band, its far point beyond)."""
+    a = Model("a", "us", 32.0, (0.0, 0.0), skills={"rifle": 6}, weapons=("rifle",))
+    t = Model("t", "them", 32.0, (16.0 + RED - inside + 16.0, 0.0))
+    return Scenario(models=(a, t), weapons=(_rifle(),))
+
+
+@pytest.mark.parametrize("how", list(TRANSFORMS))
+def test_margin_band_end_straddling_red_is_its_distance_plus_the_ruler_tolerance(how: str) -> None:
+    make, turn, unit = TRANSFORMS[how]
+    inside = 3.0
+    r = fwwrules.ruling(make(straddling_red(inside)), "a", "t")
+    assert r.range is not None and r.range.bands == ("short", "long")
+    for model, away in (("t", (1.0, 0.0)), ("a", (-1.0, 0.0))):
+        m = r.margins_of(model)
+        assert m is not None
+        # moving apart: the near point leaves Red after inside + the ruler tolerance
+        assert m.smallest.mm == pytest.approx(inside + TOL, abs=1e-9)
+        assert m.smallest.model == model
+        _same_way(m.smallest.direction, turn(away))
+        assert m.smallest.changes == ("ranged.range",)
+        assert m.to_dict()["margin"]["distance"] == pytest.approx((inside + TOL) / unit, abs=1e-6)
+        bands = {f.params["band"]: f for f in m.decisions if f.decision == "band"}
+        assert bands["short"].mm == pytest.approx(inside + TOL, abs=1e-9)
+        assert bands["short"].change == "band-leaves"
+        # moving together: the far point comes back within Red + tolerance: long is lost
+        assert bands["long"].mm == pytest.approx((32.0 - inside) - TOL, abs=1e-9)
+        _same_way(bands["long"].direction, turn((-away[0], -away[1])))
+        assert bands["long"].method == "exact"
+
+
+@pytest.mark.parametrize("how", list(TRANSFORMS))
+def test_margin_band_end_reached_from_outside(how: str) -> None:
+    """A base 2 mm short of reaching Red's end plus the tolerance enters the short band after
+    exactly those 2 mm toward the attacker (the end is inclusive)."""
+    make, turn, _ = TRANSFORMS[how]
+    s = straddling_red(-(TOL + 2.0))  # near point 2.5 mm beyond the end
+    r = fwwrules.ruling(make(s), "a", "t")
+    assert r.range is not None and r.range.bands == ("long",)
+    m = r.margins_of("t")
+    assert m is not None
+    assert m.smallest.mm == pytest.approx(2.0, abs=1e-9)
+    _same_way(m.smallest.direction, turn((-1.0, 0.0)))
+    assert [f.change for f in m.smallest.flips] == ["band-enters"]
+
+
+def contact(gap: float) -> Scenario:
+    """Two enemy bases (32 and 40 mm) ``gap`` mm apart along +x, in contact."""
+    a = Model("a", "us", 32.0, (0.0, 0.0), skills={"melee": 6})
+    t = Model("t", "them", 40.0, (16.0 + 20.0 + gap, 0.0))
+    return Scenario(models=(a, t))
+
+
+@pytest.mark.parametrize("how", list(TRANSFORMS))
+def test_margin_contact_is_the_tolerance_minus_the_gap(how: str) -> None:
+    make, turn, unit = TRANSFORMS[how]
+    gap = 0.2
+    r = fwwrules.ruling(make(contact(gap)), "a", "t")
+    assert r.kind == "melee" and r.allowed
+    m = r.margins
+    assert m is not None
+    assert m.smallest.mm == pytest.approx(TOL - gap, abs=1e-9)
+    assert m.smallest.changes == ("melee.engaged",)
+    assert m.smallest.knife_edge
+    for model, away in (("a", (-1.0, 0.0)), ("t", (1.0, 0.0))):
+        mine = r.margins_of(model)
+        assert mine is not None
+        assert mine.smallest.mm == pytest.approx(TOL - gap, abs=1e-9)
+        _same_way(mine.smallest.direction, turn(away))
+        contacts = [f for f in mine.decisions if f.decision == "contact"]
+        assert [(f.source.name if f.source else None, f.change) for f in contacts] == [
+            ("t" if model == "a" else "a", "contact-breaks")
+        ]
+    assert m.to_dict()["margin"]["distance"] == pytest.approx((TOL - gap) / unit, abs=1e-6)
+
+
+def gap_between_blocks() -> Scenario:
+    """Two blocking pieces (x 100..120) leave a gap from y = -5 to 5; the attacker (0, 0) sees
+    the target (180, 0) only through it. Rulers long enough that no band end is near."""
+    a = Model("a", "us", 32.0, (0.0, 0.0), skills={"rifle": 6}, weapons=("rifle",))
+    t = Model("t", "them", 32.0, (180.0, 0.0))
+    top = Terrain("top", "blocking", Rect((110.0, 55.0), (20.0, 100.0)))
+    bottom = Terrain("bottom", "blocking", Rect((110.0, -55.0), (20.0, 100.0)))
+    return Scenario(models=(a, t), terrain=(top, bottom), weapons=(_rifle("blue", "black"),))
+
+
+def _shadow_edge(corner: Vec, centre: Vec, r: float, below: bool) -> tuple[Vec, Vec]:
+    """The line through ``corner`` tangent to the circle ``(centre, r)`` on its lower (or upper)
+    side, worked out with plain trigonometry: a point on it and its unit direction."""
+    dx, dy = corner[0] - centre[0], corner[1] - centre[1]
+    dist = math.hypot(dx, dy)
+    turn = math.acos(r / dist) * (-1.0 if below else 1.0)
+    ang = math.atan2(dy, dx) + turn
+    touch = (centre[0] + r * math.cos(ang), centre[1] + r * math.sin(ang))
+    ux, uy = corner[0] - touch[0], corner[1] - touch[1]
+    n = math.hypot(ux, uy)
+    return touch, (ux / n, uy / n)
+
+
+@pytest.mark.parametrize("how", list(TRANSFORMS))
+def test_margin_los_through_a_gap_is_the_tangent_distance(how: str) -> None:
+    make, turn, _ = TRANSFORMS[how]
+    r = fwwrules.ruling(make(gap_between_blocks()), "a", "t")
+    assert r.line_of_sight
+    # The target loses sight when its base is wholly beyond the line through the gap's far
+    # upper corner (120, 5) that touches the attacker's base from below (or the mirror image).
+    touch, way = _shadow_edge((120.0, 5.0), (0.0, 0.0), 16.0, below=True)
+    normal = (-way[1], way[0])
+    edge_normal = normal
+    off = (180.0 - touch[0]) * normal[0] + (0.0 - touch[1]) * normal[1]
+    want = abs(off) + 16.0
+    m = r.margins_of("t")
+    assert m is not None
+    los = next(f for f in m.decisions if f.decision == "los")
+    assert los.mm == pytest.approx(want, abs=1e-6)
+    assert los.change == "los-closes" and los.method == "exact"
+    assert los.at is not None
+    # and the attacker, against the target's base, through the gap's corner (100, 5)
+    touch, way = _shadow_edge((100.0, 5.0), (180.0, 0.0), 16.0, below=False)
+    normal = (-way[1], way[0])
+    want_a = abs((0.0 - touch[0]) * normal[0] + (0.0 - touch[1]) * normal[1]) + 16.0
+    ma = r.margins_of("a")
+    assert ma is not None
+    los_a = next(f for f in ma.decisions if f.decision == "los")
+    assert los_a.mm == pytest.approx(want_a, abs=1e-6)
+    # the direction is perpendicular to the shadow's edge (the upper block's, or by symmetry
+    # the lower one's), away from the gap
+    assert los.direction is not None
+    edges = [turn(edge_normal), turn((edge_normal[0], -edge_normal[1]))]
+    best = max(abs(los.direction[0] * n[0] + los.direction[1] * n[1]) for n in edges)
+    assert best == pytest.approx(1.0, abs=1e-6)
+
+
+def open_shot() -> Scenario:
+    """Two models 300 mm apart on an empty table with Red/Green: the band ends lie far away."""
+    a = Model("a", "us", 32.0, (0.0, 0.0), skills={"rifle": 6}, weapons=("rifle",))
+    t = Model("t", "them", 32.0, (300.0, 0.0))
+    return Scenario(models=(a, t), weapons=(_rifle(),))
+
+
+@pytest.mark.parametrize("how", list(TRANSFORMS))
+def test_margin_none_within_the_search_radius(how: str) -> None:
+    make, _, _ = TRANSFORMS[how]
+    r = fwwrules.ruling(make(open_shot()), "a", "t")
+    m = r.margins
+    assert m is not None and m.complete
+    assert m.smallest.mm is None and m.smallest.model is None and m.smallest.changes == ()
+    assert m.to_dict()["margin"] == {
+        "mm": None,
+        "distance": None,
+        "model": None,
+        "direction": None,
+        "at": None,
+        "changes": [],
+        "knife_edge": False,
+        "method": "exact",
+        "precision_mm": 0.0,
+    }
+    assert m.radius_mm == MARGIN_RADIUS_MM
+    assert r.close_call() is None
+    assert "Nothing changes" in m.sentence("en") and "Nichts ändert sich" in m.sentence("de")
+
+
+def test_margin_knife_edge_text_en_and_de() -> None:
+    """The text flags a knife-edge call in words, both languages; the option moves the edge."""
+    s = straddling_red(0.2)  # 0.7 mm from leaving the short band
+    r = fwwrules.ruling(s, "a", "t")
+    en, de = r.explain("en"), r.explain("de")
+    assert (
+        "A knife-edge call: it changes if a moves 0.7 mm (0.03″) west: t leaves short range." in en
+    )
+    assert "Messers Schneide" in de and "0,7 mm" in de and "nach Westen" in de
+    assert "verlässt die kurze Reichweite" in de
+    loose = replace(s, options=replace(s.options, knife_edge=0.5))
+    assert fwwrules.ruling(loose, "a", "t").close_call() is None
+    assert KNIFE_EDGE_MM == 1.0
+
+
+def test_margin_json_has_margin_and_margins() -> None:
+    r = fwwrules.ruling(straddling_red(3.0), "a", "t")
+    d = r.to_dict()
+    assert d["margin"]["model"] == "a" and d["margin"]["changes"] == ["ranged.range"]
+    assert d["margin"]["direction"] == [-1.0, 0.0]
+    assert {e["decision"] for e in d["margins"]} >= {"los", "band"}
+    short = next(e for e in d["margins"] if e.get("band") == "short")
+    assert short["clause"] == "ranged.range" and short["source"] is None
+    assert short["mm"] == pytest.approx(3.5)
