@@ -266,3 +266,24 @@ def test_margin_json_has_margin_and_margins() -> None:
     short = next(e for e in d["margins"] if e.get("band") == "short")
     assert short["clause"] == "ranged.range" and short["source"] is None
     assert short["mm"] == pytest.approx(3.5)
+
+
+def test_margins_module_loads_when_a_margin_is_first_asked_not_at_import() -> None:
+    """``fwwrules.margins`` (the largest rule module) costs nothing at ``import fwwrules`` nor
+    for a ruling nobody asks how close it is: it loads with the first margin asked."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, fwwrules\n"
+        "print('fwwrules.margins' in sys.modules)\n"
+        "s = fwwrules.load(fwwrules.example_path('cover-example-1'))\n"
+        "r = fwwrules.ruling(s, 'brute', 'knight')\n"
+        "print('fwwrules.margins' in sys.modules)\n"
+        "print(r.margins.smallest is not None, 'fwwrules.margins' in sys.modules)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["False", "False", "True", "True"]
