@@ -693,6 +693,7 @@ NOTES: dict[str, Entry] = {
     "option/contact_tolerance": _T("note:option/contact_tolerance"),
     "option/cover_by": _T("note:option/cover_by"),
     "option/slide_through_engaged_enemy": _T("note:option/slide_through_engaged_enemy"),
+    "option/knife_edge": _T("note:option/knife_edge"),
 }
 
 # Words that appear inside messages (values are translated through this table when a
