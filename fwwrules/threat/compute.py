@@ -28,7 +28,7 @@ from ..errors import QueryError
 from ..geometry import prepared_for
 from ..kernels import Array, BoolArray, segment_point_distance
 from ..pieces import Model
-from ..placement import placeable_v, standing_height_v
+from ..placement import on_table_v, placeable_v, standing_height_v
 from ..rulesets import ruleset
 from ..thresholds import contact_reach
 from .cost import TooCostly, exact_seconds, load_of
@@ -189,7 +189,7 @@ def compute(
     px, py = pts[:, 0] * u, pts[:, 1] * u
     rt = q.base * u / 2
     elev_mm = standing_height_v(scenario.board, px, py)
-    where = placeable_v(scenario.board, px, py, rt, elev_mm)
+    where = placeable_v(scenario.board, px, py, rt, elev_mm) & on_table_v(scenario, px, py, rt)
     clauses = Clauses(prior.clauses if prior is not None and only is not None else ("",))
     out = _start(n, k, only, prior)
     if prior is None or only is None:
