@@ -17,7 +17,14 @@ model is moved 50 times along a path across the board; for each change the scrip
 
 Prints the median and the 90th percentile in ms. Goal: drag -> ruling -> redraw <= 50 ms.
 
-Usage: ``python bench/widget_latency.py [--moves N] [--heights]``
+With ``--editor`` it times the board editor on the same board instead (``BoardEditor`` on
+the scenario, its figure drawn without a browser): a model dragged with the Select tool (each
+motion, and the drop that makes it a new board), a terrain piece dragged, a move by method
+(a new board and a full draw), and a model added and undone. It drives the editor through
+its public methods and matplotlib mouse events only, so the same script times an older tree
+(``/path/to/other/.venv/bin/python bench/widget_latency.py --editor``).
+
+Usage: ``python bench/widget_latency.py [--moves N] [--heights] [--editor]``
 """
 
 from __future__ import annotations
@@ -119,8 +126,11 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--moves", type=int, default=50)
     ap.add_argument("--heights", action="store_true", help="terrain with heights (elevation)")
+    ap.add_argument("--editor", action="store_true", help="time the board editor instead")
     args = ap.parse_args()
     scenario, source = board(args.heights)
+    if args.editor:
+        return editor_bench(scenario, source, args.moves)
     attacker, target = scenario.models[0].id, scenario.models[-1].id
     print(
         f"widget latency: {source}, {len(scenario.models)} models, {len(scenario.terrain)} "
@@ -192,6 +202,68 @@ def main() -> int:
     report("drag -> ruling -> in place + blit (canvas)", blit)
     report("rebuilding the figure each change (10 moves)", rebuild)
     report("drop (one full redraw after a drag)", [drop])
+    return 0
+
+
+def editor_bench(scenario: Scenario, source: str, n: int) -> int:
+    """The board editor on ``scenario``: drags (per motion and the drop), a move by method,
+    a model added and undone (see the module's docstring)."""
+    from fwwrules_widgets import BoardEditor
+    from matplotlib.backend_bases import MouseEvent
+
+    mover = scenario.models[-1]
+    piece = next(t for t in scenario.terrain if t.kind == "cover")
+    print(
+        f"editor latency: {source}, {len(scenario.models)} models, {len(scenario.terrain)} "
+        f"terrain pieces, {n} motions of {mover.id!r} and of {piece.id!r}, Agg"
+    )
+    ed = BoardEditor(scenario, interactive=False)
+    ed.view.interactive = True  # no browser: this times the drawing, not a PNG's encoding
+    # the board's Axes: in mm (this tree's editor), or in scenario units (an older one)
+    per_unit = ed.unit_mm if hasattr(ed, "draft") else 1.0
+    canvas = ed.figure.canvas
+
+    def mouse(kind: str, x: float, y: float) -> None:
+        px, py = ed.ax.transData.transform((x * per_unit, y * per_unit))
+        button = None if kind == "motion_notify_event" else 1
+        canvas.callbacks.process(kind, MouseEvent(kind, canvas, px, py, button=button))
+
+    def drag(
+        start: tuple[float, float], points: list[tuple[float, float]]
+    ) -> tuple[list[Timing], Timing]:
+        mouse("button_press_event", *start)
+        motions = [timed(lambda p=p: mouse("motion_notify_event", *p)) for p in points]
+        return motions, timed(lambda: mouse("button_release_event", *points[-1]))
+
+    u = scenario.unit_mm
+    model_path = [(x / u, y / u) for x, y in path(scenario, mover.id, n)]
+    motions, drop = drag(mover.at, model_path)
+    centre = scenario.board.terrain[piece.id].polygon.representative_point()
+    start = (centre.x / u, centre.y / u)
+    step = 60.0 / u  # a circle of 60 mm round the piece's centre
+    piece_path = [
+        (
+            start[0] + step * math.cos(2 * math.pi * k / n),
+            start[1] + step * math.sin(2 * math.pi * k / n),
+        )
+        for k in range(1, n + 1)
+    ]
+    piece_motions, piece_drop = drag(start, piece_path)
+    moves = [timed(lambda p=p: ed.move(mover.id, p)) for p in model_path[:10]]
+    free = (model_path[n // 2][0], model_path[n // 2][1])
+
+    def add_and_undo() -> None:
+        made = ed.add_model(free, faction="bench")
+        ed.undo()
+        assert made
+
+    added = [timed(add_and_undo) for _ in range(5)]
+    report("editor: drag a model, each motion", motions)
+    report("editor: drop of the model (a new board)", [drop])
+    report("editor: drag a terrain piece, each motion", piece_motions)
+    report("editor: drop of the piece (a new board)", [piece_drop])
+    report("editor: move by method (new board, full draw)", moves)
+    report("editor: add a model, then undo (2 boards)", added)
     return 0
 
 

@@ -24,7 +24,17 @@ to /dev/zero; threat maps at the corner limit (eight 256-corner stars touching, 
 apart; one star; ten, forty and ninety-nine shooters; a step of 1 mm), among 200 models, and
 with a step, base or area out of range.
 
-Usage: ``python bench/worst_case.py [--case NAME ...] [--keep DIR] [--repeat N] [--list]``
+``--scaling`` prints the scaling table of issue 31 instead: for boards of 10, 50 and 200
+models among 10, 100 and 500 named rectangles (``bench/_scaling.py``, every one an accepted
+file), flat or with heights and elevations, the CPU time and peak memory of one ruling (the
+first two models), one render and one threat map (``--side north``), each in a fresh process
+capped at :data:`SCALING_CPU_CAP` s of CPU (``>cap`` when killed by it). ``--python`` runs the
+commands with another environment's interpreter (``/work/base/.venv/bin/python``: the figures
+before a change, on the same files).
+
+Usage: ``python bench/worst_case.py [--case NAME ...] [--keep DIR] [--repeat N] [--list]``;
+``python bench/worst_case.py --scaling [--python PATH] [--models 10,50,200]
+[--pieces 10,100,500] [--keep DIR]``
 """
 
 from __future__ import annotations
@@ -759,8 +769,78 @@ def _child_peak_mb() -> float:
     return float(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024.0
 
 
+SCALING_CPU_CAP = 60
+"""CPU seconds a command of the scaling table may take before it is killed (``>cap``)."""
+SCALING_COMMANDS = {
+    "ruling": ("ruling", "{file}", "--attacker", "m0", "--target", "m1"),
+    "render": ("render", "{file}", "-o", "{dir}/out.png"),
+    "threat": ("threat", "{file}", "--side", "north"),
+}
+
+
+def _scaling_cap() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (CAP_BYTES, CAP_BYTES))
+    resource.setrlimit(resource.RLIMIT_CPU, (SCALING_CPU_CAP, SCALING_CPU_CAP + 1))
+
+
+def command_cost(python: str, argv: list[str]) -> tuple[float, float, int]:
+    """(CPU s, peak MB, exit status) of ``python -m fwwrules *argv`` in a fresh process (its
+    own resource usage, from ``wait4``)."""
+    proc = subprocess.Popen(
+        [python, "-m", "fwwrules", *argv],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "MPLBACKEND": "Agg"},
+        preexec_fn=_scaling_cap,
+    )
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    return (
+        usage.ru_utime + usage.ru_stime,
+        usage.ru_maxrss / 1024.0,
+        os.waitstatus_to_exitcode(status),
+    )
+
+
+def scaling(python: str, models: list[int], pieces: list[int], folder: Path) -> int:
+    """Print the scaling table; the number of cells over the budget."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _scaling import scaling_board
+
+    print(f"commands run by {python}; budget {BUDGET_S:g} s CPU and {BUDGET_MB:g} MB")
+    print(
+        f"{'models':>6} {'pieces':>6} {'heights':>8}  "
+        + "  ".join(f"{name + ' s':>9} {'MB':>5}" for name in SCALING_COMMANDS)
+    )
+    over = 0
+    for m in models:
+        for n in pieces:
+            for lift in (False, True):
+                path = folder / f"scaling-{m}-{n}-{'lift' if lift else 'flat'}.json"
+                data = scaling_board(m, n, heights=lift, elevations=lift)
+                path.write_text(json.dumps(data), encoding="utf-8")
+                cells = []
+                for args in SCALING_COMMANDS.values():
+                    argv = [a.format(file=path, dir=folder) for a in args]
+                    cpu, peak, rc = command_cost(python, argv)
+                    killed = rc < 0 or cpu >= SCALING_CPU_CAP
+                    bad = killed or rc not in (0, 2) or cpu > BUDGET_S or peak > BUDGET_MB
+                    over += bad
+                    text = ">cap" if killed else f"{cpu:.2f}" + ("" if rc in (0, 2) else f"!{rc}")
+                    cells.append(f"{text + ('*' if bad else ''):>9} {peak:5.0f}")
+                label = "yes" if lift else "no"
+                print(f"{m:>6} {n:>6} {label:>8}  " + "  ".join(cells), flush=True)
+    print(f"{over} cell(s) over the budget (*); heights: pieces 1-3 in high, models at 0/20/40 mm")
+    return over
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--scaling", action="store_true", help="print the scaling table")
+    parser.add_argument("--python", default=sys.executable, help="(--scaling) the interpreter")
+    parser.add_argument("--models", default="10,50,200", help="(--scaling) model counts")
+    parser.add_argument("--pieces", default="10,100,500", help="(--scaling) piece counts")
     parser.add_argument("--case", action="append", help="run only cases whose name contains it")
     parser.add_argument("--keep", help="write the files into this folder and keep them")
     parser.add_argument("--list", action="store_true", help="list the cases")
@@ -772,6 +852,16 @@ def main() -> int:
         "machine's load only ever adds time)",
     )
     args = parser.parse_args()
+    if args.scaling:
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(args.keep or tmp)
+            folder.mkdir(parents=True, exist_ok=True)
+            numbers = (
+                [int(v) for v in args.models.split(",")],
+                [int(v) for v in args.pieces.split(",")],
+            )
+            scaling(args.python, *numbers, folder)
+        return 0
     cases = [c for c in CASES if not args.case or any(k in c.name for k in args.case)]
     if args.list:
         for c in cases:

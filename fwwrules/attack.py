@@ -24,8 +24,9 @@ Boundary cases
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .arguments import flag
 from .checks import usable as scenario_arg
@@ -38,14 +39,13 @@ from .close_combat import (
     shoot_into,
     stunned_attacker,
 )
-from .closeness import LazyMargins
+from .closeness import LazyMargins, Margins
 from .context import AttackContext
 from .cover import line_of_cover
 from .data import Scenario
 from .engagement import engagements
 from .errors import QueryError
 from .los import shot_line_of_sight
-from .margins import attack_margins
 from .pieces import BANDS, Model, Weapon
 from .ranges import ranges_step
 from .rulesets import ruleset, ruleset_name
@@ -61,6 +61,9 @@ from .rulings import (
     fold,
 )
 from .shot import Target, build_shot
+
+if TYPE_CHECKING:
+    from .margins import attack_margins
 
 
 def _thrown_reasons(ctx: AttackContext) -> Step:
@@ -285,4 +288,12 @@ def _lazy_margins(ctx: AttackContext, query: tuple[Any, ...]) -> LazyMargins:
     def probe(moved: Scenario) -> AttackRuling:
         return ruling(moved, *query)
 
-    return LazyMargins(lambda base, knife, only: attack_margins(ctx, base, probe, knife, only))
+    def margins(base: AttackRuling, knife_only: bool, only: str | None) -> Margins:
+        # fwwrules.margins, the largest rule module, is loaded when a margin is first asked
+        compute = importlib.import_module(f"{__package__}.margins").attack_margins
+        if TYPE_CHECKING:
+            compute = attack_margins  # the same function, with its signature
+        found: Margins = compute(ctx, base, probe, knife_only, only)
+        return found
+
+    return LazyMargins(margins)

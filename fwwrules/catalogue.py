@@ -693,6 +693,7 @@ NOTES: dict[str, Entry] = {
     "option/contact_tolerance": _T("note:option/contact_tolerance"),
     "option/cover_by": _T("note:option/cover_by"),
     "option/slide_through_engaged_enemy": _T("note:option/slide_through_engaged_enemy"),
+    "option/knife_edge": _T("note:option/knife_edge"),
 }
 
 # Words that appear inside messages (values are translated through this table when a
@@ -985,6 +986,22 @@ UI_TEXT: dict[str, Entry] = {
     "draw/contact-kept": _T("ui:draw/contact-kept"),
     "draw/contact-broken": _T("ui:draw/contact-broken"),
     "draw/small-bases": _T("ui:draw/small-bases"),
+    "draw/side-title": _T("ui:draw/side-title"),
+    "draw/side-x": _T("ui:draw/side-x"),
+    "draw/side-y": _T("ui:draw/side-y"),
+    "draw/side-figures": _T("ui:draw/side-figures"),
+    "draw/side-scaled": _T("ui:draw/side-scaled"),
+    "draw/side-flat": _T("ui:draw/side-flat"),
+    "draw/side-orange": _T("ui:draw/side-orange"),
+    "draw/side-no-height": _T("ui:draw/side-no-height"),
+    "draw/side-drop": _T("ui:draw/side-drop"),
+    "draw/side-elevated": _T("ui:draw/side-elevated"),
+    "draw/side-not-elevated": _T("ui:draw/side-not-elevated"),
+    "draw/side-edge-far": _T("ui:draw/side-edge-far"),
+    "draw/side-edge-near": _T("ui:draw/side-edge-near"),
+    "draw/side-edge-cover": _T("ui:draw/side-edge-cover"),
+    "draw/side-within": _T("ui:draw/side-within"),
+    "draw/knife-edge": _T("ui:draw/knife-edge"),
     # --- threat/: the threat map's overlay
     "threat/attackers": _T("ui:threat/attackers"),
     "threat/uncovered": _T("ui:threat/uncovered"),
@@ -1054,6 +1071,7 @@ UI_TEXT: dict[str, Entry] = {
     "review/bad-file": _T("ui:review/bad-file"),
     "review/surface-conformance": _T("ui:review/surface-conformance"),
     "review/conformance": _T("ui:review/conformance"),
+    "review/withdraws": _T("ui:review/withdraws"),
     # --- conformance/: the conformance table (docs/conformance.md, tools/make_conformance.py)
     "conformance/book": _T("ui:conformance/book"),
     "conformance/rules-say": _T("ui:conformance/rules-say"),

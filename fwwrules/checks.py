@@ -64,7 +64,6 @@ from .board import TERRAIN_CIRCLE_QUAD_SEGMENTS
 from .cache import Key, Moved
 from .catalogue import LANGS
 from .constants import (
-    BOUNDARY_TOLERANCE_MM,
     LENGTH_EPSILON_MM,
     MARGIN_RADIUS_MM,
     MAX_CONTACT_TOLERANCE_MM,
@@ -105,7 +104,7 @@ from .pieces import (
     Units,
     Weapon,
 )
-from .placement import Clash, clashes_at, placement_problems
+from .placement import Clash, clashes_at, on_table_v, placement_problems
 
 Path = tuple[str | int, ...]
 
@@ -1009,25 +1008,28 @@ def _placement_problems(s: Scenario, indices: Sequence[int] | None) -> list[Prob
 
 
 def _off_board_problems(s: Scenario, indices: Collection[int], unit: float) -> list[Problem]:
-    """With a table size, every base lies on the table (touching an edge is on it)."""
-    if s.board_size is None:
+    """With a table size, every base lies on the table (the placement rule's
+    :func:`~fwwrules.placement.on_table_v`; touching an edge is on it)."""
+    if s.board_size is None or not indices:
         return []
     w, h = s.board_size
-    tol = BOUNDARY_TOLERANCE_MM / unit
-    problems = []
-    for i in indices:
-        m = s.models[i]
-        r = m.base / 2
-        x, y = m.at
-        if x - r < -tol or y - r < -tol or x + r > w + tol or y + r > h + tol:
-            problems.append(
-                Problem(
-                    ("models", i, "at"),
-                    f"the base of {m.id!r} (centre [{x:g}, {y:g}], diameter {m.base:g}) lies "
-                    f"partly off the table [0, {w:g}] x [0, {h:g}] given under 'board'",
-                )
-            )
-    return problems
+    rows = sorted(indices)
+    ms = [s.models[i] for i in rows]
+    on = on_table_v(
+        s,
+        np.array([m.at[0] * unit for m in ms], dtype=float),
+        np.array([m.at[1] * unit for m in ms], dtype=float),
+        np.array([m.base * unit / 2 for m in ms], dtype=float),
+    )
+    return [
+        Problem(
+            ("models", i, "at"),
+            f"the base of {m.id!r} (centre [{m.at[0]:g}, {m.at[1]:g}], diameter {m.base:g}) "
+            f"lies partly off the table [0, {w:g}] x [0, {h:g}] given under 'board'",
+        )
+        for i, m, ok in zip(rows, ms, on, strict=True)
+        if not ok
+    ]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -297,6 +297,8 @@ def cmd_render(args: argparse.Namespace) -> int:
                 )
             )
         return EXIT_OK
+    if args.side_view:
+        return _render_side_view(scenario, args, langs, target, size)
     from .draw.render import render_files
 
     options = {
@@ -311,6 +313,33 @@ def cmd_render(args: argparse.Namespace) -> int:
     # Without -o the picture goes to board.png in the current folder: say where, in full.
     for out in outs:
         _wrote(out)
+    return EXIT_OK
+
+
+def _render_side_view(
+    scenario: Any, args: argparse.Namespace, langs: list[str], target: Any, size: dict[str, Any]
+) -> int:
+    """``fwwrules render ... --side-view``: the board with the shot's side view below it, one
+    file per language (as without it)."""
+    from .draw.export import language_path
+    from .draw.side import render_side_view
+    from .grid import GridScenario
+
+    if isinstance(scenario, GridScenario):
+        raise QueryError("--side-view needs a scenario file, not a grid file")
+    if args.attacker is None:
+        raise QueryError("--side-view needs --attacker and --target: the shot it shows")
+    options = {
+        "weapon": args.weapon, "rules": args.rules, "band": args.band, "title": args.title,
+        "frame": args.frame, **size,
+    }  # fmt: skip
+    for lang in langs:
+        out = args.output if len(langs) == 1 else language_path(args.output, lang)
+        _wrote(
+            render_side_view(
+                scenario, out, attacker=args.attacker, target=target, lang=lang, **options
+            )
+        )
     return EXIT_OK
 
 
@@ -573,6 +602,13 @@ def _add_render(sub: Any) -> None:
     sp.add_argument("--to", type=_point, metavar="X,Y", help="where the slide ends (--slide)")
     sp.add_argument(
         "--frames", type=int, default=None, help="frames of a slide animation (default 24)"
+    )
+    sp.add_argument(
+        "--side-view",
+        action="store_true",
+        help="with --attacker and --target (models): add the shot seen from the side below "
+        "the board, a section along the Line of Cover with heights, Significant Edges and the "
+        "Orange ruler where the rules use it",
     )
 
 

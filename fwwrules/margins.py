@@ -86,7 +86,7 @@ from .ranges import band_limits, min_range_mm
 from .refs import ModelRef, PieceRef, TerrainRef
 from .rulings import AttackRuling, CoverEntry, IgnoredEntry
 from .terrain import merged
-from .thresholds import contact_reach
+from .thresholds import contact_reach, touching
 
 Point2 = tuple[float, float]
 Array = NDArray[np.float64]
@@ -395,7 +395,7 @@ def contact_candidates(
                 continue
             way, _ = _toward(d.center, mv.p0)
             at = _along(d.center, way, d.r + max(gap, 0.0) / 2.0)
-            change = "contact-breaks" if gap <= tol + LENGTH_EPSILON_MM else "contact-made"
+            change = "contact-breaks" if touching(gap, tol) else "contact-made"
             clause = "melee.engaged" if s.opposing(me, other) else "melee.shoot-into"
             found = _radial(mv, d.center, reach, limit, decision="contact", clause=clause,
                             source=ModelRef(other.id), at=at, change=change,

@@ -20,6 +20,8 @@ one-position case is the scalar form (:func:`clashes_at`, :func:`pieces_stood_on
   (its centre off the piece) is refused, unless it stands at least as high as the piece's
   height (it overhangs the top); a piece without a height reaches every elevation.
 * Area terrain (``area``, ``dense-area``) and scenery may hold bases anywhere.
+* With a table size (``board: {size: [w, h]}``) every base lies on the table; touching an
+  edge is on it (:func:`on_table_v`).
 
 :func:`placement_problems` applies the rule to a whole :class:`~fwwrules.data.Scenario` and
 names both pieces of each problem (:class:`Clash`): the file check turns them into messages
@@ -260,6 +262,25 @@ def placeable_v(
     for _, _, bad, _ in _piece_clashes(board, px, py, r, elevation_mm, tol, skip_pieces):
         ok &= ~bad
     return ok
+
+
+def on_table_v(scenario: Scenario, px: Array, py: Array, r: float | Array) -> BoolArray:
+    """Whether a base of radius ``r`` (mm; one, or one per position) centred at ``(px, py)``
+    (mm) lies on the table: everywhere without a table size; with ``board: {size: [w, h]}``,
+    the whole base inside ``[0, w] x [0, h]``. A base touching an edge is on the table (within
+    :data:`~fwwrules.constants.BOUNDARY_TOLERANCE_MM`); a hair over it is off.
+
+    >>> from fwwrules.data import Model, Scenario
+    >>> s = Scenario(models=(Model("a", "x", 40.0, (20.0, 50.0)),), board_size=(100.0, 100.0))
+    >>> on_table_v(s, np.array([20.0, 19.9, 80.0]), np.array([50.0, 50.0, 80.01]), 20.0).tolist()
+    [True, False, False]
+    """
+    if scenario.board_size is None:
+        return np.ones(len(px), dtype=bool)
+    w, h = (v * scenario.unit_mm for v in scenario.board_size)
+    tol = BOUNDARY_TOLERANCE_MM
+    inside_x = (px - r >= -tol) & (px + r <= w + tol)
+    return np.asarray(inside_x & (py - r >= -tol) & (py + r <= h + tol), dtype=bool)
 
 
 def clashes_at(

@@ -472,13 +472,20 @@ class AttackRuling(Explained):
         m = self.margins
         return None if m is None else m.smallest
 
-    def close_call(self, lang: str = "en") -> str | None:
-        """The knife-edge sentence when the call is one (its smallest margin is below the
-        scenario's ``knife_edge``), else ``None``; only looks as far as the knife edge."""
+    def knife_edge(self) -> Margin | None:
+        """The smallest margin when the call is a knife edge (below the scenario's
+        ``knife_edge``), else ``None``; only looks as far as the knife edge."""
         if self.margins_box is None:
             return None
         m = self.margins_box.get(self, knife_only=True)
-        return m.sentence(lang, names_in(self.labels, lang)) if m.knife_edge else None
+        return m.smallest if m.knife_edge else None
+
+    def close_call(self, lang: str = "en") -> str | None:
+        """The knife-edge sentence when the call is one (:meth:`knife_edge`), else ``None``."""
+        if self.knife_edge() is None or self.margins_box is None:
+            return None
+        m = self.margins_box.get(self, knife_only=True)
+        return m.sentence(lang, names_in(self.labels, lang))
 
     def headline(self, lang: str = "en") -> str:
         """One sentence: whether the attack is allowed; when it is not, why (each refusing

@@ -39,7 +39,7 @@ from .constants import (
     MAX_WEAPONS,
 )
 from .data import Scenario
-from .errors import ScenarioError
+from .errors import Problem, ScenarioError
 from .filespec import (
     Ident,
     Name,
@@ -447,16 +447,28 @@ def _range_value(value: str | float | None) -> str | float | None:
     return value if value is None or isinstance(value, str) else float(value)
 
 
-def parse_scenario(doc: Document) -> Scenario:
-    """Validate a parsed document as a scenario; every problem is reported at once."""
+def read_scenario(doc: Document) -> tuple[Scenario, list[Problem]]:
+    """The scenario a parsed document describes, and every problem the file check finds in it
+    (:func:`fwwrules.checks.scenario_problems`: crossing outlines, bases where the placement
+    rule refuses them ...: what :func:`parse_scenario` refuses it for). A field that is not
+    what the format allows (a word for a number, an unknown key) leaves no scenario to
+    describe: :class:`~fwwrules.errors.ScenarioError` with every such problem.
+
+    The board editor keeps a board with such problems (drawn red, listed, not saved); a file
+    is loaded by :func:`parse_scenario`, which refuses both kinds."""
     try:
         spec = ScenarioSpec.model_validate(doc.data)
     except ValidationError as exc:
         raise ScenarioError(doc.source, problems_from_validation(doc, exc, ScenarioSpec)) from None
     scenario = _from_spec(spec, doc.source)
-    problems = scenario_problems(scenario)
+    return scenario, [doc.problem(p.path, p.message) for p in scenario_problems(scenario)]
+
+
+def parse_scenario(doc: Document) -> Scenario:
+    """Validate a parsed document as a scenario; every problem is reported at once."""
+    scenario, problems = read_scenario(doc)
     if problems:
-        raise ScenarioError(doc.source, [doc.problem(p.path, p.message) for p in problems])
+        raise ScenarioError(doc.source, problems)
     return mark_checked(scenario)
 
 

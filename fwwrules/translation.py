@@ -30,6 +30,7 @@ OPTION_CLAUSES: dict[str, tuple[str, ...]] = {
     "contact_tolerance": ("melee.engaged", "cover.shooter-contact"),
     "cover_by": ("cover.models",),
     "slide_through_engaged_enemy": ("melee.slide",),
+    "knife_edge": (),  # not a reading of the rules: how close a call must be to be flagged
 }
 
 

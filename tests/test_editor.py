@@ -6,6 +6,7 @@ with what the editor computed for itself.
 
 from __future__ import annotations
 
+import html
 import json
 import math
 from dataclasses import replace
@@ -28,8 +29,9 @@ NORMAL_IN = round(32 / MM_PER_INCH, 4)
 
 
 def mouse(ed: BoardEditor, kind: str, x: float, y: float) -> None:
-    """A real matplotlib mouse event at board point (x, y), through the canvas callbacks."""
-    px, py = ed.ax.transData.transform((x, y))
+    """A real matplotlib mouse event at board point (x, y) (scenario units; the board is drawn
+    in mm), through the canvas callbacks."""
+    px, py = ed.ax.transData.transform((x * ed.unit_mm, y * ed.unit_mm))
     button = None if kind == "motion_notify_event" else MouseButton.LEFT
     event = MouseEvent(kind, ed.figure.canvas, px, py, button=button)
     ed.figure.canvas.callbacks.process(kind, event)
@@ -95,7 +97,10 @@ def test_editor_mouse_drag_moves_a_model_and_undo_redo(tmp_path: Path) -> None:
     ed.tool.value = "select"
     drag(ed, (14, 4), (16, 10))
     assert ed.scenario.model("raider").at == (16.0, 10.0)
-    assert ed.bases["raider"].center == (16.0, 10.0)
+    assert ed.artists is not None  # the board drawn by fwwrules.draw, in mm
+    assert ed.artists.bases["raider"].center == pytest.approx(
+        (16.0 * MM_PER_INCH, 10.0 * MM_PER_INCH)
+    )
     assert ed.undo() and ed.scenario.model("raider").at == (14.0, 4.0)
     assert ed.redo() and ed.scenario.model("raider").at == (16.0, 10.0)
     assert not ed.redo()
@@ -194,8 +199,12 @@ def test_editor_self_intersecting_outline_is_red_with_the_reason_and_blocks_savi
     assert not ed.valid
     reason = "the polygon's edges cross each other at (18, 18); expected a simple outline"
     assert [p.message for p in ed.problems] == [reason]
-    assert matplotlib.colors.to_hex(ed.pieces[tie].get_edgecolor()) == "#d55e00"
-    assert matplotlib.colors.to_hex(ed.pieces["crate"].get_edgecolor()) != "#d55e00"
+    assert ed.marks is not None  # the flagged piece is outlined red, the crate is not
+    assert matplotlib.colors.to_hex(ed.marks.flagged.get_color()) == "#d55e00"
+    flagged = {(round(x / MM_PER_INCH, 6), round(y / MM_PER_INCH, 6))
+               for x, y in ed.marks.flagged.get_xydata() if not math.isnan(x)}  # fmt: skip
+    assert {(16.0, 16.0), (20.0, 20.0), (20.0, 16.0), (16.0, 20.0)} <= flagged
+    assert (8.0, 2.0) not in flagged and tie == "tie"
     assert "terrain[1].polygon" in ed.message.value and "cross each other" in ed.message.value
     with pytest.raises(fwwrules.ScenarioError):
         ed.save(out)
@@ -209,7 +218,7 @@ def test_editor_self_intersecting_outline_is_red_with_the_reason_and_blocks_savi
 def test_editor_rectangle_tool_draws_by_dragging_a_corner() -> None:
     ed = BoardEditor(units="in", size=(24, 24), interactive=False)
     ed.tool.value = "rect"
-    ed.kind.value = "blocking"
+    ed.form.kind.value = "blocking"
     drag(ed, (2.1, 3.9), (8, 6.1))
     (piece,) = ed.scenario.terrain
     assert piece.kind == "blocking"
@@ -245,8 +254,8 @@ def test_editor_rotate_by_the_handle_and_by_method() -> None:
     ed.tool.value = "select"
     mouse(ed, "button_press_event", 9, 4)  # select the crate
     mouse(ed, "button_release_event", 9, 4)
-    assert ed.selected == "crate" and ed.handle is not None
-    hx, hy = ed.handle.center
+    assert ed.selected == "crate" and ed.marks is not None and ed.marks.handle.get_visible()
+    hx, hy = (v / MM_PER_INCH for v in ed.marks.handle.center)  # the board is drawn in mm
     assert hx == pytest.approx(9.0) and hy > 6  # above the crate's top edge
     drag(ed, (hx, hy), (2, 4))  # pull the handle to the left: a quarter turn
     assert ed.scenario.terrain_piece("crate").shape == fwwrules.Rect((9.0, 4.0), (2.0, 4.0), 90.0)
@@ -297,7 +306,8 @@ def test_editor_set_properties_kind_height_huge_elevated() -> None:
     ed.set_model("knight", base="huge", name="Big Knight")
     assert ed.scenario.model("knight").base == round(60 / MM_PER_INCH, 4)
     # a base that would grow into another one is refused
-    ed.move("raider", (7, 4))
+    ed.move("raider", (4, 12))  # round the crate (a solid piece stops a base, as a base does)
+    ed.move("raider", (4, 7))
     with pytest.raises(EditRefused, match="overlaps 'knight'"):
         ed.set_model("raider", base=4.0)
     with pytest.raises(EditRefused, match="makes no sense"):  # 304.8 mm
@@ -307,25 +317,27 @@ def test_editor_set_properties_kind_height_huge_elevated() -> None:
 
 def test_editor_form_values_go_through_the_loader(tmp_path: Path) -> None:
     ed = small_board()
+    before = ed.data
     ed.tool.value = "model"
-    ed.name.value = "Scout"
-    ed.skills.value = "rifle seven"
+    ed.form.name.value = "Scout"
+    ed.form.skills.value = "rifle seven"
     mouse(ed, "button_press_event", 20, 20)
-    assert not ed.valid
-    (problem,) = ed.problems
-    assert problem.path == ("models", 2, "skills", "rifle")
-    assert problem.message == "expected a whole number (got 'seven')"
-    ed.skills.value = "rifle 7, melee 5"
-    ed.apply_button.click()  # the scout is selected: fix it
+    # a value a file cannot hold is refused, in the loader's words at the place it would take
+    assert ed.data == before and ed.valid
+    said = html.unescape(ed.message.value)
+    assert "models[2].skills.rifle: expected a whole number (got 'seven')" in said
+    ed.form.skills.value = "rifle 7, melee 5"
+    mouse(ed, "button_press_event", 20, 20)
+    assert ed.selected == "scout"
     assert ed.valid and ed.scenario.model("scout").skills == {"rifle": 7, "melee": 5}
     # the Throw skill may carry its icon's colour (ranged.skill: a thrown weapon's range)
-    ed.skills.value = "melee 5, thrown 4 red"
+    ed.form.skills.value = "melee 5, thrown 4 red"
     ed.apply_button.click()
     scout = ed.scenario.model("scout")
     assert ed.valid and (scout.skills, scout.throw_colour) == ({"melee": 5, "thrown": 4}, "red")
-    ed.skills.value = ""
-    ed._fill_form()  # the form shows the selected model's skills, colour included
-    assert ed.skills.value == "melee 5, thrown 4 red"
+    ed.form.skills.value = ""
+    ed.refresh()  # the form shows the selected model's skills, colour included
+    assert ed.form.skills.value == "melee 5, thrown 4 red"
 
 
 def test_editor_from_file_round_trip_of_a_shipped_example(tmp_path: Path) -> None:
@@ -344,12 +356,12 @@ def test_editor_from_file_round_trip_of_a_shipped_example(tmp_path: Path) -> Non
 def test_editor_apply_keeps_a_loaded_models_own_weapons() -> None:
     ed = BoardEditor.from_file(fwwrules.example_path("cover-example-1"), interactive=False)
     knight = ed.scenario.model("knight")
-    assert knight.weapons and all(w in ed.weapons.options for w in knight.weapons)
+    assert knight.weapons and all(w in ed.form.weapons.options for w in knight.weapons)
     ed.tool.value = "select"
     mouse(ed, "button_press_event", *knight.at)  # select it: the form shows its values
     mouse(ed, "button_release_event", *knight.at)
-    assert ed.selected == "knight" and ed.weapons.value == knight.weapons
-    ed.name.value = "Sir Knight"
+    assert ed.selected == "knight" and ed.form.weapons.value == knight.weapons
+    ed.form.name.value = "Sir Knight"
     ed.apply_button.click()
     assert ed.scenario.model("knight").weapons == knight.weapons
     assert ed.scenario.model("knight").name == "Sir Knight"
@@ -380,9 +392,9 @@ def test_editor_interactive_canvas_is_the_board_views_widget_with_an_explicit_si
     pytest.importorskip("anywidget")
     ed = BoardEditor(interactive=True, canvas_px=500)
     assert ed.canvas_widget is ed.view.widget
-    assert (ed.canvas_widget.width, ed.canvas_widget.height) == (500, 500)
+    assert (ed.canvas_widget.width, ed.canvas_widget.height) == (500, round(500 * 540 / 780))
     ed.add_model((5, 5))
-    assert ed.bases
+    assert ed.artists is not None and ed.artists.bases
 
 
 def test_editor_interactive_drag_blits_the_moving_base_then_draws_all() -> None:
@@ -393,12 +405,15 @@ def test_editor_interactive_drag_blits_the_moving_base_then_draws_all() -> None:
     ed.figure.canvas.draw()  # the layout the mouse sees
     mouse(ed, "button_press_event", 14, 4)
     mouse(ed, "motion_notify_event", 15, 6)
-    base = ed.bases["raider"]
-    assert base.get_animated() and base.center == (15.0, 6.0)  # drawn over the background
-    assert not ed.bases["knight"].get_animated()
+    assert ed.artists is not None and ed.marks is not None
+    base = ed.artists.bases["raider"]
+    assert base.get_animated()  # drawn over the background
+    assert base.center == pytest.approx((15.0 * MM_PER_INCH, 6.0 * MM_PER_INCH))
+    assert ed.marks.selection.get_animated()  # the selection ring moves with it
+    assert not ed.artists.bases["knight"].get_animated()
     mouse(ed, "button_release_event", 15, 6)
     assert ed.scenario.model("raider").at == (15.0, 6.0)
-    assert not any(a.get_animated() for a in ed.bases.values())
+    assert not any(a.get_animated() for a in ed.artists.bases.values())
 
 
 def test_editor_static_view_has_a_png_and_a_plain_summary() -> None:
@@ -414,23 +429,23 @@ def test_editor_form_clears_when_nothing_is_selected() -> None:
     ed = small_board()
     mouse(ed, "button_press_event", 4, 4)  # select the knight: the form shows its values
     mouse(ed, "button_release_event", 4, 4)
-    assert (ed.selected, ed.name.value, ed.faction.value) == ("knight", "Knight", "bos")
-    assert ed.skills.value == "rifle 7" and ed.weapons.value == ("rifle",)
+    assert (ed.selected, ed.form.name.value, ed.form.faction.value) == ("knight", "Knight", "bos")
+    assert ed.form.skills.value == "rifle 7" and ed.form.weapons.value == ("rifle",)
     mouse(ed, "button_press_event", 20, 20)  # empty board: nothing selected
     mouse(ed, "button_release_event", 20, 20)
     assert ed.selected is None and "nothing" in ed.selected_label.value
-    assert (ed.name.value, ed.faction.value, ed.skills.value) == ("", "player", "")
-    assert (ed.weapons.value, ed.base_class.value) == ((), "normal")
-    assert (ed.piece_name.value, ed.height.value, ed.kind.value) == ("", "", "cover")
+    assert (ed.form.name.value, ed.form.faction.value, ed.form.skills.value) == ("", "player", "")
+    assert (ed.form.weapons.value, ed.form.base_class.value) == ((), "normal")
+    assert (ed.form.piece_name.value, ed.form.height.value, ed.form.kind.value) == ("", "", "cover")
     # what the user then types for the next model stays while nothing is selected
-    ed.name.value = "Scout"
+    ed.form.name.value = "Scout"
     ed.set_title("A board")
-    assert ed.name.value == "Scout"
+    assert ed.form.name.value == "Scout"
     ed.selected = "crate"
     ed.refresh()
-    assert (ed.piece_name.value, ed.height.value) == ("Crate", "1")
+    assert (ed.form.piece_name.value, ed.form.height.value) == ("Crate", "1")
     ed.delete("crate")  # the selected piece is gone: the form clears again
-    assert ed.selected is None and (ed.piece_name.value, ed.height.value) == ("", "")
+    assert ed.selected is None and (ed.form.piece_name.value, ed.form.height.value) == ("", "")
 
 
 @pytest.mark.parametrize("size", [(0, 0), (-5, 10), (24, float("nan")), (24,), "24x24"])

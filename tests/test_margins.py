@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
+from fresh_interpreter import printed
 from transforms import moved
 
 import fwwrules
@@ -266,3 +267,17 @@ def test_margin_json_has_margin_and_margins() -> None:
     short = next(e for e in d["margins"] if e.get("band") == "short")
     assert short["clause"] == "ranged.range" and short["source"] is None
     assert short["mm"] == pytest.approx(3.5)
+
+
+def test_margins_module_loads_when_a_margin_is_first_asked_not_at_import() -> None:
+    """``fwwrules.margins`` (the largest rule module) costs nothing at ``import fwwrules`` nor
+    for a ruling nobody asks how close it is: it loads with the first margin asked."""
+    code = (
+        "import sys, fwwrules\n"
+        "print('fwwrules.margins' in sys.modules)\n"
+        "s = fwwrules.load(fwwrules.example_path('cover-example-1'))\n"
+        "r = fwwrules.ruling(s, 'brute', 'knight')\n"
+        "print('fwwrules.margins' in sys.modules)\n"
+        "print(r.margins.smallest is not None, 'fwwrules.margins' in sys.modules)\n"
+    )
+    assert printed(code) == ["False", "False", "True", "True"]

@@ -152,10 +152,9 @@ def test_names_the_editor_edits_the_name_of_the_language_it_shows(tmp_path: Path
     ed.add_model((100, 100), name={"en": "Crate guard", "de": "Kistenwache"}, faction="a")
     ident = ed.selected
     assert ident == "crate-guard"
-    ed.lang.value = "de"
-    ed._fill_form()
-    assert ed.name.value == "Kistenwache"
-    ed.name.value = "Wache an der Kiste"
+    ed.lang.value = "de"  # the form shows the name in the language shown
+    assert ed.form.name.value == "Kistenwache"
+    ed.form.name.value = "Wache an der Kiste"
     ed.apply_button.click()
     assert ed.scenario.model(ident).name == {"en": "Crate guard", "de": "Wache an der Kiste"}
     saved = ed.save(tmp_path / "board.yaml")

@@ -80,8 +80,12 @@ def boards(draw: st.DrawFn) -> Scenario:
         size = (draw(st.integers(12, 90)), draw(st.integers(12, 90)))
         height = draw(st.sampled_from((None, None, 30.0, 60.0)))
         terrain.append(Terrain(f"t{i}", kind, Rect((float(at[0]), float(at[1])), size), height))
+    table = draw(st.sampled_from((None, (400.0, 400.0))))
     s = Scenario(
-        terrain=tuple(terrain), weapons=(RIFLE,), sides={"red": ("red",), "blue": ("blue",)}
+        terrain=tuple(terrain),
+        weapons=(RIFLE,),
+        sides={"red": ("red",), "blue": ("blue",)},
+        board_size=table,
     )
     models: list[Model] = []
     for i in range(draw(st.integers(2, 4))):
@@ -92,7 +96,7 @@ def boards(draw: st.DrawFn) -> Scenario:
             side = ("red", "blue")[i % 2]
             m = Model(f"m{i}", side, base, at, level, skills={"rifle": 6}, weapons=("rifle",))
             trial = replace(s, models=(*models, m))
-            if not placement_problems(trial):
+            if not placement_problems(trial) and _on_table(trial, at, base):
                 models.append(m)
                 break
     return replace(s, models=tuple(models))
@@ -106,7 +110,7 @@ positions = st.tuples(st.integers(0, 4000), st.integers(0, 4000)).map(
 def _near(draw: st.DrawFn, board: Scenario, base: float) -> tuple[float, float]:
     """A position where the rule has something to say: on a piece, at its edge, touching a
     model (engaged, or on its level), or anywhere."""
-    how = draw(st.sampled_from(("piece", "edge", "model", "anywhere")))
+    how = draw(st.sampled_from(("piece", "edge", "model", "table", "anywhere")))
     jitter = draw(st.integers(-30, 30)) / 10, draw(st.integers(-30, 30)) / 10
     if how in ("piece", "edge") and board.terrain:
         t = draw(st.sampled_from(board.terrain))
@@ -118,7 +122,18 @@ def _near(draw: st.DrawFn, board: Scenario, base: float) -> tuple[float, float]:
         m = draw(st.sampled_from(board.models))
         d = (m.base + base) / 2 + draw(st.sampled_from((-0.4, 0.0, 0.3, -2.0)))
         return (round(m.at[0] + d, 1), round(m.at[1] + jitter[1] / 10, 1))
+    if how == "table":  # at the table's edge: on it, touching it, a hair or more over it
+        r = base / 2 + draw(st.sampled_from((0.0, -0.1, 0.1, -3.0, 3.0)))
+        return (r, round(200 + jitter[1] * 10, 1))
     return draw(positions)
+
+
+def _on_table(s: Scenario, at: tuple[float, float], base: float) -> bool:
+    """The whole base inside the table's size (any position without one), worked out here."""
+    if s.board_size is None:
+        return True
+    (w, h), r = s.board_size, base / 2
+    return r <= at[0] <= w - r and r <= at[1] <= h - r
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -130,7 +145,9 @@ def test_check_ruling_threat_map_and_drag_agree_on_every_placement(
     at = _near(data.draw, board, base)
     s = _with_probe(board, at, base, "blue")
     rule = not any(i == len(s.models) - 1 for i, _ in placement_problems(s))
+    rule = rule and _on_table(s, at, base)
     event(f"may stand: {rule}; stands on a piece: {bool(pieces_under(s, PROBE))}")
+    event(f"on a table of a given size: {s.board_size is not None and _on_table(s, at, base)}")
     event(f"standing height above 0: {s.model(PROBE).elevation > 0}")
     # fwwrules check (the file's check) says the same
     assert _checked(s) == rule

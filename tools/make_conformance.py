@@ -434,6 +434,10 @@ def _draw(row: Row, lang: str) -> bytes:
 
     q = row.question
     s = scenario(q.example)
+    if q.kind == "ruling" and q.example.startswith("elevation-"):
+        from fwwrules.draw.side import render_side_view
+
+        return _small_png(_side_view_png(s, q, lang, render_side_view))
     if q.kind in ("ruling", "grid"):
         fig = render_figure(
             s,
@@ -457,6 +461,20 @@ def _draw(row: Row, lang: str) -> bytes:
             draw_board(s, ax, withdraw=got, lang=lang)
         fig = figure_of(ax)
     return _small_png(figure_bytes(fig, "png", dpi=fig.dpi))
+
+
+def _side_view_png(s: Any, q: Question, lang: str, render: Callable[..., Any]) -> bytes:
+    """An elevation example's picture: the board with the shot's side view below it
+    (``fwwrules render --side-view``)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "picture.png"
+        render(
+            s, out, attacker=q.first, target=q.second, weapon=q.weapon, rules=q.rules,
+            lang=lang, width=PICTURE_WIDTH,
+        )  # fmt: skip
+        return out.read_bytes()
 
 
 def _small_png(data: bytes) -> bytes:
@@ -681,7 +699,8 @@ def generate() -> str:
         "from the public API (`fwwrules.ruling`, `slide`, `withdraw`, `grid_cover`). Pages "
         "are the ones the examples' titles name; where the project does not know the book's "
         "figure, or the board is the project's own, the row says so. Pictures: the answer "
-        "drawn, in English and German. The clause ids link to the [rules reference](rules.md).",
+        "drawn, in English and German (an elevation example with the shot seen from the side "
+        "below the board). The clause ids link to the [rules reference](rules.md).",
         "",
     ]
     _summary(w)

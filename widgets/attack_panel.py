@@ -107,7 +107,12 @@ class AttackPanel(MovablePanel):
         self._make_move_controls(target)
         self._compute()
         self.artists: BoardArtists = draw_board(
-            self.scenario, self.view.ax, style=style, ruling=self.ruling, lang=self.lang.value
+            self.scenario,
+            self.view.ax,
+            style=style,
+            ruling=self.ruling,
+            lang=self.lang.value,
+            margin=True,  # a knife-edge call's pinch point and move
         )
         self.view.artists = self.artists
         self.view.frame_board(lambda: self.artists, lambda: self.scenario)
@@ -172,6 +177,7 @@ class AttackPanel(MovablePanel):
             lang=self.lang.value,
             place_labels=place_labels,
             legend=place_labels,  # a drag frame leaves the legend to the drop
+            margin=place_labels,  # a knife-edge call's marks: on the drop, not every motion
         )
 
     def refresh(self, moved: str | None = None) -> None:

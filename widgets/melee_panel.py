@@ -111,7 +111,7 @@ class MeleePanel(MovablePanel):
         self._make_move_controls(scenario.models[0].id)
         self._compute()
         self.artists: BoardArtists = draw_board(
-            scenario, self.view.ax, style=style, lang=lang, **self._overlays()
+            scenario, self.view.ax, style=style, lang=lang, margin=True, **self._overlays()
         )
         self.view.artists = self.artists
         self.view.frame_board(lambda: self.artists, lambda: self.scenario)
@@ -277,6 +277,7 @@ class MeleePanel(MovablePanel):
             lang=self.lang.value,
             place_labels=place_labels,
             legend=place_labels,  # a drag frame leaves the legend to the drop
+            margin=place_labels,  # a knife-edge call's marks: on the drop, not every motion
             **self._overlays(),
         )
         self._show_text(close_call=place_labels)  # a drag step: no knife-edge sentence

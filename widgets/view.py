@@ -44,6 +44,7 @@ from fwwrules.draw import (
 )
 from fwwrules.draw.board import FIXED_SIZE_GID
 from fwwrules.draw.figure import place_axes
+from fwwrules.draw.layout import CAPTION_GID
 from fwwrules.pieces import Bounds
 
 from .board_canvas import BoardLink, FrameTexts, live_canvas_available
@@ -212,6 +213,14 @@ class BoardView:
         self.on_click: Callable[[float, float], None] | None = None
         """Called with the point (mm) of a click on the board that hits no model and does
         not pan (a press and release within :data:`CLICK_PX`)."""
+        self.on_press: Callable[[float, float], bool] | None = None
+        """Asked first of a left press on the board (the point in mm): True when the client's
+        tool takes it (a board editor's drawing tools, a piece it drags; the client's own
+        motion and release handlers follow the gesture), False to let the view drag the
+        model under it, pan or click."""
+        self.client_moving: Callable[[str], Sequence[Artist]] = lambda _model_id: ()
+        """Artists the client draws over the board that move with a dragged model (an
+        editor's selection mark): redrawn with it on every motion."""
         self.handles: dict[str, Any] = {}
         """Other things a drag moves, by id (not a model id: ids hold no ':'): circles such as
         a slide's ghost. A drag of one calls ``on_move``/``on_drop`` with its id."""
@@ -489,8 +498,12 @@ class BoardView:
         self._cache_key = None
 
     def clear(self) -> None:
-        """Empty the Axes (a new scenario is drawn from scratch)."""
+        """Empty the Axes and take the board's caption off the figure (a new scenario is
+        drawn from scratch; :func:`~fwwrules.draw.draw_board` makes its own caption)."""
         self.ax.clear()
+        for text in list(self.figure.texts):
+            if text.get_gid() == CAPTION_GID:
+                text.remove()
         self.artists = None
         self.invalidate()
 
@@ -657,6 +670,7 @@ class BoardView:
         slow = {id(a) for a in self._slow_texts()}
         items = [a for a in moving_artists(self.artists, model_id, drag=True)
                  if id(a) not in slow]  # fmt: skip
+        items += [a for a in self.client_moving(model_id) if a not in items]
         return sorted(items, key=lambda a: a.get_zorder())
 
     def _bake(self) -> None:
@@ -705,6 +719,9 @@ class BoardView:
     def _press(self, event: MouseEvent) -> None:
         if event.inaxes is not self.ax or event.xdata is None or event.ydata is None:
             return
+        taken = self.on_press is not None and event.button == MouseButton.LEFT
+        if taken and self.on_press is not None and self.on_press(event.xdata, event.ydata):
+            return  # the client's tool took it
         hit = None
         if self.on_move is not None:
             hit = self.handle_at(event.xdata, event.ydata) or self.model_at(

@@ -238,6 +238,7 @@ class BoardArtists:
             singles.append(self.slide_breaks)
         if self.leaders is not None:
             singles.append(self.leaders)
+        singles += self.state.get("margin_artists", ())  # a knife-edge call's marks
         return (
             singles
             + list(self.band_labels.values())

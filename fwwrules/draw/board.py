@@ -58,6 +58,7 @@ from .artists import TerrainLook as TerrainLook
 from .artists import label_box as label_box
 from .figure import figure_of, new_axes
 from .layout import FIXED_SIZE, set_titles
+from .margin import draw_margin, legend_proxy, margin_shown
 from .text import draw_word
 
 if TYPE_CHECKING:
@@ -520,6 +521,8 @@ def draw_board(
     slide: SlideRuling | None = None,
     withdraw: WithdrawRuling | None = None,
     view: Bounds | None = None,
+    margin: bool = False,
+    flagged: bool = False,
 ) -> BoardArtists:
     """Draw ``scenario`` (and, when given, a ruling, slide or withdrawal) on ``ax``.
 
@@ -535,8 +538,16 @@ def draw_board(
     xmax, ymax)``, widened on its shorter side to fill the board's box); None shows the
     whole table (:func:`table_view`). :func:`frame_view` gives the view of the models, and
     :func:`set_view` changes the view of a drawn board (a panel's zoom and pan).
+
+    With ``margin`` a ruling that is a knife-edge call shows its pinch point and the move that
+    changes it (:mod:`fwwrules.draw.margin`); off by default (it asks the ruling's margins).
+
+    A scenario the file check refuses is refused here too (a board built in Python too),
+    unless ``flagged``: the board editor draws a board with problems as it is, and outlines
+    the pieces concerned itself.
     """
-    scenario = checked_scenario(scenario, "draw_board")  # a board built in Python too
+    if not flagged:
+        scenario = checked_scenario(scenario, "draw_board")
     if ax is None:
         ax = new_axes(style.figsize, style.dpi, style.margins, pyplot=True)
     view = view or table_view(scenario, style)
@@ -554,6 +565,7 @@ def draw_board(
         into_melee=into_melee,
         slide=slide,
         withdraw=withdraw,
+        margin=margin,
     )
 
 
@@ -818,6 +830,7 @@ def update_board(
     withdraw: WithdrawRuling | None = None,
     place_labels: bool = True,
     legend: bool = True,
+    margin: bool = False,
 ) -> BoardArtists:
     """Bring ``artists`` in line with ``scenario`` and the given rulings, in place.
 
@@ -826,8 +839,11 @@ def update_board(
     every label is then moved to a free place (:func:`fwwrules.draw.labels.place_labels`);
     a drag passes False and places them once on the drop. A drag also passes
     ``legend=False``: the legend is part of the cached background, so it is brought up to
-    date once, on the drop, not on every motion. Draws nothing: the caller redraws
-    once (``fig.canvas.draw_idle()``) or blits :func:`moving_artists`.
+    date once, on the drop, not on every motion. With ``margin`` a ruling that is a
+    knife-edge call shows its pinch point and the move that changes it
+    (:mod:`fwwrules.draw.margin`; off by default: it asks the ruling's margins; without it
+    no marks are shown). Draws nothing: the caller redraws once (``fig.canvas.draw_idle()``)
+    or blits :func:`moving_artists`.
     """
     draw_word("board", lang)  # checks lang
     # What this picture shows, so that it can be drawn again in another language or frame
@@ -835,15 +851,15 @@ def update_board(
     artists.state["drawn"] = {
         "scenario": scenario, "ruling": ruling, "show_bands": show_bands,
         "engagements": engagements, "into_melee": into_melee, "slide": slide,
-        "withdraw": withdraw,
+        "withdraw": withdraw, "margin": margin,
     }  # fmt: skip
     artists.figure._fwwrules_board = artists  # type: ignore[attr-defined]
     artists.state.pop("placed_out", None)  # the labels are shown (or not) below
     style = artists.style
     ax = artists.ax
     board = scenario.board
-    _update_bases(artists, scenario, lang)
-    _update_terrain_labels(artists, scenario, lang)
+    _update_bases(artists, scenario, lang, changed_only=not place_labels)
+    _update_terrain_labels_once(artists, scenario, lang, place_labels)
     if artists.table is not None:
         _set_table(artists.table, scenario, style)
 
@@ -855,6 +871,7 @@ def update_board(
     _draw_bands(artists, scenario, ruling if show_bands else None, lang)
     _draw_engagements(artists, scenario, engagements)
     _draw_numbers(artists, scenario, ruling if into_melee else None)
+    draw_margin(artists, scenario, ruling.knife_edge() if margin and ruling else None, lang)
     _draw_slide(artists, scenario, slide, lang)
     _draw_withdraw(artists, scenario, withdraw)
 
@@ -871,14 +888,40 @@ def update_board(
         lay_out(artists, scenario, title)
     else:  # a drag: the layout stays; the title is wrapped to the room it has
         from .labels import drop_moved_leaders
-        from .layout import wrap_title
 
-        wrap_title(ax, title)
+        _wrap_title_once(artists, title)
         drop_moved_leaders(artists)
         for label in (*artists.labels.values(), *artists.terrain_labels.values()):
             if label.get_bbox_patch() is None:  # never placed: no room for it on the board
                 label.set_visible(False)
     return artists
+
+
+def _update_terrain_labels_once(
+    artists: BoardArtists, scenario: Scenario, lang: str, place_labels: bool
+) -> None:
+    """The terrain labels brought up to date; a drag (no labels placed) leaves the terrain as
+    it was: its labels stay where the last placement put them, not made again on every motion
+    (a tenth of a drag frame)."""
+    now = (scenario.terrain, scenario.units, lang)
+    if place_labels or artists.state.get("terrain_labelled") != now:
+        _update_terrain_labels(artists, scenario, lang)
+        artists.state["terrain_labelled"] = now
+
+
+def _wrap_title_once(artists: BoardArtists, title: str) -> None:
+    """The title wrapped to the room the Axes gives it now (:func:`~.layout.wrap_title`),
+    unless it already shows ``title`` wrapped for the same room: a drag's motions mostly
+    keep the title, and measuring it is a third of a drag frame's updating."""
+    from .layout import wrap_title
+
+    ax = artists.ax
+    room = (title, tuple(ax.get_position(original=True).bounds), artists.figure.dpi)
+    done = artists.state.get("title_wrapped")
+    if done is not None and done == (room, ax.title.get_text()):
+        return
+    wrap_title(ax, title)
+    artists.state["title_wrapped"] = (room, ax.title.get_text())
 
 
 def _title(scenario: Scenario, ruling: AttackRuling | None, lang: str) -> str:
@@ -898,12 +941,21 @@ def _standing_text(scenario: Scenario, model_id: str, lang: str) -> str:
     return " " + draw_word("on-piece", lang).replace("{piece}", name)
 
 
-def _update_bases(artists: BoardArtists, scenario: Scenario, lang: str) -> None:
+def _update_bases(
+    artists: BoardArtists, scenario: Scenario, lang: str, *, changed_only: bool = False
+) -> None:
     """Every model's base and label where the scenario has it (new models get theirs);
-    models no longer in the scenario are hidden."""
+    models no longer in the scenario are hidden. With ``changed_only`` (a drag, where no
+    label is placed) a model drawn as it is now is left alone (its label where the last
+    placement put it)."""
     style = artists.style
     board = scenario.board
+    drawn: dict[str, tuple[Any, ...]] = artists.state.setdefault("bases_drawn", {})
     for m in scenario.models:
+        now = (m, scenario.terrain, lang, scenario.units, artists.state.get("min_base_mm"))
+        if changed_only and drawn.get(m.id) == now:
+            continue
+        drawn[m.id] = now
         if m.id not in artists.bases:
             _add_base(artists.ax, scenario, m.id, style, artists.bases, artists.labels)
             _animate([artists.bases[m.id], artists.labels[m.id]], artists.state["animated"])
@@ -1535,6 +1587,7 @@ def drawn_kinds(artists: BoardArtists) -> list[str]:
         "free-attack": any(a.get_visible() for a in artists.free_attacks),
         "into-melee": any(t.get_visible() and t.get_text() for t in artists.numbers),
         "small-bases": bool(artists.state.get("enlarged")),
+        "knife-edge": margin_shown(artists),
         # a slide being played (fwwrules.draw.animate): the contacts its frames show
         "contact-kept": "contact-kept" in artists.state.get("animation", {}).get("kinds", ()),
         "contact-broken": "contact-broken" in artists.state.get("animation", {}).get("kinds", ()),
@@ -1612,6 +1665,7 @@ def _overlay_makers(st: BoardStyle) -> dict[str, Callable[[], Artist]]:
         ),
         "free-attack": partial(_proxy, st.free_attack_colour, "-", 2.0, ">"),
         "into-melee": partial(Patch, facecolor=st.number_face, edgecolor="black"),
+        "knife-edge": legend_proxy,
         "small-bases": partial(
             _proxy,
             st.neutral_colour,

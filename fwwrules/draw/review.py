@@ -39,6 +39,7 @@ from ..catalogue import (
     ui_section,
 )
 from ..constants import MAX_CACHED_PICTURE_BYTES
+from ..pieces import title_in
 from ..suggestions import REVIEW_FORMAT
 from ..writing import remove_stale_temporaries, write_atomic
 from .board import draw_board
@@ -429,10 +430,11 @@ def example_items(lang: str, cache: PictureCache | None = None) -> list[Item]:
             loaded[name] = fwwrules.load(fwwrules.example_path(name))
         scenario = loaded[name]
         answer = _answer(scenario, kind, first, second, attack)
-        what = {"slide": f"{first} → {second}", "withdraw": f"{first} withdraws"}.get(
-            kind, f"{first} → {second}" + (f" ({attack})" if attack else "")
-        )
-        heading = f"{titles.get(name) or name}: {what}"
+        what = {
+            "slide": f"{first} → {second}",
+            "withdraw": _t("withdraws", lang).format(model=first),
+        }.get(kind, f"{first} → {second}" + (f" ({attack})" if attack else ""))
+        heading = f"{title_in(scenario.title, lang) or titles.get(name) or name}: {what}"
         qid = _question_id(name, kind, first, second, attack)
         link = conformance_link(name, kind, first, second, attack)
         parts = (

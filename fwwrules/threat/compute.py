@@ -21,16 +21,17 @@ from ..attack import ruling
 from ..board import size_class
 from ..cache import Moved
 from ..checks import checked, mark_checked
-from ..constants import THREAT_SURE_MARGIN_MM
+from ..constants import THREAT_BUDGET_S, THREAT_SURE_MARGIN_MM
 from ..data import Scenario
 from ..engagement import engagements, in_contact_v
 from ..errors import QueryError
 from ..geometry import prepared_for
 from ..kernels import Array, BoolArray, segment_point_distance
 from ..pieces import Model
-from ..placement import placeable_v, standing_height_v
+from ..placement import on_table_v, placeable_v, standing_height_v
 from ..rulesets import ruleset
 from ..thresholds import contact_reach
+from .cost import TooCostly, exact_seconds, load_of
 from .shooter import (
     NO_REASON,
     Clauses,
@@ -113,6 +114,21 @@ def _exact_cell(scn: Scenario, q: Query, j: int, i: int, cells: tuple[Layers, Cl
     out.exact[i, j] = True
 
 
+def _afford(scenario: Scenario, q: Query, hard: BoolArray) -> None:
+    """Raise :class:`~fwwrules.threat.cost.TooCostly` when the fast path (done) and the
+    rulings it left (one per cell and weapon the cell may report) exceed the budget."""
+    rulings = 0
+    for j, sid in enumerate(q.shooters):
+        cells = int(hard[:, j].sum())
+        if cells:
+            weapons = scenario.weapons_of(scenario.model(sid))
+            rulings += cells * len(weapon_indices(weapons, q.weapon))
+    n, load = hard.shape[0], load_of(scenario, len(q.shooters))
+    seconds = exact_seconds(load, n, rulings)
+    if seconds > THREAT_BUDGET_S:
+        raise TooCostly(n, rulings, seconds, load.seconds(0))
+
+
 def _start(n: int, k: int, only: BoolArray | None, prior: Computed | None) -> Layers:
     """Empty layers, or ``prior``'s with the ``only`` cells cleared."""
     if prior is None or only is None:
@@ -173,7 +189,7 @@ def compute(
     px, py = pts[:, 0] * u, pts[:, 1] * u
     rt = q.base * u / 2
     elev_mm = standing_height_v(scenario.board, px, py)
-    where = placeable_v(scenario.board, px, py, rt, elev_mm)
+    where = placeable_v(scenario.board, px, py, rt, elev_mm) & on_table_v(scenario, px, py, rt)
     clauses = Clauses(prior.clauses if prior is not None and only is not None else ("",))
     out = _start(n, k, only, prior)
     if prior is None or only is None:
@@ -199,6 +215,8 @@ def compute(
         mine = live & only[:, j] & ~hard[:, j]
         if mine.any():
             shooter_layer(scenario, sid, j, target, mine, (out, clauses, hard), q.weapon)
+    if prior is None:  # a whole map: the exact path is counted before any of it runs
+        _afford(scenario, q, hard)
     # The exact path: fwwrules.ruling on the scenario with the target added.
     for i in np.flatnonzero(hard.any(axis=1)).tolist():
         model = q.target_at(float(pts[i, 0]), float(pts[i, 1]), float(elev_mm[i] / u))

@@ -17,6 +17,12 @@ Boundary cases
 * A board whose shooters and corners alone exceed the budget (no position at all) is refused
   whatever the step: the message names the shooters and the corners.
 * The positions limit :data:`~fwwrules.constants.MAX_THREAT_POSITIONS` applies as well.
+* The cells the fast path leaves to the rulings themselves (a target near contact, off the
+  ground, beside heights: :func:`fwwrules.ruling` per cell and weapon) are counted once the
+  fast path is done and before any of them runs (:data:`PER_RULING_S` each, and
+  :data:`PER_RULING_OBJECT_S` per piece or base): a map whose
+  whole estimate then exceeds the budget is refused (:class:`TooCostly`), naming a step
+  that fits; the default grid grows its step instead.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from dataclasses import dataclass
 
 from ..constants import MAX_THREAT_POSITIONS, THREAT_BUDGET_S
 from ..data import Scenario
+from ..errors import QueryError
 
 PER_POSITION_S = 0.3e-6
 """Seconds per position and shooter, before any piece (measured: 0.2-0.3 µs)."""
@@ -37,6 +44,14 @@ PER_OBJECT_S = 0.06e-6
 PER_CORNER_S = 45e-6
 """Seconds per corner of the terrain (and of Huge bases) per shooter: each convex part is
 prepared for each shooter (measured: 25-35 µs; 8 touching 256-corner stars the most)."""
+
+PER_RULING_S = 1.0e-3
+"""Seconds per cell and weapon left to :func:`fwwrules.ruling` (the exact path: the target
+added to the board, a full ruling), before any piece: with :data:`PER_RULING_OBJECT_S`,
+measured 1.5 ms among 60 pieces and bases, 5 ms among 510 (heights, models at elevations)."""
+
+PER_RULING_OBJECT_S = 10e-6
+"""Seconds per such ruling and piece or base on the board."""
 
 HUGE_BASE_CORNERS = 48
 """A Huge base blocks line of sight as a 48-gon of convex parts."""
@@ -91,3 +106,30 @@ def too_costly(load: Load, positions: int, hint: str) -> str | None:
         f"would take about {load.seconds(positions):.0f} s, more than the threat map's budget "
         f"of {THREAT_BUDGET_S:g} s: at most {most} positions fit; {hint}"
     )
+
+
+class TooCostly(QueryError):
+    """A map whose fast path left more rulings than the budget allows (:data:`PER_RULING_S`):
+    ``seconds`` is the whole estimate, ``fixed`` the part no step changes (each shooter's
+    preparation), ``positions`` and ``rulings`` what it counts."""
+
+    def __init__(self, positions: int, rulings: int, seconds: float, fixed: float) -> None:
+        self.positions, self.rulings, self.seconds, self.fixed = positions, rulings, seconds, fixed
+        super().__init__(
+            f"{positions} positions leave {rulings} cells to a full ruling (a target near "
+            f"contact, off the ground or beside heights), about {seconds:.0f} s in all, more "
+            f"than the threat map's budget of {THREAT_BUDGET_S:g} s"
+        )
+
+    def fitting_step(self, step: float) -> float:
+        """A step (from ``step``) whose grid, with as many rulings per position, fits 80 % of
+        the budget: what grows with the positions shrinks with the square of the step
+        (rounded up to two decimals; at least 10 % more)."""
+        room = max(0.8 * THREAT_BUDGET_S - self.fixed, 0.05 * THREAT_BUDGET_S)
+        grow = math.sqrt(max(self.seconds - self.fixed, 0.0) / room)
+        return math.ceil(step * max(grow, 1.1) * 100) / 100
+
+
+def exact_seconds(load: Load, positions: int, rulings: int) -> float:
+    """The whole estimate of a map of ``positions`` whose fast path left ``rulings``."""
+    return load.seconds(positions) + (PER_RULING_S + PER_RULING_OBJECT_S * load.objects) * rulings

@@ -29,14 +29,14 @@ from numpy.typing import NDArray
 from .. import arguments
 from ..attack import ruling
 from ..checks import usable
-from ..constants import MAX_COORDINATE, MAX_THREAT_POSITIONS, SANE_BASE_MM
+from ..constants import MAX_COORDINATE, MAX_THREAT_POSITIONS, SANE_BASE_MM, THREAT_BUDGET_S
 from ..data import Scenario
 from ..errors import QueryError
 from ..kernels import Array, BoolArray
 from ..pieces import IMPROVISED, Rules
 from ..rulesets import ruleset_name
 from .compute import Computed, Query, affected, compute, with_model
-from .cost import Load, load_of, too_costly
+from .cost import Load, TooCostly, load_of, too_costly
 from .document import CellDoc, GridDoc, ThreatDocument
 from .positions import DEFAULT_BASE_MM, faction_of, fresh_id, grid, sides_of
 from .shooter import NO_REASON, Layers
@@ -343,11 +343,44 @@ def threat_map(
     load = load_of(scenario, len(q.shooters))
     if positions is not None:
         pts = _positions(positions, load)
-        where: tuple[tuple[int, int] | None, float | None] = (None, step)
-    else:
+        try:
+            return ThreatMap.of(scenario, q, pts, (None, step), compute(scenario, q, pts))
+        except TooCostly as exc:
+            raise QueryError(f"{exc}: ask for fewer positions") from None
+    return _grid_map(scenario, q, (base, step, area), load)
+
+
+GRID_TRIES = 4
+"""How often the default grid grows its step after the rulings its fast path left were
+counted (:class:`~fwwrules.threat.cost.TooCostly`) before the map is refused."""
+
+
+def _grid_map(
+    scenario: Scenario,
+    q: Query,
+    asked: tuple[float, float | None, tuple[float, float, float, float] | None],
+    load: Load,
+) -> ThreatMap:
+    """The map over a grid: ``asked`` is the base, the step (``None``: the default, grown
+    until the whole estimate fits) and the area. A step given whose rulings do not fit is
+    refused, naming a step that would."""
+    base, step, area = asked
+    given = step is not None
+    for _ in range(GRID_TRIES):
         pts, shape, step_used = grid(scenario, base, step, area, load)
-        where = (shape, step_used)
-    return ThreatMap.of(scenario, q, pts, where, compute(scenario, q, pts))
+        try:
+            return ThreatMap.of(scenario, q, pts, (shape, step_used), compute(scenario, q, pts))
+        except TooCostly as exc:
+            fit = exc.fitting_step(step_used)
+            if given:
+                raise QueryError(
+                    f"{exc}: a step of {fit:g} {scenario.units} or more fits (or a smaller area)"
+                ) from None
+            step = fit
+    raise QueryError(
+        f"the threat map does not fit its budget of {THREAT_BUDGET_S:g} s even at a step of "
+        f"{step:g} {scenario.units}: ask for a smaller area or a side with fewer enemy models"
+    )
 
 
 def _base(scenario: Scenario, base: float | None) -> float:

@@ -45,7 +45,7 @@ MAX_FULL_DIFF = 0.005
 AA_TOLERANCE = 24
 """Per channel: a pixel matches a full-render pixel within one pixel of it up to this."""
 PREVIEW_RGB = (0x00, 0x72, 0xB2)
-"""The editor's preview colour (``editor.SELECTED_COLOUR``)."""
+"""The editor's preview colour (``editor_marks.SELECTED_COLOUR``)."""
 MOVES = 40
 
 PROBE = r"""
@@ -85,9 +85,10 @@ def _fww_css(points):
     fig, v = _fww_fig()
     ax = fig.axes[0]
     r = float(getattr(fig.canvas, "device_pixel_ratio", 1.0) or 1.0)
+    u = getattr(panel, "unit_mm", 1.0)  # the editor's points are in its units; boards are mm
     out = []
     for x, y in points:
-        px, py = ax.transData.transform((x, y))
+        px, py = ax.transData.transform((x * u, y * u))
         out.append([float(px / r), float((fig.bbox.height - py) / r)])
     return out
 
@@ -449,7 +450,7 @@ def _tools(board: Board) -> None:
     page.locator(".widget-toggle-buttons button", has_text="Auswahl").first.click()
     board.click(11.0, 12.0)
     board.settled()
-    handle = board.run("_fww_print(list(panel.handle.center))")
+    handle = board.run("_fww_print([v / panel.unit_mm for v in panel.marks.handle.center])")
     hx, hy = handle
     board.drag(
         curve((hx, hy), (14.0, 12.0), 1.0),

@@ -3,8 +3,9 @@
 A fresh notebook shows a ``BoardEditor``; the test places two models and a crate with real
 mouse clicks and drags on the board canvas, drags one model, saves the board with the Save
 button, and checks the file with ``fwwrules check`` (exit 0) and the loader. Board points are
-turned into screen pixels with the same figure layout computed headless (Agg), so a click
-lands where the test means it. Screenshots at 1280x800 and 1920x1080 go to ``artifacts/``.
+turned into screen pixels by the kernel's own figure (its layout at the browser's pixel
+ratio), so a click lands where the test means it. Screenshots at 1280x800 and 1920x1080,
+in English and German, go to ``artifacts/``.
 
 The Lab server and Chromium are the browser suite's (``conftest.py``: skips, and the
 ``FWWRULES_REQUIRE_BROWSER`` failure, included).
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fwwrules_widgets.editor import CANVAS_PX  # the default size, as a reader gets it
+from fwwrules_widgets.editor import CANVAS_PX  # the default width, as a reader gets it
 
 from .conftest import (  # the suite's Lab; fixtures come by name
     ARTIFACTS,
@@ -43,25 +44,31 @@ MESSAGE = ".fwwrules-editor-message"
 ACTION_TIMEOUT_S = 30
 
 
+# Board points (inches) to CSS pixels from the canvas's top left, by the kernel's own figure
+# (the board is drawn in mm; the layout may move the board when the legend grows).
+TO_CSS = """
+import json
+_f, _u = editor.figure, editor.unit_mm
+_r = float(getattr(_f.canvas, "device_pixel_ratio", 1.0) or 1.0)
+_x, _y = editor.ax.transData.transform(({x} * _u, {y} * _u))
+print(json.dumps([float(_x / _r), float((_f.bbox.height - _y) / _r)]))
+"""
+
+
 class Board:
-    """Board points (inches) to page pixels, from the same figure laid out headless."""
+    """Board points (inches) to page pixels, asked of the kernel's figure."""
 
-    def __init__(self, page: Any) -> None:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        from fwwrules_widgets import BoardEditor
-
+    def __init__(self, lab: Lab, page: Any) -> None:
+        self.lab = lab
         self.page = page
-        self.twin = BoardEditor(units="in", size=SIZE, canvas_px=CANVAS_PX, interactive=False)
         self.canvas = page.locator(CANVAS).first
 
     def px(self, x: float, y: float) -> tuple[float, float]:
         box = self.canvas.bounding_box()
         assert box is not None, "the editor's canvas is not on the page"
-        fx, fy = self.twin.ax.transData.transform((x, y))
-        ratio = self.twin.view.ratio  # the twin draws at its own pixel ratio
-        return (box["x"] + fx / ratio, box["y"] + CANVAS_PX - fy / ratio)
+        answer = self.lab.kernel(self.page, TO_CSS.format(x=x, y=y)).strip().splitlines()[-1]
+        cx, cy = json.loads(answer)
+        return (box["x"] + cx, box["y"] + cy)
 
     def click(self, x: float, y: float) -> None:
         self.page.mouse.click(*self.px(x, y))
@@ -170,24 +177,27 @@ def _drive(lab: Lab, page: Any, saved: Path) -> None:
     _wait_message(page, "The board is valid.")
     canvas = page.locator(CANVAS).first
     box = canvas.bounding_box()
-    assert box is not None and box["width"] >= CANVAS_PX - 1 and box["height"] >= CANVAS_PX - 1, (
-        f"the editor's canvas is {box} on the page, expected {CANVAS_PX} px square"
+    height = round(CANVAS_PX * 540 / 780)  # the panels' board: 780 x 540
+    assert box is not None and box["width"] >= CANVAS_PX - 1 and box["height"] >= height - 1, (
+        f"the editor's canvas is {box} on the page, expected {CANVAS_PX} x {height} px"
     )
-    board = Board(page)
+    board = Board(lab, page)
     _text_field(page, "File").locator("input").fill(SAVED)
 
     # Two models with the form and the Model tool.
     _tool(page, "Model")
     _text_field(page, "Faction").locator("input").fill("bos")
     _text_field(page, "Name").first.locator("input").fill("Knight")
-    _kernel_has(lab, page, "editor.tool.value == 'model' and editor.name.value == 'Knight' "
-                "and editor.faction.value == 'bos'")  # fmt: skip
+    _kernel_has(lab, page, "editor.tool.value == 'model' and editor.form.name.value == 'Knight' "
+                "and editor.form.faction.value == 'bos'")  # fmt: skip
     canvas.scroll_into_view_if_needed()
     board.click(4, 12)
     _wait_summary(page, board, "knight")
     _text_field(page, "Faction").locator("input").fill("raiders")
     _text_field(page, "Name").first.locator("input").fill("Raider")
-    _kernel_has(lab, page, "editor.name.value == 'Raider' and editor.faction.value == 'raiders'")
+    _kernel_has(
+        lab, page, "editor.form.name.value == 'Raider' and editor.form.faction.value == 'raiders'"
+    )
     canvas.scroll_into_view_if_needed()
     board.click(18, 12)
     _wait_summary(page, board, "raider")
@@ -196,7 +206,9 @@ def _drive(lab: Lab, page: Any, saved: Path) -> None:
     _tool(page, "Rectangle")
     names = page.locator(".widget-text", has=page.locator('label:text-is("Name")'))
     names.nth(1).locator("input").fill("Crate")
-    _kernel_has(lab, page, "editor.tool.value == 'rect' and editor.piece_name.value == 'Crate'")
+    _kernel_has(
+        lab, page, "editor.tool.value == 'rect' and editor.form.piece_name.value == 'Crate'"
+    )
     canvas.scroll_into_view_if_needed()
     board.drag((10, 10), (12, 14))
     _wait_summary(page, board, "crate")

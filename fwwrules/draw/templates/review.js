@@ -329,6 +329,9 @@
     save();
   }
 
+  // The browser's own file control names itself in the browser's language ("Choose File"):
+  // a button in the page's language opens it instead.
+  $("import-button").addEventListener("click", () => $("import").click());
   $("import").addEventListener("change", (ev) => {
     const f = ev.target.files[0];
     if (!f) return;

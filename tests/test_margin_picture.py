@@ -1,0 +1,76 @@
+"""The picture of a knife-edge call (``fwwrules.draw.margin``): the pinch point's star, the
+arrow the model would move along and its distance, in English and German; nothing when the
+call is not close or the picture is not asked for it (``margin=False``, the default)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+import pytest
+
+import fwwrules
+from fwwrules.draw import draw_board
+from fwwrules.draw.board import drawn_kinds
+
+EXAMPLE = Path(fwwrules.__file__).parent / "examples" / "cover-example-1.yaml"
+
+
+def _marks(artists: object) -> dict[str, object]:
+    return {a.get_gid(): a for a in artists.state.get("margin_artists", ())}  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("lang", "text"), [("en", "0.3 mm"), ("de", "0,3 mm")])
+def test_a_knife_edge_call_marks_its_pinch_point_and_move(lang: str, text: str) -> None:
+    s = fwwrules.load(EXAMPLE)
+    r = fwwrules.ruling(s, "knight", "brute")
+    edge = r.knife_edge()
+    assert edge is not None and edge.model == "knight" and edge.at is not None
+    art = draw_board(s, ruling=r, lang=lang, margin=True)
+    marks = _marks(art)
+    assert "knife-edge" in drawn_kinds(art)
+    star, arrow, label = (
+        marks["knife-edge:pinch"],
+        marks["knife-edge:move"],
+        marks["knife-edge:distance"],
+    )
+    assert star.get_visible() and tuple(star.get_xydata()[0]) == pytest.approx(edge.at)  # type: ignore[attr-defined]
+    assert arrow.get_visible() and label.get_visible()  # type: ignore[attr-defined]
+    assert label.get_text() == text  # type: ignore[attr-defined]
+    # the arrow points the way the model would move (west here)
+    (x0, y0), (x1, y1) = arrow._posA_posB  # type: ignore[attr-defined]
+    assert x1 < x0 and y1 == pytest.approx(y0, abs=1e-6)
+    plt.close(art.figure)
+
+
+def test_no_marks_unless_asked_or_close() -> None:
+    s = fwwrules.load(EXAMPLE)
+    art = draw_board(s, ruling=fwwrules.ruling(s, "knight", "brute"))
+    assert "knife-edge" not in drawn_kinds(art)
+    plt.close(art.figure)
+    far = fwwrules.ruling(s, "brute", "knight")  # the building does not touch the Brute
+    assert far.knife_edge() is None
+    art = draw_board(s, ruling=far, margin=True)
+    assert "knife-edge" not in drawn_kinds(art)
+    plt.close(art.figure)
+
+
+def test_the_attack_panel_marks_a_knife_edge_call_on_the_drop() -> None:
+    """The attack panel shows the marks with its ruling; a drag step hides them (no margins
+    computed on a motion) and the drop shows them again, with the knife-edge sentence."""
+    from fwwrules_widgets import AttackPanel
+
+    s = fwwrules.load(EXAMPLE)
+    panel = AttackPanel(s, attacker="knight", target="brute")
+    assert "knife-edge" in drawn_kinds(panel.artists)
+    panel._drag_update()
+    assert "knife-edge" not in drawn_kinds(panel.artists)
+    assert "knife-edge" not in panel.html.value
+    panel._settle()
+    assert "knife-edge" in drawn_kinds(panel.artists)
+    assert "A knife-edge call" in panel.html.value
+    plt.close(panel.view.figure)

@@ -1,0 +1,82 @@
+"""The threat map's estimate counts every term of its work (issue 31): 50 models at elevations
+0/20/40 mm among 50 rectangles with heights took 36 s of CPU (without the elevations 5.8 s),
+because the estimate left out the cells the fast path leaves to a full ruling (a target near
+contact, off the ground, beside heights). They are now counted once the fast path is done and
+before any of them runs: a map over the budget is refused naming a step that fits, and the
+default grid grows its step until it fits. Checked under a CPU and memory cap, never a clock.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+from _scaling import scaling_board
+
+CAPPED_THREAT = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, 1_500_000_000))
+resource.setrlimit(resource.RLIMIT_CPU, (8, 8))
+from fwwrules.cli import main
+sys.exit(main(["threat", *sys.argv[1:]]))
+"""
+
+
+def capped_threat(*args: str) -> subprocess.CompletedProcess[str]:
+    """``fwwrules threat ARGS`` under 8 s of CPU and a 1.5 GB address space (the budget is
+    2.5 s: a run past the cap is killed, a failure)."""
+    return subprocess.run(
+        [sys.executable, "-c", CAPPED_THREAT, *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
+def lifted_board(tmp_path: Path, models: int, pieces: int) -> str:
+    path = tmp_path / f"lifted-{models}-{pieces}.json"
+    data = scaling_board(models, pieces, heights=True, elevations=True)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize(("models", "pieces"), [(50, 50), (10, 100)])
+def test_a_default_threat_map_among_heights_and_elevations_fits_a_cpu_and_memory_cap(
+    tmp_path: Path, models: int, pieces: int
+) -> None:
+    """The default grid grows its step until the rulings its fast path leaves fit the budget
+    (the code before ran 36 s on the 50 x 50 board and was killed by the cap)."""
+    proc = capped_threat(lifted_board(tmp_path, models, pieces), "--side", "north", "--json")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    doc = json.loads(proc.stdout)
+    assert doc["step"] > 6.35  # grown from the default quarter inch
+
+
+def test_a_step_too_fine_is_refused_naming_a_step_that_fits_and_that_step_fits(
+    tmp_path: Path,
+) -> None:
+    """Each refusal (exit 2, no traceback) names a step; the step named is asked next, and
+    within three rounds a map is made under the cap. One of the refusals counts the rulings
+    the fast path left (the part of the work the estimate left out before)."""
+    board = lifted_board(tmp_path, 50, 50)
+    step, said = "8", []
+    for _ in range(3):
+        proc = capped_threat(board, "--side", "north", "--step", step, "--json")
+        if proc.returncode == 0:
+            break
+        assert proc.returncode == 2, proc.stderr[-2000:]
+        assert "Traceback" not in proc.stderr
+        said.append(proc.stderr)
+        found = re.search(r"a step of (?:at least )?([0-9.]+)(?: mm or more fits)?", proc.stderr)
+        assert found, proc.stderr
+        step = found.group(1)
+    assert proc.returncode == 0, said
+    assert json.loads(proc.stdout)["step"] == float(step)
+    assert any("full ruling" in text and "budget of 2.5 s" in text for text in said), said

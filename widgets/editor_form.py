@@ -1,0 +1,188 @@
+"""The board editor's forms: a model's and a terrain piece's properties.
+
+The forms show the selected model's or piece's values (:meth:`EditorForm.show`), are cleared
+when nothing is selected (:meth:`EditorForm.clear`: what is typed then is for the next model
+or piece drawn), and read back as the file's fields, values as typed
+(:meth:`EditorForm.model_fields`, :meth:`EditorForm.terrain_fields`): the loader reads them
+(:mod:`fwwrules.editing`), so a mistake is named in its words.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import re
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as widgets
+
+from fwwrules.board import BASE_SIZES_MM
+from fwwrules.data import Scenario
+from fwwrules.editing import STOCK_WEAPONS, base_diameter, size_class_of, titled
+from fwwrules.pieces import TERRAIN_KINDS, Model, Terrain, title_in
+
+from .text import ui
+
+NONE = ""
+"""The choice "none" of the optional kind dropdowns (``huge``, ``elevated``)."""
+OTHER = "other"
+"""The base choice of a diameter of one's own."""
+FIELD_PX = 318
+
+
+class EditorForm:
+    """The model form (faction, name, base, diameter, skills, weapons) and the terrain form
+    (kind, name, height, huge, elevated) of a board in ``units``. ``held()`` is the panel's
+    guard against reacting to its own control changes."""
+
+    def __init__(self, units: str, held: Callable[[], contextlib.AbstractContextManager[Any]]):
+        self.units = units
+        self._held = held
+        kw: dict[str, Any] = {
+            "layout": widgets.Layout(width=f"{FIELD_PX}px"),
+            "style": {"description_width": "100px"},
+        }
+        self.model_head = widgets.HTML()
+        self.faction = widgets.Text(value="player", **kw)
+        self.name = widgets.Text(value="", **kw)
+        self.base_class = widgets.Dropdown(options=[*BASE_SIZES_MM, OTHER], value="normal", **kw)
+        self.diameter = widgets.BoundedFloatText(
+            value=base_diameter("normal", units), min=0.0, max=1e6, step=0.01, **kw
+        )
+        self.skills = widgets.Text(value="", placeholder="rifle 6, melee 5, thrown 5 red", **kw)
+        self.weapons = widgets.SelectMultiple(options=list(STOCK_WEAPONS), value=(), rows=3, **kw)
+        self.terrain_head = widgets.HTML()
+        self.kind = widgets.Dropdown(options=list(TERRAIN_KINDS), value="cover", **kw)
+        self.piece_name = widgets.Text(value="", **kw)
+        self.height = widgets.Text(value="", placeholder="-", **kw)
+        self.huge = widgets.Dropdown(options=[NONE, *TERRAIN_KINDS], value=NONE, **kw)
+        self.elevated = widgets.Dropdown(options=[NONE, *TERRAIN_KINDS], value=NONE, **kw)
+        self.base_class.observe(self._base_class_changed, "value")
+        self.shows: str | None = None
+        """The model or piece whose values the forms show (None: what the user typed)."""
+
+    @property
+    def controls(self) -> list[widgets.Widget]:
+        """The forms' controls, top to bottom."""
+        return [
+            self.model_head, self.faction, self.name, self.base_class, self.diameter,
+            self.skills, self.weapons, self.terrain_head, self.kind, self.piece_name,
+            self.height, self.huge, self.elevated,
+        ]  # fmt: skip
+
+    # --- reading ---------------------------------------------------------------------------
+    def model_fields(self, lang: str, name: Any = None) -> dict[str, Any]:
+        """The model form as the file's fields; the name field is the name in ``lang``
+        (``name``, the model's names so far, keeps the other languages'); a skill is ``icon
+        value`` or, for the Throw skill, ``thrown value colour``, separated by commas."""
+        skills: dict[str, Any] = {}
+        for part in re.split(r"[,;]", self.skills.value):
+            words = part.split()
+            if not words:
+                continue
+            value: Any = words[1] if len(words) > 1 else ""
+            if re.fullmatch(r"\d{1,3}", str(value)):
+                value = int(value)
+            if len(words) > 2:  # the Throw skill's icon colour: "thrown 5 red"
+                value = {"value": value, "colour": words[2]}
+            skills[words[0]] = value  # a wrong icon or value: the loader says so
+        base: str | float = self.base_class.value
+        if base == OTHER:
+            base = float(self.diameter.value)
+        return {
+            "faction": self.faction.value.strip(),
+            "name": titled(name, lang, self.name.value),
+            "base": base,
+            "skills": skills,
+            "weapons": list(self.weapons.value),
+        }
+
+    def terrain_fields(self, lang: str, name: Any = None) -> dict[str, Any]:
+        """The terrain form as the file's fields (the name as :meth:`model_fields` takes
+        it; a height that is not a number is kept as typed: the loader names it)."""
+        height: Any = self.height.value.strip()
+        if height:
+            with contextlib.suppress(ValueError):
+                height = float(height)
+        return {
+            "kind": self.kind.value,
+            "name": titled(name, lang, self.piece_name.value),
+            "height": height or None,
+            "huge": self.huge.value or None,
+            "elevated": self.elevated.value or None,
+        }
+
+    # --- showing ---------------------------------------------------------------------------
+    def offer_weapons(self, scenario: Scenario) -> None:
+        """The weapon list offers the file's weapons, then the stock profiles."""
+        known = [w.id for w in scenario.weapons]
+        options = known + [w for w in STOCK_WEAPONS if w not in known]
+        if list(self.weapons.options) != options:
+            with self._held():
+                value = tuple(v for v in self.weapons.value if v in options)
+                self.weapons.options = options
+                self.weapons.value = value
+
+    def show(self, piece: Model | Terrain | None, lang: str) -> None:
+        """Show ``piece``'s values; with nothing selected, clear the forms once (they no
+        longer show the piece that was selected; what is typed afterwards stays)."""
+        shown, self.shows = self.shows, None if piece is None else piece.id
+        if piece is None:
+            if shown is not None:
+                self.clear()
+            return
+        with self._held():
+            if isinstance(piece, Model):
+                self._show_model(piece, lang)
+            else:
+                self.kind.value = piece.kind
+                self.piece_name.value = title_in(piece.name, lang) or ""
+                self.height.value = "" if piece.height is None else f"{piece.height:g}"
+                self.huge.value = piece.huge or NONE
+                self.elevated.value = piece.elevated or NONE
+
+    def _show_model(self, m: Model, lang: str) -> None:
+        self.faction.value = m.faction
+        self.name.value = title_in(m.name, lang) or ""
+        self.base_class.value = size_class_of(m.base, self.units) or OTHER
+        self.diameter.value = m.base
+        self.skills.value = ", ".join(
+            f"{k} {v} {m.throw_colour}" if k == "thrown" and m.throw_colour else f"{k} {v}"
+            for k, v in m.skills.items()
+        )
+        self.weapons.value = tuple(w for w in m.weapons if w in self.weapons.options)
+
+    def clear(self) -> None:
+        """The forms as a new editor has them (for the next model or piece drawn)."""
+        with self._held():
+            self.faction.value = "player"
+            self.name.value = ""
+            self.base_class.value = "normal"
+            self.diameter.value = base_diameter("normal", self.units)
+            self.skills.value = ""
+            self.weapons.value = ()
+            self.kind.value = "cover"
+            self.piece_name.value = ""
+            self.height.value = ""
+            self.huge.value = NONE
+            self.elevated.value = NONE
+
+    def relabel(self, lang: str) -> None:
+        """Every label in ``lang``."""
+        with self._held():
+            value = self.base_class.value
+            self.base_class.options = [(ui(f"base-{c}", lang), c) for c in (*BASE_SIZES_MM, OTHER)]
+            self.base_class.value = value
+        for key in ("faction", "name", "diameter", "skills", "weapons"):
+            getattr(self, key).description = ui(key, lang)
+        self.base_class.description = ui("base", lang)
+        for key in ("kind", "height", "huge", "elevated"):
+            getattr(self, key).description = ui(key, lang)
+        self.piece_name.description = ui("name", lang)
+        self.model_head.value = f"<b>{html.escape(ui('models-head', lang))}</b>"
+        self.terrain_head.value = f"<b>{html.escape(ui('terrain-head', lang))}</b>"
+
+    def _base_class_changed(self, change: dict[str, Any]) -> None:
+        if change["new"] in BASE_SIZES_MM:
+            self.diameter.value = base_diameter(change["new"], self.units)
