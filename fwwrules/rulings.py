@@ -237,6 +237,42 @@ class IntoMelee:
 
 
 @dataclass(frozen=True, slots=True)
+class Facts:
+    """What rule families found that a ruling keeps, each when a family decides it (``None``:
+    it does not): the kind of attack (``melee.engaged``), the range (``ranged.range``), what
+    the line of sight search found (``ranged.los``: :class:`Seen`), what the Line of Cover met
+    (``cover.*``: :class:`Covered`) and shooting into a melee (``melee.shoot-into``).
+
+    >>> into = IntoMelee(-1, None)
+    >>> f = Facts.merged([Facts(kind="melee"), Facts(into=into), Facts(kind="ranged")])
+    >>> f.kind, f.into, f.range
+    ('ranged', IntoMelee(modifier=-1, numbers=None), None)
+    """
+
+    kind: AttackKind | None = None
+    range: RangeInfo | None = None
+    seen: Seen | None = None
+    covered: Covered | None = None
+    into: IntoMelee | None = None
+
+    @classmethod
+    def merged(cls, decided: Iterable[Facts]) -> Facts:
+        """The facts of steps in order, each the last one a step decided."""
+        kind, rng, seen, covered, into = None, None, None, None, None
+        for f in decided:
+            kind = kind if f.kind is None else f.kind
+            rng = rng if f.range is None else f.range
+            seen = seen if f.seen is None else f.seen
+            covered = covered if f.covered is None else f.covered
+            into = into if f.into is None else f.into
+        return cls(kind, rng, seen, covered, into)
+
+
+NO_FACTS = Facts()
+"""A step that decides none of the facts (the default)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Step:
     """What one rule family contributes to an attack ruling: the common contract of the steps
     :func:`fwwrules.ruling` folds (:func:`fold`).
@@ -248,7 +284,12 @@ class Step:
     ``terms`` the reasons that present a modifier, cover, armor or effect dice as applying
     (shown after ``reasons``, and only when the attack is allowed); ``skill`` the skill icon
     and the attacker's value for it when the step decides them (``None``: it does not; a
-    value of ``None``: the attacker lacks the icon).
+    value of ``None``: the attacker lacks the icon); ``facts`` what the family found that the
+    ruling keeps besides (:class:`Facts`: the kind of attack, the range, line of sight, cover,
+    shooting into a melee).
+
+    Every rule family hands :func:`fold` one ``Step``, whatever else it decides: there is no
+    other shape (``tests/test_steps.py``).
     """
 
     modifiers: tuple[tuple[str, int], ...] = ()
@@ -259,6 +300,7 @@ class Step:
     reasons: tuple[Reason, ...] = ()
     terms: tuple[Reason, ...] = ()
     skill: tuple[str | None, int | None] | None = None
+    facts: Facts = NO_FACTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,7 +309,8 @@ class Folded:
     left out) and their sum, the dice (at most
     :data:`~fwwrules.pieces.MAX_DICE_PER_COLOUR` of a colour), the last armor decided, every
     choice, each refusing clause once (first-seen order), the reasons, and the skill (icon,
-    value and total modifier; the last one a step decided).
+    value and total modifier; the last one a step decided) and the facts (:class:`Facts`; each
+    the last one a step decided, whether or not the attack is allowed).
 
     An attack that is not allowed (some step refuses it) presents nothing as applying: no
     modifiers (sum 0), no dice, no armor, and only the steps' ``reasons`` (never their
@@ -281,6 +324,7 @@ class Folded:
     refusals: tuple[str, ...]
     reasons: tuple[Reason, ...]
     skill: SkillInfo = SkillInfo(None, None, 0)
+    facts: Facts = NO_FACTS
 
     @property
     def allowed(self) -> bool:
@@ -349,6 +393,7 @@ def fold(steps: Sequence[Step]) -> Folded:
         if step.armor is not None:
             armor = step.armor
     skill = SkillInfo(*icon_value, sum(by_clause.values()))
+    facts = Facts.merged(s.facts for s in steps if s.facts is not NO_FACTS)
     reasons.extend(_total_reasons(skill, dice, allowed))
     return Folded(
         by_clause,
@@ -359,6 +404,7 @@ def fold(steps: Sequence[Step]) -> Folded:
         tuple(refusals),
         tuple(reasons),
         skill,
+        facts,
     )
 
 
@@ -398,6 +444,26 @@ class Crossing:
     def source(self) -> str:
         """The piece's name as rulings give it (``crate-1+crate-2``, ``roof:north``)."""
         return self.ref.name
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """What the line of sight search found (``ranged.los``): ``visible`` with a ``witness``
+    segment (mm) when true; the ``blockers`` in the way when false."""
+
+    visible: bool
+    witness: Segment | None
+    blockers: tuple[PieceRef, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Covered:
+    """What the Line of Cover met (``cover.*``): the pieces that give cover, those it ignores
+    and how it meets each piece."""
+
+    cover: tuple[CoverEntry, ...]
+    ignored: tuple[IgnoredEntry, ...]
+    crossings: tuple[Crossing, ...]
 
 
 @dataclass(frozen=True, slots=True)
