@@ -11,16 +11,17 @@ Every ruling is frozen data with three views:
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .catalogue import MESSAGES, check_lang, render, word
-from .closeness import LazyMargins, Margin, Margins
 from .errors import QueryError
 from .pieces import MAX_DICE_PER_COLOUR, AttackKind, Band, CrossingHow, Name, Rules, title_in
 from .refs import REF_TYPES, PieceRef, TargetRef
+
+if TYPE_CHECKING:  # the margins load when a ruling's margins are first asked for
+    from .closeness import LazyMargins, Margin, Margins
 
 
 def names_in(labels: Mapping[str, Name] | None, lang: str) -> dict[str, str]:
@@ -109,14 +110,16 @@ class Explained:
         return self.html("en")
 
     def html(self, lang: str = "en") -> str:
+        from html import escape  # only a notebook or a page shows HTML
+
         check_lang(lang)
         names = self.display_names()
         items = "".join(
-            f"<li><code>{html.escape(r.clause)}</code> {html.escape(r.text(lang, names))}</li>"
+            f"<li><code>{escape(r.clause)}</code> {escape(r.text(lang, names))}</li>"
             for r in self.reasons
         )
         return (
-            f'<div class="fwwrules-ruling"><p><b>{html.escape(self.headline(lang))}</b></p>'
+            f'<div class="fwwrules-ruling"><p><b>{escape(self.headline(lang))}</b></p>'
             f"<ul>{items}</ul></div>"
         )
 
@@ -629,12 +632,14 @@ class AttackRuling(Explained):
     def html(self, lang: str = "en", *, close_call: bool = True) -> str:
         """As :meth:`explain`, in HTML; without ``close_call`` the knife-edge sentence is left
         out (nothing of the margins is computed: a panel's drag step)."""
+        from html import escape
+
         text = Explained.html(self, lang)
         close = self.close_call(lang) if close_call else None
         lines = [*self.summary(lang), *filter(None, [close])]
         if not lines:
             return text
-        extra = "".join(f"<p>{html.escape(x)}</p>" for x in lines)
+        extra = "".join(f"<p>{escape(x)}</p>" for x in lines)
         return text.replace("</b></p>", "</b></p>" + extra, 1)
 
     def to_dict(self, lang: str = "en") -> dict[str, Any]:

@@ -120,6 +120,20 @@ def test_import_fwwrules_loads_the_ruling_on_first_use() -> None:
     assert printed(same) == ["True"]
 
 
+def test_import_fwwrules_defers_what_only_texts_and_margins_need() -> None:
+    """``import fwwrules`` loads neither ``fwwrules.closeness`` (a ruling's margins, loaded by
+    the ruling) nor the standard library's ``html`` (a ruling in HTML), ``decimal`` (rounding a
+    written number) and ``string`` (the texts' formatter); a ruling shown in HTML loads them."""
+    lazy = ("fwwrules.closeness", "html", "decimal", "string")
+    assert _loaded_of("import fwwrules", lazy) == []
+    shown = (
+        "import fwwrules\n"
+        "s = fwwrules.load(fwwrules.example_path('cover-example-1'))\n"
+        "fwwrules.ruling(s, 'knight', 'brute').html('de')"
+    )
+    assert _loaded_of(shown, lazy) == list(lazy)
+
+
 def test_the_probe_can_see_a_heavy_import() -> None:
     """Control: the probe does report matplotlib when it is loaded."""
     assert "matplotlib" in loaded_after("import matplotlib")
