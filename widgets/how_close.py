@@ -11,11 +11,13 @@ the interpreter lock with the drag. So the margins are measured in a separate pr
   with the picture it belongs to (:meth:`~.view.BoardView.say`: the words travel with the
   frame), and an answer is shown only if it answers the newest question, with the frame the
   browser shows (a frame of words alone when the picture did not change);
-* **coalesced**: the process answers only the newest question of each line; while the model
-  moves faster than the margins are measured, the line says "measuring" and shows the answer
-  as soon as the model rests;
-* **off the drag step**: a question costs the kernel a tuple of positions sent down a pipe;
-  the answer is shown by a reader thread under the view's lock, after the frame.
+* **coalesced**: the process answers only the newest question of each line, once no newer
+  one came for :data:`~.margin_worker.QUIET_S`: while the model moves the line says
+  "measuring", and it answers as soon as the model rests (or moves slowly);
+* **off the drag step**: a question costs the kernel a tuple of positions handed to a sender
+  thread; the process runs at the lowest CPU priority and is stopped while a drag step is
+  drawn (:meth:`_Worker.hold`), so it computes only between frames; the answer is shown by
+  a reader thread under the view's lock, after the frame.
 
 Where no process can be started, the line is left empty (the knife-edge sentence of the
 ruling's own text is unaffected).
@@ -27,6 +29,7 @@ import contextlib
 import html
 import itertools
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -46,8 +49,15 @@ KNIFE_EDGE_STYLE = "color:#a40000"
 
 
 class _Worker:
-    """The kernel's side of the measuring process: sends questions, reads answers on a thread
-    and hands each to its line (by key)."""
+    """The kernel's side of the measuring process: questions go through a sender thread (a
+    step never waits on the pipe; of the questions not yet sent only each line's newest goes),
+    answers are read on a thread and handed to their line (by key).
+
+    :meth:`hold` stops the process (``SIGSTOP``, where there is one) while the kernel draws a
+    drag step and lets it go on (``SIGCONT``) once the step is over (the view's lock is free):
+    it computes in the time between two frames and never takes a core from a step. It is
+    stopped for milliseconds at a time; where the system has it, it dies with the kernel
+    (:func:`~.margin_worker.main`), stopped or not."""
 
     def __init__(self) -> None:
         child_in, kernel_out = os.pipe()  # (read end, write end)
@@ -62,16 +72,56 @@ class _Worker:
         self.conn = Connection(kernel_out, readable=False)
         self.answers = Connection(kernel_in, writable=False)
         self.lines: weakref.WeakValueDictionary[str, HowClose] = weakref.WeakValueDictionary()
-        self._send_lock = threading.Lock()
-        self.reader = threading.Thread(target=self._read, daemon=True, name="fwwrules-how-close")
-        self.reader.start()
+        self._queue: list[tuple[Any, ...]] = []
+        self._asks: dict[str, tuple[Any, ...]] = {}
+        self._wake = threading.Condition()
+        self._release: Any = None
+        """The lock whose release lets the stopped process go on (a view's), or None."""
+        self._released = threading.Condition()
+        for target in (self._read, self._send, self._resume):
+            threading.Thread(target=target, daemon=True, name="fwwrules-how-close").start()
 
     def alive(self) -> bool:
         return self.process.poll() is None
 
     def send(self, message: tuple[Any, ...]) -> None:
-        with self._send_lock:
-            self.conn.send(message)
+        """Queue ``message`` (never blocks); a question replaces its line's unsent one."""
+        with self._wake:
+            if message[0] == "ask":
+                self._asks[message[1]] = message
+            else:
+                self._queue.append(message)
+            self._wake.notify()
+
+    def hold(self, lock: Any) -> None:
+        """Stop the process until ``lock`` (held by the caller: a drag step) is released."""
+        if not HAS_STOP or not self.alive():
+            return
+        with self._released:
+            os.kill(self.process.pid, signal.SIGSTOP)
+            self._release = lock
+            self._released.notify()
+
+    def _resume(self) -> None:
+        while True:
+            with self._released:
+                self._released.wait_for(lambda: self._release is not None)
+                lock, self._release = self._release, None
+            with lock:  # the step is over (the frame sent): go on
+                if self.alive():
+                    os.kill(self.process.pid, signal.SIGCONT)
+
+    def _send(self) -> None:
+        while True:
+            with self._wake:
+                self._wake.wait_for(lambda: bool(self._queue or self._asks))
+                out = [*self._queue, *self._asks.values()]
+                self._queue, self._asks = [], {}
+            try:
+                for message in out:
+                    self.conn.send(message)
+            except OSError:  # the process ended
+                return
 
     def _read(self) -> None:
         while True:
@@ -82,6 +132,9 @@ class _Worker:
             line = self.lines.get(key)
             if line is not None:
                 line.answer(gen, sentence, knife)
+
+
+HAS_STOP = hasattr(signal, "SIGSTOP") and hasattr(signal, "SIGCONT")
 
 
 _WORKER: list[_Worker] = []
@@ -181,6 +234,7 @@ class HowClose:
         if worker is None:  # nothing can measure it: no line
             self.view.say(self.html, "value", "")
             return
+        worker.hold(self.view.lock)  # a drag step: the process waits for its frame
         self.view.say(self.html, "value", self._html(None, False, lang))
         where = {m.id: (m.at[0], m.at[1], m.elevation) for m in scenario.models}
         worker.send(("ask", self.key, gen, where, query, lang))

@@ -30,6 +30,11 @@ WORKER_NICENESS = 19
 """How much lower this process's CPU priority is than the kernel's (Unix: ``os.nice``; 19 is
 the lowest): where both want a core, the kernel's drag step has it and the margins wait."""
 
+QUIET_S = 0.08
+"""A question is answered once no newer one came for this long (seconds): while a model is
+dragged the questions come every frame and the process waits; it measures when the model
+rests (or moves slower than this), and never about a position already left behind."""
+
 Query = tuple[str, str, "str | None", str, "str | None"]
 """attacker, target, weapon (None: the default), ruleset, band (None: by the range)."""
 
@@ -53,8 +58,8 @@ def serve(conn: Any, out: Any) -> None:
                     asked.pop(key, None)
                 elif kind == "ask":
                     asked[key] = message  # a newer question of this line replaces an older
-                if not conn.poll():
-                    break
+                if not conn.poll(QUIET_S if asked else 0):
+                    break  # quiet for QUIET_S since the newest question
                 message = conn.recv()
         except (EOFError, OSError, KeyboardInterrupt):
             return
@@ -104,10 +109,36 @@ def main(argv: list[str]) -> int:
 
     if hasattr(os, "nice"):  # the kernel's drag steps first: this process gets the idle CPU
         os.nice(WORKER_NICENESS)
+    _die_with_parent()
     inbox = Connection(int(argv[0]), writable=False)
     outbox = Connection(int(argv[1]), readable=False)
     serve(inbox, outbox)
     return 0
+
+
+def _die_with_parent() -> None:
+    """On Linux, ask to be killed when the kernel ends (even while stopped: see
+    :meth:`fwwrules_widgets.how_close._Worker.hold`); elsewhere the closed pipe ends it."""
+    import ctypes
+    import ctypes.util
+    import os
+    import signal
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return
+    parent = os.getppid()
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL))
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the kernel ended before the request took effect
+        os._exit(0)
+
+
+PR_SET_PDEATHSIG = 1
+"""Linux's prctl option: the signal sent to this process when its parent ends."""
 
 
 if __name__ == "__main__":
