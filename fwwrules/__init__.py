@@ -7,10 +7,11 @@
 
 This module only re-exports. ``import fwwrules`` loads neither matplotlib nor ipywidgets
 (drawing lives in :mod:`fwwrules.draw`, the panels in :mod:`fwwrules_widgets`) nor pydantic
-nor yaml: the file readers and writers (:func:`load`, :func:`loads`, :func:`examples`,
-:func:`save`, :func:`dump_text`) and the rule families an attack ruling does not need
-(withdraw and slide, placement, grid cover, threat maps) are imported when first asked for
-(``bench/import_time.py`` measures the cost).
+nor yaml: the attack ruling (:func:`ruling` and the rule families it runs), the file readers
+and writers (:func:`load`, :func:`loads`, :func:`examples`, :func:`save`, :func:`dump_text`)
+and the rule families an attack ruling does not need (withdraw and slide, placement, grid
+cover, threat maps) are imported when first asked for (``bench/import_time.py`` measures the
+cost of ``import fwwrules``; the first ruling pays for its rule families).
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from .attack import ruling
 from .data import Scenario
 from .errors import FwwError, QueryError, ScenarioError, UnknownIdError
 from .pieces import ChargeBonus, Circle, Model, Options, Rect, Terrain, Weapon
@@ -26,6 +26,7 @@ from .resources import example_path, examples_dir
 from .rulings import AttackRuling, Reason
 
 if TYPE_CHECKING:
+    from .attack import ruling
     from .compare import Comparison, compare
     from .files import examples, load, loads
     from .grid import grid_cover
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 __version__ = "0.2.0"
 
 _LAZY = {
+    "ruling": "attack",
     "compare": "compare",
     "Comparison": "compare",
     "load": "files",
@@ -51,9 +53,10 @@ _LAZY = {
     "ThreatMap": "threat",
     "threat_map": "threat",
 }
-"""Names imported on first use, by module: the file readers (pydantic) and writers (yaml),
-and the rule families an attack ruling does not need (the two rulesets compared, withdraw and
-slide, placement, Pathfinder grid cover, threat maps)."""
+"""Names imported on first use, by module: the attack ruling (its rule families: cover, line
+of sight, elevation, close combat, the file check and placement it runs), the file readers
+(pydantic) and writers (yaml), and the rule families an attack ruling does not need (the two
+rulesets compared, withdraw and slide, placement, Pathfinder grid cover, threat maps)."""
 
 
 def __getattr__(name: str) -> Any:
@@ -63,6 +66,12 @@ def __getattr__(name: str) -> Any:
     value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
     globals()[name] = value
     return value
+
+
+def __dir__() -> list[str]:
+    """The loaded names and every public one, loaded or not (tab completion lists ``ruling``
+    and ``load`` before their first use)."""
+    return sorted(set(globals()) | set(__all__))
 
 
 __all__ = [

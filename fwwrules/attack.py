@@ -25,7 +25,7 @@ Boundary cases
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .arguments import flag
@@ -33,33 +33,23 @@ from .checks import usable as scenario_arg
 from .close_combat import (
     charge_reaction,
     charge_reaction_unused,
-    classify,
-    close_combat_terms,
+    close_combat_step,
+    engaged_step,
     quick_action,
     shoot_into,
     stunned_attacker,
 )
 from .closeness import LazyMargins, Margins
 from .context import AttackContext
-from .cover import line_of_cover
+from .cover import cover_step
 from .data import Scenario
 from .engagement import engagements
 from .errors import QueryError
-from .los import shot_line_of_sight
+from .los import sight_step
 from .pieces import BANDS, Model, Weapon
 from .ranges import ranges_step
 from .rulesets import ruleset, ruleset_name
-from .rulings import (
-    AttackRuling,
-    CoverEntry,
-    IgnoredEntry,
-    IntoMelee,
-    RangeInfo,
-    Reason,
-    Sight,
-    Step,
-    fold,
-)
+from .rulings import AttackRuling, Covered, Reason, Seen, Sight, Step, fold
 from .shot import Target, build_shot
 
 if TYPE_CHECKING:
@@ -174,31 +164,49 @@ def attack_context(
     )
 
 
-@dataclass(frozen=True, slots=True)
-class _Facts:
-    """What the rule families found besides their steps: the facts a ruling keeps."""
-
-    range: RangeInfo | None = None
-    line_of_sight: bool | None = None
-    sight: Sight | None = None
-    cover: tuple[CoverEntry, ...] = ()
-    ignored: tuple[IgnoredEntry, ...] = ()
-    into: IntoMelee | None = None
+def _elevation_step(ctx: AttackContext) -> Step:
+    """``elevation.*``: the shot's elevation context told (what it changes is decided by line
+    of sight and cover)."""
+    return ctx.shot.context.step()
 
 
-def _ranged(ctx: AttackContext) -> tuple[list[Step], _Facts]:
-    """The ranged families' steps in order: skill, thrown range, range, size, elevation,
-    line of sight, cover, shooting into a melee."""
-    shot = ctx.shot
-    steps = [_ranged_skill(ctx), _thrown_reasons(ctx), charge_reaction_unused(ctx)]
-    range_info, range_step = ranges_step(ctx)
-    steps += [range_step, _size_reasons(ctx), shot.context.step()]
-    los = shot_line_of_sight(shot)
-    cov = line_of_cover(shot, ctx.rules)
-    into, into_step = shoot_into(ctx) if shot.target_type == "model" else (None, Step())
-    steps += [los.step(), cov.step(), into_step]
-    sight = Sight(los.witness, shot.loc, cov.crossings, los.blockers)
-    return steps, _Facts(range_info, los.visible, sight, cov.cover, cov.ignored, into)
+Family = Callable[[AttackContext], Step]
+"""A rule family as the ruling asks it: the attack's context in, one ``Step`` out."""
+
+HEAD: tuple[Family, ...] = (stunned_attacker, engaged_step, charge_reaction)
+"""The families every attack starts with: ``melee.stunned``, ``melee.engaged`` (which says
+whether the attack is close combat or ranged) and ``melee.charge-reaction``."""
+
+RANGED: tuple[Family, ...] = (
+    _ranged_skill,
+    _thrown_reasons,
+    charge_reaction_unused,
+    ranges_step,
+    _size_reasons,
+    _elevation_step,
+    sight_step,
+    cover_step,
+    shoot_into,
+)
+"""A ranged attack's families in the order a player checks them: skill, thrown range,
+an unused charge reaction, range, size, elevation, line of sight, cover, shooting into a
+melee."""
+
+CLOSE_COMBAT: tuple[Family, ...] = (close_combat_step,)
+"""A close combat attack's families: its terms (``melee.*``)."""
+
+TAIL: tuple[Family, ...] = (quick_action,)
+"""The families every attack ends with: ``action.quick``."""
+
+
+def attack_steps(ctx: AttackContext) -> list[Step]:
+    """Every family's step for one attack, in the order :func:`~fwwrules.rulings.fold` takes
+    them: the head, then the close combat or the ranged families (as ``melee.engaged``'s step
+    says), then the tail."""
+    head = [family(ctx) for family in HEAD]
+    kinds = [step.facts.kind for step in head if step.facts.kind is not None]
+    body = CLOSE_COMBAT if kinds[-1] == "melee" else RANGED  # melee.engaged decides it
+    return [*head, *(family(ctx) for family in body), *(family(ctx) for family in TAIL)]
 
 
 def ruling(
@@ -240,44 +248,48 @@ def ruling(
         quick=quick,
         reacting_to_charge=reacting_to_charge,
     )
-    # Each rule family contributes one Step (rulings.Step); fold combines them in this order.
-    # melee.engaged first: close combat or ranged, and whether engagement forbids it.
-    cls = classify(ctx)
-    if cls.kind == "melee":
-        steps, facts = [close_combat_terms(ctx).step()], _Facts()
-    else:
-        steps, facts = _ranged(ctx)
-    # melee.stunned: a Stunned attacker takes no Action but the Move that removes its marker.
-    # melee.charge-reaction: the limits of a reaction to a charge (its target, a Battle Cry).
-    head = [stunned_attacker(ctx), cls.step(), charge_reaction(ctx)]
-    folded = fold([*head, *steps, quick_action(ctx)])
-    allowed = folded.allowed  # nothing applies to an attack that is not made (decision 1)
+    # Each rule family contributes one Step (rulings.Step); fold alone combines them, in order.
+    folded = fold(attack_steps(ctx))
+    facts, allowed = folded.facts, folded.allowed
+    seen, covered = facts.seen, facts.covered
+    assert facts.kind is not None  # melee.engaged decides it for every attack
     return AttackRuling(
         attacker=ctx.attacker_id,
         target=ctx.target_id,
         target_ref=ctx.shot.target,
         weapon=ctx.weapon.id,
         rules=ctx.rules.name,
-        kind=cls.kind,
-        allowed=allowed,
+        kind=facts.kind,
+        allowed=allowed,  # nothing applies to an attack that is not made (decision 1)
         not_allowed=folded.refusals,
-        line_of_sight=facts.line_of_sight,
+        line_of_sight=None if seen is None else seen.visible,
         range=facts.range,
-        cover=facts.cover if allowed else (),
-        ignored=facts.ignored if allowed else (),
+        cover=covered.cover if allowed and covered else (),
+        ignored=covered.ignored if allowed and covered else (),
         skill=folded.skill,
         armor=folded.armor,
         effect_dice=dict(folded.dice),
         choices=folded.choices,
         into_melee=facts.into if allowed else None,
         reasons=folded.reasons,
-        sight=facts.sight or Sight(None, ctx.shot.loc),
+        sight=_sight(ctx, seen, covered),
         labels={**ctx.scenario.names(), ctx.weapon.id: ctx.weapon.name or ctx.weapon.id},
         modifiers=dict(folded.modifiers),
         reacting_to_charge=ctx.reacting_to_charge,
         margins_box=_lazy_margins(
             ctx, (attacker, target, weapon, rules, band, quick, reacting_to_charge)
         ),
+    )
+
+
+def _sight(ctx: AttackContext, seen: Seen | None, covered: Covered | None) -> Sight:
+    """The geometry behind a ruling for the drawing layer: the line of sight search's witness
+    and blockers, the Line of Cover and what it met (none of them for close combat)."""
+    return Sight(
+        None if seen is None else seen.witness,
+        ctx.shot.loc,
+        () if covered is None else covered.crossings,
+        () if seen is None else seen.blockers,
     )
 
 

@@ -23,15 +23,16 @@ from __future__ import annotations
 
 import functools
 import importlib
-import string
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from .refs import REF_TYPES, EdgeRef, ModelRef, PointRef, Ref, TerrainRef
 
 if TYPE_CHECKING:
+    import string
+    from decimal import Decimal
+
     from .translations import Translations
 
 Lang = Literal["en", "de"]
@@ -1298,7 +1299,9 @@ def _locale(lang: str) -> Any:
 
 def _rounded(value: float, decimals: int) -> Decimal:
     """``value`` rounded half away from zero to ``decimals`` places (as rulers are read: 1.125
-    is 1.13), never ``-0``."""
+    is 1.13), never ``-0``. (:mod:`decimal` loads on the first number written, with Babel.)"""
+    from decimal import ROUND_HALF_UP, Decimal
+
     quantum = Decimal(1).scaleb(-decimals)
     rounded = Decimal(repr(float(value))).quantize(quantum, rounding=ROUND_HALF_UP)
     return rounded if rounded else Decimal(0)
@@ -1543,20 +1546,28 @@ class _Values(dict[str, Any]):
         return value
 
 
-class _Formatter(string.Formatter):
-    """``str.format`` whose numbers use the reader's decimal separator and the minus sign
-    :data:`MINUS`."""
+@functools.cache
+def _formatter_type() -> Callable[[str], string.Formatter]:
+    """The formatter of :func:`render`, built on the first text shown (:mod:`string` loads
+    then, not at ``import fwwrules``)."""
+    import string
 
-    def __init__(self, lang: str) -> None:
-        self.lang = lang
+    class _Formatter(string.Formatter):
+        """``str.format`` whose numbers use the reader's decimal separator and the minus sign
+        :data:`MINUS`."""
 
-    def format_field(self, value: Any, format_spec: str) -> str:
-        text: str = format(value, format_spec)
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            text = text.replace("-", MINUS)
-            if isinstance(value, float):
-                text = text.replace(".", decimal_mark(self.lang))
-        return text
+        def __init__(self, lang: str) -> None:
+            self.lang = lang
+
+        def format_field(self, value: Any, format_spec: str) -> str:
+            text: str = format(value, format_spec)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                text = text.replace("-", MINUS)
+                if isinstance(value, float):
+                    text = text.replace(".", decimal_mark(self.lang))
+            return text
+
+    return _Formatter
 
 
 def render(
@@ -1575,4 +1586,4 @@ def render(
     entry = MESSAGES.get(message_id)
     if entry is None:
         raise KeyError(f"no message {message_id!r} in the catalogue")
-    return _Formatter(lang).vformat(entry[lang], (), _Values(values, lang, labels or {}))
+    return _formatter_type()(lang).vformat(entry[lang], (), _Values(values, lang, labels or {}))

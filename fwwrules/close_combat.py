@@ -32,7 +32,7 @@ from .los import has_line_of_sight
 from .pieces import AttackKind
 from .ranges import min_range_mm
 from .rulesets import RULESETS
-from .rulings import ArmorInfo, Choice, IntoMelee, Reason, Step
+from .rulings import ArmorInfo, Choice, Facts, IntoMelee, Reason, Step
 
 SUPER_MUTANT = "super-mutant"
 """The keyword that marks a Super Mutant (``melee.super-mutant``)."""
@@ -77,8 +77,8 @@ class AttackClass:
     reasons: tuple[Reason, ...]
 
     def step(self) -> Step:
-        """The common step contract: the refusal and the reasons."""
-        return Step(refusals=self.not_allowed, reasons=self.reasons)
+        """The common step contract: the refusal, the reasons and the kind of attack."""
+        return Step(refusals=self.not_allowed, reasons=self.reasons, facts=Facts(kind=self.kind))
 
 
 def classify(ctx: AttackContext) -> AttackClass:
@@ -129,6 +129,12 @@ def classify(ctx: AttackContext) -> AttackClass:
     return AttackClass("ranged", tuple(not_allowed), tuple(reasons))
 
 
+def engaged_step(ctx: AttackContext) -> Step:
+    """:func:`classify` as the ruling folds it: close combat or ranged (``facts.kind``), and
+    whether engagement forbids the attack."""
+    return classify(ctx).step()
+
+
 # ---------------------------------------------------------------------------------------------
 # close combat terms
 # ---------------------------------------------------------------------------------------------
@@ -174,6 +180,11 @@ class MeleeTerms:
             terms=self.terms,
             skill=(self.icon, self.value),
         )
+
+
+def close_combat_step(ctx: AttackContext) -> Step:
+    """:func:`close_combat_terms` as the ruling folds it."""
+    return close_combat_terms(ctx).step()
 
 
 @dataclass(slots=True)
@@ -565,11 +576,13 @@ def _seen_in_melee(ctx: AttackContext, reasons: list[Reason]) -> list[str]:
     return seen
 
 
-def shoot_into(ctx: AttackContext) -> tuple[IntoMelee | None, Step]:
-    """:func:`into_melee` as a step: its skill modifier, and its reasons as terms (told only
-    when the attack is allowed). No step when the target is not in a melee."""
-    found = into_melee(ctx)
+def shoot_into(ctx: AttackContext) -> Step:
+    """:func:`into_melee` as a step: its skill modifier, its reasons as terms (told only when
+    the attack is allowed) and the ruling's ``facts.into``. An empty step when the target is no
+    model (a terrain piece or a point) or not in a melee."""
+    found = into_melee(ctx) if ctx.target is not None else None
     if found is None:
-        return None, Step()
+        return Step()
     into, reasons = found
-    return into, Step(modifiers=(("melee.shoot-into", into.modifier),), terms=reasons)
+    modifiers = (("melee.shoot-into", into.modifier),)
+    return Step(modifiers=modifiers, terms=reasons, facts=Facts(into=into))

@@ -54,6 +54,7 @@ from numpy.typing import NDArray
 from shapely.geometry import Point
 
 from .board import Disc, smaller_base
+from .context import AttackContext
 from .crossings import (
     HOW,
     Met,
@@ -72,7 +73,7 @@ from .geometry import prepared_for
 from .kernels import BoolArray, Fan
 from .pieces import EdgeRef, Model, ModelRef, PieceRef
 from .rulesets import Ruleset, ruleset
-from .rulings import ArmorInfo, CoverEntry, Crossing, IgnoredEntry, Reason, Step
+from .rulings import ArmorInfo, Covered, CoverEntry, Crossing, Facts, IgnoredEntry, Reason, Step
 from .shot import Shot
 from .terrain import AREA_KINDS
 from .thresholds import contact_reach, within_ruler
@@ -430,10 +431,10 @@ def judge(s: CoverShot, met: Met) -> tuple[CoverRule, Verdict] | None:
 
 
 @dataclass(frozen=True, slots=True)
-class CoverResult:
-    cover: tuple[CoverEntry, ...]
-    ignored: tuple[IgnoredEntry, ...]
-    crossings: tuple[Crossing, ...]
+class CoverResult(Covered):
+    """What the Line of Cover met (:class:`~fwwrules.rulings.Covered`: the cover, what it
+    ignores, the crossings), the ``armor`` the cover gives and the ``reasons``."""
+
     armor: ArmorInfo
     reasons: tuple[Reason, ...]
 
@@ -443,9 +444,16 @@ class CoverResult:
 
     def step(self) -> Step:
         """The common step contract: each cover entry's modifier by clause, the armor; every
-        reason presents cover as applying, so all are terms (told only for an allowed attack)."""
+        reason presents cover as applying, so all are terms (told only for an allowed attack);
+        the ruling keeps what the Line of Cover met (``facts.covered``)."""
         mods = tuple((c.clause, c.modifier) for c in self.cover)
-        return Step(modifiers=mods, armor=self.armor, terms=self.reasons)
+        return Step(modifiers=mods, armor=self.armor, terms=self.reasons, facts=Facts(covered=self))
+
+
+def cover_step(ctx: AttackContext) -> Step:
+    """``cover.*`` for one attack, as the ruling folds it: :func:`line_of_cover` of the
+    context's shot under its ruleset."""
+    return line_of_cover(ctx.shot, ctx.rules).step()
 
 
 def armor_for_cover(rules: str | Ruleset, covered: bool) -> tuple[ArmorInfo, Reason | None]:

@@ -36,6 +36,7 @@ from shapely.geometry import LineString, Point
 
 from .board import Disc, smaller_base
 from .cache import Key
+from .context import AttackContext
 from .data import Scenario
 from .elevation import SignificantEdge
 from .geometry import (
@@ -46,7 +47,7 @@ from .geometry import (
     prepared_for,
 )
 from .pieces import ModelRef, PieceRef
-from .rulings import Reason, Segment, Step
+from .rulings import Facts, Reason, Seen, Segment, Step
 from .shot import Shot, Target, build_shot
 from .terrain import merged
 
@@ -58,17 +59,23 @@ SIGHT: Key[dict[tuple[object, ...], PairSight]] = Key("sight", terrain_only=Fals
 
 
 @dataclass(frozen=True, slots=True)
-class LosResult:
-    """``visible`` with a ``witness`` segment (mm) when true; the ``blockers`` in the way."""
+class LosResult(Seen):
+    """What the search found (:class:`~fwwrules.rulings.Seen`: ``visible`` with a ``witness``
+    segment (mm) when true; the ``blockers`` in the way) and the ``reasons`` that say so."""
 
-    visible: bool
-    witness: Segment | None
-    blockers: tuple[PieceRef, ...]
     reasons: tuple[Reason, ...]
 
     def step(self) -> Step:
-        """The common step contract: ``ranged.los`` refuses the attack when nothing is seen."""
-        return Step(refusals=() if self.visible else ("ranged.los",), reasons=self.reasons)
+        """The common step contract: ``ranged.los`` refuses the attack when nothing is seen;
+        the ruling keeps what was found (``facts.seen``)."""
+        refusals = () if self.visible else ("ranged.los",)
+        return Step(refusals=refusals, reasons=self.reasons, facts=Facts(seen=self))
+
+
+def sight_step(ctx: AttackContext) -> Step:
+    """``ranged.los`` for one attack, as the ruling folds it: :func:`shot_line_of_sight` of the
+    context's shot."""
+    return shot_line_of_sight(ctx.shot).step()
 
 
 def _box(shot: Shot) -> shapely.Geometry:

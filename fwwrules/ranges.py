@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from .context import AttackContext
 from .data import Scenario
 from .pieces import Band, TargetKind, Weapon
-from .rulings import Choice, RangeInfo, Reason, Step
+from .rulings import NO_FACTS, Choice, Facts, RangeInfo, Reason, Step
 from .thresholds import within_ruler
 
 
@@ -66,16 +66,19 @@ class RangeResult:
     reasons: tuple[Reason, ...]
     refusal: str | None = None
 
-    def step(self, weapon: Weapon) -> Step:
+    def step(self, weapon: Weapon, facts: Facts = NO_FACTS) -> Step:
         """The common step contract: the band's effect dice of ``weapon``, the band choice,
-        and the refusing clause when the target is in no band."""
+        and the refusing clause when the target is in no band; ``facts`` what the ruling keeps
+        of it."""
         dice: dict[str, int] = {}
         if self.band is not None:
             for colour in weapon.dice.get(self.band, ()):
                 dice[colour] = dice.get(colour, 0) + 1
         refusals = (self.refusal or "ranged.range",) if self.band is None else ()
         choices = () if self.choice is None else (self.choice,)
-        return Step(dice=dice, choices=choices, refusals=refusals, reasons=self.reasons)
+        return Step(
+            dice=dice, choices=choices, refusals=refusals, reasons=self.reasons, facts=facts
+        )
 
 
 def range_bands(
@@ -173,13 +176,14 @@ def _banded(
     return RangeResult(nearest, tuple(bands), chosen, choice, tuple(reasons))
 
 
-def ranges_step(ctx: AttackContext) -> tuple[RangeInfo | None, Step]:
-    """``ranged.range`` for one attack: the range facts (in scenario units) and the step (the
-    band's dice, the choice, the refusal). A weapon without a short band (melee) has none."""
+def ranges_step(ctx: AttackContext) -> Step:
+    """``ranged.range`` for one attack: the band's dice, the choice, the refusal, and the range
+    facts the ruling keeps (``facts.range``, in scenario units). A weapon without a short band
+    (melee) gives an empty step."""
     weapon, scenario, shot = ctx.weapon, ctx.scenario, ctx.shot
     if weapon.type == "melee" or weapon.short is None:
-        return None, Step()
+        return Step()
     near, far = shot.target_distances()
     rng = range_bands(scenario, weapon, near, far, band=ctx.band, target_kind=shot.target_type)
     info = RangeInfo(scenario.from_mm(max(rng.distance, 0.0)), rng.bands, rng.band)
-    return info, rng.step(weapon)
+    return rng.step(weapon, Facts(range=info))

@@ -11,16 +11,17 @@ Every ruling is frozen data with three views:
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .catalogue import MESSAGES, check_lang, render, word
-from .closeness import LazyMargins, Margin, Margins
 from .errors import QueryError
 from .pieces import MAX_DICE_PER_COLOUR, AttackKind, Band, CrossingHow, Name, Rules, title_in
 from .refs import REF_TYPES, PieceRef, TargetRef
+
+if TYPE_CHECKING:  # the margins load when a ruling's margins are first asked for
+    from .closeness import LazyMargins, Margin, Margins
 
 
 def names_in(labels: Mapping[str, Name] | None, lang: str) -> dict[str, str]:
@@ -109,14 +110,16 @@ class Explained:
         return self.html("en")
 
     def html(self, lang: str = "en") -> str:
+        from html import escape  # only a notebook or a page shows HTML
+
         check_lang(lang)
         names = self.display_names()
         items = "".join(
-            f"<li><code>{html.escape(r.clause)}</code> {html.escape(r.text(lang, names))}</li>"
+            f"<li><code>{escape(r.clause)}</code> {escape(r.text(lang, names))}</li>"
             for r in self.reasons
         )
         return (
-            f'<div class="fwwrules-ruling"><p><b>{html.escape(self.headline(lang))}</b></p>'
+            f'<div class="fwwrules-ruling"><p><b>{escape(self.headline(lang))}</b></p>'
             f"<ul>{items}</ul></div>"
         )
 
@@ -237,6 +240,42 @@ class IntoMelee:
 
 
 @dataclass(frozen=True, slots=True)
+class Facts:
+    """What rule families found that a ruling keeps, each when a family decides it (``None``:
+    it does not): the kind of attack (``melee.engaged``), the range (``ranged.range``), what
+    the line of sight search found (``ranged.los``: :class:`Seen`), what the Line of Cover met
+    (``cover.*``: :class:`Covered`) and shooting into a melee (``melee.shoot-into``).
+
+    >>> into = IntoMelee(-1, None)
+    >>> f = Facts.merged([Facts(kind="melee"), Facts(into=into), Facts(kind="ranged")])
+    >>> f.kind, f.into, f.range
+    ('ranged', IntoMelee(modifier=-1, numbers=None), None)
+    """
+
+    kind: AttackKind | None = None
+    range: RangeInfo | None = None
+    seen: Seen | None = None
+    covered: Covered | None = None
+    into: IntoMelee | None = None
+
+    @classmethod
+    def merged(cls, decided: Iterable[Facts]) -> Facts:
+        """The facts of steps in order, each the last one a step decided."""
+        kind, rng, seen, covered, into = None, None, None, None, None
+        for f in decided:
+            kind = kind if f.kind is None else f.kind
+            rng = rng if f.range is None else f.range
+            seen = seen if f.seen is None else f.seen
+            covered = covered if f.covered is None else f.covered
+            into = into if f.into is None else f.into
+        return cls(kind, rng, seen, covered, into)
+
+
+NO_FACTS = Facts()
+"""A step that decides none of the facts (the default)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Step:
     """What one rule family contributes to an attack ruling: the common contract of the steps
     :func:`fwwrules.ruling` folds (:func:`fold`).
@@ -248,7 +287,12 @@ class Step:
     ``terms`` the reasons that present a modifier, cover, armor or effect dice as applying
     (shown after ``reasons``, and only when the attack is allowed); ``skill`` the skill icon
     and the attacker's value for it when the step decides them (``None``: it does not; a
-    value of ``None``: the attacker lacks the icon).
+    value of ``None``: the attacker lacks the icon); ``facts`` what the family found that the
+    ruling keeps besides (:class:`Facts`: the kind of attack, the range, line of sight, cover,
+    shooting into a melee).
+
+    Every rule family hands :func:`fold` one ``Step``, whatever else it decides: there is no
+    other shape (``tests/test_steps.py``).
     """
 
     modifiers: tuple[tuple[str, int], ...] = ()
@@ -259,6 +303,7 @@ class Step:
     reasons: tuple[Reason, ...] = ()
     terms: tuple[Reason, ...] = ()
     skill: tuple[str | None, int | None] | None = None
+    facts: Facts = NO_FACTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,7 +312,8 @@ class Folded:
     left out) and their sum, the dice (at most
     :data:`~fwwrules.pieces.MAX_DICE_PER_COLOUR` of a colour), the last armor decided, every
     choice, each refusing clause once (first-seen order), the reasons, and the skill (icon,
-    value and total modifier; the last one a step decided).
+    value and total modifier; the last one a step decided) and the facts (:class:`Facts`; each
+    the last one a step decided, whether or not the attack is allowed).
 
     An attack that is not allowed (some step refuses it) presents nothing as applying: no
     modifiers (sum 0), no dice, no armor, and only the steps' ``reasons`` (never their
@@ -281,6 +327,7 @@ class Folded:
     refusals: tuple[str, ...]
     reasons: tuple[Reason, ...]
     skill: SkillInfo = SkillInfo(None, None, 0)
+    facts: Facts = NO_FACTS
 
     @property
     def allowed(self) -> bool:
@@ -349,6 +396,7 @@ def fold(steps: Sequence[Step]) -> Folded:
         if step.armor is not None:
             armor = step.armor
     skill = SkillInfo(*icon_value, sum(by_clause.values()))
+    facts = Facts.merged(s.facts for s in steps if s.facts is not NO_FACTS)
     reasons.extend(_total_reasons(skill, dice, allowed))
     return Folded(
         by_clause,
@@ -359,6 +407,7 @@ def fold(steps: Sequence[Step]) -> Folded:
         tuple(refusals),
         tuple(reasons),
         skill,
+        facts,
     )
 
 
@@ -398,6 +447,26 @@ class Crossing:
     def source(self) -> str:
         """The piece's name as rulings give it (``crate-1+crate-2``, ``roof:north``)."""
         return self.ref.name
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """What the line of sight search found (``ranged.los``): ``visible`` with a ``witness``
+    segment (mm) when true; the ``blockers`` in the way when false."""
+
+    visible: bool
+    witness: Segment | None
+    blockers: tuple[PieceRef, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Covered:
+    """What the Line of Cover met (``cover.*``): the pieces that give cover, those it ignores
+    and how it meets each piece."""
+
+    cover: tuple[CoverEntry, ...]
+    ignored: tuple[IgnoredEntry, ...]
+    crossings: tuple[Crossing, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -563,12 +632,14 @@ class AttackRuling(Explained):
     def html(self, lang: str = "en", *, close_call: bool = True) -> str:
         """As :meth:`explain`, in HTML; without ``close_call`` the knife-edge sentence is left
         out (nothing of the margins is computed: a panel's drag step)."""
+        from html import escape
+
         text = Explained.html(self, lang)
         close = self.close_call(lang) if close_call else None
         lines = [*self.summary(lang), *filter(None, [close])]
         if not lines:
             return text
-        extra = "".join(f"<p>{html.escape(x)}</p>" for x in lines)
+        extra = "".join(f"<p>{escape(x)}</p>" for x in lines)
         return text.replace("</b></p>", "</b></p>" + extra, 1)
 
     def to_dict(self, lang: str = "en") -> dict[str, Any]:

@@ -45,8 +45,13 @@ def test_the_flat_tables_are_built_from_the_records() -> None:
 def _literal_modifier_clauses(tree: ast.AST) -> Iterator[str]:
     """Clause ids written where a skill modifier is given: ``gives("<clause>", ...)`` (a cover
     rule's verdict) and ``("<clause>", value)`` pairs under ``modifiers=`` or appended to a
-    ``.modifiers`` list."""
+    ``.modifiers`` list or assigned to a name ``modifiers``."""
     for node in ast.walk(tree):
+        if isinstance(node, ast.Assign | ast.AnnAssign):  # modifiers = (("<clause>", value),)
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names = {t.id for t in targets if isinstance(t, ast.Name)}
+            if "modifiers" in names and isinstance(node.value, ast.Tuple):
+                yield from _pair_clauses(node.value.elts)
         if not isinstance(node, ast.Call):
             continue
         f = node.func
@@ -65,9 +70,13 @@ def _literal_modifier_clauses(tree: ast.AST) -> Iterator[str]:
         for kw in node.keywords:
             if kw.arg == "modifiers" and isinstance(kw.value, ast.Tuple):
                 pairs += kw.value.elts
-        for pair in pairs:
-            if isinstance(pair, ast.Tuple) and isinstance(pair.elts[0], ast.Constant):
-                yield str(pair.elts[0].value)
+        yield from _pair_clauses(pairs)
+
+
+def _pair_clauses(pairs: list[ast.expr]) -> Iterator[str]:
+    for pair in pairs:
+        if isinstance(pair, ast.Tuple) and isinstance(pair.elts[0], ast.Constant):
+            yield str(pair.elts[0].value)
 
 
 def test_every_clause_the_code_gives_a_modifier_by_has_a_modifier_label() -> None:
@@ -75,6 +84,9 @@ def test_every_clause_the_code_gives_a_modifier_by_has_a_modifier_label() -> Non
     for path in (REPO / "fwwrules").rglob("*.py"):
         found |= set(_literal_modifier_clauses(ast.parse(path.read_text(encoding="utf-8"))))
     assert {"cover.line", "cover.huge", "action.quick", "melee.stunned"} <= found
+    labelled = {r.clause for r in CLAUSE_TEXTS if r.modifier is not None}
+    # the scan sees every place a modifier is given: each label's clause is found giving one
+    assert labelled <= found, f"labels of clauses the scan finds no modifier of: {labelled - found}"
     unlabelled = sorted(c for c in found if CLAUSES[c].modifier is None)
     assert not unlabelled, f"clauses giving a skill modifier without a modifier label: {unlabelled}"
 

@@ -85,6 +85,55 @@ def test_import_fwwrules_loads_no_locale_data() -> None:
     assert _modules_after(rendered, ("babel",)) == {"babel"}
 
 
+RULING_MODULES = (
+    "fwwrules.attack",
+    "fwwrules.checks",
+    "fwwrules.close_combat",
+    "fwwrules.cover",
+    "fwwrules.crossings",
+    "fwwrules.elevation",
+    "fwwrules.geometry",
+    "fwwrules.los",
+    "fwwrules.placement",
+    "fwwrules.shot",
+)
+"""The attack ruling and the rule families it runs (cover, line of sight, elevation, close
+combat, the file check and placement): loaded by the first ``fwwrules.ruling``."""
+
+
+def _loaded_of(statement: str, modules: tuple[str, ...]) -> list[str]:
+    """Which of ``modules`` (full dotted names) a fresh interpreter has loaded after
+    ``statement``."""
+    return printed(f"{statement}\nimport sys\nprint(*[m for m in {modules!r} if m in sys.modules])")
+
+
+def test_import_fwwrules_loads_the_ruling_on_first_use() -> None:
+    """``import fwwrules`` loads none of the ruling's modules (bench/import_time.py); asking
+    for ``fwwrules.ruling`` (attribute or ``from fwwrules import ruling``) loads them all and
+    gives the one function of ``fwwrules.attack``; ``dir(fwwrules)`` lists it before."""
+    assert _loaded_of("import fwwrules", RULING_MODULES) == []
+    assert _loaded_of("import fwwrules; fwwrules.Scenario, fwwrules.Reason", RULING_MODULES) == []
+    listed = "import fwwrules; print('ruling' in dir(fwwrules), 'load' in dir(fwwrules))"
+    assert _loaded_of(listed, RULING_MODULES) == ["True", "True"]
+    assert _loaded_of("from fwwrules import ruling", RULING_MODULES) == list(RULING_MODULES)
+    same = "import fwwrules, fwwrules.attack as a; print(fwwrules.ruling is a.ruling)"
+    assert printed(same) == ["True"]
+
+
+def test_import_fwwrules_defers_what_only_texts_and_margins_need() -> None:
+    """``import fwwrules`` loads neither ``fwwrules.closeness`` (a ruling's margins, loaded by
+    the ruling) nor the standard library's ``html`` (a ruling in HTML), ``decimal`` (rounding a
+    written number) and ``string`` (the texts' formatter); a ruling shown in HTML loads them."""
+    lazy = ("fwwrules.closeness", "html", "decimal", "string")
+    assert _loaded_of("import fwwrules", lazy) == []
+    shown = (
+        "import fwwrules\n"
+        "s = fwwrules.load(fwwrules.example_path('cover-example-1'))\n"
+        "fwwrules.ruling(s, 'knight', 'brute').html('de')"
+    )
+    assert _loaded_of(shown, lazy) == list(lazy)
+
+
 def test_the_probe_can_see_a_heavy_import() -> None:
     """Control: the probe does report matplotlib when it is loaded."""
     assert "matplotlib" in loaded_after("import matplotlib")

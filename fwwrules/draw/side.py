@@ -45,6 +45,7 @@ from matplotlib.transforms import Bbox
 from ..catalogue import length as length_text
 from ..catalogue import number, signed
 from ..elevation import SignificantEdge, edge_crossed, significant_edges
+from ..refs import EdgeRef, PieceRef, TerrainRef
 from ..rulings import names_in
 from .artists import DEFAULT_STYLE, BoardStyle, label_box
 from .board import RULER_COLOURS, hatch_colour, side_looks
@@ -640,16 +641,25 @@ Label = tuple[str, XY, str]
 """A label's text, the point it names (data coordinates) and its gid."""
 
 
-def _status(ruling: AttackRuling, name: str, lang: str) -> str:
-    """What the ruling says of a piece or edge (its name as the ruling gives it): its cover
-    modifier, or the clause that ignores it, or that it blocks line of sight; empty else."""
-    cover = [c.modifier for c in ruling.cover if name in c.source.split("+")]
+def _part_of(ref: PieceRef, part: TerrainRef | EdgeRef) -> bool:
+    """Whether a ruling's reference ``ref`` names ``part`` (one piece or an edge): the same
+    reference, or touching pieces acting as one among which the piece is."""
+    if isinstance(ref, TerrainRef) and isinstance(part, TerrainRef):
+        return set(part.ids) <= set(ref.ids)
+    return ref == part
+
+
+def _status(ruling: AttackRuling, part: TerrainRef | EdgeRef, lang: str) -> str:
+    """What the ruling says of a piece or edge: its cover modifier (also as one of touching
+    pieces acting as one), or the clause that ignores it, or that it blocks line of sight (as
+    a blocker of its own); empty else."""
+    cover = [c.modifier for c in ruling.cover if _part_of(c.ref, part)]
     if cover:
         return signed(sum(cover), lang)
-    ignored = [i.clause for i in ruling.ignored if name in i.source.split("+")]
+    ignored = [i.clause for i in ruling.ignored if _part_of(i.ref, part)]
     if ignored:
         return f"{draw_word('ignored', lang)}: {ignored[0]}"
-    if ruling.sight is not None and any(b.name == name for b in ruling.sight.blockers):
+    if ruling.sight is not None and part in ruling.sight.blockers:
         return draw_word("blocker", lang)
     return ""
 
@@ -691,14 +701,14 @@ def _label_texts(
         parts = [
             names.get(p.id, p.id),
             height if p.height is not None else "",
-            _status(ruling, p.id, lang),
+            _status(ruling, TerrainRef((p.id,)), lang),
         ]
         top = p.height if p.height is not None else style.no_height_mm
         text = " · ".join(x for x in parts if x)
         out.append((text, ((s0 + s1) / 2, top), f"side:label:{p.id}"))
     for e in cut.edges:
         drop = _say("drop", lang, drop=_len(e.edge.drop, lang))
-        status = _status(ruling, e.edge.label, lang)
+        status = _status(ruling, e.edge.ref, lang)
         text = " · ".join(x for x in (drop, status) if x)
         out.append((text, (e.s, (e.edge.top + e.edge.bottom) / 2), f"side:label:{e.edge.label}"))
     for clause in art.orange:
