@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Lab, canvas_box, kernel_json
+from .conftest import Lab, canvas_box, kernel_json, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -63,6 +63,16 @@ def _answered(page: Any, lang: str, timeout: float = 30.0) -> str:
     return text
 
 
+def _showing(page: Any, words: str, timeout: float = 30.0) -> str:
+    """The line's text once it shows ``words`` (or the timeout passed)."""
+    deadline = time.monotonic() + timeout
+    text = _line(page)
+    while words not in text and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+        text = _line(page)
+    return text
+
+
 @pytest.mark.parametrize(
     ("lang", "size"),
     [("en", (1280, 800)), ("de", (1920, 1080)), ("de", (1280, 800)), ("en", (1920, 1080))],
@@ -87,13 +97,23 @@ def test_the_how_close_line_changes_during_a_real_mouse_drag(
         for k in range(1, 5):
             # a few CSS pixels west and south at a time, then held still: the line answers
             page.mouse.move(box["x"] + kx - 4 * k, box["y"] + ky + 3 * k, steps=2)
-            text = _answered(page, lang)
-            state = kernel_json(lab, page, PROBE)
+            # the kernel answers the position it drew; the page shows that answer
+            state = wait_until(
+                lambda: kernel_json(lab, page, PROBE),
+                lambda s: s["expected"] in s["said"],
+                page,
+            )
+            assert state["expected"] in state["said"], (k, state)
+            text = _showing(page, state["expected"])
             assert state["expected"] in text, (k, text, state)
             seen.append(text)
-            if k == 2:
+            if k == 4:
                 lab.screenshot(page, f"how-close-{lang}-{size[0]}x{size[1]}.png")
         page.mouse.up()
         assert len(set(seen)) > 1, f"the line did not change during the drag: {seen}"
-        final = _answered(page, lang)
-        assert kernel_json(lab, page, PROBE)["expected"] in final
+        state = wait_until(
+            lambda: kernel_json(lab, page, PROBE),
+            lambda s: s["expected"] in s["said"],
+            page,
+        )
+        assert state["expected"] in _showing(page, state["expected"])
