@@ -20,8 +20,8 @@ Two measures:
   (Run All to a quiet link, the static picture included).
 
 Usage: ``python bench/browser_latency.py [--mode step|drag|both] [--moves N] [--ratios 1 2]
-[--rtt MS] [--down MBIT] [--up MBIT] [--seconds S]`` (needs Chromium at /usr/bin/chromium or
-$FWWRULES_CHROMIUM, and the dev extras).
+[--rtt MS] [--down MBIT] [--up MBIT] [--seconds S] [--path default|middle|edge]`` (needs
+Chromium at /usr/bin/chromium or $FWWRULES_CHROMIUM, and the dev extras).
 """
 
 from __future__ import annotations
@@ -60,11 +60,25 @@ PROBE = """\
 import json
 _f = panel.view.figure
 _r = float(getattr(_f.canvas, "device_pixel_ratio", 1.0) or 1.0)
+def _css(x, y):
+    px, py = panel.view.ax.transData.transform((x, y))
+    return [float(px / _r), float((_f.bbox.height - py) / _r)]
 _c = panel.artists.bases[panel.target.value]
-_x, _y = panel.view.ax.transData.transform(_c.center)
-print(json.dumps({"x": _x / _r, "y": (_f.bbox.height - _y) / _r, "ratio": _r,
-                  "interactive": panel.view.interactive}))
+_t = panel.scenario.limits_mm(panel.view.style.margin_mm)
+_x, _y = _css(*_c.center)
+print(json.dumps({"x": _x, "y": _y, "ratio": _r, "interactive": panel.view.interactive,
+                  "middle": _css((_t.xmin + _t.xmax) / 2, (_t.ymin + _t.ymax) / 2),
+                  "edge": _css(_c.center[0], _t.ymin)}))
 """
+TO_EDGE = """\
+_m = panel.scenario.model(panel.target.value)
+_t = panel.scenario.limits_mm(panel.view.style.margin_mm)
+panel.move(_m.id, _m.at[0], (_t.ymin + _m.base / 2 + 0.5) / panel.scenario.unit_mm)
+"""
+PATHS = ("default", "middle", "edge")
+"""Where a drag goes (``--path``): 60 px to and fro from the target; to the board's crowded
+middle and back; 200 px along the table's bottom edge toward its middle and back (the target
+put there first; the pointer a little beyond the edge, so the base slides along it)."""
 WS_TAP = REPO / "bench" / "_ws_tap.js"
 """Counts the kernel WebSocket's messages in the page (``window.__ws``)."""
 CANVAS = ".fwwrules-board-canvas"
@@ -190,11 +204,28 @@ def measure_steps(page: Any, info: dict[str, Any], moves: int) -> tuple[list[flo
     return out, tally
 
 
+def drag_path(info: dict[str, Any], path: str) -> Any:
+    """The pointer's place (CSS px on the canvas) at ``phase`` (0 to 1: there and back)."""
+    x0, y0 = info["x"], info["y"]
+    if path == "middle":
+        mx, my = info["middle"]
+        return lambda phase: (
+            x0 + (mx - x0) * (1 - abs(2 * phase - 1)),
+            y0 + (my - y0) * (1 - abs(2 * phase - 1)),
+        )
+    if path == "edge":
+        ex, ey = info["edge"]
+        way = 200.0 if ex < info["middle"][0] else -200.0  # along the edge, toward its middle
+        return lambda phase: (ex + way * (1 - abs(2 * phase - 1)), ey + 6.0)
+    return lambda phase: (x0 + 60.0 * (1 - abs(2 * phase - 1)), y0 + 10.0 * (phase - 0.5))
+
+
 def measure_drag(
-    page: Any, info: dict[str, Any], proxy: LinkProxy | None, seconds: float
+    page: Any, info: dict[str, Any], proxy: LinkProxy | None, seconds: float, path: str
 ) -> dict[str, Any]:
-    """One continuous drag; lag and bytes from the board canvas's trace."""
+    """One continuous drag along ``path``; lag and bytes from the board canvas's trace."""
     box = page.locator(CANVAS).first.bounding_box()
+    where = drag_path(info, path)
     x0, y0 = box["x"] + info["x"], box["y"] + info["y"]
     page.evaluate("() => { window.fwwrulesTrace = []; }")
     page.mouse.move(x0, y0)
@@ -205,9 +236,9 @@ def measure_drag(
     k = 0
     while time.monotonic() - t0 < seconds:
         k += 1
-        phase = (k % 120) / 120.0  # to and fro, 60 px each way, a round every ~2 s
-        dx = 60.0 * (1 - abs(2 * phase - 1))
-        page.mouse.move(x0 + dx, y0 + 10.0 * (phase - 0.5))
+        phase = (k % 120) / 120.0  # to and fro, a round every ~2 s
+        x, y = where(phase)
+        page.mouse.move(box["x"] + x, box["y"] + y)
         page.wait_for_timeout(16)
     stopped = page.evaluate("() => performance.now()")
     page.wait_for_timeout(3000)  # held still: the picture catches up
@@ -293,6 +324,7 @@ def main() -> None:
     parser.add_argument("--down", type=float, default=None, help="Mbit/s toward the browser")
     parser.add_argument("--up", type=float, default=None, help="Mbit/s toward the kernel")
     parser.add_argument("--seconds", type=float, default=4.0, help="length of the drag")
+    parser.add_argument("--path", choices=PATHS, default="default", help="where the drag goes")
     args = parser.parse_args()
     if not CHROMIUM.exists():
         raise SystemExit(f"no Chromium at {CHROMIUM}")
@@ -313,13 +345,20 @@ def main() -> None:
                         report_steps(ratio, times)
                         print(f"DPR {ratio:g}: step messages per move: {tally}")
                     if args.mode in ("drag", "both"):
-                        got = measure_drag(page, info, proxy, args.seconds)
+                        if args.path == "edge":
+                            lab.kernel(page, TO_EDGE)
+                            quiet(proxy, page)
+                            info = json.loads(lab.kernel(page, PROBE).strip().splitlines()[-1])
+                        got = measure_drag(page, info, proxy, args.seconds, args.path)
                         tally = got.pop("messages")
                         text = ", ".join(
                             f"{k} {v:.0f}" if isinstance(v, float) else f"{k} {v}"
                             for k, v in got.items()
                         )
-                        print(f"DPR {ratio:g}: drag {args.seconds:g} s: {text} ({load()})")
+                        print(
+                            f"DPR {ratio:g}: drag {args.seconds:g} s ({args.path}): {text} "
+                            f"({load()})"
+                        )
                         print(f"DPR {ratio:g}: drag messages per move: {tally}")
                 finally:
                     page.context.close()

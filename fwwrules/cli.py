@@ -22,7 +22,7 @@ from .catalogue import LANGS
 from .checks import nfc
 from .errors import FwwError, QueryError, ScenarioError, printable
 from .pieces import BANDS, RULESET_NAMES, Bounds
-from .writing import WriteError, refuse_onto_inputs, write_atomic
+from .writing import WriteError, check_output_name, refuse_onto_inputs, write_atomic
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -163,6 +163,10 @@ def _area(text: str) -> Bounds:
 
 def cmd_threat(args: argparse.Namespace) -> int:
     """``fwwrules threat FILE --side SIDE``: the threat map (text summary, JSON, picture)."""
+    if args.output:  # a wrong name or folder costs no work: checked before any import
+        check_output_name(args.output)
+        _check_folder(args.output)
+        _not_onto_inputs([args.output], [args.file])
     from .files import load
     from .grid import GridScenario
     from .threat import summary_text, threat_map
@@ -172,9 +176,6 @@ def cmd_threat(args: argparse.Namespace) -> int:
         raise QueryError(
             f"{printable(args.file)}: a threat map needs a scenario file, not a grid file"
         )
-    if args.output:
-        _check_folder(args.output)
-        _not_onto_inputs([args.output], [args.file])
     result = threat_map(
         scenario,
         args.side,
@@ -255,19 +256,21 @@ def cmd_render(args: argparse.Namespace) -> int:
     """``fwwrules render FILE [-o board.png] [--attacker A --target T] [size, rules, band,
     title, language]``, or with ``--slide MODEL --to X,Y`` the slide (a GIF or HTML
     animation, or the still picture of where it ends)."""
+    # Argument errors come before any work: the names, the folder, the inputs.
+    if (args.attacker is None) != (args.target is None):
+        raise QueryError("give both --attacker and --target, or neither")
+    if (args.slide is None) != (args.to is None):
+        raise QueryError("give both --slide MODEL and --to X,Y, or neither")
+    check_output_name(args.output, animation=args.slide is not None)
+    _check_folder(args.output)
+    langs: list[str] = args.lang
+    _not_onto_inputs(_outputs(args.output, langs), [args.file])
     from . import load
     from .files import load_scenario_file
     from .grid import GridScenario
 
     # A slide needs a scenario file (a grid file is refused with a clear error).
     scenario = load_scenario_file(args.file) if args.slide is not None else load(args.file)
-    if (args.attacker is None) != (args.target is None):
-        raise QueryError("give both --attacker and --target, or neither")
-    if (args.slide is None) != (args.to is None):
-        raise QueryError("give both --slide MODEL and --to X,Y, or neither")
-    _check_folder(args.output)
-    langs: list[str] = args.lang
-    _not_onto_inputs(_outputs(args.output, langs), [args.file])
     target = args.target
     if target is not None and not isinstance(scenario, GridScenario):
         target = _target(target)  # a point X,Y, as `ruling` takes it

@@ -569,7 +569,7 @@ def _seen_in_melee(ctx: AttackContext, reasons: list[Reason]) -> list[str]:
             reasons.append(Reason("melee.shoot-into", "not-in-melee", {"model": m}))
     seen: list[str] = []
     for m in near:
-        if has_line_of_sight(ctx.scenario, a_id, m):
+        if has_line_of_sight(ctx.scenario, ctx.attacker, m):
             seen.append(m)
         else:
             reasons.append(Reason("melee.shoot-into", "unseen", {"model": m, "attacker": a_id}))

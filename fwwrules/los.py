@@ -46,7 +46,7 @@ from .geometry import (
     point_segment_distance,
     prepared_for,
 )
-from .pieces import ModelRef, PieceRef
+from .pieces import Model, ModelRef, PieceRef
 from .rulings import Facts, Reason, Seen, Segment, Step
 from .shot import Shot, Target, build_shot
 from .terrain import merged
@@ -322,11 +322,12 @@ def shot_line_of_sight(shot: Shot) -> LosResult:
     return LosResult(False, None, tuple(labels), tuple(reasons))
 
 
-def line_of_sight(scenario: Scenario, viewer: str, seen: Target) -> LosResult:
-    """``ranged.los``: can ``viewer`` see ``seen`` (a model id, terrain id or point)?"""
+def line_of_sight(scenario: Scenario, viewer: str | Model, seen: Target) -> LosResult:
+    """``ranged.los``: can ``viewer`` (an id or the model) see ``seen`` (a model id, terrain id
+    or point)?"""
     return shot_line_of_sight(build_shot(scenario, viewer, seen))
 
 
-def has_line_of_sight(scenario: Scenario, viewer: str, seen: Target) -> bool:
+def has_line_of_sight(scenario: Scenario, viewer: str | Model, seen: Target) -> bool:
     """Thin boolean helper beside :func:`line_of_sight`."""
     return line_of_sight(scenario, viewer, seen).visible

@@ -58,10 +58,37 @@ from pathlib import Path
 from typing import IO, Any, Literal, overload
 
 from .constants import STALE_TEMPORARY_S
-from .errors import FwwError, printable
+from .errors import FwwError, QueryError, printable
 
 _NAME_MAX = 255
 """Longest file name most file systems take, in bytes (the temporary name must fit too)."""
+
+
+PICTURE_FORMATS = ("png", "svg")
+"""The still picture formats, by name (also the file name's suffix)."""
+ANIMATION_FORMATS = ("gif", "html")
+"""The animation formats of a slide (``fwwrules render --slide``), by name and suffix."""
+
+
+def check_output_name(path: str | os.PathLike[str], *, animation: bool = False) -> str:
+    """The format named by ``path``'s suffix (lower case, no dot): ``png`` or ``svg``, and with
+    ``animation`` also ``gif`` or ``html``. Anything else (no suffix, ``.jpg``, ``.json``) raises
+    :class:`~fwwrules.errors.QueryError` naming the file: the command line calls this before it
+    reads its input, so a wrong name costs no work.
+
+    >>> check_output_name("Board.SVG"), check_output_name("slide.gif", animation=True)
+    ('svg', 'gif')
+    """
+    name = os.path.basename(os.fspath(path))
+    fmt = os.path.splitext(name)[1].lower().lstrip(".")
+    if fmt in PICTURE_FORMATS or (animation and fmt in ANIMATION_FORMATS):
+        return fmt
+    if animation:
+        raise QueryError(
+            f"cannot write {name!r}: the name must end in .gif or .html (an animation) "
+            "or .png or .svg (where the slide ends)"
+        )
+    raise QueryError(f"cannot write {name!r}: the name must end in .png or .svg")
 
 
 class WriteError(FwwError, OSError):

@@ -5,21 +5,36 @@ sends frames; only the tests and benchmarks decode them)."""
 from __future__ import annotations
 
 import zlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from fwwrules_widgets.board_canvas import PALETTE_SIZE, Pixels, _rgb
 
 
-def _decode(msg: Mapping[str, Any], buffer: bytes, shown: Pixels) -> Pixels:
+def _decode(
+    msg: Mapping[str, Any], buffer: bytes, shown: Pixels, kept: Pixels | None = None
+) -> Pixels:
     """A frame's pixels (``n × 3``) as the browser reads them (every codec; ``shown`` is
-    the picture the frame applies on)."""
+    the picture the frame applies on, ``kept`` the picture the browser keeps)."""
     raw = np.frombuffer(zlib.decompress(buffer), np.uint8)
     codec = msg.get("codec", "rgb")
     if codec == "rgb":
         return raw.reshape(-1, 3)
     total = sum(w * h for _, _, w, h in msg["rects"])
+    if codec == "kept":
+        assert kept is not None
+        nbits = -(-total // 8)
+        changed = np.unpackbits(raw[:nbits])[:total].astype(bool)
+        n = int(changed.sum())
+        restored = np.unpackbits(raw[nbits : nbits + -(-n // 8)])[:n].astype(bool)
+        out = _rgb(shown, msg["rects"]).copy()
+        new = _rgb(kept, msg["rects"])[changed]
+        new[~restored] = _unpalette(
+            raw[nbits + -(-n // 8) :], int(msg["colors"]), int((~restored).sum())
+        )
+        out[changed] = new
+        return out
     if codec == "mask":
         nbits = -(-total // 8)
         changed = np.unpackbits(raw[:nbits])[:total].astype(bool)
@@ -40,22 +55,42 @@ def _unpalette(raw: Pixels, n: int, total: int) -> Pixels:
     return out
 
 
-def unpack(shape: tuple[int, int], frames: list[tuple[Mapping[str, Any], bytes]]) -> Pixels:
-    """What a browser shows after applying ``frames`` (content, buffer) in order, by the
+def unpack(
+    shape: tuple[int, int], frames: Sequence[tuple[Mapping[str, Any], bytes | Sequence[bytes]]]
+) -> Pixels:
+    """What a browser shows after applying ``frames`` (content, buffers: the frame's buffer,
+    and the kept picture's for a frame that keeps one) in order, by the
     browser's rules (a frame older than the one shown is skipped, and a diff that is not
-    on its base). The browser's own code is ``board_canvas.js``."""
+    on its base; a frame that takes pixels from a kept picture it does not have). The
+    browser's own code is ``board_canvas.js``."""
     shown = np.zeros((*shape, 4), dtype=np.uint8)
     current = -1
-    for msg, buffer in frames:
+    kept: tuple[int, Pixels] | None = None
+    for msg, buffers in frames:
+        if isinstance(buffers, bytes | bytearray | memoryview):
+            buffers = [bytes(buffers)]
+        buffer = buffers[0]
         if msg["id"] <= current or (not msg["full"] and msg["base"] != current):
             continue
+        if msg.get("keep"):  # the picture to keep, as changes to the one shown
+            keep = msg["keep"]
+            picture = shown.copy()
+            rgb = _decode({**keep, "codec": "mask"}, buffers[1], picture)
+            _put(picture, keep["rects"], rgb)
+            kept = (msg["id"], picture)
+        if msg.get("codec") == "kept" and (kept is None or kept[0] != msg["kept"]):
+            continue  # the browser would ask for a full frame
         if msg["full"]:
             shown = np.zeros((msg["h"], msg["w"], 4), dtype=np.uint8)
-        rgb = _decode(msg, buffer, shown)
-        at = 0
-        for x, y, w, h in msg["rects"]:
-            shown[y : y + h, x : x + w, :3] = rgb[at : at + w * h].reshape(h, w, 3)
-            shown[y : y + h, x : x + w, 3] = 255
-            at += w * h
+        rgb = _decode(msg, buffer, shown, kept[1] if kept is not None else None)
+        _put(shown, msg["rects"], rgb)
         current = msg["id"]
     return shown
+
+
+def _put(picture: Pixels, rects: list[list[int]], rgb: Pixels) -> None:
+    at = 0
+    for x, y, w, h in rects:
+        picture[y : y + h, x : x + w, :3] = rgb[at : at + w * h].reshape(h, w, 3)
+        picture[y : y + h, x : x + w, 3] = 255
+        at += w * h

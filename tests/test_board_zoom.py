@@ -27,7 +27,7 @@ pytest.importorskip("anywidget")
 TABLE = fwwrules.load(Path(__file__).with_name("table-48.yaml"))
 """A 4' x 4' table with eight models of two sides."""
 
-Sent = list[tuple[dict[str, Any], bytes]]
+Sent = list[tuple[dict[str, Any], list[bytes]]]
 
 
 def live(panel: Any, ratio: float = 2.0) -> tuple[Any, Sent]:
@@ -38,7 +38,7 @@ def live(panel: Any, ratio: float = 2.0) -> tuple[Any, Sent]:
 
     def send(content: dict[str, Any], buffers: list[bytes]) -> None:
         if content["type"] == "frame":
-            sent.append((content, buffers[0]))
+            sent.append((content, list(buffers)))
             link._message(None, {"type": "ack", "id": content["id"]}, [])
 
     link._send = send

@@ -119,13 +119,16 @@ class Browser:
         self.sender = sender
         self.rng = random.Random(seed)
         self.drop = drop
-        self.wire: list[tuple[dict[str, Any], bytes]] = []
-        self.frames: list[tuple[dict[str, Any], bytes]] = []  # the ones that arrived, in order
+        self.wire: list[tuple[dict[str, Any], list[bytes]]] = []
+        self.frames: list[
+            tuple[dict[str, Any], list[bytes]]
+        ] = []  # the ones that arrived, in order
         self.current = -1
         self.asked = False
+        self.kept = -1  # the frame whose base picture the browser keeps
 
     def deliver(self, content: dict[str, Any], buffers: list[bytes]) -> None:
-        self.wire.append((content, buffers[0]))
+        self.wire.append((content, list(buffers)))
 
     def step(self) -> bool:
         """Deliver one frame from the wire (maybe dropped, maybe out of order); False when
@@ -138,7 +141,10 @@ class Browser:
             return True  # lost: the kernel hears nothing (no ack)
         if msg["id"] <= self.current:
             return True  # older than the picture shown: dropped
-        if not msg["full"] and msg["base"] != self.current:
+        if not msg["full"] and msg["base"] == self.current and msg.get("keep"):
+            self.kept = msg["id"]  # a copy of the picture before this frame is painted
+        lost = msg.get("codec") == "kept" and msg["kept"] != self.kept
+        if lost or (not msg["full"] and msg["base"] != self.current):
             if not self.asked:
                 self.asked = True
                 self.sender.refresh()
@@ -166,7 +172,9 @@ class Browser:
 def test_whatever_is_dropped_or_reordered_the_browser_ends_on_the_kernels_picture(
     edits: list[tuple[int, int, int, bool]], drop: float, seed: int, slow: bool
 ) -> None:
-    """Some edits are pictures the mouse rests on (they may overtake the frame in flight)."""
+    """Some edits are pictures the mouse rests on (they may overtake the frame in flight);
+    now and then a drag starts (the browser keeps a picture, later frames take pixels from
+    it)."""
     state = {"pixels": picture()}
     now = [0.0]
 
@@ -178,8 +186,18 @@ def test_whatever_is_dropped_or_reordered_the_browser_ends_on_the_kernels_pictur
     browser = Browser(sender, drop, seed)
     sender.hello()
     for y, x, value, rest in edits:
+        if value % 7 == 0:  # now and then a drag starts: the browser keeps a picture (the
+            board = state["pixels"].copy()  # board without the moving piece)
+            board[y : y + 4, x : x + 4, 1] = value // 7
+            sender.keep(board)
         pixels = state["pixels"].copy()
         pixels[y : y + 3, x : x + 5, 0] = value
+        if value % 3 == 0:  # and a piece goes back to how the kept picture has it
+            pixels[y : y + 2, x : x + 2, :3] = (
+                sender.kept[y : y + 2, x : x + 2, :3]
+                if (sender.kept is not None)
+                else pixels[y : y + 2, x : x + 2, :3]
+            )
         state["pixels"] = pixels
         with sender.overtaking(rest):
             sender.push()
@@ -214,9 +232,9 @@ def test_nothing_is_sent_before_hello_and_one_frame_is_in_flight() -> None:
 
 
 def test_the_picture_the_mouse_rests_on_overtakes_one_frame_in_flight_never_two() -> None:
-    sent: list[tuple[dict[str, Any], bytes]] = []
+    sent: list[tuple[dict[str, Any], list[bytes]]] = []
     state = {"pixels": picture()}
-    sender = FrameSender(lambda: state["pixels"], lambda c, b: sent.append((c, b[0])))
+    sender = FrameSender(lambda: state["pixels"], lambda c, b: sent.append((c, list(b))))
     sender.hello()
 
     def change(v: int, overtake: bool) -> None:
@@ -258,9 +276,9 @@ def test_an_ack_acknowledges_every_frame_before_it() -> None:
 
 def test_a_slow_link_gets_harder_compression() -> None:
     now = [0.0]
-    sent: list[tuple[dict[str, Any], bytes]] = []
+    sent: list[tuple[dict[str, Any], list[bytes]]] = []
     state = {"pixels": np.zeros((64, 64, 4), np.uint8) + 255}
-    sender = FrameSender(lambda: state["pixels"], lambda c, b: sent.append((c, b[0])),
+    sender = FrameSender(lambda: state["pixels"], lambda c, b: sent.append((c, list(b))),
                          clock=lambda: now[0])  # fmt: skip
     sender.hello()
     now[0] += 0.2  # the ack takes a fifth of a second
@@ -268,7 +286,7 @@ def test_a_slow_link_gets_harder_compression() -> None:
     assert sender.slow
     state["pixels"] = picture(64, 64)
     sender.push()
-    assert zlib.decompress(sent[-1][1])  # a valid stream, whatever the level
+    assert zlib.decompress(sent[-1][1][0])  # a valid stream, whatever the level
     assert sent[-1][0]["base"] == sent[0][0]["id"]
     assert sent[-1][0]["codec"] == "mask"  # only the changed pixels, on their base
     assert np.array_equal(unpack((1, 1), sent), state["pixels"])
@@ -291,14 +309,14 @@ def test_a_mask_frame_carries_only_the_changed_pixels() -> None:
 # --- the panels' drags through the live canvas ----------------------------------------------
 
 
-def live_panel() -> tuple[AttackPanel, list[tuple[dict[str, Any], bytes]]]:
+def live_panel() -> tuple[AttackPanel, list[tuple[dict[str, Any], list[bytes]]]]:
     pytest.importorskip("anywidget")
     p = AttackPanel(fwwrules.loads(SCENARIO), attacker="knight", target="brute",
                     interactive=True)  # fmt: skip
     link = p.view.widget and p.view.link
     assert link is not None
-    sent: list[tuple[dict[str, Any], bytes]] = []
-    link._send = lambda c, b: sent.append((c, b[0]))  # type: ignore[method-assign]
+    sent: list[tuple[dict[str, Any], list[bytes]]] = []
+    link._send = lambda c, b: sent.append((c, list(b)))  # type: ignore[method-assign]
     link.sender._send = link._send
     return p, sent
 
@@ -323,7 +341,7 @@ def test_a_fast_drag_ends_on_exactly_the_full_render_with_one_frame_in_flight() 
     assert len(sent) == 1 and link._pending == move and p.ruling is not None
     link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
     assert len(sent) == 2 and not sent[-1][0]["full"]  # the latest state, as a diff
-    assert len(sent[-1][1]) < 40_000
+    assert len(sent[-1][1][0]) < 40_000
     link._message(None, {"type": "up", "x": x + 60, "y": y, "buttons": 0, "seq": 43}, [])
     assert len(sent) == 3  # the release overtakes the frame in flight
     link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
@@ -515,7 +533,7 @@ def test_words_that_change_without_the_picture_go_in_a_frame_of_their_own() -> N
     link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
     p.model.value = "dog"  # the fields show the dog's position; the board stays as it is
     msg, payload = sent[-1]
-    assert msg["rects"] == [] and not msg["full"] and zlib.decompress(payload) == b""
+    assert msg["rects"] == [] and not msg["full"] and zlib.decompress(payload[0]) == b""
     assert texts_of(msg, p.x, p.y) == {p.y.model_id: 300.0}  # x stays 250: only y travels
     link._message(None, {"type": "ack", "id": msg["id"]}, [])
     assert (p.x.value, p.y.value) == (250.0, 300.0)
@@ -527,3 +545,34 @@ def test_without_a_view_the_words_are_set_at_once() -> None:
                     interactive=False)  # fmt: skip
     p.move("brute", 250.0, 250.0)
     assert (p.x.value, p.y.value) == (250.0, 250.0) and "blocked" in p.html.value.lower()
+
+
+def test_a_drag_takes_what_its_pieces_leave_behind_from_the_kept_picture() -> None:
+    """At the press the browser keeps the picture it has; the drag's diff frames name the
+    pixels that are as in that picture with a bit each (codec ``kept``): fewer bytes than
+    the mask codec, and the drop is still exactly the full render."""
+    p, _ = live_panel()
+    link = p.view.link
+    assert link is not None
+    sent: list[tuple[dict[str, Any], list[bytes]]] = []
+
+    def send(content: dict[str, Any], buffers: list[bytes]) -> None:
+        if content["type"] == "frame":  # painted and acknowledged at once
+            sent.append((content, list(buffers)))
+            link._message(None, {"type": "ack", "id": content["id"]}, [])
+
+    link._send = link.sender._send = send  # type: ignore[method-assign]
+    link._message(None, {"type": "hello", "ratio": 2.0}, [])
+    x, y = css(p, 250.0, 100.0)
+    link._message(None, {"type": "down", "x": x, "y": y, "buttons": 1, "seq": 1}, [])
+    for i in range(2, 8):
+        link._message(None, {"type": "move", "x": x, "y": y + 12 * i, "buttons": 1}, [])
+    drag = [(m, b) for m, b in sent if m.get("codec") == "kept"]
+    assert drag and drag[0][0].get("keep") and all(m["kept"] == drag[0][0]["id"] for m, _ in drag)
+    old, new = unpack((1, 1), sent[:-1]), unpack((1, 1), sent)
+    rects = [tuple(r) for r in sent[-1][0]["rects"]]
+    assert len(sent[-1][1][0]) < len(pack_mask(old, new, rects, 1)[0])
+    link._message(None, {"type": "up", "x": x, "y": y + 90, "buttons": 0, "seq": 9}, [])
+    canvas: Any = p.view.figure.canvas
+    canvas.draw()
+    assert np.array_equal(unpack((1, 1), sent), np.asarray(canvas.buffer_rgba()))

@@ -11,6 +11,10 @@
 //   never applied: the view asks for a full frame ("refresh") instead. After painting a
 //   frame the view sends "ack" with its id; the kernel keeps at most one frame in flight
 //   and draws the next one from its latest state when the ack arrives.
+// * A frame may say "keep" {rects, colors} with a second buffer: a picture to keep besides the
+//   one shown (the board without the pieces a drag moves), as "mask" changes to the picture
+//   shown before the frame is painted. Later "kept" frames name that frame's id and take
+//   pixels from it (see paint). A view without it asks for a full frame.
 // * Pointer input: "down", "move", "up" with CSS-pixel coordinates and a seq. One move is
 //   outstanding at a time, from the latest position: the next rides on the ack of the frame
 //   that answers it (one message a round), or follows the kernel's "done" when it drew
@@ -73,28 +77,43 @@ function inflate(buffer) {
 // pixel (255: take the next rare colour), then the rare colours' RGB in order. Codec "mask"
 // (a diff frame, applied on exactly its base): one bit per pixel of the rects, most
 // significant first (1: changed), then the changed pixels alone as the palette codec has
-// them; an unchanged pixel keeps what the canvas shows.
-function paint(ctx, msg, bytes) {
+// them; an unchanged pixel keeps what the canvas shows. Codec "kept": as "mask", then one bit
+// per changed pixel (1: as in the kept picture, `kept`, an ImageData of the whole canvas),
+// then the other changed pixels as the palette codec has them.
+function paint(ctx, msg, bytes, kept) {
   const codec = msg.codec || "rgb";
+  const masked = codec === "mask" || codec === "kept";
   let total = 0;
   for (const r of msg.rects) total += r[2] * r[3];
-  const bits = codec === "mask" ? Math.ceil(total / 8) : 0;
+  const bits = masked ? Math.ceil(total / 8) : 0;
   let changed = total;
-  if (codec === "mask") {
+  if (masked) {
     changed = 0;
     for (let k = 0; k < total; k++) if (bytes[k >> 3] & (128 >> (k & 7))) changed++;
   }
-  const colors = codec === "rgb" ? 0 : bits + msg.colors * 3;
+  const keptBits = codec === "kept" ? bits : -1; // where the second bit plane starts
+  const head = codec === "kept" ? bits + Math.ceil(changed / 8) : bits;
+  let restored = 0;
+  if (codec === "kept") {
+    for (let j = 0; j < changed; j++) if (bytes[keptBits + (j >> 3)] & (128 >> (j & 7))) restored++;
+  }
+  const colors = codec === "rgb" ? 0 : head + msg.colors * 3;
   let at = colors;
-  let rare = colors + changed;
+  let rare = colors + changed - restored;
   let k = 0;
+  let j = 0;
   for (const [x, y, w, h] of msg.rects) {
-    const image = codec === "mask" ? ctx.getImageData(x, y, w, h) : ctx.createImageData(w, h);
+    const image = masked ? ctx.getImageData(x, y, w, h) : ctx.createImageData(w, h);
     const out = image.data;
     for (let i = 0; i < out.length; i += 4, k++) {
-      if (codec === "mask" && !(bytes[k >> 3] & (128 >> (k & 7)))) continue;
+      if (masked && !(bytes[k >> 3] & (128 >> (k & 7)))) continue;
+      let src = bytes;
       let from;
-      if (codec === "rgb") {
+      if (codec === "kept" && bytes[keptBits + (j >> 3)] & (128 >> (j & 7))) {
+        const p = i >> 2;
+        src = kept.data;
+        from = ((y + Math.floor(p / w)) * kept.width + x + (p % w)) * 4;
+      } else if (codec === "rgb") {
         from = at;
         at += 3;
       } else {
@@ -103,12 +122,13 @@ function paint(ctx, msg, bytes) {
           from = rare;
           rare += 3;
         } else {
-          from = bits + c * 3;
+          from = head + c * 3;
         }
       }
-      out[i] = bytes[from];
-      out[i + 1] = bytes[from + 1];
-      out[i + 2] = bytes[from + 2];
+      j++;
+      out[i] = src[from];
+      out[i + 1] = src[from + 1];
+      out[i + 2] = src[from + 2];
       out[i + 3] = 255;
     }
     ctx.putImageData(image, x, y);
@@ -147,7 +167,7 @@ function render({ model, el }) {
   const ratio = window.devicePixelRatio || 1;
   const state = {
     id: -1, asked: false, queue: Promise.resolve(), seq: 0, latest: null, outstanding: false,
-    restTimer: 0, rested: false, zoom: null, posterTimer: 0,
+    restTimer: 0, rested: false, zoom: null, posterTimer: 0, kept: null, keptId: -1,
   };
 
   function size() {
@@ -182,7 +202,25 @@ function render({ model, el }) {
       canvas.width = msg.w;
       canvas.height = msg.h;
     }
-    const used = paint(ctx, msg, rgb);
+    if (msg.keep) {
+      // a drag starts: keep the board without the moving pieces (what they leave behind),
+      // sent as changes to the picture shown
+      const held = new OffscreenCanvas(canvas.width, canvas.height);
+      const hctx = held.getContext("2d", { willReadFrequently: true });
+      hctx.putImageData(ctx.getImageData(0, 0, canvas.width, canvas.height), 0, 0);
+      const keep = { codec: "mask", rects: msg.keep.rects, colors: msg.keep.colors };
+      paint(hctx, keep, new Uint8Array(await inflate(buffers[1])));
+      state.kept = hctx.getImageData(0, 0, canvas.width, canvas.height);
+      state.keptId = msg.id;
+    }
+    if (msg.codec === "kept" && (state.keptId !== msg.kept || !state.kept)) {
+      if (!state.asked) {
+        state.asked = true;
+        model.send({ type: "refresh" }); // a view that keeps no such picture
+      }
+      return;
+    }
+    const used = paint(ctx, msg, rgb, state.kept);
     if (used !== rgb.length) console.warn("fwwrules: frame", msg.id, "has", rgb.length, "bytes, used", used);
     texts.forEach(([, trait, value], i) => { if (owners[i]) owners[i].set(trait, value); });
     state.id = msg.id;

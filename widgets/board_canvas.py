@@ -34,6 +34,12 @@ The protocol, in short (the JS file says it from the browser's side):
   (``up``). At most :data:`MAX_IN_FLIGHT` frames are in flight, the second only for these:
   after the mouse stops, the exact picture is one round trip (plus drawing and transfer)
   away instead of two or three, and a long drag still never builds a queue.
+* **A kept picture.** When a drag starts the kernel has the browser keep a second picture,
+  the board without the moving pieces (``keep`` on the next frame: its changes to the
+  picture that frame applies on, in a second buffer); diff frames may then say "as in the
+  kept picture" for a changed pixel with one bit instead of its colour (codec ``kept``,
+  naming the frame that brought it; a view without it asks for a full frame). What the
+  moving pieces leave behind them is that picture.
 * **Words travel with the pictures.** What a panel shows beside the board about the
   position drawn (the ruling's text, the x/y fields) is carried by the frame drawn from that
   position (``texts``: model id, trait, value) and set in the browser when that frame is
@@ -157,6 +163,22 @@ PALETTE_SAMPLE = 1 << 16
 from a sample, and any choice is lossless (a colour left out is sent as a rare one)."""
 
 
+def pack_kept(
+    old: Pixels, new: Pixels, kept: Pixels, rects: list[Rect], level: int
+) -> tuple[bytes, int]:
+    """As :func:`pack_mask` (codec ``kept``), with a second bit per changed pixel, row by row
+    after the first mask (1: the pixel is the kept picture's, which the browser holds:
+    :meth:`FrameSender.keep`), and the colours of the other changed pixels only. A drag
+    mostly moves lines away from where they were: the board under them is the kept
+    picture's, a bit a pixel instead of a colour."""
+    before, after, held = _rgb(old, rects), _rgb(new, rects), _rgb(kept, rects)
+    changed = (before != after).any(axis=1)
+    restored = changed & (after == held).all(axis=1)
+    body, colours = _palette_body(after[changed & ~restored])
+    bits = np.packbits(changed).tobytes() + np.packbits(restored[changed]).tobytes()
+    return zlib.compress(bits + body, level), colours
+
+
 def _palette_body(rgb: Pixels) -> tuple[bytes, int]:
     """``rgb`` (``n × 3``) as the palette codec's bytes (palette, indexes, rare colours)
     and the palette's size: the palette is the most frequent colours of an even sample of
@@ -219,11 +241,23 @@ class FrameSender:
         self.stats = FrameStats()
         self.texts: FrameTexts | None = None
         """Words that travel with the frames (a frame goes when only they changed)."""
+        self.kept: Pixels | None = None
+        """The picture the browser keeps besides the one it shows (:meth:`keep`)."""
+        self.kept_id = 0
+        self._keep = False
 
     def hello(self) -> None:
-        """A view was rendered: start over with a full frame."""
+        """A view was rendered: start over with a full frame (it keeps no picture yet)."""
         self.ready = True
+        self.kept, self._keep = None, False
         self.refresh()
+
+    def keep(self, picture: Pixels) -> None:
+        """The browser is to keep ``picture`` besides the one it shows (a drag starts:
+        ``picture`` is the board without the moving pieces): the next frame says so (``keep``
+        with a second buffer, ``picture`` as changes to the picture that frame applies on),
+        and later diff frames may take pixels from it (codec ``kept``, naming that frame)."""
+        self.kept, self._keep = np.array(picture, copy=True), True
 
     def refresh(self) -> None:
         """The browser could not apply a diff (not on its base): send a full frame."""
@@ -281,13 +315,32 @@ class FrameSender:
         if full:
             payload, colours = pack_palette(pixels, rects, levels[1])
             codec = {"codec": "palette", "colors": colours}
+            if self.kept is not None:  # told again with the next diff frame
+                self._keep = True
         elif not rects:  # only words changed
             payload = zlib.compress(b"", levels[0])
+        elif self.kept is not None and self.kept.shape == pixels.shape:
+            assert self.shown is not None
+            payload, colours = pack_kept(self.shown, pixels, self.kept, rects, levels[0])
+            kept = self.last_id + 1 if self._keep else self.kept_id
+            codec = {"codec": "kept", "colors": colours, "kept": kept}
         else:
             assert self.shown is not None
             payload, colours = pack_mask(self.shown, pixels, rects, levels[0])
             codec = {"codec": "mask", "colors": colours}
         self.last_id += 1
+        buffers = [payload]
+        if self._keep and not full and self.kept is not None:
+            assert self.shown is not None
+            if self.kept.shape == self.shown.shape:
+                keep_rects = changed_rects(self.shown, self.kept)
+                kept_payload, kept_colours = pack_mask(self.shown, self.kept, keep_rects, 6)
+                codec["keep"] = {"rects": [list(r) for r in keep_rects], "colors": kept_colours}
+                buffers.append(kept_payload)
+                self.kept_id = self.last_id
+            else:
+                self.kept = None
+            self._keep = False
         content = {
             **codec,
             "type": "frame",
@@ -306,8 +359,8 @@ class FrameSender:
         self._sent_at[self.last_id] = self._clock()
         self.stats.frames += 1
         self.stats.full += full
-        self.stats.bytes += len(payload)
-        self._send(content, [payload])
+        self.stats.bytes += sum(len(b) for b in buffers)
+        self._send(content, buffers)
 
 
 TextKey = tuple[str, str]

@@ -229,6 +229,8 @@ class BoardView:
         """Whether a left drag that starts on no model pans the board (a tool that draws on
         empty board says no; the middle button always pans)."""
         self._pan: dict[str, Any] | None = None
+        self._drafted: dict[int, tuple[Any, bool]] = {}
+        """Moving artists drawn without antialiasing while dragged, with their own setting."""
         self.dragging: str | None = None
         self._offset = (0.0, 0.0)
         self._last = (0.0, 0.0)
@@ -515,6 +517,8 @@ class BoardView:
         canvas: Any = self.figure.canvas
         canvas.draw()
         self._background = canvas.copy_from_bbox(self.figure.bbox)
+        if self._link is not None:  # what the moving pieces leave behind them
+            self._link.sender.keep(np.asarray(self._background))
         self.blit()
 
     def blit(self) -> None:
@@ -746,6 +750,7 @@ class BoardView:
             if isinstance(a, Text):
                 a.set_clip_box(self.ax.bbox)
                 a.set_clip_on(True)
+        self._draft(moving)
         self.start_blit(moving)
         self._note_baked()
 
@@ -778,10 +783,28 @@ class BoardView:
             for a in self._drag_artists(self.dragging):
                 if a not in self._moving_set:
                     a.set_animated(True)
+                    self._draft([a])
                     self._moving_set.append(a)
             self._moving_set.sort(key=lambda a: a.get_zorder())
         self._bake()
         self.blit()
+
+    def _draft(self, artists: Sequence[Artist]) -> None:
+        """Draw ``artists`` (lines and shapes; not texts) without antialiasing while they are
+        dragged: a thin line's smoothed edge over hatched terrain is hundreds of colours, a
+        crisp one is one, and a drag frame on a slow link is about half the bytes. The
+        picture the drag ends on is drawn smoothed again (:meth:`_undraft`)."""
+        for a in artists:
+            smooth = getattr(a, "get_antialiased", None)
+            if isinstance(a, Text) or smooth is None or id(a) in self._drafted:
+                continue
+            self._drafted[id(a)] = (a, bool(smooth()))
+            a.set_antialiased(False)  # type: ignore[attr-defined]
+
+    def _undraft(self) -> None:
+        for a, smooth in self._drafted.values():
+            a.set_antialiased(smooth)
+        self._drafted = {}
 
     def _release(self, event: MouseEvent) -> None:
         if self._pan is not None:
@@ -791,6 +814,7 @@ class BoardView:
             return
         mid, (x, y) = self.dragging, self._last
         assert self.artists is not None
+        self._undraft()
         self.end_blit()
         set_animated(self.artists, [], False)
         self.dragging = None

@@ -34,8 +34,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import QueryError
+from ..writing import check_output_name
 from .artists import DEFAULT_STYLE, BoardArtists, BoardStyle
-from .export import FORMATS, export_dpi, save_picture
+from .export import export_dpi, save_picture
 from .figure import figure_of, new_axes
 
 if TYPE_CHECKING:
@@ -57,7 +58,6 @@ on a high-density screen."""
 HTML_HOLD_FRAMES = 3
 """The HTML player has one speed: the last frame is repeated this many times (each frame is
 a picture in the page, so the hold is short; the player can pause)."""
-ANIMATION_FORMATS = ("gif", "html")
 ARC_SNAP_MM = 0.25
 """How far inside an arc a chord of the ruling's path may run (5 degree chords round a 100 mm
 circle: 0.05 mm); a frame's centre that deep is put back on the arc."""
@@ -371,12 +371,7 @@ class SlideAnimation:
         from ..writing import write_atomic
 
         out = Path(path)
-        fmt = out.suffix.lower().lstrip(".")
-        if fmt not in (*ANIMATION_FORMATS, *FORMATS):
-            raise QueryError(
-                f"cannot write {out.name!r}: the name must end in .gif or .html (an animation) "
-                "or .png or .svg (where the slide ends)"
-            )
+        fmt = check_output_name(out, animation=True)
         out_dpi = export_dpi(self.figure, scale=scale, dpi=dpi, width=width)
         if fmt == "gif":
             return write_atomic(out, self.gif_bytes(out_dpi))
@@ -564,10 +559,6 @@ def render_slide(
     ``.svg``): :func:`slide_animation` written to ``path``. The size options (``scale``,
     ``dpi``, ``width``) are applied when the board is drawn."""
     out = Path(path)
-    if out.suffix.lower().lstrip(".") not in (*ANIMATION_FORMATS, *FORMATS):
-        raise QueryError(
-            f"cannot write {out.name!r}: the name must end in .gif or .html (an animation) "
-            "or .png or .svg (where the slide ends)"
-        )
+    check_output_name(out, animation=True)
     anim = slide_animation(scenario, model, to, **options)
     return anim.save(out, dpi=anim.figure.dpi)

@@ -29,12 +29,13 @@ from typing import TYPE_CHECKING, overload
 
 from ..catalogue import check_lang
 from ..errors import QueryError
+from ..writing import PICTURE_FORMATS, check_output_name
 from .figure import figure_bytes, save_figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-FORMATS = ("png", "svg")
+FORMATS = PICTURE_FORMATS
 """The still picture formats, by name (also the file name's suffix)."""
 MIN_DPI = 20.0
 MAX_DPI = 600.0
@@ -110,9 +111,7 @@ def picture_path(path: str | os.PathLike[str], format: str | None = None) -> tup
         if suffix != fmt:
             raise QueryError(f"{out.name!r} does not end in .{fmt}")
         return out, fmt
-    if suffix not in FORMATS:
-        raise QueryError(f"cannot write {out.name!r}: the name must end in .png or .svg")
-    return out, suffix
+    return out, check_output_name(out)
 
 
 def language_path(path: str | os.PathLike[str], lang: str) -> Path:

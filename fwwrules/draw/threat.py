@@ -28,6 +28,7 @@ from ..catalogue import check_lang, ui_section
 from ..errors import QueryError
 from ..threat import ThreatMap
 from ..threat import title as threat_title
+from ..writing import check_output_name
 from .board import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board, lay_out
 from .figure import figure_of
 
@@ -262,8 +263,7 @@ def save_threat_map(
     """Draw the map on the board and write it as PNG or SVG (``fwwrules threat -o``)."""
     from .figure import new_axes, save_figure
 
-    if not str(path).lower().endswith((".png", ".svg")):
-        raise QueryError(f"-o must name a .png or .svg file, got {path!r}")
+    check_output_name(path)
     style = DEFAULT_STYLE
     ax = new_axes(style.figsize, style.dpi, style.margins)
     board = draw_board(result.scenario, ax, lang=lang, style=style)
