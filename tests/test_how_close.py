@@ -134,3 +134,35 @@ def test_a_disabled_line_asks_nothing() -> None:
     panel.move("knight", *(c + 0.25 for c in s.model("knight").at))
     assert panel.how_close.generation == gen
     plt.close(panel.view.figure)
+
+
+def test_on_the_live_canvas_the_answer_follows_its_frame_in_a_frame_of_words() -> None:
+    """The live board canvas: a move's frame carries "measuring"; the answer, ready while
+    that frame is in flight, goes in the next frame (after the browser painted the first),
+    with no pixels: the words about the picture already shown."""
+    pytest.importorskip("anywidget")
+    from fwwrules_widgets import AttackPanel
+
+    s = fwwrules.load(EXAMPLE)
+    panel = AttackPanel(s, attacker="knight", target="brute", interactive=True)
+    link = panel.view.widget and panel.view.link
+    assert link is not None and panel.how_close.wait()
+    sent: list[dict[str, object]] = []
+    link._send = lambda c, b: sent.append(c)  # type: ignore[method-assign]
+    link.sender._send = link._send
+    link._message(None, {"type": "hello", "ratio": 1.0}, [])
+    link._message(None, {"type": "ack", "id": sent[-1]["id"]}, [])
+    line = str(panel.how_close.html.model_id)
+    with panel.view.lock:
+        panel.move("knight", *(c - 0.25 for c in s.model("knight").at))
+        moved = sent[-1]
+    said = {t[0]: t[2] for t in moved.get("texts", [])}  # type: ignore[attr-defined]
+    assert MEASURING["en"] in said[line] and moved["rects"]
+    assert panel.how_close.wait()
+    assert sent[-1] is moved  # the frame in flight: the answer waits for its ack
+    link._message(None, {"type": "ack", "id": moved["id"]}, [])
+    words = sent[-1]
+    assert words is not moved and words["rects"] == []
+    answer = {t[0]: t[2] for t in words["texts"]}[line]  # type: ignore[attr-defined]
+    assert _expected(panel.scenario, "knight", "brute", "en") in answer
+    plt.close(panel.view.figure)
