@@ -8,7 +8,15 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from fwwrules_widgets import AttackPanel, ExampleStepper, GridPanel, MeleePanel, Step, ThreatPanel
+from fwwrules_widgets import (
+    AttackPanel,
+    BoardEditor,
+    ExampleStepper,
+    GridPanel,
+    MeleePanel,
+    Step,
+    ThreatPanel,
+)
 
 import fwwrules
 
@@ -108,6 +116,75 @@ CASES: dict[str, tuple[Callable[[], Any], type[Exception], list[str]]] = {
         lambda: GridPanel(S),  # type: ignore[arg-type]
         TypeError,
         ["needs a GridScenario", "not Scenario"],
+    ),
+    "attack style": (
+        lambda: AttackPanel(S, style="dark", **OFF),  # type: ignore[arg-type]
+        TypeError,
+        ["style must be a BoardStyle", "'dark'"],
+    ),
+    "melee style": (
+        lambda: MeleePanel(S, style=None, **OFF),  # type: ignore[arg-type]
+        TypeError,
+        ["style must be a BoardStyle", "None"],
+    ),
+    "threat style": (
+        lambda: ThreatPanel(S, style=3, **OFF),  # type: ignore[arg-type]
+        TypeError,
+        ["style must be a BoardStyle", "3"],
+    ),
+    "grid style": (
+        lambda: GridPanel(G, style="big"),  # type: ignore[arg-type]
+        TypeError,
+        ["style must be a GridStyle", "'big'"],
+    ),
+    "stepper style": (
+        lambda: ExampleStepper(
+            [Step("t", S, {"attacker": "knight", "target": "brute"})],
+            style={},
+            **OFF,  # type: ignore[arg-type]
+        ),
+        TypeError,
+        ["style must be a BoardStyle", "{}"],
+    ),
+    "editor a file name": (
+        lambda: BoardEditor("board.yaml", **OFF),  # type: ignore[arg-type]
+        TypeError,
+        ["BoardEditor needs a Scenario", "'board.yaml'", "fwwrules.load(path)"],
+    ),
+    "editor units": (
+        lambda: BoardEditor(units="cm", **OFF),
+        fwwrules.QueryError,
+        ["units 'cm'", "in, mm"],
+    ),
+    "editor lang": (
+        lambda: BoardEditor(lang="fr", **OFF),
+        fwwrules.QueryError,
+        ["language 'fr'", "en, de"],
+    ),
+    "editor interactive": (
+        lambda: BoardEditor(interactive="yes"),  # type: ignore[arg-type]
+        fwwrules.QueryError,
+        ["'yes'", "True, False or None"],
+    ),
+    "editor size": (
+        lambda: BoardEditor(size=(0, 0), **OFF),
+        fwwrules.QueryError,
+        ["(0, 0)", "two numbers above 0"],
+    ),
+    "editor canvas_px": (
+        lambda: BoardEditor(canvas_px=-3, **OFF),
+        fwwrules.QueryError,
+        ["canvas_px", "-3", "from 100 to 10000"],
+    ),
+    "editor style": (
+        lambda: BoardEditor(style="dark", **OFF),  # type: ignore[arg-type]
+        TypeError,
+        ["style must be a BoardStyle", "'dark'"],
+    ),
+    "editor source": (
+        lambda: BoardEditor(source=None, **OFF),  # type: ignore[arg-type]
+        TypeError,
+        ["source", "None"],
     ),
     "stepper lang": (
         lambda: ExampleStepper(

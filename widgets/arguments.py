@@ -64,6 +64,29 @@ def scenario(panel: str, value: Any, kind: type) -> Any:
     return value
 
 
+def style(value: Any, kind: type) -> Any:
+    """``value`` when it is a ``kind`` (a board or grid style); else a TypeError saying how
+    to make one."""
+    if not isinstance(value, kind):
+        raise TypeError(
+            f"style must be a {kind.__name__} (dataclasses.replace(DEFAULT_STYLE, ...) from "
+            f"{kind.__module__}), not {value!r}"
+        )
+    return value
+
+
+def pixels(what: str, value: Any) -> int | None:
+    """None, or a whole number of CSS pixels from 100 to 10000 (a canvas of fewer pixels shows
+    no board; more is no screen)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 100 <= value <= 10_000:
+        raise QueryError(
+            f"{what} must be a whole number of pixels from 100 to 10000, got {value!r}"
+        )
+    return value
+
+
 def positive(what: str, value: Any) -> float | None:
     """None, or a finite number above 0."""
     if value is None:

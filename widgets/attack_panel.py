@@ -79,6 +79,7 @@ class AttackPanel(MovablePanel):
     ) -> None:
         args.scenario("AttackPanel", scenario, Scenario)
         lang, interactive = args.language(lang), args.interactive(interactive)
+        args.style(style, BoardStyle)
         if len(scenario.models) < 2:
             raise ValueError("an attack panel needs a scenario with at least two models")
         known = [m.id for m in scenario.models]

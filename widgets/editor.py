@@ -52,6 +52,7 @@ from fwwrules.saving import save as save_scenario
 from fwwrules.saving import to_data
 from fwwrules.scenario_spec import load_scenario
 
+from . import arguments as args
 from .board_canvas import live_canvas_available
 from .editor_form import EditorForm
 from .editor_marks import INVALID_COLOUR, EditorMarks
@@ -127,6 +128,13 @@ class BoardEditor(ControlPanel):
         canvas_px: int | None = None,
         source: str = "board.yaml",
     ) -> None:
+        if scenario is not None:  # every argument checked before anything is drawn
+            args.scenario("BoardEditor", scenario, Scenario)
+        args.one_of("units", units, ("in", "mm"))
+        lang, interactive = args.language(lang), args.interactive(interactive)
+        style, canvas_px = args.style(style, BoardStyle), args.pixels("canvas_px", canvas_px)
+        if not isinstance(source, str):
+            raise TypeError(f"source must be a file name (text), not {source!r}")
         if size is not None:  # refused before anything is drawn (a figure of no size warns)
             size = table_size(size, scenario.units if scenario is not None else units)
         start = editing.new_draft(

@@ -55,6 +55,7 @@ class GridPanel(ControlPanel):
     ) -> None:
         args.scenario("GridPanel", scenario, GridScenario)
         lang = args.language(lang)
+        args.style(style, GridStyle)
         args.one_of("attack", attack, ATTACKS)
         if len(scenario.creatures) < 2:
             raise ValueError("GridPanel needs a grid with at least two creatures")

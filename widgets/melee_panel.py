@@ -97,6 +97,7 @@ class MeleePanel(MovablePanel):
     ) -> None:
         args.scenario("MeleePanel", scenario, Scenario)
         lang, interactive = args.language(lang), args.interactive(interactive)
+        args.style(style, BoardStyle)
         self.scenario = scenario
         self.engagements: Mapping[str, tuple[str, ...]] = {}
         self.outnumbered: tuple[str, ...] = ()

@@ -89,6 +89,7 @@ class ExampleStepper(PictureExport):
         interactive: bool | None = None,
     ) -> None:
         lang, interactive = args.language(lang), args.interactive(interactive)
+        args.style(style, BoardStyle)
         if isinstance(steps, Step) or not all(isinstance(s, Step) for s in steps):
             raise TypeError("an example stepper needs a list of Step(title, scenario, query)")
         if not steps:

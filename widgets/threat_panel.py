@@ -70,7 +70,7 @@ class ThreatPanel(ControlPanel):
     ) -> None:
         sides = _checked(scenario, side, layer, lang, interactive)
         base, step = args.positive("base", base), args.positive("step", step)
-        area = args.area(area)
+        area, style = args.area(area), args.style(style, BoardStyle)
         self.scenario = scenario
         self.base = base
         self.step = step
