@@ -24,7 +24,14 @@ motion, and the drop that makes it a new board), a terrain piece dragged, a move
 its public methods and matplotlib mouse events only, so the same script times an older tree
 (``/path/to/other/.venv/bin/python bench/widget_latency.py --editor``).
 
-Usage: ``python bench/widget_latency.py [--moves N] [--heights] [--editor]``
+With ``--how-close`` it times the drag step of two attack panels on the same board, one with
+the live "how close" line (the margins measured by a separate process after each step) and
+one with the line off (the drag step as it was), interleaved round by round, each motion
+followed by ``--gap`` ms of idle time (the frame's round trip to the browser, in which the
+measuring process works); it prints both and how many steps the line answered before the
+next motion.
+
+Usage: ``python bench/widget_latency.py [--moves N] [--heights] [--editor] [--how-close]``
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 
@@ -127,10 +135,15 @@ def main() -> int:
     ap.add_argument("--moves", type=int, default=50)
     ap.add_argument("--heights", action="store_true", help="terrain with heights (elevation)")
     ap.add_argument("--editor", action="store_true", help="time the board editor instead")
+    ap.add_argument("--how-close", action="store_true", help="drag steps with the line on/off")
+    ap.add_argument("--gap", type=float, default=40.0, help="ms between motions (--how-close)")
+    ap.add_argument("--rounds", type=int, default=4, help="rounds of each (--how-close)")
     args = ap.parse_args()
     scenario, source = board(args.heights)
     if args.editor:
         return editor_bench(scenario, source, args.moves)
+    if args.how_close:
+        return how_close_bench(scenario, source, args.moves, args.gap / 1000.0, args.rounds)
     attacker, target = scenario.models[0].id, scenario.models[-1].id
     print(
         f"widget latency: {source}, {len(scenario.models)} models, {len(scenario.terrain)} "
@@ -264,6 +277,56 @@ def editor_bench(scenario: Scenario, source: str, n: int) -> int:
     report("editor: drop of the piece (a new board)", [piece_drop])
     report("editor: move by method (new board, full draw)", moves)
     report("editor: add a model, then undo (2 boards)", added)
+    return 0
+
+
+def how_close_bench(scenario: Scenario, source: str, n: int, gap: float, rounds: int) -> int:
+    """Drag steps with the live "how close" line on and off (see the module's docstring)."""
+    from matplotlib.backend_bases import MouseEvent
+
+    attacker, target = scenario.models[0].id, scenario.models[-1].id
+    print(
+        f"how-close line: {source}, {n} motions of {target!r} per drag, {rounds} rounds, "
+        f"{gap * 1000:.0f} ms between motions, Agg"
+    )
+    moves = path(scenario, target, n)
+    panels = {}
+    for name in ("off", "on"):
+        panel = AttackPanel(scenario, attacker=attacker, target=target, interactive=False)
+        panel.how_close.enabled = name == "on"
+        panel.view.interactive = True  # each motion blits, as on the live canvas
+        panels[name] = panel
+    assert panels["on"].how_close.wait(60.0), "the measuring process did not answer"
+    steps: dict[str, list[Timing]] = {"off": [], "on": []}
+    answered = 0
+    u = scenario.unit_mm
+    for _ in range(rounds):
+        for name, panel in panels.items():
+            view, canvas = panel.view, panel.view.figure.canvas
+            panel.move(target, *scenario.model(target).at)
+            px, py = view.ax.transData.transform(panel.artists.bases[target].center)
+            with view.lock:
+                press = MouseEvent("button_press_event", canvas, px, py, button=1)
+                canvas.callbacks.process("button_press_event", press)
+            for x, y in moves:
+
+                def step(x: float = x, y: float = y, view: Any = view) -> None:
+                    with view.lock:  # as the board canvas's messages are handled
+                        view.drag_to(x * u, y * u)
+
+                steps[name].append(timed(step))
+                time.sleep(gap)
+                line = panel.how_close
+                answered += name == "on" and line.shown == line.generation
+            with view.lock:
+                release = MouseEvent("button_release_event", canvas, px, py, button=1)
+                canvas.callbacks.process("button_release_event", release)
+    report("drag step, how-close line off (before)", steps["off"])
+    report("drag step, how-close line on", steps["on"])
+    off = statistics.median(w for w, _ in steps["off"])
+    on = statistics.median(w for w, _ in steps["on"])
+    print(f"  median on/off: {on / off:.2f}; the line answered {answered} of "
+          f"{len(steps['on'])} steps within {gap * 1000:.0f} ms")  # fmt: skip
     return 0
 
 

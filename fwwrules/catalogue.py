@@ -879,6 +879,8 @@ UI_TEXT: dict[str, Entry] = {
     "panel/outnumbered": _T("ui:panel/outnumbered"),
     "panel/not-engaged": _T("ui:panel/not-engaged"),
     "panel/error": _T("ui:panel/error"),
+    "panel/how-close": _T("ui:panel/how-close"),
+    "panel/measuring": _T("ui:panel/measuring"),
     # --- the board editor ---------------------------------------------------------------
     "panel/tool": _T("ui:panel/tool"),
     "panel/tool-select": _T("ui:panel/tool-select"),

@@ -13,11 +13,13 @@ Boundary cases
 
 from __future__ import annotations
 
+import functools
+import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from types import ModuleType
+from typing import TYPE_CHECKING, Literal
 
-from .board import BOARD, Board, board_limits, build_board
 from .cache import Derived, Key
 from .constants import BOARD_MARGIN_MM, DEFAULT_CONTACT_TOLERANCE_MM, KNIFE_EDGE_MM, MM_PER_INCH
 from .errors import QueryError, UnknownIdError
@@ -36,6 +38,17 @@ from .pieces import (
     Weapon,
     title_in,
 )
+
+if TYPE_CHECKING:  # the board's geometry loads when a scenario's board is first built (_board)
+    from .board import Board
+
+
+@functools.cache
+def _board() -> ModuleType:
+    """:mod:`fwwrules.board` (the board's geometry classes), imported when a scenario's board
+    is first built, not at ``import fwwrules``."""
+    return importlib.import_module(f"{__package__}.board")
+
 
 Relation = Literal["friendly", "neutral", "enemy"]
 
@@ -88,12 +101,13 @@ class Scenario:
     @property
     def board(self) -> Board:
         """The derived geometry in millimetres, built on first use."""
+        board_module = _board()
         d = self.derived
-        board = d.get(BOARD)
+        board: Board | None = d.get(board_module.BOARD)
         if board is None:
             board = d.put(
-                BOARD,
-                build_board(
+                board_module.BOARD,
+                board_module.build_board(
                     self.models,
                     self.terrain,
                     unit_mm=self.unit_mm,
@@ -109,7 +123,8 @@ class Scenario:
         (without it) the contents' bounding box plus ``margin_mm`` (:func:`board_limits`)."""
         size = self.board_size
         size_mm = None if size is None else (size[0] * self.unit_mm, size[1] * self.unit_mm)
-        return board_limits(self.board, size_mm, margin_mm)
+        limits: Bounds = _board().board_limits(self.board, size_mm, margin_mm)
+        return limits
 
     # --- lookups ----------------------------------------------------------------------------
     @property

@@ -142,6 +142,14 @@ def test_import_fwwrules_defers_what_only_texts_and_margins_need() -> None:
     assert _loaded_of(shown, lazy) == list(lazy)
 
 
+def test_import_fwwrules_builds_no_board_geometry() -> None:
+    """``fwwrules.board`` (the board's geometry classes) loads when a scenario's board is first
+    built, not at ``import fwwrules`` nor when a scenario is made."""
+    made = "import fwwrules; s = fwwrules.Scenario(models=(fwwrules.Model('a', 'x', 32, (0, 0)),))"
+    assert _loaded_of(made, ("fwwrules.board",)) == []
+    assert _loaded_of(f"{made}; s.board", ("fwwrules.board",)) == ["fwwrules.board"]
+
+
 def test_the_probe_can_see_a_heavy_import() -> None:
     """Control: the probe does report matplotlib when it is loaded."""
     assert "matplotlib" in loaded_after("import matplotlib")

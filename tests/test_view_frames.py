@@ -315,6 +315,10 @@ def live_panel() -> tuple[AttackPanel, list[tuple[dict[str, Any], list[bytes]]]]
                     interactive=True)  # fmt: skip
     link = p.view.widget and p.view.link
     assert link is not None
+    # the "how close" line's answers come in frames of their own at any time: these tests
+    # count frames, so it is answered first and then off (tests/test_how_close.py tests it)
+    assert p.how_close.wait()
+    p.how_close.enabled = False
     sent: list[tuple[dict[str, Any], list[bytes]]] = []
     link._send = lambda c, b: sent.append((c, list(b)))  # type: ignore[method-assign]
     link.sender._send = link._send

@@ -19,6 +19,7 @@ from fwwrules.placement import move_model
 from fwwrules.rulings import AttackRuling
 
 from . import arguments as args
+from .how_close import HowClose
 from .layout import board_and_side, fit_control, wrap_row
 from .panel import MovablePanel
 from .text import snap_label, ui
@@ -105,6 +106,8 @@ class AttackPanel(MovablePanel):
         self.html = widgets.HTML()
 
         self.view = BoardView(style, interactive=interactive)
+        self.how_close = HowClose(self.view, scenario)
+        """The live "how close" line (how far a model must move before the ruling changes)."""
         self._make_move_controls(target)
         self._compute()
         self.artists: BoardArtists = draw_board(
@@ -130,7 +133,10 @@ class AttackPanel(MovablePanel):
         self.widget = widgets.VBox(
             [
                 controls,
-                board_and_side(self.view.widget, [self.html, moves, self.export_control.widget]),
+                board_and_side(
+                    self.view.widget,
+                    [self.how_close.html, self.html, moves, self.export_control.widget],
+                ),
             ],
             layout=widgets.Layout(width="100%"),
         )
@@ -169,6 +175,12 @@ class AttackPanel(MovablePanel):
         else:
             text = error_html(FwwError(self.error or ""), lang)
         self.view.say(self.html, "value", text)
+        if self.ruling is None:
+            self.how_close.clear()
+        else:
+            band = None if self.band.value == AUTO else self.band.value
+            query = (self.attacker.value, self.target.value, self.weapon.value, self.rules.value)
+            self.how_close.ask(self.scenario, (*query, band), lang)
 
     def _update_artists(self, *, place_labels: bool = True) -> None:
         update_board(

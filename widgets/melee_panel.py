@@ -29,6 +29,7 @@ from fwwrules.placement import snap_step
 
 from . import arguments as args
 from .attack_panel import error_html
+from .how_close import HowClose
 from .layout import board_and_side, fit_control, wrap_row
 from .panel import MovablePanel
 from .text import snap_label, ui
@@ -109,6 +110,8 @@ class MeleePanel(MovablePanel):
         self._hold = 0
         self._make_controls(lang)
         self.view = BoardView(style, interactive=interactive)
+        self.how_close = HowClose(self.view, scenario)
+        """The live "how close" line of the shot into the melee (empty without a shooter)."""
         self._make_move_controls(scenario.models[0].id)
         self._compute()
         self.artists: BoardArtists = draw_board(
@@ -147,7 +150,13 @@ class MeleePanel(MovablePanel):
                 rows,
                 board_and_side(
                     self.view.widget,
-                    [self.engaged_html, self.html, moves, self.export_control.widget],
+                    [
+                        self.engaged_html,
+                        self.how_close.html,
+                        self.html,
+                        moves,
+                        self.export_control.widget,
+                    ],
                 ),
             ],
             layout=widgets.Layout(width="100%"),
@@ -307,6 +316,11 @@ class MeleePanel(MovablePanel):
             parts.append(self.ruling.html(lang, close_call=close_call))
         parts += [error_html(FwwError(e), lang) for e in self.errors.values()]
         self.view.say(self.html, "value", "".join(parts))
+        if self.ruling is None:
+            self.how_close.clear()
+        else:
+            query = (self.shooter.value, self.target.value, None, self.rules.value, None)
+            self.how_close.ask(self.scenario, query, lang)
 
     def _relabel(self) -> None:
         lang = self.lang.value
