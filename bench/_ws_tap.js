@@ -4,6 +4,7 @@
 // "update:value" (a widget's state update and its keys), else the message type. Installed
 // before the page loads (add_init_script); reads both of Jupyter's WebSocket formats (JSON
 // text, and the binary v1 protocol: offsets, then channel, header, parent, metadata, content).
+// A board canvas's custom message also gives its "seq" (the pointer message it answers).
 (() => {
   const log = (window.__ws = []);
   const text = new TextDecoder();
@@ -18,6 +19,15 @@
     at.push(buf.byteLength);
     const part = (i) => text.decode(new Uint8Array(buf, at[i], at[i + 1] - at[i]));
     return { header: JSON.parse(part(1)), content: JSON.parse(part(4)) };
+  }
+
+  function seq(data) {
+    try {
+      const d = (parse(data).content || {}).data || {};
+      return d.method === "custom" && d.content ? d.content.seq : undefined;
+    } catch (e) {
+      return undefined;
+    }
   }
 
   function kind(data) {
@@ -41,7 +51,8 @@
   }
 
   const size = (data) => (typeof data === "string" ? data.length : data.byteLength || 0);
-  const note = (dir, data) => log.push({ dir, t: performance.now(), bytes: size(data), kind: kind(data) });
+  const note = (dir, data) =>
+    log.push({ dir, t: performance.now(), bytes: size(data), kind: kind(data), seq: seq(data) });
   const Socket = window.WebSocket;
   window.WebSocket = class extends Socket {
     constructor(...args) {

@@ -257,6 +257,15 @@ def measure_drag(
     last_second = [f["t"] - sent[f["seq"]] for f in during if f["t"] > stopped - 1000]
     last_move = max((m["seq"] for m in moves), default=0)
     final = next((f for f in frames if f["seq"] >= last_move), None)
+    # A last move that changed nothing (a base stopped at contact or at the table's edge) is
+    # answered by "done" with no frame: the picture is exact from then (or from the last
+    # frame painted before it).
+    done = next(
+        (m for m in log if m["kind"] == "custom:done" and (m.get("seq") or 0) >= last_move), None
+    )
+    if done is not None and (final is None or done["t"] < final["t"]):
+        painted = [f["t"] for f in frames if f["t"] <= done["t"]]
+        final = {"t": max([stopped, *painted[-1:]])}
     return {
         "moves sent": len(moves),
         "frames painted": len(during),
