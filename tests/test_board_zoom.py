@@ -16,7 +16,7 @@ import matplotlib
 import numpy as np
 import pytest
 from frame_decoder import unpack
-from fwwrules_widgets import AttackPanel, ThreatPanel
+from fwwrules_widgets import AttackPanel, BoardEditor, ThreatPanel
 from fwwrules_widgets.view import MAX_PX_PER_MM
 
 import fwwrules
@@ -201,3 +201,35 @@ def test_labels_left_out_of_a_zoomed_view_come_back_when_it_zooms_out() -> None:
     assert not p.artists.labels["paladin"].get_visible()
     p.view.fit("models")
     assert {mid for mid, label in p.artists.labels.items() if label.get_visible()} >= shown
+
+
+def test_the_editor_zooms_pans_with_select_keeps_the_view_through_an_edit_and_fits() -> None:
+    """The board editor on a 4' x 4' table zooms about the pointer (the base three times
+    larger, where it was, the kernel's own picture), keeps the view through an edit, pans
+    when its Select tool drags empty board (a click there still deselects) and "Fit table"
+    brings back its first view."""
+    ed = BoardEditor(TABLE, interactive=True)
+    link, sent = live(ed)
+    first, before_r = ed.view.view_box, radius_px(ed, "waster")
+    before_at = css_of(ed, *ed.artists.bases["waster"].center)
+    for k in range(4):
+        zoom_about(link, ed, "waster", 1.35, seq=k + 1)
+    assert radius_px(ed, "waster") >= 3 * before_r
+    assert math.dist(before_at, css_of(ed, *ed.artists.bases["waster"].center)) < 1.0
+    assert shows_full_render(ed, sent)
+    zoomed = ed.view.view_box
+    ed.move("waster", (31, 36))  # an edit: the view stays
+    assert ed.view.view_box == pytest.approx(zoomed, abs=1e-6)
+    ed.selected = "waster"
+    start = css_of(ed, 26.0 * 25.4, 38.0 * 25.4)  # empty board
+    link._message(None, {"type": "down", "x": start[0], "y": start[1], "buttons": 1}, [])
+    for k in range(1, 6):
+        move = {"type": "move", "x": start[0] - 12 * k, "y": start[1] + 7 * k, "buttons": 1}
+        link._message(None, move, [])
+    end = (start[0] - 60, start[1] + 35)
+    link._message(None, {"type": "up", "x": end[0], "y": end[1], "buttons": 0}, [])
+    assert math.dist(css_of(ed, 26.0 * 25.4, 38.0 * 25.4), end) < 1.0
+    assert ed.draft.scenario.model("waster").at == (31, 36)  # the pan moved nothing
+    assert shows_full_render(ed, sent)
+    link._message(None, {"type": "fit", "which": "table"}, [])
+    assert ed.view.view_box == pytest.approx(first, abs=1e-6) and ed.zoomed is None

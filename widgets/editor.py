@@ -59,7 +59,7 @@ from .editor_marks import INVALID_COLOUR, EditorMarks
 from .layout import board_and_side, wrap_row
 from .panel import ControlPanel
 from .text import snap_label, ui
-from .view import BoardView, png_bytes
+from .view import BoardView, Framing, png_bytes
 
 __all__ = ["CANVAS_PX", "TOOLS", "BoardEditor", "EditRefused", "editor_style"]
 
@@ -147,6 +147,10 @@ class BoardEditor(ControlPanel):
         self.note = ""
         self.interactive = _interactive_default() if interactive is None else interactive
         self.view = BoardView(editor_style(style, canvas_px), interactive=self.interactive)
+        self.zoomed: Bounds | None = None
+        """The view the wheel, +/−, a pan or a fit button chose (board mm); None: the table
+        and every piece (:meth:`_view_mm`)."""
+        self.view.set_framing(Framing(self._view_mm, self._models_view, self._show_view))
         self.artists: BoardArtists | None = None
         self.marks: EditorMarks | None = None
         self._drawn: tuple[tuple[Terrain, ...], str] | None = None
@@ -644,6 +648,26 @@ class BoardEditor(ControlPanel):
         margin = max(1.0, VIEW_MARGIN * max(d.size) * u)
         return Bounds(box.xmin - margin, box.ymin - margin, box.xmax + margin, box.ymax + margin)
 
+    def _models_view(self) -> Bounds:
+        from fwwrules.draw.board import frame_view
+
+        return frame_view(self.draft.scenario, "models", self.view.style)
+
+    def _show_view(self, view: Bounds | None, final: bool) -> None:
+        """Show ``view`` (the view's zoom and pan; None: the view shown, laid out again)."""
+        from fwwrules.draw.board import fit_limits, set_view
+
+        if self.artists is None:
+            return
+        view = view or self.zoomed or self._view_mm()
+        self.zoomed = None if view == self._view_mm() else view
+        if final:
+            set_view(self.artists, self.draft.scenario, view)
+            self._show_marks(self.draft.scenario)  # the handle's size follows the scale
+        else:
+            self.artists.state["view"] = view
+            fit_limits(self.view.ax, view)
+
     def _draw_board(self, draw: bool = True) -> None:
         """The board by :func:`~fwwrules.draw.draw_board` (drawn anew when its terrain or
         language changed, else brought up to date in place), the marks over it, then one
@@ -656,14 +680,14 @@ class BoardEditor(ControlPanel):
                 self.view.ax,
                 style=self.view.style,
                 lang=lang,
-                view=self._view_mm(),
+                view=self.zoomed or self._view_mm(),
                 flagged=not self.draft.valid,  # outlined red by the marks
             )
             self.marks = EditorMarks(self.view.ax, self.view.style)
             self.marks.show_grid(self.size, self.units)
             self._drawn = (s.terrain, lang)
         else:
-            self.artists.state["view"] = self._view_mm()
+            self.artists.state["view"] = self.zoomed or self._view_mm()
             update_board(self.artists, s, lang=lang)
         self.view.artists = self.artists
         self._show_marks(s)
