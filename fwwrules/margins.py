@@ -21,7 +21,8 @@ in closed form; the nearest point of each boundary is a *candidate*:
   exact (the tolerance minus the gap, or the gap minus the tolerance);
 * the Line of Cover (``cover.*``): rays from the fixed end of the line through each corner of a
   piece that the line could graze (a corner with the piece on one side of the line), rays
-  tangent to other bases, the outlines of pieces (the moving centre stepping onto one), and
+  tangent to other bases, each side of a piece's outline (the moving centre stepping onto it
+  or off it, the line's end leaving it), and
   the distance at which a piece touches the shooter (``cover.shooter-contact``);
 * the line of sight (``ranged.los*``): lines through a blocker's corner tangent to the other
   base (the edge of the corner's shadow) and lines through two corners on opposite sides (a gap
@@ -364,6 +365,26 @@ def _terrain_band_candidates(ctx: AttackContext, mv: Mover, limit: float) -> lis
                       params={"target": ctx.target_ref, "band": th.band})
         )  # fmt: skip
     return out
+
+
+def _outline_feet(geom: BaseGeometry, p: Point2) -> list[Point2]:
+    """The nearest point of each side of ``geom``'s outline (a polygon's rings, a line's
+    segments) to ``p``: where the centre at ``p`` crosses that side soonest. Every side, not
+    only the nearest: a centre inside a piece leaves it at the side the Line of Cover runs
+    out through, which may be no nearer than the others (a centre in the middle of a
+    square is as near each side) and is the one that changes the cover."""
+    rings = [geom.exterior, *geom.interiors] if isinstance(geom, Polygon) else [geom]
+    out: dict[tuple[float, float], Point2] = {}
+    for ring in rings:
+        xy = np.asarray(ring.coords, dtype=float)
+        a, b = xy[:-1], xy[1:]
+        ab = b - a
+        length2 = np.einsum("ij,ij->i", ab, ab)
+        t = np.einsum("ij,ij->i", np.asarray(p) - a, ab) / np.where(length2 > 0, length2, 1.0)
+        feet = a + np.clip(t, 0.0, 1.0)[:, None] * ab
+        for x, y in feet.tolist():
+            out.setdefault((round(x, 9), round(y, 9)), (x, y))
+    return list(out.values())
 
 
 def _nearest_on(geom: BaseGeometry, p: Point2) -> Point2:
@@ -774,10 +795,10 @@ def cover_candidates(ctx: AttackContext, movers: Sequence[Mover], limit: float) 
                     rays.append(_Lines(touch, -tangent, np.zeros(1), touch))
         out += line_candidates(mv, _Lines.join(rays), limit, "cover", "cover.line", 0.0)
         for g in [*(t.polygon for t in pieces), *edges]:
-            q = _nearest_on(g, mv.p0)
-            way, dist = _toward(mv.p0, q)
-            if 0.0 < dist <= limit:
-                out.append(Candidate(mv.id, q, dist, way, "cover", "cover.line", at=q))
+            for q in _outline_feet(g, mv.p0):
+                way, dist = _toward(mv.p0, q)
+                if 0.0 < dist <= limit:
+                    out.append(Candidate(mv.id, q, dist, way, "cover", "cover.line", at=q))
         if mv.id == shot.attacker_id:
             out += _distance_candidates(mv, [(TerrainRef((t.id,)), t.polygon) for t in pieces],
                                         mv.r + contact_reach(board.contact_tolerance), limit,

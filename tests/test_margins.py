@@ -281,3 +281,34 @@ def test_margins_module_loads_when_a_margin_is_first_asked_not_at_import() -> No
         "print(r.margins.smallest is not None, 'fwwrules.margins' in sys.modules)\n"
     )
     assert printed(code) == ["False", "False", "True", "True"]
+
+
+@pytest.mark.parametrize("turn", [0, 90, 180, 270])
+def test_cover_area_target_leaving_an_area_margin_is_its_side_toward_the_shooter(turn: int) -> None:
+    """Worked by hand: the target's centre at the middle of a 5 mm area square, the shooter
+    36 mm north. The Line of Cover ends inside the square (cover, ``cover.area``) until the
+    target's centre crosses a side; only crossing the north side (toward the shooter) makes
+    the line stop entering it, so the margin is 2.5 mm, the target, north (the centre is as
+    near every side: each side is a candidate). Turned with the board, the way turns too."""
+    a = math.radians(turn)
+
+    def rot(x: float, y: float) -> tuple[float, float]:
+        return (x * math.cos(a) - y * math.sin(a), x * math.sin(a) + y * math.cos(a))
+
+    rifle = Weapon("rifle", "rifle", short="red", long="green", dice={"short": ("green",)})
+    square = tuple(rot(x, y) for x, y in ((-2.5, -2.5), (2.5, -2.5), (2.5, 2.5), (-2.5, 2.5)))
+    rm: dict[str, object] = {"skills": {"rifle": 6}, "weapons": ("rifle",)}
+    s = Scenario(
+        models=(
+            Model("m0", "x", 32.0, rot(0.0, 36.0), **rm),  # type: ignore[arg-type]
+            Model("m1", "y", 32.0, (0.0, 0.0), **rm),  # type: ignore[arg-type]
+        ),
+        terrain=(Terrain("t0", "area", square),),
+        weapons=(rifle,),
+    )
+    r = fwwrules.ruling(s, "m0", "m1")
+    assert [(c.source, c.clause) for c in r.cover] == [("t0", "cover.area")]
+    m = r.margin
+    assert m is not None and m.mm == pytest.approx(2.5, abs=1e-6) and m.model == "m1"
+    assert m.direction == pytest.approx(rot(0.0, 1.0), abs=1e-6)
+    assert "cover.area" in m.changes and m.method == "exact"
