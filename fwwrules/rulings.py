@@ -12,7 +12,7 @@ Every ruling is frozen data with three views:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from .catalogue import MESSAGES, check_lang, render, word
@@ -261,14 +261,11 @@ class Facts:
     @classmethod
     def merged(cls, decided: Iterable[Facts]) -> Facts:
         """The facts of steps in order, each the last one a step decided."""
-        kind, rng, seen, covered, into = None, None, None, None, None
+        names = [f.name for f in fields(cls)]
+        found: dict[str, Any] = {}
         for f in decided:
-            kind = kind if f.kind is None else f.kind
-            rng = rng if f.range is None else f.range
-            seen = seen if f.seen is None else f.seen
-            covered = covered if f.covered is None else f.covered
-            into = into if f.into is None else f.into
-        return cls(kind, rng, seen, covered, into)
+            found.update((n, v) for n in names if (v := getattr(f, n)) is not None)
+        return cls(**found)
 
 
 NO_FACTS = Facts()
