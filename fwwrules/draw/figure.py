@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import QueryError
-from ..writing import write_atomic
+from ..writing import check_output_name, write_atomic
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -55,10 +55,6 @@ def figure_of(ax: Axes) -> Figure:
 SVG_HASHSALT = "fwwrules"
 """Fixed salt for the ids matplotlib writes into SVG files (stable output)."""
 
-PICTURE_SUFFIXES = (".png", ".svg")
-"""The picture formats a figure is written in, by the file name's suffix."""
-
-
 def figure_bytes(fig: Figure, format: str, **savefig: Any) -> bytes:
     """``fig`` as PNG or SVG bytes, byte-stable: PNG without a software version, SVG without
     a date, with a fixed ``svg.hashsalt`` and text kept as text (``svg.fonttype: none``).
@@ -89,9 +85,7 @@ def save_figure(fig: Figure, path: str | os.PathLike[str], **savefig: Any) -> Pa
     Another suffix raises :class:`~fwwrules.errors.QueryError`.
     """
     out = Path(path)
-    suffix = out.suffix.lower()
-    if suffix not in PICTURE_SUFFIXES:
-        raise QueryError(f"cannot write {out.name!r}: the name must end in .png or .svg")
+    fmt = check_output_name(out)  # the one rule for a picture's name
     # Encoded before the file is opened: a drawing error leaves no file behind.
-    write_atomic(out, figure_bytes(fig, suffix.lstrip("."), **savefig))
+    write_atomic(out, figure_bytes(fig, fmt, **savefig))
     return out
