@@ -74,6 +74,18 @@ def zoom_about(link: Any, panel: Any, model_id: str, factor: float, seq: int = 1
     link._message(None, {"type": "zoom", "x": x, "y": y, "factor": factor, "seq": seq}, [])
 
 
+def drag_empty_board(link: Any, start: tuple[float, float]) -> tuple[float, float]:
+    """A left-button drag from ``start`` (CSS pixels) in five moves, 60 px left and 35 px
+    down; where it ends."""
+    link._message(None, {"type": "down", "x": start[0], "y": start[1], "buttons": 1}, [])
+    for k in range(1, 6):
+        move = {"type": "move", "x": start[0] - 12 * k, "y": start[1] + 7 * k, "buttons": 1}
+        link._message(None, move, [])
+    end = (start[0] - 60, start[1] + 35)
+    link._message(None, {"type": "up", "x": end[0], "y": end[1], "buttons": 0}, [])
+    return end
+
+
 def test_a_wheel_zoom_about_a_model_draws_it_three_times_larger_where_it_was() -> None:
     p = AttackPanel(TABLE, attacker="paladin", target="boss", interactive=True)
     link, sent = live(p)
@@ -111,12 +123,7 @@ def test_dragging_empty_board_pans_and_the_pressed_point_stays_under_the_pointer
     zoom_about(link, p, "waster", 3.0)
     start = css_of(p, 26.0 * 25.4, 40.0 * 25.4)  # empty board
     assert p.view.model_at(26.0 * 25.4, 40.0 * 25.4) is None
-    link._message(None, {"type": "down", "x": start[0], "y": start[1], "buttons": 1}, [])
-    for k in range(1, 6):
-        move = {"type": "move", "x": start[0] - 12 * k, "y": start[1] + 7 * k, "buttons": 1}
-        link._message(None, move, [])
-    end = (start[0] - 60, start[1] + 35)
-    link._message(None, {"type": "up", "x": end[0], "y": end[1], "buttons": 0}, [])
+    end = drag_empty_board(link, start)
     assert math.dist(css_of(p, 26.0 * 25.4, 40.0 * 25.4), end) < 1.0
     assert p.scenario == TABLE  # nothing moved on the table
     assert shows_full_render(p, sent)
@@ -222,12 +229,7 @@ def test_the_editor_zooms_pans_with_select_keeps_the_view_through_an_edit_and_fi
     assert ed.view.view_box == pytest.approx(zoomed, abs=1e-6)
     ed.selected = "waster"
     start = css_of(ed, 26.0 * 25.4, 38.0 * 25.4)  # empty board
-    link._message(None, {"type": "down", "x": start[0], "y": start[1], "buttons": 1}, [])
-    for k in range(1, 6):
-        move = {"type": "move", "x": start[0] - 12 * k, "y": start[1] + 7 * k, "buttons": 1}
-        link._message(None, move, [])
-    end = (start[0] - 60, start[1] + 35)
-    link._message(None, {"type": "up", "x": end[0], "y": end[1], "buttons": 0}, [])
+    end = drag_empty_board(link, start)
     assert math.dist(css_of(ed, 26.0 * 25.4, 38.0 * 25.4), end) < 1.0
     assert ed.draft.scenario.model("waster").at == (31, 36)  # the pan moved nothing
     assert shows_full_render(ed, sent)

@@ -11,11 +11,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from example_pairs import example_paths, model_pairs
 
 import fwwrules
 from fwwrules import catalogue
 from fwwrules.catalogue import CLAUSE_TEXTS, CLAUSES, ClauseText, modifier_label
-from fwwrules.data import Scenario
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -91,21 +91,12 @@ def test_every_clause_the_code_gives_a_modifier_by_has_a_modifier_label() -> Non
     assert not unlabelled, f"clauses giving a skill modifier without a modifier label: {unlabelled}"
 
 
-def _scenarios() -> list[Path]:
-    out = sorted(fwwrules.examples_dir().glob("*.yaml"))
-    return out + sorted((REPO / "notebooks" / "scenarios").glob("*.yaml"))
-
-
-@pytest.mark.parametrize("path", _scenarios(), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", example_paths(notebooks=True), ids=lambda p: p.stem)
 def test_every_modifier_a_ruling_gives_has_a_label_in_both_languages(path: Path) -> None:
-    s = fwwrules.load(path)
-    assert isinstance(s, Scenario)
-    for a in s.models:
-        for b in s.models:
-            if a.id != b.id:
-                for clause in fwwrules.ruling(s, a.id, b.id).modifiers:
-                    for lang in catalogue.LANGS:
-                        assert modifier_label(clause, lang).strip(), (clause, lang)
+    for s, a, b in model_pairs(path):
+        for clause in fwwrules.ruling(s, a, b).modifiers:
+            for lang in catalogue.LANGS:
+                assert modifier_label(clause, lang).strip(), (clause, lang)
 
 
 def test_a_modifier_without_a_label_is_an_error_not_a_raw_token() -> None:

@@ -9,52 +9,38 @@ import ast
 from pathlib import Path
 
 import pytest
+from example_pairs import example_paths, model_pairs
 
 import fwwrules
 from fwwrules.attack import CLOSE_COMBAT, HEAD, RANGED, TAIL, attack_context, attack_steps
-from fwwrules.data import Scenario
 from fwwrules.rulings import Facts, RangeInfo, Step, fold
 
 REPO = Path(__file__).resolve().parents[1]
 FAMILIES = (*HEAD, *RANGED, *CLOSE_COMBAT, *TAIL)
 
 
-def _scenarios() -> list[Path]:
-    return sorted(fwwrules.examples_dir().glob("*.yaml"))
-
-
-@pytest.mark.parametrize("path", _scenarios(), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", example_paths(), ids=lambda p: p.stem)
 def test_every_family_gives_a_step_for_every_pair_of_every_example(path: Path) -> None:
-    s = fwwrules.load(path)
-    assert isinstance(s, Scenario)
-    for a in s.models:
-        for b in s.models:
-            if a.id == b.id:
-                continue
-            ctx = attack_context(s, a.id, b.id)
-            for family in FAMILIES:
-                step = family(ctx)
-                assert isinstance(step, Step), (family.__name__, a.id, b.id, type(step))
-                assert isinstance(step.facts, Facts), family.__name__
+    for s, a, b in model_pairs(path):
+        ctx = attack_context(s, a, b)
+        for family in FAMILIES:
+            step = family(ctx)
+            assert isinstance(step, Step), (family.__name__, a, b, type(step))
+            assert isinstance(step.facts, Facts), family.__name__
 
 
-@pytest.mark.parametrize("path", _scenarios(), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", example_paths(), ids=lambda p: p.stem)
 def test_the_ruling_keeps_the_facts_its_steps_fold_to(path: Path) -> None:
-    s = fwwrules.load(path)
-    assert isinstance(s, Scenario)
-    for a in s.models:
-        for b in s.models:
-            if a.id == b.id:
-                continue
-            facts = fold(attack_steps(attack_context(s, a.id, b.id))).facts
-            r = fwwrules.ruling(s, a.id, b.id)
-            assert r.kind == facts.kind
-            assert r.range == facts.range
-            assert r.line_of_sight == (None if facts.seen is None else facts.seen.visible)
-            assert (facts.seen is None) == (r.kind == "melee")
-            if r.allowed:
-                assert r.into_melee == facts.into
-                assert r.cover == (() if facts.covered is None else facts.covered.cover)
+    for s, a, b in model_pairs(path):
+        facts = fold(attack_steps(attack_context(s, a, b))).facts
+        r = fwwrules.ruling(s, a, b)
+        assert r.kind == facts.kind
+        assert r.range == facts.range
+        assert r.line_of_sight == (None if facts.seen is None else facts.seen.visible)
+        assert (facts.seen is None) == (r.kind == "melee")
+        if r.allowed:
+            assert r.into_melee == facts.into
+            assert r.cover == (() if facts.covered is None else facts.covered.cover)
 
 
 def test_fold_keeps_the_last_fact_each_step_decides_whether_or_not_allowed() -> None:
