@@ -55,6 +55,7 @@ def figure_of(ax: Axes) -> Figure:
 SVG_HASHSALT = "fwwrules"
 """Fixed salt for the ids matplotlib writes into SVG files (stable output)."""
 
+
 def figure_bytes(fig: Figure, format: str, **savefig: Any) -> bytes:
     """``fig`` as PNG or SVG bytes, byte-stable: PNG without a software version, SVG without
     a date, with a fixed ``svg.hashsalt`` and text kept as text (``svg.fonttype: none``).
