@@ -61,7 +61,7 @@ from numpy.typing import NDArray
 from shapely.geometry import Point
 
 from .arguments import number, point, scenario_object
-from .cache import Moved
+from .cache import Key, Moved
 from .constants import BOARD_MARGIN_MM, BOUNDARY_TOLERANCE_MM, LENGTH_EPSILON_MM
 from .pieces import Bounds, ModelRef, TerrainRef
 from .thresholds import levels_apart, overlapping
@@ -85,7 +85,7 @@ ClashHow = Literal["bases", "piece", "below"]
 # --- the placement rule ---------------------------------------------------------------------
 
 
-def same_level(board: Board, elevation_mm: Array | float, other_mm: float) -> BoolArray:
+def same_level(board: Board, elevation_mm: Array | float, other_mm: Array | float) -> BoolArray:
     """Two bases stand on one level: their elevations (mm) are less than Orange apart
     (:func:`~fwwrules.thresholds.levels_apart`, ``elevation.elevated``: the level
     ``melee.engaged`` compares too)."""
@@ -190,6 +190,29 @@ class Clash:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class _Solids:
+    """The solid pieces (:data:`SOLID_KINDS`) of a board in file order, with their bounding
+    boxes (mm, one row ``x0, y0, x1, y1`` each): the placement rule's candidates, found near a
+    position without asking shapely piece by piece."""
+
+    pieces: tuple[TerrainGeometry, ...]
+    bounds: Array
+
+
+SOLID_PIECES: Key[_Solids] = Key("solid_pieces", terrain_only=True)
+"""The board's solid pieces and their bounding boxes (:class:`_Solids`)."""
+
+
+def _solids(board: Board) -> _Solids:
+    found = board.derived.get(SOLID_PIECES)
+    if found is None:
+        pieces = tuple(t for t in board.terrain.values() if t.kind in SOLID_KINDS)
+        bounds = shapely.bounds([t.polygon for t in pieces]).reshape(len(pieces), 4)
+        found = board.derived.put(SOLID_PIECES, _Solids(pieces, bounds))
+    return found
+
+
 def _piece_clashes(
     board: Board,
     px: Array,
@@ -199,18 +222,25 @@ def _piece_clashes(
     tol: float | None = None,
     skip: frozenset[str] = frozenset(),
 ) -> Iterator[tuple[ModelRef | TerrainRef, ClashHow, BoolArray, Array]]:
-    """Per solid piece (those of ``skip`` left out): where a base stands below its top with the
-    centre on it, and where it overlaps it by more than the contact tolerance with the centre
-    off it and not above its height (masks and depths, mm). ``tol``: the contact tolerance
-    (the board's by default; a drag stops at 0, at the edge itself)."""
+    """Per solid piece (those of ``skip`` left out) whose bounding box comes within ``r`` of
+    some position: where a base stands below its top with the centre on it, and where it
+    overlaps it by more than the contact tolerance with the centre off it and not above its
+    height (masks and depths, mm). ``tol``: the contact tolerance (the board's by default; a
+    drag stops at 0, at the edge itself). A piece farther off has no clash to give."""
     tol = board.contact_tolerance if tol is None else tol
-    for t in board.terrain.values():
-        if t.kind not in SOLID_KINDS or t.id in skip:
+    solids = _solids(board)
+    x0, y0, x1, y1 = (solids.bounds[:, k] for k in range(4))
+    near_all = (
+        (px[:, None] >= x0 - r)
+        & (px[:, None] <= x1 + r)
+        & (py[:, None] >= y0 - r)
+        & (py[:, None] <= y1 + r)
+    )
+    for k in np.flatnonzero(near_all.any(axis=0)):
+        t = solids.pieces[k]
+        if t.id in skip:
             continue
-        x0, y0, x1, y1 = t.polygon.bounds
-        near = (px >= x0 - r) & (px <= x1 + r) & (py >= y0 - r) & (py <= y1 + r)
-        if not near.any():
-            continue
+        near = near_all[:, k]
         on = centres_on(t, px, py) & near
         ref = TerrainRef((t.id,))
         if _has_height(t):
@@ -223,23 +253,31 @@ def _piece_clashes(
         yield ref, "piece", overlapping(gap, tol), -gap
 
 
+def _base_overlaps(
+    board: Board, px: Array, py: Array, r: float, elevation_mm: Array, skip: frozenset[str]
+) -> tuple[list[str], BoolArray, Array]:
+    """The other bases (ids, in file order; those of ``skip`` left out), and per position and
+    base (rows, columns) whether a base on its level overlaps it by more than the contact
+    tolerance, and the gap (mm; negative for an overlap)."""
+    ids = [mid for mid in board.models if mid not in skip]
+    discs = [board.models[mid].disc for mid in ids]
+    ox = np.array([d.x for d in discs], dtype=float)
+    oy = np.array([d.y for d in discs], dtype=float)
+    orad = np.array([d.r for d in discs], dtype=float)
+    oev = np.array([board.models[mid].elevation for mid in ids], dtype=float)
+    gap = np.hypot(px[:, None] - ox, py[:, None] - oy) - orad - r
+    level = same_level(board, np.asarray(elevation_mm, dtype=float)[:, None], oev)
+    return ids, overlapping(gap, board.contact_tolerance) & level, gap
+
+
 def _base_clashes(
     board: Board, px: Array, py: Array, r: float, elevation_mm: Array, skip: frozenset[str]
 ) -> Iterator[tuple[ModelRef | TerrainRef, ClashHow, BoolArray, Array]]:
     """Per other base: where a base on its level overlaps it by more than the contact
     tolerance (masks and overlaps, mm)."""
-    tol = board.contact_tolerance
-    for mid, mg in board.models.items():
-        if mid in skip:
-            continue
-        d = mg.disc
-        gap = np.hypot(px - d.x, py - d.y) - d.r - r
-        yield (
-            ModelRef(mid),
-            "bases",
-            overlapping(gap, tol) & same_level(board, elevation_mm, mg.elevation),
-            -gap,
-        )
+    ids, bad, gap = _base_overlaps(board, px, py, r, elevation_mm, skip)
+    for j, mid in enumerate(ids):
+        yield ModelRef(mid), "bases", bad[:, j], -gap[:, j]
 
 
 def placeable_v(
@@ -256,9 +294,8 @@ def placeable_v(
     ``(px, py)`` standing at ``elevation_mm`` may stand (the models of ``skip`` and the pieces
     of ``skip_pieces`` left out; ``tol``: the contact tolerance for the pieces, the board's by
     default)."""
-    ok = np.ones(len(px), dtype=bool)
-    for _, _, bad, _ in _base_clashes(board, px, py, r, elevation_mm, skip):
-        ok &= ~bad
+    _, bases, _ = _base_overlaps(board, px, py, r, elevation_mm, skip)
+    ok: BoolArray = np.asarray(~bases.any(axis=1), dtype=bool)
     for _, _, bad, _ in _piece_clashes(board, px, py, r, elevation_mm, tol, skip_pieces):
         ok &= ~bad
     return ok
@@ -294,12 +331,12 @@ def clashes_at(
     """The placement rule at one position (mm), the one-position case of :func:`placeable_v`:
     every clash of ``model_id``'s base there (bases first, then pieces, in file order)."""
     px, py, ev = np.array([float(at[0])]), np.array([float(at[1])]), np.array([elevation_mm])
-    out: list[Clash] = []
-    masks = (
-        *_base_clashes(board, px, py, r, ev, skip | {model_id}),
-        *_piece_clashes(board, px, py, r, ev),
-    )
-    for ref, how, bad, depth in masks:
+    ids, bases, gap = _base_overlaps(board, px, py, r, ev, skip | {model_id})
+    out = [
+        Clash(model_id, ModelRef(ids[j]), "bases", float(-gap[0, j]))
+        for j in np.flatnonzero(bases[0])
+    ]
+    for ref, how, bad, depth in _piece_clashes(board, px, py, r, ev):
         if bool(bad[0]):
             out.append(Clash(model_id, ref, how, float(depth[0])))
     return out
