@@ -23,7 +23,10 @@ in closed form; the nearest point of each boundary is a *candidate*:
   piece that the line could graze (a corner with the piece on one side of the line), rays
   tangent to other bases, each side of a piece's outline (the moving centre stepping onto it
   or off it, the line's end leaving it), and
-  the distance at which a piece touches the shooter (``cover.shooter-contact``);
+  the distance at which a piece touches the shooter (``cover.shooter-contact``), and where
+  a piece touching it would give cover once both the contact breaks and the line passes
+  through it: where a ray grazing one of its corners crosses the line at the contact's
+  reach from it (exact);
 * the line of sight (``ranged.los*``): lines through a blocker's corner tangent to the other
   base (the edge of the corner's shadow) and lines through two corners on opposite sides (a gap
   between two blockers closing), each moved out by the moving base's radius on either side,
@@ -223,7 +226,8 @@ class Candidate:
     ``distance`` from where it stands along unit ``direction``. ``decision``, ``clause``,
     ``source``: what may change (``change``, ``params``: the phrase when the family knows it);
     ``at`` the pinch point; ``curve`` the boundary it lies on (for the search when the model
-    cannot stand at ``point``)."""
+    cannot stand at ``point``); ``past``: the way the ruling is asked a hair past ``point``
+    when it is not ``direction`` (a corner of two boundaries, probed between them)."""
 
     mover: str
     point: Point2
@@ -238,13 +242,13 @@ class Candidate:
     curve: Curve | None = None
     method: Method = "exact"
     precision: float = 0.0
+    past: Point2 | None = None
 
     def probe_point(self) -> Point2:
-        """Where the ruling is asked: a hair past ``point`` along ``direction``."""
-        d = self.distance + MARGIN_PROBE_MM
-        p0 = (self.point[0] - self.distance * self.direction[0],
-              self.point[1] - self.distance * self.direction[1])  # fmt: skip
-        return (p0[0] + d * self.direction[0], p0[1] + d * self.direction[1])
+        """Where the ruling is asked: a hair past ``point`` along ``past`` (by default
+        ``direction``)."""
+        way = self.direction if self.past is None else self.past
+        return _along(self.point, way, MARGIN_PROBE_MM)
 
 
 @dataclass(frozen=True, slots=True)
@@ -820,10 +824,69 @@ def cover_candidates(ctx: AttackContext, movers: Sequence[Mover], limit: float) 
                 if 0.0 < dist <= limit:
                     out.append(Candidate(mv.id, q, dist, way, "cover", "cover.line", at=q))
         if mv.id == shot.attacker_id:
-            out += _distance_candidates(mv, [(TerrainRef((t.id,)), t.polygon) for t in pieces],
-                                        mv.r + contact_reach(board.contact_tolerance), limit,
-                                        "cover", "cover.shooter-contact")  # fmt: skip
+            apart = mv.r + contact_reach(board.contact_tolerance)
+            refs = [(TerrainRef((t.id,)), t.polygon) for t in pieces]
+            out += _distance_candidates(mv, refs, apart, limit, "cover", "cover.shooter-contact")
+            for ref, poly in refs:
+                out += _contact_ray_corners(mv, ref, poly, apart, limit)
     return out
+
+
+def _contact_ray_corners(
+    mv: Mover, ref: TerrainRef, poly: Polygon, reach: float, limit: float
+) -> list[Candidate]:
+    """Where a piece touching the shooter may start to give cover only when both change: the
+    contact breaks (the centre more than ``reach`` from the piece) and the Line of Cover
+    passes through it (the centre past a ray from the line's fixed end grazing one of its
+    corners). Each ray's crossings with the line ``reach`` from the piece (its sides moved out,
+    circles round its corners), exact; the ruling is asked a hair into the corner between
+    them (away from the piece and into its shadow)."""
+    if float(poly.distance(Point(mv.p0))) > reach + limit:
+        return []
+    c = Corners.of([poly])
+    way = _unit_rows(c.v - np.asarray(mv.loc_end))
+    side = c.side(way)
+    out: list[Candidate] = []
+    for v, w, sd in zip(c.v, way, side, strict=True):
+        if sd == 0.0:
+            continue
+        into = (-sd * float(w[1]), sd * float(w[0]))  # toward the piece's side: its shadow
+        for t in _ray_offset_hits(c, v, w, reach):
+            p = (float(v[0] + t * w[0]), float(v[1] + t * w[1]))
+            if abs(float(poly.distance(Point(p))) - reach) > BOUNDARY_TOLERANCE_MM:
+                continue  # inside the grown piece: not where the contact breaks
+            away, dist = _toward(mv.p0, p)
+            out_way, _ = _toward(_nearest_on(poly, p), p)
+            past, size = _toward((0.0, 0.0), (out_way[0] + into[0], out_way[1] + into[1]))
+            if 0.0 < dist <= limit and size > 0.0:
+                at = (float(v[0]), float(v[1]))
+                out.append(Candidate(mv.id, p, dist, away, "cover", "cover.shooter-contact",
+                                     source=ref, at=at, past=past))  # fmt: skip
+    return out
+
+
+def _ray_offset_hits(c: Corners, v: Array, w: Array, reach: float) -> list[float]:
+    """Where the ray from ``v`` along unit ``w`` (``t >= 0``) crosses the outline of the
+    corners' piece grown by ``reach``: its sides moved out either way, circles round its
+    corners (a candidate set: :func:`_contact_ray_corners` keeps those on the grown outline)."""
+    hits: list[float] = []
+    edge = c.nxt - c.v
+    normal = _unit_rows(np.column_stack((-edge[:, 1], edge[:, 0])))
+    denom = _cross(np.broadcast_to(w, edge.shape), edge)
+    for sign in (1.0, -1.0):
+        rel = c.v + sign * reach * normal - v
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = _cross(rel, edge) / denom
+            u = _cross(rel, np.broadcast_to(w, edge.shape)) / denom
+        ok = np.isfinite(t) & (t >= 0.0) & (u >= 0.0) & (u <= 1.0)
+        hits += t[ok].tolist()
+    rel = v - c.v
+    b = rel @ w
+    disc = b * b - (np.einsum("ij,ij->i", rel, rel) - reach * reach)
+    root = np.sqrt(disc[disc >= 0.0])
+    for t in (-b[disc >= 0.0] - root, -b[disc >= 0.0] + root):
+        hits += t[t >= 0.0].tolist()
+    return hits
 
 
 def _distance_candidates(
@@ -953,7 +1016,7 @@ def _walk(footing: Footing, cand: Candidate, p0: Point2, limit: float) -> list[C
         way, dist = _toward(p0, good)
         if dist <= limit:
             out.append(replace(cand, point=good, distance=dist, direction=way, method="search",
-                               precision=precision))  # fmt: skip
+                               precision=precision, past=None))  # fmt: skip
     return out
 
 

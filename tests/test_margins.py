@@ -27,7 +27,7 @@ from transforms import moved
 
 import fwwrules
 from fwwrules import Model, Rect, Scenario, Terrain, Weapon
-from fwwrules.constants import KNIFE_EDGE_MM, MARGIN_RADIUS_MM
+from fwwrules.constants import KNIFE_EDGE_MM, LENGTH_EPSILON_MM, MARGIN_RADIUS_MM
 from fwwrules.scenario import Circle, Shape
 
 RED = 6 * 25.4
@@ -381,3 +381,30 @@ def test_margin_band_end_beside_a_piece_is_where_the_ring_meets_the_piece(how: s
     assert m.smallest.direction == pytest.approx(turn(way), abs=5e-3)
     assert m.smallest.changes == ("ranged.range",)
     assert [f.change for f in m.smallest.flips] == ["band-enters"]
+
+
+@pytest.mark.parametrize("how", list(TRANSFORMS))
+def test_margin_shooter_contact_breaking_is_where_the_line_and_the_contact_meet(how: str) -> None:
+    """Worked by hand: a 5 mm blocking square (x -2.5..2.5, y 15.5..20.5) overlaps the
+    shooter's base (at the origin, 32 mm) by 0.5 mm: touching, ignored. The Line of Cover to
+    the target (6, 36) passes east of it: no cover either way. The piece gives cover only once
+    the contact breaks (the centre more than 16 + 0.5 = 16.5 mm from the square: below
+    y = -1) and the line passes through it (the centre west of the ray from (6, 36) through the
+    corner (2.5, 15.5)). Both hold nearest where that ray crosses y = -1: x = 2.5 - 3.5 * 16.5
+    / 20.5 = -0.3171, so the margin is sqrt(0.3171² + 1²) = 1.0491 mm, exact."""
+    make, turn, unit = TRANSFORMS[how]
+    square = Terrain("t0", "blocking", Rect((0.0, 18.0), (5.0, 5.0)))
+    r = fwwrules.ruling(make(_riflemen((0.0, 0.0), (6.0, 36.0), 32.0, square)), "m0", "m1")
+    assert r.cover == ()
+    below = 1.0 + LENGTH_EPSILON_MM  # contact holds up to the tolerance plus the rounding allowance
+    x = 2.5 - 3.5 * (15.5 + below) / 20.5
+    want = math.hypot(x, below)
+    assert want == pytest.approx(1.0491, abs=1e-4)
+    m = r.margin
+    assert m is not None and m.model == "m0" and m.method == "exact"
+    assert m.mm == pytest.approx(want, abs=1e-6)
+    assert m.direction == pytest.approx(turn((x / want, -below / want)), abs=1e-6)
+    assert {"cover.line", "cover.armor"} <= set(m.changes)
+    assert [f.change for f in m.flips if f.decision == "cover"] == ["cover-gained"]
+    assert r.margins is not None
+    assert r.margins.to_dict()["margin"]["distance"] == pytest.approx(want / unit, abs=1e-6)
