@@ -207,6 +207,11 @@ def label_boxes(artists: BoardArtists) -> list[tuple[Text, Rect]]:
     return out
 
 
+def text_rect(t: Text, renderer: Any) -> Rect:
+    """The label's box as drawn (its background included), in display pixels."""
+    return _rect(_text_bbox(t, renderer))
+
+
 def _text_bbox(t: Text, renderer: Any) -> Bbox:
     """The text's box including its background patch, if any.
 
