@@ -23,7 +23,10 @@ in closed form; the nearest point of each boundary is a *candidate*:
   piece that the line could graze (a corner with the piece on one side of the line), rays
   tangent to other bases, each side of a piece's outline (the moving centre stepping onto it
   or off it, the line's end leaving it), and
-  the distance at which a piece touches the shooter (``cover.shooter-contact``);
+  the distance at which a piece touches the shooter (``cover.shooter-contact``), and where
+  a piece touching it would give cover once both the contact breaks and the line passes
+  through it: where a ray grazing one of its corners crosses the line at the contact's
+  reach from it (exact);
 * the line of sight (``ranged.los*``): lines through a blocker's corner tangent to the other
   base (the edge of the corner's shadow) and lines through two corners on opposite sides (a gap
   between two blockers closing), each moved out by the moving base's radius on either side,
@@ -36,11 +39,16 @@ A candidate counts only once a full exact ruling (:func:`fwwrules.ruling`) a hai
 confirmed nearest first, so the first confirmed one is the margin (``method: exact``). Where the
 nearest point of a boundary is a place the moved model cannot stand (the placement rule: a
 base overlapping another base on its level, or a solid piece it does not stand on, by more than
-the contact tolerance; off the table), the boundary is searched for the nearest place it can
-stand (sampled every :data:`~fwwrules.constants.MARGIN_SEARCH_STEP_MM`, bisected to
-:data:`~fwwrules.constants.MARGIN_PRECISION_MM`; ``method: search`` with that precision): a
-place nobody can stand on is not a change of the ruling. Clashes the model already has where
-it stands are not held against it.
+the contact tolerance; off the table), the boundary is searched each way for the nearest
+place it can stand, and so is the straight line on past it (a centre stepping off a piece it
+stands on reaches the open ground only where its base may stand beside the piece): sampled
+every :data:`~fwwrules.constants.MARGIN_SEARCH_STEP_MM`, bisected to
+:data:`~fwwrules.constants.MARGIN_PRECISION_MM`, then followed on until the ruling a hair past
+the place can be asked where the model can stand too (``method: search``; its
+``precision_mm`` says how much nearer the true margin may lie: the bisection's step, more
+where the boundary meets the placement's at a narrow angle). A place nobody can stand on is
+not a change of the ruling. Clashes the model already has where it stands are not held
+against it.
 
 Boundary cases
 --------------
@@ -196,6 +204,21 @@ class Curve:
         k[2::2] *= -1.0
         return np.column_stack((cx + rho * np.cos(a0 + k), cy + rho * np.sin(a0 + k)))
 
+    def onward(self, p: Array, back: Array, step: float, n: int) -> Array:
+        """``n + 1`` points of the curve from ``p`` (on it) every ``step`` mm, away from
+        ``back`` (a point of it just behind ``p``), ``p`` first."""
+        k = np.arange(n + 1) * step
+        if self.radius is None:
+            way = np.asarray(self.way)
+            sign = 1.0 if float(np.dot(p - back, way)) >= 0.0 else -1.0
+            return np.asarray(p + np.outer(k, sign * way))
+        c, rho = np.asarray(self.origin), self.radius
+        a = math.atan2(p[1] - c[1], p[0] - c[0])
+        turn = a - math.atan2(back[1] - c[1], back[0] - c[0])
+        sign = 1.0 if math.remainder(turn, 2.0 * math.pi) >= 0.0 else -1.0
+        ang = a + sign * k / rho
+        return np.column_stack((c[0] + rho * np.cos(ang), c[1] + rho * np.sin(ang)))
+
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
@@ -203,7 +226,8 @@ class Candidate:
     ``distance`` from where it stands along unit ``direction``. ``decision``, ``clause``,
     ``source``: what may change (``change``, ``params``: the phrase when the family knows it);
     ``at`` the pinch point; ``curve`` the boundary it lies on (for the search when the model
-    cannot stand at ``point``)."""
+    cannot stand at ``point``); ``past``: the way the ruling is asked a hair past ``point``
+    when it is not ``direction`` (a corner of two boundaries, probed between them)."""
 
     mover: str
     point: Point2
@@ -218,13 +242,13 @@ class Candidate:
     curve: Curve | None = None
     method: Method = "exact"
     precision: float = 0.0
+    past: Point2 | None = None
 
     def probe_point(self) -> Point2:
-        """Where the ruling is asked: a hair past ``point`` along ``direction``."""
-        d = self.distance + MARGIN_PROBE_MM
-        p0 = (self.point[0] - self.distance * self.direction[0],
-              self.point[1] - self.distance * self.direction[1])  # fmt: skip
-        return (p0[0] + d * self.direction[0], p0[1] + d * self.direction[1])
+        """Where the ruling is asked: a hair past ``point`` along ``past`` (by default
+        ``direction``)."""
+        way = self.direction if self.past is None else self.past
+        return _along(self.point, way, MARGIN_PROBE_MM)
 
 
 @dataclass(frozen=True, slots=True)
@@ -800,10 +824,69 @@ def cover_candidates(ctx: AttackContext, movers: Sequence[Mover], limit: float) 
                 if 0.0 < dist <= limit:
                     out.append(Candidate(mv.id, q, dist, way, "cover", "cover.line", at=q))
         if mv.id == shot.attacker_id:
-            out += _distance_candidates(mv, [(TerrainRef((t.id,)), t.polygon) for t in pieces],
-                                        mv.r + contact_reach(board.contact_tolerance), limit,
-                                        "cover", "cover.shooter-contact")  # fmt: skip
+            apart = mv.r + contact_reach(board.contact_tolerance)
+            refs = [(TerrainRef((t.id,)), t.polygon) for t in pieces]
+            out += _distance_candidates(mv, refs, apart, limit, "cover", "cover.shooter-contact")
+            for ref, poly in refs:
+                out += _contact_ray_corners(mv, ref, poly, apart, limit)
     return out
+
+
+def _contact_ray_corners(
+    mv: Mover, ref: TerrainRef, poly: Polygon, reach: float, limit: float
+) -> list[Candidate]:
+    """Where a piece touching the shooter may start to give cover only when both change: the
+    contact breaks (the centre more than ``reach`` from the piece) and the Line of Cover
+    passes through it (the centre past a ray from the line's fixed end grazing one of its
+    corners). Each ray's crossings with the line ``reach`` from the piece (its sides moved out,
+    circles round its corners), exact; the ruling is asked a hair into the corner between
+    them (away from the piece and into its shadow)."""
+    if float(poly.distance(Point(mv.p0))) > reach + limit:
+        return []
+    c = Corners.of([poly])
+    way = _unit_rows(c.v - np.asarray(mv.loc_end))
+    side = c.side(way)
+    out: list[Candidate] = []
+    for v, w, sd in zip(c.v, way, side, strict=True):
+        if sd == 0.0:
+            continue
+        into = (-sd * float(w[1]), sd * float(w[0]))  # toward the piece's side: its shadow
+        for t in _ray_offset_hits(c, v, w, reach):
+            p = (float(v[0] + t * w[0]), float(v[1] + t * w[1]))
+            if abs(float(poly.distance(Point(p))) - reach) > BOUNDARY_TOLERANCE_MM:
+                continue  # inside the grown piece: not where the contact breaks
+            away, dist = _toward(mv.p0, p)
+            out_way, _ = _toward(_nearest_on(poly, p), p)
+            past, size = _toward((0.0, 0.0), (out_way[0] + into[0], out_way[1] + into[1]))
+            if 0.0 < dist <= limit and size > 0.0:
+                at = (float(v[0]), float(v[1]))
+                out.append(Candidate(mv.id, p, dist, away, "cover", "cover.shooter-contact",
+                                     source=ref, at=at, past=past))  # fmt: skip
+    return out
+
+
+def _ray_offset_hits(c: Corners, v: Array, w: Array, reach: float) -> list[float]:
+    """Where the ray from ``v`` along unit ``w`` (``t >= 0``) crosses the outline of the
+    corners' piece grown by ``reach``: its sides moved out either way, circles round its
+    corners (a candidate set: :func:`_contact_ray_corners` keeps those on the grown outline)."""
+    hits: list[float] = []
+    edge = c.nxt - c.v
+    normal = _unit_rows(np.column_stack((-edge[:, 1], edge[:, 0])))
+    denom = _cross(np.broadcast_to(w, edge.shape), edge)
+    for sign in (1.0, -1.0):
+        rel = c.v + sign * reach * normal - v
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = _cross(rel, edge) / denom
+            u = _cross(rel, np.broadcast_to(w, edge.shape)) / denom
+        ok = np.isfinite(t) & (t >= 0.0) & (u >= 0.0) & (u <= 1.0)
+        hits += t[ok].tolist()
+    rel = v - c.v
+    b = rel @ w
+    disc = b * b - (np.einsum("ij,ij->i", rel, rel) - reach * reach)
+    root = np.sqrt(disc[disc >= 0.0])
+    for t in (-b[disc >= 0.0] - root, -b[disc >= 0.0] + root):
+        hits += t[t >= 0.0].tolist()
+    return hits
 
 
 def _distance_candidates(
@@ -912,31 +995,74 @@ def standable(scenario: Scenario, model_id: str, pts: Array) -> BoolArray:
     return Footing.of(scenario, model_id).ok(pts)
 
 
-def _walk(footing: Footing, cand: Candidate, p0: Point2, limit: float) -> Candidate | None:
-    """The nearest place on the candidate's boundary where the mover can stand (sampled every
-    :data:`MARGIN_SEARCH_STEP_MM`, the last step bisected to :data:`MARGIN_PRECISION_MM`), as a
-    candidate found by search; ``None`` when there is none within ``limit``."""
-    curve = cand.curve
-    if curve is None:
+def _walk(footing: Footing, cand: Candidate, p0: Point2, limit: float) -> list[Candidate]:
+    """The nearest places where the mover can stand on the candidate's boundary, each way
+    along it from its nearest point, and straight on past it (a centre stepping off a piece
+    it stands on, where the base may stand again beside it): each a candidate found by search
+    (:func:`_first_standing`); none within ``limit``: empty."""
+    out: list[Candidate] = []
+    runs: list[tuple[Curve, Array]] = []
+    if cand.curve is not None:
+        pts = cand.curve.sample(p0, cand.point, limit, MARGIN_SEARCH_STEP_MM)
+        runs += [(cand.curve, pts[[0, *range(k, len(pts), 2)]]) for k in (1, 2)]
+    ahead = np.arange(0.0, max(limit - cand.distance, 0.0), MARGIN_SEARCH_STEP_MM)
+    ray = np.asarray(cand.point) + ahead[:, None] * np.asarray(cand.direction)
+    runs.append((Curve(cand.point, cand.direction), ray))
+    for curve, run in runs:
+        found = _first_standing(footing, curve, run, p0)
+        if found is None:
+            continue
+        good, precision = found
+        way, dist = _toward(p0, good)
+        if dist <= limit:
+            out.append(replace(cand, point=good, distance=dist, direction=way, method="search",
+                               precision=precision, past=None))  # fmt: skip
+    return out
+
+
+def _first_standing(
+    footing: Footing, curve: Curve, run: Array, p0: Point2
+) -> tuple[Point2, float] | None:
+    """Along ``run`` (points of ``curve`` one way from ``run[0]``, the candidate's place, where
+    the ruling a hair past it cannot be asked), the first place where the mover can stand and
+    the ruling can be asked a hair past it (away from ``p0``): sampled, the first place it can
+    stand bisected to :data:`MARGIN_PRECISION_MM`, then followed on in steps of that size
+    until the hair past it stands too (the boundary may meet the placement's at a narrow
+    angle). With the precision: how much nearer the true boundary may lie (the distance from
+    ``p0`` to the last place it could not stand, or to ``run[0]``)."""
+    if len(run) < 2:
         return None
-    pts = curve.sample(p0, cand.point, limit, MARGIN_SEARCH_STEP_MM)
-    ok = footing.ok(pts)
-    found = np.flatnonzero(ok[1:]) + 1  # the foot itself failed already (a hair past it)
+    ok = footing.ok(run)
+    found = np.flatnonzero(ok[1:]) + 1
     if not len(found):
         return None
     k = int(found[0])
-    good, bad = pts[k], pts[max(k - 2, 0)]
+    good, bad = run[k], run[k - 1]
     while math.dist(good, bad) > MARGIN_PRECISION_MM:
         mid = _on_curve(curve, (good + bad) / 2.0)
         if footing.ok(mid[None, :])[0]:
             good = mid
         else:
             bad = mid
-    way, dist = _toward(p0, (float(good[0]), float(good[1])))
-    if dist > limit:
+    onward = curve.onward(good, bad, MARGIN_PRECISION_MM, _ONWARD_STEPS)
+    asked = np.flatnonzero(_asked_stands(footing, onward, p0))
+    if not len(asked):
         return None
-    return replace(cand, point=(float(good[0]), float(good[1])), distance=dist, direction=way,
-                   method="search", precision=MARGIN_PRECISION_MM)  # fmt: skip
+    best = onward[int(asked[0])]
+    point = (float(best[0]), float(best[1]))
+    return point, math.dist(point, p0) - math.dist((float(bad[0]), float(bad[1])), p0)
+
+
+_ONWARD_STEPS = 1000
+"""How far :func:`_first_standing` follows a boundary past the first place the mover can
+stand, in steps of :data:`MARGIN_PRECISION_MM` (1 mm), looking for a place whose probe stands."""
+
+
+def _asked_stands(footing: Footing, pts: Array, p0: Point2) -> BoolArray:
+    """Where the mover can stand at each of ``pts`` and a hair (:data:`MARGIN_PROBE_MM`)
+    past it, away from ``p0``: where the ruling a candidate there asks can be asked."""
+    way = _unit_rows(pts - np.asarray(p0))
+    return footing.ok(pts) & footing.ok(pts + MARGIN_PROBE_MM * way)
 
 
 def _on_curve(curve: Curve, p: Array) -> Array:
@@ -966,8 +1092,9 @@ def stand_where_possible(
                 out.append(cand)
                 continue
             walked = _walk(footing, cand, mv.p0, limit)
-            if walked is not None and footing.ok(np.array([walked.probe_point()]))[0]:
-                out.append(walked)
+            if walked:
+                probes = np.array([w.probe_point() for w in walked])
+                out += [w for w, good in zip(walked, footing.ok(probes), strict=True) if good]
     return out
 
 

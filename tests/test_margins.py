@@ -27,7 +27,7 @@ from transforms import moved
 
 import fwwrules
 from fwwrules import Model, Rect, Scenario, Terrain, Weapon
-from fwwrules.constants import KNIFE_EDGE_MM, MARGIN_RADIUS_MM
+from fwwrules.constants import KNIFE_EDGE_MM, LENGTH_EPSILON_MM, MARGIN_RADIUS_MM
 from fwwrules.scenario import Circle, Shape
 
 RED = 6 * 25.4
@@ -312,3 +312,99 @@ def test_cover_area_target_leaving_an_area_margin_is_its_side_toward_the_shooter
     assert m is not None and m.mm == pytest.approx(2.5, abs=1e-6) and m.model == "m1"
     assert m.direction == pytest.approx(rot(0.0, 1.0), abs=1e-6)
     assert "cover.area" in m.changes and m.method == "exact"
+
+
+def _riflemen(m0: Vec, m1: Vec, base0: float, *pieces: Terrain) -> Scenario:
+    rm: dict[str, object] = {"skills": {"rifle": 6}, "weapons": ("rifle",)}
+    return Scenario(
+        models=(
+            Model("m0", "x", base0, m0, **rm),  # type: ignore[arg-type]
+            Model("m1", "y", 32.0, m1, **rm),  # type: ignore[arg-type]
+        ),
+        terrain=pieces,
+        weapons=(_rifle(),),
+    )
+
+
+def _searched(got: float | None, precision: float, want: float) -> None:
+    """A searched margin: ``want`` lies within its stated precision below it."""
+    assert got is not None and 0.0 < precision <= 0.01
+    assert got - precision - 1e-9 <= want <= got + 1e-9
+
+
+@pytest.mark.parametrize("how", list(TRANSFORMS))
+def test_margin_stepping_off_a_piece_is_where_the_base_may_stand_again(how: str) -> None:
+    """Worked by hand: the target's centre stands on a 5 mm blocking square (no cover: the
+    Line of Cover ends on it), the shooter 51 mm north. Once its centre is off the square its
+    base may overlap it by the contact tolerance at most, so the nearest place off it is half
+    the square plus the radius minus the tolerance, 2.5 + 16 - 0.5 = 18 mm from the middle of
+    a side; south (away from the shooter) the line then crosses the square: cover."""
+    make, turn, unit = TRANSFORMS[how]
+    square = Terrain("t0", "blocking", ((-2.5, -2.5), (2.5, -2.5), (2.5, 2.5), (-2.5, 2.5)))
+    r = fwwrules.ruling(make(_riflemen((0.0, 51.0), (0.0, 0.0), 32.0, square)), "m0", "m1")
+    assert r.cover == () and [i.source for i in r.ignored] == ["t0"]
+    m = r.margin
+    assert m is not None and m.model == "m1" and m.method == "search"
+    _searched(m.mm, m.precision_mm, 2.5 + 16.0 - TOL)
+    assert m.direction == pytest.approx(turn((0.0, -1.0)), abs=1e-6)
+    assert {"cover.line", "cover.armor"} <= set(m.changes)
+    assert r.margins is not None
+    assert r.margins.to_dict()["margin"]["distance"] == pytest.approx(m.mm / unit, abs=1e-6)
+
+
+@pytest.mark.parametrize("how", list(TRANSFORMS))
+def test_margin_band_end_beside_a_piece_is_where_the_ring_meets_the_piece(how: str) -> None:
+    """Worked by hand: the target (32 mm) at the origin, the shooter (40 mm) at (7, -192), a
+    wall (x -2.5..2.5, y -170..-164) 2 mm ahead of its base. The short band begins where the
+    centres are Red + tolerance + both radii apart, a ring of 152.4 + 0.5 + 20 + 16 = 188.9 mm;
+    straight toward the target the wall is in the way, so the nearest place is where that ring
+    meets the circle of 20 - 0.5 = 19.5 mm round the wall's corner (2.5, -170): two circles'
+    intersection, 3.3903 mm away."""
+    make, turn, _ = TRANSFORMS[how]
+    wall = Terrain("wall", "blocking", Rect((0.0, -167.0), (5.0, 6.0)))
+    r = fwwrules.ruling(make(_riflemen((7.0, -192.0), (0.0, 0.0), 40.0, wall)), "m0", "m1")
+    assert r.range is not None and r.range.bands == ("long",)
+    ring, rho, corner = RED + TOL + 20.0 + 16.0, 20.0 - TOL, (2.5, -170.0)
+    d = math.hypot(*corner)
+    along = (ring * ring - rho * rho + d * d) / (2 * d)
+    h = math.sqrt(ring * ring - along * along)
+    e = (corner[0] / d, corner[1] / d)
+    meet = (along * e[0] - h * e[1], along * e[1] + h * e[0])  # the one east of the wall
+    want = math.dist(meet, (7.0, -192.0))
+    assert want == pytest.approx(3.3903, abs=1e-4)
+    m = r.margins_of("m0")
+    assert m is not None and m.smallest.model == "m0" and m.smallest.method == "search"
+    _searched(m.smallest.mm, m.smallest.precision_mm, want)
+    way = ((meet[0] - 7.0) / want, (meet[1] + 192.0) / want)
+    # the place found lies a few micrometres on along the ring (the ring meets the circle at
+    # a narrow angle): its distance within the precision, its bearing within 0.005
+    assert m.smallest.direction == pytest.approx(turn(way), abs=5e-3)
+    assert m.smallest.changes == ("ranged.range",)
+    assert [f.change for f in m.smallest.flips] == ["band-enters"]
+
+
+@pytest.mark.parametrize("how", list(TRANSFORMS))
+def test_margin_shooter_contact_breaking_is_where_the_line_and_the_contact_meet(how: str) -> None:
+    """Worked by hand: a 5 mm blocking square (x -2.5..2.5, y 15.5..20.5) overlaps the
+    shooter's base (at the origin, 32 mm) by 0.5 mm: touching, ignored. The Line of Cover to
+    the target (6, 36) passes east of it: no cover either way. The piece gives cover only once
+    the contact breaks (the centre more than 16 + 0.5 = 16.5 mm from the square: below
+    y = -1) and the line passes through it (the centre west of the ray from (6, 36) through the
+    corner (2.5, 15.5)). Both hold nearest where that ray crosses y = -1: x = 2.5 - 3.5 * 16.5
+    / 20.5 = -0.3171, so the margin is sqrt(0.3171² + 1²) = 1.0491 mm, exact."""
+    make, turn, unit = TRANSFORMS[how]
+    square = Terrain("t0", "blocking", Rect((0.0, 18.0), (5.0, 5.0)))
+    r = fwwrules.ruling(make(_riflemen((0.0, 0.0), (6.0, 36.0), 32.0, square)), "m0", "m1")
+    assert r.cover == ()
+    below = 1.0 + LENGTH_EPSILON_MM  # contact holds up to the tolerance plus the rounding allowance
+    x = 2.5 - 3.5 * (15.5 + below) / 20.5
+    want = math.hypot(x, below)
+    assert want == pytest.approx(1.0491, abs=1e-4)
+    m = r.margin
+    assert m is not None and m.model == "m0" and m.method == "exact"
+    assert m.mm == pytest.approx(want, abs=1e-6)
+    assert m.direction == pytest.approx(turn((x / want, -below / want)), abs=1e-6)
+    assert {"cover.line", "cover.armor"} <= set(m.changes)
+    assert [f.change for f in m.flips if f.decision == "cover"] == ["cover-gained"]
+    assert r.margins is not None
+    assert r.margins.to_dict()["margin"]["distance"] == pytest.approx(want / unit, abs=1e-6)

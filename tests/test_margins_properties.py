@@ -1,9 +1,11 @@
 """Hypothesis properties of a ruling's margins (``fwwrules.margins``) on random boards.
 
-Known gaps (``xfail``, strict: they fail the run once mended, to be turned into plain tests):
-a model whose centre is on a piece it stands on, whose first change lies where it steps off
-the piece (no candidate for the line where it may stand again); and a model whose move
-along the line of centres to a band end is blocked by a piece beside it.
+The boards of once-known gaps (a model stepping off a piece it stands on, a band end beside a
+piece, a piece touching the shooter) stay as plain tests, each also worked out by hand in
+tests/test_margins.py. Known gaps (``xfail``, strict: they fail the run once mended), found
+with pieces drawn near the bases (the strategy below keeps them a search radius away): the
+line of sight past a dense area near the shooter, and the direction stated for a margin at a
+corner of two boundaries.
 
 * moving the named model by the smallest margin plus a hair in the named direction changes
   the ruling, and among what changes are the named decisions;
@@ -16,6 +18,7 @@ along the line of centres to a band end is blocked by a piece beside it.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -158,21 +161,21 @@ def _known_gap(m0: tuple[float, float], m1: tuple[float, float], base0: float,
     assert _nothing_changes_within(s)
 
 
-def _gap(reason: str) -> pytest.MarkDecorator:
-    return pytest.mark.xfail(strict=True, raises=AssertionError, reason=reason)
-
-
-@_gap("stepping off a piece the model stands on: no candidate")
-def test_known_gap_stepping_off_a_piece() -> None:
-    """m1 stands on a small blocking piece (its centre on it); stepping off it south-west, the
-    piece gives cover once the base may stand beside it, nearer than the margin says."""
+def test_known_gap_mended_stepping_off_a_piece() -> None:
+    """m1 stands on a small blocking piece (its centre on it); stepping off it south, the
+    piece gives cover once the base may stand beside it. Once a gap (the margin said 18.5 mm,
+    m0 coming into contact: the side's nearest point was a place m1 cannot stand and had no
+    boundary to search along); the search now goes on straight past it to where the base may
+    stand again: 18 mm."""
     _known_gap((0.0, 51.0), (0.0, 0.0), 32.0, ("blocking", SQUARE))
 
 
-@_gap("a blocked move to a band end: the walk misses it")
-def test_known_gap_band_end_beside_a_piece() -> None:
-    """m0's straight move toward m1 to the Red band end is blocked by a piece 2.5 mm ahead;
-    moving 4.06 mm at 60 degrees reaches Red, nearer than the margin (4.07 mm, a cover)."""
+def test_known_gap_mended_band_end_beside_a_piece() -> None:
+    """m0's straight move toward m1 to the Red band end is blocked by a piece 2 mm ahead of
+    its base. Once a gap (the margin said 4.07 mm, a cover): the search along the band's ring
+    found where the base may stand, but the ruling a hair past it, straight on from m0, was
+    inside the piece again and the place was dropped; it now follows the ring on until the
+    hair past it stands too: 3.39 mm, the precision stated."""
     wall = ((-2.5, -170.0), (2.5, -170.0), (2.5, -164.0), (-2.5, -164.0))
     _known_gap((7.0, -192.0), (0.0, 0.0), 40.0, ("blocking", SQUARE), ("blocking", wall))
 
@@ -185,8 +188,58 @@ def test_known_gap_mended_target_leaving_an_area() -> None:
     _known_gap((0.0, 36.0), (0.0, 0.0), 32.0, ("area", SQUARE), ("blocking", _square(0, 54)))
 
 
-@_gap("a piece touching the shooter: breaking the contact is no candidate")
-def test_known_gap_shooter_contact_breaking() -> None:
-    """A blocking piece touches m0's base (ignored as cover); moving m0 away breaks the
-    contact and the piece gives cover, nearer than the margin says."""
+def test_known_gap_mended_shooter_contact_breaking() -> None:
+    """A blocking piece touches m0's base, and the Line of Cover passes beside it: no cover.
+    Moving m0 away and a little across breaks the contact and brings the line through the
+    piece: cover. Once a gap (the margin said 12.08 mm: each change alone was a candidate,
+    neither changed anything); the corner where both boundaries meet is one now: 1.049 mm."""
     _known_gap((0.0, 0.0), (6.0, 36.0), 32.0, ("blocking", _square(0, 18)))
+
+
+def _gap(reason: str) -> pytest.MarkDecorator:
+    return pytest.mark.xfail(strict=True, raises=AssertionError, reason=reason)
+
+
+def _open_pieces(
+    models: tuple[tuple[str, str, tuple[float, float]], ...],
+    *pieces: tuple[str, Sequence[tuple[float, float]]],
+) -> Scenario:
+    rifleman = {"skills": {"rifle": 6}, "weapons": ("rifle",)}
+    return Scenario(
+        models=tuple(Model(i, side, 32.0, at, **rifleman) for i, side, at in models),  # type: ignore[arg-type]
+        terrain=tuple(Terrain(f"t{i}", kind, tuple(pts)) for i, (kind, pts) in enumerate(pieces)),
+        weapons=(RIFLE,),
+    )
+
+
+@_gap("the line of sight past a dense area near the shooter: a nearer flip is missed")
+def test_known_gap_los_beside_a_dense_area() -> None:
+    """Found by the properties with pieces near the bases (seed 2): a dense-area strip 0.36 mm
+    from m0's base blocks its line of sight to m1; an enemy of m0 stands 6 mm behind it. The
+    margin says 5.5 mm (that contact), the line of sight 5.77 mm north-west; moving m0 5.49 mm
+    at 80 degrees opens the line of sight."""
+    strip = ((-14.0138, 54.3608), (50.9862, 54.3608), (50.9862, 59.3608), (-14.0138, 59.3608))
+    s = _open_pieces(
+        (("m0", "x", (0.0, 38.0)), ("m1", "y", (18.4862, 90.8608)), ("m2", "y", (0.0, 0.0))),
+        ("dense-area", strip),
+    )
+    assert _nothing_changes_within(s)
+
+
+@_gap("a corner of two boundaries: the direction to it does not enter the change")
+def test_known_gap_direction_into_a_corner_of_two_boundaries() -> None:
+    """Found by the properties with pieces near the bases (seed 3): a blocking strip touching
+    m1, 5.4 mm from m0. The margin (12.24 mm) is where the contact's reach from the strip and
+    the ray grazing its corner meet (the nearest place where both change, exact); the change
+    lies in the narrow corner between them, so moving straight toward that place a hair past
+    it changes nothing: the stated direction should lead into the corner."""
+    strip = ((-3.1278, -57.3795), (1.8722, -57.3795), (1.8722, -21.3795), (-3.1278, -21.3795))
+    s = _open_pieces(
+        (("m0", "x", (0.0, 0.0)), ("m1", "y", (-19.6278, -39.3795))), ("blocking", strip)
+    )
+    base = _ask(s)
+    m = base.margin
+    assert m is not None and m.mm is not None and m.model is not None and m.direction is not None
+    after = _moved(s, m.model, m.direction, m.mm + HAIR_MM)
+    assert after is not None
+    assert changed(base, outcome(base), _ask(after))

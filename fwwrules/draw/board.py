@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.colors import to_hex
@@ -57,7 +58,7 @@ from .artists import BoardStyle as BoardStyle
 from .artists import TerrainLook as TerrainLook
 from .artists import label_box as label_box
 from .figure import figure_of, new_axes
-from .layout import FIXED_SIZE, set_titles
+from .layout import FIXED_SIZE, renderer_of, set_titles
 from .margin import draw_margin, legend_proxy, margin_shown
 from .text import draw_word
 
@@ -1346,26 +1347,54 @@ def _draw_bands(
 
 
 def _spot_band_labels(artists: BoardArtists) -> None:
-    """Each range ring's name goes on the ring where it shows (above the attacker, else the
-    first angle in view, from the top alternating left and right every 5 degrees); a ring
-    wholly off the board is not drawn. Run again whenever the limits change."""
-    (x0, x1), (y0, y1) = artists.ax.get_xlim(), artists.ax.get_ylim()
+    """Each range ring's name goes on the ring where it shows with its whole box inside the
+    board's axes (above the attacker, else the first such angle, from the top alternating
+    left and right every 5 degrees); where the ring shows but no place on it holds the whole
+    name, at the first place it shows, moved into the axes: a name is never cut at the axes'
+    edge (the drag frames keep these places until the drop). A ring wholly off the board is
+    not drawn. Run again whenever the limits change."""
+    ax = artists.ax
+    (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
+    renderer = renderer_of(artists.figure)
+    degs = np.radians([90 + (k + 1) // 2 * 5 * (1 if k % 2 else -1) for k in range(72)])
     for name, ring in artists.bands.items():
         label = artists.band_labels.get(name)
         if label is None or not label.get_text() or not (ring.get_visible() or label.get_visible()):
             continue
         (cx, cy), radius = ring.center, ring.get_radius()
-        spot = None
-        for step in range(72):
-            deg = 90 + (step + 1) // 2 * 5 * (1 if step % 2 else -1)
-            px = cx + radius * math.cos(math.radians(deg))
-            py = cy + radius * math.sin(math.radians(deg))
-            if x0 < px < x1 and y0 < py < y1:
-                spot = (px, py)
-                break
-        label.set_position(spot or (cx, cy + radius))
-        label.set_visible(spot is not None)
-        ring.set_visible(spot is not None)
+        pts = np.column_stack((cx + radius * np.cos(degs), cy + radius * np.sin(degs)))
+        shown = pts[(pts[:, 0] > x0) & (pts[:, 0] < x1) & (pts[:, 1] > y0) & (pts[:, 1] < y1)]
+        label.set_visible(len(shown) > 0)
+        ring.set_visible(len(shown) > 0)
+        if not len(shown):
+            label.set_position((cx, cy + radius))
+            continue
+        label.set_position((float(shown[0, 0]), float(shown[0, 1])))
+        if renderer is not None:
+            label.set_position(_whole_inside(ax, label, shown, renderer))
+
+
+def _whole_inside(ax: Axes, label: Text, spots: Any, renderer: Any) -> tuple[float, float]:
+    """The first of ``spots`` (data, on the ring; the label is at the first now) where the
+    label's whole box (its background included) lies inside the axes; none: the first,
+    moved just far enough to be inside."""
+    from .labels import text_rect
+
+    bx0, by0, bx1, by1 = text_rect(label, renderer)
+    at = ax.transData.transform(spots)
+    lo = np.array([bx0, by0]) - at[0]  # the box's corners from its anchor, in pixels
+    hi = np.array([bx1, by1]) - at[0]
+    f = ax.bbox
+    fits = (at[:, 0] + lo[0] >= f.x0) & (at[:, 0] + hi[0] <= f.x1)
+    fits &= (at[:, 1] + lo[1] >= f.y0) & (at[:, 1] + hi[1] <= f.y1)
+    if fits.any():
+        k = int(np.argmax(fits))
+        return (float(spots[k][0]), float(spots[k][1]))
+    x, y = at[0]
+    x += max(f.x0 - (x + lo[0]), 0.0) - max(x + hi[0] - f.x1, 0.0)
+    y += max(f.y0 - (y + lo[1]), 0.0) - max(y + hi[1] - f.y1, 0.0)
+    back = ax.transData.inverted().transform((x, y))
+    return (float(back[0]), float(back[1]))
 
 
 def _engagement_links(scenario: Scenario) -> list[tuple[str, str]]:

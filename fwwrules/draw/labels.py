@@ -91,10 +91,12 @@ def base_discs(artists: BoardArtists) -> list[Disc]:
 
 
 def marker_discs(artists: BoardArtists) -> list[Disc]:
-    """Every drawn marker (crossing, graze, where contact breaks) as a disc in display px."""
+    """Every drawn marker (crossing, graze, where contact breaks, a knife-edge call's pinch
+    point) as a disc in display px."""
     out: list[Disc] = []
     fig = artists.figure
-    for line in (artists.crossing_points, artists.graze_points, artists.slide_breaks):
+    star = (artists.state.get("margin_artists") or (None,))[0]  # a knife-edge call's pinch
+    for line in (artists.crossing_points, artists.graze_points, artists.slide_breaks, star):
         if line is None or not line.get_visible():
             continue
         r = (line.get_markersize() + line.get_markeredgewidth()) * fig.dpi / 72.0 / 2.0
@@ -140,6 +142,10 @@ def line_segments(artists: BoardArtists, *, outlines: bool = True) -> list[Segme
     for arrow in artists.free_attacks:
         if arrow.get_visible():
             out.append(_arrow_segment(arrow))
+    move = artists.state.get("margin_arrow")  # a knife-edge call's move, when shown
+    if move is not None:
+        (x0, y0), (x1, y1) = artists.ax.transData.transform(move)
+        out.append((float(x0), float(y0), float(x1), float(y1)))
     return out
 
 
@@ -164,8 +170,9 @@ def _arrow_segment(arrow: Annotation) -> Segment:
 def ruling_labels(artists: BoardArtists) -> list[Text]:
     """The labels that carry a ruling's answer, in placing order: the Armor-die numbers, the
     cover modifiers, where contact breaks, the slide's and the blocked fan's notes, the
-    ignored pieces' notes and the range rings' names. They are few and always offered a
-    place (never counted against :data:`LABEL_ROOM_PT2`)."""
+    ignored pieces' notes, the range rings' names and a knife-edge call's distance. They are
+    few and always offered a place (never counted against :data:`LABEL_ROOM_PT2`)."""
+    margin = artists.state.get("margin_artists")
     return [
         *artists.numbers,
         *artists.cover_labels,
@@ -174,6 +181,7 @@ def ruling_labels(artists: BoardArtists) -> list[Text]:
         artists.fan_label,
         *artists.ignored_labels,
         *artists.band_labels.values(),
+        *(() if margin is None else (margin[2],)),
     ]
 
 
@@ -205,6 +213,11 @@ def label_boxes(artists: BoardArtists) -> list[tuple[Text, Rect]]:
         if t.get_visible() and t.get_text():
             out.append((t, _rect(_text_bbox(t, renderer))))
     return out
+
+
+def text_rect(t: Text, renderer: Any) -> Rect:
+    """The label's box as drawn (its background included), in display pixels."""
+    return _rect(_text_bbox(t, renderer))
 
 
 def _text_bbox(t: Text, renderer: Any) -> Bbox:

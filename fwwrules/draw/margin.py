@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 from matplotlib.lines import Line2D
 from matplotlib.patches import FancyArrowPatch
 from matplotlib.text import Text
-from matplotlib.transforms import offset_copy
 
 from ..catalogue import length
 from ..closeness import TINY_MARGIN_MM, Margin
@@ -81,6 +80,7 @@ def draw_margin(
 ) -> None:
     """Show ``margin`` (a ruling's smallest, :class:`~fwwrules.closeness.Margin`) when it is a
     knife-edge call, else hide the marks. Draws nothing: the caller redraws."""
+    artists.state.pop("margin_arrow", None)
     if margin is None or not margin.knife_edge:
         for a in artists.state.get("margin_artists", ()):
             a.set_visible(False)
@@ -102,14 +102,21 @@ def draw_margin(
     tip = (start[0] + reach * dx, start[1] + reach * dy)
     arrow.set_positions(start, tip)
     arrow.set_visible(True)
+    artists.state["margin_arrow"] = (start, tip)  # the label placer keeps clear of it
     text = length(max(margin.mm, TINY_MARGIN_MM), "mm", lang, inches=False)
     label.set_text(("< " if margin.mm < TINY_MARGIN_MM else "") + text)
-    # beside the arrow's middle, on its upper side (its left or right side when it is upright)
+    # Beside the arrow's middle, on its upper side (its left or right side when it is
+    # upright), until the label placer (fwwrules.draw.labels) finds it a place clear of the
+    # other labels, the bases and the arrow, as near that middle as it can.
+    mid = ((start[0] + tip[0]) / 2, (start[1] + tip[1]) / 2)
+    artists.state.setdefault("anchors", {})[label.get_gid()] = mid
     px, py = (-dy, dx) if dx > 0 or (dx == 0 and dy < 0) else (dy, -dx)
-    label.set_position(((start[0] + tip[0]) / 2, (start[1] + tip[1]) / 2))
-    label.set_transform(
-        offset_copy(artists.ax.transData, artists.figure, x=6 * px, y=6 * py, units="points")
-    )
+    to_px = artists.ax.transData
+    off = 6.0 * artists.figure.dpi / 72.0  # 6 points
+    mx, my = to_px.transform(mid)
+    x, y = to_px.inverted().transform((mx + off * px, my + off * py))
+    label.set_transform(to_px)
+    label.set_position((float(x), float(y)))
     label.set_horizontalalignment("center" if abs(px) < 0.5 else ("left" if px > 0 else "right"))
     label.set_verticalalignment("center" if abs(py) < 0.5 else ("bottom" if py > 0 else "top"))
     label.set_visible(True)
