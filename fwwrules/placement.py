@@ -493,7 +493,8 @@ def stop_at_contact(
     board = scenario.board
     me = board.models[model_id].disc
     px, py, r = me.x, me.y, me.r
-    tx, ty = (v * u for v in point(to, "the point moved toward"))
+    to = point(to, "the point moved toward")
+    tx, ty = to[0] * u, to[1] * u
     dx, dy = tx - px, ty - py
     length = math.hypot(dx, dy)
     if length == 0.0:
@@ -541,6 +542,31 @@ def hand_levels(board: Board, model_id: str, px: Array, py: Array) -> Array:
         for tid in pieces_stood_on(board, mg.disc.x, mg.disc.y, mg.elevation)
     )
     return np.where(top > 0.0, top, 0.0 if on_high else mg.elevation)
+
+
+def level_at(scenario: Scenario, model_id: str, at: tuple[float, float]) -> float:
+    """The elevation (scenario units) a model put at ``at`` (scenario units) takes by the
+    placement rule (:func:`hand_levels`): on top of the highest piece with a height under its
+    centre; on the ground when it leaves such a piece; else the elevation it has.
+
+    >>> from fwwrules import Model, Rect, Scenario, Terrain
+    >>> tower = Terrain("tower", "blocking", Rect((0.0, 0.0), (40.0, 40.0)), height=30.0)
+    >>> s = Scenario(models=(Model("k", "x", 32.0, (100.0, 0.0)),), terrain=(tower,))
+    >>> level_at(s, "k", (0.0, 0.0))      # on top of the tower
+    30.0
+    >>> level_at(s, "k", (200.0, 0.0))   # on the ground, as it was
+    0.0
+    """
+    u = scenario.unit_mm
+    x, y = point(at, "the new centre")
+    levels = hand_levels(scenario.board, model_id, np.array([x * u]), np.array([y * u]))
+    return file_level(scenario, float(levels[0]))
+
+
+def file_level(scenario: Scenario, level_mm: float) -> float:
+    """An elevation in mm as the number a file holds: scenario units at :data:`MAX_DECIMALS`
+    (a piece 3 in high puts a base at 3.0, not at 76.2 mm / 25.4 = 2.9999999999999996)."""
+    return round(scenario.from_mm(level_mm), MAX_DECIMALS)
 
 
 def _pieces_allow(board: Board, model_id: str, px: Array, py: Array) -> BoolArray:
@@ -843,13 +869,14 @@ def hand_placement(
     box = board_bounds(scenario) if bounds is None else bounds
     u, board = scenario.unit_mm, scenario.board
     mg = board.models[model_id]
-    tx, ty = (v * u for v in point(to, "the point moved toward"))
+    to = point(to, "the point moved toward")
+    tx, ty = to[0] * u, to[1] * u
     level_to = float(hand_levels(board, model_id, np.array([tx]), np.array([ty]))[0])
     here = pieces_stood_on(board, mg.disc.x, mg.disc.y, mg.elevation)
     there = pieces_stood_on(board, tx, ty, level_to)
     moves_level = abs(level_to - mg.elevation) > LENGTH_EPSILON_MM
     if (there != here or moves_level) and _may_stand(scenario, model_id, (tx, ty), level_to, box):
-        x, y = tx / u, ty / u  # on to the piece, or off it
+        x, y = to  # on to the piece, or off it (the numbers asked for, not via mm)
     else:
         slid = slide_at_contact(scenario, model_id, to, bounds=box)
         x, y = _rounded(scenario, model_id, slid, box)
@@ -862,7 +889,7 @@ def hand_placement(
         x, y = scenario.model(model_id).at
         level = mg.elevation
     on = pieces_stood_on(board, x * u, y * u, level)
-    return HandPlacement(x, y, scenario.from_mm(level), on)
+    return HandPlacement(x, y, file_level(scenario, level), on)
 
 
 def place_by_hand(

@@ -348,3 +348,43 @@ def test_elevation_standing_on_every_kind_of_placement_agrees_everywhere(case: s
     panel._dragged(PROBE, at[0] * u, at[1] * u)
     assert panel.scenario.model(PROBE).at == at
     assert panel.scenario.model(PROBE).elevation == s.model(PROBE).elevation
+
+
+def _tower_table() -> Scenario:
+    """An inch table with a 3 in tower a model stands on, and one on the ground beside it."""
+    tower = Terrain("tower", "blocking", Rect((20.0, 12.0), (4.0, 4.0)), height=3.0)
+    models = (
+        Model("initiate", "brotherhood", 1.2598, (20.0, 12.0), elevation=3.0, skills={"rifle": 4}),
+        Model("raider", "raiders", 1.2598, (30.0, 12.0), skills={"rifle": 4}),
+    )
+    return Scenario(models=models, terrain=(tower,), units="in", board_size=(48.0, 48.0))
+
+
+@pytest.mark.parametrize(
+    ("model", "to", "level"),
+    [
+        ("initiate", (30.0, 30.0), 0.0),
+        ("raider", (21.25, 13.25), 3.0),
+        ("raider", (30.0, 30.0), 0.0),
+    ],
+    ids=["off-the-tower", "onto-the-tower", "on-the-ground"],
+)
+def test_elevation_standing_on_panel_fields_drag_and_editor_give_one_level(
+    model: str, to: tuple[float, float], level: float
+) -> None:
+    """Typed x/y fields (``move``), a drag and the editor's move put a base at the same
+    elevation, the number a file holds (3.0, not 2.9999999999999996): on top of a piece with a
+    height under its centre, on the ground when it leaves one (it used to stay 3 in up in the
+    open when moved by the fields)."""
+    from fwwrules_widgets import AttackPanel, BoardEditor
+
+    s = _tower_table()
+    fields = AttackPanel(s, attacker="initiate", target="raider", interactive=False)
+    fields.move(model, *to)
+    dragged = AttackPanel(s, attacker="initiate", target="raider", interactive=False)
+    dragged._dragged(model, to[0] * s.unit_mm, to[1] * s.unit_mm)
+    editor = BoardEditor(s)
+    editor.move(model, to)
+    for scenario in (fields.scenario, dragged.scenario, editor.scenario):
+        assert scenario.model(model).at == to
+        assert repr(scenario.model(model).elevation) == repr(level)

@@ -13,7 +13,7 @@ import ipywidgets as widgets
 
 from fwwrules.data import Scenario
 from fwwrules.pieces import Bounds
-from fwwrules.placement import board_bounds, hand_placement, move_model, snap_step
+from fwwrules.placement import board_bounds, hand_placement, level_at, move_model, snap_step
 
 from .export import PictureExport
 from .text import ui
@@ -120,10 +120,13 @@ class MovablePanel(ControlPanel):
     def move(self, model_id: str, x: float, y: float) -> None:
         """Put a model's centre at (x, y) in scenario units and refresh (one redraw).
 
-        Unlike a drag, this places the model exactly where asked (a file may do the same);
-        the rules then judge the board as it is.
+        Unlike a drag, this places the centre exactly where asked (a file may do the same);
+        the rules then judge the board as it is. Its elevation is the placement rule's, as
+        a drag's and the editor's (:func:`fwwrules.placement.level_at`): on top of a piece
+        with a height under the centre, on the ground when it leaves one, else as it was.
         """
-        self.scenario = move_model(self.scenario, model_id, x, y)
+        level = level_at(self.scenario, model_id, (x, y))
+        self.scenario = move_model(self.scenario, model_id, x, y, level)
         if model_id == self.model.value:
             self._show_position(x, y)
         self.refresh(moved=model_id)
