@@ -7,11 +7,12 @@
 
 This module only re-exports. ``import fwwrules`` loads neither matplotlib nor ipywidgets
 (drawing lives in :mod:`fwwrules.draw`, the panels in :mod:`fwwrules_widgets`) nor pydantic
-nor yaml: the attack ruling (:func:`ruling` and the rule families it runs), the file readers
-and writers (:func:`load`, :func:`loads`, :func:`examples`, :func:`save`, :func:`dump_text`)
-and the rule families an attack ruling does not need (withdraw and slide, placement, grid
-cover, threat maps) are imported when first asked for (``bench/import_time.py`` measures the
-cost of ``import fwwrules``; the first ruling pays for its rule families).
+nor yaml: the attack ruling (:func:`ruling`, the rule families it runs, :class:`AttackRuling`
+and :class:`Reason`), the file readers and writers (:func:`load`, :func:`loads`,
+:func:`examples`, :func:`save`, :func:`dump_text`) and the rule families an attack ruling does
+not need (withdraw and slide, placement, grid cover, threat maps) are imported when first asked
+for (``bench/import_time.py`` measures the cost of ``import fwwrules``; the first ruling pays
+for its rule families).
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from .data import Scenario
 from .errors import FwwError, QueryError, ScenarioError, UnknownIdError
 from .pieces import ChargeBonus, Circle, Model, Options, Rect, Terrain, Weapon
 from .resources import example_path, examples_dir
-from .rulings import AttackRuling, Reason
 
 if TYPE_CHECKING:
     from .attack import ruling
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from .grid import grid_cover
     from .movement import slide, withdraw
     from .placement import move_model
+    from .rulings import AttackRuling, Reason
     from .saving import dump_text, save
     from .threat import ThreatMap, threat_map
 
@@ -39,6 +40,8 @@ __version__ = "0.2.0"
 
 _LAZY = {
     "ruling": "attack",
+    "AttackRuling": "rulings",
+    "Reason": "rulings",
     "compare": "compare",
     "Comparison": "compare",
     "load": "files",
@@ -53,10 +56,11 @@ _LAZY = {
     "ThreatMap": "threat",
     "threat_map": "threat",
 }
-"""Names imported on first use, by module: the attack ruling (its rule families: cover, line
-of sight, elevation, close combat, the file check and placement it runs), the file readers
-(pydantic) and writers (yaml), and the rule families an attack ruling does not need (the two
-rulesets compared, withdraw and slide, placement, Pathfinder grid cover, threat maps)."""
+"""Names imported on first use, by module: the attack ruling and its types (with the rule
+families it runs: cover, line of sight, elevation, close combat, the file check and
+placement), the file readers (pydantic) and writers (yaml), and the rule families an attack
+ruling does not need (the two rulesets compared, withdraw and slide, placement, Pathfinder grid
+cover, threat maps)."""
 
 
 def __getattr__(name: str) -> Any:

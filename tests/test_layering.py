@@ -87,6 +87,7 @@ def test_import_fwwrules_loads_no_locale_data() -> None:
 
 RULING_MODULES = (
     "fwwrules.attack",
+    "fwwrules.rulings",
     "fwwrules.checks",
     "fwwrules.close_combat",
     "fwwrules.cover",
@@ -97,8 +98,9 @@ RULING_MODULES = (
     "fwwrules.placement",
     "fwwrules.shot",
 )
-"""The attack ruling and the rule families it runs (cover, line of sight, elevation, close
-combat, the file check and placement): loaded by the first ``fwwrules.ruling``."""
+"""The attack ruling, its types and the rule families it runs (cover, line of sight,
+elevation, close combat, the file check and placement): loaded by the first
+``fwwrules.ruling`` (or ``fwwrules.AttackRuling``, ``fwwrules.Reason``)."""
 
 
 def _loaded_of(statement: str, modules: tuple[str, ...]) -> list[str]:
@@ -108,16 +110,22 @@ def _loaded_of(statement: str, modules: tuple[str, ...]) -> list[str]:
 
 
 def test_import_fwwrules_loads_the_ruling_on_first_use() -> None:
-    """``import fwwrules`` loads none of the ruling's modules (bench/import_time.py); asking
-    for ``fwwrules.ruling`` (attribute or ``from fwwrules import ruling``) loads them all and
-    gives the one function of ``fwwrules.attack``; ``dir(fwwrules)`` lists it before."""
+    """``import fwwrules`` (and building a scenario) loads none of the ruling's modules
+    (bench/import_time.py); asking for ``fwwrules.ruling`` (attribute or ``from fwwrules import
+    ruling``) loads them all and gives the one function of ``fwwrules.attack``; the ruling's
+    types are ``fwwrules.rulings``' classes; ``dir(fwwrules)`` lists them before."""
     assert _loaded_of("import fwwrules", RULING_MODULES) == []
-    assert _loaded_of("import fwwrules; fwwrules.Scenario, fwwrules.Reason", RULING_MODULES) == []
+    assert _loaded_of("import fwwrules; fwwrules.Scenario, fwwrules.Model", RULING_MODULES) == []
     listed = "import fwwrules; print('ruling' in dir(fwwrules), 'load' in dir(fwwrules))"
     assert _loaded_of(listed, RULING_MODULES) == ["True", "True"]
     assert _loaded_of("from fwwrules import ruling", RULING_MODULES) == list(RULING_MODULES)
     same = "import fwwrules, fwwrules.attack as a; print(fwwrules.ruling is a.ruling)"
     assert printed(same) == ["True"]
+    types = "from fwwrules import AttackRuling, Reason; import fwwrules.rulings as r"
+    assert printed(f"{types}; print(AttackRuling is r.AttackRuling, Reason is r.Reason)") == [
+        "True",
+        "True",
+    ]
 
 
 def test_import_fwwrules_defers_what_only_texts_and_margins_need() -> None:
