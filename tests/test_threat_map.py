@@ -461,3 +461,33 @@ def test_threat_texts_write_minus_with_the_one_minus_sign() -> None:
     for key, entry in texts.items():
         for lang, text in entry.items():
             assert not re.search(r"(^|[\s(])-\d", text), (key, lang, text)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_threat_map_json_cells_are_the_maps_cells(seed: int) -> None:
+    """``to_dict()`` writes the cells straight from the layers (issue 31: the JSON of a 35,000
+    position map took longer than the map); each is what :meth:`ThreatMap.cell` answers, and
+    the whole equals the document's JSON."""
+    scn = random_board(seed)
+    tm = threat_map(scn, "blue", step=40.0)
+    data = tm.to_dict()
+    assert data == tm.document().to_json()
+    placeable = np.flatnonzero(tm.placeable).tolist()
+    assert len(data["cells"]) == len(placeable) > 0
+    assert len(placeable) < len(tm.positions)  # unplaceable positions are left out
+    for row, i in zip(data["cells"], placeable, strict=True):
+        want = []
+        for k in range(len(tm.shooters)):
+            c = tm.cell(i, k)
+            assert c is not None
+            want.append(
+                {
+                    "allowed": c.allowed,
+                    "modifier": c.modifier,
+                    "reason": c.reason,
+                    "weapon": c.weapon,
+                }
+            )
+        assert row == want
+    kinds = {(c["allowed"], c["reason"] is None) for row in data["cells"] for c in row}
+    assert kinds == {(True, True), (False, False)}  # both sorts of cell are compared

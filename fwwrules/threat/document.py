@@ -45,6 +45,12 @@ class CellDoc:
     weapon: str = field(metadata=_about("the weapon of the reported ruling", required=False))
 
 
+CellFields = tuple[bool, int | None, str | None, str]
+"""A :class:`CellDoc`'s fields as a tuple, in :data:`CELL_FIELDS` order."""
+CELL_FIELDS = tuple(f.name for f in dataclasses.fields(CellDoc))
+"""The names of a :class:`CellDoc`'s fields, in order (a cell's keys in the JSON)."""
+
+
 @dataclass(frozen=True, slots=True)
 class GridDoc:
     """The grid the positions come from."""

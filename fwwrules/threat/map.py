@@ -37,7 +37,7 @@ from ..pieces import IMPROVISED, Rules
 from ..rulesets import ruleset_name
 from .compute import Computed, Query, affected, compute, with_model
 from .cost import Load, TooCostly, load_of, too_costly
-from .document import CellDoc, GridDoc, ThreatDocument
+from .document import CELL_FIELDS, CellDoc, CellFields, GridDoc, ThreatDocument
 from .positions import DEFAULT_BASE_MM, faction_of, fresh_id, grid, sides_of
 from .shooter import NO_REASON, Layers
 
@@ -250,17 +250,36 @@ class ThreatMap:
         )
         return Computed(self.placeable, self.elevation, layers, self.clauses)
 
+    def _cell_rows(self, idx: NDArray[np.intp]) -> list[list[CellFields]]:
+        """The fields of :class:`CellDoc` (allowed, modifier, reason, weapon) of every cell at
+        the positions ``idx``, one row per position in :attr:`shooters` order: what
+        :meth:`cell` answers for each, read column by column (one shooter at a time) instead
+        of cell by cell."""
+        columns = []
+        for k, sid in enumerate(self.shooters):
+            ids = [w.id for w in self.scenario.weapons_of(self.scenario.model(sid))]
+            allowed = self.allowed[idx, k].tolist()
+            modifier = self.modifier[idx, k].tolist()
+            reason = [
+                None if code == NO_REASON else self.clauses[code]
+                for code in self.reason[idx, k].tolist()
+            ]
+            weapon = [ids[w] for w in self.weapon[idx, k].tolist()]
+            columns.append(
+                [
+                    (a, m if a else None, r, w)
+                    for a, m, r, w in zip(allowed, modifier, reason, weapon, strict=True)
+                ]
+            )
+        return [list(row) for row in zip(*columns, strict=True)] if columns else [[] for _ in idx]
+
     def document(self) -> ThreatDocument:
         """The ``fwwrules/threat@1`` document (placeable positions only)."""
         idx = np.flatnonzero(self.placeable)
-        cells = []
-        for i in idx.tolist():
-            row = []
-            for k in range(len(self.shooters)):
-                c = self.cell(i, k)
-                assert c is not None
-                row.append(CellDoc(c.allowed, c.modifier, c.reason, c.weapon))
-            cells.append(row)
+        cells = [[CellDoc(*f) for f in row] for row in self._cell_rows(idx)]
+        return self._document(idx, cells)
+
+    def _document(self, idx: NDArray[np.intp], cells: list[list[CellDoc]]) -> ThreatDocument:
         return ThreatDocument(
             format="fwwrules/threat@1",
             side=self.side,
@@ -278,8 +297,16 @@ class ThreatMap:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """The ``fwwrules/threat@1`` JSON (placeable positions only)."""
-        return self.document().to_json()
+        """The ``fwwrules/threat@1`` JSON (placeable positions only): ``document().to_json()``,
+        with the cells written straight from the layers (a map holds up to
+        :data:`~fwwrules.constants.MAX_THREAT_POSITIONS` positions times its shooters)."""
+        idx = np.flatnonzero(self.placeable)
+        out = self._document(idx, []).to_json()
+        names = CELL_FIELDS
+        out["cells"] = [
+            [dict(zip(names, f, strict=True)) for f in row] for row in self._cell_rows(idx)
+        ]
+        return out
 
     @property
     def stats(self) -> dict[str, int]:
