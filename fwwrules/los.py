@@ -173,8 +173,9 @@ def _huge(shot: Shot, box: shapely.Geometry) -> list[Blocking]:
     (px, py), (qx, qy) = shot.loc
     reach = max(shot.a.r, shot.b.r if shot.b is not None else _polygon_reach(shot))
     out: list[Blocking] = []
+    ends = (shot.attacker_id, shot.target_id)
     for mid, mg in board.models.items():
-        if mid in (shot.attacker_id, shot.target_id) or mg.size != "huge":
+        if mid in ends or mg.size != "huge":
             continue
         near = point_segment_distance((mg.disc.x, mg.disc.y), (px, py), (qx, qy))
         if huge_blocks(smaller, 2 * mg.disc.r) and near < mg.disc.r + reach:
@@ -297,9 +298,10 @@ def shot_line_of_sight(shot: Shot) -> LosResult:
     board = shot.scenario.board
     p, q = shot.loc
     x0, x1, y0, y1 = min(p[0], q[0]), max(p[0], q[0]), min(p[1], q[1]), max(p[1], q[1])
+    ends = (shot.attacker_id, shot.target_id)
     for mid, mg in board.models.items():
         # ranged.los.models: Normal and Large models on the way are no obstacle.
-        if mid in (shot.attacker_id, shot.target_id) or mg.size == "huge":
+        if mid in ends or mg.size == "huge":
             continue
         d = mg.disc
         if d.x + d.r < x0 or d.x - d.r > x1 or d.y + d.r < y0 or d.y - d.r > y1:
