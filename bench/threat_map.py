@@ -91,10 +91,15 @@ def main() -> None:
         f"ratio reference / map = {full / wall:.0f}x; disagreements: {bad}"
     )
 
-    # drag one shooter by an inch and update the map (ThreatMap.update), then recompute it
+    # drag one shooter an inch east (by hand: stopped at a piece's edge, as a drag stops) and
+    # update the map (ThreatMap.update), then recompute it
+    from fwwrules.placement import place_by_hand
+
     mover = tm.shooters[0]
     m = scn.model(mover)
-    moved = dataclasses.replace(m, at=(m.at[0] + 25.4, m.at[1]))
+    moved = dataclasses.replace(
+        m, at=place_by_hand(scn, mover, (m.at[0] + 25.4, m.at[1]), snapped=False)
+    )
     scn2 = dataclasses.replace(scn, models=tuple(moved if x.id == mover else x for x in scn.models))
     t0, c0 = time.perf_counter(), time.process_time()
     updated = tm.update(scn2, mover)
@@ -105,7 +110,8 @@ def main() -> None:
         for k in ("allowed", "modifier", "covered", "weapon")
     ) and np.array_equal(updated.placeable, fresh.placeable)
     print(
-        f"after dragging {mover} by 1 in: {wall * 1000:.0f} ms wall, {cpu * 1000:.0f} ms CPU "
+        f"after dragging {mover} by {moved.at[0] - m.at[0]:.1f} mm: {wall * 1000:.0f} ms wall, "
+        f"{cpu * 1000:.0f} ms CPU "
         f"(ThreatMap.update; equal to the map recomputed: {same})"
     )
 
