@@ -141,15 +141,11 @@ class AttackPanel(MovablePanel):
         picks = [self.attacker, self.target, self.weapon, self.band, self.rules, self.lang]
         controls = wrap_row([*picks, self.side.toggle, self.compare.toggle])
         moves = wrap_row([self.model, self.x, self.y, self.snap, self.hint])
+        explained = [self.side.html, self.compare.html]  # below the board, when ticked
+        board = below_board(self.view.widget, self.view.size_px[0], explained)
+        side = [self.how_close.html, self.html, moves, self.export_control.widget]
         self.widget = widgets.VBox(
-            [
-                controls,
-                board_and_side(
-                    below_board(self.view.widget, [self.side.html, self.compare.html]),
-                    [self.how_close.html, self.html, moves, self.export_control.widget],
-                ),
-            ],
-            layout=widgets.Layout(width="100%"),
+            [controls, board_and_side(board, side)], layout=widgets.Layout(width="100%")
         )
         self.view.redraw()
 

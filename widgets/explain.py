@@ -38,6 +38,12 @@ before the drag until the drop draws the new one (a side view takes most of a se
 out, too long for every motion of a drag)."""
 
 
+def _below_layout() -> widgets.Layout:
+    """An explanation's box below the board: hidden until ticked, as wide as the board and no
+    wider (no margin: a wider box would push the ruling column off the board's row)."""
+    return widgets.Layout(display="none", width="100%", max_width="100%", margin="0")
+
+
 def _box() -> widgets.Checkbox:
     """A toggle of the panel (labelled by the panel's ``_relabel``)."""
     return widgets.Checkbox(value=False, indent=False, layout=widgets.Layout(width="auto"))
@@ -58,7 +64,7 @@ class SideView:
         self.view = view
         self.style = style
         self.toggle = _box()
-        self.html = widgets.HTML(layout=widgets.Layout(display="none", max_width="100%"))
+        self.html = widgets.HTML(layout=_below_layout())
         self.artists: SideArtists | None = None
         self._picture = ""
         """The ``<img>`` of the side view drawn last (dimmed by :meth:`stale`)."""
@@ -123,10 +129,7 @@ class CompareView:
     def __init__(self, view: BoardView) -> None:
         self.view = view
         self.toggle = _box()
-        width = f"{view.size_px[0]}px"
-        self.html = widgets.HTML(
-            layout=widgets.Layout(display="none", width=width, max_width="100%")
-        )
+        self.html = widgets.HTML(layout=_below_layout())
         self.comparisons: tuple[Comparison, ...] = ()
 
     @property

@@ -155,7 +155,7 @@ class MeleePanel(MovablePanel):
             [
                 rows,
                 board_and_side(
-                    below_board(self.view.widget, [self.compare.html]),
+                    below_board(self.view.widget, self.view.size_px[0], [self.compare.html]),
                     [
                         self.engaged_html,
                         self.how_close.html,
