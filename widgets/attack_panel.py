@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import math
+from dataclasses import replace
 from typing import Any
 
 import ipywidgets as widgets
@@ -13,14 +14,16 @@ import ipywidgets as widgets
 import fwwrules
 from fwwrules.data import Scenario
 from fwwrules.draw import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board, update_board
+from fwwrules.draw.side import DEFAULT_SIDE_STYLE
 from fwwrules.errors import FwwError
 from fwwrules.pieces import RULESET_NAMES
 from fwwrules.placement import move_model
 from fwwrules.rulings import AttackRuling
 
 from . import arguments as args
+from .explain import SideView
 from .how_close import HowClose
-from .layout import board_and_side, fit_control, wrap_row
+from .layout import below_board, board_and_side, fit_control, wrap_row
 from .panel import MovablePanel
 from .text import snap_label, ui
 from .view import BoardView, static_bundle
@@ -108,6 +111,8 @@ class AttackPanel(MovablePanel):
         self.view = BoardView(style, interactive=interactive)
         self.how_close = HowClose(self.view, scenario)
         """The live "how close" line (how far a model must move before the ruling changes)."""
+        self.side = SideView(self.view, replace(DEFAULT_SIDE_STYLE, board=style))
+        """The shot's side view below the board (``side.toggle`` shows it)."""
         self._make_move_controls(target)
         self._compute()
         self.artists: BoardArtists = draw_board(
@@ -126,15 +131,15 @@ class AttackPanel(MovablePanel):
         self.attacker.observe(self._attacker_changed, "value")
         for control in (self.target, self.weapon, self.band, self.rules, self.lang):
             control.observe(self._changed, "value")
-        controls = wrap_row(
-            [self.attacker, self.target, self.weapon, self.band, self.rules, self.lang]
-        )
+        self.side.toggle.observe(self._toggled, "value")
+        picks = [self.attacker, self.target, self.weapon, self.band, self.rules, self.lang]
+        controls = wrap_row([*picks, self.side.toggle])
         moves = wrap_row([self.model, self.x, self.y, self.snap, self.hint])
         self.widget = widgets.VBox(
             [
                 controls,
                 board_and_side(
-                    self.view.widget,
+                    below_board(self.view.widget, [self.side.html]),
                     [self.how_close.html, self.html, moves, self.export_control.widget],
                 ),
             ],
@@ -145,9 +150,8 @@ class AttackPanel(MovablePanel):
     # --- display ---------------------------------------------------------------------------
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """The widget, plus the board as PNG and the ruling as HTML for static views."""
-        return static_bundle(
-            self.widget, self.view.figure, self.view.said(self.html), self.lang.value
-        )
+        said = self.view.said(self.html) + self.side.picture_html()
+        return static_bundle(self.widget, self.view.figure, said, self.lang.value)
 
     # --- the one place that asks the rules ----------------------------------------------------
     def _compute(self) -> None:
@@ -182,6 +186,10 @@ class AttackPanel(MovablePanel):
             query = (self.attacker.value, self.target.value, self.weapon.value, self.rules.value)
             self.how_close.ask(self.scenario, (*query, band), lang)
 
+    def _explain(self) -> None:
+        """The side view of the ruling now shown (hidden while its toggle is off)."""
+        self.side.show(self.scenario, self.ruling, self.lang.value)
+
     def _update_artists(self, *, place_labels: bool = True) -> None:
         update_board(
             self.artists,
@@ -198,6 +206,7 @@ class AttackPanel(MovablePanel):
         self._compute()
         self._update_artists()
         self._show_text()
+        self._explain()
         self.view.redraw(moved)
 
     # --- control callbacks ------------------------------------------------------------------
@@ -228,6 +237,7 @@ class AttackPanel(MovablePanel):
         self._show_names((self.attacker, self.target, self.weapon, self.model), names)
         self.hint.value = self._move_hint(lang)
         self.view.relabel(lang)
+        self.side.relabel(lang)
         for control in (self.attacker, self.target, self.weapon, self.band, self.rules):
             fit_control(control)
         for control in (self.lang, self.model, self.x, self.y):
@@ -236,8 +246,18 @@ class AttackPanel(MovablePanel):
     def _settle(self) -> None:
         self._update_artists(place_labels=True)
         self._show_text()  # with the knife-edge sentence the drag steps left out
+        self._explain()  # the side view of where the drag ended
 
     def _drag_update(self) -> None:
         self._compute()
         self._update_artists(place_labels=False)  # placed once, on the drop
         self._show_text(close_call=False)
+        self.side.stale()  # drawn again on the drop
+
+    def _toggled(self, change: dict[str, Any]) -> None:
+        """The side view's toggle: draw it (or hide it) for the ruling shown."""
+        if self._hold:
+            return
+        with self._locked():
+            self._explain()
+            self.view.publish_texts()

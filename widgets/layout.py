@@ -55,3 +55,12 @@ def board_and_side(board: widgets.Widget, side: Sequence[widgets.Widget]) -> wid
         [board, column],
         layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"),
     )
+
+
+def below_board(board: widgets.Widget, below: Sequence[widgets.Widget]) -> widgets.VBox:
+    """The board with ``below`` under it (a panel's side view), as wide as the board and
+    never wider than the output area (pictures in ``below`` shrink to fit)."""
+    return widgets.VBox(
+        [board, *below],
+        layout=widgets.Layout(flex="0 1 auto", max_width="100%", align_items="flex-start"),
+    )
