@@ -11,7 +11,7 @@ Every ruling is frozen data with three views:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
@@ -81,6 +81,10 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+MARKED_STYLE = "background:#fff3bf"
+"""How a reason is highlighted in HTML when it cites a clause where two rulesets differ."""
+
+
 class Explained:
     """Mixin: ``explain`` and ``_repr_html_`` from ``headline()`` and ``reasons``.
 
@@ -109,13 +113,17 @@ class Explained:
     def _repr_html_(self) -> str:
         return self.html("en")
 
-    def html(self, lang: str = "en") -> str:
+    def html(self, lang: str = "en", *, marked: Collection[str] = ()) -> str:
+        """The headline and the reasons, each with its clause id; the reasons citing a clause
+        of ``marked`` are highlighted (class ``fwwrules-differs``: where two rulesets differ)."""
         from html import escape  # only a notebook or a page shows HTML
 
         check_lang(lang)
         names = self.display_names()
+        opening = {False: "<li>", True: f'<li class="fwwrules-differs" style="{MARKED_STYLE}">'}
         items = "".join(
-            f"<li><code>{escape(r.clause)}</code> {escape(r.text(lang, names))}</li>"
+            f"{opening[r.clause in marked]}<code>{escape(r.clause)}</code> "
+            f"{escape(r.text(lang, names))}</li>"
             for r in self.reasons
         )
         return (
@@ -626,12 +634,15 @@ class AttackRuling(Explained):
         head, _, rest = text.partition("\n")
         return "\n".join([head, *(f"  {x}" for x in lines), *([rest] if rest else [])])
 
-    def html(self, lang: str = "en", *, close_call: bool = True) -> str:
+    def html(
+        self, lang: str = "en", *, close_call: bool = True, marked: Collection[str] = ()
+    ) -> str:
         """As :meth:`explain`, in HTML; without ``close_call`` the knife-edge sentence is left
-        out (nothing of the margins is computed: a panel's drag step)."""
+        out (nothing of the margins is computed: a panel's drag step); ``marked`` as in
+        :meth:`Explained.html`."""
         from html import escape
 
-        text = Explained.html(self, lang)
+        text = Explained.html(self, lang, marked=marked)
         close = self.close_call(lang) if close_call else None
         lines = [*self.summary(lang), *filter(None, [close])]
         if not lines:

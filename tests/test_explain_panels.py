@@ -112,3 +112,106 @@ def test_side_view_toggle_off_hides_it_and_draws_nothing() -> None:
     panel.move("knight", 150.0, 320.0)  # type: ignore[attr-defined]
     assert side.artists is None and side.html.value == ""
     assert "fwwrules-side-view" not in panel._repr_mimebundle_()["text/html"]  # type: ignore[attr-defined]
+
+
+# --- core rules and Vault-Tec Simulator side by side ------------------------------------------
+
+
+def _clauses(panel: object) -> list[list[str]]:
+    return [[d.clause for d in c.differences] for c in panel.compare.comparisons]  # type: ignore[attr-defined]
+
+
+def _check_compare_is_the_rulings(panel: object, attacker: str, target: str) -> None:
+    """The comparison shown asks the rules about the board as the panel has it now."""
+    s = panel.scenario  # type: ignore[attr-defined]
+    c = panel.compare.comparisons[0]  # type: ignore[attr-defined]
+    for rules, shown in (("core", c.core), ("vts", c.vts)):
+        r = fwwrules.ruling(s, attacker, target, rules=rules)
+        assert (shown.rules, shown.allowed, shown.skill, shown.armor) == (
+            rules, r.allowed, r.skill, r.armor
+        )  # fmt: skip
+        assert shown.range.distance == pytest.approx(r.range.distance)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_attack_panel_compare_cover_armor_plus_one_or_an_armor_boost(lang: str) -> None:
+    """cover-example-1: the Super Mutant Brute shoots the Knight in cover: armor +1 (core)
+    or an Armor Boost (vts), the difference highlighted with its clause id."""
+    from fwwrules_widgets import AttackPanel
+
+    s = fwwrules.load(fwwrules.example_path("cover-example-1"))
+    panel = AttackPanel(s, attacker="brute", target="knight", lang=lang, interactive=False)
+    box = panel.compare
+    assert (
+        box.toggle.description == {"en": "Compare rulesets", "de": "Regelwerke vergleichen"}[lang]
+    )
+    assert box.html.layout.display == "none" and box.comparisons == ()
+    box.toggle.value = True
+    assert _clauses(panel) == [["cover.armor"]]
+    shown = box.html.value
+    assert box.html.layout.display != "none"
+    assert "<code>cover.armor</code>" in shown
+    assert '<li class="fwwrules-differs"' in shown and "background:#fff3bf" in shown
+    heads = {"en": ("Core rules", "Vault-Tec Simulator"), "de": ("Grundregeln", "Vault-Tec")}
+    assert all(h in shown for h in heads[lang])
+    assert {"en": "Armor Boost", "de": "„Armor Boost“"}[lang] in shown
+    _check_compare_is_the_rulings(panel, "brute", "knight")
+    assert "fwwrules-compare" in panel._repr_mimebundle_()["text/html"]
+    box.toggle.value = False
+    assert box.html.layout.display == "none" and box.html.value == "" and box.comparisons == ()
+
+
+def test_attack_panel_compare_follows_a_real_drag() -> None:
+    from fwwrules_widgets import AttackPanel
+
+    s = fwwrules.load(fwwrules.example_path("cover-example-1"))
+    panel = AttackPanel(s, attacker="brute", target="knight", interactive=False)
+    panel.compare.toggle.value = True
+    before = panel.compare.comparisons[0].core.range.distance
+    x, y = s.model("brute").at
+    _mouse(panel, "button_press_event", x, y)
+    assert panel.view.dragging == "brute"
+    for k in range(1, 4):
+        _mouse(panel, "motion_notify_event", x - 20.0 * k, y + 5.0 * k)
+        _check_compare_is_the_rulings(panel, "brute", "knight")  # with every drag step
+    _mouse(panel, "button_release_event", x - 60.0, y + 15.0)
+    assert panel.compare.comparisons[0].core.range.distance != pytest.approx(before)
+    _check_compare_is_the_rulings(panel, "brute", "knight")
+
+
+def test_melee_panel_compare_shoot_into_and_slide() -> None:
+    """melee-shoot-into-3: +2 and the Armor die's numbers (core) against −2 (vts); then a
+    slide (melee-behemoth-slide) the core rules allow and the Vault-Tec Simulator does not."""
+    from fwwrules_widgets import MeleePanel
+
+    panel = MeleePanel(
+        fwwrules.load(fwwrules.example_path("melee-shoot-into-3")), interactive=False
+    )
+    box = panel.compare
+    box.toggle.value = True
+    assert box.comparisons == () and "Choose a shooter" in box.html.value
+    panel.shooter.value = "minuteman"
+    panel.target.value = "raider"
+    assert _clauses(panel) == [["melee.shoot-into"]]
+    assert "<code>melee.shoot-into</code>" in box.html.value
+    _check_compare_is_the_rulings(panel, "minuteman", "raider")
+    # the shooter dragged: the comparison follows every step
+    x, y = panel.scenario.model("minuteman").at
+    _mouse(panel, "button_press_event", x, y)
+    for k in range(1, 4):
+        _mouse(panel, "motion_notify_event", x, y + 15.0 * k)
+        _check_compare_is_the_rulings(panel, "minuteman", "raider")
+    _mouse(panel, "button_release_event", x, y + 45.0)
+    assert panel.scenario.model("minuteman").at != (x, y)
+    _check_compare_is_the_rulings(panel, "minuteman", "raider")
+
+    panel = MeleePanel(fwwrules.load(fwwrules.example_path("melee-behemoth-slide")), lang="de",
+                       interactive=False)  # fmt: skip
+    panel.compare.toggle.value = True
+    assert "Einen Schützen oder ein Modell" in panel.compare.html.value
+    panel.slider.value = "behemoth"
+    (c,) = panel.compare.comparisons
+    assert (c.core.rules, c.core.legal, c.vts.legal) == ("core", True, False)
+    assert c.core.to == panel.to and _clauses(panel) == [["melee.slide"]]
+    assert "<code>melee.slide</code>" in panel.compare.html.value
+    assert "Slide" in panel.compare.html.value

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import html
 import math
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 import ipywidgets as widgets
 
 import fwwrules
+from fwwrules.compare import Comparison
+from fwwrules.compare import compare as compare_rulesets
 from fwwrules.data import Scenario
 from fwwrules.draw import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board, update_board
 from fwwrules.draw.side import DEFAULT_SIDE_STYLE
@@ -21,7 +24,7 @@ from fwwrules.placement import move_model
 from fwwrules.rulings import AttackRuling
 
 from . import arguments as args
-from .explain import SideView
+from .explain import CompareView, SideView
 from .how_close import HowClose
 from .layout import below_board, board_and_side, fit_control, wrap_row
 from .panel import MovablePanel
@@ -113,6 +116,8 @@ class AttackPanel(MovablePanel):
         """The live "how close" line (how far a model must move before the ruling changes)."""
         self.side = SideView(self.view, replace(DEFAULT_SIDE_STYLE, board=style))
         """The shot's side view below the board (``side.toggle`` shows it)."""
+        self.compare = CompareView(self.view)
+        """The attack under both rulesets, below the board (``compare.toggle`` shows it)."""
         self._make_move_controls(target)
         self._compute()
         self.artists: BoardArtists = draw_board(
@@ -132,14 +137,15 @@ class AttackPanel(MovablePanel):
         for control in (self.target, self.weapon, self.band, self.rules, self.lang):
             control.observe(self._changed, "value")
         self.side.toggle.observe(self._toggled, "value")
+        self.compare.toggle.observe(self._toggled, "value")
         picks = [self.attacker, self.target, self.weapon, self.band, self.rules, self.lang]
-        controls = wrap_row([*picks, self.side.toggle])
+        controls = wrap_row([*picks, self.side.toggle, self.compare.toggle])
         moves = wrap_row([self.model, self.x, self.y, self.snap, self.hint])
         self.widget = widgets.VBox(
             [
                 controls,
                 board_and_side(
-                    below_board(self.view.widget, [self.side.html]),
+                    below_board(self.view.widget, [self.side.html, self.compare.html]),
                     [self.how_close.html, self.html, moves, self.export_control.widget],
                 ),
             ],
@@ -150,7 +156,7 @@ class AttackPanel(MovablePanel):
     # --- display ---------------------------------------------------------------------------
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """The widget, plus the board as PNG and the ruling as HTML for static views."""
-        said = self.view.said(self.html) + self.side.picture_html()
+        said = self.view.said(self.html) + self.side.picture_html() + self.compare.shown_html()
         return static_bundle(self.widget, self.view.figure, said, self.lang.value)
 
     # --- the one place that asks the rules ----------------------------------------------------
@@ -187,8 +193,16 @@ class AttackPanel(MovablePanel):
             self.how_close.ask(self.scenario, (*query, band), lang)
 
     def _explain(self) -> None:
-        """The side view of the ruling now shown (hidden while its toggle is off)."""
+        """The side view of the ruling now shown and the comparison of the rulesets (each
+        hidden while its toggle is off)."""
         self.side.show(self.scenario, self.ruling, self.lang.value)
+        self.compare.show(self._questions(), self.lang.value)
+
+    def _questions(self) -> list[Callable[[], Comparison]]:
+        """The panel's attack, to be asked under both rulesets (:mod:`fwwrules.compare`)."""
+        band = None if self.band.value == AUTO else self.band.value
+        s, a, t, w = self.scenario, self.attacker.value, self.target.value, self.weapon.value
+        return [lambda: compare_rulesets(s, a, t, weapon=w, band=band)]
 
     def _update_artists(self, *, place_labels: bool = True) -> None:
         update_board(
@@ -238,6 +252,7 @@ class AttackPanel(MovablePanel):
         self.hint.value = self._move_hint(lang)
         self.view.relabel(lang)
         self.side.relabel(lang)
+        self.compare.relabel(lang)
         for control in (self.attacker, self.target, self.weapon, self.band, self.rules):
             fit_control(control)
         for control in (self.lang, self.model, self.x, self.y):
@@ -253,9 +268,11 @@ class AttackPanel(MovablePanel):
         self._update_artists(place_labels=False)  # placed once, on the drop
         self._show_text(close_call=False)
         self.side.stale()  # drawn again on the drop
+        self.compare.show(self._questions(), self.lang.value)  # two rulings: every step
 
     def _toggled(self, change: dict[str, Any]) -> None:
-        """The side view's toggle: draw it (or hide it) for the ruling shown."""
+        """The side view's or the comparison's toggle: show (or hide) it for the ruling
+        shown."""
         if self._hold:
             return
         with self._locked():

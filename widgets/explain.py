@@ -1,5 +1,6 @@
 """Explanations a panel shows below its board when the reader ticks them: the shot's side view
-(a section along the Line of Cover, drawn by :mod:`fwwrules.draw.side`).
+(a section along the Line of Cover, drawn by :mod:`fwwrules.draw.side`) and the core rules
+beside the Vault-Tec Simulator (:mod:`fwwrules.compare`).
 
 Each is a checkbox (labelled in the panel's language) and an HTML box below the board. The
 panel hands it the ruling it already has; nothing here asks the rules anything. The words and
@@ -11,11 +12,14 @@ from __future__ import annotations
 
 import base64
 import html
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
+from fwwrules.compare import Comparison
 from fwwrules.draw.side import DEFAULT_SIDE_STYLE, SideArtists, SideStyle, side_view_figure
+from fwwrules.errors import FwwError
 
 from .text import ui
 from .view import png_bytes
@@ -26,7 +30,7 @@ if TYPE_CHECKING:
 
     from .view import BoardView
 
-__all__ = ["STALE_OPACITY", "SideView"]
+__all__ = ["STALE_OPACITY", "CompareView", "SideView"]
 
 STALE_OPACITY = 0.45
 """How opaque the side view is drawn while a model is dragged: it shows the shot as it was
@@ -101,4 +105,59 @@ class SideView:
 
     def picture_html(self) -> str:
         """The side view for a static view of the panel (empty while off)."""
+        return str(self.view.said(self.html)) if self.on else ""
+
+
+class CompareView:
+    """The panel's question under the core rules and the Vault-Tec Simulator, side by side
+    below its board (``toggle``: a checkbox; ``html``: both rulings with the differences
+    highlighted, each with its clause id). ``comparisons`` are the
+    :class:`~fwwrules.compare.Comparison` objects shown (empty while off).
+
+    Off, the box is hidden and nothing is asked. On, :meth:`show` asks each question the
+    panel gives (an attack: :func:`fwwrules.compare.compare`; a slide:
+    :func:`~fwwrules.compare.compare_slide`) and shows the answers in that order; a question
+    the rules cannot answer shows why, and no question at all says what to choose.
+    """
+
+    def __init__(self, view: BoardView) -> None:
+        self.view = view
+        self.toggle = _box()
+        width = f"{view.size_px[0]}px"
+        self.html = widgets.HTML(
+            layout=widgets.Layout(display="none", width=width, max_width="100%")
+        )
+        self.comparisons: tuple[Comparison, ...] = ()
+
+    @property
+    def on(self) -> bool:
+        return bool(self.toggle.value)
+
+    def relabel(self, lang: str) -> None:
+        self.toggle.description = ui("compare", lang)
+
+    def show(self, questions: Sequence[Callable[[], Comparison]], lang: str) -> None:
+        """Ask ``questions`` and show their answers (the box hidden while off)."""
+        self.comparisons = ()
+        if not self.on:
+            self.html.layout.display = "none"
+            self.view.say(self.html, "value", "")
+            return
+        self.html.layout.display = None
+        parts, found = [], []
+        for ask in questions:
+            try:
+                answer = ask()
+            except FwwError as exc:
+                parts.append(f"<p><i>{html.escape(str(exc))}</i></p>")
+                continue
+            found.append(answer)
+            parts.append(answer.html(lang, close_call=False))
+        if not questions:
+            parts.append(f"<p><i>{html.escape(ui('compare-nothing', lang))}</i></p>")
+        self.comparisons = tuple(found)
+        self.view.say(self.html, "value", "".join(parts))
+
+    def shown_html(self) -> str:
+        """The comparison for a static view of the panel (empty while off)."""
         return str(self.view.said(self.html)) if self.on else ""
