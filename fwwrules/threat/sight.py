@@ -32,7 +32,7 @@ from ..board import Board, Disc
 from ..cache import Key
 from ..constants import BOUNDARY_TOLERANCE_MM, THREAT_SURE_MARGIN_MM
 from ..convex import Part, disc_part, parts_of
-from ..geometry import find_clear_segment, separated
+from ..geometry import find_clear_segment, prepared_for, separated
 from ..kernels import (
     Array,
     BoolArray,
@@ -518,9 +518,10 @@ def sight_layer(
         unsure &= ~cut
     if unsure.any():
         solids = _with_bounds(found)
+        prep = prepared_for(p.scenario.derived)  # the pieces' edges, as the ruling has them
         for i in np.flatnonzero(unsure).tolist():
             b = Disc(float(px[i]), float(py[i]), rt)
-            if find_clear_segment(c, b, _near(solids, c, b)) is not None:
+            if find_clear_segment(c, b, _near(solids, c, b), prepared=prep) is not None:
                 visible[i] = True
             else:
                 blocked[i] = True
