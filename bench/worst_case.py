@@ -861,7 +861,7 @@ def scaling(pythons: list[str], models: list[int], pieces: list[int], folder: Pa
                 for k in range(len(pythons)):
                     print(f"{m:>6} {n:>6} {label:>8} {k:>3}  " + "  ".join(cells[k]), flush=True)
     print(f"{over} cell(s) over the budget (*); heights: pieces 1-3 in high, models at 0/20/40 mm")
-    print(f"load at the end {_load()}")
+    print(f"r: refused (exit 2); load at the end {_load()}")
     return over
 
 
@@ -870,7 +870,7 @@ def _scaling_cell(python: str, argv: list[str], folder: Path) -> tuple[str, bool
     cpu, peak, rc = command_cost(python, argv, folder)
     killed = rc < 0 or cpu >= SCALING_CPU_CAP
     bad = killed or rc not in (0, 2) or cpu > BUDGET_S or peak > BUDGET_MB
-    text = ">cap" if killed else f"{cpu:.2f}" + ("" if rc in (0, 2) else f"!{rc}")
+    text = ">cap" if killed else f"{cpu:.2f}" + {0: "", 2: "r"}.get(rc, f"!{rc}")
     return f"{text + ('*' if bad else ''):>9} {peak:5.0f}", bad
 
 
