@@ -73,7 +73,10 @@ def test_side_view_toggle_shows_the_rulings_section(lang: str) -> None:
     assert side.artists.lang == lang
     assert "elevation.elevated" in side.artists.orange  # the lookout on the roof is Elevated
     _check_side_is_the_ruling(panel)
-    assert "fwwrules-side-view" in panel._repr_mimebundle_()["text/html"]  # type: ignore[attr-defined]
+    static = panel._repr_mimebundle_()["text/html"]  # type: ignore[attr-defined]
+    # the saved view: the side view under the board picture, before the ruling column
+    assert static.index('class="fwwrules-board"') < static.index("fwwrules-side-view")
+    assert static.index("fwwrules-side-view") < static.index('class="fwwrules-ruling"')  # type: ignore[attr-defined]
 
 
 def test_side_view_follows_a_real_drag_and_the_controls() -> None:
@@ -194,6 +197,8 @@ def test_melee_panel_compare_shoot_into_and_slide() -> None:
     panel.target.value = "raider"
     assert _clauses(panel) == [["melee.shoot-into"]]
     assert "<code>melee.shoot-into</code>" in box.html.value
+    static = panel._repr_mimebundle_()["text/html"]
+    assert static.index("fwwrules-compare") < static.index("<h4>")  # under the board picture
     _check_compare_is_the_rulings(panel, "minuteman", "raider")
     # the shooter dragged: the comparison follows every step
     x, y = panel.scenario.model("minuteman").at

@@ -151,9 +151,11 @@ class AttackPanel(MovablePanel):
 
     # --- display ---------------------------------------------------------------------------
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        """The widget, plus the board as PNG and the ruling as HTML for static views."""
-        said = self.view.said(self.html) + self.side.picture_html() + self.compare.shown_html()
-        return static_bundle(self.widget, self.view.figure, said, self.lang.value)
+        """The widget, plus the board as PNG and the ruling as HTML for static views (the
+        side view and the comparison, when ticked, below the board)."""
+        said, lang = self.view.said(self.html), self.lang.value
+        below = self.side.picture_html() + self.compare.shown_html()
+        return static_bundle(self.widget, self.view.figure, said, lang, below=below)
 
     # --- the one place that asks the rules ----------------------------------------------------
     def _compute(self) -> None:

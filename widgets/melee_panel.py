@@ -199,10 +199,9 @@ class MeleePanel(MovablePanel):
         return static_bundle(
             self.widget,
             self.view.figure,
-            self.view.said(self.engaged_html)
-            + self.view.said(self.html)
-            + self.compare.shown_html(),
+            self.view.said(self.engaged_html) + self.view.said(self.html),
             self.lang.value,
+            below=self.compare.shown_html(),
         )
 
     # --- asking the rules ---------------------------------------------------------------------
