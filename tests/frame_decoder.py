@@ -9,7 +9,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from fwwrules_widgets.board_canvas import PALETTE_SIZE, Pixels, _rgb
+from fwwrules_widgets.board_canvas import (
+    AS_KEPT,
+    KEPT_PALETTE,
+    PALETTE_SIZE,
+    RARE,
+    Pixels,
+    _rgb,
+)
 
 
 def _decode(
@@ -24,16 +31,16 @@ def _decode(
     total = sum(w * h for _, _, w, h in msg["rects"])
     if codec == "kept":
         assert kept is not None
-        nbits = -(-total // 8)
-        changed = np.unpackbits(raw[:nbits])[:total].astype(bool)
-        n = int(changed.sum())
-        restored = np.unpackbits(raw[nbits : nbits + -(-n // 8)])[:n].astype(bool)
+        n = int(msg["colors"])
+        palette = raw[: 3 * n].reshape(n, 3)
+        codes = raw[3 * n : 3 * n + total]
+        rare = raw[3 * n + total :].reshape(-1, 3)
         out = _rgb(shown, msg["rects"]).copy()
-        new = _rgb(kept, msg["rects"])[changed]
-        new[~restored] = _unpalette(
-            raw[nbits + -(-n // 8) :], int(msg["colors"]), int((~restored).sum())
-        )
-        out[changed] = new
+        held = codes == AS_KEPT
+        out[held] = _rgb(kept, msg["rects"])[held]
+        out[codes == RARE] = rare
+        coloured = codes >= KEPT_PALETTE
+        out[coloured] = palette[codes[coloured] - KEPT_PALETTE]
         return out
     if codec == "mask":
         nbits = -(-total // 8)

@@ -20,10 +20,15 @@ import pytest
 from frame_decoder import unpack
 from fwwrules_widgets import AttackPanel
 from fwwrules_widgets.board_canvas import (
+    AS_KEPT,
+    AS_SHOWN,
+    KEPT_PALETTE,
     MAX_IN_FLIGHT,
+    RARE,
     FrameSender,
     changed_rects,
     pack,
+    pack_kept,
     pack_mask,
     pack_palette,
 )
@@ -107,6 +112,47 @@ def test_pack_and_unpack_give_back_the_pixels() -> None:
     frame = {"id": 1, "base": -1, "full": True, "w": 47, "h": 33, "rects": rects}
     assert np.array_equal(unpack((1, 1), [(frame, pack(new, rects, 1))]), new)
     assert len(pack(np.zeros((200, 300, 4), np.uint8), [(0, 0, 300, 200)], 1)) < 1000
+
+
+def test_a_kept_frame_codes_every_pixel_of_its_tiles_and_gives_back_the_picture() -> None:
+    """Codec ``kept``: pixels the pieces leave are the kept picture's, pixels of a piece
+    that did not move stay as shown, new pixels get a palette colour or (past the palette's
+    253 colours) a rare one; the browser's picture is then exactly the new one."""
+    kept = picture(64, 96, seed=2)
+    old = kept.copy()
+    old[8:24, 8:40] = picture(16, 32, seed=3)  # a piece over the kept picture
+    old[40:56, 60:90] = picture(16, 30, seed=4)  # another one, which stays put
+    new = kept.copy()
+    new[40:56, 60:90] = old[40:56, 60:90]
+    new[20:40, 30:60] = picture(20, 30, seed=5)  # the first piece, moved: 600 colours
+    rects = changed_rects(old, new)
+    payload, colours = pack_kept(old, new, kept, rects, 6)
+    raw = np.frombuffer(zlib.decompress(payload), np.uint8)
+    total = sum(w * h for *_, w, h in rects)
+    codes = raw[3 * colours : 3 * colours + total]
+    assert colours == 256 - KEPT_PALETTE and (codes == RARE).sum() > 0
+    assert (codes == AS_KEPT).sum() > (codes == AS_SHOWN).sum()
+    full = {"id": 1, "base": -1, "full": True, "w": 96, "h": 64, "rects": [(0, 0, 96, 64)]}
+    keep = {"rects": [(0, 0, 96, 64)], "colors": pack_mask(old, kept, [(0, 0, 96, 64)], 6)[1]}
+    first = {**full, "id": 2, "base": 1, "full": False, "codec": "mask", "keep": keep}
+    drag = {**full, "id": 3, "base": 2, "full": False, "codec": "kept", "kept": 2, "rects": rects}
+    frames = [
+        (full, [pack(old, [(0, 0, 96, 64)], 6)]),
+        (
+            {**first, "rects": [], "colors": 0},
+            [zlib.compress(b""), pack_mask(old, kept, [(0, 0, 96, 64)], 6)[0]],
+        ),
+        ({**drag, "colors": colours}, [payload]),
+    ]
+    assert np.array_equal(unpack((1, 1), frames), new)
+    still = new.copy()
+    still[0:4, 0:4] = picture(4, 4, seed=6)  # a tile where a piece stays put beside a change
+    rects = [(0, 0, 96, 64)]
+    payload, colours = pack_kept(old, still, kept, rects, 6)
+    raw = np.frombuffer(zlib.decompress(payload), np.uint8)
+    assert (raw[3 * colours : 3 * colours + 96 * 64] == AS_SHOWN).sum() == 16 * 30
+    frames[-1] = ({**drag, "colors": colours, "rects": rects}, [payload])
+    assert np.array_equal(unpack((1, 1), frames), still)
 
 
 # --- the protocol under a transport that drops and reorders ------------------------------------

@@ -5,7 +5,7 @@
 // * On render the view says "hello" with its devicePixelRatio; until then the kernel sends
 //   no picture. It answers with a full frame at that ratio.
 // * A frame is {id, base, full, seq, w, h, rects: [[x, y, w, h], ...], codec} plus one
-//   zlib buffer with the rects' pixels (codec "rgb", "palette" or "mask", see paint). Frames are
+//   zlib buffer with the rects' pixels (codec "rgb", "palette", "mask" or "kept": paint). Frames are
 //   applied strictly in the order they arrive, each whole (all its rects or none). A frame
 //   older than the one shown is dropped; a diff frame whose base is not the frame shown is
 //   never applied: the view asks for a full frame ("refresh") instead. After painting a
@@ -77,43 +77,39 @@ function inflate(buffer) {
 // pixel (255: take the next rare colour), then the rare colours' RGB in order. Codec "mask"
 // (a diff frame, applied on exactly its base): one bit per pixel of the rects, most
 // significant first (1: changed), then the changed pixels alone as the palette codec has
-// them; an unchanged pixel keeps what the canvas shows. Codec "kept": as "mask", then one bit
-// per changed pixel (1: as in the kept picture, `kept`, an ImageData of the whole canvas),
-// then the other changed pixels as the palette codec has them.
+// them; an unchanged pixel keeps what the canvas shows. Codec "kept" (a diff frame of a
+// drag, applied on exactly its base, with the kept picture `kept`, an ImageData of the whole
+// canvas): msg.colors RGB triples, one code byte per pixel of the rects (AS_KEPT: the kept
+// picture's pixel; AS_SHOWN: as the canvas shows it; RARE: the next rare colour;
+// KEPT_PALETTE + i: colour i), then the rare colours' RGB in order.
+const AS_KEPT = 0;
+const AS_SHOWN = 1;
+const RARE = 2;
+const KEPT_PALETTE = 3;
+
 function paint(ctx, msg, bytes, kept) {
+  if (msg.codec === "kept") return paintKept(ctx, msg, bytes, kept);
   const codec = msg.codec || "rgb";
-  const masked = codec === "mask" || codec === "kept";
+  const masked = codec === "mask";
   let total = 0;
   for (const r of msg.rects) total += r[2] * r[3];
-  const bits = masked ? Math.ceil(total / 8) : 0;
+  const head = masked ? Math.ceil(total / 8) : 0;
   let changed = total;
   if (masked) {
     changed = 0;
     for (let k = 0; k < total; k++) if (bytes[k >> 3] & (128 >> (k & 7))) changed++;
   }
-  const keptBits = codec === "kept" ? bits : -1; // where the second bit plane starts
-  const head = codec === "kept" ? bits + Math.ceil(changed / 8) : bits;
-  let restored = 0;
-  if (codec === "kept") {
-    for (let j = 0; j < changed; j++) if (bytes[keptBits + (j >> 3)] & (128 >> (j & 7))) restored++;
-  }
   const colors = codec === "rgb" ? 0 : head + msg.colors * 3;
   let at = colors;
-  let rare = colors + changed - restored;
+  let rare = colors + changed;
   let k = 0;
-  let j = 0;
   for (const [x, y, w, h] of msg.rects) {
     const image = masked ? ctx.getImageData(x, y, w, h) : ctx.createImageData(w, h);
     const out = image.data;
     for (let i = 0; i < out.length; i += 4, k++) {
       if (masked && !(bytes[k >> 3] & (128 >> (k & 7)))) continue;
-      let src = bytes;
       let from;
-      if (codec === "kept" && bytes[keptBits + (j >> 3)] & (128 >> (j & 7))) {
-        const p = i >> 2;
-        src = kept.data;
-        from = ((y + Math.floor(p / w)) * kept.width + x + (p % w)) * 4;
-      } else if (codec === "rgb") {
+      if (codec === "rgb") {
         from = at;
         at += 3;
       } else {
@@ -125,15 +121,46 @@ function paint(ctx, msg, bytes, kept) {
           from = head + c * 3;
         }
       }
-      j++;
-      out[i] = src[from];
-      out[i + 1] = src[from + 1];
-      out[i + 2] = src[from + 2];
+      out[i] = bytes[from];
+      out[i + 1] = bytes[from + 1];
+      out[i + 2] = bytes[from + 2];
       out[i + 3] = 255;
     }
     ctx.putImageData(image, x, y);
   }
   return codec === "rgb" ? at : rare;
+}
+
+function paintKept(ctx, msg, bytes, kept) {
+  let at = msg.colors * 3;
+  let rare = at;
+  for (const r of msg.rects) rare += r[2] * r[3];
+  const held = kept.data;
+  for (const [x, y, w, h] of msg.rects) {
+    const image = ctx.getImageData(x, y, w, h);
+    const out = image.data;
+    for (let row = 0, i = 0; row < h; row++) {
+      let from = ((y + row) * kept.width + x) * 4;
+      for (let col = 0; col < w; col++, i += 4, from += 4) {
+        const c = bytes[at++];
+        if (c === AS_SHOWN) continue;
+        if (c === AS_KEPT) {
+          out[i] = held[from];
+          out[i + 1] = held[from + 1];
+          out[i + 2] = held[from + 2];
+        } else {
+          const src = c === RARE ? rare : (c - KEPT_PALETTE) * 3;
+          if (c === RARE) rare += 3;
+          out[i] = bytes[src];
+          out[i + 1] = bytes[src + 1];
+          out[i + 2] = bytes[src + 2];
+        }
+        out[i + 3] = 255;
+      }
+    }
+    ctx.putImageData(image, x, y);
+  }
+  return rare;
 }
 
 function render({ model, el }) {
