@@ -8,7 +8,7 @@ import html
 import math
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
@@ -30,6 +30,9 @@ from .layout import below_board, board_and_side, fit_control, wrap_row
 from .panel import MovablePanel
 from .text import snap_label, ui
 from .view import BoardView, static_bundle
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = ["AttackPanel", "error_html", "move_model"]
 
@@ -156,6 +159,10 @@ class AttackPanel(MovablePanel):
         said, lang = self.view.said(self.html), self.lang.value
         below = self.side.picture_html() + self.compare.shown_html()
         return static_bundle(self.widget, self.view.figure, said, lang, below=below)
+
+    def picture_below(self) -> Figure | None:
+        """The side view shown under the board (while ticked): exported with it."""
+        return self.side.artists.figure if self.side.artists is not None else None
 
     # --- the one place that asks the rules ----------------------------------------------------
     def _compute(self) -> None:
