@@ -72,7 +72,10 @@ class AttackPanel(MovablePanel):
     :class:`~fwwrules.draw.BoardArtists`, updated in place), and the controls ``attacker``,
     ``target``, ``weapon``, ``band``, ``rules``, ``lang``, ``model`` (whose position
     ``x``/``y`` show and set, in scenario units), ``html`` (the ruling), ``widget`` (the
-    whole panel). Every change recomputes the ruling and redraws the board once.
+    whole panel), ``side`` and ``compare`` (below the board when their toggles are ticked:
+    the shot's side view, :class:`~.explain.SideView`, drawn again on each change and on a
+    drag's drop; both rulesets side by side, :class:`~.explain.CompareView`, on every drag
+    step). Every change recomputes the ruling and redraws the board once.
     """
 
     def __init__(
