@@ -58,7 +58,12 @@ class Reason:
 
     def text(self, lang: str = "en", labels: Mapping[str, Name] | None = None) -> str:
         """The reason in words; ``labels`` maps ids to names (:func:`names_in`)."""
-        return render(self.message_id, self.params, lang, names_in(labels, lang))
+        return self.shown(lang, names_in(labels, lang))
+
+    def shown(self, lang: str, names: Mapping[str, str]) -> str:
+        """The reason in words, ``names`` the display names in ``lang`` (:func:`names_in`,
+        read once for all the reasons of a ruling)."""
+        return render(self.message_id, self.params, lang, names)
 
     def to_dict(self, lang: str = "en", labels: Mapping[str, Name] | None = None) -> dict[str, Any]:
         return {
@@ -105,9 +110,9 @@ class Explained:
 
     def explain(self, lang: str = "en") -> str:
         check_lang(lang)
-        names = self.display_names()
+        names = names_in(self.display_names(), lang)
         lines = [self.headline(lang)]
-        lines += [f"  [{r.clause}] {r.text(lang, names)}" for r in self.reasons]
+        lines += [f"  [{r.clause}] {r.shown(lang, names)}" for r in self.reasons]
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
@@ -119,11 +124,11 @@ class Explained:
         from html import escape  # only a notebook or a page shows HTML
 
         check_lang(lang)
-        names = self.display_names()
+        names = names_in(self.display_names(), lang)
         opening = {False: "<li>", True: f'<li class="fwwrules-differs" style="{MARKED_STYLE}">'}
         items = "".join(
             f"{opening[r.clause in marked]}<code>{escape(r.clause)}</code> "
-            f"{escape(r.text(lang, names))}</li>"
+            f"{escape(r.shown(lang, names))}</li>"
             for r in self.reasons
         )
         return (

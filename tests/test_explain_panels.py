@@ -6,6 +6,7 @@ numbers are read from the side view's artists and compared with the panel's ruli
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import matplotlib
 
@@ -220,3 +221,29 @@ def test_melee_panel_compare_shoot_into_and_slide() -> None:
     assert c.core.to == panel.to and _clauses(panel) == [["melee.slide"]]
     assert "<code>melee.slide</code>" in panel.compare.html.value
     assert "Slide" in panel.compare.html.value
+
+
+def test_side_view_is_exported_under_the_board_while_ticked(tmp_path: Path) -> None:
+    """``save_picture`` and the export control write the side view under the board at the
+    same resolution while it is ticked, and the board alone when it is not."""
+    from PIL import Image
+
+    panel = _panel("de")
+    board = panel.save_picture(tmp_path / "board.png", scale=1)  # type: ignore[attr-defined]
+    bw, bh = Image.open(board).size
+    panel.side.toggle.value = True  # type: ignore[attr-defined]
+    both = panel.save_picture(tmp_path / "both.png", scale=2)  # type: ignore[attr-defined]
+    side = panel.side.artists.figure  # type: ignore[attr-defined]
+    sw, sh = (round(v * 100 * 2) for v in side.get_size_inches())
+    assert Image.open(both).size == (2 * bw, 2 * bh + sh) and sw == 2 * bw
+    svg = panel.save_picture(tmp_path / "both.svg")  # type: ignore[attr-defined]
+    text = svg.read_text(encoding="utf-8")
+    assert text.count("<svg") == 3 and "Seitenansicht" in text
+    control = panel.export_control  # type: ignore[attr-defined]
+    control.name.value = str(tmp_path / "button.png")
+    control.scale.value = 1.0
+    out = control.export()
+    assert out is not None and Image.open(out).size == (bw, bh + sh // 2)
+    assert f"{bw} × {bh + sh // 2} px" in control.status.value
+    panel.side.toggle.value = False  # type: ignore[attr-defined]
+    assert Image.open(panel.save_picture(tmp_path / "off.png", scale=1)).size == (bw, bh)  # type: ignore[attr-defined]

@@ -8,7 +8,7 @@ import html
 import math
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
@@ -30,6 +30,9 @@ from .layout import below_board, board_and_side, fit_control, wrap_row
 from .panel import MovablePanel
 from .text import snap_label, ui
 from .view import BoardView, static_bundle
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = ["AttackPanel", "error_html", "move_model"]
 
@@ -69,7 +72,10 @@ class AttackPanel(MovablePanel):
     :class:`~fwwrules.draw.BoardArtists`, updated in place), and the controls ``attacker``,
     ``target``, ``weapon``, ``band``, ``rules``, ``lang``, ``model`` (whose position
     ``x``/``y`` show and set, in scenario units), ``html`` (the ruling), ``widget`` (the
-    whole panel). Every change recomputes the ruling and redraws the board once.
+    whole panel), ``side`` and ``compare`` (below the board when their toggles are ticked:
+    the shot's side view, :class:`~.explain.SideView`, drawn again on each change and on a
+    drag's drop; both rulesets side by side, :class:`~.explain.CompareView`, on every drag
+    step). Every change recomputes the ruling and redraws the board once.
     """
 
     def __init__(
@@ -156,6 +162,10 @@ class AttackPanel(MovablePanel):
         said, lang = self.view.said(self.html), self.lang.value
         below = self.side.picture_html() + self.compare.shown_html()
         return static_bundle(self.widget, self.view.figure, said, lang, below=below)
+
+    def picture_below(self) -> Figure | None:
+        """The side view shown under the board (while ticked): exported with it."""
+        return self.side.artists.figure if self.side.artists is not None else None
 
     # --- the one place that asks the rules ----------------------------------------------------
     def _compute(self) -> None:

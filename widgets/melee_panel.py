@@ -85,7 +85,9 @@ class MeleePanel(MovablePanel):
     ``target`` (a shot into a melee), ``rules``, ``lang``. Answers: ``engagements``
     (``fwwrules.engagement.engagements``), ``outnumbered`` (ids, ``engagement.is_outnumbered``),
     ``withdrawal``, ``slide``, ``ruling`` (each None when not asked or not answerable;
-    ``errors`` says why). ``artists`` is the board, updated in place, redrawn once per change.
+    ``errors`` says why); ``compare`` (ticked: the shot or attack and the slide under both
+    rulesets below the board, :class:`~.explain.CompareView`). ``artists`` is the board,
+    updated in place, redrawn once per change.
     Models move as in :class:`~fwwrules_widgets.AttackPanel`: drag a base (it stops at
     contact: drag one into contact and a new engagement appears), or ``model``, ``x``, ``y``.
     """
