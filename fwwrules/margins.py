@@ -1054,8 +1054,9 @@ def _first_standing(
 
 
 _ONWARD_STEPS = 1000
-"""How far :func:`_first_standing` follows a boundary past the first place the mover can
-stand, in steps of :data:`MARGIN_PRECISION_MM` (1 mm), looking for a place whose probe stands."""
+"""How many steps of :data:`MARGIN_PRECISION_MM` (1e-3 mm: 1 mm in all) :func:`_first_standing`
+follows a boundary past the first place the mover can stand, looking for a place whose probe
+stands too."""
 
 
 def _asked_stands(footing: Footing, pts: Array, p0: Point2) -> BoolArray:

@@ -168,21 +168,19 @@ class ThreatMap:
 
     # --- cells ------------------------------------------------------------------------------
     def cell(self, position: int, shooter: int | str) -> ThreatCell | None:
-        """The cell of one position and shooter (``None`` where the position is unplaceable)."""
+        """The cell of one position and shooter (``None`` where the position is unplaceable):
+        the one-cell case of :meth:`_cell_rows`."""
         k = self.shooters.index(shooter) if isinstance(shooter, str) else shooter
         if not self.placeable[position]:
             return None
-        sid = self.shooters[k]
-        weapons = self.scenario.weapons_of(self.scenario.model(sid))
-        allowed = bool(self.allowed[position, k])
-        code = int(self.reason[position, k])
+        ((allowed, modifier, reason, weapon),) = self._cell_rows(np.array([position]), (k,))[0]
         return ThreatCell(
-            shooter=sid,
-            weapon=weapons[int(self.weapon[position, k])].id,
+            shooter=self.shooters[k],
+            weapon=weapon,
             allowed=allowed,
-            modifier=int(self.modifier[position, k]) if allowed else None,
+            modifier=modifier,
             covered=bool(self.covered[position, k]) if allowed else None,
-            reason=None if code == NO_REASON else self.clauses[code],
+            reason=reason,
         )
 
     def nearest(self, x: float, y: float) -> int:
@@ -250,13 +248,17 @@ class ThreatMap:
         )
         return Computed(self.placeable, self.elevation, layers, self.clauses)
 
-    def _cell_rows(self, idx: NDArray[np.intp]) -> list[list[CellFields]]:
+    def _cell_rows(
+        self, idx: NDArray[np.intp], shooters: Sequence[int] | None = None
+    ) -> list[list[CellFields]]:
         """The fields of :class:`CellDoc` (allowed, modifier, reason, weapon) of every cell at
-        the positions ``idx``, one row per position in :attr:`shooters` order: what
-        :meth:`cell` answers for each, read column by column (one shooter at a time) instead
-        of cell by cell."""
+        the positions ``idx``, one row per position, one entry per shooter (the indices
+        ``shooters``, default all in :attr:`shooters` order), read column by column (one
+        shooter at a time): the one place a cell's modifier (only where the attack is allowed),
+        reason (a clause id, or none) and weapon id are read from the layers."""
         columns = []
-        for k, sid in enumerate(self.shooters):
+        for k in range(len(self.shooters)) if shooters is None else shooters:
+            sid = self.shooters[k]
             ids = [w.id for w in self.scenario.weapons_of(self.scenario.model(sid))]
             allowed = self.allowed[idx, k].tolist()
             modifier = self.modifier[idx, k].tolist()
@@ -302,9 +304,8 @@ class ThreatMap:
         :data:`~fwwrules.constants.MAX_THREAT_POSITIONS` positions times its shooters)."""
         idx = np.flatnonzero(self.placeable)
         out = self._document(idx, []).to_json()
-        names = CELL_FIELDS
         out["cells"] = [
-            [dict(zip(names, f, strict=True)) for f in row] for row in self._cell_rows(idx)
+            [dict(zip(CELL_FIELDS, f, strict=True)) for f in row] for row in self._cell_rows(idx)
         ]
         return out
 
