@@ -30,10 +30,12 @@ file), flat or with heights and elevations, the CPU time and peak memory of one 
 first two models), one render and one threat map (``--side north``), each in a fresh process
 capped at :data:`SCALING_CPU_CAP` s of CPU (``>cap`` when killed by it). ``--python`` runs the
 commands with another environment's interpreter (``/work/base/.venv/bin/python``: the figures
-before a change, on the same files).
+before a change, on the same files); given twice or more, each command runs with every
+interpreter in turn (interleaved, one row per interpreter), so that the load of a shared
+machine falls on before and after alike.
 
 Usage: ``python bench/worst_case.py [--case NAME ...] [--keep DIR] [--repeat N] [--list]``;
-``python bench/worst_case.py --scaling [--python PATH] [--models 10,50,200]
+``python bench/worst_case.py --scaling [--python PATH ...] [--models 10,50,200]
 [--pieces 10,100,500] [--keep DIR]``
 """
 
@@ -785,14 +787,17 @@ def _scaling_cap() -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (SCALING_CPU_CAP, SCALING_CPU_CAP + 1))
 
 
-def command_cost(python: str, argv: list[str]) -> tuple[float, float, int]:
+def command_cost(python: str, argv: list[str], cwd: Path) -> tuple[float, float, int]:
     """(CPU s, peak MB, exit status) of ``python -m fwwrules *argv`` in a fresh process (its
-    own resource usage, from ``wait4``)."""
+    own resource usage, from ``wait4``). It runs in ``cwd`` (a folder without a ``fwwrules``
+    package), so that each interpreter imports its own tree's package, not the one under the
+    current directory."""
     proc = subprocess.Popen(
         [python, "-m", "fwwrules", *argv],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
-        env={**os.environ, "MPLBACKEND": "Agg"},
+        env=_scaling_env(cwd),
+        cwd=cwd,
         preexec_fn=_scaling_cap,
     )
     _pid, status, usage = os.wait4(proc.pid, 0)
@@ -803,14 +808,39 @@ def command_cost(python: str, argv: list[str]) -> tuple[float, float, int]:
     )
 
 
-def scaling(python: str, models: list[int], pieces: list[int], folder: Path) -> int:
-    """Print the scaling table; the number of cells over the budget."""
+def _scaling_env(folder: Path) -> dict[str, str]:
+    """The commands' environment: the Agg backend, and compiled modules kept (in ``folder``,
+    never in the trees) whatever ``PYTHONDONTWRITEBYTECODE`` says, so that a command's figure
+    is what an installed package costs, not the compiling of its source on every run."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return {**env, "MPLBACKEND": "Agg", "PYTHONPYCACHEPREFIX": str(folder / "pycache")}
+
+
+def _warm(pythons: list[str], folder: Path) -> None:
+    """Run every command once with every interpreter on a small board (figures discarded):
+    the compiled modules are then written and the font cache built."""
+    from _scaling import scaling_board
+
+    path = folder / "warm.json"
+    path.write_text(json.dumps(scaling_board(3, 3)), encoding="utf-8")
+    for python in pythons:
+        for args in SCALING_COMMANDS.values():
+            command_cost(python, [a.format(file=path, dir=folder) for a in args], folder)
+
+
+def scaling(pythons: list[str], models: list[int], pieces: list[int], folder: Path) -> int:
+    """Print the scaling table (one row per board and interpreter, the interpreters' runs of
+    each command interleaved, so that a change of the machine's load hits all of them alike);
+    the number of cells over the budget."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from _scaling import scaling_board
 
-    print(f"commands run by {python}; budget {BUDGET_S:g} s CPU and {BUDGET_MB:g} MB")
+    _warm(pythons, folder)
+    for k, python in enumerate(pythons):
+        print(f"[{k}] commands run by {python}")
+    print(f"budget {BUDGET_S:g} s CPU and {BUDGET_MB:g} MB; load {_load()}")
     print(
-        f"{'models':>6} {'pieces':>6} {'heights':>8}  "
+        f"{'models':>6} {'pieces':>6} {'heights':>8} {'run':>3}  "
         + "  ".join(f"{name + ' s':>9} {'MB':>5}" for name in SCALING_COMMANDS)
     )
     over = 0
@@ -820,25 +850,44 @@ def scaling(python: str, models: list[int], pieces: list[int], folder: Path) -> 
                 path = folder / f"scaling-{m}-{n}-{'lift' if lift else 'flat'}.json"
                 data = scaling_board(m, n, heights=lift, elevations=lift)
                 path.write_text(json.dumps(data), encoding="utf-8")
-                cells = []
+                cells: list[list[str]] = [[] for _ in pythons]
                 for args in SCALING_COMMANDS.values():
                     argv = [a.format(file=path, dir=folder) for a in args]
-                    cpu, peak, rc = command_cost(python, argv)
-                    killed = rc < 0 or cpu >= SCALING_CPU_CAP
-                    bad = killed or rc not in (0, 2) or cpu > BUDGET_S or peak > BUDGET_MB
-                    over += bad
-                    text = ">cap" if killed else f"{cpu:.2f}" + ("" if rc in (0, 2) else f"!{rc}")
-                    cells.append(f"{text + ('*' if bad else ''):>9} {peak:5.0f}")
+                    for k, python in enumerate(pythons):
+                        text, bad = _scaling_cell(python, argv, folder)
+                        over += bad
+                        cells[k].append(text)
                 label = "yes" if lift else "no"
-                print(f"{m:>6} {n:>6} {label:>8}  " + "  ".join(cells), flush=True)
+                for k in range(len(pythons)):
+                    print(f"{m:>6} {n:>6} {label:>8} {k:>3}  " + "  ".join(cells[k]), flush=True)
     print(f"{over} cell(s) over the budget (*); heights: pieces 1-3 in high, models at 0/20/40 mm")
+    print(f"r: refused (exit 2); load at the end {_load()}")
     return over
+
+
+def _scaling_cell(python: str, argv: list[str], folder: Path) -> tuple[str, bool]:
+    """One cell of the scaling table (CPU s and peak MB) and whether it is over the budget."""
+    cpu, peak, rc = command_cost(python, argv, folder)
+    killed = rc < 0 or cpu >= SCALING_CPU_CAP
+    bad = killed or rc not in (0, 2) or cpu > BUDGET_S or peak > BUDGET_MB
+    text = ">cap" if killed else f"{cpu:.2f}" + {0: "", 2: "r"}.get(rc, f"!{rc}")
+    return f"{text + ('*' if bad else ''):>9} {peak:5.0f}", bad
+
+
+def _load() -> str:
+    """The machine's load averages (1, 5, 15 min)."""
+    return " ".join(f"{v:.2f}" for v in os.getloadavg())
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--scaling", action="store_true", help="print the scaling table")
-    parser.add_argument("--python", default=sys.executable, help="(--scaling) the interpreter")
+    parser.add_argument(
+        "--python",
+        action="append",
+        help="(--scaling) an interpreter to run the commands with (repeat it to compare trees: "
+        "their runs interleave); default this one",
+    )
     parser.add_argument("--models", default="10,50,200", help="(--scaling) model counts")
     parser.add_argument("--pieces", default="10,100,500", help="(--scaling) piece counts")
     parser.add_argument("--case", action="append", help="run only cases whose name contains it")
@@ -860,7 +909,7 @@ def main() -> int:
                 [int(v) for v in args.models.split(",")],
                 [int(v) for v in args.pieces.split(",")],
             )
-            scaling(args.python, *numbers, folder)
+            scaling(args.python or [sys.executable], *numbers, folder)
         return 0
     cases = [c for c in CASES if not args.case or any(k in c.name for k in args.case)]
     if args.list:

@@ -881,6 +881,10 @@ UI_TEXT: dict[str, Entry] = {
     "panel/error": _T("ui:panel/error"),
     "panel/how-close": _T("ui:panel/how-close"),
     "panel/measuring": _T("ui:panel/measuring"),
+    "panel/side-view": _T("ui:panel/side-view"),
+    "panel/side-view-none": _T("ui:panel/side-view-none"),
+    "panel/compare": _T("ui:panel/compare"),
+    "panel/compare-nothing": _T("ui:panel/compare-nothing"),
     # --- the board editor ---------------------------------------------------------------
     "panel/tool": _T("ui:panel/tool"),
     "panel/tool-select": _T("ui:panel/tool-select"),

@@ -8,14 +8,17 @@ decided again here (:data:`DIFFERENCES`, one finder per clause, in the rulebook'
 * ``cover.armor``: cover raises the target's armor by 1 (core) or gives one Armor Boost (vts);
 * ``melee.ranged-weapon``: the same for a ranged weapon used in close combat;
 * ``melee.super-mutant``: a Super Mutant's Melee skill value for a pistol or rifle (core only);
-* ``melee.slide``: after a close combat attack the attacker may slide (core only);
+* ``melee.slide``: after a close combat attack the attacker may slide (core only); a slide
+  itself (:func:`compare_slide`) is legal under the core rules only;
 * ``melee.shoot-into``: +2 and the Armor die's numbers (core), −2 and the target always hit
   (vts).
 
 A finder speaks only when the two rulesets differ in what it reads (``Ruleset`` attribute) and
 the two answers show it: an attack that is not allowed under both has no armor to differ, a
-Super Mutant whose weapon skill is higher than its Melee value does not use the rule, and a
-ranged attack has no slide. So two rulings that agree have no differences:
+Super Mutant whose weapon skill is higher than its Melee value does not use the rule, a
+ranged attack has no slide, and a slide the core rules refuse too is refused alike. The same
+table compares attacks (:func:`compare`) and slides (:func:`compare_slide`): the CLI and the
+panels show the one list. So two rulings that agree have no differences:
 
 >>> import fwwrules
 >>> board = fwwrules.load(fwwrules.example_path("cover-example-1"))
@@ -37,10 +40,14 @@ from typing import Any
 from .attack import ruling
 from .catalogue import check_lang, render
 from .data import Scenario
+from .movement import SlideRuling, slide
 from .pieces import Name
 from .rulesets import CORE, VTS, Ruleset
-from .rulings import AttackRuling, Reason
+from .rulings import MARKED_STYLE, AttackRuling, Reason
 from .shot import Target
+
+Ruling = AttackRuling | SlideRuling
+"""What can be compared: an attack (:func:`compare`) or a slide (:func:`compare_slide`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,17 +72,19 @@ class Difference:
         }
 
 
-Finder = Callable[[AttackRuling, AttackRuling], "Difference | None"]
+Finder = Callable[[Ruling, Ruling], "Difference | None"]
 
 
-def _cites(r: AttackRuling, clause: str, key: str | None = None) -> bool:
+def _cites(r: Ruling, clause: str, key: str | None = None) -> bool:
     return any(x.clause == clause and (key is None or x.key == key) for x in r.reasons)
 
 
 def _armor(clause: str) -> Finder:
     """The target's armor, when ``clause`` gave it (``cover.armor``, ``melee.ranged-weapon``)."""
 
-    def find(core: AttackRuling, vts: AttackRuling) -> Difference | None:
+    def find(core: Ruling, vts: Ruling) -> Difference | None:
+        if not (isinstance(core, AttackRuling) and isinstance(vts, AttackRuling)):
+            return None
         if core.armor == vts.armor or not (_cites(core, clause) or _cites(vts, clause)):
             return None
         params = {
@@ -91,9 +100,11 @@ def _armor(clause: str) -> Finder:
     return find
 
 
-def _super_mutant(core: AttackRuling, vts: AttackRuling) -> Difference | None:
+def _super_mutant(core: Ruling, vts: Ruling) -> Difference | None:
     """``melee.super-mutant``: the skill value the core rules let a Super Mutant use."""
     clause = "melee.super-mutant"
+    if not (isinstance(core, AttackRuling) and isinstance(vts, AttackRuling)):
+        return None
     if not _cites(core, clause, "used") or core.skill == vts.skill:
         return None
     params = {
@@ -110,18 +121,27 @@ def _super_mutant(core: AttackRuling, vts: AttackRuling) -> Difference | None:
     )
 
 
-def _slide(core: AttackRuling, vts: AttackRuling) -> Difference | None:
-    """``melee.slide``: a close combat attack may be followed by a slide (core only)."""
-    if core.kind != "melee" or not (core.allowed and vts.allowed):
+def _slide(core: Ruling, vts: Ruling) -> Difference | None:
+    """``melee.slide``: a close combat attack may be followed by a slide (core only); a slide
+    the core rules allow, the Vault-Tec Simulator refuses."""
+    if isinstance(core, SlideRuling) and isinstance(vts, SlideRuling):
+        if not core.legal or vts.legal:
+            return None
+        who = core.model
+    elif isinstance(core, AttackRuling) and isinstance(vts, AttackRuling):
+        if core.kind != "melee" or not (core.allowed and vts.allowed):
+            return None
+        who = core.attacker
+    else:
         return None
     clause = "melee.slide"
-    return Difference(
-        clause, CORE.slides, VTS.slides, Reason(clause, "compare", {"attacker": core.attacker})
-    )
+    return Difference(clause, CORE.slides, VTS.slides, Reason(clause, "compare", {"attacker": who}))
 
 
-def _shoot_into(core: AttackRuling, vts: AttackRuling) -> Difference | None:
+def _shoot_into(core: Ruling, vts: Ruling) -> Difference | None:
     """``melee.shoot-into``: the skill modifier, and whether the Armor die picks the model."""
+    if not (isinstance(core, AttackRuling) and isinstance(vts, AttackRuling)):
+        return None
     if core.into_melee is None or vts.into_melee is None or core.into_melee == vts.into_melee:
         return None
     clause = "melee.shoot-into"
@@ -157,11 +177,11 @@ differ in what the ruleset says for its clause."""
 
 @dataclass(frozen=True, slots=True)
 class Comparison:
-    """The same attack under the core rules and the Vault-Tec Simulator, and where they differ
-    (``fwwrules ruling ... --compare``)."""
+    """The same attack (or slide) under the core rules and the Vault-Tec Simulator, and where
+    they differ (``fwwrules ruling ... --compare``)."""
 
-    core: AttackRuling
-    vts: AttackRuling
+    core: Ruling
+    vts: Ruling
     differences: tuple[Difference, ...]
 
     @property
@@ -185,22 +205,29 @@ class Comparison:
             lines += ["  " + ln for ln in r.explain(lang).splitlines()]
         return "\n".join(lines)
 
-    def html(self, lang: str = "en") -> str:
-        """The differences, then both rulings side by side."""
+    def html(self, lang: str = "en", *, close_call: bool = True) -> str:
+        """The differences (highlighted, each with its clause id), then both rulings side by
+        side (one above the other where they do not fit), their reasons that cite a clause of
+        a difference highlighted too. Without ``close_call`` an attack's knife-edge sentence
+        is left out (nothing of the margins is computed)."""
         check_lang(lang)
         items = "".join(
             f"<li><code>{html.escape(d.clause)}</code> {html.escape(d.text(lang, self.labels))}"
             "</li>"
             for d in self.differences
         )
+        box = f' style="{MARKED_STYLE};padding:2px 8px"' if self.differences else ""
+        marked = {d.clause for d in self.differences}
         cols = "".join(
-            f'<td style="vertical-align:top"><b>{html.escape(render(k, {}, lang))}</b>'
-            f"{r.html(lang)}</td>"
+            '<div style="flex:1 1 260px;min-width:0;overflow-wrap:anywhere">'
+            f"<b>{html.escape(render(k, {}, lang))}</b>{_ruling_html(r, lang, marked, close_call)}"
+            "</div>"
             for k, r in (("compare/core", self.core), ("compare/vts", self.vts))
         )
         return (
-            f'<div class="fwwrules-compare"><p><b>{html.escape(self.headline(lang))}</b></p>'
-            f"<ul>{items}</ul><table><tr>{cols}</tr></table></div>"
+            f'<div class="fwwrules-compare"><div class="fwwrules-differences"{box}>'
+            f"<p><b>{html.escape(self.headline(lang))}</b></p><ul>{items}</ul></div>"
+            f'<div style="display:flex;flex-wrap:wrap;gap:12px">{cols}</div></div>'
         )
 
     def _repr_html_(self) -> str:
@@ -218,8 +245,15 @@ class Comparison:
         }
 
 
-def differences(core: AttackRuling, vts: AttackRuling) -> tuple[Difference, ...]:
-    """Where two rulings of one attack, one per ruleset, differ (:data:`DIFFERENCES`)."""
+def _ruling_html(r: Ruling, lang: str, marked: set[str], close_call: bool) -> str:
+    if isinstance(r, AttackRuling):
+        return r.html(lang, close_call=close_call, marked=marked)
+    return r.html(lang, marked=marked)
+
+
+def differences(core: Ruling, vts: Ruling) -> tuple[Difference, ...]:
+    """Where two rulings of one attack (or one slide), one per ruleset, differ
+    (:data:`DIFFERENCES`)."""
     if (core.rules, vts.rules) != ("core", "vts"):
         raise ValueError(f"expected a core and a vts ruling, got {core.rules} and {vts.rules}")
     found = []
@@ -256,4 +290,11 @@ def compare(
         )
         for name in ("core", "vts")
     ]
+    return Comparison(both[0], both[1], differences(both[0], both[1]))
+
+
+def compare_slide(scenario: Scenario, model: str, to: tuple[float, float]) -> Comparison:
+    """The slide of :func:`fwwrules.slide` (``model`` to ``to``, scenario units) under both
+    rulesets, and where they differ (``melee.slide`` when the core rules allow it)."""
+    both = [slide(scenario, model, to, rules=name) for name in ("core", "vts")]
     return Comparison(both[0], both[1], differences(both[0], both[1]))

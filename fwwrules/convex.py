@@ -15,7 +15,7 @@ The parts of a merged solid depend on the terrain alone and are kept in the scen
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import shapely
@@ -99,6 +99,12 @@ class Part:
     """Vertices at least the margin outside ``grown`` (lines through them may clear it)."""
     exact: Array | None = None
     """The eroded part at full resolution (every vertex; ``eroded`` may skip some)."""
+    box: tuple[float, float, float, float] = field(init=False)
+    """The bounding box of ``grown``: ``(xmin, ymin, xmax, ymax)``."""
+
+    def __post_init__(self) -> None:
+        lo, hi = self.grown.min(axis=0), self.grown.max(axis=0)
+        object.__setattr__(self, "box", (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])))
 
 
 def part(poly: Polygon) -> Part:

@@ -191,10 +191,13 @@ def _hits(fan: Fan, parts: list[Part], among: BoolArray, eroded: bool) -> BoolAr
 
 
 def _exact(fan: Fan, how: HowArray, which: BoolArray, geom: BaseGeometry) -> None:
-    """Fill ``how`` at ``which`` with the scalar passage of each position's line."""
+    """Fill ``how`` at ``which`` with the scalar passage of each position's line (the
+    piece's edges prepared once for them all)."""
     centre = (fan.cx, fan.cy)
+    prepared = Prepared()
     for i in np.flatnonzero(which).tolist():
-        how[i] = HOW[passage(centre, (float(fan.px[i]), float(fan.py[i])), geom).how]
+        end = (float(fan.px[i]), float(fan.py[i]))
+        how[i] = HOW[passage(centre, end, geom, prepared=prepared).how]
 
 
 def _piece_how(

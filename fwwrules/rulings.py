@@ -11,7 +11,7 @@ Every ruling is frozen data with three views:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
@@ -58,7 +58,12 @@ class Reason:
 
     def text(self, lang: str = "en", labels: Mapping[str, Name] | None = None) -> str:
         """The reason in words; ``labels`` maps ids to names (:func:`names_in`)."""
-        return render(self.message_id, self.params, lang, names_in(labels, lang))
+        return self.shown(lang, names_in(labels, lang))
+
+    def shown(self, lang: str, names: Mapping[str, str]) -> str:
+        """The reason in words, ``names`` the display names in ``lang`` (:func:`names_in`,
+        read once for all the reasons of a ruling)."""
+        return render(self.message_id, self.params, lang, names)
 
     def to_dict(self, lang: str = "en", labels: Mapping[str, Name] | None = None) -> dict[str, Any]:
         return {
@@ -81,6 +86,10 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+MARKED_STYLE = "background:#fff3bf"
+"""How a reason is highlighted in HTML when it cites a clause where two rulesets differ."""
+
+
 class Explained:
     """Mixin: ``explain`` and ``_repr_html_`` from ``headline()`` and ``reasons``.
 
@@ -101,21 +110,25 @@ class Explained:
 
     def explain(self, lang: str = "en") -> str:
         check_lang(lang)
-        names = self.display_names()
+        names = names_in(self.display_names(), lang)
         lines = [self.headline(lang)]
-        lines += [f"  [{r.clause}] {r.text(lang, names)}" for r in self.reasons]
+        lines += [f"  [{r.clause}] {r.shown(lang, names)}" for r in self.reasons]
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
         return self.html("en")
 
-    def html(self, lang: str = "en") -> str:
+    def html(self, lang: str = "en", *, marked: Collection[str] = ()) -> str:
+        """The headline and the reasons, each with its clause id; the reasons citing a clause
+        of ``marked`` are highlighted (class ``fwwrules-differs``: where two rulesets differ)."""
         from html import escape  # only a notebook or a page shows HTML
 
         check_lang(lang)
-        names = self.display_names()
+        names = names_in(self.display_names(), lang)
+        opening = {False: "<li>", True: f'<li class="fwwrules-differs" style="{MARKED_STYLE}">'}
         items = "".join(
-            f"<li><code>{escape(r.clause)}</code> {escape(r.text(lang, names))}</li>"
+            f"{opening[r.clause in marked]}<code>{escape(r.clause)}</code> "
+            f"{escape(r.shown(lang, names))}</li>"
             for r in self.reasons
         )
         return (
@@ -626,12 +639,15 @@ class AttackRuling(Explained):
         head, _, rest = text.partition("\n")
         return "\n".join([head, *(f"  {x}" for x in lines), *([rest] if rest else [])])
 
-    def html(self, lang: str = "en", *, close_call: bool = True) -> str:
+    def html(
+        self, lang: str = "en", *, close_call: bool = True, marked: Collection[str] = ()
+    ) -> str:
         """As :meth:`explain`, in HTML; without ``close_call`` the knife-edge sentence is left
-        out (nothing of the margins is computed: a panel's drag step)."""
+        out (nothing of the margins is computed: a panel's drag step); ``marked`` as in
+        :meth:`Explained.html`."""
         from html import escape
 
-        text = Explained.html(self, lang)
+        text = Explained.html(self, lang, marked=marked)
         close = self.close_call(lang) if close_call else None
         lines = [*self.summary(lang), *filter(None, [close])]
         if not lines:

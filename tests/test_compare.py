@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import fwwrules
-from fwwrules.compare import DIFFERENCES, Comparison, compare, differences
+from fwwrules.compare import DIFFERENCES, Comparison, compare, compare_slide, differences
 from fwwrules.rulings import AttackRuling
 
 REPO = Path(__file__).resolve().parents[1]
@@ -46,6 +46,17 @@ def test_melee_slide_compare_only_the_core_rules_slide() -> None:
     assert fwwrules.slide(_example("melee-behemoth-slide"), "behemoth", (324.8, 343.4)).legal
     # a ranged attack has no slide to differ in
     assert "melee.slide" not in _clauses(compare(_example("cover-example-1"), "knight", "brute"))
+
+
+def test_melee_slide_compare_slide_legal_only_under_core() -> None:
+    """The same table compares a slide (``compare_slide``): legal under the core rules, never
+    under the Vault-Tec Simulator; a slide the core rules refuse too differs in nothing."""
+    s = _example("melee-behemoth-slide")
+    c = compare_slide(s, "behemoth", (324.8, 343.4))
+    assert _clauses(c) == ["melee.slide"] and (c.core.legal, c.vts.legal) == (True, False)
+    assert c.to_dict()["differences"][0]["clause"] == "melee.slide"
+    assert '<li class="fwwrules-differs"' in c.html("de")
+    assert compare_slide(s, "behemoth", (10.0, 10.0)).differences == ()
 
 
 def test_melee_super_mutant_compare_melee_skill_only_under_core() -> None:

@@ -376,6 +376,23 @@ def test_editor_german_labels() -> None:
     assert ("Rectangle", "rect") in ed.tool.options
 
 
+def test_editor_terrain_form_names_the_kinds_in_the_editors_language() -> None:
+    """The terrain form's kinds are named as the pictures and rulings name them, in the
+    editor's language; the value stays the file's word, and a piece drawn keeps it."""
+    ed = BoardEditor(interactive=False, lang="de")
+    for box in (ed.form.kind, ed.form.huge, ed.form.elevated):
+        assert ("sichtblockierendes Gelände", "blocking") in box.options
+        assert ("dichtes Gebiet", "dense-area") in box.options
+        assert not any(
+            label == value for label, value in box.options if value in ("blocking", "area")
+        )
+    ed.form.kind.value = "dense-area"
+    ed.lang.value = "en"
+    assert ("blocking terrain", "blocking") in ed.form.kind.options
+    assert ed.form.kind.value == "dense-area" and ed.form.kind.label == "dense area"
+    assert ed.form.huge.options[0] == ("", "")  # none: the piece is not huge
+
+
 def test_editor_opens_the_board_in_the_attack_panel() -> None:
     ed = small_board()
     panel = ed.attack_panel()

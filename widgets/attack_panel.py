@@ -6,24 +6,33 @@ from __future__ import annotations
 
 import html
 import math
-from typing import Any
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
 import fwwrules
+from fwwrules.compare import Comparison
+from fwwrules.compare import compare as compare_rulesets
 from fwwrules.data import Scenario
 from fwwrules.draw import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board, update_board
+from fwwrules.draw.side import DEFAULT_SIDE_STYLE
 from fwwrules.errors import FwwError
 from fwwrules.pieces import RULESET_NAMES
 from fwwrules.placement import move_model
 from fwwrules.rulings import AttackRuling
 
 from . import arguments as args
+from .explain import CompareView, SideView
 from .how_close import HowClose
-from .layout import board_and_side, fit_control, wrap_row
+from .layout import below_board, board_and_side, fit_control, wrap_row
 from .panel import MovablePanel
 from .text import snap_label, ui
 from .view import BoardView, static_bundle
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = ["AttackPanel", "error_html", "move_model"]
 
@@ -63,7 +72,10 @@ class AttackPanel(MovablePanel):
     :class:`~fwwrules.draw.BoardArtists`, updated in place), and the controls ``attacker``,
     ``target``, ``weapon``, ``band``, ``rules``, ``lang``, ``model`` (whose position
     ``x``/``y`` show and set, in scenario units), ``html`` (the ruling), ``widget`` (the
-    whole panel). Every change recomputes the ruling and redraws the board once.
+    whole panel), ``side`` and ``compare`` (below the board when their toggles are ticked:
+    the shot's side view, :class:`~.explain.SideView`, drawn again on each change and on a
+    drag's drop; both rulesets side by side, :class:`~.explain.CompareView`, on every drag
+    step). Every change recomputes the ruling and redraws the board once.
     """
 
     def __init__(
@@ -108,6 +120,10 @@ class AttackPanel(MovablePanel):
         self.view = BoardView(style, interactive=interactive)
         self.how_close = HowClose(self.view, scenario)
         """The live "how close" line (how far a model must move before the ruling changes)."""
+        self.side = SideView(self.view, replace(DEFAULT_SIDE_STYLE, board=style))
+        """The shot's side view below the board (``side.toggle`` shows it)."""
+        self.compare = CompareView(self.view)
+        """The attack under both rulesets, below the board (``compare.toggle`` shows it)."""
         self._make_move_controls(target)
         self._compute()
         self.artists: BoardArtists = draw_board(
@@ -126,28 +142,30 @@ class AttackPanel(MovablePanel):
         self.attacker.observe(self._attacker_changed, "value")
         for control in (self.target, self.weapon, self.band, self.rules, self.lang):
             control.observe(self._changed, "value")
-        controls = wrap_row(
-            [self.attacker, self.target, self.weapon, self.band, self.rules, self.lang]
-        )
+        self.side.toggle.observe(self._toggled, "value")
+        self.compare.toggle.observe(self._toggled, "value")
+        picks = [self.attacker, self.target, self.weapon, self.band, self.rules, self.lang]
+        controls = wrap_row([*picks, self.side.toggle, self.compare.toggle])
         moves = wrap_row([self.model, self.x, self.y, self.snap, self.hint])
+        explained = [self.side.html, self.compare.html]  # below the board, when ticked
+        board = below_board(self.view.widget, self.view.size_px[0], explained)
+        side = [self.how_close.html, self.html, moves, self.export_control.widget]
         self.widget = widgets.VBox(
-            [
-                controls,
-                board_and_side(
-                    self.view.widget,
-                    [self.how_close.html, self.html, moves, self.export_control.widget],
-                ),
-            ],
-            layout=widgets.Layout(width="100%"),
+            [controls, board_and_side(board, side)], layout=widgets.Layout(width="100%")
         )
         self.view.redraw()
 
     # --- display ---------------------------------------------------------------------------
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        """The widget, plus the board as PNG and the ruling as HTML for static views."""
-        return static_bundle(
-            self.widget, self.view.figure, self.view.said(self.html), self.lang.value
-        )
+        """The widget, plus the board as PNG and the ruling as HTML for static views (the
+        side view and the comparison, when ticked, below the board)."""
+        said, lang = self.view.said(self.html), self.lang.value
+        below = self.side.picture_html() + self.compare.shown_html()
+        return static_bundle(self.widget, self.view.figure, said, lang, below=below)
+
+    def picture_below(self) -> Figure | None:
+        """The side view shown under the board (while ticked): exported with it."""
+        return self.side.artists.figure if self.side.artists is not None else None
 
     # --- the one place that asks the rules ----------------------------------------------------
     def _compute(self) -> None:
@@ -182,6 +200,18 @@ class AttackPanel(MovablePanel):
             query = (self.attacker.value, self.target.value, self.weapon.value, self.rules.value)
             self.how_close.ask(self.scenario, (*query, band), lang)
 
+    def _explain(self) -> None:
+        """The side view of the ruling now shown and the comparison of the rulesets (each
+        hidden while its toggle is off)."""
+        self.side.show(self.scenario, self.ruling, self.lang.value)
+        self.compare.show(self._questions(), self.lang.value)
+
+    def _questions(self) -> list[Callable[[], Comparison]]:
+        """The panel's attack, to be asked under both rulesets (:mod:`fwwrules.compare`)."""
+        band = None if self.band.value == AUTO else self.band.value
+        s, a, t, w = self.scenario, self.attacker.value, self.target.value, self.weapon.value
+        return [lambda: compare_rulesets(s, a, t, weapon=w, band=band)]
+
     def _update_artists(self, *, place_labels: bool = True) -> None:
         update_board(
             self.artists,
@@ -198,6 +228,7 @@ class AttackPanel(MovablePanel):
         self._compute()
         self._update_artists()
         self._show_text()
+        self._explain()
         self.view.redraw(moved)
 
     # --- control callbacks ------------------------------------------------------------------
@@ -228,6 +259,8 @@ class AttackPanel(MovablePanel):
         self._show_names((self.attacker, self.target, self.weapon, self.model), names)
         self.hint.value = self._move_hint(lang)
         self.view.relabel(lang)
+        self.side.relabel(lang)
+        self.compare.relabel(lang)
         for control in (self.attacker, self.target, self.weapon, self.band, self.rules):
             fit_control(control)
         for control in (self.lang, self.model, self.x, self.y):
@@ -236,8 +269,20 @@ class AttackPanel(MovablePanel):
     def _settle(self) -> None:
         self._update_artists(place_labels=True)
         self._show_text()  # with the knife-edge sentence the drag steps left out
+        self._explain()  # the side view of where the drag ended
 
     def _drag_update(self) -> None:
         self._compute()
         self._update_artists(place_labels=False)  # placed once, on the drop
         self._show_text(close_call=False)
+        self.side.stale()  # drawn again on the drop
+        self.compare.show(self._questions(), self.lang.value)  # two rulings: every step
+
+    def _toggled(self, change: dict[str, Any]) -> None:
+        """The side view's or the comparison's toggle: show (or hide) it for the ruling
+        shown."""
+        if self._hold:
+            return
+        with self._locked():
+            self._explain()
+            self.view.publish_texts()

@@ -18,6 +18,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from fwwrules.board import BASE_SIZES_MM
+from fwwrules.catalogue import word
 from fwwrules.data import Scenario
 from fwwrules.editing import STOCK_WEAPONS, base_diameter, size_class_of, titled
 from fwwrules.pieces import TERRAIN_KINDS, Model, Terrain, title_in
@@ -29,6 +30,14 @@ NONE = ""
 OTHER = "other"
 """The base choice of a diameter of one's own."""
 FIELD_PX = 318
+
+
+def _kind_choices(lang: str, blank: bool) -> list[tuple[str, str]]:
+    """The terrain kinds as (name in ``lang``, the file's word) choices, the names the
+    pictures and rulings use (``blocking`` shows as "blocking terrain", in German
+    "sichtblockierendes Gelände"); ``blank`` puts the empty choice (none) first."""
+    kinds: list[tuple[str, str]] = [(word(kind, lang), kind) for kind in TERRAIN_KINDS]
+    return [(NONE, NONE), *kinds] if blank else kinds
 
 
 class EditorForm:
@@ -174,6 +183,10 @@ class EditorForm:
             value = self.base_class.value
             self.base_class.options = [(ui(f"base-{c}", lang), c) for c in (*BASE_SIZES_MM, OTHER)]
             self.base_class.value = value
+            for box, blank in ((self.kind, False), (self.huge, True), (self.elevated, True)):
+                value = box.value
+                box.options = _kind_choices(lang, blank)
+                box.value = value
         for key in ("faction", "name", "diameter", "skills", "weapons"):
             getattr(self, key).description = ui(key, lang)
         self.base_class.description = ui("base", lang)

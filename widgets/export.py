@@ -21,7 +21,14 @@ from typing import Any
 import ipywidgets as widgets
 from matplotlib.figure import Figure
 
-from fwwrules.draw.export import picture_bytes, picture_path, pixel_size, save_picture
+from fwwrules.draw.export import (
+    export_dpi,
+    picture_bytes,
+    picture_path,
+    pixel_size,
+    save_picture,
+)
+from fwwrules.draw.side import stacked
 from fwwrules.errors import FwwError
 from fwwrules.writing import write_atomic
 
@@ -35,14 +42,20 @@ MIME = {"png": "image/png", "svg": "image/svg+xml"}
 
 class ExportControl:
     """Format (PNG or SVG), size (1x to 4x), file name and an export button, for the figure
-    ``figure()`` returns; ``lang()`` is the panel's language. ``widget`` is the control;
-    ``status`` says what was written (with a download link) or why not."""
+    ``figure()`` returns, with the figure ``below()`` returns (if any) under it at the same
+    resolution (a panel's side view); ``lang()`` is the panel's language. ``widget`` is the
+    control; ``status`` says what was written (with a download link) or why not."""
 
     def __init__(
-        self, figure: Callable[[], Figure], lang: Callable[[], str], stem: str = "board"
+        self,
+        figure: Callable[[], Figure],
+        lang: Callable[[], str],
+        stem: str = "board",
+        below: Callable[[], Figure | None] = lambda: None,
     ) -> None:
         self._figure = figure
         self._lang = lang
+        self._below = below
         self.format = widgets.Dropdown(options=[("PNG", "png"), ("SVG", "svg")], value="png")
         self.scale = widgets.Dropdown(options=[(f"{s:g}×", s) for s in SCALES], value=2.0)
         self.name = widgets.Text(value=f"{stem}.png", continuous_update=False)
@@ -83,14 +96,18 @@ class ExportControl:
         link to the same bytes, or why not (nothing is raised into the notebook)."""
         lang = self._lang()
         try:
-            fig = self._figure()
+            fig, extra = self._figure(), self._below()
             out, fmt = picture_path(self.name.value, self.format.value)
-            data = picture_bytes(fig, fmt, scale=self.scale.value)
+            data = picture_data(fig, extra, fmt, scale=self.scale.value)
             write_atomic(out, data)
         except (FwwError, OSError) as exc:
             self.status.value = f'<span style="color:#B00020">{html.escape(str(exc))}</span>'
             return None
         width, height = pixel_size(fig, scale=self.scale.value)
+        if extra is not None:
+            height += pixel_size(extra, dpi=export_dpi(fig, scale=self.scale.value))[1]
+            if fmt == "png":  # the stacked picture's own size (a part may round either way)
+                width, height = _png_size(data)
         uri = f"data:{MIME[fmt]};base64," + base64.b64encode(data).decode("ascii")
         said = ui("exported", lang).format(path=out.resolve(), width=width, height=height)
         self.status.value = (
@@ -99,6 +116,23 @@ class ExportControl:
             f"{html.escape(ui('download', lang))}: {html.escape(out.name)}</a>"
         )
         return out
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    import io
+
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as img:
+        return (int(img.size[0]), int(img.size[1]))
+
+
+def picture_data(fig: Figure, below: Figure | None, fmt: str, **size: float | None) -> bytes:
+    """The picture of ``fig`` at the size asked (``scale``, ``dpi`` or ``width``), with
+    ``below`` (if any) under it at the same resolution."""
+    if below is None:
+        return picture_bytes(fig, fmt, **size)
+    return stacked(fig, below, fmt, dpi=export_dpi(fig, **size))
 
 
 class PictureExport:
@@ -119,6 +153,11 @@ class PictureExport:
             raise TypeError(f"{type(self).__name__} has no picture")
         return figure
 
+    def picture_below(self) -> Figure | None:
+        """A figure the panel shows under its picture, exported with it (None: nothing; the
+        attack panel's side view, when ticked)."""
+        return None
+
     def _picture_lang(self) -> str:
         lang = getattr(self, "lang", None)
         value = getattr(lang, "value", "en")
@@ -128,7 +167,9 @@ class PictureExport:
     def export_control(self) -> ExportControl:
         """The panel's export control (format, size, file name, button)."""
         if self._export is None:
-            self._export = ExportControl(self.picture_figure, self._picture_lang)
+            self._export = ExportControl(
+                self.picture_figure, self._picture_lang, below=self.picture_below
+            )
         return self._export
 
     def save_picture(
@@ -143,7 +184,9 @@ class PictureExport:
         """Write the panel's picture as PNG or SVG, as the panel shows it, at ``scale`` times
         its size (default 2: 1560 x 1080 pixels for a board), or ``dpi`` dots per inch, or
         ``width`` pixels wide; ``format`` (``"png"``, ``"svg"``) or the name's suffix picks
-        the format (a name without one gets it). Returns the path written.
+        the format (a name without one gets it). What the panel shows under its picture
+        (:meth:`picture_below`: the attack panel's side view, while ticked) is written under
+        it, at the same resolution. Returns the path written.
 
         >>> import tempfile, fwwrules
         >>> from pathlib import Path
@@ -159,6 +202,14 @@ class PictureExport:
         """
         if dpi is not None or width is not None:
             scale = None
+        below = self.picture_below()
+        if below is not None:
+            out, fmt = picture_path(path, format)
+            data = picture_data(
+                self.picture_figure(), below, fmt, scale=scale, dpi=dpi, width=width
+            )
+            write_atomic(out, data)
+            return out
         return save_picture(
             self.picture_figure(), path, scale=scale, format=format, dpi=dpi, width=width
         )

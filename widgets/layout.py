@@ -55,3 +55,18 @@ def board_and_side(board: widgets.Widget, side: Sequence[widgets.Widget]) -> wid
         [board, column],
         layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"),
     )
+
+
+def below_board(
+    board: widgets.Widget, width_px: int, below: Sequence[widgets.Widget]
+) -> widgets.VBox:
+    """The board (``width_px`` CSS pixels wide) with ``below`` under it (a panel's side view,
+    its comparison), as wide as the board: what is below never widens the board's box (which
+    would push the ruling column off the board's row), and shrinks with a narrower output
+    area."""
+    return widgets.VBox(
+        [board, *below],
+        layout=widgets.Layout(
+            flex="0 1 auto", width=f"{width_px}px", max_width="100%", align_items="flex-start"
+        ),
+    )

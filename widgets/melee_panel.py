@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import ipywidgets as widgets
 
 import fwwrules
 from fwwrules import engagement
+from fwwrules.compare import Comparison, compare_slide
+from fwwrules.compare import compare as compare_rulesets
 from fwwrules.data import Scenario
 from fwwrules.draw import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board, update_board
 from fwwrules.draw.animate import (
@@ -29,8 +31,9 @@ from fwwrules.placement import snap_step
 
 from . import arguments as args
 from .attack_panel import error_html
+from .explain import CompareView
 from .how_close import HowClose
-from .layout import board_and_side, fit_control, wrap_row
+from .layout import below_board, board_and_side, fit_control, wrap_row
 from .panel import MovablePanel
 from .text import snap_label, ui
 from .view import BoardView, static_bundle
@@ -82,7 +85,9 @@ class MeleePanel(MovablePanel):
     ``target`` (a shot into a melee), ``rules``, ``lang``. Answers: ``engagements``
     (``fwwrules.engagement.engagements``), ``outnumbered`` (ids, ``engagement.is_outnumbered``),
     ``withdrawal``, ``slide``, ``ruling`` (each None when not asked or not answerable;
-    ``errors`` says why). ``artists`` is the board, updated in place, redrawn once per change.
+    ``errors`` says why); ``compare`` (ticked: the shot or attack and the slide under both
+    rulesets below the board, :class:`~.explain.CompareView`). ``artists`` is the board,
+    updated in place, redrawn once per change.
     Models move as in :class:`~fwwrules_widgets.AttackPanel`: drag a base (it stops at
     contact: drag one into contact and a new engagement appears), or ``model``, ``x``, ``y``.
     """
@@ -112,6 +117,8 @@ class MeleePanel(MovablePanel):
         self.view = BoardView(style, interactive=interactive)
         self.how_close = HowClose(self.view, scenario)
         """The live "how close" line of the shot into the melee (empty without a shooter)."""
+        self.compare = CompareView(self.view)
+        """The shot (or melee attack) and the slide under both rulesets, below the board."""
         self._make_move_controls(scenario.models[0].id)
         self._compute()
         self.artists: BoardArtists = draw_board(
@@ -134,10 +141,11 @@ class MeleePanel(MovablePanel):
         ):
             control.observe(self._changed, "value")
         self.slider.observe(self._slider_changed, "value")
+        self.compare.toggle.observe(self._compare_toggled, "value")
         self.frame.observe(self._frame_changed, "value")
         rows = widgets.VBox(
             [
-                wrap_row([self.rules, self.lang, self.withdrawer]),
+                wrap_row([self.rules, self.lang, self.withdrawer, self.compare.toggle]),
                 wrap_row(
                     [self.slider, self.to_x, self.to_y, self.play, self.frame, self.slide_hint]
                 ),
@@ -149,7 +157,7 @@ class MeleePanel(MovablePanel):
             [
                 rows,
                 board_and_side(
-                    self.view.widget,
+                    below_board(self.view.widget, self.view.size_px[0], [self.compare.html]),
                     [
                         self.engaged_html,
                         self.how_close.html,
@@ -195,6 +203,7 @@ class MeleePanel(MovablePanel):
             self.view.figure,
             self.view.said(self.engaged_html) + self.view.said(self.html),
             self.lang.value,
+            below=self.compare.shown_html(),
         )
 
     # --- asking the rules ---------------------------------------------------------------------
@@ -291,6 +300,28 @@ class MeleePanel(MovablePanel):
             **self._overlays(),
         )
         self._show_text(close_call=place_labels)  # a drag step: no knife-edge sentence
+        self.compare.show(self._questions(), self.lang.value)
+
+    def _questions(self) -> list[Callable[[], Comparison]]:
+        """The panel's questions whose answers depend on the ruleset, to be asked under both
+        (:mod:`fwwrules.compare`): the shot into the melee (or close combat attack), the
+        slide."""
+        s, out = self.scenario, []
+        shooter, target, slider, to = (
+            self.shooter.value, self.target.value, self.slider.value, self.to
+        )  # fmt: skip
+        if shooter:
+            out.append(lambda: compare_rulesets(s, shooter, target))
+        if slider and to is not None:
+            out.append(lambda: compare_slide(s, slider, to))
+        return out
+
+    def _compare_toggled(self, change: dict[str, Any]) -> None:
+        if self._hold:
+            return
+        with self._locked():
+            self.compare.show(self._questions(), self.lang.value)
+            self.view.publish_texts()
 
     # --- text ---------------------------------------------------------------------------------
     def _show_text(self, *, close_call: bool = True) -> None:
@@ -351,6 +382,7 @@ class MeleePanel(MovablePanel):
         self.hint.value = self._move_hint(lang)
         self._show_slide_hint()
         self.play.tooltip = ui("play", lang)
+        self.compare.relabel(lang)
         self.view.relabel(lang)
         for control in (
             self.rules,

@@ -117,7 +117,7 @@ def static_png(figure: Figure) -> bytes:
 
 
 def static_bundle(
-    widget: widgets.Widget, figure: Figure, ruling_html: str, lang: str = "en"
+    widget: widgets.Widget, figure: Figure, ruling_html: str, lang: str = "en", below: str = ""
 ) -> dict[str, Any]:
     """A display bundle with the widget view plus one static picture and the ruling.
 
@@ -125,7 +125,8 @@ def static_bundle(
     JupyterLab after a page reload while the saved outputs are old, show the ``text/html``:
     the board as an image beside the ruling, under a line saying that this is a saved
     picture and that running the cell brings the live board back. The picture is in the
-    bundle once (an ``image/png`` beside it would send the board a second time).
+    bundle once (an ``image/png`` beside it would send the board a second time). ``below``
+    is HTML shown under the board picture, as wide as it (a panel's side view, its comparison).
     """
     data: dict[str, Any] = dict(widget._repr_mimebundle_() or {})
     png = static_png(figure)
@@ -133,12 +134,17 @@ def static_bundle(
     ratio = float(getattr(figure.canvas, "device_pixel_ratio", 1.0) or 1.0)
     width = round(figure.get_figwidth() * figure.dpi / ratio)
     note = html.escape(ui("saved-picture", lang))
+    board = (
+        f'<img class="fwwrules-board" src="data:image/png;base64,{b64}" '
+        f'style="width:{width}px;max-width:100%" alt="{html.escape(_alt(figure))}"/>'
+    )
+    if below:
+        board = f'<div style="width:{width}px;max-width:100%">{board}{below}</div>'
     data["text/html"] = (
         f'<p class="fwwrules-saved-note"><i>{note}</i></p>'
         '<div class="fwwrules-static" style="display:flex;flex-wrap:wrap;gap:12px;'
         'align-items:flex-start">'
-        f'<img class="fwwrules-board" src="data:image/png;base64,{b64}" '
-        f'style="width:{width}px;max-width:100%" alt="{html.escape(_alt(figure))}"/>'
+        f"{board}"
         f'<div style="flex:1 1 320px;min-width:280px;max-width:560px">{ruling_html}</div>'
         "</div>"
     )

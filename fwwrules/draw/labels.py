@@ -42,7 +42,7 @@ from matplotlib.text import Annotation, Text
 from matplotlib.transforms import Bbox
 
 from .artists import label_box
-from .layout import renderer_of, show_key, text_width
+from .layout import Measures, font_key, renderer_key, renderer_of, show_key, text_width
 from .text import draw_word
 
 if TYPE_CHECKING:
@@ -634,6 +634,15 @@ def _crosses(
     seg = seg[near]
     if len(seg) == 0:
         return np.zeros(len(x0), dtype=bool)
+    lo_x, hi_x, lo_y, hi_y = lo_x[near], hi_x[near], lo_y[near], hi_y[near]
+    meets = (  # a box and a segment whose boxes overlap (only these can cross)
+        (hi_x[None, :] > x0[:, None])
+        & (lo_x[None, :] < x1[:, None])
+        & (hi_y[None, :] > y0[:, None])
+        & (lo_y[None, :] < y1[:, None])
+    )
+    if not meets.any():
+        return np.zeros(len(x0), dtype=bool)
     sx, sy = seg[None, :, 0], seg[None, :, 1]
     dx, dy = seg[None, :, 2] - sx, seg[None, :, 3] - sy
     lo = np.zeros((len(x0), len(seg)))
@@ -651,7 +660,7 @@ def _crosses(
             inside &= ~((p == 0) & (q <= 0))
             lo = np.where(p < 0, np.maximum(lo, t), lo)
             hi = np.where(p > 0, np.minimum(hi, t), hi)
-    crossed: np.ndarray[Any, Any] = np.asarray((inside & (hi - lo > 1e-9)).any(axis=1))
+    crossed: np.ndarray[Any, Any] = np.asarray((meets & inside & (hi - lo > 1e-9)).any(axis=1))
     return crossed
 
 
@@ -843,7 +852,6 @@ def _pending(
     (:data:`LABEL_ROOM_PT2`); fixed labels become obstacles, empty ones are hidden."""
     ax = artists.ax
     room = _room(obstacles.axes_box, artists.figure.dpi)
-    sizes: dict[tuple[Any, ...], tuple[float, float]] = {}
     pending: list[tuple[Text, float, float, tuple[float, float]]] = []
     dropped = int(artists.state.get("unlabelled", 0))
     names = 0
@@ -875,10 +883,7 @@ def _pending(
             names += 1
             if t.get_bbox_patch() is None:  # a name's box is made when it is first placed
                 t.set_bbox(label_box(artists.style))
-        look = _look(t)
-        size = sizes.get(look)
-        if size is None:  # labels of one text in one font and box are one size
-            size = sizes[look] = label_size(t, renderer)
+        size = _SIZES.get((*_look(t), renderer_key(renderer)), label_size, t, renderer)
         pending.append((t, size[0] + 2 * pad, size[1] + 2 * pad, (ax_, ay_)))
     return pending, dropped
 
@@ -960,10 +965,15 @@ def label_room(artists: BoardArtists) -> int:
 
 
 def _look(t: Text) -> tuple[Any, ...]:
-    """What a label's size depends on: its text, font, rotation and background box."""
+    """What a label's size depends on: its text, font (line spacing included), rotation
+    and background box: labels of one look are one size, on every drawing."""
     patch = t.get_bbox_patch()
     box = None if patch is None else (type(patch.get_boxstyle()), str(patch.get_boxstyle()))
-    return (t.get_text(), hash(t.get_fontproperties()), t.get_rotation(), t.get_linespacing(), box)
+    return (t.get_text(), font_key(t), t.get_rotation(), box)
+
+
+_SIZES = Measures()
+"""Label sizes (:func:`label_size`) by look and renderer, kept across drawings."""
 
 
 def _show_key(artists: BoardArtists, key: dict[str, int], dropped: int) -> None:

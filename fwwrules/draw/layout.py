@@ -115,6 +115,57 @@ def _advances(path: str, size: float, dpi: float) -> _Advances:
     return _Advances(path, size, dpi)
 
 
+MEASURES_KEPT = 4096
+"""How many text measures :class:`Measures` keeps before it starts afresh (a few hundred
+bytes each): far more than the distinct labels and titles of the boards open at once."""
+
+
+def font_key(t: Text) -> tuple[Any, ...]:
+    """Everything of ``t``'s font a measure of its text depends on, as a hashable value
+    (a :class:`~matplotlib.font_manager.FontProperties` can change after it is hashed)."""
+    p = t.get_fontproperties()
+    return (
+        tuple(p.get_family()),
+        p.get_style(),
+        p.get_variant(),
+        p.get_weight(),
+        p.get_stretch(),
+        float(p.get_size_in_points()),
+        p.get_file(),
+        p.get_math_fontfamily(),
+        t.get_linespacing(),
+    )
+
+
+def renderer_key(renderer: Any) -> tuple[str, float]:
+    """The kind of renderer and its resolution: a text measured by one renderer measures the
+    same by another of the same kind and dpi."""
+    return (type(renderer).__name__, float(getattr(renderer, "dpi", 0.0)))
+
+
+class Measures:
+    """Text measures kept across drawings, keyed by what they depend on (the text, its font
+    and box, the renderer's kind and dpi): a drag redraws the same labels and titles many
+    times a second, and measuring them again gives the same pixels. Holds at most
+    :data:`MEASURES_KEPT` entries; when full it starts afresh."""
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[Any, ...], Any] = {}
+
+    def get(self, key: tuple[Any, ...], measure: Callable[..., Any], *args: Any) -> Any:
+        """The measure kept under ``key``, or ``measure(*args)`` kept under it."""
+        kept = self._kept.get(key, self)
+        if kept is self:
+            if len(self._kept) >= MEASURES_KEPT:
+                self._kept.clear()
+            kept = self._kept[key] = measure(*args)
+        return kept
+
+
+_TITLES = Measures()
+_WRAPS = Measures()
+
+
 def text_width(text: str, like: Text, renderer: Any) -> float:
     """Width in display pixels of one line ``text`` set in ``like``'s font: the sum of its
     glyphs' hinted advances and kernings plus :data:`WIDTH_SLACK_PX`, so never less than
@@ -142,8 +193,14 @@ def wrap(text: str, width: float, like: Text, renderer: Any) -> str:
     ``width`` pixels (each line of ``text`` is wrapped on its own; words are never split).
 
     Only spaces become breaks, so ``wrap(...).replace("\\n", " ")`` gives back a one-line
-    ``text``. A line that fits is measured once; a longer one word by word.
+    ``text``. A line that fits is measured once; a longer one word by word; a text wrapped
+    before in the same font, width and renderer is not measured again (:class:`Measures`).
     """
+    key = (text, float(width), font_key(like), renderer_key(renderer))
+    return str(_WRAPS.get(key, _wrap, text, width, like, renderer))
+
+
+def _wrap(text: str, width: float, like: Text, renderer: Any) -> str:
     out: list[str] = []
     for para in text.split("\n"):
         if text_width(para, like, renderer) <= width:
@@ -449,10 +506,12 @@ def _place_axes(
     ax: Axes, frame: _Frame, title: str, bottom_room: float, refit: Callable[[], None] | None
 ) -> None:
     """Move the Axes so that its tick labels, axis labels and wrapped title fit (twice: the
-    tick labels change with the limits)."""
+    tick labels change with the limits; once when the first pass leaves the Axes where it
+    was, as a redraw of an unchanged layout does: a second pass would measure the same)."""
     r = frame.renderer
     W, H = frame.width, frame.height
     for _ in range(2):
+        before = _axes_state(ax)
         active = ax.get_window_extent(r)  # inside the position when the aspect shrinks it
         deco = _decorations(ax, r)
         cx = (active.x0 + active.x1) / 2
@@ -467,6 +526,19 @@ def _place_axes(
         if refit is not None:
             refit()
         ax.apply_aspect()
+        if _axes_state(ax) == before:
+            break
+
+
+def _axes_state(ax: Axes) -> tuple[Any, ...]:
+    """What :func:`_place_axes` measures from: the Axes' box (as set and as drawn) and its
+    limits."""
+    return (
+        tuple(ax.get_position(original=True).bounds),
+        tuple(ax.get_position().bounds),
+        tuple(ax.get_xlim()),
+        tuple(ax.get_ylim()),
+    )
 
 
 def set_titles(ax: Axes, titles: Sequence[str]) -> None:
@@ -480,12 +552,19 @@ def _title_room(ax: Axes, title: str, room: float, renderer: Any) -> float:
     """Set ``ax``'s title to ``title`` wrapped to ``room`` pixels; the height kept for it:
     the tallest of the titles in every language (:func:`set_titles`) wrapped alike."""
     heights = [0.0]
+    look = (room, font_key(ax.title), renderer_key(renderer))
     for text in (*getattr(ax, "_fwwrules_titles", ()), title):
         if text:
-            ax.title.set_text(wrap(text, room, ax.title, renderer))
-            heights.append(ax.title.get_window_extent(renderer).height)
+            heights.append(_TITLES.get((text, *look), _title_height, ax, text, room, renderer))
     ax.title.set_text(wrap(title, room, ax.title, renderer) if title else "")
     return max(heights) + (renderer.points_to_pixels(6.0) if max(heights) else 0.0)
+
+
+def _title_height(ax: Axes, text: str, room: float, renderer: Any) -> float:
+    """The height of ``ax``'s title set to ``text`` wrapped to ``room`` pixels (it is left
+    set so; :func:`_title_room` sets the title it keeps)."""
+    ax.title.set_text(wrap(text, room, ax.title, renderer))
+    return float(ax.title.get_window_extent(renderer).height)
 
 
 def _decorations(ax: Axes, renderer: Any) -> Bbox:

@@ -904,13 +904,14 @@ def side_view_figure(
     return draw_side_view(scenario, ruling, ax, lang=lang, style=style).figure
 
 
-def stacked(top: Figure, bottom: Figure, format: str = "png") -> bytes:
-    """Two figures of one width as one picture, ``top`` above ``bottom`` (PNG or SVG), each
-    at its own dpi (give them the same): the board with its side view below it."""
+def stacked(top: Figure, bottom: Figure, format: str = "png", *, dpi: float | None = None) -> bytes:
+    """Two figures of one width as one picture, ``top`` above ``bottom`` (PNG or SVG), both
+    at ``dpi`` (default: each at its own dpi; give them the same): the board with its side
+    view below it."""
     from .figure import figure_bytes
 
-    a = figure_bytes(top, format, dpi=top.dpi)
-    b = figure_bytes(bottom, format, dpi=bottom.dpi)
+    a = figure_bytes(top, format, dpi=top.dpi if dpi is None else dpi)
+    b = figure_bytes(bottom, format, dpi=bottom.dpi if dpi is None else dpi)
     return _stack_svg(a, b) if format == "svg" else _stack_png(a, b)
 
 

@@ -13,7 +13,7 @@ Positions where the model cannot stand are hatched grey ("cannot stand here").
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -180,12 +180,8 @@ def _class_hatches(
         idx = np.flatnonzero(cls == code)
         if not len(idx):
             continue
-        rects = [
-            Rectangle((x * u - half, y * u - half), 2 * half, 2 * half)
-            for x, y in result.positions[idx].tolist()
-        ]
         coll = PatchCollection(
-            _merge_rows(rects, result, idx, half, u),
+            _merge_rows(result, idx, half, u),
             facecolor="none",
             edgecolor=(0, 0, 0, 0.35),
             linewidth=0,
@@ -222,13 +218,15 @@ def _class_legend(ax: Axes, layer: str, lang: str, alpha: float, style: BoardSty
     )
 
 
-def _merge_rows(
-    rects: Sequence[Rectangle], result: ThreatMap, idx: Any, half: float, u: float
-) -> list[Rectangle]:
-    """Join horizontally adjacent grid cells of one class into one rectangle (fewer patches,
-    and the hatch runs on without seams)."""
+def _merge_rows(result: ThreatMap, idx: Any, half: float, u: float) -> list[Rectangle]:
+    """The cells ``idx`` of one class as rectangles, horizontally adjacent grid cells joined
+    into one (fewer patches, and the hatch runs on without seams); a map of listed
+    positions (no grid) has one square per position."""
     if result.shape is None or result.step is None:
-        return list(rects)
+        return [
+            Rectangle((x * u - half, y * u - half), 2 * half, 2 * half)
+            for x, y in result.positions[idx].tolist()
+        ]
     nx = result.shape[1]
     rows: dict[int, list[int]] = {}
     for i in np.asarray(idx).tolist():

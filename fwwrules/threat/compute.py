@@ -31,14 +31,17 @@ from ..pieces import Model
 from ..placement import on_table_v, placeable_v, standing_height_v
 from ..rulesets import ruleset
 from ..thresholds import contact_reach
-from .cost import TooCostly, exact_seconds, load_of
+from .cost import Load, TooCostly, Work, load_of, work_seconds
 from .shooter import (
     NO_REASON,
     Clauses,
     Layers,
+    Shots,
     Target,
     choose,
+    passes,
     shooter_layer,
+    sight_and_cover,
     stood_on_groups,
     weapon_indices,
 )
@@ -75,6 +78,11 @@ class Computed:
     elevation: Array
     layers: Layers
     clauses: tuple[str, ...]
+    work: Work = dataclasses.field(default_factory=Work)
+    """What computing them did (the estimate's units, :class:`~fwwrules.threat.cost.Work`)."""
+    plan: Work = dataclasses.field(default_factory=Work)
+    """What the estimate counted before doing it (bounds ``work``; an update is not
+    estimated, its plan counts every cell as a whole map would)."""
 
 
 def with_model(scenario: Scenario, model: Model) -> Scenario:
@@ -97,8 +105,9 @@ def with_model(scenario: Scenario, model: Model) -> Scenario:
     return mark_checked(out)  # the map placed the target by its own rule (positions.placeable)
 
 
-def _exact_cell(scn: Scenario, q: Query, j: int, i: int, cells: tuple[Layers, Clauses]) -> None:
-    """Cell ``(i, j)`` from the rulings themselves (one per weapon the cell may report)."""
+def _exact_cell(scn: Scenario, q: Query, j: int, i: int, cells: tuple[Layers, Clauses]) -> int:
+    """Cell ``(i, j)`` from the rulings themselves (one per weapon the cell may report); how
+    many rulings that took."""
     out, clauses = cells
     sid = q.shooters[j]
     weapons = scn.weapons_of(scn.model(sid))
@@ -112,21 +121,26 @@ def _exact_cell(scn: Scenario, q: Query, j: int, i: int, cells: tuple[Layers, Cl
     out.covered[i, j] = bool(r.cover) if r.allowed else False
     out.reason[i, j] = NO_REASON if r.allowed else clauses.code(r.not_allowed[0])
     out.exact[i, j] = True
+    return len(rs)
 
 
-def _afford(scenario: Scenario, q: Query, hard: BoolArray) -> None:
-    """Raise :class:`~fwwrules.threat.cost.TooCostly` when the fast path (done) and the
-    rulings it left (one per cell and weapon the cell may report) exceed the budget."""
+def _rulings(scenario: Scenario, q: Query, hard: BoolArray) -> int:
+    """The rulings the fast path left: one per ``hard`` cell and weapon it may report."""
     rulings = 0
     for j, sid in enumerate(q.shooters):
         cells = int(hard[:, j].sum())
         if cells:
             weapons = scenario.weapons_of(scenario.model(sid))
             rulings += cells * len(weapon_indices(weapons, q.weapon))
-    n, load = hard.shape[0], load_of(scenario, len(q.shooters))
-    seconds = exact_seconds(load, n, rulings)
+    return rulings
+
+
+def _afford(load: Load, plan: Work, positions: int) -> None:
+    """Raise :class:`~fwwrules.threat.cost.TooCostly` when the work ``plan`` of a map of
+    ``positions`` exceeds the budget."""
+    seconds = work_seconds(load, plan)
     if seconds > THREAT_BUDGET_S:
-        raise TooCostly(n, rulings, seconds, load.seconds(0))
+        raise TooCostly(positions, plan, seconds, load.seconds(0))
 
 
 def _start(n: int, k: int, only: BoolArray | None, prior: Computed | None) -> Layers:
@@ -208,25 +222,37 @@ def compute(
 
     into = np.where(engaged, ruleset(q.rules).shoot_into_modifier, 0).astype(np.int32)
     stood = stood_on_groups(scenario.board, px, py, where)
+    load, work, plan = load_of(scenario, k), Work(), Work(cells=n * k)
     target = Target(px, py, rt, elev_mm, size_class(2 * rt), into, engaged_with, stood)
+    shots: list[Shots] = []
     for j, sid in enumerate(q.shooters):
         if sid in touching:
             hard[live & touching[sid] & only[:, j], j] = True
         mine = live & only[:, j] & ~hard[:, j]
         if mine.any():
-            shooter_layer(scenario, sid, j, target, mine, (out, clauses, hard), q.weapon)
-    if prior is None:  # a whole map: the exact path is counted before any of it runs
-        _afford(scenario, q, hard)
+            work.cells += int(mine.sum())
+            left = shooter_layer(scenario, sid, j, target, mine, (out, clauses, hard), q.weapon)
+            shots += [left] if left is not None else []
+    # the passes and the exact path counted before any line of sight (most of it) ...
+    plan.passes = sum(1 for left in shots for _ in passes(target, left.need))
+    plan.rulings = _rulings(scenario, q, hard)
+    if prior is None:
+        _afford(load, plan, n)
+    for left in shots:
+        sight_and_cover(scenario, left, target, (out, hard), work)
+    plan.rulings = _rulings(scenario, q, hard)  # ... and with the cells they left
+    if prior is None:
+        _afford(load, plan, n)
     # The exact path: fwwrules.ruling on the scenario with the target added.
     for i in np.flatnonzero(hard.any(axis=1)).tolist():
         model = q.target_at(float(pts[i, 0]), float(pts[i, 1]), float(elev_mm[i] / u))
         scn = with_model(scenario, model)
         for j in np.flatnonzero(hard[i]).tolist():
-            _exact_cell(scn, q, j, i, (out, clauses))
+            work.rulings += _exact_cell(scn, q, j, i, (out, clauses))
     elevation = elev_mm / u
     for arr in (where, elevation, *(getattr(out, f.name) for f in dataclasses.fields(out))):
         arr.setflags(write=False)
-    return Computed(where, elevation, out, tuple(clauses.names))
+    return Computed(where, elevation, out, tuple(clauses.names), work, plan)
 
 
 def affected(old: Scenario, new: Scenario, moved: set[str], q: Query, pts: Array) -> BoolArray:

@@ -10,7 +10,7 @@ the exact path (:func:`fwwrules.ruling` on the scenario with the target added).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +32,7 @@ from ..ranges import band_limits, range_bands
 from ..rulings import add_modifiers
 from ..terrain import shot_kinds_pair
 from ..thresholds import levels_apart
+from .cost import Work
 from .sight import sight_layer
 
 _DELTA = THREAT_SURE_MARGIN_MM
@@ -212,6 +213,17 @@ def _in_range(
     return usable
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class Shots:
+    """A shooter's flat shots left to line of sight and cover (:func:`sight_and_cover`): the
+    shooter, its column, the positions and the usable weapons with where each reaches."""
+
+    sid: str
+    j: int
+    need: BoolArray
+    usable: list[tuple[int, Weapon, BoolArray]]
+
+
 def shooter_layer(
     scenario: Scenario,
     sid: str,
@@ -220,9 +232,12 @@ def shooter_layer(
     live: BoolArray,
     cells: tuple[Layers, Clauses, BoolArray],
     choice: str = "best",
-) -> None:
-    """Fill column ``j`` (shooter ``sid``) of the layers at the ``live`` positions; mark in
-    ``hard`` (the third of ``cells``) the cells left to the exact path."""
+) -> Shots | None:
+    """Fill column ``j`` (shooter ``sid``) of the layers at the ``live`` positions as far as
+    the rules before line of sight decide it (engaged, stunned, skill, range, elevation);
+    mark in ``hard`` (the third of ``cells``) the cells left to the exact path. Returns the
+    flat shots left to :func:`sight_and_cover` (``None``: none), so that every cell the
+    exact path gets from these rules is known before any line of sight is looked at."""
     out, clauses, hard = cells
     n = len(t.px)
     weapons = scenario.weapons_of(scenario.model(sid))
@@ -232,17 +247,17 @@ def shooter_layer(
     # melee.stunned: a Stunned shooter takes no Action but the Move that removes its marker.
     if scenario.model(sid).stunned:
         out.reason[live, j] = clauses.code("melee.stunned")
-        return
+        return None
     if engagements(scenario).get(sid):
         out.reason[live, j] = clauses.code("melee.engaged")
-        return
+        return None
     first_reason = np.zeros(n, dtype=np.int16)
     unsure = np.zeros(n, dtype=bool)
     usable = _in_range(scenario, sid, which, t, (clauses, first_reason), unsure)
     hard[live & unsure, j] = True
     out.reason[live, j] = first_reason[live]
     if not usable:
-        return
+        return None
     any_in = np.zeros(n, dtype=bool)
     for _, _, ir in usable:
         any_in |= ir
@@ -255,8 +270,25 @@ def shooter_layer(
     flat_bad = need & ((t.elev_mm > 0.0) | elevated)
     hard[flat_bad, j] = True
     need &= ~flat_bad
-    if need.any():
-        _attack(scenario, sid, j, t, need, usable, (out, hard))
+    return Shots(sid, j, need, usable) if need.any() else None
+
+
+def passes(t: Target, need: BoolArray) -> Iterator[tuple[frozenset[str], BoolArray]]:
+    """A shooter's line-of-sight passes over its flat shots at ``need``: every group of
+    positions standing on the same pieces (``t.stood``) that holds some of them, with those
+    positions (the map counts them before any pass runs)."""
+    for stood, group in t.stood.items():
+        again = group & need
+        if again.any():
+            yield stood, again
+
+
+def sight_and_cover(
+    scenario: Scenario, shots: Shots, t: Target, cells: tuple[Layers, BoolArray], work: Work
+) -> None:
+    """Finish column ``shots.j`` at ``shots.need``: ``ranged.los`` and cover
+    (:func:`_attack`), counting the line-of-sight passes in ``work``."""
+    _attack(scenario, shots.sid, shots.j, t, shots.need, shots.usable, cells, work)
 
 
 def stood_on_groups(
@@ -272,13 +304,8 @@ def stood_on_groups(
     ons = [centres_on(t, px, py) & need for t in pieces]
     hit = [k for k, on in enumerate(ons) if on.any()]
     out: dict[frozenset[str], BoolArray] = {}
-    if len(hit) > 62:  # more pieces than bits: the rows of pieces themselves, sorted
-        rows = np.stack([ons[k] for k in hit], axis=1)
-        codes, index = np.unique(rows, axis=0, return_inverse=True)
-        for g, row in enumerate(codes):
-            stood = frozenset(pieces[hit[k]].id for k in np.flatnonzero(row))
-            out[stood] = need & (index.reshape(-1) == g)
-        return out
+    if len(hit) > 62:  # more pieces than bits
+        return _many_stood_on([pieces[k].id for k in hit], [ons[k] for k in hit], need)
     # the pieces under each position as one integer (bit b: the b-th piece hit)
     code = np.zeros(len(px), dtype=np.int64)
     for b, k in enumerate(hit):
@@ -286,6 +313,35 @@ def stood_on_groups(
     for value in np.unique(code[need]).tolist():
         stood = frozenset(pieces[hit[b]].id for b in range(len(hit)) if value >> b & 1)
         out[stood] = need & (code == value)
+    return out
+
+
+def _many_stood_on(
+    ids: list[str], ons: list[BoolArray], need: BoolArray
+) -> dict[frozenset[str], BoolArray]:
+    """:func:`stood_on_groups` for more pieces than an integer has bits (``ons[k]``: the
+    positions on piece ``ids[k]``, each hit somewhere): the positions on no piece or on one
+    (most of them) grouped by the index of that piece; those on several by their rows of
+    pieces, packed into bytes and sorted once."""
+    rows = np.stack(ons, axis=1)
+    count = rows.sum(axis=1)
+    first = rows.argmax(axis=1)
+    out: dict[frozenset[str], BoolArray] = {}
+    none = need & (count == 0)
+    if none.any():
+        out[frozenset()] = none
+    one = need & (count == 1)
+    for k in np.unique(first[one]).tolist():
+        out[frozenset((ids[k],))] = one & (first == k)
+    several = np.flatnonzero(need & (count > 1))
+    if len(several):
+        packed = np.ascontiguousarray(np.packbits(rows[several], axis=1))
+        keys = packed.view(np.dtype((np.void, packed.shape[1]))).reshape(-1)
+        _, first_of, index = np.unique(keys, return_index=True, return_inverse=True)
+        for g, i in enumerate(first_of.tolist()):
+            group = np.zeros(len(need), dtype=bool)
+            group[several[index.reshape(-1) == g]] = True
+            out[frozenset(ids[k] for k in np.flatnonzero(rows[several[i]]))] = group
     return out
 
 
@@ -297,10 +353,12 @@ def _attack(
     need: BoolArray,
     usable: list[tuple[int, Weapon, BoolArray]],
     cells: tuple[Layers, BoolArray],
+    work: Work,
 ) -> None:
     """``ranged.los`` and cover for the flat shots at ``need``; the best usable weapon, the
     skill modifier (the cover rules' modifiers and ``melee.shoot-into``, added as a ruling
-    adds them) where the attack is allowed."""
+    adds them) where the attack is allowed. One line-of-sight pass (counted in ``work``)
+    per group of positions standing on the same pieces."""
     out, hard = cells
     board = scenario.board
     model = scenario.model(sid)
@@ -312,10 +370,7 @@ def _attack(
     # elevation.standing-on: the solid pieces without a height the target stands on block no
     # line of sight to it, so each group of positions on the same pieces is looked at once,
     # without them (the positions on no piece with the whole board)
-    for stood, group in t.stood.items():
-        again = group & need
-        if not again.any():
-            continue
+    for stood, again in passes(t, need):
         kinds, cover_kinds = shot_kinds_pair(
             board,
             attacker_huge=board.models[sid].size == "huge",
@@ -324,6 +379,7 @@ def _attack(
             excluded=excluded,
             out_of_sight=out_of_sight | stood,
         )
+        work.passes += 1
         sight = sight_layer(SightPositions(scenario, sid, c, t.rt, kinds), fan, t.px, t.py, again)
         if sight is None:
             hard[again, j] = True

@@ -32,7 +32,7 @@ from ..board import Board, Disc
 from ..cache import Key
 from ..constants import BOUNDARY_TOLERANCE_MM, THREAT_SURE_MARGIN_MM
 from ..convex import Part, disc_part, parts_of
-from ..geometry import find_clear_segment, separated
+from ..geometry import find_clear_segment, prepared_for, separated
 from ..kernels import (
     Array,
     BoolArray,
@@ -148,10 +148,7 @@ def _try_segments(
         nx, ny = -dy / ln, dx / ln
     shrink = 1.0 - 1e-9
     left = np.ones(len(idx), dtype=bool)
-    boxes = [
-        (p.grown[:, 0].min(), p.grown[:, 0].max(), p.grown[:, 1].min(), p.grown[:, 1].max())
-        for p in parts
-    ]
+    boxes = [(x0, x1, y0, y1) for x0, y0, x1, y1 in (p.box for p in parts)]
     for sa, sb in _OFFSETS:
         if not left.any():
             break
@@ -390,6 +387,25 @@ THREAT_WALLS: Key[dict[tuple[tuple[str, ...], ...], BaseGeometry | None]] = Key(
 """The terrain blockers of a shot eroded as one (by the tuple of their pieces' ids)."""
 
 
+def _in_reach(parts: list[Part], c: Disc, gx: Array, gy: Array, rt: float) -> list[Part]:
+    """The parts that may meet a segment between the shooter's base ``c`` and a target base
+    of radius ``rt`` at one of the positions ``(gx, gy)``: every such segment lies within
+    ``max(c.r, rt + spread)`` of the segment from the shooter's centre to the positions'
+    middle (``spread``: how far the positions lie from it), so a part whose bounding box's
+    circle stays farther than that from it meets none (a part kept may still meet none).
+    Positions close together (those on one piece) keep only the parts along their line."""
+    if not parts or not len(gx):
+        return parts
+    mx, my = (gx.min() + gx.max()) / 2, (gy.min() + gy.max()) / 2
+    reach = max(c.r, rt + float(np.hypot(gx - mx, gy - my).max()))
+    box = np.asarray([p.box for p in parts])
+    bx, by = (box[:, 0] + box[:, 2]) / 2, (box[:, 1] + box[:, 3]) / 2
+    half = np.hypot(box[:, 2] - box[:, 0], box[:, 3] - box[:, 1]) / 2
+    far = segment_point_distance(c.x, c.y, np.asarray(mx), np.asarray(my), bx, by)
+    keep = far <= reach + half + 1e-6 * (1.0 + reach + half)
+    return [p for p, k in zip(parts, keep.tolist(), strict=True) if k]
+
+
 def _blocking_parts(board: Board, found: list[Blocking]) -> list[Part] | None:
     """Convex parts of every blocker (terrain pieces in file order, then Huge bases); ``None``
     when one is neither (a Significant Edge: not a shot the fast path takes)."""
@@ -488,6 +504,7 @@ def sight_layer(
     if found is None or parts is None:
         return None
     c, rs, rt, n = p.a, p.a.r, p.rt, len(px)
+    parts = _in_reach(parts, c, px[need], py[need], rt)
     centre_hit = np.zeros(n, dtype=bool)
     for part in parts:
         centre_hit |= fan.hits(part.grown, need)
@@ -518,9 +535,10 @@ def sight_layer(
         unsure &= ~cut
     if unsure.any():
         solids = _with_bounds(found)
+        prep = prepared_for(p.scenario.derived)  # the pieces' edges, as the ruling has them
         for i in np.flatnonzero(unsure).tolist():
             b = Disc(float(px[i]), float(py[i]), rt)
-            if find_clear_segment(c, b, _near(solids, c, b)) is not None:
+            if find_clear_segment(c, b, _near(solids, c, b), prepared=prep) is not None:
                 visible[i] = True
             else:
                 blocked[i] = True

@@ -1,0 +1,216 @@
+"""The threat map's estimate counts every term of its work and bounds what the map does
+(issue 31): the cells the fast path takes, its line-of-sight passes (one per shooter and group
+of positions standing on the same pieces, which the estimate left out before: 10 models among
+500 rectangles took 3.4 s of CPU at a step the estimate let through) and the full rulings.
+The map counts what it does as it runs (``Computed.work``) and what its estimate counted
+before (``Computed.plan``); the tests compare the counts, never a clock. A step whose passes
+do not fit is refused, naming them and a step that fits, under a CPU and memory cap.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import fwwrules
+import fwwrules.threat.map as threat_module
+from fwwrules import Model, Rect, Scenario, Terrain, Weapon
+from fwwrules.constants import THREAT_BUDGET_S
+from fwwrules.placement import centres_on
+from fwwrules.threat import threat_map
+from fwwrules.threat.compute import Computed
+from fwwrules.threat.cost import Load, load_of, work_seconds
+from fwwrules.threat.shooter import stood_on_groups
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+from _scaling import scaling_board
+
+RIFLE = Weapon("rifle", "rifle", short="red", long="green", dice={"short": ("black",)})
+
+
+@pytest.fixture
+def maps(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[Load, Computed]]]:
+    """Every computation a threat map finishes: the board's load and what it computed."""
+    seen: list[tuple[Load, Computed]] = []
+    compute = threat_module.compute
+
+    def recorded(scenario: Scenario, q: Any, pts: Any, **kw: Any) -> Computed:
+        c = compute(scenario, q, pts, **kw)
+        seen.append((load_of(scenario, len(q.shooters)), c))
+        return c
+
+    monkeypatch.setattr(threat_module, "compute", recorded)
+    yield seen
+
+
+def from_data(data: dict[str, Any]) -> Scenario:
+    return fwwrules.loads(json.dumps(data), source="board.json")
+
+
+def overlapping_flat_pieces(pieces: int = 90) -> Scenario:
+    """``pieces`` blocking rectangles without a height in rows, each overlapping the next (a
+    centre there stands on two), a shooter on a 3-inch tower and a Huge model among them."""
+    terrain = [
+        Terrain(
+            f"slab{i}",
+            "blocking",
+            Rect((60.0 + 45.0 * (i % 15), 120.0 + 90.0 * (i // 15)), (60.0, 30.0)),
+        )
+        for i in range(pieces)
+    ]
+    terrain.append(Terrain("tower", "blocking", Rect((760.0, 60.0), (80.0, 80.0)), height=76.2))
+    skills = {"rifle": 5}
+    models = (
+        Model(
+            "sniper", "red", 32.0, (760.0, 60.0), elevation=76.2, skills=skills, weapons=("rifle",)
+        ),
+        Model("gunner", "red", 32.0, (20.0, 20.0), skills=skills, weapons=("rifle",)),
+        Model("behemoth", "red", 70.0, (400.0, 760.0), skills=skills, weapons=("rifle",)),
+        Model("scout", "blue", 32.0, (780.0, 780.0), skills=skills, weapons=("rifle",)),
+    )
+    return Scenario(models=models, terrain=tuple(terrain), weapons=(RIFLE,))
+
+
+BOARDS = {
+    "10 models, 100 pieces, heights, elevations": lambda: from_data(
+        scaling_board(10, 100, heights=True, elevations=True)
+    ),
+    "10 models, 500 flat pieces": lambda: from_data(scaling_board(10, 500)),
+    "50 models, 10 pieces, heights, elevations": lambda: from_data(
+        scaling_board(50, 10, heights=True, elevations=True)
+    ),
+    "overlapping flat pieces, a tower, a Huge base": overlapping_flat_pieces,
+}
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_the_estimate_counts_at_least_the_work_the_map_does(
+    name: str, maps: list[tuple[Load, Computed]]
+) -> None:
+    """Each count of the plan bounds the work done (cells, passes, rulings), the plan fits the
+    budget, and the work is real (passes and cells counted)."""
+    scn = BOARDS[name]()
+    side = "blue" if name.startswith("overlapping") else "north"
+    tm = threat_map(scn, side)
+    load, c = maps[-1]
+    assert len(c.placeable) == len(tm.positions)
+    assert c.plan.bounds(c.work), (c.plan, c.work)
+    assert (c.plan.passes, c.plan.rulings) == (c.work.passes, c.work.rulings)  # all counted
+    assert c.work.passes > 0 and c.work.cells > 0
+    assert work_seconds(load, c.work) <= work_seconds(load, c.plan) <= THREAT_BUDGET_S
+
+
+def test_an_update_counts_its_work_within_a_whole_maps_plan(
+    maps: list[tuple[Load, Computed]],
+) -> None:
+    scn = overlapping_flat_pieces()
+    tm = threat_map(scn, "blue", step=25.0)
+    moved = fwwrules.move_model(scn, "gunner", x=60.0, y=40.0)
+    tm.update(moved, {"gunner"})
+    _, whole = maps[0]
+    _, update = maps[-1]
+    assert update.plan.bounds(update.work)
+    assert update.work.cells < whole.work.cells  # only the cells the move can change
+
+
+def test_positions_on_overlapping_pieces_are_grouped_by_the_pieces_under_them() -> None:
+    """More pieces than an integer has bits (the packed path): each group holds exactly the
+    positions whose centre lies on its pieces, and the groups part the positions asked."""
+    scn = overlapping_flat_pieces()
+    board = scn.board
+    rng = np.random.default_rng(31)
+    px, py = rng.uniform(0, 800, 6000), rng.uniform(0, 800, 6000)
+    need = rng.random(6000) < 0.9
+    groups = stood_on_groups(board, px, py, need)
+    flat = [t for t in board.terrain.values() if not (t.height or 0.0) > 0.0]
+    on = {t.id: centres_on(t, px, py) for t in flat}
+    several = 0
+    seen = np.zeros(len(px), dtype=int)
+    for pieces, where in groups.items():
+        seen += where
+        for i in np.flatnonzero(where).tolist():
+            assert pieces == frozenset(tid for tid, o in on.items() if o[i])
+        several += int(where.sum()) if len(pieces) > 1 else 0
+    assert (seen == need).all()
+    assert several > 0 and len(groups) > 62
+
+
+def star_board() -> str:
+    """One 256-corner star among rectangles, north's models around it (a file)."""
+    data = scaling_board(10, 100)
+    n = 256
+    data["terrain"].append(
+        {
+            "id": "star",
+            "kind": "blocking",
+            "polygon": [
+                [
+                    round(900 + (60, 30)[k % 2] * math.cos(2 * math.pi * k / n), 3),
+                    round(900 + (60, 30)[k % 2] * math.sin(2 * math.pi * k / n), 3),
+                ]
+                for k in range(n)
+            ],
+        }
+    )
+    return json.dumps(data)
+
+
+CAPPED_THREAT = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, 1_500_000_000))
+resource.setrlimit(resource.RLIMIT_CPU, (8, 8))
+from fwwrules.cli import main
+sys.exit(main(["threat", *sys.argv[1:]]))
+"""
+
+
+def capped_threat(*args: str) -> subprocess.CompletedProcess[str]:
+    """``fwwrules threat ARGS`` under 8 s of CPU and a 1.5 GB address space."""
+    return subprocess.run(
+        [sys.executable, "-c", CAPPED_THREAT, *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
+def test_a_step_whose_passes_do_not_fit_is_refused_naming_them_and_a_step_that_fits(
+    tmp_path: Path,
+) -> None:
+    """10 models among 500 flat pieces at a step of 19 mm: the code before accepted it and ran
+    3.4 s of CPU (the passes uncounted). Refused (exit 2, no traceback) naming the passes and
+    a step; the step named is asked next, and within three rounds a map is made."""
+    board = tmp_path / "flat-500.json"
+    board.write_text(json.dumps(scaling_board(10, 500)), encoding="utf-8")
+    step, said = "19", []
+    for _ in range(3):
+        proc = capped_threat(str(board), "--side", "north", "--step", step, "--json")
+        if proc.returncode == 0:
+            break
+        assert proc.returncode == 2, proc.stderr[-2000:]
+        assert "Traceback" not in proc.stderr
+        said.append(proc.stderr)
+        found = re.search(r"a step of (?:at least )?([0-9.]+)(?: mm or more fits)?", proc.stderr)
+        assert found, proc.stderr
+        step = found.group(1)
+    assert proc.returncode == 0, said
+    assert json.loads(proc.stdout)["step"] == float(step)
+    assert said and "line-of-sight passes" in said[0], said
+
+
+def test_a_star_among_pieces_is_mapped_within_its_plan(maps: list[tuple[Load, Computed]]) -> None:
+    scn = fwwrules.loads(star_board(), source="star.json")
+    threat_map(scn, "north")
+    load, c = maps[-1]
+    assert c.plan.bounds(c.work)
+    assert work_seconds(load, c.plan) <= THREAT_BUDGET_S
