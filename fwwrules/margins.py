@@ -31,7 +31,9 @@ in closed form; the nearest point of each boundary is a *candidate*:
   base (the edge of the corner's shadow) and lines through two corners on opposite sides (a gap
   between two blockers closing), each moved out by the moving base's radius on either side,
   and circles of that radius round each corner (the grazed corner is a tangent); tangents to
-  Huge bases likewise;
+  Huge bases likewise; and the moving base reaching a blocker's edge from the piece's side
+  (its centre the radius from the edge: stepping out of a dense area, or reaching across a
+  strip thinner than the base);
 * elevation: distances to Significant Edges and to cover at Orange plus the ruler tolerance.
 
 A candidate counts only once a full exact ruling (:func:`fwwrules.ruling`) a hair
@@ -768,20 +770,25 @@ def los_candidates(
 
 
 def _inside_edges(mv: Mover, sight: Sight, limit: float) -> list[Candidate]:
-    """The moving base just inside a blocker's edge (a model standing on a blocking piece, or
-    in a dense area): its centre the radius from the edge, inside the piece, where the base
-    leaves or reaches the open ground beyond that edge."""
+    """The moving base reaching a blocker's edge from the piece's side (a model standing on a
+    blocking piece, in a dense area, or across a strip thinner than its base): its centre the
+    radius from the edge on the piece's side (inside the piece, or beyond its far edge when
+    the piece is thinner than the base), where the base leaves or reaches the open ground
+    beyond that edge. The outlines are oriented with the piece on the left of each edge."""
     near = [g for g in sight.solids if g.distance(Point(mv.p0)) <= limit + mv.r]
     if not near:
         return []
-    c = Corners.of(near)
+    c = Corners.of(shapely.orient_polygons(near, exterior_cw=False))
     length = np.hypot(*(c.nxt - c.v).T)
     edges = _Lines(c.v, _unit_rows(c.nxt - c.v), np.zeros(len(c.v)), c.v, length)
     found = line_candidates(mv, edges, limit, "los", "ranged.los")
-    union = shapely.union_all(near)
-    pts = np.array([f.point for f in found]).reshape(-1, 2)
-    inside = shapely.intersects_xy(union, pts[:, 0], pts[:, 1]) if len(found) else []
-    return [f for f, ok in zip(found, inside, strict=True) if ok]
+    return [f for f in found if f.curve is not None and _left_of(f.curve.way, f.at, f.point)]
+
+
+def _left_of(way: Point2, o: Point2 | None, p: Point2) -> bool:
+    """Whether ``p`` lies left of the line through ``o`` along ``way`` (strictly)."""
+    assert o is not None
+    return way[0] * (p[1] - o[1]) - way[1] * (p[0] - o[0]) > 0.0
 
 
 def _region(src: Disc | Polygon, mv: Mover, limit: float) -> BaseGeometry:

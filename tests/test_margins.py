@@ -408,3 +408,30 @@ def test_margin_shooter_contact_breaking_is_where_the_line_and_the_contact_meet(
     assert [f.change for f in m.flips if f.decision == "cover"] == ["cover-gained"]
     assert r.margins is not None
     assert r.margins.to_dict()["margin"]["distance"] == pytest.approx(want / unit, abs=1e-6)
+
+
+@pytest.mark.parametrize("how", list(TRANSFORMS))
+def test_margin_los_opens_where_the_base_reaches_past_a_thin_dense_area(how: str) -> None:
+    """Worked by hand: a dense-area strip (x -14..51, y 16.4..21.4) lies 0.4 mm north of the
+    shooter's base (32 mm, at the origin) and blocks its line of sight to the target (18.5,
+    52.9); an enemy 6 mm south of its base. Moving north, the shooter's base may stand across
+    the strip (a dense area is not solid) and sees once it reaches past the strip's north side:
+    centre at 21.4 - 16 = 5.4 mm north, exact (the base poking through a strip thinner than
+    itself: its centre is then south of the strip, not inside it). Nearer than the contact
+    with the enemy (6 - 0.5 = 5.5 mm south) and the line round the strip's west end."""
+    make, turn, unit = TRANSFORMS[how]
+    strip = Terrain("t0", "dense-area", ((-14.0, 16.4), (51.0, 16.4), (51.0, 21.4), (-14.0, 21.4)))
+    s = _riflemen((0.0, 0.0), (18.5, 52.9), 32.0, strip)
+    s = replace(s, models=(*s.models, Model("m2", "y", 32.0, (0.0, -38.0))))
+    r = fwwrules.ruling(make(s), "m0", "m1")
+    assert r.line_of_sight is False
+    m = r.margin
+    assert m is not None and m.model == "m0" and m.method == "exact"
+    assert m.mm == pytest.approx(21.4 - 16.0, abs=1e-6)
+    _same_way(m.direction, turn((0.0, 1.0)))
+    assert m.changes == ("ranged.los",)
+    assert [f.change for f in m.flips] == ["los-opens"]
+    assert r.margins is not None
+    assert r.margins.to_dict()["margin"]["distance"] == pytest.approx(5.4 / unit, abs=1e-6)
+    contact = [f for f in r.margins.decisions if f.decision == "contact" and f.direction]
+    assert min(f.mm for f in contact if f.mm is not None) == pytest.approx(6.0 - TOL, abs=1e-6)
