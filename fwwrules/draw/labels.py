@@ -634,6 +634,15 @@ def _crosses(
     seg = seg[near]
     if len(seg) == 0:
         return np.zeros(len(x0), dtype=bool)
+    lo_x, hi_x, lo_y, hi_y = lo_x[near], hi_x[near], lo_y[near], hi_y[near]
+    meets = (  # a box and a segment whose boxes overlap (only these can cross)
+        (hi_x[None, :] > x0[:, None])
+        & (lo_x[None, :] < x1[:, None])
+        & (hi_y[None, :] > y0[:, None])
+        & (lo_y[None, :] < y1[:, None])
+    )
+    if not meets.any():
+        return np.zeros(len(x0), dtype=bool)
     sx, sy = seg[None, :, 0], seg[None, :, 1]
     dx, dy = seg[None, :, 2] - sx, seg[None, :, 3] - sy
     lo = np.zeros((len(x0), len(seg)))
@@ -651,7 +660,7 @@ def _crosses(
             inside &= ~((p == 0) & (q <= 0))
             lo = np.where(p < 0, np.maximum(lo, t), lo)
             hi = np.where(p > 0, np.minimum(hi, t), hi)
-    crossed: np.ndarray[Any, Any] = np.asarray((inside & (hi - lo > 1e-9)).any(axis=1))
+    crossed: np.ndarray[Any, Any] = np.asarray((meets & inside & (hi - lo > 1e-9)).any(axis=1))
     return crossed
 
 
