@@ -26,7 +26,9 @@ in closed form; the nearest point of each boundary is a *candidate*:
   the distance at which a piece touches the shooter (``cover.shooter-contact``), and where
   a piece touching it would give cover once both the contact breaks and the line passes
   through it: where a ray grazing one of its corners crosses the line at the contact's
-  reach from it (exact);
+  reach from it (exact; at such a corner of two boundaries the direction stated leads into
+  the corner, to the place the ruling is asked: moving the margin plus the hair that way
+  changes the ruling, straight toward the corner need not);
 * the line of sight (``ranged.los*``): lines through a blocker's corner tangent to the other
   base (the edge of the corner's shadow) and lines through two corners on opposite sides (a gap
   between two blockers closing), each moved out by the moving base's radius on either side,
@@ -228,8 +230,9 @@ class Candidate:
     ``distance`` from where it stands along unit ``direction``. ``decision``, ``clause``,
     ``source``: what may change (``change``, ``params``: the phrase when the family knows it);
     ``at`` the pinch point; ``curve`` the boundary it lies on (for the search when the model
-    cannot stand at ``point``); ``past``: the way the ruling is asked a hair past ``point``
-    when it is not ``direction`` (a corner of two boundaries, probed between them)."""
+    cannot stand at ``point``); ``probe``: where the ruling is asked when that is not a hair
+    straight on past ``point`` (a corner of two boundaries: a point between them, reached by
+    moving ``distance`` plus the hair along ``direction``)."""
 
     mover: str
     point: Point2
@@ -244,13 +247,14 @@ class Candidate:
     curve: Curve | None = None
     method: Method = "exact"
     precision: float = 0.0
-    past: Point2 | None = None
+    probe: Point2 | None = None
 
     def probe_point(self) -> Point2:
-        """Where the ruling is asked: a hair past ``point`` along ``past`` (by default
-        ``direction``)."""
-        way = self.direction if self.past is None else self.past
-        return _along(self.point, way, MARGIN_PROBE_MM)
+        """Where the ruling is asked: ``probe``, by default a hair
+        (:data:`MARGIN_PROBE_MM`) past ``point`` along ``direction``."""
+        if self.probe is not None:
+            return self.probe
+        return _along(self.point, self.direction, MARGIN_PROBE_MM)
 
 
 @dataclass(frozen=True, slots=True)
@@ -847,7 +851,8 @@ def _contact_ray_corners(
     passes through it (the centre past a ray from the line's fixed end grazing one of its
     corners). Each ray's crossings with the line ``reach`` from the piece (its sides moved out,
     circles round its corners), exact; the ruling is asked a hair into the corner between
-    them (away from the piece and into its shadow)."""
+    them (away from the piece and into its shadow), the direction leading there
+    (:func:`_into_corner`)."""
     if float(poly.distance(Point(mv.p0))) > reach + limit:
         return []
     c = Corners.of([poly])
@@ -862,14 +867,31 @@ def _contact_ray_corners(
             p = (float(v[0] + t * w[0]), float(v[1] + t * w[1]))
             if abs(float(poly.distance(Point(p))) - reach) > BOUNDARY_TOLERANCE_MM:
                 continue  # inside the grown piece: not where the contact breaks
-            away, dist = _toward(mv.p0, p)
+            dist = math.dist(mv.p0, p)
             out_way, _ = _toward(_nearest_on(poly, p), p)
             past, size = _toward((0.0, 0.0), (out_way[0] + into[0], out_way[1] + into[1]))
             if 0.0 < dist <= limit and size > 0.0:
                 at = (float(v[0]), float(v[1]))
-                out.append(Candidate(mv.id, p, dist, away, "cover", "cover.shooter-contact",
-                                     source=ref, at=at, past=past))  # fmt: skip
+                probe, toward = _into_corner(mv.p0, p, dist, past)
+                out.append(Candidate(mv.id, p, dist, toward, "cover", "cover.shooter-contact",
+                                     source=ref, at=at, probe=probe))  # fmt: skip
     return out
+
+
+def _into_corner(p0: Point2, p: Point2, dist: float, past: Point2) -> tuple[Point2, Point2]:
+    """The place to ask the ruling at a corner ``p`` of two boundaries (``dist`` from ``p0``),
+    and the direction from ``p0`` to it: on the corner's bisector ``past`` (a unit vector into
+    the corner), exactly ``dist`` plus :data:`MARGIN_PROBE_MM` from ``p0``. Moving straight
+    toward ``p`` and a hair on need not enter the corner (the way may run along one of its
+    boundaries, or outside it); moving that hair past the margin along the direction returned
+    reaches the place asked, inside the corner. Solves ``|p - p0 + s past| = dist + hair`` for
+    ``s > 0``."""
+    hair = MARGIN_PROBE_MM
+    c = ((p[0] - p0[0]) * past[0] + (p[1] - p0[1]) * past[1]) / dist
+    s = -dist * c + math.sqrt((dist * c) ** 2 + 2.0 * dist * hair + hair * hair)
+    x, y = _along(p, past, s)
+    probe = (float(x), float(y))
+    return probe, _toward(p0, probe)[0]
 
 
 def _ray_offset_hits(c: Corners, v: Array, w: Array, reach: float) -> list[float]:
@@ -1023,7 +1045,7 @@ def _walk(footing: Footing, cand: Candidate, p0: Point2, limit: float) -> list[C
         way, dist = _toward(p0, good)
         if dist <= limit:
             out.append(replace(cand, point=good, distance=dist, direction=way, method="search",
-                               precision=precision, past=None))  # fmt: skip
+                               precision=precision, probe=None))  # fmt: skip
     return out
 
 

@@ -4,6 +4,7 @@ sends frames; only the tests and benchmarks decode them)."""
 
 from __future__ import annotations
 
+import json
 import zlib
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -19,12 +20,23 @@ from fwwrules_widgets.board_canvas import (
 )
 
 
+def opened(msg: Mapping[str, Any], buffer: bytes) -> tuple[dict[str, Any], bytes]:
+    """A frame as the browser reads it: its fields with ``rects`` and ``texts`` from the
+    head at the start of its buffer (a frame made by hand may hold them in its fields and
+    have no head), and its pixel bytes (uncompressed)."""
+    raw = zlib.decompress(buffer)
+    size = int(msg.get("head", 0))
+    head = json.loads(raw[:size].decode()) if size else {}
+    return {"texts": [], **msg, **head}, raw[size:]
+
+
 def _decode(
     msg: Mapping[str, Any], buffer: bytes, shown: Pixels, kept: Pixels | None = None
 ) -> Pixels:
     """A frame's pixels (``n × 3``) as the browser reads them (every codec; ``shown`` is
     the picture the frame applies on, ``kept`` the picture the browser keeps)."""
-    raw = np.frombuffer(zlib.decompress(buffer), np.uint8)
+    msg, data = opened(msg, buffer)
+    raw = np.frombuffer(data, np.uint8)
     codec = msg.get("codec", "rgb")
     if codec == "rgb":
         return raw.reshape(-1, 3)
@@ -77,6 +89,7 @@ def unpack(
         if isinstance(buffers, bytes | bytearray | memoryview):
             buffers = [bytes(buffers)]
         buffer = buffers[0]
+        msg = opened(msg, buffer)[0]
         if msg["id"] <= current or (not msg["full"] and msg["base"] != current):
             continue
         if msg.get("keep"):  # the picture to keep, as changes to the one shown

@@ -110,9 +110,13 @@ def test_side_view_toggle_off_hides_it_and_draws_nothing() -> None:
     side = panel.side  # type: ignore[attr-defined]
     side.toggle.value = True
     assert side.artists is not None
+    drawn = side.artists
+    panel.compare.toggle.value = True  # type: ignore[attr-defined]
+    assert side.artists is drawn  # ticking the comparison leaves the side view as drawn
     side.toggle.value = False
     assert side.html.layout.display == "none" and side.html.value == ""
     assert side.artists is None
+    assert panel.compare.comparisons  # type: ignore[attr-defined]  # and unticking it, the comparison
     panel.move("knight", 150.0, 320.0)  # type: ignore[attr-defined]
     assert side.artists is None and side.html.value == ""
     assert "fwwrules-side-view" not in panel._repr_mimebundle_()["text/html"]  # type: ignore[attr-defined]

@@ -13,6 +13,7 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
 import pytest
+from frame_decoder import opened
 from matplotlib.backend_bases import MouseEvent
 
 import fwwrules
@@ -148,7 +149,7 @@ def test_on_the_live_canvas_the_answer_follows_its_frame_in_a_frame_of_words() -
     link = panel.view.widget and panel.view.link
     assert link is not None and panel.how_close.wait()
     sent: list[dict[str, object]] = []
-    link._send = lambda c, b: sent.append(c)  # type: ignore[method-assign]
+    link._send = lambda c, b: sent.append(opened(c, b[0])[0] if b else c)  # type: ignore[method-assign]
     link.sender._send = link._send
     link._message(None, {"type": "hello", "ratio": 1.0}, [])
     link._message(None, {"type": "ack", "id": sent[-1]["id"]}, [])

@@ -27,7 +27,14 @@ from transforms import moved
 
 import fwwrules
 from fwwrules import Model, Rect, Scenario, Terrain, Weapon
-from fwwrules.constants import KNIFE_EDGE_MM, LENGTH_EPSILON_MM, MARGIN_RADIUS_MM
+from fwwrules.closeness import Margin
+from fwwrules.constants import (
+    KNIFE_EDGE_MM,
+    LENGTH_EPSILON_MM,
+    MARGIN_PROBE_MM,
+    MARGIN_RADIUS_MM,
+)
+from fwwrules.placement import move_model
 from fwwrules.scenario import Circle, Shape
 
 RED = 6 * 25.4
@@ -394,7 +401,8 @@ def test_margin_shooter_contact_breaking_is_where_the_line_and_the_contact_meet(
     / 20.5 = -0.3171, so the margin is sqrt(0.3171² + 1²) = 1.0491 mm, exact."""
     make, turn, unit = TRANSFORMS[how]
     square = Terrain("t0", "blocking", Rect((0.0, 18.0), (5.0, 5.0)))
-    r = fwwrules.ruling(make(_riflemen((0.0, 0.0), (6.0, 36.0), 32.0, square)), "m0", "m1")
+    s = _riflemen((0.0, 0.0), (6.0, 36.0), 32.0, square)
+    r = fwwrules.ruling(make(s), "m0", "m1")
     assert r.cover == ()
     below = 1.0 + LENGTH_EPSILON_MM  # contact holds up to the tolerance plus the rounding allowance
     x = 2.5 - 3.5 * (15.5 + below) / 20.5
@@ -403,7 +411,10 @@ def test_margin_shooter_contact_breaking_is_where_the_line_and_the_contact_meet(
     m = r.margin
     assert m is not None and m.model == "m0" and m.method == "exact"
     assert m.mm == pytest.approx(want, abs=1e-6)
-    assert m.direction == pytest.approx(turn((x / want, -below / want)), abs=1e-6)
+    # the way into the corner of the two boundaries, within a tenth of a degree of the way
+    # to that place (:func:`test_margin_at_a_corner_of_two_boundaries_states_a_way_into_the_corner`)
+    assert m.direction == pytest.approx(turn((x / want, -below / want)), abs=2e-3)
+    assert _moved_on(make(s), m, MARGIN_PROBE_MM, unit).cover != ()
     assert {"cover.line", "cover.armor"} <= set(m.changes)
     assert [f.change for f in m.flips if f.decision == "cover"] == ["cover-gained"]
     assert r.margins is not None
@@ -435,3 +446,49 @@ def test_margin_los_opens_where_the_base_reaches_past_a_thin_dense_area(how: str
     assert r.margins.to_dict()["margin"]["distance"] == pytest.approx(5.4 / unit, abs=1e-6)
     contact = [f for f in r.margins.decisions if f.decision == "contact" and f.direction]
     assert min(f.mm for f in contact if f.mm is not None) == pytest.approx(6.0 - TOL, abs=1e-6)
+
+
+@pytest.mark.parametrize("how", list(TRANSFORMS))
+def test_margin_at_a_corner_of_two_boundaries_states_a_way_into_the_corner(how: str) -> None:
+    """Worked by hand: a blocking strip (x -3..2, y -57..-21) 5 mm south of the shooter's base
+    (32 mm, at the origin); the target (-19.5, -39) touches it. The Line of Cover passes west
+    of the strip: no cover. The strip gives cover once the line passes through it (the
+    shooter's centre east of the ray from the target's centre through the corner (-3, -21),
+    along (16.5, 18)) while not touching the shooter (the centre more than 16 + 0.5 = 16.5 mm
+    from the strip). Both hold nearest where the ray meets the circle of 16.5 mm round the
+    corner (2, -21): |(-5, 0) + t w| = 16.5, t = 19.4617 along the ray, P = (10.1507,
+    -6.6537), 12.1371 mm away, exact. Straight toward P the way runs almost along that circle
+    and stays inside it (contact kept): the stated direction leads into the corner instead,
+    to the place the ruling is asked, the margin plus the probe away."""
+    make, turn, unit = TRANSFORMS[how]
+    strip = Terrain("t0", "blocking", ((-3.0, -57.0), (2.0, -57.0), (2.0, -21.0), (-3.0, -21.0)))
+    s = _riflemen((0.0, 0.0), (-19.5, -39.0), 32.0, strip)
+    r = fwwrules.ruling(make(s), "m0", "m1")
+    assert r.cover == ()
+    reach = 16.0 + TOL + LENGTH_EPSILON_MM
+    w = (16.5 / math.hypot(16.5, 18.0), 18.0 / math.hypot(16.5, 18.0))
+    t = (10.0 * w[0] + math.sqrt(100.0 * w[0] ** 2 - 4.0 * (25.0 - reach * reach))) / 2.0
+    p = (-3.0 + t * w[0], -21.0 + t * w[1])
+    assert math.hypot(*p) == pytest.approx(12.1371, abs=1e-4)
+    m = r.margin
+    assert m is not None and m.model == "m0" and m.method == "exact"
+    assert m.mm == pytest.approx(math.hypot(*p), abs=1e-6)
+    assert {"cover.line", "cover.armor"} <= set(m.changes)
+    assert m.direction is not None
+    # within a few hundredths of a degree of the way to P, and inside the corner
+    straight = turn((p[0] / m.mm, p[1] / m.mm))
+    assert m.direction == pytest.approx(straight, abs=1e-3)
+    for hair in (MARGIN_PROBE_MM, 0.01):
+        assert _moved_on(make(s), m, hair, unit).cover != (), hair
+    assert _moved_on(make(s), replace(m, direction=straight), 0.01, unit).cover == ()
+
+
+def _moved_on(s: Scenario, m: Margin, hair: float, unit: float) -> fwwrules.AttackRuling:
+    """The ruling once the margin's model moved the margin plus ``hair`` (mm) its way."""
+    assert m.mm is not None and m.model is not None and m.direction is not None
+    start = s.model(m.model).at
+    step = (m.mm + hair) / unit
+    there = move_model(
+        s, m.model, start[0] + step * m.direction[0], start[1] + step * m.direction[1]
+    )
+    return fwwrules.ruling(there, "m0", "m1")

@@ -1,11 +1,9 @@
 """Hypothesis properties of a ruling's margins (``fwwrules.margins``) on random boards.
 
 The boards of once-known gaps (a model stepping off a piece it stands on, a band end beside a
-piece, a piece touching the shooter, the line of sight past a dense area near the shooter)
-stay as plain tests, each also worked out by hand in tests/test_margins.py. Known gaps
-(``xfail``, strict: they fail the run once mended), found with pieces drawn near the bases
-(the strategy below keeps them a search radius away): the direction stated for a margin at a
-corner of two boundaries.
+piece, a piece touching the shooter, the line of sight past a dense area near the shooter,
+the direction stated for a margin at a corner of two boundaries) stay as plain tests, each
+also worked out by hand in tests/test_margins.py.
 
 * moving the named model by the smallest margin plus a hair in the named direction changes
   the ruling, and among what changes are the named decisions;
@@ -230,13 +228,14 @@ def test_known_gap_mended_los_beside_a_dense_area() -> None:
     assert _nothing_changes_within(s)
 
 
-@_gap("a corner of two boundaries: the direction to it does not enter the change")
-def test_known_gap_direction_into_a_corner_of_two_boundaries() -> None:
+def test_known_gap_mended_direction_into_a_corner_of_two_boundaries() -> None:
     """Found by the properties with pieces near the bases (seed 3): a blocking strip touching
     m1, 5.4 mm from m0. The margin (12.24 mm) is where the contact's reach from the strip and
-    the ray grazing its corner meet (the nearest place where both change, exact); the change
-    lies in the narrow corner between them, so moving straight toward that place a hair past
-    it changes nothing: the stated direction should lead into the corner."""
+    the ray grazing its corner meet (the nearest place where both change, exact). Once a gap:
+    the change lies in the narrow corner between them, and moving straight toward that place
+    a hair past it changed nothing; the stated direction leads into the corner now (to the
+    place the ruling is asked, the margin plus the probe away; tests/test_margins.py works a
+    like case out by hand)."""
     strip = ((-3.1278, -57.3795), (1.8722, -57.3795), (1.8722, -21.3795), (-3.1278, -21.3795))
     s = _open_pieces(
         (("m0", "x", (0.0, 0.0)), ("m1", "y", (-19.6278, -39.3795))), ("blocking", strip)

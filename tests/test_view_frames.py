@@ -17,7 +17,7 @@ from typing import Any
 import matplotlib
 import numpy as np
 import pytest
-from frame_decoder import unpack
+from frame_decoder import opened, unpack
 from fwwrules_widgets import AttackPanel
 from fwwrules_widgets.board_canvas import (
     AS_KEPT,
@@ -538,10 +538,10 @@ def test_png_fallback_is_drawn_at_twice_its_css_size() -> None:
 # --- words beside the board travel with the frames -----------------------------------------
 
 
-def texts_of(msg: dict[str, Any], *widgets: Any) -> dict[str, Any]:
-    """The values a frame carries for ``widgets``, by model id."""
+def texts_of(frame: tuple[dict[str, Any], list[bytes]], *widgets: Any) -> dict[str, Any]:
+    """The values a frame (its fields and buffers) carries for ``widgets``, by model id."""
     ids = {w.model_id for w in widgets}
-    return {t[0]: t[2] for t in msg.get("texts", []) if t[0] in ids}
+    return {t[0]: t[2] for t in opened(frame[0], frame[1][0])[0]["texts"] if t[0] in ids}
 
 
 def test_the_ruling_and_the_fields_change_with_the_frame_drawn_from_their_position() -> None:
@@ -553,7 +553,7 @@ def test_the_ruling_and_the_fields_change_with_the_frame_drawn_from_their_positi
     assert link is not None
     link._message(None, {"type": "hello", "ratio": 1.0}, [])
     full = sent[-1][0]
-    assert texts_of(full, p.html, p.x, p.y) == {
+    assert texts_of(sent[-1], p.html, p.x, p.y) == {
         p.html.model_id: p.html.value,
         p.x.model_id: p.x.value,
         p.y.model_id: p.y.value,
@@ -565,7 +565,7 @@ def test_the_ruling_and_the_fields_change_with_the_frame_drawn_from_their_positi
     link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
     link._message(None, {"type": "move", "x": x, "y": y + 150, "buttons": 1, "seq": 2}, [])
     frame = sent[-1][0]
-    words = texts_of(frame, p.html, p.x, p.y)
+    words = texts_of(sent[-1], p.html, p.x, p.y)
     at = p.scenario.model("brute").at
     assert words[p.y.model_id] == at[1] != 100.0  # mid-drag, the fields say where it is
     assert words.get(p.x.model_id, 250.0) == at[0]  # (only what changed travels)
@@ -583,8 +583,9 @@ def test_words_that_change_without_the_picture_go_in_a_frame_of_their_own() -> N
     link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
     p.model.value = "dog"  # the fields show the dog's position; the board stays as it is
     msg, payload = sent[-1]
-    assert msg["rects"] == [] and not msg["full"] and zlib.decompress(payload[0]) == b""
-    assert texts_of(msg, p.x, p.y) == {p.y.model_id: 300.0}  # x stays 250: only y travels
+    head, pixels = opened(msg, payload[0])
+    assert head["rects"] == [] and not msg["full"] and pixels == b""
+    assert texts_of(sent[-1], p.x, p.y) == {p.y.model_id: 300.0}  # x stays 250: only y travels
     link._message(None, {"type": "ack", "id": msg["id"]}, [])
     assert (p.x.value, p.y.value) == (250.0, 300.0)
     assert np.array_equal(unpack((1, 1), sent), np.asarray(p.view.figure.canvas.buffer_rgba()))
@@ -598,9 +599,9 @@ def test_without_a_view_the_words_are_set_at_once() -> None:
 
 
 def test_a_drag_takes_what_its_pieces_leave_behind_from_the_kept_picture() -> None:
-    """At the press the browser keeps the picture it has; the drag's diff frames name the
-    pixels that are as in that picture with a bit each (codec ``kept``): fewer bytes than
-    the mask codec, and the drop is still exactly the full render."""
+    """At the press the browser keeps the picture it has; the drag's diff frames say which
+    pixels are as in that picture (codec ``kept``): fewer bytes than the mask codec, and
+    the drop is still exactly the full render."""
     p, _ = live_panel()
     link = p.view.link
     assert link is not None
@@ -620,8 +621,12 @@ def test_a_drag_takes_what_its_pieces_leave_behind_from_the_kept_picture() -> No
     drag = [(m, b) for m, b in sent if m.get("codec") == "kept"]
     assert drag and drag[0][0].get("keep") and all(m["kept"] == drag[0][0]["id"] for m, _ in drag)
     old, new = unpack((1, 1), sent[:-1]), unpack((1, 1), sent)
-    rects = [tuple(r) for r in sent[-1][0]["rects"]]
-    assert len(sent[-1][1][0]) < len(pack_mask(old, new, rects, 1)[0])
+    head, pixels = opened(sent[-1][0], sent[-1][1][0])
+    rects = [tuple(r) for r in head["rects"]]
+    kept = link.sender.kept
+    assert kept is not None
+    assert pixels == zlib.decompress(pack_kept(old, new, kept, rects, 6)[0])
+    assert len(pack_kept(old, new, kept, rects, 6)[0]) < len(pack_mask(old, new, rects, 6)[0])
     link._message(None, {"type": "up", "x": x, "y": y + 90, "buttons": 0, "seq": 9}, [])
     canvas: Any = p.view.figure.canvas
     canvas.draw()

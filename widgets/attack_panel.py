@@ -279,10 +279,13 @@ class AttackPanel(MovablePanel):
         self.compare.show(self._questions(), self.lang.value)  # two rulings: every step
 
     def _toggled(self, change: dict[str, Any]) -> None:
-        """The side view's or the comparison's toggle: show (or hide) it for the ruling
-        shown."""
+        """The side view's or the comparison's toggle: show (or hide) that one for the ruling
+        shown (the other stays as it is: a side view takes most of a second to draw)."""
         if self._hold:
             return
         with self._locked():
-            self._explain()
+            if change["owner"] is self.side.toggle:
+                self.side.show(self.scenario, self.ruling, self.lang.value)
+            else:
+                self.compare.show(self._questions(), self.lang.value)
             self.view.publish_texts()

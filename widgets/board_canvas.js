@@ -4,13 +4,14 @@
 // board_canvas.py, which is the other half):
 // * On render the view says "hello" with its devicePixelRatio; until then the kernel sends
 //   no picture. It answers with a full frame at that ratio.
-// * A frame is {id, base, full, seq, w, h, rects: [[x, y, w, h], ...], codec} plus one
-//   zlib buffer with the rects' pixels (codec "rgb", "palette", "mask" or "kept": paint). Frames are
-//   applied strictly in the order they arrive, each whole (all its rects or none). A frame
-//   older than the one shown is dropped; a diff frame whose base is not the frame shown is
-//   never applied: the view asks for a full frame ("refresh") instead. After painting a
-//   frame the view sends "ack" with its id; the kernel keeps at most one frame in flight
-//   and draws the next one from its latest state when the ack arrives.
+// * A frame is {id, base, full, seq, w, h, codec, head} plus one zlib buffer: its first head
+//   bytes are JSON {rects: [[x, y, w, h], ...], texts}, the rest the rects' pixels (codec
+//   "rgb", "palette", "mask" or "kept": paint); without head, rects and texts are fields.
+//   Frames are applied strictly in the order they arrive, each whole (all its rects or
+//   none). A frame older than the one shown is dropped; a diff frame whose base is not the
+//   frame shown is never applied: the view asks for a full frame ("refresh") instead. After
+//   painting a frame the view sends "ack" with its id; the kernel keeps at most one frame in
+//   flight and draws the next one from its latest state when the ack arrives.
 // * A frame may say "keep" {rects, colors} with a second buffer: a picture to keep besides the
 //   one shown (the board without the pieces a drag moves), as "mask" changes to the picture
 //   shown before the frame is painted. Later "kept" frames name that frame's id and take
@@ -63,6 +64,8 @@ const PINCH_ZOOM = 0.01;
 const KEY_ZOOM = 1.25;
 // The picture kept as the saved one once no frame has come for this long.
 const POSTER_MS = 1000;
+
+const utf8 = new TextDecoder();
 
 function inflate(buffer) {
   const bytes = buffer instanceof DataView
@@ -222,9 +225,13 @@ function render({ model, el }) {
       }
       return;
     }
-    const texts = msg.texts || [];
+    // the buffer's head (JSON, msg.head bytes): the frame's rects and words; then its pixels
+    const data = new Uint8Array(await inflate(buffers[0]));
+    const size = msg.head || 0;
+    const frame = size ? { ...msg, ...JSON.parse(utf8.decode(data.subarray(0, size))) } : msg;
+    const rgb = data.subarray(size);
+    const texts = frame.texts || [];
     const owners = await Promise.all(texts.map(([id]) => widgetModel(id)));
-    const rgb = new Uint8Array(await inflate(buffers[0]));
     if (msg.full && (canvas.width !== msg.w || canvas.height !== msg.h)) {
       canvas.width = msg.w;
       canvas.height = msg.h;
@@ -247,7 +254,7 @@ function render({ model, el }) {
       }
       return;
     }
-    const used = paint(ctx, msg, rgb, state.kept);
+    const used = paint(ctx, frame, rgb, state.kept);
     if (used !== rgb.length) console.warn("fwwrules: frame", msg.id, "has", rgb.length, "bytes, used", used);
     texts.forEach(([, trait, value], i) => { if (owners[i]) owners[i].set(trait, value); });
     state.id = msg.id;

@@ -11,8 +11,9 @@ The protocol, in short (the JS file says it from the browser's side):
 
 * **Nothing before hello.** The browser says ``hello`` with its device pixel ratio when a
   view is rendered; the kernel then draws at that ratio and sends one full frame.
-* **Frames apply whole, in order, on the frame they were made for.** A frame is a list of
-  rectangles (device pixels) and one zlib buffer holding their RGB pixels; a diff frame names
+* **Frames apply whole, in order, on the frame they were made for.** A frame is one zlib
+  buffer: a head (JSON, its first ``head`` bytes: the rectangles, device pixels, and the
+  words the frame carries) and then the rectangles' pixels; a diff frame names
   its ``base`` (the frame id it was computed against) and is applied only on that frame,
   else the browser asks for a full one (``refresh``). So whatever the transport drops or
   reorders, the browser shows either a frame the kernel sent or asks for the whole picture.
@@ -53,6 +54,7 @@ The protocol, in short (the JS file says it from the browser's side):
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 import zlib
@@ -78,6 +80,8 @@ LEVELS = {"fast": (1, 6), "slow": (6, 6)}
 milliseconds more on a drag frame at ratio 2), at level 6 on a slow link and 1 on a fast
 one (levels above 6 save under 1 % on a drag frame). A full frame at level 9 would cost a
 third of a second for little."""
+COMPACT: dict[str, Any] = {"separators": (",", ":"), "ensure_ascii": False}
+"""JSON without spaces, as UTF-8 (a frame's head: its rects and words)."""
 KEPT_LEVEL = 6
 """zlib level of a drag's diff frames (codec ``kept``) on every link: their code bytes are
 mostly runs, a millisecond at level 6 on a drag frame at ratio 2 and a tenth fewer bytes
@@ -157,10 +161,16 @@ def pack_mask(old: Pixels, new: Pixels, rects: list[Rect], level: int) -> tuple[
     base changes about a third of the pixels of its tiles: a fifth fewer bytes than the
     palette codec and, at zlib level 9, faster too (fewer, more repetitive bytes).
     """
+    body, colours = _mask_body(old, new, rects)
+    return zlib.compress(body, level), colours
+
+
+def _mask_body(old: Pixels, new: Pixels, rects: list[Rect]) -> tuple[bytes, int]:
+    """:func:`pack_mask`'s bytes before compression, and the palette's size."""
     before, after = _rgb(old, rects), _rgb(new, rects)
     changed = (before != after).any(axis=1)
     body, colours = _palette_body(after[changed])
-    return zlib.compress(np.packbits(changed).tobytes() + body, level), colours
+    return np.packbits(changed).tobytes() + body, colours
 
 
 PALETTE_SAMPLE = 1 << 16
@@ -186,6 +196,12 @@ def pack_kept(
     (a run of one byte where they are not) instead of a bit plane of every changed pixel:
     about a sixth fewer bytes than a changed-pixel mask on a drag across the board.
     """
+    body, colours = _kept_body(old, new, kept, rects)
+    return zlib.compress(body, level), colours
+
+
+def _kept_body(old: Pixels, new: Pixels, kept: Pixels, rects: list[Rect]) -> tuple[bytes, int]:
+    """:func:`pack_kept`'s bytes before compression, and the palette's size."""
     before, after, held = _rgb(old, rects), _rgb(new, rects), _rgb(kept, rects)
     paint = (after != held).any(axis=1)
     stays = paint & (before == after).all(axis=1)
@@ -195,8 +211,7 @@ def pack_kept(
     codes[stays] = AS_SHOWN
     codes[coloured] = np.where(index < 0, RARE, index + KEPT_PALETTE)
     rare = after[coloured][index < 0]
-    body = palette.tobytes() + codes.tobytes() + rare.astype(np.uint8).tobytes()
-    return zlib.compress(body, level), len(palette)
+    return palette.tobytes() + codes.tobytes() + rare.astype(np.uint8).tobytes(), len(palette)
 
 
 AS_KEPT = 0
@@ -354,37 +369,11 @@ class FrameSender:
         texts = self.texts.carry(full) if self.texts is not None else []
         if not rects and not texts:
             return
-        levels = LEVELS["slow" if self.slow else "fast"]
-        codec: dict[str, Any] = {"codec": "rgb"}
-        if full:
-            payload, colours = pack_palette(pixels, rects, levels[1])
-            codec = {"codec": "palette", "colors": colours}
-            if self.kept is not None:  # told again with the next diff frame
-                self._keep = True
-        elif not rects:  # only words changed
-            payload = zlib.compress(b"", levels[0])
-        elif self.kept is not None and self.kept.shape == pixels.shape:
-            assert self.shown is not None
-            payload, colours = pack_kept(self.shown, pixels, self.kept, rects, KEPT_LEVEL)
-            kept = self.last_id + 1 if self._keep else self.kept_id
-            codec = {"codec": "kept", "colors": colours, "kept": kept}
-        else:
-            assert self.shown is not None
-            payload, colours = pack_mask(self.shown, pixels, rects, levels[0])
-            codec = {"codec": "mask", "colors": colours}
+        codec, body, level = self._encode(pixels, rects, full)
         self.last_id += 1
-        buffers = [payload]
-        if self._keep and not full and self.kept is not None:
-            assert self.shown is not None
-            if self.kept.shape == self.shown.shape:
-                keep_rects = changed_rects(self.shown, self.kept)
-                kept_payload, kept_colours = pack_mask(self.shown, self.kept, keep_rects, 6)
-                codec["keep"] = {"rects": [list(r) for r in keep_rects], "colors": kept_colours}
-                buffers.append(kept_payload)
-                self.kept_id = self.last_id
-            else:
-                self.kept = None
-            self._keep = False
+        head = json.dumps({"rects": [list(r) for r in rects], "texts": texts}, **COMPACT)
+        buffers = [zlib.compress(head.encode() + body, level)]
+        buffers += self._keep_part(codec, full)
         content = {
             **codec,
             "type": "frame",
@@ -394,10 +383,8 @@ class FrameSender:
             "seq": self.seq,
             "w": int(pixels.shape[1]),
             "h": int(pixels.shape[0]),
-            "rects": [list(r) for r in rects],
+            "head": len(head.encode()),
         }
-        if texts:
-            content["texts"] = texts
         self.shown = pixels.copy()
         self.in_flight.append(self.last_id)
         self._sent_at[self.last_id] = self._clock()
@@ -405,6 +392,43 @@ class FrameSender:
         self.stats.full += full
         self.stats.bytes += sum(len(b) for b in buffers)
         self._send(content, buffers)
+
+    def _encode(
+        self, pixels: Pixels, rects: list[Rect], full: bool
+    ) -> tuple[dict[str, Any], bytes, int]:
+        """The codec (and its fields), the pixel bytes (uncompressed) and the zlib level of
+        the frame about to be sent, which shows ``pixels``."""
+        levels = LEVELS["slow" if self.slow else "fast"]
+        if full:
+            if self.kept is not None:  # told again with the next diff frame
+                self._keep = True
+            body, colours = _palette_body(_rgb(pixels, rects))
+            return {"codec": "palette", "colors": colours}, body, levels[1]
+        assert self.shown is not None
+        if not rects:  # only words changed
+            return {"codec": "rgb"}, b"", levels[0]
+        if self.kept is not None and self.kept.shape == pixels.shape:
+            body, colours = _kept_body(self.shown, pixels, self.kept, rects)
+            kept = self.last_id + 1 if self._keep else self.kept_id
+            return {"codec": "kept", "colors": colours, "kept": kept}, body, KEPT_LEVEL
+        body, colours = _mask_body(self.shown, pixels, rects)
+        return {"codec": "mask", "colors": colours}, body, levels[0]
+
+    def _keep_part(self, codec: dict[str, Any], full: bool) -> list[bytes]:
+        """When the browser is to keep a picture (:meth:`keep`) and the frame about to be
+        sent is a diff frame: ``keep`` in ``codec`` and the buffer that goes with it."""
+        if not self._keep or full or self.kept is None:
+            return []
+        assert self.shown is not None
+        self._keep = False
+        if self.kept.shape != self.shown.shape:
+            self.kept = None
+            return []
+        keep_rects = changed_rects(self.shown, self.kept)
+        kept_payload, kept_colours = pack_mask(self.shown, self.kept, keep_rects, 6)
+        codec["keep"] = {"rects": [list(r) for r in keep_rects], "colors": kept_colours}
+        self.kept_id = self.last_id
+        return [kept_payload]
 
 
 TextKey = tuple[str, str]

@@ -77,15 +77,17 @@ class SideView:
         self.toggle.description = ui("side-view", lang)
 
     def show(self, scenario: Scenario, ruling: AttackRuling | None, lang: str) -> None:
-        """Draw the side view of ``ruling`` on ``scenario`` (the box hidden while off)."""
-        self.artists = None
-        self._picture = ""
+        """Draw the side view of ``ruling`` on ``scenario`` (the box hidden while off). The
+        attributes change once the new picture is drawn (a probe from another thread never
+        sees them half set)."""
         if not self.on:
+            self.artists, self._picture = None, ""
             self.html.layout.display = "none"
             self.view.say(self.html, "value", "")
             return
         self.html.layout.display = None
         if ruling is None or ruling.sight is None:
+            self.artists, self._picture = None, ""
             note = html.escape(ui("side-view-none", lang))
             self.view.say(self.html, "value", f"<p><i>{note}</i></p>")
             return
@@ -93,15 +95,16 @@ class SideView:
         figure = side_view_figure(
             scenario, ruling, lang=lang, dpi=self.style.dpi * ratio, style=self.style
         )
-        self.artists = figure._fwwrules_side  # type: ignore[attr-defined]
+        art: SideArtists = figure._fwwrules_side  # type: ignore[attr-defined]
         data = base64.b64encode(png_bytes(figure)).decode("ascii")
         width = round(figure.get_figwidth() * self.style.dpi)
-        alt = html.escape(self.artists.title_text if self.artists else "")
-        self._picture = (
+        alt = html.escape(art.title_text)
+        picture = (
             f'<img class="fwwrules-side-view" src="data:image/png;base64,{data}" alt="{alt}" '
             f'style="width:{width}px;max-width:100%;height:auto;display:block"/>'
         )
-        self.view.say(self.html, "value", self._picture)
+        self.artists, self._picture = art, picture
+        self.view.say(self.html, "value", picture)
 
     def stale(self) -> None:
         """A drag step: the picture shown is dimmed until the drop draws the new one."""
@@ -140,9 +143,10 @@ class CompareView:
         self.toggle.description = ui("compare", lang)
 
     def show(self, questions: Sequence[Callable[[], Comparison]], lang: str) -> None:
-        """Ask ``questions`` and show their answers (the box hidden while off)."""
-        self.comparisons = ()
+        """Ask ``questions`` and show their answers (the box hidden while off);
+        ``comparisons`` changes once all are answered."""
         if not self.on:
+            self.comparisons = ()
             self.html.layout.display = "none"
             self.view.say(self.html, "value", "")
             return

@@ -213,7 +213,11 @@ def test_melee_panel_compare_toggle(lab: Lab, lang: str) -> None:
         drag(page, box, [mx, my], (mx, my + box["height"] / 6))
         after = wait_until(
             lambda: _probe(lab, page, "MeleePanel"),
-            lambda s: s["distance"] != before["distance"] and s["compare"] != before["compare"],
+            lambda s: (
+                s["distance"] != before["distance"]
+                and s["compare"] != before["compare"]
+                and s["differences"] == [["melee.shoot-into"]]
+            ),
             page,
         )
         assert after["at"]["minuteman"] != before["at"]["minuteman"]
