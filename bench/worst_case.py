@@ -21,8 +21,9 @@ refused early, long numbers; two models a million inches (or mm) apart rendered,
 a slide at the coordinate limit and beyond it, the board editor with a circle a million
 inches wide or a table that size, the review page's picture cache holding a FIFO or a link
 to /dev/zero; threat maps at the corner limit (eight 256-corner stars touching, in a row,
-apart; one star; ten, forty and ninety-nine shooters; a step of 1 mm), among 200 models, and
-with a step, base or area out of range.
+apart; one star; ten, forty and ninety-nine shooters; a step of 1 mm), among 200 models, on a
+real game's 4' table (12 models, one on a 3" tower; and its ``--json -o`` with a wrong suffix,
+refused before the map), and with a step, base or area out of range.
 
 ``--scaling`` prints the scaling table of issue 31 instead: for boards of 10, 50 and 200
 models among 10, 100 and 500 named rectangles (``bench/_scaling.py``, every one an accepted
@@ -516,6 +517,45 @@ def threat_stars(
 _THREAT = ("threat", "{file}", "--side", "north")
 
 
+TABLE_MODELS = (  # (x, y, base in, elevation in): a 4' table's two sides, one on a tower
+    (6, 6, 1.5748, 0), (10, 4, 1.5748, 0), (14, 8, 1.2598, 0), (20, 12, 1.2598, 3),
+    (30, 6, 1.2598, 0), (40, 10, 1.2598, 0), (8, 40, 1.5748, 0), (16, 42, 1.5748, 0),
+    (24, 30, 1.5748, 0), (32, 36, 1.5748, 0), (38, 26, 1.5748, 0), (44, 42, 2.3622, 0),
+)  # fmt: skip
+TABLE_PIECES = (  # (kind, x0, y0, x1, y1, height in)
+    ("blocking", 18, 10, 22, 14, 3), ("blocking", 10, 20, 18, 26, 0),
+    ("cover", 26, 20, 34, 21, 0), ("cover", 36, 16, 39, 19, 0), ("area", 20, 32, 28, 38, 0),
+)  # fmt: skip
+
+
+def real_table() -> Any:
+    """A real game's table: 4' x 4' in inches, six models of side ``north`` (one on a 3"
+    tower) against six of ``south``, five pieces; at the default step (a quarter inch) the
+    threat map of ``north`` has about 37,000 positions and six shooters."""
+    models = [
+        {
+            "id": f"m{i}",
+            "faction": "north" if i < 6 else "south",
+            "base": base,
+            "at": [x, y],
+            "skills": {"rifle": 5, "melee": 5},
+            "weapons": ["rifle"],
+            **({"elevation": lift} if lift else {}),
+        }
+        for i, (x, y, base, lift) in enumerate(TABLE_MODELS)
+    ]
+    terrain = [
+        {
+            "id": f"t{i}",
+            "kind": kind,
+            "polygon": [[x0, y0], [x1, y0], [x1, y1], [x0, y1]],
+            **({"height": h} if h else {}),
+        }
+        for i, (kind, x0, y0, x1, y1, h) in enumerate(TABLE_PIECES)
+    ]
+    return {**_scenario(models, terrain), "units": "in", "board": {"size": [48, 48]}}
+
+
 EDITOR = """
 import sys
 from fwwrules_widgets import BoardEditor, EditRefused
@@ -649,6 +689,8 @@ CASES = [
     Case("threat: 8 stars, 40 shooters", lambda: threat_stars("row", shooters=40), _THREAT),
     Case("threat: 1 star, 99 shooters", lambda: threat_stars("row", 1, shooters=99), _THREAT),
     Case("threat: 200 models", huge_crowd, _THREAT),
+    Case("threat: 4' table, tower", real_table, _THREAT),
+    Case("threat: 4' table, tower, -o", real_table, (*_THREAT, "--json", "-o", "{dir}/m.json")),
     Case("threat: --step 1e-320", engaged_pair, (*_THREAT, "--step", "1e-320")),
     Case("threat: --base 1e308", engaged_pair, (*_THREAT, "--base", "1e308")),
     Case("threat: --area 1e6 square", engaged_pair, (*_THREAT, "--area", "0,0,1e6,1e6")),
