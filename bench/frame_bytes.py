@@ -56,12 +56,14 @@ def drag(
 
     target = panel.scenario.model(panel.target.value)
     limits = panel.scenario.limits_mm(panel.view.style.margin_mm)
-    x, y = css(*target.at)
+    u = panel.scenario.unit_mm
+    if path == "edge":  # the target put on the bottom edge first, as browser_latency does
+        panel.move(target.id, target.at[0], (limits.ymin + target.base / 2 + 0.5) / u)
+        target = panel.scenario.model(target.id)
+    x, y = css(*(v * u for v in target.at))
     if path == "middle":
         mx, my = css((limits.xmin + limits.xmax) / 2, (limits.ymin + limits.ymax) / 2)
-    else:
-        x, y = css(target.at[0], limits.ymin)
-        y += 6.0
+    else:  # along the edge toward its middle, the pointer a little beyond it
         mx, my = css((limits.xmin + limits.xmax) / 2, limits.ymin)
         my += 6.0
     length = max(1e-9, ((mx - x) ** 2 + (my - y) ** 2) ** 0.5)
