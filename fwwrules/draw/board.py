@@ -332,7 +332,8 @@ def _set_axes_units(ax: Axes, scenario: Scenario, style: BoardStyle, lang: str) 
 
 
 def _add_scale_bar(ax: Axes, scenario: Scenario, style: BoardStyle) -> None:
-    """A bar of 2 in (``in`` boards) or 50 mm in the lower left corner, labelled."""
+    """A bar of 2 in (``in`` boards) or 50 mm in the lower left corner, labelled (moved to a
+    corner clear of terrain and bases by :func:`fwwrules.draw.labels.place_scale_bar`)."""
     from matplotlib.offsetbox import AnchoredOffsetbox, AuxTransformBox, TextArea, VPacker
     from matplotlib.patches import Rectangle
 

@@ -6,7 +6,8 @@ its contact breaks, the blocked fan's note, terrain names) to the first good pla
 candidates around what it labels, inside the Axes:
 
 * never over a base, a marker (crossing, graze, where contact breaks), the scale bar or a
-  label placed before it (*hard* obstacles);
+  label placed before it (*hard* obstacles); the scale bar itself goes first to a corner
+  clear of terrain and bases (:func:`place_scale_bar`);
 * where such a place exists nearby, not over a drawn line either (the lines of sight and
   cover, the fan, engagement links, the slide's path, Significant Edges, the outlines the
   ruling highlights, the free attacks' arrows): a place crossing a line is taken only when no
@@ -47,6 +48,7 @@ from .text import draw_word
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
+    from matplotlib.path import Path
 
     from .artists import BoardArtists
 
@@ -664,6 +666,47 @@ def _crosses(
     return crossed
 
 
+SCALE_BAR_CORNERS: tuple[str, ...] = ("lower left", "lower right", "upper left", "upper right")
+"""The scale bar's corners of the Axes, the first preferred."""
+
+
+def _covers(bar: Rect, paths: Sequence[Path], discs: Sequence[Disc]) -> int:
+    """How many of ``paths`` (terrain, display px) and ``discs`` (bases) the scale bar's box
+    ``bar`` (display px) touches; a path that encloses the box counts (the bar lies on it)."""
+    box = Bbox.from_extents(*bar)
+    hits = sum(bool(path.intersects_bbox(box, filled=True)) for path in paths)
+    for x, y, r in discs:
+        nx, ny = min(max(x, bar[0]), bar[2]), min(max(y, bar[1]), bar[3])
+        hits += math.hypot(x - nx, y - ny) < r
+    return hits
+
+
+def place_scale_bar(artists: BoardArtists, renderer: Any) -> None:
+    """Put the scale bar (when drawn) in the first corner of :data:`SCALE_BAR_CORNERS` where
+    it covers no terrain and no base; where every corner covers some, in the corner covering
+    fewest (ties: the earlier corner). A zoomed view is placed anew by each layout."""
+    from matplotlib.offsetbox import AnchoredOffsetbox
+
+    bar = getattr(artists.ax, "_fwwrules_scale_bar", None)
+    if bar is None or not bar.get_visible():
+        return
+    paths = [
+        p.get_path().transformed(p.get_transform())
+        for p in artists.terrain.values()
+        if p.get_visible()
+    ]
+    discs = base_discs(artists)
+    best: tuple[int, int] | None = None
+    for i, corner in enumerate(SCALE_BAR_CORNERS):
+        bar.loc = AnchoredOffsetbox.codes[corner]
+        hits = _covers(_rect(bar.get_window_extent(renderer)), paths, discs)
+        if hits == 0:
+            return
+        best = min(best or (hits, i), (hits, i))
+    assert best is not None
+    bar.loc = AnchoredOffsetbox.codes[SCALE_BAR_CORNERS[best[1]]]
+
+
 def place_labels(artists: BoardArtists) -> None:
     """Move every visible label to a good place (see the module's docstring).
 
@@ -681,6 +724,7 @@ def place_labels(artists: BoardArtists) -> None:
         m.set_visible(False)
     for t in artists.state.pop("placed_out", []):  # placed again: maybe there is room now
         t.set_visible(True)
+    place_scale_bar(artists, renderer)
     pad = PAD_PX * artists.figure.dpi / 100.0
     obstacles = _Obstacles.of_board(artists, renderer)
     to_data = artists.ax.transData.inverted()
