@@ -10,11 +10,9 @@ running for minutes."""
 from __future__ import annotations
 
 import math
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from capped_threat import run_capped
 
 import fwwrules
 from fwwrules.cli import main
@@ -54,29 +52,6 @@ def stars_board(shooters: int, stars: int = 8) -> fwwrules.Scenario:
     return fwwrules.Scenario(models=tuple(models), terrain=terrain, weapons=(RIFLE,))
 
 
-CAPPED = """
-import resource, sys
-resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, 1_500_000_000))
-resource.setrlimit(resource.RLIMIT_CPU, (8, 8))
-sys.path.insert(0, sys.argv[1])
-import test_threat_bounds
-getattr(test_threat_bounds, sys.argv[2])()
-"""
-
-
-def run_capped(body: str) -> None:
-    """Run this module's function ``body`` in a fresh interpreter under 8 s of CPU and a
-    1.5 GB address space; its assertions fail this test (a process killed by the cap too)."""
-    proc = subprocess.run(
-        [sys.executable, "-c", CAPPED, str(Path(__file__).resolve().parent), body],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert proc.returncode == 0, f"{body} exited {proc.returncode}: {proc.stderr[-2000:]}"
-
-
 def test_threat_refuses_a_step_base_or_area_out_of_range() -> None:
     s = fwwrules.load(COVER_1)
     with pytest.raises(QueryError, match=f"limit of {MAX_THREAT_POSITIONS}.*at least"):
@@ -109,7 +84,7 @@ def test_a_huge_area_gets_a_coarser_default_grid() -> None:
 
 
 def test_the_cost_model_coarsens_the_default_grid_to_fit_the_budget() -> None:
-    run_capped("coarsened_default_grid")
+    run_capped(__file__, "coarsened_default_grid")
 
 
 def coarsened_default_grid() -> None:
@@ -131,7 +106,7 @@ def coarsened_default_grid() -> None:
 
 
 def test_too_many_shooters_against_too_many_corners_are_refused_at_any_step() -> None:
-    run_capped("refused_at_any_step")
+    run_capped(__file__, "refused_at_any_step")
 
 
 def refused_at_any_step() -> None:
@@ -164,7 +139,7 @@ def test_threat_cli_exits_2_for_an_argument_out_of_range(
 def test_the_threat_panel_shows_the_refusal_instead_of_running_away() -> None:
     """The panel asks threat_map as the CLI does: a map over the budget is not computed, the
     panel says why and what to reduce (in its text), and draws the board without a map."""
-    run_capped("panel_refusal")
+    run_capped(__file__, "panel_refusal")
 
 
 def panel_refusal() -> None:

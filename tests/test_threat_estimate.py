@@ -9,8 +9,6 @@ default grid grows its step until it fits. Checked under a CPU and memory cap, n
 from __future__ import annotations
 
 import json
-import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -18,26 +16,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from _scaling import scaling_board
-
-CAPPED_THREAT = """
-import resource, sys
-resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, 1_500_000_000))
-resource.setrlimit(resource.RLIMIT_CPU, (8, 8))
-from fwwrules.cli import main
-sys.exit(main(["threat", *sys.argv[1:]]))
-"""
-
-
-def capped_threat(*args: str) -> subprocess.CompletedProcess[str]:
-    """``fwwrules threat ARGS`` under 8 s of CPU and a 1.5 GB address space (the budget is
-    2.5 s: a run past the cap is killed, a failure)."""
-    return subprocess.run(
-        [sys.executable, "-c", CAPPED_THREAT, *args],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+from capped_threat import capped_threat, follow_refusals
 
 
 def lifted_board(tmp_path: Path, models: int, pieces: int) -> str:
@@ -66,17 +45,5 @@ def test_a_step_too_fine_is_refused_naming_a_step_that_fits_and_that_step_fits(
     within three rounds a map is made under the cap. One of the refusals counts the rulings
     the fast path left (the part of the work the estimate left out before)."""
     board = lifted_board(tmp_path, 50, 50)
-    step, said = "8", []
-    for _ in range(3):
-        proc = capped_threat(board, "--side", "north", "--step", step, "--json")
-        if proc.returncode == 0:
-            break
-        assert proc.returncode == 2, proc.stderr[-2000:]
-        assert "Traceback" not in proc.stderr
-        said.append(proc.stderr)
-        found = re.search(r"a step of (?:at least )?([0-9.]+)(?: mm or more fits)?", proc.stderr)
-        assert found, proc.stderr
-        step = found.group(1)
-    assert proc.returncode == 0, said
-    assert json.loads(proc.stdout)["step"] == float(step)
+    said = follow_refusals(board, "8")
     assert any("full ruling" in text and "budget of 2.5 s" in text for text in said), said

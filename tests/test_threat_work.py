@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,6 +31,7 @@ from fwwrules.threat.shooter import stood_on_groups
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from _scaling import scaling_board
+from capped_threat import follow_refusals
 
 RIFLE = Weapon("rifle", "rifle", short="red", long="green", dice={"short": ("black",)})
 
@@ -164,26 +163,6 @@ def star_board() -> str:
     return json.dumps(data)
 
 
-CAPPED_THREAT = """
-import resource, sys
-resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, 1_500_000_000))
-resource.setrlimit(resource.RLIMIT_CPU, (8, 8))
-from fwwrules.cli import main
-sys.exit(main(["threat", *sys.argv[1:]]))
-"""
-
-
-def capped_threat(*args: str) -> subprocess.CompletedProcess[str]:
-    """``fwwrules threat ARGS`` under 8 s of CPU and a 1.5 GB address space."""
-    return subprocess.run(
-        [sys.executable, "-c", CAPPED_THREAT, *args],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-
-
 def test_a_step_whose_passes_do_not_fit_is_refused_naming_them_and_a_step_that_fits(
     tmp_path: Path,
 ) -> None:
@@ -192,19 +171,7 @@ def test_a_step_whose_passes_do_not_fit_is_refused_naming_them_and_a_step_that_f
     a step; the step named is asked next, and within three rounds a map is made."""
     board = tmp_path / "flat-500.json"
     board.write_text(json.dumps(scaling_board(10, 500)), encoding="utf-8")
-    step, said = "19", []
-    for _ in range(3):
-        proc = capped_threat(str(board), "--side", "north", "--step", step, "--json")
-        if proc.returncode == 0:
-            break
-        assert proc.returncode == 2, proc.stderr[-2000:]
-        assert "Traceback" not in proc.stderr
-        said.append(proc.stderr)
-        found = re.search(r"a step of (?:at least )?([0-9.]+)(?: mm or more fits)?", proc.stderr)
-        assert found, proc.stderr
-        step = found.group(1)
-    assert proc.returncode == 0, said
-    assert json.loads(proc.stdout)["step"] == float(step)
+    said = follow_refusals(str(board), "19")
     assert said and "line-of-sight passes" in said[0], said
 
 
