@@ -13,22 +13,13 @@ import matplotlib
 matplotlib.use("Agg")
 
 import pytest
-from matplotlib.backend_bases import MouseEvent
+from panel_mouse import panel_mouse
 
 import fwwrules
 from fwwrules.draw.side import ORANGE_GID
 
 ELEVATION = ("elevation.elevated", "elevation.edge-blocks-los", "elevation.edge-cover",
              "elevation.shooter-cover")  # fmt: skip
-
-
-def _mouse(panel: object, kind: str, x_mm: float, y_mm: float) -> None:
-    view = panel.view  # type: ignore[attr-defined]
-    canvas = view.figure.canvas
-    px, py = view.ax.transData.transform((x_mm, y_mm))
-    button = None if kind == "motion_notify_event" else 1
-    with view.lock:  # as the board canvas's messages are handled in the kernel
-        canvas.callbacks.process(kind, MouseEvent(kind, canvas, px, py, button=button))
 
 
 def _panel(lang: str = "en") -> object:
@@ -87,12 +78,12 @@ def test_side_view_follows_a_real_drag_and_the_controls() -> None:
     before = side.artists.section.length
     shown = side.html.value
     x, y = panel.scenario.model("knight").at  # type: ignore[attr-defined]
-    _mouse(panel, "button_press_event", x, y)
+    panel_mouse(panel, "button_press_event", x, y)
     assert panel.view.dragging == "knight"  # type: ignore[attr-defined]
     for k in range(1, 5):
-        _mouse(panel, "motion_notify_event", x + 15.0 * k, y + 10.0 * k)
+        panel_mouse(panel, "motion_notify_event", x + 15.0 * k, y + 10.0 * k)
         assert "opacity:0.45" in side.html.value  # the old picture, dimmed until the drop
-    _mouse(panel, "button_release_event", x + 60.0, y + 40.0)
+    panel_mouse(panel, "button_release_event", x + 60.0, y + 40.0)
     assert panel.scenario.model("knight").at != (x, y)  # type: ignore[attr-defined]
     assert "opacity" not in side.html.value and side.html.value != shown
     assert side.artists.section.length != pytest.approx(before)
@@ -177,12 +168,12 @@ def test_attack_panel_compare_follows_a_real_drag() -> None:
     panel.compare.toggle.value = True
     before = panel.compare.comparisons[0].core.range.distance
     x, y = s.model("brute").at
-    _mouse(panel, "button_press_event", x, y)
+    panel_mouse(panel, "button_press_event", x, y)
     assert panel.view.dragging == "brute"
     for k in range(1, 4):
-        _mouse(panel, "motion_notify_event", x - 20.0 * k, y + 5.0 * k)
+        panel_mouse(panel, "motion_notify_event", x - 20.0 * k, y + 5.0 * k)
         _check_compare_is_the_rulings(panel, "brute", "knight")  # with every drag step
-    _mouse(panel, "button_release_event", x - 60.0, y + 15.0)
+    panel_mouse(panel, "button_release_event", x - 60.0, y + 15.0)
     assert panel.compare.comparisons[0].core.range.distance != pytest.approx(before)
     _check_compare_is_the_rulings(panel, "brute", "knight")
 
@@ -207,11 +198,11 @@ def test_melee_panel_compare_shoot_into_and_slide() -> None:
     _check_compare_is_the_rulings(panel, "minuteman", "raider")
     # the shooter dragged: the comparison follows every step
     x, y = panel.scenario.model("minuteman").at
-    _mouse(panel, "button_press_event", x, y)
+    panel_mouse(panel, "button_press_event", x, y)
     for k in range(1, 4):
-        _mouse(panel, "motion_notify_event", x, y + 15.0 * k)
+        panel_mouse(panel, "motion_notify_event", x, y + 15.0 * k)
         _check_compare_is_the_rulings(panel, "minuteman", "raider")
-    _mouse(panel, "button_release_event", x, y + 45.0)
+    panel_mouse(panel, "button_release_event", x, y + 45.0)
     assert panel.scenario.model("minuteman").at != (x, y)
     _check_compare_is_the_rulings(panel, "minuteman", "raider")
 

@@ -14,7 +14,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pytest
 from frame_decoder import opened
-from matplotlib.backend_bases import MouseEvent
+from panel_mouse import panel_mouse
 
 import fwwrules
 from fwwrules.rulings import names_in
@@ -28,15 +28,6 @@ def _expected(scenario: fwwrules.Scenario, attacker: str, target: str, lang: str
     r = fwwrules.ruling(scenario, attacker, target)
     assert r.margins is not None
     return r.margins.sentence(lang, names_in(r.labels, lang))
-
-
-def _mouse(panel: object, kind: str, x_mm: float, y_mm: float) -> None:
-    view = panel.view  # type: ignore[attr-defined]
-    canvas = view.figure.canvas
-    px, py = view.ax.transData.transform((x_mm, y_mm))
-    button = None if kind == "motion_notify_event" else 1
-    with view.lock:  # as the board canvas's messages are handled in the kernel
-        canvas.callbacks.process(kind, MouseEvent(kind, canvas, px, py, button=button))
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -53,11 +44,11 @@ def test_the_line_answers_the_position_drawn_during_a_real_drag(lang: str) -> No
     assert "color:#a40000" in line.html.value  # a knife-edge call stands out
     u = s.unit_mm
     x, y = (c * u for c in s.model("knight").at)
-    _mouse(panel, "button_press_event", x, y)
+    panel_mouse(panel, "button_press_event", x, y)
     assert panel.view.dragging == "knight"
     seen = []
     for k in range(1, 6):
-        _mouse(panel, "motion_notify_event", x - 6.0 * k, y + 2.0 * k)
+        panel_mouse(panel, "motion_notify_event", x - 6.0 * k, y + 2.0 * k)
         # with the frame of this position: "measuring", or already this position's answer
         now = _expected(panel.scenario, "knight", "brute", lang)
         shown = line.html.value
@@ -65,7 +56,7 @@ def test_the_line_answers_the_position_drawn_during_a_real_drag(lang: str) -> No
         seen.append(now)
         assert line.wait()
         assert now in line.html.value
-    _mouse(panel, "button_release_event", x - 30.0, y + 10.0)
+    panel_mouse(panel, "button_release_event", x - 30.0, y + 10.0)
     assert line.wait()
     assert _expected(panel.scenario, "knight", "brute", lang) in line.html.value
     assert len(set(seen)) > 1, "the drag never changed how close the call is"

@@ -451,6 +451,26 @@ def canvas_box(page: Any, index: int = -1) -> dict[str, float]:
     return box
 
 
+PANEL_PROBE = """
+import gc, json
+from fwwrules_widgets import {cls}
+_p = [o for o in gc.get_objects() if isinstance(o, {cls})][-1]
+_fig = _p.view.figure
+_ratio = float(getattr(_fig.canvas, "device_pixel_ratio", 1.0) or 1.0)
+_h = _fig.bbox.height
+def _css(xy):
+    px, py = _p.view.ax.transData.transform(xy)
+    return (px / _ratio, (_h - py) / _ratio)
+"""
+
+
+def panel_probe(cls: str, body: str) -> str:
+    """Kernel code that finds the newest panel of class ``cls`` as ``_p`` (its figure
+    ``_fig``, device pixel ratio ``_ratio``, height ``_h`` in pixels, ``_css(xy)``: board
+    millimetres to CSS pixels from the canvas's top left corner), then runs ``body``."""
+    return PANEL_PROBE.replace("{cls}", cls) + body
+
+
 def kernel_json(lab: Lab, page: Any, code: str) -> dict[str, Any]:
     """Run ``code`` in the open notebook's kernel; the JSON object its last printed line is."""
     out = lab.kernel(page, code)

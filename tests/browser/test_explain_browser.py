@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Lab, canvas_box, check_panels, drag, kernel_json, wait_until
+from .conftest import Lab, canvas_box, check_panels, drag, kernel_json, panel_probe, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -42,25 +42,16 @@ p
 # The newest panel of a class: its bases (CSS px from the canvas's corner), what the side view
 # and the comparison show, and what the panel asked.
 PROBE = """
-import gc, json
-from fwwrules_widgets import {cls}
-_p = [o for o in gc.get_objects() if isinstance(o, {cls})][-1]
-_fig = _p.view.figure
-_ratio = float(getattr(_fig.canvas, "device_pixel_ratio", 1.0) or 1.0)
-_h = _fig.bbox.height
-def _css(xy):
-    px, py = _p.view.ax.transData.transform(xy)
-    return (px / _ratio, (_h - py) / _ratio)
 _side = getattr(_p, "side", None)
-print(json.dumps({{
-    "bases": {{m: list(_css(c.center)) for m, c in _p.artists.bases.items()}},
-    "at": {{m.id: list(m.at) for m in _p.scenario.models}},
+print(json.dumps({
+    "bases": {m: list(_css(c.center)) for m, c in _p.artists.bases.items()},
+    "at": {m.id: list(m.at) for m in _p.scenario.models},
     "side": None if _side is None or _side.artists is None else _side.artists.section.length,
     "side_html": "" if _side is None else _p.view.said(_side.html)[-80:],
     "compare": _p.view.said(_p.compare.html),
     "differences": [[d.clause for d in c.differences] for c in _p.compare.comparisons],
     "distance": [c.core.range.distance for c in _p.compare.comparisons],
-}}))
+}))
 """
 
 # Problems of the page's panel output: sideways scrolling, and the explanations' boxes.
@@ -81,7 +72,7 @@ JS_LAYOUT = """() => {
 
 
 def _probe(lab: Lab, page: Any, cls: str) -> dict[str, Any]:
-    return kernel_json(lab, page, PROBE.format(cls=cls))
+    return kernel_json(lab, page, panel_probe(cls, PROBE))
 
 
 def _shot(lab: Lab, page: Any, name: str) -> None:
@@ -147,15 +138,28 @@ def _check_sizes(lab: Lab, page: Any, name: str, stem: str, want_side: bool) -> 
         _below(lab, page, f"{stem}-{width}x{height}-below.png", ".fwwrules-differences")
 
 
+def _open_and_tick(lab: Lab, page: Any, name: str, *labels: str) -> None:
+    """Open the notebook ``name`` (file browser folded away) and tick the toggles ``labels``
+    with the mouse, once its board is shown."""
+    lab.open(page, name)
+    page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
+    canvas_box(page, 0)
+    for label in labels:
+        _tick(page, label)
+
+
+def _first_size(page: Any) -> dict[str, float]:
+    """Back at the first size of :data:`SIZES`: the board canvas's box, scrolled to the top."""
+    page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
+    page.wait_for_timeout(600)
+    return canvas_box(page, 0)
+
+
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_attack_panel_side_view_and_compare_toggles(lab: Lab, lang: str) -> None:
     name = lab.write_notebook(f"explain-attack-{lang}.ipynb", ATTACK.format(lang=lang))
     with lab.session(*SIZES[0], failure_shot=f"explain-attack-{lang}-failed.png") as page:
-        lab.open(page, name)
-        page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
-        canvas_box(page, 0)
-        _tick(page, WORDS[lang]["side"])
-        _tick(page, WORDS[lang]["compare"])
+        _open_and_tick(lab, page, name, WORDS[lang]["side"], WORDS[lang]["compare"])
         before = wait_until(
             lambda: _probe(lab, page, "AttackPanel"),
             lambda s: s["side"] is not None and bool(s["compare"]),
@@ -163,9 +167,7 @@ def test_attack_panel_side_view_and_compare_toggles(lab: Lab, lang: str) -> None
         )
         assert before["side"] is not None and "fwwrules-compare" in before["compare"]
         _check_sizes(lab, page, name, f"explain-attack-{lang}", want_side=True)
-        page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
-        page.wait_for_timeout(600)
-        box = canvas_box(page, 0)
+        box = _first_size(page)
         src = page.evaluate(JS_SIDE_SRC)
         kx, ky = before["bases"]["knight"]
         drag(page, box, [kx, ky], (kx + box["width"] / 8, ky + box["height"] / 8))
@@ -195,10 +197,7 @@ def test_attack_panel_side_view_and_compare_toggles(lab: Lab, lang: str) -> None
 def test_melee_panel_compare_toggle(lab: Lab, lang: str) -> None:
     name = lab.write_notebook(f"explain-melee-{lang}.ipynb", MELEE.format(lang=lang))
     with lab.session(*SIZES[0], failure_shot=f"explain-melee-{lang}-failed.png") as page:
-        lab.open(page, name)
-        page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
-        canvas_box(page, 0)
-        _tick(page, WORDS[lang]["compare"])
+        _open_and_tick(lab, page, name, WORDS[lang]["compare"])
         before = wait_until(
             lambda: _probe(lab, page, "MeleePanel"),
             lambda s: s["differences"] == [["melee.shoot-into"]],
@@ -206,9 +205,7 @@ def test_melee_panel_compare_toggle(lab: Lab, lang: str) -> None:
         )
         assert before["differences"] == [["melee.shoot-into"]], before["differences"]
         _check_sizes(lab, page, name, f"explain-melee-{lang}", want_side=False)
-        page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
-        page.wait_for_timeout(600)
-        box = canvas_box(page, 0)
+        box = _first_size(page)
         mx, my = before["bases"]["minuteman"]
         drag(page, box, [mx, my], (mx, my + box["height"] / 6))
         after = wait_until(

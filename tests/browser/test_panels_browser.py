@@ -30,6 +30,7 @@ from .conftest import (
     check_panels,
     drag,
     kernel_json,
+    panel_probe,
     wait_until,
 )
 
@@ -58,35 +59,25 @@ def test_every_panel_fits_and_shows_its_board(lab: Lab, notebook: str) -> None:
 # Prints the newest panel of a class: its canvas's CSS size and every base (id, CSS centre
 # from the canvas's top-left corner, CSS radius), the ruling text and the x/y fields.
 PROBE = """
-import gc, json
-from fwwrules_widgets import {cls}
-_panels = [o for o in gc.get_objects() if isinstance(o, {cls})]
-_p = _panels[-1]
-_fig = _p.view.figure
-_ratio = float(getattr(_fig.canvas, "device_pixel_ratio", 1.0) or 1.0)
-_h = _fig.bbox.height
-def _css(xy):
-    px, py = _p.view.ax.transData.transform(xy)
-    return (px / _ratio, (_h - py) / _ratio)
-_bases = {{}}
+_bases = {}
 for _mid, _c in _p.artists.bases.items():
     _cx, _cy = _css(_c.center)
     _ex, _ = _css((_c.center[0] + _c.get_radius(), _c.center[1]))
     _bases[_mid] = [_cx, _cy, _ex - _cx]
-print(json.dumps({{
+print(json.dumps({
     "interactive": _p.view.interactive,
     "size": [_fig.bbox.width / _ratio, _h / _ratio],
     "bases": _bases,
-    "at": {{m.id: list(m.at) for m in _p.scenario.models}},
-    "engaged": sorted(k for k, v in getattr(_p, "engagements", {{}}).items() if v),
+    "at": {m.id: list(m.at) for m in _p.scenario.models},
+    "engaged": sorted(k for k, v in getattr(_p, "engagements", {}).items() if v),
     "xy": [_p.x.value, _p.y.value],
     "html": _p.html.value,
-}}))
+}))
 """
 
 
 def probe(lab: Lab, page: Any, cls: str) -> dict[str, Any]:
-    return kernel_json(lab, page, PROBE.format(cls=cls))
+    return kernel_json(lab, page, panel_probe(cls, PROBE))
 
 
 def _drag_attack(lab: Lab, page: Any, shot: str) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Lab, canvas_box, check_panels, drag, kernel_json
+from .conftest import Lab, canvas_box, check_panels, drag, kernel_json, panel_probe
 from .conftest import wait_until as wait_for_state
 
 pytestmark = pytest.mark.browser
@@ -22,16 +22,7 @@ ThreatPanel(fwwrules.load(fwwrules.example_path("cover-example-1")), "brotherhoo
 """
 
 PROBE = """
-import gc, json
 import fwwrules
-from fwwrules_widgets import ThreatPanel
-_p = [o for o in gc.get_objects() if isinstance(o, ThreatPanel)][-1]
-_fig = _p.view.figure
-_ratio = float(getattr(_fig.canvas, "device_pixel_ratio", 1.0) or 1.0)
-_h = _fig.bbox.height
-def _css(xy):
-    px, py = _p.view.ax.transData.transform(xy)
-    return (px / _ratio, (_h - py) / _ratio)
 _bases = {}
 for _mid, _c in _p.board.bases.items():
     _bases[_mid] = list(_css(_c.center))
@@ -50,7 +41,7 @@ print(json.dumps({
 
 
 def probe(lab: Lab, page: Any) -> dict[str, Any]:
-    return kernel_json(lab, page, PROBE)
+    return kernel_json(lab, page, panel_probe("ThreatPanel", PROBE))
 
 
 def wait_until(lab: Lab, page: Any, done: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
