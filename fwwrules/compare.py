@@ -79,12 +79,22 @@ def _cites(r: Ruling, clause: str, key: str | None = None) -> bool:
     return any(x.clause == clause and (key is None or x.key == key) for x in r.reasons)
 
 
+def _of_attacks(find: Callable[[AttackRuling, AttackRuling], Difference | None]) -> Finder:
+    """A finder of what only attacks have (armor, skill, a shot into a melee): two slides
+    have none of it."""
+
+    def of_attacks(core: Ruling, vts: Ruling) -> Difference | None:
+        if isinstance(core, AttackRuling) and isinstance(vts, AttackRuling):
+            return find(core, vts)
+        return None
+
+    return of_attacks
+
+
 def _armor(clause: str) -> Finder:
     """The target's armor, when ``clause`` gave it (``cover.armor``, ``melee.ranged-weapon``)."""
 
-    def find(core: Ruling, vts: Ruling) -> Difference | None:
-        if not (isinstance(core, AttackRuling) and isinstance(vts, AttackRuling)):
-            return None
+    def find(core: AttackRuling, vts: AttackRuling) -> Difference | None:
         if core.armor == vts.armor or not (_cites(core, clause) or _cites(vts, clause)):
             return None
         params = {
@@ -97,14 +107,12 @@ def _armor(clause: str) -> Finder:
             clause, core.armor.to_dict(), vts.armor.to_dict(), Reason(clause, "compare", params)
         )
 
-    return find
+    return _of_attacks(find)
 
 
-def _super_mutant(core: Ruling, vts: Ruling) -> Difference | None:
+def _super_mutant(core: AttackRuling, vts: AttackRuling) -> Difference | None:
     """``melee.super-mutant``: the skill value the core rules let a Super Mutant use."""
     clause = "melee.super-mutant"
-    if not (isinstance(core, AttackRuling) and isinstance(vts, AttackRuling)):
-        return None
     if not _cites(core, clause, "used") or core.skill == vts.skill:
         return None
     params = {
@@ -138,10 +146,8 @@ def _slide(core: Ruling, vts: Ruling) -> Difference | None:
     return Difference(clause, CORE.slides, VTS.slides, Reason(clause, "compare", {"attacker": who}))
 
 
-def _shoot_into(core: Ruling, vts: Ruling) -> Difference | None:
+def _shoot_into(core: AttackRuling, vts: AttackRuling) -> Difference | None:
     """``melee.shoot-into``: the skill modifier, and whether the Armor die picks the model."""
-    if not (isinstance(core, AttackRuling) and isinstance(vts, AttackRuling)):
-        return None
     if core.into_melee is None or vts.into_melee is None or core.into_melee == vts.into_melee:
         return None
     clause = "melee.shoot-into"
@@ -162,12 +168,12 @@ def _shoot_into(core: Ruling, vts: Ruling) -> Difference | None:
 DIFFERENCES: tuple[tuple[str, Callable[[Ruleset], object], Finder], ...] = (
     ("cover.armor", lambda rs: rs.armor_step, _armor("cover.armor")),
     ("melee.ranged-weapon", lambda rs: rs.armor_step, _armor("melee.ranged-weapon")),
-    ("melee.super-mutant", lambda rs: rs.super_mutant_melee, _super_mutant),
+    ("melee.super-mutant", lambda rs: rs.super_mutant_melee, _of_attacks(_super_mutant)),
     ("melee.slide", lambda rs: rs.slides, _slide),
     (
         "melee.shoot-into",
         lambda rs: (rs.shoot_into_modifier, rs.shoot_into_numbers),
-        _shoot_into,
+        _of_attacks(_shoot_into),
     ),
 )
 """One finder per clause where the rulesets differ: ``(clause, what the ruleset says, finder)``.
