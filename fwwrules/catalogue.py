@@ -724,6 +724,14 @@ WORDS: dict[str, Entry] = {
     "friendly": _T("word:friendly"),
     "side": _T("word:side"),
     "faction": _T("word:faction"),
+    "faction/player": _T("word:faction/player"),
+    "faction/brotherhood": _T("word:faction/brotherhood"),
+    "faction/super-mutants": _T("word:faction/super-mutants"),
+    "faction/raiders": _T("word:faction/raiders"),
+    "faction/survivors": _T("word:faction/survivors"),
+    "faction/settlers": _T("word:faction/settlers"),
+    "faction/minutemen": _T("word:faction/minutemen"),
+    "faction/creatures": _T("word:faction/creatures"),
     "enemy": _T("word:enemy"),
     "neutral": _T("word:neutral"),
     "north": _T("word:north"),
@@ -907,6 +915,8 @@ UI_TEXT: dict[str, Entry] = {
     "panel/base": _T("ui:panel/base"),
     "panel/diameter": _T("ui:panel/diameter"),
     "panel/skills": _T("ui:panel/skills"),
+    "panel/faction-default": _T("ui:panel/faction-default"),
+    "panel/skills-example": _T("ui:panel/skills-example"),
     "panel/weapons": _T("ui:panel/weapons"),
     "panel/kind": _T("ui:panel/kind"),
     "panel/height": _T("ui:panel/height"),
@@ -1283,12 +1293,18 @@ FEET_TO_METRES = 0.3
 Pathfinder rules write 5 ft as 1,5 m, so 30 ft is 9 m), not the exact 0.3048 m per foot."""
 
 
-def side_name(side: str) -> str:
-    """A side id as text for people shows it (legends, titles): its words capitalised.
+def side_name(side: str, lang: str = "en") -> str:
+    """A side id as text for people shows it (legends, titles): the catalogue's name of a
+    known faction (``word:faction/<id>``) in ``lang``, else its words capitalised.
 
     >>> side_name("super-mutants"), side_name("brotherhood"), side_name("raiders_2")
     ('Super Mutants', 'Brotherhood', 'Raiders 2')
+    >>> side_name("player", "de"), side_name("super-mutants", "de"), side_name("bos", "de")
+    ('Spieler', 'Supermutanten', 'Bos')
     """
+    entry = WORDS.get(f"faction/{side}")
+    if entry is not None:
+        return entry[check_lang(lang)]
     return " ".join(w[:1].upper() + w[1:] for w in side.replace("_", "-").split("-") if w)
 
 
