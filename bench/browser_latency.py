@@ -277,6 +277,7 @@ def measure_drag(
         "frame bytes median": statistics.median(f["bytes"] for f in during) if during else None,
         "bytes down per move": drag_bytes / len(moves) if moves and proxy else None,
         "bytes down per move median": per_frame(log),
+        "per frame": per_frame_kinds(log),
         "messages": tally,
     }
 
@@ -295,6 +296,27 @@ def per_frame(log: list[dict[str, Any]]) -> float | None:
             groups.append(since)
             since = 0.0
     return statistics.median(groups) if groups else None
+
+
+def per_frame_kinds(log: list[dict[str, Any]]) -> str:
+    """What the groups of :func:`per_frame` hold, by kind: the median of each kind's bytes
+    over the groups (a kind missing from a group counts 0), and how often it comes a group."""
+    groups: list[dict[str, float]] = []
+    since: dict[str, float] = {}
+    for m in log:
+        if m["dir"] != "down":
+            continue
+        since[m["kind"]] = since.get(m["kind"], 0.0) + m["bytes"]
+        since["n " + m["kind"]] = since.get("n " + m["kind"], 0.0) + 1
+        if m["kind"] == "custom:frame":
+            groups.append(since)
+            since = {}
+    kinds = sorted({k for g in groups for k in g if not k.startswith("n ")})
+    return ", ".join(
+        f"{k} {statistics.median(g.get(k, 0.0) for g in groups):.0f} B"
+        f" ({sum(g.get('n ' + k, 0.0) for g in groups) / len(groups):.2f})"
+        for k in kinds
+    )
 
 
 def messages(page: Any, moves: int) -> str:

@@ -194,6 +194,12 @@ MARGIN_PROBE_MM: Final = 1e-3
 (far above :data:`LENGTH_EPSILON_MM`, so a clipped corner is a crossing, far below a table's
 detail). A margin is the boundary; moving this much farther changes the ruling."""
 
+MARGIN_CORNER_DEPTH_MM: Final = 1e-5
+"""At a corner of two boundaries (a margin where two decisions must both change), how far inside
+each the place the ruling is asked should lie (ten times :data:`LENGTH_EPSILON_MM`, so the
+moved Line of Cover clips the piece by more than a graze); a narrower corner is asked half as
+deep as it allows."""
+
 MARGIN_SEARCH_STEP_MM: Final = 0.25
 """Where the nearest place on a boundary is one the model cannot stand on (a base or a solid
 piece in the way), the boundary is sampled every this many mm for the nearest place it can

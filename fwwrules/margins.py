@@ -27,8 +27,9 @@ in closed form; the nearest point of each boundary is a *candidate*:
   a piece touching it would give cover once both the contact breaks and the line passes
   through it: where a ray grazing one of its corners crosses the line at the contact's
   reach from it (exact; at such a corner of two boundaries the direction stated leads into
-  the corner, to the place the ruling is asked: moving the margin plus the hair that way
-  changes the ruling, straight toward the corner need not);
+  the corner, to the place the ruling is asked, and of such ways the one that stays in the
+  corner farthest: moving the margin plus a hair that way changes the ruling, straight
+  toward the corner need not, and a narrow corner may be left again micrometres on);
 * the line of sight (``ranged.los*``): lines through a blocker's corner tangent to the other
   base (the edge of the corner's shadow) and lines through two corners on opposite sides (a gap
   between two blockers closing), each moved out by the moving base's radius on either side,
@@ -83,6 +84,7 @@ from .closeness import Decision, Flip, Margin, Margins, Method
 from .constants import (
     BOUNDARY_TOLERANCE_MM,
     LENGTH_EPSILON_MM,
+    MARGIN_CORNER_DEPTH_MM,
     MARGIN_PRECISION_MM,
     MARGIN_PROBE_MM,
     MARGIN_RADIUS_MM,
@@ -869,29 +871,59 @@ def _contact_ray_corners(
                 continue  # inside the grown piece: not where the contact breaks
             dist = math.dist(mv.p0, p)
             out_way, _ = _toward(_nearest_on(poly, p), p)
-            past, size = _toward((0.0, 0.0), (out_way[0] + into[0], out_way[1] + into[1]))
-            if 0.0 < dist <= limit and size > 0.0:
+            if 0.0 < dist <= limit:
+                corner = _into_corner(mv.p0, p, dist, (into, out_way))
+                if corner is None:
+                    continue  # the two boundaries leave no room between them
+                probe, toward = corner
                 at = (float(v[0]), float(v[1]))
-                probe, toward = _into_corner(mv.p0, p, dist, past)
                 out.append(Candidate(mv.id, p, dist, toward, "cover", "cover.shooter-contact",
                                      source=ref, at=at, probe=probe))  # fmt: skip
     return out
 
 
-def _into_corner(p0: Point2, p: Point2, dist: float, past: Point2) -> tuple[Point2, Point2]:
-    """The place to ask the ruling at a corner ``p`` of two boundaries (``dist`` from ``p0``),
-    and the direction from ``p0`` to it: on the corner's bisector ``past`` (a unit vector into
-    the corner), exactly ``dist`` plus :data:`MARGIN_PROBE_MM` from ``p0``. Moving straight
-    toward ``p`` and a hair on need not enter the corner (the way may run along one of its
-    boundaries, or outside it); moving that hair past the margin along the direction returned
-    reaches the place asked, inside the corner. Solves ``|p - p0 + s past| = dist + hair`` for
-    ``s > 0``."""
-    hair = MARGIN_PROBE_MM
-    c = ((p[0] - p0[0]) * past[0] + (p[1] - p0[1]) * past[1]) / dist
-    s = -dist * c + math.sqrt((dist * c) ** 2 + 2.0 * dist * hair + hair * hair)
-    x, y = _along(p, past, s)
-    probe = (float(x), float(y))
-    return probe, _toward(p0, probe)[0]
+_CORNER_WAYS = 65
+"""How many ways into a corner of two boundaries :func:`_into_corner` weighs (evenly spread
+over the ways that reach the corner the margin plus :data:`MARGIN_PROBE_MM` away)."""
+
+
+def _into_corner(
+    p0: Point2, p: Point2, dist: float, normals: tuple[Point2, Point2]
+) -> tuple[Point2, Point2] | None:
+    """The place to ask the ruling at a corner ``p`` of two boundaries (``dist`` from ``p0``;
+    ``normals``: each boundary's unit normal at ``p``, pointing into the corner), and the
+    direction from ``p0`` to it, the place exactly ``dist`` plus :data:`MARGIN_PROBE_MM` along
+    it. Of the ways whose place lies inside the corner (at least
+    :data:`MARGIN_CORNER_DEPTH_MM` inside both boundaries, or half as deep as any place can
+    be when the corner is narrower), the one that stays inside it farthest (for good when
+    the way runs into the corner's opening), the deepest of those. Moving straight toward
+    ``p`` a hair on need not enter the corner (the way may run along a boundary or outside
+    it), and a way that enters it may leave it again a few micrometres on (the corner is
+    narrow); moving the margin plus any hair up to where the way leaves it changes the
+    ruling. The corner is taken as its two tangents at ``p`` (the side of the grown piece
+    curves away from it: the true corner is wider). ``None`` when the boundaries leave no
+    room between them (opposite normals)."""
+    far = dist + MARGIN_PROBE_MM
+    n = np.asarray(normals, dtype=float)
+    a = n @ (np.asarray(p0) - np.asarray(p))  # how far inside each boundary p0 lies
+    ahead = math.atan2(p[1] - p0[1], p[0] - p0[0])
+    centre = np.remainder(np.arctan2(n[:, 1], n[:, 0]) - ahead + math.pi, 2.0 * math.pi) - math.pi
+    if abs(float(centre[0] - centre[1])) > math.pi:  # the same arc, the other way round
+        centre[0] -= math.copysign(2.0 * math.pi, float(centre[0] - centre[1]))
+    half = np.arccos(np.clip(-a / far, -1.0, 1.0))  # the ways whose place `far` on is inside
+    lo, hi = float(np.max(centre - half)), float(np.min(centre + half))
+    if not lo < hi:
+        return None
+    phi = ahead + np.linspace(lo, hi, _CORNER_WAYS)
+    ways = np.column_stack((np.cos(phi), np.sin(phi)))
+    b = ways @ n.T  # (ways, boundaries): how fast each way goes in
+    depth = np.min(a + far * b, axis=1)
+    with np.errstate(divide="ignore"):
+        leaves = np.min(np.where(b < 0.0, -a / np.where(b < 0.0, b, -1.0), np.inf), axis=1)
+    deep = depth >= min(MARGIN_CORNER_DEPTH_MM, 0.5 * float(np.max(depth)))
+    best = max(np.flatnonzero(deep), key=lambda k: (float(leaves[k]), float(depth[k])))
+    way = (float(ways[best, 0]), float(ways[best, 1]))
+    return _along(p0, way, far), way
 
 
 def _ray_offset_hits(c: Corners, v: Array, w: Array, reach: float) -> list[float]:

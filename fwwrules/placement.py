@@ -489,9 +489,16 @@ def stop_at_contact(
     (0.0, 25.0)
     """
     scenario.model(model_id)  # raises UnknownIdError for a bad id
+    box = board_bounds(scenario) if bounds is None else bounds
+    return _stop_at_contact(scenario, _hand(scenario.board, model_id), to, box)
+
+
+def _stop_at_contact(
+    scenario: Scenario, hand: _Hand, to: tuple[float, float], box: Bounds
+) -> tuple[float, float]:
+    """:func:`stop_at_contact` of ``hand``'s model on ``scenario`` (its board) within ``box``."""
     u = scenario.unit_mm
-    board = scenario.board
-    me = board.models[model_id].disc
+    me = hand.board.models[hand.model_id].disc
     px, py, r = me.x, me.y, me.r
     to = point(to, "the point moved toward")
     tx, ty = to[0] * u, to[1] * u
@@ -500,17 +507,14 @@ def stop_at_contact(
     if length == 0.0:
         return (px / u, py / u)
     s = 1.0
-    level = board.models[model_id].elevation
-    for mid, g in board.models.items():
-        if mid == model_id or not same_level(board, level, g.elevation):
-            continue
-        hit = _first_contact(px, py, dx, dy, g.disc.x, g.disc.y, r + g.disc.r)
+    for g in hand.others:
+        hit = _first_contact(px, py, dx, dy, g.x, g.y, r + g.r)
         if hit is not None:
             s = min(s, hit)
-    hit = _piece_stop(scenario, model_id, (px, py), (dx, dy), s)
+    hit = _piece_stop(hand, (px, py), (dx, dy), s)
     if hit is not None:
         s = min(s, hit)
-    xmin, ymin, xmax, ymax = board_bounds(scenario) if bounds is None else bounds
+    xmin, ymin, xmax, ymax = box
     for p, d, low, high in (
         (px, dx, xmin * u + r, xmax * u - r),
         (py, dy, ymin * u + r, ymax * u - r),
@@ -531,17 +535,43 @@ PATH_STEP_MM = 0.5
 base's radius, so no piece's edge is passed unseen), then the stop is found by bisection."""
 
 
+@dataclass(frozen=True, slots=True)
+class _Hand:
+    """One model's base moved by hand on one board: what every test along the move asks
+    again, worked out once (:func:`_hand`): its radius, the other bases on its level (file
+    order), the pieces it stands on now, and the elevation it takes off every piece with a
+    height (:func:`hand_levels`)."""
+
+    board: Board
+    model_id: str
+    r: float
+    others: tuple[Disc, ...]
+    here: tuple[str, ...]
+    ground: float
+
+
+def _hand(board: Board, model_id: str) -> _Hand:
+    mg = board.models[model_id]
+    ids = [mid for mid in board.models if mid != model_id]
+    elevations = np.array([board.models[mid].elevation for mid in ids], dtype=float)
+    level = same_level(board, mg.elevation, elevations)
+    others = tuple(board.models[mid].disc for mid, on in zip(ids, level, strict=True) if on)
+    here = pieces_stood_on(board, mg.disc.x, mg.disc.y, mg.elevation)
+    on_high = any(_has_height(board.terrain[tid]) for tid in here)
+    return _Hand(board, model_id, mg.disc.r, others, here, 0.0 if on_high else mg.elevation)
+
+
+def _levels(hand: _Hand, px: Array, py: Array) -> Array:
+    """:func:`hand_levels` of ``hand``'s model."""
+    top = standing_height_v(hand.board, px, py)
+    return np.where(top > 0.0, top, hand.ground)
+
+
 def hand_levels(board: Board, model_id: str, px: Array, py: Array) -> Array:
     """The elevation (mm) a model placed by hand takes at each centre: on top of the highest
     piece with a height under it; elsewhere on the table when it stood on such a piece, else
     at the elevation it has (a file may put a model at an elevation without a piece)."""
-    mg = board.models[model_id]
-    top = standing_height_v(board, px, py)
-    on_high = any(
-        _has_height(board.terrain[tid])
-        for tid in pieces_stood_on(board, mg.disc.x, mg.disc.y, mg.elevation)
-    )
-    return np.where(top > 0.0, top, 0.0 if on_high else mg.elevation)
+    return _levels(_hand(board, model_id), px, py)
 
 
 def level_at(scenario: Scenario, model_id: str, at: tuple[float, float]) -> float:
@@ -569,57 +599,91 @@ def file_level(scenario: Scenario, level_mm: float) -> float:
     return round(scenario.from_mm(level_mm), MAX_DECIMALS)
 
 
-def _pieces_allow(board: Board, model_id: str, px: Array, py: Array) -> BoolArray:
+def _pieces_allow(hand: _Hand, px: Array, py: Array) -> BoolArray:
     """Where the model's base, at the level :func:`hand_levels` gives it, keeps to the
     placement rule's pieces part, touching a piece's edge at most (as a drag touches a base;
-    bases are the exact contact stop's)."""
-    r = board.models[model_id].disc.r
-    levels = hand_levels(board, model_id, px, py)
-    return placeable_v(board, px, py, r, levels, skip=frozenset(board.models), tol=0.0)
+    bases are the exact contact stop's): :func:`placeable_v` with every base left out."""
+    ok = np.ones(len(px), dtype=bool)
+    for _, _, bad, _ in _piece_clashes(hand.board, px, py, hand.r, _levels(hand, px, py), 0.0):
+        ok &= ~bad
+    return ok
 
 
 def _piece_stop(
-    scenario: Scenario,
-    model_id: str,
-    at: tuple[float, float],
-    d: tuple[float, float],
-    s_max: float,
+    hand: _Hand, at: tuple[float, float], d: tuple[float, float], s_max: float
 ) -> float | None:
     """The last fraction ``s`` of the move ``at + s d`` (mm) before the base would break the
     placement rule against a solid piece (sampled every :data:`PATH_STEP_MM`, then bisected);
     ``None`` when nothing stops it before ``s_max``, or when it stands wrongly already."""
-    board = scenario.board
-    if not any(t.kind in SOLID_KINDS for t in board.terrain.values()):
+    if not _solids(hand.board).pieces:
         return None
     length = math.hypot(*d) * s_max
     ss = np.linspace(0.0, s_max, max(2, math.ceil(length / PATH_STEP_MM) + 1))
-    ok = _pieces_allow(board, model_id, at[0] + ss * d[0], at[1] + ss * d[1])
+    ok = _pieces_allow(hand, at[0] + ss * d[0], at[1] + ss * d[1])
     if not ok[0] or ok.all():
         return None
     k = int(np.argmin(ok))
     lo, hi = float(ss[k - 1]), float(ss[k])
-    for _ in range(40):
-        mid = (lo + hi) / 2
-        x, y = np.array([at[0] + mid * d[0]]), np.array([at[1] + mid * d[1]])
-        if _pieces_allow(board, model_id, x, y)[0]:
-            lo = mid
-        else:
-            hi = mid
+    for depth in BISECTION_BATCHES:
+        lo, hi = _bisected(hand, at, d, lo, hi, depth)
     return lo
 
 
-def _clear(board: Board, model_id: str, x: float, y: float, r: float) -> bool:
-    """True when a base of radius ``r`` at ``(x, y)`` mm overlaps no other base on the
-    model's level and keeps to the placement rule's pieces part."""
-    level = board.models[model_id].elevation
-    for mid, g in board.models.items():
-        if (
-            mid != model_id
-            and same_level(board, level, g.elevation)
-            and math.hypot(x - g.disc.x, y - g.disc.y) < r + g.disc.r
-        ):
+BISECTION_BATCHES = (5, 5, 5, 5, 5, 5, 5, 5)
+"""A piece's stop is bisected 40 times, in batches of this many halvings: each batch tests
+every midpoint the halvings could visit (``2**depth - 1`` of them) in one vector call."""
+
+
+def _bisected(
+    hand: _Hand, at: tuple[float, float], d: tuple[float, float], lo: float, hi: float, depth: int
+) -> tuple[float, float]:
+    """``depth`` halvings of ``[lo, hi]`` toward the last fraction of the move ``at + s d``
+    where the pieces allow the base: the midpoints of the whole tree of halvings (heap order,
+    each ``(lo + hi) / 2`` of its own interval, so each is the number one halving at a time
+    would test) tested at once, then walked as one halving at a time would."""
+    bounds = [(lo, hi)]
+    mids: list[float] = []
+    for a, b in bounds:  # grows while it is read, breadth first
+        mid = (a + b) / 2
+        mids.append(mid)
+        if len(bounds) < 2**depth - 1:
+            bounds += [(a, mid), (mid, b)]
+    s = np.array(mids)
+    ok = _pieces_allow(hand, at[0] + s * d[0], at[1] + s * d[1])
+    i = 0
+    for _ in range(depth):
+        if ok[i]:
+            lo, i = mids[i], 2 * i + 2
+        else:
+            hi, i = mids[i], 2 * i + 1
+    return lo, hi
+
+
+def _clear(hand: _Hand, x: float, y: float) -> bool:
+    """True when the model's base at ``(x, y)`` mm overlaps no other base on its level and
+    keeps to the placement rule's pieces part."""
+    r = hand.r
+    for g in hand.others:
+        if math.hypot(x - g.x, y - g.y) < r + g.r:
             return False
-    return bool(_pieces_allow(board, model_id, np.array([x]), np.array([y]))[0])
+    return bool(_pieces_allow(hand, np.array([x]), np.array([y]))[0])
+
+
+def _clear_run(hand: _Hand, points: list[tuple[float, float]]) -> int:
+    """How many of ``points`` (mm), from the first, are :func:`_clear` (the pieces part tested
+    at once, on the points clear of bases)."""
+    r = hand.r
+    n = 0
+    for x, y in points:
+        if any(math.hypot(x - g.x, y - g.y) < r + g.r for g in hand.others):
+            break
+        n += 1
+    if n == 0:
+        return 0
+    ok = _pieces_allow(
+        hand, np.array([p[0] for p in points[:n]]), np.array([p[1] for p in points[:n]])
+    )
+    return n if bool(ok.all()) else int(np.argmin(ok))
 
 
 def slide_at_contact(
@@ -654,27 +718,39 @@ def slide_at_contact(
     >>> round(math.hypot(x - 30.0, y), 6), y > 10.0
     (20.0, True)
     """
-    u = scenario.unit_mm
+    scenario.model(model_id)  # raises UnknownIdError for a bad id
     box = board_bounds(scenario) if bounds is None else bounds
-    sx, sy = stop_at_contact(scenario, model_id, to, bounds=box)
+    return _slide_at_contact(scenario, _hand(scenario.board, model_id), to, box)
+
+
+def _slide_at_contact(
+    scenario: Scenario, hand: _Hand, to: tuple[float, float], box: Bounds
+) -> tuple[float, float]:
+    """:func:`slide_at_contact` of ``hand``'s model on ``scenario`` (its board) within
+    ``box``."""
+    u = scenario.unit_mm
+    sx, sy = _stop_at_contact(scenario, hand, to, box)
     tx, ty = float(to[0]), float(to[1])
     if math.isclose(sx, tx, abs_tol=1e-12) and math.isclose(sy, ty, abs_tol=1e-12):
         return (sx, sy)
-    board = scenario.board
-    r = board.models[model_id].disc.r
+    r = hand.r
     px, py, gx, gy = sx * u, sy * u, tx * u, ty * u
     xmin, ymin, xmax, ymax = (v * u for v in box)
     lo_x, hi_x, lo_y, hi_y = xmin + r, xmax - r, ymin + r, ymax - r
-    touched = _touched(board, model_id, (px, py), r)
+    touched = _touched(hand, (px, py))
     if touched is None:  # stopped by the table's edge: slide along it
         cx, cy = min(max(gx, lo_x), hi_x), min(max(gy, lo_y), hi_y)
-        moved = move_model(scenario, model_id, px / u, py / u)
-        return stop_at_contact(moved, model_id, (cx / u, cy / u), bounds=box)
+        moved = move_model(scenario, hand.model_id, px / u, py / u)
+        return _stop_at_contact(moved, _hand(moved.board, hand.model_id), (cx / u, cy / u), box)
 
-    def free(x: float, y: float) -> bool:
+    def free(points: list[tuple[float, float]]) -> int:
         slack = BOUNDARY_TOLERANCE_MM
-        on_table = lo_x - slack <= x <= hi_x + slack and lo_y - slack <= y <= hi_y + slack
-        return on_table and _clear(board, model_id, x, y, r)
+        n = 0
+        for x, y in points:
+            if not (lo_x - slack <= x <= hi_x + slack and lo_y - slack <= y <= hi_y + slack):
+                break
+            n += 1
+        return _clear_run(hand, points[:n])
 
     end = _round_base(touched, r, (px, py), (gx, gy), free)
     if end is None:
@@ -682,18 +758,16 @@ def slide_at_contact(
     return (end[0] / u, end[1] / u)
 
 
-def _touched(board: Board, model_id: str, at: tuple[float, float], r: float) -> Disc | None:
-    """The base a base of radius ``r`` at ``at`` (mm) stopped against: the nearest within the
-    contact tolerance, if any."""
+def _touched(hand: _Hand, at: tuple[float, float]) -> Disc | None:
+    """The base the model's base at ``at`` (mm) stopped against: the nearest on its level
+    within the contact tolerance, if any."""
     touched = None
     best = math.inf
-    level = board.models[model_id].elevation
-    for mid, g in board.models.items():
-        if mid == model_id or not same_level(board, level, g.elevation):
-            continue
-        gap = math.hypot(at[0] - g.disc.x, at[1] - g.disc.y) - r - g.disc.r
-        if gap <= board.contact_tolerance and gap < best:
-            touched, best = g.disc, gap
+    tolerance = hand.board.contact_tolerance
+    for g in hand.others:
+        gap = math.hypot(at[0] - g.x, at[1] - g.y) - hand.r - g.r
+        if gap <= tolerance and gap < best:
+            touched, best = g, gap
     return touched
 
 
@@ -702,12 +776,13 @@ def _round_base(
     r: float,
     at: tuple[float, float],
     aim: tuple[float, float],
-    free: Callable[[float, float], bool],
+    free: Callable[[list[tuple[float, float]]], int],
 ) -> tuple[float, float] | None:
     """Where a base of radius ``r`` at ``at`` (mm, touching ``touched``) ends when it slides
     round ``touched`` toward ``aim``: by the tangential part of the motion, never past the
     point of contact nearest the aim, never more than a quarter turn, stopping before the
-    first place that is not ``free``. ``None`` when there is no tangential part."""
+    first place that is not free (``free(points)``: how many of the points, from the first,
+    are). ``None`` when there is no tangential part."""
     (px, py), (gx, gy) = at, aim
     bx, by, reach = touched.x, touched.y, r + touched.r + BOUNDARY_TOLERANCE_MM
     a0 = math.atan2(py - by, px - bx)
@@ -721,14 +796,12 @@ def _round_base(
         return None
     turn = math.copysign(min(abs(turn), abs(nearest), math.pi / 2), turn)
     steps = max(1, math.ceil(abs(turn) * reach / SLIDE_STEP_MM))
-    end = (px, py)
+    points = []
     for i in range(1, steps + 1):
         a = a0 + turn * i / steps
-        x, y = bx + reach * math.cos(a), by + reach * math.sin(a)
-        if not free(x, y):
-            break
-        end = (x, y)
-    return end
+        points.append((bx + reach * math.cos(a), by + reach * math.sin(a)))
+    n = free(points)
+    return points[n - 1] if n else (px, py)
 
 
 # --- snapping and the numbers a hand placement writes ---------------------------------------
@@ -803,7 +876,7 @@ def _may_stand(
 
 
 def _rounded(
-    scenario: Scenario, model_id: str, xy: tuple[float, float], box: Bounds
+    scenario: Scenario, hand: _Hand, xy: tuple[float, float], box: Bounds
 ) -> tuple[float, float]:
     """``xy`` (scenario units) at the units' :data:`PLACED_DECIMALS`: of the four nearest such
     points, the nearest on the table that overlaps no base on the model's level and no solid
@@ -821,13 +894,12 @@ def _rounded(
          for cy in (math.floor(y * scale), math.ceil(y * scale))},
         key=lambda p: math.hypot(p[0] - x, p[1] - y),
     )  # fmt: skip
-    u, board = scenario.unit_mm, scenario.board
-    r = board.models[model_id].disc.r
+    u, r = scenario.unit_mm, hand.r
     for px, py in options:
         on_table = box[0] * u + r <= px * u <= box[2] * u - r and (
             box[1] * u + r <= py * u <= box[3] * u - r
         )
-        if on_table and _clear(board, model_id, px * u, py * u, r):
+        if on_table and _clear(hand, px * u, py * u):
             return (px, py)
     return plain
 
@@ -871,16 +943,18 @@ def hand_placement(
     mg = board.models[model_id]
     to = point(to, "the point moved toward")
     tx, ty = to[0] * u, to[1] * u
-    level_to = float(hand_levels(board, model_id, np.array([tx]), np.array([ty]))[0])
-    here = pieces_stood_on(board, mg.disc.x, mg.disc.y, mg.elevation)
+    hand = _hand(board, model_id)
+    level_to = float(_levels(hand, np.array([tx]), np.array([ty]))[0])
     there = pieces_stood_on(board, tx, ty, level_to)
     moves_level = abs(level_to - mg.elevation) > LENGTH_EPSILON_MM
-    if (there != here or moves_level) and _may_stand(scenario, model_id, (tx, ty), level_to, box):
+    if (there != hand.here or moves_level) and _may_stand(
+        scenario, model_id, (tx, ty), level_to, box
+    ):
         x, y = to  # on to the piece, or off it (the numbers asked for, not via mm)
     else:
-        slid = slide_at_contact(scenario, model_id, to, bounds=box)
-        x, y = _rounded(scenario, model_id, slid, box)
-    level = float(hand_levels(board, model_id, np.array([x * u]), np.array([y * u]))[0])
+        slid = _slide_at_contact(scenario, hand, to, box)
+        x, y = _rounded(scenario, hand, slid, box)
+    level = float(_levels(hand, np.array([x * u]), np.array([y * u]))[0])
     if abs(level - mg.elevation) > LENGTH_EPSILON_MM and not _may_stand(
         scenario, model_id, (x * u, y * u), level, box
     ):

@@ -353,6 +353,7 @@ def test_margin_stepping_off_a_piece_is_where_the_base_may_stand_again(how: str)
     m = r.margin
     assert m is not None and m.model == "m1" and m.method == "search"
     _searched(m.mm, m.precision_mm, 2.5 + 16.0 - TOL)
+    assert m.mm is not None
     assert m.direction == pytest.approx(turn((0.0, -1.0)), abs=1e-6)
     assert {"cover.line", "cover.armor"} <= set(m.changes)
     assert r.margins is not None
@@ -471,7 +472,7 @@ def test_margin_at_a_corner_of_two_boundaries_states_a_way_into_the_corner(how: 
     p = (-3.0 + t * w[0], -21.0 + t * w[1])
     assert math.hypot(*p) == pytest.approx(12.1371, abs=1e-4)
     m = r.margin
-    assert m is not None and m.model == "m0" and m.method == "exact"
+    assert m is not None and m.model == "m0" and m.method == "exact" and m.mm is not None
     assert m.mm == pytest.approx(math.hypot(*p), abs=1e-6)
     assert {"cover.line", "cover.armor"} <= set(m.changes)
     assert m.direction is not None
@@ -492,3 +493,41 @@ def _moved_on(s: Scenario, m: Margin, hair: float, unit: float) -> fwwrules.Atta
         s, m.model, start[0] + step * m.direction[0], start[1] + step * m.direction[1]
     )
     return fwwrules.ruling(there, "m0", "m1")
+
+
+@pytest.mark.parametrize("how", list(TRANSFORMS))
+def test_margin_at_a_very_narrow_corner_states_the_way_that_stays_in_it(how: str) -> None:
+    """A small blocking square 1 mm from the shooter's base (32 mm, at the origin), beside the
+    Line of Cover to the target. It gives cover once the line passes through it (the centre
+    past the ray from the target's centre through the corner (-17.714, -8.117)) while not
+    touching the shooter (the centre more than 16.5 mm from the square): nearest where that
+    ray meets the circle of 16.5 mm round the square's corner (-12.665, -11.359), 2.7327 mm
+    away (exact). The
+    corner between the ray and the circle is so narrow that the way toward a place on its
+    bisector leaves it 7 µm on; the way stated stays in it for the probe, 10 µm and 30 µm, on
+    every copy of the board (the choice does not depend on how the board is turned or in
+    which units it is written)."""
+    make, _, unit = TRANSFORMS[how]
+    corners = (
+        (-14.286040504378523, -13.883113394816263),
+        (-12.6651335867741, -11.358700440392575),
+        (-17.71395949562148, -8.116886605183737),
+        (-19.3348664132259, -10.641299559607425),
+    )
+    target = (-37.45826749163185, -14.031329107584794)
+    s = make(_riflemen((0.0, 0.0), target, 32.0, Terrain("t0", "blocking", corners)))
+    r = fwwrules.ruling(s, "m0", "m1")
+    assert r.cover == ()
+    (vx, vy), (cx, cy) = corners[2], corners[1]
+    w = (vx - target[0], vy - target[1])
+    w = (w[0] / math.hypot(*w), w[1] / math.hypot(*w))
+    b = (vx - cx) * w[0] + (vy - cy) * w[1]
+    reach = 16.0 + TOL + LENGTH_EPSILON_MM
+    t = -b + math.sqrt(b * b - ((vx - cx) ** 2 + (vy - cy) ** 2 - reach * reach))
+    want = math.hypot(vx + t * w[0], vy + t * w[1])
+    assert want == pytest.approx(2.7327, abs=1e-4)
+    m = r.margin
+    assert m is not None and m.model == "m0" and m.method == "exact"
+    assert m.mm == pytest.approx(want, abs=1e-6)
+    for hair in (MARGIN_PROBE_MM, 0.01, 0.03):
+        assert _moved_on(s, m, hair, unit).cover != (), hair

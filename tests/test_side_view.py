@@ -164,6 +164,32 @@ def test_side_view_section_is_the_line_of_cover() -> None:
     assert [e.edge.label for e in cut.edges] == ["building:west"]
 
 
+@pytest.mark.parametrize("shot", SHOTS, ids=lambda x: "-".join(x))
+def test_side_view_distance_grows_to_the_right(shot: tuple[str, str, str]) -> None:
+    """The shooter stands at the left and the distance from its centre grows to the right,
+    also for a Line of Cover that runs right to left (or straight up or down) on the board."""
+    _, _, art = _drawn(*shot)
+    x0, x1 = art.ax.get_xlim()
+    assert x0 < x1, shot
+    renderer = renderer_of(art.figure)
+    shooter = art.bases[art.section.attacker.id].get_window_extent(renderer)
+    assert art.section.target is not None
+    target = art.bases[art.section.target.id].get_window_extent(renderer)
+    assert shooter.x1 < target.x0, shot
+
+
+def test_side_view_runs_left_to_right_for_a_shot_to_the_west() -> None:
+    """The lookout shoots west (right to left on the board): its section still has the
+    lookout at the left, distance 0 left of the target's distance."""
+    _, _, art = _drawn("elevation-rooftop", "lookout", "knight")
+    assert art.section.along[0] == pytest.approx(-1.0)
+    x0, x1 = art.ax.get_xlim()
+    assert x0 < x1
+    shooter = art.ax.transData.transform((0.0, 0.0))[0]
+    target = art.ax.transData.transform((art.section.length, 0.0))[0]
+    assert shooter < target
+
+
 def test_side_view_of_a_flat_shot_says_so() -> None:
     s = fwwrules.load(fwwrules.example_path("cover-example-1"))
     r = fwwrules.ruling(s, "knight", "brute")

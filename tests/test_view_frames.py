@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import random
+import threading
 import zlib
 from typing import Any
 
@@ -18,7 +19,7 @@ import matplotlib
 import numpy as np
 import pytest
 from frame_decoder import opened, unpack
-from fwwrules_widgets import AttackPanel
+from fwwrules_widgets import AttackPanel, BoardEditor, MeleePanel, ThreatPanel
 from fwwrules_widgets.board_canvas import (
     AS_KEPT,
     AS_SHOWN,
@@ -533,6 +534,54 @@ def test_png_fallback_is_drawn_at_twice_its_css_size() -> None:
     assert png.shape[1] == round(css * PNG_PIXEL_RATIO) == 1560
     html = p._repr_mimebundle_()["text/html"]
     assert f"width:{css}px" in html
+
+
+def _held_elsewhere(lock: Any) -> bool:
+    """Whether ``lock`` is held by some thread (asked from a thread of its own)."""
+    free: list[bool] = []
+
+    def probe() -> None:
+        got = lock.acquire(blocking=False)
+        free.append(got)
+        if got:
+            lock.release()
+
+    t = threading.Thread(target=probe)
+    t.start()
+    t.join()
+    return not free[0]
+
+
+@pytest.mark.parametrize("kind", ["attack", "melee", "threat", "editor"])
+def test_the_static_picture_is_drawn_holding_the_boards_lock(
+    kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A panel's saved picture (its display bundle for static views) is drawn on the live
+    figure's canvas: the board's frames may be sent from another thread meanwhile (the mouse
+    on a kernel subshell, a "how close" answer), and a frame read from a half-drawn canvas
+    leaves the browser a picture the kernel believes it has not (labels and title missing
+    for good). So the picture is drawn only while holding the board view's lock."""
+    import fwwrules_widgets.editor as editor_module
+    import fwwrules_widgets.view as view_module
+
+    s = fwwrules.loads(SCENARIO)
+    made = {
+        "attack": lambda: AttackPanel(s, interactive=True),
+        "melee": lambda: MeleePanel(s, interactive=True),
+        "threat": lambda: ThreatPanel(s, "bos", interactive=True, step=20.0),
+        "editor": lambda: BoardEditor(s, interactive=True),
+    }
+    panel = made[kind]()
+    held: list[bool] = []
+    module = editor_module if kind == "editor" else view_module
+    draw = module.png_bytes if kind == "editor" else module.static_png
+    monkeypatch.setattr(
+        module,
+        "png_bytes" if kind == "editor" else "static_png",
+        lambda figure: (held.append(_held_elsewhere(panel.view.lock)), draw(figure))[1],
+    )
+    panel._repr_mimebundle_()
+    assert held == [True]
 
 
 # --- words beside the board travel with the frames -----------------------------------------

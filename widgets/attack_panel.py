@@ -161,7 +161,9 @@ class AttackPanel(MovablePanel):
         side view and the comparison, when ticked, below the board)."""
         said, lang = self.view.said(self.html), self.lang.value
         below = self.side.picture_html() + self.compare.shown_html()
-        return static_bundle(self.widget, self.view.figure, said, lang, below=below)
+        return static_bundle(
+            self.widget, self.view.figure, said, lang, below=below, lock=self.view.lock
+        )
 
     def picture_below(self) -> Figure | None:
         """The side view shown under the board (while ticked): exported with it."""

@@ -536,8 +536,10 @@ class BoardEditor(ControlPanel):
         return bundle
 
     def png(self) -> bytes:
-        """The board as a PNG (for static views and tests)."""
-        return png_bytes(self.figure)
+        """The board as a PNG (for static views and tests), drawn under the board view's
+        lock: the board's mouse may be sending frames of the same canvas on another thread."""
+        with self._locked():
+            return png_bytes(self.figure)
 
     def summary(self) -> str:
         """One line: units, board size, counts, and whether the board is valid."""

@@ -204,6 +204,7 @@ class MeleePanel(MovablePanel):
             self.view.said(self.engaged_html) + self.view.said(self.html),
             self.lang.value,
             below=self.compare.shown_html(),
+            lock=self.view.lock,
         )
 
     # --- asking the rules ---------------------------------------------------------------------

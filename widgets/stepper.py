@@ -140,7 +140,9 @@ class ExampleStepper(PictureExport):
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """The widget, plus the current step's board as PNG and its text as HTML."""
         text = self.title.value + self.narrative.value + self.html.value
-        return static_bundle(self.widget, self.view.figure, text, self.lang.value)
+        return static_bundle(
+            self.widget, self.view.figure, text, self.lang.value, lock=self.view.lock
+        )
 
     def go(self, index: int) -> None:
         """Show step ``index`` (clamped to the steps), redrawing the board once."""

@@ -135,7 +135,11 @@ class ThreatPanel(ControlPanel):
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """The widget, plus the board as PNG and the answer as HTML for static views."""
         return static_bundle(
-            self.widget, self.view.figure, self.view.said(self.html), self.lang.value
+            self.widget,
+            self.view.figure,
+            self.view.said(self.html),
+            self.lang.value,
+            lock=self.view.lock,
         )
 
     # --- the one place that asks the rules -------------------------------------------------

@@ -24,6 +24,7 @@ import io
 import math
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -117,7 +118,13 @@ def static_png(figure: Figure) -> bytes:
 
 
 def static_bundle(
-    widget: widgets.Widget, figure: Figure, ruling_html: str, lang: str = "en", below: str = ""
+    widget: widgets.Widget,
+    figure: Figure,
+    ruling_html: str,
+    lang: str = "en",
+    below: str = "",
+    *,
+    lock: AbstractContextManager[Any] | None = None,
 ) -> dict[str, Any]:
     """A display bundle with the widget view plus one static picture and the ruling.
 
@@ -127,9 +134,14 @@ def static_bundle(
     picture and that running the cell brings the live board back. The picture is in the
     bundle once (an ``image/png`` beside it would send the board a second time). ``below``
     is HTML shown under the board picture, as wide as it (a panel's side view, its comparison).
+    ``lock`` is the board view's: the picture is drawn on the live figure's canvas, which
+    another thread may be sending to the browser frame by frame (the board's mouse, a "how
+    close" answer), and a frame read while the figure is half drawn would leave the browser
+    a picture the kernel does not know it has.
     """
     data: dict[str, Any] = dict(widget._repr_mimebundle_() or {})
-    png = static_png(figure)
+    with lock if lock is not None else nullcontext():
+        png = static_png(figure)
     b64 = base64.b64encode(png).decode("ascii")
     ratio = float(getattr(figure.canvas, "device_pixel_ratio", 1.0) or 1.0)
     width = round(figure.get_figwidth() * figure.dpi / ratio)
@@ -796,13 +808,15 @@ class BoardView:
         self.blit()
 
     def _draft(self, artists: Sequence[Artist]) -> None:
-        """Draw ``artists`` (lines and shapes; not texts) without antialiasing while they are
-        dragged: a thin line's smoothed edge over hatched terrain is hundreds of colours, a
-        crisp one is one, and a drag frame on a slow link is about half the bytes. The
-        picture the drag ends on is drawn smoothed again (:meth:`_undraft`)."""
+        """Draw ``artists`` (lines, shapes and texts: the labels that move) without
+        antialiasing while they are dragged: a thin line's smoothed edge over hatched terrain
+        is hundreds of colours, a crisp one is one, and a drag frame on a slow link is about
+        half the bytes; a moving label's smoothed glyphs are a third of a drag frame's bytes
+        at device pixel ratio 2 (crisp glyphs read as well while they move). The picture the
+        drag ends on is drawn smoothed again (:meth:`_undraft`)."""
         for a in artists:
             smooth = getattr(a, "get_antialiased", None)
-            if isinstance(a, Text) or smooth is None or id(a) in self._drafted:
+            if smooth is None or id(a) in self._drafted:
                 continue
             self._drafted[id(a)] = (a, bool(smooth()))
             a.set_antialiased(False)  # type: ignore[attr-defined]

@@ -343,13 +343,19 @@ counted in the key's last line unmeasured. A board that crowded cannot show more
 than that readably, and each label tried costs a few milliseconds."""
 
 
+FEW_ITEMS = 64
+"""An :class:`_Index` of at most this many items answers with all of them."""
+
+
 class _Index:
     """A uniform grid of buckets over the Axes (display pixels): which items lie near a box.
 
     Items are numbered; each is filed in every bucket its box meets (clipped to the Axes, so a
     line running far beyond the board costs what its visible part does). :meth:`near` answers
     with the items of the buckets a box meets: a superset of the items the box meets, never
-    missing one, so the exact tests run on a few dozen items instead of all of them.
+    missing one, so the exact tests run on a few dozen items instead of all of them. An index
+    of at most :data:`FEW_ITEMS` items answers with all of them (testing them all costs less
+    than finding the buckets).
     """
 
     def __init__(self, axes_box: Rect, cell: float) -> None:
@@ -358,6 +364,7 @@ class _Index:
         self.ny = max(1, math.ceil((axes_box[3] - axes_box[1]) / cell))
         self.cell = cell
         self.buckets: dict[int, list[int]] = {}
+        self.items: list[int] = []
 
     def _span(self, x0: float, y0: float, x1: float, y1: float) -> tuple[range, range]:
         def clip(v: float, n: int) -> int:
@@ -371,12 +378,15 @@ class _Index:
     def add(self, item: int, x0: float, y0: float, x1: float, y1: float) -> None:
         if not all(map(math.isfinite, (x0, y0, x1, y1))):
             return
+        self.items.append(item)
         xs, ys = self._span(x0, y0, x1, y1)
         for i in xs:
             for j in ys:
                 self.buckets.setdefault(i * self.ny + j, []).append(item)
 
     def near(self, x0: float, y0: float, x1: float, y1: float) -> np.ndarray[Any, Any]:
+        if len(self.items) <= FEW_ITEMS:
+            return np.asarray(self.items, dtype=np.intp)
         xs, ys = self._span(x0, y0, x1, y1)
         found: list[int] = []
         for i in xs:
@@ -626,43 +636,39 @@ def _crosses(
     y1: np.ndarray[Any, Any],
     seg: np.ndarray[Any, Any],
 ) -> np.ndarray[Any, Any]:
-    """For each box, whether any segment passes through its inside (Liang-Barsky, all boxes
-    against all segments at once)."""
+    """For each box, whether any segment passes through its inside (Liang-Barsky, at once on
+    every pair of a box and a segment whose bounding boxes overlap: no other pair can cross)."""
     lo_x = np.minimum(seg[:, 0], seg[:, 2])
     hi_x = np.maximum(seg[:, 0], seg[:, 2])
     lo_y = np.minimum(seg[:, 1], seg[:, 3])
     hi_y = np.maximum(seg[:, 1], seg[:, 3])
-    near = (hi_x > x0.min()) & (lo_x < x1.max()) & (hi_y > y0.min()) & (lo_y < y1.max())
-    seg = seg[near]
-    if len(seg) == 0:
-        return np.zeros(len(x0), dtype=bool)
-    lo_x, hi_x, lo_y, hi_y = lo_x[near], hi_x[near], lo_y[near], hi_y[near]
+    if len(seg) > FEW_ITEMS:  # first the segments near the boxes at all
+        near = (hi_x > x0.min()) & (lo_x < x1.max()) & (hi_y > y0.min()) & (lo_y < y1.max())
+        seg = seg[near]
+        lo_x, hi_x, lo_y, hi_y = lo_x[near], hi_x[near], lo_y[near], hi_y[near]
     meets = (  # a box and a segment whose boxes overlap (only these can cross)
         (hi_x[None, :] > x0[:, None])
         & (lo_x[None, :] < x1[:, None])
         & (hi_y[None, :] > y0[:, None])
         & (lo_y[None, :] < y1[:, None])
     )
-    if not meets.any():
-        return np.zeros(len(x0), dtype=bool)
-    sx, sy = seg[None, :, 0], seg[None, :, 1]
-    dx, dy = seg[None, :, 2] - sx, seg[None, :, 3] - sy
-    lo = np.zeros((len(x0), len(seg)))
-    hi = np.ones((len(x0), len(seg)))
-    inside = np.ones((len(x0), len(seg)), dtype=bool)
+    box, k = np.nonzero(meets)  # Liang-Barsky on those pairs alone
+    crossed: np.ndarray[Any, Any] = np.zeros(len(x0), dtype=bool)
+    if len(box) == 0:
+        return crossed
+    bx0, by0, bx1, by1 = x0[box], y0[box], x1[box], y1[box]
+    sx, sy = seg[k, 0], seg[k, 1]
+    dx, dy = seg[k, 2] - sx, seg[k, 3] - sy
+    lo = np.zeros(len(box))
+    hi = np.ones(len(box))
+    inside = np.ones(len(box), dtype=bool)
     with np.errstate(divide="ignore", invalid="ignore"):
-        for p, q in (
-            (-dx, sx - x0[:, None]),
-            (dx, x1[:, None] - sx),
-            (-dy, sy - y0[:, None]),
-            (dy, y1[:, None] - sy),
-        ):
-            p = np.broadcast_to(p, lo.shape)
+        for p, q in ((-dx, sx - bx0), (dx, bx1 - sx), (-dy, sy - by0), (dy, by1 - sy)):
             t = q / p
             inside &= ~((p == 0) & (q <= 0))
             lo = np.where(p < 0, np.maximum(lo, t), lo)
             hi = np.where(p > 0, np.minimum(hi, t), hi)
-    crossed: np.ndarray[Any, Any] = np.asarray((meets & inside & (hi - lo > 1e-9)).any(axis=1))
+    crossed[box[inside & (hi - lo > 1e-9)]] = True
     return crossed
 
 

@@ -585,8 +585,9 @@ def _lay_out(art: SideArtists, style: SideStyle, key: Sequence[str]) -> None:
 def _fit_limits(art: SideArtists) -> None:
     """Limits that show at least ``art.want`` and fill the Axes' box, with the heights drawn
     ``art.scale`` times the distances' scale: the spare room goes to both ends of the section
-    and above it (the table stays at the bottom). A Line of Cover running right to left on
-    the board runs right to left here too (the distance axis grows to the left)."""
+    and above it (the table stays at the bottom). The distance from the shooter's centre
+    always grows to the right: the shooter stands at the left whichever way the Line of
+    Cover runs on the board (a section read as a sentence, shooter first)."""
     ax = art.ax
     x0, x1, y0, y1 = art.want
     box = ax.get_position().transformed(art.figure.transFigure)
@@ -594,11 +595,7 @@ def _fit_limits(art: SideArtists) -> None:
     k = min(w / (x1 - x0), h / ((y1 - y0) * art.scale))  # pixels per mm across
     half = w / k / 2
     mid = (x0 + x1) / 2
-    # As on the board: a shot from right to left is drawn from right to left.
-    if art.section.along[0] < -1e-9:
-        ax.set_xlim(mid + half, mid - half)
-    else:
-        ax.set_xlim(mid - half, mid + half)
+    ax.set_xlim(mid - half, mid + half)
     ax.set_ylim(y0, y0 + h / (k * art.scale))
 
 

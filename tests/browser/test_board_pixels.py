@@ -68,17 +68,20 @@ def _fww_png(a):
     return _b64.b64encode(out.getvalue()).decode()
 
 def _fww_pictures():
+    # under the view's lock: while the figure is on the separate canvas, a frame sent from
+    # another thread (a "how close" answer) would read that canvas half drawn
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     fig, v = _fww_fig()
-    sent = v.link.sender.shown
-    live, original = fig.canvas, fig._original_dpi
-    try:
-        agg = FigureCanvasAgg(fig)  # a separate Agg canvas, at the figure's own dpi
-        agg.draw()
-        full = _np.asarray(agg.buffer_rgba()).copy()
-    finally:
-        fig.set_canvas(live)
-        fig._original_dpi = original
+    with v.lock:
+        sent = v.link.sender.shown
+        live, original = fig.canvas, fig._original_dpi
+        try:
+            agg = FigureCanvasAgg(fig)  # a separate Agg canvas, at the figure's own dpi
+            agg.draw()
+            full = _np.asarray(agg.buffer_rgba()).copy()
+        finally:
+            fig.set_canvas(live)
+            fig._original_dpi = original
     return {"sent": _fww_png(sent), "full": _fww_png(full)}
 
 def _fww_css(points):
