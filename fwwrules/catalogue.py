@@ -724,6 +724,14 @@ WORDS: dict[str, Entry] = {
     "friendly": _T("word:friendly"),
     "side": _T("word:side"),
     "faction": _T("word:faction"),
+    "faction/player": _T("word:faction/player"),
+    "faction/brotherhood": _T("word:faction/brotherhood"),
+    "faction/super-mutants": _T("word:faction/super-mutants"),
+    "faction/raiders": _T("word:faction/raiders"),
+    "faction/survivors": _T("word:faction/survivors"),
+    "faction/settlers": _T("word:faction/settlers"),
+    "faction/minutemen": _T("word:faction/minutemen"),
+    "faction/creatures": _T("word:faction/creatures"),
     "enemy": _T("word:enemy"),
     "neutral": _T("word:neutral"),
     "north": _T("word:north"),
@@ -907,6 +915,8 @@ UI_TEXT: dict[str, Entry] = {
     "panel/base": _T("ui:panel/base"),
     "panel/diameter": _T("ui:panel/diameter"),
     "panel/skills": _T("ui:panel/skills"),
+    "panel/faction-default": _T("ui:panel/faction-default"),
+    "panel/skills-example": _T("ui:panel/skills-example"),
     "panel/weapons": _T("ui:panel/weapons"),
     "panel/kind": _T("ui:panel/kind"),
     "panel/height": _T("ui:panel/height"),
@@ -1283,12 +1293,18 @@ FEET_TO_METRES = 0.3
 Pathfinder rules write 5 ft as 1,5 m, so 30 ft is 9 m), not the exact 0.3048 m per foot."""
 
 
-def side_name(side: str) -> str:
-    """A side id as text for people shows it (legends, titles): its words capitalised.
+def side_name(side: str, lang: str = "en") -> str:
+    """A side id as text for people shows it (legends, titles): the catalogue's name of a
+    known faction (``word:faction/<id>``) in ``lang``, else its words capitalised.
 
     >>> side_name("super-mutants"), side_name("brotherhood"), side_name("raiders_2")
     ('Super Mutants', 'Brotherhood', 'Raiders 2')
+    >>> side_name("player", "de"), side_name("super-mutants", "de"), side_name("bos", "de")
+    ('Spieler', 'Supermutanten', 'Bos')
     """
+    entry = WORDS.get(f"faction/{side}")
+    if entry is not None:
+        return entry[check_lang(lang)]
     return " ".join(w[:1].upper() + w[1:] for w in side.replace("_", "-").split("-") if w)
 
 
@@ -1327,6 +1343,17 @@ def number(value: float, decimals: int, lang: str) -> str:
     >>> number(1.125, 2, "en"), number(-0.004, 2, "en"), number(1219.2, 1, "de")
     ('1.13', '0', '1219,2')
     """
+    return _number(value, decimals, lang)
+
+
+WRITTEN_KEPT = 1024
+"""How many numbers and lengths the catalogue keeps as written (:func:`number`,
+:func:`_unit`: pure, and a panel's drag writes the same base sizes and ruler lengths at every
+step, Babel taking a tenth of a millisecond for each)."""
+
+
+@functools.lru_cache(maxsize=WRITTEN_KEPT)
+def _number(value: float, decimals: int, lang: str) -> str:
     from babel.numbers import format_decimal
 
     rounded = _rounded(value, decimals)
@@ -1347,6 +1374,7 @@ def decimal_mark(lang: str) -> str:
     return mark
 
 
+@functools.lru_cache(maxsize=WRITTEN_KEPT)
 def _unit(value: float, decimals: int, unit: str, lang: str) -> str:
     """A length with its unit as the locale writes it (CLDR's short form through Babel:
     ``265.9 mm``, ``265,9 mm``, ``30 ft``, ``9 m``); :data:`MINUS` before a negative one."""

@@ -376,6 +376,37 @@ def test_editor_german_labels() -> None:
     assert ("Rectangle", "rect") in ed.tool.options
 
 
+def test_editor_german_placeholders_skill_names_and_legend_sides() -> None:
+    """In German the form's placeholders are German (and what they show can be typed: the
+    skills example reads back as the file's words), a model drawn with the faction left empty
+    is the placeholder's ``player``, and the legend names known factions in German."""
+    ed = BoardEditor(units="in", size=(24, 24), interactive=False, lang="de")
+    assert ed.form.faction.value == "" and ed.form.faction.placeholder == "player (Spieler)"
+    assert ed.form.skills.placeholder == "Gewehr 6, Wurfwaffe 5 rot"
+    ed.tool.value = "model"
+    ed.form.name.value = "Späher"
+    ed.form.skills.value = ed.form.skills.placeholder + ", Nahkampf 5, schwere Waffe 4"
+    mouse(ed, "button_press_event", 6, 6)
+    scout = ed.scenario.models[-1]
+    assert scout.faction == "player" and scout.throw_colour == "red"
+    assert scout.skills == {"rifle": 6, "melee": 5, "thrown": 5, "heavy": 4}
+    loaded = fwwrules.loads(json.dumps(ed.data), json=True)  # the file holds it
+    assert loaded.model(scout.id).skills == scout.skills
+    ed.add_model((14, 6), name="Bruder", faction="brotherhood")
+    legend = [t.get_text() for t in ed.ax.get_legend().get_texts()]
+    assert "Seite: Spieler" in legend and "Seite: Bruderschaft" in legend
+    ed.tool.value = "select"
+    mouse(ed, "button_press_event", 6, 6)  # selected: its skills in German, read back alike
+    mouse(ed, "button_release_event", 6, 6)
+    shown = set(ed.form.skills.value.split(", "))
+    assert shown == {"Gewehr 6", "Nahkampf 5", "Wurfwaffe 5 rot", "schwere Waffe 4"}
+    assert ed.form.model_fields("de")["skills"]["thrown"] == {"value": 5, "colour": "red"}
+    ed.lang.value = "en"
+    assert ed.form.faction.placeholder == "player"
+    assert ed.form.skills.placeholder == "rifle 6, melee 5, thrown 5 red"
+    assert "side: Player" in [t.get_text() for t in ed.ax.get_legend().get_texts()]
+
+
 def test_editor_terrain_form_names_the_kinds_in_the_editors_language() -> None:
     """The terrain form's kinds are named as the pictures and rulings name them, in the
     editor's language; the value stays the file's word, and a piece drawn keeps it."""
@@ -451,7 +482,8 @@ def test_editor_form_clears_when_nothing_is_selected() -> None:
     mouse(ed, "button_press_event", 20, 20)  # empty board: nothing selected
     mouse(ed, "button_release_event", 20, 20)
     assert ed.selected is None and "nothing" in ed.selected_label.value
-    assert (ed.form.name.value, ed.form.faction.value, ed.form.skills.value) == ("", "player", "")
+    assert (ed.form.name.value, ed.form.faction.value, ed.form.skills.value) == ("", "", "")
+    assert ed.form.faction.placeholder == "player"  # what a model drawn now gets
     assert (ed.form.weapons.value, ed.form.base_class.value) == ((), "normal")
     assert (ed.form.piece_name.value, ed.form.height.value, ed.form.kind.value) == ("", "", "cover")
     # what the user then types for the next model stays while nothing is selected

@@ -106,7 +106,7 @@ def test_render_title_replaces_the_files_title_in_every_language(tmp_path: Path)
         assert "Crate &amp; wall" in svg
         assert "Cover example 1" not in svg
     german = svg_text(tmp_path, *PAIR, "--lang", "de")
-    assert "darf" in german and "Seite: Brotherhood" in german
+    assert "darf" in german and "Seite: Bruderschaft" in german
 
 
 def test_render_svg_is_byte_stable_with_every_option(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from fwwrules.board import BASE_SIZES_MM
 from fwwrules.catalogue import word
 from fwwrules.data import Scenario
 from fwwrules.editing import STOCK_WEAPONS, base_diameter, size_class_of, titled
-from fwwrules.pieces import TERRAIN_KINDS, Model, Terrain, title_in
+from fwwrules.pieces import RULER_COLOURS, SKILL_ICONS, TERRAIN_KINDS, Model, Terrain, title_in
 
 from .text import ui
 
@@ -30,6 +30,34 @@ NONE = ""
 OTHER = "other"
 """The base choice of a diameter of one's own."""
 FIELD_PX = 318
+DEFAULT_FACTION = "player"
+"""The faction of a model drawn with the faction field left empty (its placeholder says so)."""
+
+
+def _file_words(lang: str) -> dict[str, str]:
+    """The skill icons' and ruler colours' names a reader may type in the skills field, lower
+    case, to the file's word: the file's words, and their names in English and in ``lang``
+    (German: ``Gewehr 6, Nahkampf 5, Wurfwaffe 5 rot``)."""
+    out: dict[str, str] = {}
+    for key in (*SKILL_ICONS, *(f"ruler-{c}" for c in RULER_COLOURS)):
+        file_word = key.removeprefix("ruler-")
+        for name in {file_word, word(key, "en"), word(key, lang)}:
+            out[name.lower()] = file_word
+    return out
+
+
+def _read_skill(part: str, names: dict[str, str]) -> tuple[str, list[str]] | None:
+    """One comma-separated part of the skills field as (icon, the words after it): the
+    longest known name it starts with (a name may be two words: "schwere Waffe"), else its
+    first word as typed (the loader names a wrong icon); None for an empty part."""
+    words = part.split()
+    if not words:
+        return None
+    for n in range(len(words), 0, -1):
+        icon = names.get(" ".join(words[:n]).lower())
+        if icon is not None and icon in SKILL_ICONS:
+            return icon, words[n:]
+    return words[0], words[1:]
 
 
 def _kind_choices(lang: str, blank: bool) -> list[tuple[str, str]]:
@@ -53,13 +81,13 @@ class EditorForm:
             "style": {"description_width": "100px"},
         }
         self.model_head = widgets.HTML()
-        self.faction = widgets.Text(value="player", **kw)
+        self.faction = widgets.Text(value="", placeholder=DEFAULT_FACTION, **kw)
         self.name = widgets.Text(value="", **kw)
         self.base_class = widgets.Dropdown(options=[*BASE_SIZES_MM, OTHER], value="normal", **kw)
         self.diameter = widgets.BoundedFloatText(
             value=base_diameter("normal", units), min=0.0, max=1e6, step=0.01, **kw
         )
-        self.skills = widgets.Text(value="", placeholder="rifle 6, melee 5, thrown 5 red", **kw)
+        self.skills = widgets.Text(value="", **kw)
         self.weapons = widgets.SelectMultiple(options=list(STOCK_WEAPONS), value=(), rows=3, **kw)
         self.terrain_head = widgets.HTML()
         self.kind = widgets.Dropdown(options=list(TERRAIN_KINDS), value="cover", **kw)
@@ -84,23 +112,27 @@ class EditorForm:
     def model_fields(self, lang: str, name: Any = None) -> dict[str, Any]:
         """The model form as the file's fields; the name field is the name in ``lang``
         (``name``, the model's names so far, keeps the other languages'); a skill is ``icon
-        value`` or, for the Throw skill, ``thrown value colour``, separated by commas."""
+        value`` or, for the Throw skill, ``thrown value colour``, separated by commas, the
+        icon and colour as the file writes them or named in English or ``lang`` ("Gewehr 6,
+        Wurfwaffe 5 rot"); an empty faction is :data:`DEFAULT_FACTION`."""
+        names = _file_words(lang)
         skills: dict[str, Any] = {}
         for part in re.split(r"[,;]", self.skills.value):
-            words = part.split()
-            if not words:
+            read = _read_skill(part, names)
+            if read is None:
                 continue
-            value: Any = words[1] if len(words) > 1 else ""
+            icon, words = read
+            value: Any = words[0] if words else ""
             if re.fullmatch(r"\d{1,3}", str(value)):
                 value = int(value)
-            if len(words) > 2:  # the Throw skill's icon colour: "thrown 5 red"
-                value = {"value": value, "colour": words[2]}
-            skills[words[0]] = value  # a wrong icon or value: the loader says so
+            if len(words) > 1:  # the Throw skill's icon colour: "thrown 5 red"
+                value = {"value": value, "colour": names.get(words[1].lower(), words[1])}
+            skills[icon] = value  # a wrong icon or value: the loader says so
         base: str | float = self.base_class.value
         if base == OTHER:
             base = float(self.diameter.value)
         return {
-            "faction": self.faction.value.strip(),
+            "faction": self.faction.value.strip() or DEFAULT_FACTION,
             "name": titled(name, lang, self.name.value),
             "base": base,
             "skills": skills,
@@ -156,16 +188,13 @@ class EditorForm:
         self.name.value = title_in(m.name, lang) or ""
         self.base_class.value = size_class_of(m.base, self.units) or OTHER
         self.diameter.value = m.base
-        self.skills.value = ", ".join(
-            f"{k} {v} {m.throw_colour}" if k == "thrown" and m.throw_colour else f"{k} {v}"
-            for k, v in m.skills.items()
-        )
+        self.skills.value = ", ".join(_skill_text(m, k, v, lang) for k, v in m.skills.items())
         self.weapons.value = tuple(w for w in m.weapons if w in self.weapons.options)
 
     def clear(self) -> None:
         """The forms as a new editor has them (for the next model or piece drawn)."""
         with self._held():
-            self.faction.value = "player"
+            self.faction.value = ""
             self.name.value = ""
             self.base_class.value = "normal"
             self.diameter.value = base_diameter("normal", self.units)
@@ -193,9 +222,22 @@ class EditorForm:
         for key in ("kind", "height", "huge", "elevated"):
             getattr(self, key).description = ui(key, lang)
         self.piece_name.description = ui("name", lang)
+        self.faction.placeholder = ui("faction-default", lang)
+        self.skills.placeholder = ui("skills-example", lang)
         self.model_head.value = f"<b>{html.escape(ui('models-head', lang))}</b>"
         self.terrain_head.value = f"<b>{html.escape(ui('terrain-head', lang))}</b>"
 
     def _base_class_changed(self, change: dict[str, Any]) -> None:
         if change["new"] in BASE_SIZES_MM:
             self.diameter.value = base_diameter(change["new"], self.units)
+
+
+def _skill_text(m: Model, icon: str, value: Any, lang: str) -> str:
+    """A model's skill as the skills field shows it: the file's words in English ("thrown 5
+    red"), the names in another language ("Wurfwaffe 5 rot"; :meth:`EditorForm.model_fields`
+    reads both)."""
+    colour = m.throw_colour if icon == "thrown" else None
+    if lang == "en":
+        return " ".join(str(w) for w in (icon, value, colour) if w is not None and w != "")
+    parts = [word(icon, lang), value, word(f"ruler-{colour}", lang).lower() if colour else None]
+    return " ".join(str(w) for w in parts if w is not None and w != "")

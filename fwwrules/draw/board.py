@@ -1732,7 +1732,7 @@ def _label(key: str, data: str, lang: str) -> str:
     if key.endswith("-band") and data:
         data = draw_word(data, lang)  # a ruler's colour
     elif key == "side":
-        data = side_name(data)
+        data = side_name(data, lang)
     return f"{word}: {data}" if data else word
 
 

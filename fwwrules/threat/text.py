@@ -17,7 +17,7 @@ def title(result: ThreatMap, lang: str = "en") -> str:
     """The map's title: the target's base and side (``Threat map for a 32 mm base of side
     Vault``; the side named as the legend names it, :func:`fwwrules.catalogue.side_name`)."""
     check_lang(lang)
-    side = side_name(result.side)
+    side = side_name(result.side, lang)
     return ui_text("threat/title", lang).format(base=_base(result, lang), side=side)
 
 
