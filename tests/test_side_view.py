@@ -27,6 +27,7 @@ from fwwrules.draw.side import (
     ORANGE_GID,
     SideArtists,
     draw_side_view,
+    extent,
     section,
     side_view_figure,
 )
@@ -221,7 +222,7 @@ def _label_problems(art: SideArtists) -> list[str]:
         if w > 1 and h > 1:
             problems.append(f"{a!r} overlaps {b!r}")
     for o in art.obstacles:
-        ob = o.get_window_extent(renderer)
+        ob = extent(o, renderer)  # a ruler with its width
         for text, box in boxes:
             w = min(box.x1, ob.x1) - max(box.x0, ob.x0)
             h = min(box.y1, ob.y1) - max(box.y0, ob.y0)

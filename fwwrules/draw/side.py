@@ -752,6 +752,16 @@ def _overlaps(a: Bbox, b: Bbox) -> bool:
     return bool(min(a.x1, b.x1) - max(a.x0, b.x0) > 0.5 and min(a.y1, b.y1) - max(a.y0, b.y0) > 0.5)
 
 
+def extent(artist: Any, renderer: Any) -> Bbox:
+    """Where ``artist`` is drawn (display pixels): a line's box widened by half its width
+    each way (an upright or level ruler's own box has no width or height)."""
+    box: Bbox = artist.get_window_extent(renderer)
+    if isinstance(artist, Line2D):
+        half = artist.get_linewidth() * artist.figure.dpi / 72 / 2
+        box = Bbox.from_extents(box.x0 - half, box.y0 - half, box.x1 + half, box.y1 + half)
+    return box
+
+
 def _box(t: Text, renderer: Any) -> Bbox:
     """The text with its background box as drawn (without an annotation's leader line)."""
     if isinstance(t, Annotation):
@@ -803,7 +813,7 @@ def _place_once(
         return [], []
     frame = ax.get_window_extent(renderer)
     taken = [_box(t, renderer) for t in art.labels]
-    taken += [o.get_window_extent(renderer) for o in (*art.obstacles, *art.edges.values())]
+    taken += [extent(o, renderer) for o in (*art.obstacles, *art.edges.values())]
     numbers = {lab[2]: n for n, lab in _numbered(labels, keyed)}
     leaders: list[Segment] = []
     made: list[Text] = []
