@@ -29,7 +29,8 @@ the live "how close" line (the margins measured by a separate process after each
 one with the line off (the drag step as it was), interleaved round by round, each motion
 followed by ``--gap`` ms of idle time (the frame's round trip to the browser, in which the
 measuring process works); it prints both and how many steps the line answered before the
-next motion.
+next motion. ``--side-view`` does the same with the attack panel's side view (drawn during
+the drag by its own process) on and off instead.
 
 To time another tree on the very same positions (this tree places each one by hand, an older
 one may not), ``--save-positions FILE`` writes the path as JSON (a list of ``[x, y]`` in
@@ -151,6 +152,7 @@ def main() -> int:
     ap.add_argument("--heights", action="store_true", help="terrain with heights (elevation)")
     ap.add_argument("--editor", action="store_true", help="time the board editor instead")
     ap.add_argument("--how-close", action="store_true", help="drag steps with the line on/off")
+    ap.add_argument("--side-view", action="store_true", help="drag steps with the side view on/off")
     ap.add_argument("--gap", type=float, default=40.0, help="ms between motions (--how-close)")
     ap.add_argument("--rounds", type=int, default=4, help="rounds of each (--how-close)")
     ap.add_argument("--positions", type=Path, help="move along the path in this JSON file")
@@ -165,8 +167,9 @@ def main() -> int:
         args.save_positions.write_text(json.dumps(path(scenario, target, args.moves)))
     if args.editor:
         return editor_bench(scenario, source, args.moves)
-    if args.how_close:
-        return how_close_bench(scenario, source, args.moves, args.gap / 1000.0, args.rounds)
+    if args.how_close or args.side_view:
+        line = "side" if args.side_view else "how_close"
+        return how_close_bench(scenario, source, args.moves, args.gap / 1000.0, args.rounds, line)
     attacker, target = scenario.models[0].id, scenario.models[-1].id
     print(
         f"widget latency: {source}, {len(scenario.models)} models, {len(scenario.terrain)} "
@@ -311,23 +314,31 @@ def editor_bench(scenario: Scenario, source: str, n: int) -> int:
     return 0
 
 
-def how_close_bench(scenario: Scenario, source: str, n: int, gap: float, rounds: int) -> int:
-    """Drag steps with the live "how close" line on and off (see the module's docstring)."""
+def how_close_bench(
+    scenario: Scenario, source: str, n: int, gap: float, rounds: int, what: str = "how_close"
+) -> int:
+    """Drag steps with the live "how close" line (``what``: ``how_close``) or the side view
+    (``side``) on and off (see the module's docstring)."""
     from matplotlib.backend_bases import MouseEvent
 
     attacker, target = scenario.models[0].id, scenario.models[-1].id
+    title = "how-close line" if what == "how_close" else "side view"
     print(
-        f"how-close line: {source}, {n} motions of {target!r} per drag, {rounds} rounds, "
+        f"{title}: {source}, {n} motions of {target!r} per drag, {rounds} rounds, "
         f"{gap * 1000:.0f} ms between motions, Agg"
     )
     moves = path(scenario, target, n)
     panels = {}
     for name in ("off", "on"):
         panel = AttackPanel(scenario, attacker=attacker, target=target, interactive=False)
-        panel.how_close.enabled = name == "on"
+        panel.how_close.enabled = what == "how_close" and name == "on"
+        panel.side.toggle.value = what == "side" and name == "on"
         panel.view.interactive = True  # each motion blits, as on the live canvas
         panels[name] = panel
-    assert panels["on"].how_close.wait(60.0), "the measuring process did not answer"
+    if what == "side":  # the drawing process started and ready: one rested position drawn
+        panel = panels["on"]
+        panel.side.follow(panel.scenario, panel._query(), "en")
+    assert getattr(panels["on"], what).wait(60.0), "the helper process did not answer"
     steps: dict[str, list[Timing]] = {"off": [], "on": []}
     answered = 0
     u = scenario.unit_mm
@@ -347,16 +358,16 @@ def how_close_bench(scenario: Scenario, source: str, n: int, gap: float, rounds:
 
                 steps[name].append(timed(step))
                 time.sleep(gap)
-                line = panel.how_close
+                line = getattr(panel, what)
                 answered += name == "on" and line.shown == line.generation
             with view.lock:
                 release = MouseEvent("button_release_event", canvas, px, py, button=1)
                 canvas.callbacks.process("button_release_event", release)
-    report("drag step, how-close line off (before)", steps["off"])
-    report("drag step, how-close line on", steps["on"])
+    report(f"drag step, {title} off (before)", steps["off"])
+    report(f"drag step, {title} on", steps["on"])
     off = statistics.median(w for w, _ in steps["off"])
     on = statistics.median(w for w, _ in steps["on"])
-    print(f"  median on/off: {on / off:.2f}; the line answered {answered} of "
+    print(f"  median on/off: {on / off:.2f}; the {title} answered {answered} of "
           f"{len(steps['on'])} steps within {gap * 1000:.0f} ms")  # fmt: skip
     return 0
 

@@ -23,7 +23,9 @@ inches wide or a table that size, the review page's picture cache holding a FIFO
 to /dev/zero; threat maps at the corner limit (eight 256-corner stars touching, in a row,
 apart; one star; ten, forty and ninety-nine shooters; a step of 1 mm), among 200 models, on a
 real game's 4' table (12 models, one on a 3" tower; and its ``--json -o`` with a wrong suffix,
-refused before the map), and with a step, base or area out of range.
+refused before the map), on the crowded board of ``bench/threat_map.py`` (at the default step
+and at 7.5 mm, refused since the estimate counts the costly line-of-sight proofs), and with a
+step, base or area out of range.
 
 ``--scaling`` prints the scaling table of issue 31 instead: for boards of 10, 50 and 200
 models among 10, 100 and 500 named rectangles (``bench/_scaling.py``, every one an accepted
@@ -556,6 +558,18 @@ def real_table() -> Any:
     return {**_scenario(models, terrain), "units": "in", "board": {"size": [48, 48]}}
 
 
+def crowded() -> str:
+    """The crowded board of ``bench/threat_map.py`` (``bench/_board.py``: 4' x 4', 24 models,
+    40 pieces; 12 shooters against side ``north``) as a file: many targets in the partial
+    shadow of the pieces, the costly line-of-sight proofs."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _board import crowded_board
+
+    from fwwrules.saving import dump_text
+
+    return dump_text(crowded_board())
+
+
 EDITOR = """
 import sys
 from fwwrules_widgets import BoardEditor, EditRefused
@@ -690,6 +704,8 @@ CASES = [
     Case("threat: 1 star, 99 shooters", lambda: threat_stars("row", 1, shooters=99), _THREAT),
     Case("threat: 200 models", huge_crowd, _THREAT),
     Case("threat: 4' table, tower", real_table, _THREAT),
+    Case("threat: crowded board", crowded, _THREAT, suffix=_Y),
+    Case("threat: crowded board, step 7.5", crowded, (*_THREAT, "--step", "7.5"), suffix=_Y),
     Case("threat: 4' table, tower, -o", real_table, (*_THREAT, "--json", "-o", "{dir}/m.json")),
     Case("threat: --step 1e-320", engaged_pair, (*_THREAT, "--step", "1e-320")),
     Case("threat: --base 1e308", engaged_pair, (*_THREAT, "--base", "1e308")),

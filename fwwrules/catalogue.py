@@ -1343,6 +1343,17 @@ def number(value: float, decimals: int, lang: str) -> str:
     >>> number(1.125, 2, "en"), number(-0.004, 2, "en"), number(1219.2, 1, "de")
     ('1.13', '0', '1219,2')
     """
+    return _number(value, decimals, lang)
+
+
+WRITTEN_KEPT = 1024
+"""How many numbers and lengths the catalogue keeps as written (:func:`number`,
+:func:`_unit`: pure, and a panel's drag writes the same base sizes and ruler lengths at every
+step, Babel taking a tenth of a millisecond for each)."""
+
+
+@functools.lru_cache(maxsize=WRITTEN_KEPT)
+def _number(value: float, decimals: int, lang: str) -> str:
     from babel.numbers import format_decimal
 
     rounded = _rounded(value, decimals)
@@ -1363,6 +1374,7 @@ def decimal_mark(lang: str) -> str:
     return mark
 
 
+@functools.lru_cache(maxsize=WRITTEN_KEPT)
 def _unit(value: float, decimals: int, unit: str, lang: str) -> str:
     """A length with its unit as the locale writes it (CLDR's short form through Babel:
     ``265.9 mm``, ``265,9 mm``, ``30 ft``, ``9 m``); :data:`MINUS` before a negative one."""

@@ -280,11 +280,23 @@ def compare(
     band: str | None = None,
     quick: bool = False,
     reacting_to_charge: bool = False,
+    *,
+    known: AttackRuling | None = None,
 ) -> Comparison:
     """The attack of :func:`fwwrules.ruling` under both rulesets, and where they differ (the
-    arguments are :func:`fwwrules.ruling`'s, without ``rules``)."""
-    both = [
-        ruling(
+    arguments are :func:`fwwrules.ruling`'s, without ``rules``).
+
+    ``known`` is this attack's ruling under one of the rulesets, already asked on this
+    ``scenario`` with these arguments (a panel's own ruling): it stands for that ruleset and
+    only the other one is asked. A ruling of another attacker, target (a model id; a point
+    target is always asked again), weapon or reaction is not used.
+    """
+
+    def under(name: str) -> AttackRuling:
+        if known is not None and _answers(known, name, attacker, target, weapon,
+                                          reacting_to_charge):  # fmt: skip
+            return known
+        return ruling(
             scenario,
             attacker,
             target,
@@ -294,13 +306,48 @@ def compare(
             quick=quick,
             reacting_to_charge=reacting_to_charge,
         )
+
+    core, vts = under("core"), under("vts")
+    return Comparison(core, vts, differences(core, vts))
+
+
+def _answers(
+    known: AttackRuling,
+    rules: str,
+    attacker: str,
+    target: Target,
+    weapon: str | None,
+    reacting_to_charge: bool,
+) -> bool:
+    """Whether ``known`` is the ruling :func:`compare` would ask for under ``rules``."""
+    return (
+        known.rules == rules
+        and known.attacker == attacker
+        and isinstance(target, str)
+        and known.target == target
+        and (weapon is None or known.weapon == weapon)
+        and known.reacting_to_charge == reacting_to_charge
+    )
+
+
+def compare_slide(
+    scenario: Scenario,
+    model: str,
+    to: tuple[float, float],
+    *,
+    known: SlideRuling | None = None,
+) -> Comparison:
+    """The slide of :func:`fwwrules.slide` (``model`` to ``to``, scenario units) under both
+    rulesets, and where they differ (``melee.slide`` when the core rules allow it).
+
+    ``known`` is this slide's ruling under one of the rulesets, already asked on this
+    ``scenario`` (a panel's own): it stands for that ruleset and only the other one is asked
+    (a slide of another model or to another point is not used)."""
+    both = [
+        known
+        if known is not None
+        and (known.rules, known.model, tuple(known.to)) == (name, model, tuple(to))
+        else slide(scenario, model, to, rules=name)
         for name in ("core", "vts")
     ]
-    return Comparison(both[0], both[1], differences(both[0], both[1]))
-
-
-def compare_slide(scenario: Scenario, model: str, to: tuple[float, float]) -> Comparison:
-    """The slide of :func:`fwwrules.slide` (``model`` to ``to``, scenario units) under both
-    rulesets, and where they differ (``melee.slide`` when the core rules allow it)."""
-    both = [slide(scenario, model, to, rules=name) for name in ("core", "vts")]
     return Comparison(both[0], both[1], differences(both[0], both[1]))

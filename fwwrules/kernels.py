@@ -34,8 +34,9 @@ IndexArray = NDArray[np.int64]
 def seg_hits(ax: Array, ay: Array, bx: Array, by: Array, v: Array) -> BoolArray:
     """Whether each segment ``a -> b`` meets the closed convex polygon ``v`` (ccw vertices):
     separating-axis test on the polygon's edge normals and the segment's normal."""
-    ex = np.roll(v[:, 0], -1) - v[:, 0]
-    ey = np.roll(v[:, 1], -1) - v[:, 1]
+    w = np.concatenate((v[1:], v[:1]))  # each vertex's next one (``np.roll``, faster)
+    ex = w[:, 0] - v[:, 0]
+    ey = w[:, 1] - v[:, 1]
     nx, ny = ey, -ex
     h = nx * v[:, 0] + ny * v[:, 1]
     pa = np.outer(ax, nx) + np.outer(ay, ny)
@@ -47,17 +48,51 @@ def seg_hits(ax: Array, ay: Array, bx: Array, by: Array, v: Array) -> BoolArray:
     return np.asarray(~sep)
 
 
+@dataclass(slots=True, eq=False)
+class _View:
+    """A convex polygon ``v`` as seen from a fan's centre (whatever its positions): whether
+    the centre lies in it, its angular span ``lo``-``hi`` and nearest distance, the angular
+    offsets ``d`` of its vertices from the first (``None`` when the centre lies inside), and
+    its shadow once built."""
+
+    v: Array
+    lo: float
+    hi: float
+    near: float
+    d: Array | None
+    shadow: BaseGeometry | None = None
+    shadow_made: bool = False
+
+
 class Fan:
-    """Positions sorted by angle around a shooter's centre, for quick angular filtering."""
+    """Positions sorted by angle around a shooter's centre, for quick angular filtering.
+
+    :meth:`subset` gives the fan of some of the positions, sharing what depends on the
+    centre and the polygons only (their views and shadows), so that a question about a few
+    positions costs what those positions cost; each position's answer is the same in either
+    fan."""
 
     def __init__(self, cx: float, cy: float, px: Array, py: Array) -> None:
+        self._setup(cx, cy, px, py, np.arctan2(py - cy, px - cx), np.hypot(px - cx, py - cy))
+        self.far = float(self.dist.max()) if len(px) else 0.0
+        """The distance of the farthest position: how far the shadows reach."""
+        self._views: dict[int, _View] = {}
+
+    def _setup(self, cx: float, cy: float, px: Array, py: Array, ang: Array, dist: Array) -> None:
         self.cx, self.cy = cx, cy
         self.px, self.py = px, py
-        self.ang = np.arctan2(py - cy, px - cx)
+        self.ang, self.dist = ang, dist
         self.order = np.argsort(self.ang, kind="stable")
         self.sorted = self.ang[self.order]
-        self.dist = np.hypot(px - cx, py - cy)
-        self._sectors: dict[int, tuple[Array, IndexArray, Array | None]] = {}
+        self._sectors: dict[int, tuple[Array, IndexArray]] = {}
+
+    def subset(self, idx: IndexArray) -> Fan:
+        """The fan of the positions ``idx`` (indices of the subset's positions: ``0 ..
+        len(idx) - 1``), sharing this fan's views, shadows and reach."""
+        sub = Fan.__new__(Fan)
+        sub._setup(self.cx, self.cy, self.px[idx], self.py[idx], self.ang[idx], self.dist[idx])
+        sub.far, sub._views = self.far, self._views
+        return sub
 
     def near_disc(self, x: float, y: float, r: float) -> IndexArray:
         """Indices of the positions ``p`` whose segment ``c -> p`` may come within ``r`` of the
@@ -71,45 +106,60 @@ class Fan:
         idx = self._between(mid - half, mid + half)
         return idx[self.dist[idx] >= d - r - 1e-9]
 
-    def _sector(self, v: Array) -> tuple[IndexArray, Array | None]:
-        """The candidate positions (within the angle ``v`` spans from the centre and no
-        nearer than it), and the angular offsets of ``v``'s vertices from the first one
-        (``None`` when the centre lies inside ``v``: every position is a candidate). Kept
-        per polygon for the fan's life (line of sight and cover ask about the same parts)."""
-        found = self._sectors.get(id(v))
-        if found is not None and found[0] is v:
-            return found[1], found[2]
-        idx, d = self._new_sector(v)
-        self._sectors[id(v)] = (v, idx, d)
-        return idx, d
-
-    def _new_sector(self, v: Array) -> tuple[IndexArray, Array | None]:
+    def _view(self, v: Array) -> _View:
+        """``v`` as seen from the centre (kept per polygon for the fan's life, and its
+        subsets': line of sight and cover ask about the same parts)."""
+        found = self._views.get(id(v))
+        if found is not None and found.v is v:
+            return found
         rel = v - (self.cx, self.cy)
         inside, near = _inside_and_distance(v, self.cx, self.cy)
         if inside:
-            return np.arange(len(self.px)), None
-        a = np.arctan2(rel[:, 1], rel[:, 0])
-        d = (a - a[0] + math.pi) % (2 * math.pi) - math.pi
-        lo, hi = a[0] + d.min() - 1e-9, a[0] + d.max() + 1e-9
-        near -= 1e-9
-        idx = self._between(lo, hi)
-        return idx[self.dist[idx] >= near], d
+            view = _View(v, -math.inf, math.inf, -math.inf, None)
+        else:
+            a = np.arctan2(rel[:, 1], rel[:, 0])
+            d = (a - a[0] + math.pi) % (2 * math.pi) - math.pi
+            lo, hi = a[0] + d.min() - 1e-9, a[0] + d.max() + 1e-9
+            view = _View(v, float(lo), float(hi), near - 1e-9, d)
+        self._views[id(v)] = view
+        return view
 
-    def _shadow(self, v: Array, d: Array) -> BaseGeometry | None:
-        """``v`` and everything behind it as seen from the centre, as far as any position,
-        when it is well defined (the part spans less than half a turn)."""
+    def _sector(self, v: Array) -> tuple[IndexArray, _View]:
+        """The candidate positions (within the angle ``v`` spans from the centre and no
+        nearer than it; every position when the centre lies inside ``v``), and ``v``'s
+        view. Kept per polygon for the fan's life."""
+        view = self._view(v)
+        found = self._sectors.get(id(v))
+        if found is not None and found[0] is v:
+            return found[1], view
+        if view.d is None:
+            idx = np.arange(len(self.px))
+        else:
+            idx = self._between(view.lo, view.hi)
+            idx = idx[self.dist[idx] >= view.near]
+        self._sectors[id(v)] = (v, idx)
+        return idx, view
+
+    def _shadow(self, view: _View) -> BaseGeometry | None:
+        """``v`` and everything behind it as seen from the centre, as far as any position of
+        the whole fan, when it is well defined (the part spans less than half a turn)."""
+        if view.shadow_made or view.d is None:
+            return view.shadow
+        view.shadow_made = True
+        v, d = view.v, view.d
         half = (d.max() - d.min()) / 2 + 1e-9
         if math.cos(half) <= 0.05:
             return None
         c = np.array([self.cx, self.cy])
         rel = v - c
-        far = (float(self.dist.max()) + 10.0) / math.cos(half) * 1.5
+        far = (self.far + 10.0) / math.cos(half) * 1.5
         ends = []
         for k in (int(np.argmin(d)), int(np.argmax(d))):
             r = rel[k] / np.hypot(rel[k, 0], rel[k, 1])
             ends.append(c + r * far)
         shadow = shapely.convex_hull(shapely.multipoints(np.vstack([v, *ends])))
         shapely.prepare(shadow)
+        view.shadow = shadow
         return shadow
 
     def _between(self, lo: float, hi: float) -> IndexArray:
@@ -132,12 +182,12 @@ class Fan:
         out = np.zeros(len(self.px), dtype=bool)
         if not among.any():
             return out
-        idx, d = self._sector(v)
+        idx, view = self._sector(v)
         idx = idx[among[idx]]
         if not len(idx):
             return out
         # few candidates: the segment test itself; many: one shadow polygon for all of them
-        shadow = self._shadow(v, d) if d is not None and len(idx) > _SHADOW_FROM else None
+        shadow = self._shadow(view) if len(idx) > _SHADOW_FROM else None
         if shadow is not None:
             # a point of the (closed) shadow is one whose centre segment meets v; rounding
             # in the shadow's far corners is far below the margin v was grown or eroded by

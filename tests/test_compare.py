@@ -59,6 +59,34 @@ def test_melee_slide_compare_slide_legal_only_under_core() -> None:
     assert compare_slide(s, "behemoth", (10.0, 10.0)).differences == ()
 
 
+@pytest.mark.parametrize("rules", ["core", "vts"])
+def test_compare_uses_the_known_ruling_for_its_ruleset_and_asks_the_other(rules: str) -> None:
+    """A panel's own ruling stands for its ruleset (not asked again); the comparison is the
+    one asked from scratch. A ruling of another question is not used."""
+    s = _example("cover-example-1")
+    own = fwwrules.ruling(s, "brute", "knight", rules=rules)
+    c = compare(s, "brute", "knight", known=own)
+    other = c.vts if rules == "core" else c.core
+    assert (c.core if rules == "core" else c.vts) is own and other is not own
+    fresh = compare(s, "brute", "knight")
+    assert c.to_dict() == fresh.to_dict() and _clauses(c) == ["cover.armor"]
+    elsewhere = fwwrules.ruling(s, "knight", "brute", rules=rules)
+    not_used = [
+        compare(s, "brute", "knight", known=elsewhere),  # another attacker and target
+        compare(s, "brute", "knight", reacting_to_charge=True, known=own),  # another reaction
+    ]
+    for c2 in not_used:
+        assert all(r is not own and r is not elsewhere for r in (c2.core, c2.vts))
+
+
+def test_compare_slide_uses_the_known_slide_for_its_ruleset() -> None:
+    s = _example("melee-behemoth-slide")
+    own = fwwrules.slide(s, "behemoth", (324.8, 343.4), rules="core")
+    c = compare_slide(s, "behemoth", (324.8, 343.4), known=own)
+    assert c.core is own and (c.core.legal, c.vts.legal) == (True, False)
+    assert compare_slide(s, "behemoth", (10.0, 10.0), known=own).core is not own
+
+
 def test_melee_super_mutant_compare_melee_skill_only_under_core() -> None:
     """No file of fwwrules/examples has a Super Mutant with a pistol or rifle in close combat:
     the board of notebooks 04 and 07 (shipped with the notebooks) has."""

@@ -82,7 +82,8 @@ def test_side_view_follows_a_real_drag_and_the_controls() -> None:
     assert panel.view.dragging == "knight"  # type: ignore[attr-defined]
     for k in range(1, 5):
         panel_mouse(panel, "motion_notify_event", x + 15.0 * k, y + 10.0 * k)
-        assert "opacity:0.45" in side.html.value  # the old picture, dimmed until the drop
+        # the old picture, dimmed until this position's side view is drawn (the pointer rests)
+        assert "opacity:0.45" in side.html.value or side.current
     panel_mouse(panel, "button_release_event", x + 60.0, y + 40.0)
     assert panel.scenario.model("knight").at != (x, y)  # type: ignore[attr-defined]
     assert "opacity" not in side.html.value and side.html.value != shown
@@ -94,6 +95,97 @@ def test_side_view_follows_a_real_drag_and_the_controls() -> None:
     _check_side_is_the_ruling(panel)
     panel.lang.value = "de"  # type: ignore[attr-defined]
     assert side.artists.lang == "de" and side.toggle.description == "Seitenansicht"
+
+
+def _base64(png: bytes) -> str:
+    import base64
+
+    return base64.b64encode(png).decode("ascii")
+
+
+def test_side_view_follows_the_drag_when_the_pointer_rests(monkeypatch: pytest.MonkeyPatch) -> None:
+    """During a drag (the button held) the side view changes to the section of the position
+    shown once the pointer rests: drawn by the side view's process, never by the drag step
+    (the kernel draws no side view between the press and the release), byte for byte the
+    picture the kernel draws of that position; a further motion dims it again."""
+    import fwwrules_widgets.explain as explain
+    from fwwrules_widgets.side_worker import side_picture
+
+    panel = _panel()
+    side = panel.side  # type: ignore[attr-defined]
+    side.toggle.value = True
+    first = side.html.value
+    drawn_in_kernel: list[object] = []
+    monkeypatch.setattr(
+        explain, "side_picture", lambda *a: drawn_in_kernel.append(a) or side_picture(*a)
+    )
+    x, y = panel.scenario.model("knight").at  # type: ignore[attr-defined]
+    panel_mouse(panel, "button_press_event", x, y)
+    for k in range(1, 4):
+        panel_mouse(panel, "motion_notify_event", x + 20.0 * k, y + 12.0 * k)
+    assert side.wait(120.0), "the side view's process did not draw the rested position"
+    assert panel.view.dragging == "knight"  # type: ignore[attr-defined]  # still dragging
+    assert side.current and "opacity" not in side.html.value and side.html.value != first
+    png, alt, _, _ = side_picture(
+        panel.scenario,
+        panel.ruling,
+        "en",
+        panel.view.ratio,
+        side.style,  # type: ignore[attr-defined]
+    )
+    assert _base64(png) in side.html.value and f'alt="{alt}"' in side.html.value
+    rested = panel.scenario.model("knight").at  # type: ignore[attr-defined]
+    panel_mouse(panel, "motion_notify_event", x + 20.0 * 3, y + 12.0 * 3)  # where it rests
+    assert side.current and "opacity" not in side.html.value  # no motion: nothing asked
+    panel_mouse(panel, "motion_notify_event", x + 20.0, y + 12.0)  # back: a free place
+    assert panel.scenario.model("knight").at != rested  # type: ignore[attr-defined]
+    assert not side.current and "opacity:0.45" in side.html.value
+    assert drawn_in_kernel == []  # no drag step drew a side view
+    panel_mouse(panel, "button_release_event", x + 20.0, y + 12.0)
+    assert len(drawn_in_kernel) == 1 and side.current  # the drop's, drawn once
+    _check_side_is_the_ruling(panel)
+
+
+class _Silent:
+    """A side view's process that records the questions and answers none."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[object, ...]] = []
+
+    def alive(self) -> bool:
+        return True
+
+    def hold(self, lock: object) -> None:
+        pass
+
+    def send(self, message: tuple[object, ...]) -> None:
+        self.sent.append(message)
+
+
+def test_side_view_answer_older_than_the_picture_is_not_shown() -> None:
+    """A picture the process drew for a position the drag left is shown only while nothing
+    newer is shown, and dimmed; after the drop's picture, a late one is dropped."""
+    panel = _panel()
+    side = panel.side  # type: ignore[attr-defined]
+    side.toggle.value = True
+    silent = _Silent()
+    side._worker = silent  # the test plays the process: it answers nothing by itself
+    x, y = panel.scenario.model("knight").at  # type: ignore[attr-defined]
+    panel_mouse(panel, "button_press_event", x, y)
+    panel_mouse(panel, "motion_notify_event", x + 20.0, y)
+    old = side.generation
+    panel_mouse(panel, "motion_notify_event", x + 40.0, y)
+    asked = [m for m in silent.sent if m[0] == "ask"]
+    assert [m[2] for m in asked] == [old, old + 1]  # one question per drag step
+    assert asked[-1][3]["knight"][:2] == panel.scenario.model("knight").at  # type: ignore[attr-defined]
+    side.answer(old, None)  # the first position's answer: no Line of Cover there, say
+    assert not side.current and "opacity:0.45" in side.html.value
+    assert "fwwrules-side-view" not in side.html.value
+    panel_mouse(panel, "button_release_event", x + 40.0, y)
+    dropped = side.html.value
+    side.answer(old, None)
+    side.answer(side.generation - 1, None)
+    assert side.html.value == dropped and side.current and side.artists is not None
 
 
 def test_side_view_toggle_off_hides_it_and_draws_nothing() -> None:
@@ -121,9 +213,12 @@ def _clauses(panel: object) -> list[list[str]]:
 
 
 def _check_compare_is_the_rulings(panel: object, attacker: str, target: str) -> None:
-    """The comparison shown asks the rules about the board as the panel has it now."""
+    """The comparison shown asks the rules about the board as the panel has it now; the
+    panel's own ruling stands for its ruleset (not asked again)."""
     s = panel.scenario  # type: ignore[attr-defined]
     c = panel.compare.comparisons[0]  # type: ignore[attr-defined]
+    own = panel.ruling  # type: ignore[attr-defined]
+    assert (c.core if own.rules == "core" else c.vts) is own
     for rules, shown in (("core", c.core), ("vts", c.vts)):
         r = fwwrules.ruling(s, attacker, target, rules=rules)
         assert (shown.rules, shown.allowed, shown.skill, shown.armor) == (
@@ -214,6 +309,7 @@ def test_melee_panel_compare_shoot_into_and_slide() -> None:
     (c,) = panel.compare.comparisons
     assert (c.core.rules, c.core.legal, c.vts.legal) == ("core", True, False)
     assert c.core.to == panel.to and _clauses(panel) == [["melee.slide"]]
+    assert c.core is panel.slide  # the panel's own slide, not asked again
     assert "<code>melee.slide</code>" in panel.compare.html.value
     assert "Slide" in panel.compare.html.value
 

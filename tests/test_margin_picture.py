@@ -74,3 +74,22 @@ def test_the_attack_panel_marks_a_knife_edge_call_on_the_drop() -> None:
     assert "knife-edge" in drawn_kinds(panel.artists)
     assert "A knife-edge call" in panel.html.value
     plt.close(panel.view.figure)
+
+
+@pytest.mark.parametrize(("lang", "text"), [("en", "0.3 mm"), ("de", "0,3 mm")])
+def test_the_rendered_picture_marks_a_knife_edge_call(lang: str, text: str) -> None:
+    """``fwwrules render --attacker --target`` (``render_figure``) marks a knife-edge call as
+    the panels do; a call that is not close has no marks."""
+    from fwwrules.draw.render import render_figure
+
+    s = fwwrules.load(EXAMPLE)
+    fig = render_figure(s, attacker="knight", target="brute", lang=lang)
+    art = fig._fwwrules_board  # type: ignore[attr-defined]
+    marks = _marks(art)
+    assert "knife-edge" in drawn_kinds(art)
+    assert marks["knife-edge:pinch"].get_visible()  # type: ignore[attr-defined]
+    assert marks["knife-edge:distance"].get_text() == text  # type: ignore[attr-defined]
+    plt.close(fig)
+    fig = render_figure(s, attacker="brute", target="knight", lang=lang)
+    assert "knife-edge" not in drawn_kinds(fig._fwwrules_board)  # type: ignore[attr-defined]
+    plt.close(fig)

@@ -140,11 +140,9 @@ def _no_way_changes_both(
 @SETTINGS
 @given(boards())
 def test_moving_past_the_margin_changes_the_named_decisions(s: Scenario) -> None:
-    """A hair past the margin: :data:`MARGIN_PROBE_MM` (the engine's hair), and
-    :data:`HAIR_MM` unless no straight way changes the ruling at both the probe and a fifth
-    beyond the hair (a narrow corner of two boundaries; the stated way keeps some room inside
-    the corner at the probe, so it may leave the corner a little sooner than a way that only
-    grazes its boundary there)."""
+    """Moving a hair past the margin changes the named decisions: a micrometre past always,
+    0.01 mm past unless no straight way into a narrow corner of two boundaries stays in it
+    that far (a fifth farther: the stated way keeps some room in the corner)."""
     base = _ask(s)
     m = base.margin
     assert m is not None

@@ -199,6 +199,18 @@ def test_side_view_of_a_flat_shot_says_so() -> None:
     assert any(t.startswith("Keine Höhen bei diesem Schuss") for t in texts)
 
 
+def _crosses(box: Any, seg: Any) -> bool:
+    """Whether a segment passes through a box shrunk by 1.5 pixels (touching is not
+    crossing), sampled every pixel."""
+    (x0, y0), (x1, y1) = seg
+    n = max(2, int(math.hypot(x1 - x0, y1 - y0)))
+    return any(
+        box.x0 + 1.5 < x0 + (x1 - x0) * k / n < box.x1 - 1.5
+        and box.y0 + 1.5 < y0 + (y1 - y0) * k / n < box.y1 - 1.5
+        for k in range(n + 1)
+    )
+
+
 def _label_problems(art: SideArtists) -> list[str]:
     renderer = renderer_of(art.figure)
     boxes = [(t.get_text(), label_box_of(t, renderer)) for t in art.labels if t.get_visible()]
@@ -215,6 +227,16 @@ def _label_problems(art: SideArtists) -> list[str]:
             h = min(box.y1, ob.y1) - max(box.y0, ob.y0)
             if w > 1 and h > 1:
                 problems.append(f"{text!r} lies on {o.get_gid()}")
+    for t in art.labels:  # a leader line crosses no other label
+        if not t.get_visible() or not hasattr(t, "xy"):
+            continue
+        anchor = tuple(art.ax.transData.transform(t.xy))
+        own = label_box_of(t, renderer)
+        lead = (anchor, (min(max(anchor[0], own.x0), own.x1), min(max(anchor[1], own.y0), own.y1)))
+        for text, box in boxes:
+            inside = box.x0 <= anchor[0] <= box.x1 and box.y0 <= anchor[1] <= box.y1
+            if box is not own and box != own and not inside and _crosses(box, lead):
+                problems.append(f"the leader of {t.get_text()!r} crosses {text!r}")
     frame = art.ax.get_window_extent(renderer)
     for text, box in boxes:
         if (

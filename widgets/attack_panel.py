@@ -27,6 +27,7 @@ from . import arguments as args
 from .explain import CompareView, SideView
 from .how_close import HowClose
 from .layout import below_board, board_and_side, fit_control, wrap_row
+from .margin_worker import Query
 from .panel import MovablePanel
 from .text import snap_label, ui
 from .view import BoardView, static_bundle
@@ -74,8 +75,10 @@ class AttackPanel(MovablePanel):
     ``x``/``y`` show and set, in scenario units), ``html`` (the ruling), ``widget`` (the
     whole panel), ``side`` and ``compare`` (below the board when their toggles are ticked:
     the shot's side view, :class:`~.explain.SideView`, drawn again on each change and on a
-    drag's drop; both rulesets side by side, :class:`~.explain.CompareView`, on every drag
-    step). Every change recomputes the ruling and redraws the board once.
+    drag's drop, and during a drag whenever the pointer rests (by a separate process: the
+    board's frames never wait for it); both rulesets side by side,
+    :class:`~.explain.CompareView`, on every drag step). Every change recomputes the ruling
+    and redraws the board once.
     """
 
     def __init__(
@@ -120,7 +123,7 @@ class AttackPanel(MovablePanel):
         self.view = BoardView(style, interactive=interactive)
         self.how_close = HowClose(self.view, scenario)
         """The live "how close" line (how far a model must move before the ruling changes)."""
-        self.side = SideView(self.view, replace(DEFAULT_SIDE_STYLE, board=style))
+        self.side = SideView(self.view, scenario, replace(DEFAULT_SIDE_STYLE, board=style))
         """The shot's side view below the board (``side.toggle`` shows it)."""
         self.compare = CompareView(self.view)
         """The attack under both rulesets, below the board (``compare.toggle`` shows it)."""
@@ -198,9 +201,12 @@ class AttackPanel(MovablePanel):
         if self.ruling is None:
             self.how_close.clear()
         else:
-            band = None if self.band.value == AUTO else self.band.value
-            query = (self.attacker.value, self.target.value, self.weapon.value, self.rules.value)
-            self.how_close.ask(self.scenario, (*query, band), lang)
+            self.how_close.ask(self.scenario, self._query(), lang)
+
+    def _query(self) -> Query:
+        """The attack asked: attacker, target, weapon, ruleset and band (None: by the range)."""
+        band = None if self.band.value == AUTO else self.band.value
+        return (self.attacker.value, self.target.value, self.weapon.value, self.rules.value, band)
 
     def _explain(self) -> None:
         """The side view of the ruling now shown and the comparison of the rulesets (each
@@ -209,10 +215,10 @@ class AttackPanel(MovablePanel):
         self.compare.show(self._questions(), self.lang.value)
 
     def _questions(self) -> list[Callable[[], Comparison]]:
-        """The panel's attack, to be asked under both rulesets (:mod:`fwwrules.compare`)."""
-        band = None if self.band.value == AUTO else self.band.value
-        s, a, t, w = self.scenario, self.attacker.value, self.target.value, self.weapon.value
-        return [lambda: compare_rulesets(s, a, t, weapon=w, band=band)]
+        """The panel's attack, to be asked under both rulesets (:mod:`fwwrules.compare`); the
+        panel's own ruling stands for its ruleset (only the other one is asked)."""
+        (a, t, w, _, band), s, r = self._query(), self.scenario, self.ruling
+        return [lambda: compare_rulesets(s, a, t, weapon=w, band=band, known=r)]
 
     def _update_artists(self, *, place_labels: bool = True) -> None:
         update_board(
@@ -277,7 +283,7 @@ class AttackPanel(MovablePanel):
         self._compute()
         self._update_artists(place_labels=False)  # placed once, on the drop
         self._show_text(close_call=False)
-        self.side.stale()  # drawn again on the drop
+        self.side.follow(self.scenario, self._query(), self.lang.value)  # when the pointer rests
         self.compare.show(self._questions(), self.lang.value)  # two rulings: every step
 
     def _toggled(self, change: dict[str, Any]) -> None:

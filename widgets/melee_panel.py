@@ -305,16 +305,18 @@ class MeleePanel(MovablePanel):
 
     def _questions(self) -> list[Callable[[], Comparison]]:
         """The panel's questions whose answers depend on the ruleset, to be asked under both
-        (:mod:`fwwrules.compare`): the shot into the melee (or close combat attack), the
-        slide."""
+        (:mod:`fwwrules.compare`): the shot into the melee (or close combat attack; the panel's
+        own ruling stands for its ruleset), the slide (the panel's own too)."""
         s, out = self.scenario, []
         shooter, target, slider, to = (
             self.shooter.value, self.target.value, self.slider.value, self.to
         )  # fmt: skip
+        known = self.ruling  # the panel's own: it stands for its ruleset
         if shooter:
-            out.append(lambda: compare_rulesets(s, shooter, target))
+            out.append(lambda: compare_rulesets(s, shooter, target, known=known))
+        slid = self.slide
         if slider and to is not None:
-            out.append(lambda: compare_slide(s, slider, to))
+            out.append(lambda: compare_slide(s, slider, to, known=slid))
         return out
 
     def _compare_toggled(self, change: dict[str, Any]) -> None:

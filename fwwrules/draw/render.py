@@ -48,14 +48,15 @@ def render_figure(
     """The picture ``fwwrules render`` writes, as a figure drawn at the resolution asked
     (``scale``, ``dpi`` or ``width``: :func:`fwwrules.draw.export.export_dpi`).
 
-    With ``attacker`` and ``target`` the ruling's lines are drawn and its headline is the
-    second line of the title; ``rules`` and ``band`` go to the ruling (the picture's caption
-    names the ruleset and band it shows). ``title`` replaces the file's title (in every
-    language). A Pathfinder grid scenario is drawn with :func:`fwwrules.draw.grid.draw_grid`,
-    with the lines of :func:`fwwrules.grid_cover` for ``attack`` (``ranged``, ``melee``,
-    ``reach``); ``rules``, ``band`` and ``weapon`` do not apply to it. ``frame`` shows the
-    whole table (``"table"``) or the models with a margin (``"models"``,
-    :func:`fwwrules.draw.board.frame_view`); a grid is always shown whole.
+    With ``attacker`` and ``target`` the ruling's lines are drawn and its headline is the second
+    line of the title; a knife-edge call also shows its pinch point and the move that changes it
+    (:mod:`fwwrules.draw.margin`, as in the panels); ``rules`` and ``band`` go to the ruling
+    (the picture's caption names the ruleset and band it shows). ``title`` replaces the file's
+    title (in every language). A Pathfinder grid scenario is drawn with
+    :func:`fwwrules.draw.grid.draw_grid`, with the lines of :func:`fwwrules.grid_cover` for
+    ``attack`` (``ranged``, ``melee``, ``reach``); ``rules``, ``band`` and ``weapon`` do not
+    apply to it. ``frame`` shows the whole table (``"table"``) or the models with a margin
+    (``"models"``, :func:`fwwrules.draw.board.frame_view`); a grid is always shown whole.
 
     Raises :class:`~fwwrules.errors.QueryError` for only one of ``attacker``/``target``, for
     ``band`` without a pair, and for a size out of range.
@@ -89,7 +90,10 @@ def render_figure(
 
     view = frame_view(scenario, frame, style)
     ax = new_axes(style.figsize, out_dpi, style.margins)
-    draw_board(scenario, ax, style=style, ruling=ruling, lang=lang, view=view)
+    # a knife-edge call's pinch point and move, as the panels show them (the knife-edge
+    # question only: the margins up to the knife edge, a few ms)
+    margin = ruling is not None
+    draw_board(scenario, ax, style=style, ruling=ruling, lang=lang, view=view, margin=margin)
     return figure_of(ax)
 
 

@@ -809,7 +809,9 @@ def _place_once(
     made: list[Text] = []
     missing: list[str] = []
     b = style.board
-    for text, xy, gid in labels:
+    # the numbers first: their points are fixed and small boxes fit anywhere, and the words
+    # placed after them keep clear of their leader lines
+    for text, xy, gid in sorted(labels, key=lambda lab: lab[2] not in numbers):
         shown = str(numbers[gid]) if gid in numbers else text
         t = ax.annotate(
             shown, xy, xytext=(0, 0), textcoords="offset points", fontsize=b.font_size,
@@ -821,8 +823,10 @@ def _place_once(
         if not _try_places(t, renderer, frame, taken, leaders):
             if gid not in numbers:
                 missing.append(gid)
-            elif not _try_places(t, renderer, frame, taken, leaders, level=1):
-                _try_places(t, renderer, frame, taken, leaders, level=2)
+            else:
+                for level in (1, 2, 3):
+                    if _try_places(t, renderer, frame, taken, leaders, level=level):
+                        break
         taken.append(_box(t, renderer))
         made.append(t)
     return made, missing
@@ -842,8 +846,9 @@ def _try_places(
 ) -> bool:
     """Move ``t`` to the first free place: inside the axes, its box clear of ``taken`` and of
     the leader lines drawn so far, its own leader line (from the point it names to the box)
-    clear of ``taken``. ``level`` 1 lets leader lines cross (for a number), 2 takes the first
-    place inside the axes. Adds its leader line to ``leaders``."""
+    clear of ``taken``. For a number with no such place: ``level`` 1 lets its box lie on
+    other leader lines (its own still crosses no label), 2 lets its leader line cross labels
+    too, 3 takes the first place inside the axes. Adds its leader line to ``leaders``."""
     anchor = tuple(t.axes.transData.transform(t.xy)) if t.axes is not None else (0.0, 0.0)
     for dx, dy, ha, va in CANDIDATES:
         t.set_position((dx, dy))  # offset points from the point named
@@ -854,9 +859,10 @@ def _try_places(
             frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1
         )
         lead = (anchor, _nearest(box, anchor))
-        free = level >= 2 or not any(_overlaps(box, o) for o in taken)
+        free = level >= 3 or not any(_overlaps(box, o) for o in taken)
         if level == 0:
             free = free and not any(_hits(box, seg) for seg in leaders)
+        if level <= 1:
             free = free and not any(_hits(o, lead) for o in taken if not _inside(anchor, o))
         if inside and free:
             leaders.append(lead)

@@ -13,6 +13,7 @@ Boundary cases
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,12 +37,14 @@ from .shooter import (
     NO_REASON,
     Clauses,
     Layers,
+    Looked,
     Shots,
     Target,
     choose,
+    finish,
+    look,
     passes,
     shooter_layer,
-    sight_and_cover,
     stood_on_groups,
     weapon_indices,
 )
@@ -135,12 +138,15 @@ def _rulings(scenario: Scenario, q: Query, hard: BoolArray) -> int:
     return rulings
 
 
-def _afford(load: Load, plan: Work, positions: int) -> None:
+def _afford(load: Load, plan: Work, positions: int, looked: float = 1.0) -> None:
     """Raise :class:`~fwwrules.threat.cost.TooCostly` when the work ``plan`` of a map of
-    ``positions`` exceeds the budget."""
-    seconds = work_seconds(load, plan)
-    if seconds > THREAT_BUDGET_S:
-        raise TooCostly(positions, plan, seconds, load.seconds(0))
+    ``positions`` exceeds the budget. ``looked`` < 1: the share of the shooters whose
+    passes' cheap proofs are done (the costly proofs counted so far are a lower bound; the
+    refusal's estimate, from which it names a step, takes the others as alike)."""
+    if work_seconds(load, plan) <= THREAT_BUDGET_S:
+        return
+    whole = dataclasses.replace(plan, proofs=math.ceil(plan.proofs / looked))
+    raise TooCostly(positions, whole, work_seconds(load, whole), load.seconds(0), looked < 1.0)
 
 
 def _start(n: int, k: int, only: BoolArray | None, prior: Computed | None) -> Layers:
@@ -238,9 +244,19 @@ def compute(
     plan.rulings = _rulings(scenario, q, hard)
     if prior is None:
         _afford(load, plan, n)
-    for left in shots:
-        sight_and_cover(scenario, left, target, (out, hard), work)
-    plan.rulings = _rulings(scenario, q, hard)  # ... and with the cells they left
+    # ... the costly line-of-sight proofs once every pass's cheap proofs are done ...
+    looked: list[Looked] = []
+    for left in shots:  # refused as soon as the proofs counted so far do not fit
+        looked.append(look(scenario, left, target, hard, work))
+        plan.proofs = sum(x.proofs for x in looked)
+        if prior is None:
+            _afford(load, plan, n, len(looked) / len(shots))
+    plan.rulings = _rulings(scenario, q, hard)
+    if prior is None:
+        _afford(load, plan, n)
+    for x in looked:
+        finish(scenario, x, target, (out, hard), work)
+    plan.rulings = _rulings(scenario, q, hard)  # ... and the cells line of sight left
     if prior is None:
         _afford(load, plan, n)
     # The exact path: fwwrules.ruling on the scenario with the target added.

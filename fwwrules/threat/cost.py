@@ -24,10 +24,15 @@ Boundary cases
   :func:`fwwrules.ruling` per cell and weapon; :data:`PER_RULING_S` each, and
   :data:`PER_RULING_OBJECT_S` per piece or base), are counted once the rules before line
   of sight (range, elevation) have marked them and before any pass runs, and the rulings
-  once more before any of them runs. A map whose whole estimate (:func:`work_seconds` of
-  its :class:`Work`) then exceeds the budget is refused (:class:`TooCostly`), naming a
-  step that fits; the default grid grows its step instead. What a map did is counted as it
-  runs (``Computed.work``) and never exceeds what was counted before (``Computed.plan``).
+  once more before any of them runs. The positions each pass's cheap line-of-sight
+  proofs leave to the costly ones (a target in the partial shadow of the pieces:
+  :func:`fwwrules.threat.sight.sight_finish`, :data:`PER_PROOF_S` each) are counted
+  shooter by shooter once those cheap proofs are done and before any costly proof runs (a
+  map is refused as soon as the count so far does not fit). A map whose whole estimate
+  (:func:`work_seconds` of its :class:`Work`) then exceeds the budget is refused
+  (:class:`TooCostly`), naming a step that fits; the default grid grows its step instead.
+  What a map did is counted as it runs (``Computed.work``) and never exceeds what was
+  counted before (``Computed.plan``).
 """
 
 from __future__ import annotations
@@ -63,6 +68,12 @@ PER_PASS_OBJECT_S = 4e-6
 group of positions standing on the same solid pieces without a height once, without those
 pieces (they block no line of sight to it: the blockers merged again and gathered for the pass;
 measured 1.4 ms a pass among 510 pieces and bases, 0.3 ms among 150)."""
+
+PER_PROOF_S = 300e-6
+"""Seconds per position a line-of-sight pass leaves to its costly proofs (extremal lines,
+the blockers together, the exact search: :func:`fwwrules.threat.sight.sight_finish`), a
+target in the partial shadow of the pieces (the crowded board of ``bench/threat_map.py``:
+about 3,800 such positions of 26,244, 0.27 ms each, 40 % of the map's time)."""
 
 HUGE_BASE_CORNERS = 48
 """A Huge base blocks line of sight as a 48-gon of convex parts."""
@@ -131,11 +142,17 @@ class Work:
     cells: int = 0
     passes: int = 0
     rulings: int = 0
+    proofs: int = 0
+    """Positions the passes' cheap proofs left to the costly ones (counted once every pass's
+    cheap proofs are done, before any costly proof runs)."""
 
     def bounds(self, done: Work) -> bool:
         """Whether this plan counts at least as much of each kind of work as ``done``."""
         return (
-            self.cells >= done.cells and self.passes >= done.passes and self.rulings >= done.rulings
+            self.cells >= done.cells
+            and self.passes >= done.passes
+            and self.rulings >= done.rulings
+            and self.proofs >= done.proofs
         )
 
 
@@ -149,24 +166,31 @@ def work_seconds(load: Load, work: Work) -> float:
         + load.shooters * PER_CORNER_S * load.corners
         + work.passes * PER_PASS_OBJECT_S * load.objects
         + work.rulings * per_ruling
+        + work.proofs * PER_PROOF_S
     )
 
 
 class TooCostly(QueryError):
-    """A map whose whole estimate (:func:`work_seconds`), once its groups of positions or the
-    rulings its fast path left are counted, exceeds the budget: ``seconds`` is that estimate,
-    ``fixed`` the part no step changes (each shooter's preparation), ``positions`` and
-    ``work`` what it counts."""
+    """A map whose whole estimate (:func:`work_seconds`), once its groups of positions, the
+    positions left to the costly proofs or the rulings its fast path left are counted,
+    exceeds the budget: ``seconds`` is that estimate, ``fixed`` the part no step changes
+    (each shooter's preparation), ``positions`` and ``work`` what it counts (``partial``:
+    refused before every shooter's proofs were counted, the others' taken as alike)."""
 
-    def __init__(self, positions: int, work: Work, seconds: float, fixed: float) -> None:
+    def __init__(
+        self, positions: int, work: Work, seconds: float, fixed: float, partial: bool = False
+    ) -> None:
         self.positions, self.work, self.seconds, self.fixed = positions, work, seconds, fixed
         terms = [
             f"take {work.passes} line-of-sight passes (each shooter looks at each group of "
             "positions standing on the same pieces once)",
             f"leave {work.rulings} cells to a full ruling (a target near contact, off the "
             "ground or beside heights)",
+            f"leave {'about ' if partial else ''}{work.proofs} positions to the costly "
+            "line-of-sight proofs (a target in the partial shadow of the pieces)",
         ]
-        what = " and ".join(t for t, n in zip(terms, (work.passes, work.rulings), strict=True) if n)
+        counts = (work.passes, work.rulings, work.proofs)
+        what = " and ".join(t for t, n in zip(terms, counts, strict=True) if n)
         super().__init__(
             f"{positions} positions {what}, about {seconds:.0f} s in all, more than the "
             f"threat map's budget of {THREAT_BUDGET_S:g} s"

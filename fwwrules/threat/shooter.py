@@ -10,6 +10,7 @@ the exact path (:func:`fwwrules.ruling` on the scenario with the target added).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +25,7 @@ from ..cover import CoverPositions, cover_layer
 from ..data import Scenario
 from ..elevation import standing_exclusions
 from ..engagement import engagements
-from ..kernels import Array, BoolArray, Fan
+from ..kernels import Array, BoolArray, Fan, IndexArray
 from ..los import SightPositions
 from ..pieces import Weapon
 from ..placement import SOLID_KINDS, centres_on
@@ -33,7 +34,7 @@ from ..rulings import add_modifiers
 from ..terrain import shot_kinds_pair
 from ..thresholds import levels_apart
 from .cost import Work
-from .sight import sight_layer
+from .sight import Unsure, sight_finish, sight_start
 
 _DELTA = THREAT_SURE_MARGIN_MM
 IntArray = NDArray[np.int32]
@@ -215,7 +216,7 @@ def _in_range(
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Shots:
-    """A shooter's flat shots left to line of sight and cover (:func:`sight_and_cover`): the
+    """A shooter's flat shots left to line of sight and cover (:func:`look`, :func:`finish`): the
     shooter, its column, the positions and the usable weapons with where each reaches."""
 
     sid: str
@@ -236,7 +237,7 @@ def shooter_layer(
     """Fill column ``j`` (shooter ``sid``) of the layers at the ``live`` positions as far as
     the rules before line of sight decide it (engaged, stunned, skill, range, elevation);
     mark in ``hard`` (the third of ``cells``) the cells left to the exact path. Returns the
-    flat shots left to :func:`sight_and_cover` (``None``: none), so that every cell the
+    flat shots left to :func:`look` and :func:`finish` (``None``: none), so that every cell the
     exact path gets from these rules is known before any line of sight is looked at."""
     out, clauses, hard = cells
     n = len(t.px)
@@ -283,12 +284,68 @@ def passes(t: Target, need: BoolArray) -> Iterator[tuple[frozenset[str], BoolArr
             yield stood, again
 
 
-def sight_and_cover(
-    scenario: Scenario, shots: Shots, t: Target, cells: tuple[Layers, BoolArray], work: Work
+@dataclass(eq=False)
+class Looked:
+    """A shooter's flat shots after every line-of-sight pass's cheap proofs
+    (:func:`look`): where the target is visible so far, the positions each pass left to
+    the costly proofs (:class:`~fwwrules.threat.sight.Unsure`, indices into all positions),
+    and the kinds of terrain the cover rules look at."""
+
+    shots: Shots
+    visible: BoolArray
+    rest: list[Unsure]
+    cover_kinds: Any = None
+
+    @property
+    def proofs(self) -> int:
+        """How many positions the costly proofs will take."""
+        return sum(len(u.idx) for u in self.rest)
+
+
+def look(scenario: Scenario, shots: Shots, t: Target, hard: BoolArray, work: Work) -> Looked:
+    """The cheap line-of-sight proofs of each of ``shots``' passes (one per group of
+    positions standing on the same pieces, counted in ``work``); a pass whose shot has no
+    vector form leaves its cells to the exact path (``hard``). :func:`finish` does the
+    rest, once the map has counted it."""
+    board = scenario.board
+    sid, j = shots.sid, shots.j
+    c = board.models[sid].disc
+    excluded, out_of_sight = standing_exclusions(scenario, (sid,))
+    fan = Fan(c.x, c.y, t.px, t.py)
+    looked = Looked(shots, np.zeros(len(t.px), dtype=bool), [])
+    # elevation.standing-on: the solid pieces without a height the target stands on block no
+    # line of sight to it, so each group of positions on the same pieces is looked at once,
+    # without them (the positions on no piece with the whole board)
+    for stood, again in passes(t, shots.need):
+        kinds, looked.cover_kinds = shot_kinds_pair(
+            board,
+            attacker_huge=board.models[sid].size == "huge",
+            target_huge=t.size == "huge",
+            elevated_kind={},
+            excluded=excluded,
+            out_of_sight=out_of_sight | stood,
+        )
+        work.passes += 1
+        first = _pass_sight(SightPositions(scenario, sid, c, t.rt, kinds), fan, t, again)
+        if first is None:
+            hard[again, j] = True
+            continue
+        looked.visible[first[0]] = True
+        if first[1] is not None:
+            looked.rest.append(first[1])
+    return looked
+
+
+def finish(
+    scenario: Scenario, looked: Looked, t: Target, cells: tuple[Layers, BoolArray], work: Work
 ) -> None:
-    """Finish column ``shots.j`` at ``shots.need``: ``ranged.los`` and cover
-    (:func:`_attack`), counting the line-of-sight passes in ``work``."""
-    _attack(scenario, shots.sid, shots.j, t, shots.need, shots.usable, cells, work)
+    """Finish column ``looked.shots.j``: the costly line-of-sight proofs where the cheap ones
+    left positions (counted in ``work``), then cover (:func:`_attack`)."""
+    for u in looked.rest:
+        seen, _ = sight_finish(u)
+        looked.visible[u.idx[seen]] = True
+        work.proofs += len(u.idx)
+    _attack(scenario, looked, t, cells)
 
 
 def stood_on_groups(
@@ -345,50 +402,48 @@ def _many_stood_on(
     return out
 
 
-def _attack(
-    scenario: Scenario,
-    sid: str,
-    j: int,
-    t: Target,
-    need: BoolArray,
-    usable: list[tuple[int, Weapon, BoolArray]],
-    cells: tuple[Layers, BoolArray],
-    work: Work,
-) -> None:
-    """``ranged.los`` and cover for the flat shots at ``need``; the best usable weapon, the
-    skill modifier (the cover rules' modifiers and ``melee.shoot-into``, added as a ruling
-    adds them) where the attack is allowed. One line-of-sight pass (counted in ``work``)
-    per group of positions standing on the same pieces."""
+_SUBSET_BELOW = 0.5
+"""A line-of-sight pass over fewer than this share of the positions works on arrays of its
+own positions only (:meth:`~fwwrules.kernels.Fan.subset`), so that it costs what its
+positions cost and keeps only what it leaves to the costly proofs; a larger one shares the
+shooter's fan."""
+
+
+def _pass_sight(
+    p: SightPositions, fan: Fan, t: Target, again: BoolArray
+) -> tuple[IndexArray, Unsure | None] | None:
+    """The cheap proofs of one line-of-sight pass (:func:`~fwwrules.threat.sight.sight_start`)
+    over the positions of ``again``: the indices of those proved visible and what is left
+    to the costly proofs (indices into all positions), or ``None`` when the exact path
+    decides them. The answer at each position is the same whatever positions are asked
+    with it (each proof decides a position by itself)."""
+    if again.sum() >= _SUBSET_BELOW * len(again):
+        first = sight_start(p, fan, t.px, t.py, again)
+        if first is None:
+            return None
+        return np.flatnonzero(first[0] & again), first[2]
+    idx = np.flatnonzero(again)
+    px, py = t.px[idx], t.py[idx]
+    first = sight_start(p, fan.subset(idx), px, py, np.ones(len(idx), dtype=bool))
+    if first is None:
+        return None
+    rest = first[2]
+    return idx[first[0]], None if rest is None else dataclasses.replace(rest, idx=idx[rest.idx])
+
+
+def _attack(scenario: Scenario, looked: Looked, t: Target, cells: tuple[Layers, BoolArray]) -> None:
+    """Cover for the shots of ``looked`` where the target is visible; the best usable
+    weapon, the skill modifier (the cover rules' modifiers and ``melee.shoot-into``, added
+    as a ruling adds them) where the attack is allowed."""
     out, hard = cells
-    board = scenario.board
+    sid, j, usable, visible = looked.shots.sid, looked.shots.j, looked.shots.usable, looked.visible
     model = scenario.model(sid)
-    c = board.models[sid].disc
-    excluded, out_of_sight = standing_exclusions(scenario, (sid,))
-    fan = Fan(c.x, c.y, t.px, t.py)
-    visible = np.zeros(len(t.px), dtype=bool)
-    cover_kinds = None
-    # elevation.standing-on: the solid pieces without a height the target stands on block no
-    # line of sight to it, so each group of positions on the same pieces is looked at once,
-    # without them (the positions on no piece with the whole board)
-    for stood, again in passes(t, need):
-        kinds, cover_kinds = shot_kinds_pair(
-            board,
-            attacker_huge=board.models[sid].size == "huge",
-            target_huge=t.size == "huge",
-            elevated_kind={},
-            excluded=excluded,
-            out_of_sight=out_of_sight | stood,
-        )
-        work.passes += 1
-        sight = sight_layer(SightPositions(scenario, sid, c, t.rt, kinds), fan, t.px, t.py, again)
-        if sight is None:
-            hard[again, j] = True
-        else:
-            visible |= sight[0] & again
-    if cover_kinds is None or not visible.any():
+    c = scenario.board.models[sid].disc
+    if looked.cover_kinds is None or not visible.any():
         return
+    fan = Fan(c.x, c.y, t.px, t.py)
     where = CoverPositions(scenario, model, c, t.rt, fan, visible, t.engaged_with)
-    cover = cover_layer(where, cover_kinds, skip=(sid,))
+    cover = cover_layer(where, looked.cover_kinds, skip=(sid,))
     hard[cover.unsure, j] = True
     ok = visible & ~cover.unsure
     values = [np.full(len(t.px), ranged_skill(model, w)[1] or 0) for _, w, _ in usable]

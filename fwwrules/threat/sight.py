@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -492,12 +493,30 @@ def _with_bounds(found: list[Blocking]) -> list[tuple[tuple[float, float, float,
 # --- one shooter ---------------------------------------------------------------------------
 
 
-def sight_layer(
+@dataclass(frozen=True, slots=True, eq=False)
+class Unsure:
+    """The positions of one line-of-sight pass that its cheap proofs (steps 1-3) left to the
+    costly ones (steps 4-6: extremal lines, the blockers together, the exact search): their
+    indices ``idx`` (into the positions the pass was given) and centres ``(px, py)``, with
+    what the proofs need (the shot, its blockers and their convex parts). The threat map
+    counts them (:class:`~fwwrules.threat.cost.Work` ``proofs``) before any costly proof
+    runs."""
+
+    p: SightPositions
+    found: list[Blocking]
+    parts: list[Part]
+    idx: IndexArray
+    px: Array
+    py: Array
+
+
+def sight_start(
     p: SightPositions, fan: Fan, px: Array, py: Array, need: BoolArray
-) -> tuple[BoolArray, BoolArray] | None:
+) -> tuple[BoolArray, BoolArray, Unsure | None] | None:
     """``ranged.los`` from ``p``'s shooter to a target of radius ``p.rt`` at each position of
-    ``need``: (visible, hidden), exact at every position; ``None`` when some blocker rule has
-    no vector form for this shot (the exact path decides every cell)."""
+    ``need``, by the cheap proofs (steps 1-3): (visible, hidden, the positions left to
+    :func:`sight_finish`, ``None`` when none is); ``None`` when some blocker rule has no
+    vector form for this shot (the exact path decides every cell)."""
     board = p.scenario.board
     found = obstacles_v(p)
     parts = None if found is None else _blocking_parts(board, found)
@@ -524,22 +543,50 @@ def sight_layer(
         seen = _try_segments(c, rs, px, py, rt, unsure, parts)
         visible |= seen
         unsure &= ~seen
+    if not unsure.any():
+        return visible, blocked, None
+    idx = np.flatnonzero(unsure)
+    return visible, blocked, Unsure(p, found, parts, idx, px[idx], py[idx])
+
+
+def sight_finish(u: Unsure) -> tuple[BoolArray, BoolArray]:
+    """The costly proofs (steps 4-6) at every position of ``u``: (visible, hidden), one of
+    them true at each (each position decided by itself: the same answer whatever other
+    positions are asked with it)."""
+    c, rs, rt, px, py = u.p.a, u.p.a.r, u.p.rt, u.px, u.py
+    unsure = np.ones(len(px), dtype=bool)
+    visible, blocked = _extremal(c, rs, px, py, rt, unsure, u.parts)
+    unsure &= ~(visible | blocked)
     if unsure.any():
-        seen, cut = _extremal(c, rs, px, py, rt, unsure, parts)
-        visible |= seen
-        blocked |= cut
-        unsure &= ~(seen | cut)
-    if unsure.any():
-        cut = _separated(c, px, py, rt, unsure, _eroded_wall(board, found, parts))
+        board = u.p.scenario.board
+        cut = _separated(c, px, py, rt, unsure, _eroded_wall(board, u.found, u.parts))
         blocked |= cut
         unsure &= ~cut
     if unsure.any():
-        solids = _with_bounds(found)
-        prep = prepared_for(p.scenario.derived)  # the pieces' edges, as the ruling has them
+        solids = _with_bounds(u.found)
+        prep = prepared_for(u.p.scenario.derived)  # the pieces' edges, as the ruling has them
         for i in np.flatnonzero(unsure).tolist():
             b = Disc(float(px[i]), float(py[i]), rt)
             if find_clear_segment(c, b, _near(solids, c, b), prepared=prep) is not None:
                 visible[i] = True
             else:
                 blocked[i] = True
+    return visible, blocked
+
+
+def sight_layer(
+    p: SightPositions, fan: Fan, px: Array, py: Array, need: BoolArray
+) -> tuple[BoolArray, BoolArray] | None:
+    """``ranged.los`` from ``p``'s shooter to a target of radius ``p.rt`` at each position of
+    ``need``: (visible, hidden), exact at every position (:func:`sight_start`, then
+    :func:`sight_finish` where it left positions); ``None`` when some blocker rule has no
+    vector form for this shot (the exact path decides every cell)."""
+    first = sight_start(p, fan, px, py, need)
+    if first is None:
+        return None
+    visible, blocked, rest = first
+    if rest is not None:
+        seen, cut = sight_finish(rest)
+        visible[rest.idx[seen]] = True
+        blocked[rest.idx[cut]] = True
     return visible, blocked

@@ -14,7 +14,16 @@ from typing import Any
 
 import pytest
 
-from .conftest import Lab, canvas_box, check_panels, drag, kernel_json, panel_probe, wait_until
+from .conftest import (
+    Lab,
+    canvas_box,
+    check_panels,
+    drag,
+    kernel_json,
+    mouse_drag,
+    panel_probe,
+    wait_until,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -48,6 +57,10 @@ print(json.dumps({
     "at": {m.id: list(m.at) for m in _p.scenario.models},
     "side": None if _side is None or _side.artists is None else _side.artists.section.length,
     "side_html": "" if _side is None else _p.view.said(_side.html)[-80:],
+    "side_src": None if _side is None or 'src="' not in _p.view.said(_side.html)
+    else _p.view.said(_side.html).split('src="', 1)[1].split('"', 1)[0],
+    "painted": _p.view.link is not None and not _p.view.link.sender.in_flight
+    and not _p.view.link.sender.dirty,
     "compare": _p.view.said(_p.compare.html),
     "differences": [[d.clause for d in c.differences] for c in _p.compare.comparisons],
     "distance": [c.core.range.distance for c in _p.compare.comparisons],
@@ -71,8 +84,27 @@ JS_LAYOUT = """() => {
 }"""
 
 
-def _probe(lab: Lab, page: Any, cls: str) -> dict[str, Any]:
-    return kernel_json(lab, page, panel_probe(cls, PROBE))
+def _probe(lab: Lab, page: Any, cls: str, body: str = PROBE) -> dict[str, Any]:
+    return kernel_json(lab, page, panel_probe(cls, body))
+
+
+# While the button is held: the side view the kernel draws for the position the board shows
+# (the one function the panel's drawing process uses too).
+MID_DRAG = """
+import base64
+from fwwrules_widgets.side_worker import side_picture
+_png = side_picture(_p.scenario, _p.ruling, _p.lang.value, _p.view.ratio, _p.side.style)[0]
+print(json.dumps({
+    "dragging": _p.view.dragging,
+    "current": _p.side.current,
+    "src": "data:image/png;base64," + base64.b64encode(_png).decode("ascii"),
+}))
+"""
+JS_SIDE_CHANGED = """(old) => {
+  const img = document.querySelector('img.fwwrules-side-view');
+  return !!img && img.complete && img.naturalWidth > 0 && img.src !== old
+    && !img.closest('[style*="opacity"]');
+}"""
 
 
 def _shot(lab: Lab, page: Any, name: str) -> None:
@@ -110,11 +142,11 @@ def _layout(page: Any, name: str, want_side: bool) -> dict[str, Any]:
 
 JS_SIDE_SRC = """() => {
   const img = document.querySelector('img.fwwrules-side-view');
-  return img ? img.src.slice(-200) : null;
+  return img ? img.src : null;
 }"""
-JS_SIDE_SETTLED = """(old) => {
+JS_SIDE_IS = """(want) => {
   const img = document.querySelector('img.fwwrules-side-view');
-  return !!img && img.complete && img.naturalWidth > 0 && img.src.slice(-200) !== old
+  return !!img && img.complete && img.naturalWidth > 0 && img.src === want
     && !img.closest('[style*="opacity"]');
 }"""
 
@@ -170,7 +202,8 @@ def test_attack_panel_side_view_and_compare_toggles(lab: Lab, lang: str) -> None
         box = _first_size(page)
         src = page.evaluate(JS_SIDE_SRC)
         kx, ky = before["bases"]["knight"]
-        drag(page, box, [kx, ky], (kx + box["width"] / 8, ky + box["height"] / 8))
+        shot = f"explain-attack-{lang}-{SIZES[0][0]}x{SIZES[0][1]}-mid-drag.png"
+        _drag_and_rest(lab, page, box, (kx, ky), (box["width"] / 8, box["height"] / 8), src, shot)
         after = wait_until(
             lambda: _probe(lab, page, "AttackPanel"),
             lambda s: (
@@ -178,19 +211,59 @@ def test_attack_panel_side_view_and_compare_toggles(lab: Lab, lang: str) -> None
                 and s["side"] != before["side"]
                 and s["distance"] != before["distance"]
                 and "opacity" not in s["side_html"]
+                and s["painted"]
             ),
             page,
         )
         assert after["at"]["knight"] != before["at"]["knight"], "the knight did not move"
         assert after["side"] != before["side"], "the side view was not drawn again"
         assert after["distance"] != before["distance"], "the comparison did not follow"
-        # the browser shows the new side view (not the dimmed old one) once the drop's frame
-        # is painted
-        page.wait_for_function(JS_SIDE_SETTLED, arg=src, timeout=60_000)
+        # the browser shows the drop's side view (not a dimmed one): every frame is painted
+        page.wait_for_function(JS_SIDE_IS, arg=after["side_src"], timeout=60_000)
         _layout(page, "after the drag", want_side=True)
         canvas_box(page, 0)
         _shot(lab, page, f"explain-attack-{lang}-dragged.png")
         _below(lab, page, f"explain-attack-{lang}-dragged-below.png", "img.fwwrules-side-view")
+        # at the larger size: up and to the left, the side view following again
+        width, height = SIZES[1]
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(600)
+        box = canvas_box(page, 0)
+        (kx, ky), src = (
+            _probe(lab, page, "AttackPanel")["bases"]["knight"],
+            page.evaluate(JS_SIDE_SRC),
+        )
+        shot = f"explain-attack-{lang}-{width}x{height}-mid-drag.png"
+        _drag_and_rest(
+            lab, page, box, (kx, ky), (-box["width"] / 10, -box["height"] / 10), src, shot
+        )
+        dropped = wait_until(
+            lambda: _probe(lab, page, "AttackPanel"),
+            lambda s: "opacity" not in s["side_html"] and s["side_src"] != src and s["painted"],
+            page,
+        )
+        page.wait_for_function(JS_SIDE_IS, arg=dropped["side_src"], timeout=60_000)
+
+
+def _drag_and_rest(
+    lab: Lab, page: Any, box: dict[str, float], at: Any, by: Any, old: str, name: str
+) -> None:
+    """Drag the base at ``at`` (CSS px in the canvas ``box``) by ``by`` with fast real mouse
+    events, rest there holding the button: the side view must change to the picture the
+    kernel draws for the position the board shows, before the release."""
+
+    def rested() -> None:
+        page.wait_for_function(JS_SIDE_CHANGED, arg=old, timeout=90_000)
+        shown = page.evaluate(JS_SIDE_SRC)
+        kernel = _probe(lab, page, "AttackPanel", MID_DRAG)
+        assert kernel["dragging"] == "knight", "the drag ended before the side view changed"
+        assert kernel["current"], "the side view shown is not of the position on the board"
+        assert shown == kernel["src"], "the side view is not the section of the shown position"
+        _shot(lab, page, name)  # no scrolling while the button is held: the board stays put
+
+    start = (box["x"] + at[0], box["y"] + at[1])
+    end = (start[0] + by[0], start[1] + by[1])
+    mouse_drag(page, start, end, steps=12, pause_ms=16, before_release=rested)
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
