@@ -21,7 +21,8 @@ Two measures:
 
 Usage: ``python bench/browser_latency.py [--mode step|drag|both] [--moves N] [--ratios 1 2]
 [--rtt MS] [--down MBIT] [--up MBIT] [--seconds S] [--path default|middle|edge]`` (needs
-Chromium at /usr/bin/chromium or $FWWRULES_CHROMIUM, and the dev extras).
+Chromium at /usr/bin/chromium or $FWWRULES_CHROMIUM, and the dev extras). With
+``FWWRULES_BENCH_LOG=file.json`` the drag's WebSocket messages are written to that file.
 """
 
 from __future__ import annotations
@@ -245,6 +246,8 @@ def measure_drag(
     drag_bytes = (proxy.kernel_bytes if proxy else 0) - start_bytes
     moved = page.evaluate("() => window.fwwrulesTrace.filter(e => e.input === 'move').length")
     log: list[dict[str, Any]] = page.evaluate("() => window.__ws.slice()")
+    if os.environ.get("FWWRULES_BENCH_LOG"):  # the drag's messages, for a closer look
+        Path(os.environ["FWWRULES_BENCH_LOG"]).write_text(json.dumps(log), encoding="utf-8")
     tally = messages(page, moved)
     page.mouse.up()
     page.wait_for_timeout(3000)

@@ -624,6 +624,46 @@ def test_the_ruling_and_the_fields_change_with_the_frame_drawn_from_their_positi
     assert p.html.value == words[p.html.model_id] and (p.x.value, p.y.value) == at
 
 
+class RecordingComm:
+    """A widget's comm to a browser that records the state the kernel sends."""
+
+    kernel = True
+
+    def __init__(self, comm_id: str) -> None:
+        self.comm_id = comm_id  # the widget's model id stays
+        self.sent: list[dict[str, Any]] = []
+
+    def on_msg(self, callback: Any) -> None:
+        pass
+
+    def send(self, data: dict[str, Any], buffers: Any = None) -> None:
+        self.sent.append(data)
+
+
+def test_the_kernels_widgets_take_the_words_without_sending_them_again() -> None:
+    """Once the browser painted the frames that carried a ruling and the x/y fields, the
+    kernel's widgets take those values without sending them back (the browser set them);
+    a value the kernel sets itself is still sent."""
+    p, sent = live_panel()
+    link = p.view.link
+    assert link is not None
+    link._message(None, {"type": "hello", "ratio": 1.0}, [])
+    link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
+    comms = {w.model_id: RecordingComm(w.model_id) for w in (p.html, p.x, p.y)}
+    for w in (p.html, p.x, p.y):
+        w.comm = comms[w.model_id]
+    x, y = css(p, 250.0, 100.0)
+    link._message(None, {"type": "down", "x": x, "y": y, "buttons": 1, "seq": 1}, [])
+    link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
+    link._message(None, {"type": "move", "x": x, "y": y + 150, "buttons": 1, "seq": 2}, [])
+    words = texts_of(sent[-1], p.html, p.x, p.y)
+    link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
+    assert p.html.value == words[p.html.model_id] and p.y.value == words[p.y.model_id]
+    assert all(not c.sent for c in comms.values())  # the browser has them: nothing sent
+    p.x.value = 123.0  # the kernel's own change goes to the browser as before
+    assert [m["state"] for m in comms[p.x.model_id].sent if m.get("method") == "update"]
+
+
 def test_words_that_change_without_the_picture_go_in_a_frame_of_their_own() -> None:
     p, sent = live_panel()
     link = p.view.link

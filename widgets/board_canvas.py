@@ -481,16 +481,38 @@ class FrameTexts:
 
     def commit(self) -> None:
         """Set the kernel's traits said since the last commit to what the browser now shows
-        (every frame painted; a value the reader typed since is theirs, left alone)."""
+        (every frame painted; a value the reader typed since is theirs, left alone). The
+        browser set them when it painted the frames that carried them: the kernel does not
+        send them again (a ruling's text and the x/y fields were about a tenth of a drag's
+        bytes toward the browser, sent twice)."""
         for key in sorted(self.unset):
             widget, trait, _value = self.latest[key]
             if key in self.sent and getattr(widget, trait) != self.sent[key]:
-                self._set(widget, trait, self.sent[key])
+                self._set(widget, trait, self.sent[key], shown=True)
         self.unset.clear()
 
-    def _set(self, widget: Any, trait: str, value: Any) -> None:
-        with self.hold() if self.hold is not None else nullcontext():
+    def _set(self, widget: Any, trait: str, value: Any, shown: bool = False) -> None:
+        """``widget.<trait> = value`` under the panel's guard; ``shown``: the browser shows
+        ``value`` already, so it is not sent (ipywidgets' own guard against echoing a value
+        that came from the browser, its property lock)."""
+        with (
+            self.hold() if self.hold is not None else nullcontext(),
+            _unsent(widget, trait, value, shown),
+        ):
             setattr(widget, trait, value)
+
+
+@contextmanager
+def _unsent(widget: Any, trait: str, value: Any, shown: bool) -> Iterator[None]:
+    """Within the block, setting ``widget.<trait>`` to ``value`` sends nothing to the
+    browser when ``shown`` (and the widget has ipywidgets' property lock)."""
+    lock = getattr(widget, "_lock_property", None)
+    if not shown or lock is None:
+        yield
+        return
+    to_json = widget.trait_metadata(trait, "to_json", widget._trait_to_json)
+    with lock(**{trait: to_json(value, widget)}):
+        yield
 
 
 def _board_canvas_class() -> Any:
