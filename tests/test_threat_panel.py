@@ -33,6 +33,21 @@ def test_threat_panel_click_shows_the_rulings_there() -> None:
     assert p.side.description == "Seite, die steht"
 
 
+def test_threat_panel_side_names_follow_the_language() -> None:
+    """The side dropdown names the sides as the legend does, in the panel's language, from
+    the start and after the language changes; the chosen side stays chosen."""
+    from fwwrules.catalogue import side_name
+
+    p = panel()
+    assert p.side.options[0] == (side_name("brotherhood", "en"), "brotherhood")
+    p.lang.value = "de"
+    assert dict((v, k) for k, v in p.side.options)["brotherhood"] == "Bruderschaft"
+    assert p.side.value == "brotherhood"
+    scn = fwwrules.load(fwwrules.example_path("cover-example-1"))
+    german = ThreatPanel(scn, "brotherhood", step=10, interactive=False, lang="de")
+    assert ("Bruderschaft", "brotherhood") in german.side.options
+
+
 def test_threat_panel_map_follows_a_moved_shooter() -> None:
     p = panel()
     assert p.result is not None

@@ -242,6 +242,9 @@ class ThreatPanel(ControlPanel):
             value = self.layer.value
             self.layer.options = [(ui(k, lang), k) for k in LAYERS]
             self.layer.value = value
+            side = self.side.value
+            self.side.options = [(side_name(s, lang), s) for _, s in self.side.options]
+            self.side.value = side
         self.hint.value = f"<i>{html.escape(ui('threat-hint', lang))}</i>"
         self.snap.description = snap_label(self.scenario.units, lang)
         self.view.relabel(lang)
