@@ -83,6 +83,8 @@ MODEL_FIELDS = ("name", "faction", "base", "skills", "weapons", "elevation")
 TERRAIN_FIELDS = ("kind", "name", "height", "huge", "elevated")
 """What :func:`set_terrain` changes (the shape is :func:`move`'s and :func:`rotate`'s)."""
 REQUIRED = frozenset({"kind", "faction", "base"})
+DEFAULT_FACTION = "player"
+"""The faction of a model added without one (the editor's empty faction field says so)."""
 
 
 class EditRefused(FwwError, ValueError):
@@ -472,7 +474,7 @@ def add_model(
     (English) name or the faction unless ``ident`` gives one. Refused where the base may not
     stand (the placement rule), and for any value the file format cannot hold."""
     units = d.scenario.units
-    faction = fields.get("faction") or "player"
+    faction = fields.get("faction") or DEFAULT_FACTION
     name = fields.get("name") or None
     stem = title_in(name, "en") if name else None
     entry: dict[str, Any] = {"id": ident or new_id(stem or str(faction) or "model", d)}

@@ -20,7 +20,13 @@ import ipywidgets as widgets
 from fwwrules.board import BASE_SIZES_MM
 from fwwrules.catalogue import word
 from fwwrules.data import Scenario
-from fwwrules.editing import STOCK_WEAPONS, base_diameter, size_class_of, titled
+from fwwrules.editing import (
+    DEFAULT_FACTION,
+    STOCK_WEAPONS,
+    base_diameter,
+    size_class_of,
+    titled,
+)
 from fwwrules.pieces import RULER_COLOURS, SKILL_ICONS, TERRAIN_KINDS, Model, Terrain, title_in
 
 from .text import ui
@@ -30,8 +36,6 @@ NONE = ""
 OTHER = "other"
 """The base choice of a diameter of one's own."""
 FIELD_PX = 318
-DEFAULT_FACTION = "player"
-"""The faction of a model drawn with the faction field left empty (its placeholder says so)."""
 
 
 def _file_words(lang: str) -> dict[str, str]:
