@@ -26,6 +26,11 @@ import shapely
 from numpy.typing import NDArray
 from shapely.geometry.base import BaseGeometry
 
+_SLACK = 1e-9
+"""How much a candidate lookup widens its angles (radians) and distances (mm) so that rounding
+never drops a position it must return: the lookups give supersets (each candidate is then
+decided exactly), so a wider net costs a few more exact tests, never a different answer."""
+
 Array = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
 IndexArray = NDArray[np.int64]
@@ -101,10 +106,10 @@ class Fan:
         d = math.hypot(x - self.cx, y - self.cy)
         if d <= r:
             return np.arange(len(self.px))
-        half = math.asin(r / d) + 1e-9
+        half = math.asin(r / d) + _SLACK
         mid = math.atan2(y - self.cy, x - self.cx)
         idx = self._between(mid - half, mid + half)
-        return idx[self.dist[idx] >= d - r - 1e-9]
+        return idx[self.dist[idx] >= d - r - _SLACK]
 
     def _view(self, v: Array) -> _View:
         """``v`` as seen from the centre (kept per polygon for the fan's life, and its
@@ -119,8 +124,8 @@ class Fan:
         else:
             a = np.arctan2(rel[:, 1], rel[:, 0])
             d = (a - a[0] + math.pi) % (2 * math.pi) - math.pi
-            lo, hi = a[0] + d.min() - 1e-9, a[0] + d.max() + 1e-9
-            view = _View(v, float(lo), float(hi), near - 1e-9, d)
+            lo, hi = a[0] + d.min() - _SLACK, a[0] + d.max() + _SLACK
+            view = _View(v, float(lo), float(hi), near - _SLACK, d)
         self._views[id(v)] = view
         return view
 
@@ -147,7 +152,7 @@ class Fan:
             return view.shadow
         view.shadow_made = True
         v, d = view.v, view.d
-        half = (d.max() - d.min()) / 2 + 1e-9
+        half = (d.max() - d.min()) / 2 + _SLACK
         if math.cos(half) <= 0.05:
             return None
         c = np.array([self.cx, self.cy])
