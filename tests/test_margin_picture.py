@@ -14,10 +14,18 @@ import matplotlib.pyplot as plt
 import pytest
 
 import fwwrules
+from fwwrules import Scenario
 from fwwrules.draw import draw_board
 from fwwrules.draw.board import drawn_kinds
 
 EXAMPLE = Path(fwwrules.__file__).parent / "examples" / "cover-example-1.yaml"
+
+
+def _example() -> Scenario:
+    """The rulebook's cover example 1 (a scenario file, not a grid)."""
+    s = fwwrules.load(EXAMPLE)
+    assert isinstance(s, Scenario)
+    return s
 
 
 def _marks(artists: object) -> dict[str, object]:
@@ -26,7 +34,7 @@ def _marks(artists: object) -> dict[str, object]:
 
 @pytest.mark.parametrize(("lang", "text"), [("en", "0.3 mm"), ("de", "0,3 mm")])
 def test_a_knife_edge_call_marks_its_pinch_point_and_move(lang: str, text: str) -> None:
-    s = fwwrules.load(EXAMPLE)
+    s = _example()
     r = fwwrules.ruling(s, "knight", "brute")
     edge = r.knife_edge()
     assert edge is not None and edge.model == "knight" and edge.at is not None
@@ -48,7 +56,7 @@ def test_a_knife_edge_call_marks_its_pinch_point_and_move(lang: str, text: str) 
 
 
 def test_no_marks_unless_asked_or_close() -> None:
-    s = fwwrules.load(EXAMPLE)
+    s = _example()
     art = draw_board(s, ruling=fwwrules.ruling(s, "knight", "brute"))
     assert "knife-edge" not in drawn_kinds(art)
     plt.close(art.figure)
@@ -62,9 +70,11 @@ def test_no_marks_unless_asked_or_close() -> None:
 def test_the_attack_panel_marks_a_knife_edge_call_on_the_drop() -> None:
     """The attack panel shows the marks with its ruling; a drag step hides them (no margins
     computed on a motion) and the drop shows them again, with the knife-edge sentence."""
-    from fwwrules_widgets import AttackPanel
+    # mypy does not follow the editable install's import hook to widgets/ (installed as
+    # fwwrules_widgets); an installed wheel it does follow
+    from fwwrules_widgets import AttackPanel  # type: ignore[import-not-found,unused-ignore]
 
-    s = fwwrules.load(EXAMPLE)
+    s = _example()
     panel = AttackPanel(s, attacker="knight", target="brute")
     assert "knife-edge" in drawn_kinds(panel.artists)
     panel._drag_update()
@@ -82,7 +92,7 @@ def test_the_rendered_picture_marks_a_knife_edge_call(lang: str, text: str) -> N
     the panels do; a call that is not close has no marks."""
     from fwwrules.draw.render import render_figure
 
-    s = fwwrules.load(EXAMPLE)
+    s = _example()
     fig = render_figure(s, attacker="knight", target="brute", lang=lang)
     art = fig._fwwrules_board  # type: ignore[attr-defined]
     marks = _marks(art)
