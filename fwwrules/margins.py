@@ -76,8 +76,9 @@ Boundary cases
 * A target that is a terrain piece or a point does not move; only the attacker does.
 * Known gap: a decision that flips only once two of its boundaries are both crossed (neither
   alone changes it: a line of sight closing only past a side's tangent and a corner's shadow
-  edge together) flips nearest where they meet, which is no candidate; the margin may then
-  name a farther change.
+  edge together, or only once the whole base is past both shadow edges of a strip) flips
+  nearest where they meet, which is no candidate; the margin may then name a farther
+  change.
 """
 
 from __future__ import annotations

@@ -517,3 +517,23 @@ def test_known_gap_mended_shooter_going_round_an_area_beside_it() -> None:
     assert m is not None and m.model == "m0" and m.method == "exact"
     assert m.mm == pytest.approx(across + 16.5 + LENGTH_EPSILON_MM, abs=1e-6)
     assert _nothing_changes_within(s)
+
+
+@pytest.mark.xfail(strict=True, reason="known gap: the corner of two line-of-sight boundaries")
+def test_known_gap_los_closing_behind_a_dense_strip() -> None:
+    """Found by the properties on small boards (200 random examples, seed 2, after the gap
+    above): a dense-area strip (34 mm long) west of m0, m1 63 mm east. m0's line of sight
+    closes once its whole base is in the strip's shadow: past two shadow edges at once,
+    nearest in the corner where they meet; neither edge alone changes it. The margin says
+    30.5 mm (m0 coming into contact with m1), though moving m0 30.49 mm at 210 degrees
+    closes the line of sight (the same gap as above)."""
+    strip = (
+        (-2.4745042856906885, -27.150749344416298),
+        (-16.62349672829353, 3.7653631676568797),
+        (-18.442091581944894, 2.9330694945625946),
+        (-4.293099139342052, -27.98304301751058),
+    )
+    s = _open_pieces((("m0", "x", (0.0, 0.0)), ("m1", "y", (63.0, 0.0))), ("dense-area", strip))
+    a = math.radians(210.0)
+    assert _past(s, _ask(s), "m0", (math.cos(a), math.sin(a)), 30.49) == ("ranged.los",)
+    assert _nothing_changes_within(s)
