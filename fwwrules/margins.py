@@ -1228,11 +1228,14 @@ def standable(scenario: Scenario, model_id: str, pts: Array) -> BoolArray:
     return Footing.of(scenario, model_id).ok(pts)
 
 
-def _walk(footing: Footing, cand: Candidate, p0: Point2, limit: float) -> list[Candidate]:
+def _walk(
+    footing: Footing, cand: Candidate, p0: Point2, limit: float, straight: bool = True
+) -> list[Candidate]:
     """The nearest places where the mover can stand on the candidate's boundary, each way
-    along it from its nearest point, and straight on past it (a centre stepping off a piece
-    it stands on, where the base may stand again beside it): each a candidate found by search
-    (:func:`_first_standing`); none within ``limit``: empty."""
+    along it from its nearest point, and (unless not ``straight``) straight on past it (a
+    centre stepping off a piece it stands on, where the base may stand again beside it):
+    each a candidate found by search (:func:`_first_standing`); none within ``limit``:
+    empty."""
     out: list[Candidate] = []
     runs: list[tuple[Curve, Array]] = []
     if cand.curve is not None:
@@ -1241,9 +1244,10 @@ def _walk(footing: Footing, cand: Candidate, p0: Point2, limit: float) -> list[C
             runs.append((cand.curve, pts))
         else:
             runs += [(cand.curve, pts[[0, *range(k, len(pts), 2)]]) for k in (1, 2)]
-    ahead = np.arange(0.0, max(limit - cand.distance, 0.0), MARGIN_SEARCH_STEP_MM)
-    ray = np.asarray(cand.point) + ahead[:, None] * np.asarray(cand.direction)
-    runs.append((Curve(cand.point, cand.direction), ray))
+    if straight:
+        ahead = np.arange(0.0, max(limit - cand.distance, 0.0), MARGIN_SEARCH_STEP_MM)
+        ray = np.asarray(cand.point) + ahead[:, None] * np.asarray(cand.direction)
+        runs.append((Curve(cand.point, cand.direction), ray))
     for curve, run in runs:
         found = _first_standing(footing, curve, run, p0)
         if found is None:
@@ -1257,6 +1261,28 @@ def _walk(footing: Footing, cand: Candidate, p0: Point2, limit: float) -> list[C
         if curve is cand.curve and curve.radius is None:
             out += _beside_line(footing, cand, curve, good, dist, precision, p0)
     return out
+
+
+def _held_end(footing: Footing, cand: Candidate) -> bool:
+    """Whether ``cand`` is a half line's end (a ray through a piece's corner) whose line
+    the mover cannot stand on a search step past the end: the ruling asked at the end (on
+    the piece) says nothing of the line beyond it, where the base stands clear again."""
+    curve = cand.curve
+    if curve is None or not curve.half or curve.radius is not None:
+        return False
+    step = MARGIN_SEARCH_STEP_MM * curve.half
+    nxt = np.array([[cand.point[0] + step * curve.way[0], cand.point[1] + step * curve.way[1]]])
+    return not bool(footing.ok(nxt)[0])
+
+
+def _walk_curve(footing: Footing, cand: Candidate, p0: Point2, limit: float) -> list[Candidate]:
+    """:func:`_walk` along the candidate's curve only (not straight on past its place),
+    the places whose probe the mover can stand at."""
+    walked = _walk(footing, cand, p0, limit, straight=False)
+    if not walked:
+        return []
+    probes = np.array([w.probe_point() for w in walked])
+    return [w for w, good in zip(walked, footing.ok(probes), strict=True) if good]
 
 
 def _beside_line(
@@ -1348,7 +1374,9 @@ def stand_where_possible(
     scenario: Scenario, movers: Sequence[Mover], cands: list[Candidate], limit: float
 ) -> list[Candidate]:
     """The candidates whose probe point the mover can stand at, and for the others the
-    nearest place on the same boundary where it can (:func:`_walk`)."""
+    nearest place on the same boundary where it can (:func:`_walk`). A half line's end
+    where the mover can stand (a ray's corner: standing on the piece) whose line it cannot
+    stand on just past the end is searched along too (:func:`_held_end`)."""
     out: list[Candidate] = []
     for mv in movers:
         mine = [c for c in cands if c.mover == mv.id]
@@ -1359,6 +1387,8 @@ def stand_where_possible(
         for cand, good in zip(mine, ok, strict=True):
             if good:
                 out.append(cand)
+                if _held_end(footing, cand):
+                    out += _walk_curve(footing, cand, mv.p0, limit)
                 continue
             walked = _walk(footing, cand, mv.p0, limit)
             if walked:

@@ -537,3 +537,31 @@ def test_known_gap_los_closing_behind_a_dense_strip() -> None:
     a = math.radians(210.0)
     assert _past(s, _ask(s), "m0", (math.cos(a), math.sin(a)), 30.49) == ("ranged.los",)
     assert _nothing_changes_within(s)
+
+
+def test_known_gap_mended_target_going_behind_a_piece_past_its_corner() -> None:
+    """Found by the properties on small boards (200 random examples, seed 3): a small
+    blocking piece 0.95 mm from m1's base, beside the Line of Cover. It gives cover once
+    m1's centre lies past the ray from m0's centre through its corner (-48.06, -30.32),
+    beyond it. The ray's nearest place is that corner, where m1 would stand on the piece
+    (no cover: asked, nothing changed), and the ray beyond it was never searched: the
+    margin said 25.5 mm (contact with m0) though 25.49 mm at 170 degrees gave cover. A
+    ray's end m1 can stand on whose ray it cannot stand on just past the end is searched
+    along now: 25.022 mm."""
+    piece = (
+        (-48.064097091818404, -30.319916910474166),
+        (-46.98349248008213, -28.636974940858376),
+        (-55.3982023281611, -23.233951882176978),
+        (-56.478806939897375, -24.916893851792768),
+    )
+    s = _open_pieces(
+        (("m0", "x", (0.0, 0.0)), ("m1", "y", (-37.91133001008949, -43.89454472785984))),
+        ("blocking", piece),
+    )
+    base = _ask(s)
+    a = math.radians(170.0)
+    assert _past(s, base, "m1", (math.cos(a), math.sin(a)), 25.49)
+    m = base.margin
+    assert m is not None and m.model == "m1" and m.method == "search" and m.mm is not None
+    assert m.mm < 25.1
+    assert _nothing_changes_within(s)
