@@ -499,6 +499,22 @@ def test_a_drag_of_the_target_leaves_the_range_rings_in_the_background() -> None
     assert all(r in moving_artists(art, "brute") for r in rings)
 
 
+def test_a_drag_leaves_the_leader_lines_in_the_background_unless_one_is_the_dragged_bases() -> None:
+    """A drag places no labels: it only hides the moved base's own leaders, so the others
+    stay in the cached background (one artist fewer to draw on each motion)."""
+    from fwwrules.draw.labels import set_leaders
+
+    p = AttackPanel(fwwrules.loads(SCENARIO), attacker="knight", target="brute",
+                    interactive=False)  # fmt: skip
+    art = p.artists
+    assert art.leaders is not None
+    set_leaders(art, [(art.labels["dog"], (10.0, 10.0, 40.0, 40.0))])  # the dog's name led
+    assert art.leaders.get_visible()
+    assert art.leaders not in moving_artists(art, "brute", drag=True)
+    assert art.leaders in moving_artists(art, "dog", drag=True)  # its leader goes on the move
+    assert art.leaders in moving_artists(art, "brute")  # a control change places labels anew
+
+
 def test_dragging_the_target_keeps_the_rings_drawn_in_the_background() -> None:
     p = AttackPanel(fwwrules.loads(SCENARIO), attacker="knight", target="brute",
                     interactive=False)  # fmt: skip

@@ -1775,7 +1775,10 @@ def moving_artists(
     (a mouse drag, where labels are not re-placed until the drop) the range rings and their
     labels are left out when they are centred on another model: they depend on the attacker
     and the weapon alone, so dragging the target or a bystander leaves them (and their costly
-    text) in the background. With ``model_id`` None every overlay is included.
+    text) in the background. So are the leader lines when none of them starts at the dragged
+    base: a drag places no labels, it only drops the moved base's own leaders
+    (:func:`~fwwrules.draw.labels.drop_moved_leaders`), so the others stay as they are until
+    the drop. With ``model_id`` None every overlay is included.
     """
     out: list[Artist] = []
     if model_id is not None and model_id in artists.bases:
@@ -1789,6 +1792,9 @@ def moving_artists(
     if drag and model_id is not None and artists.state.get("bands_of") not in (None, model_id):
         rings = {id(a) for a in (*artists.bands.values(), *artists.band_labels.values())}
         overlays = [a for a in overlays if id(a) not in rings]
+    leads = artists.state.get("leaders", [])
+    if drag and model_id is not None and all(lead[0] != model_id for lead in leads):
+        overlays = [a for a in overlays if a is not artists.leaders]
     return out + overlays
 
 
