@@ -877,8 +877,9 @@ def update_board(
     _draw_slide(artists, scenario, slide, lang)
     _draw_withdraw(artists, scenario, withdraw)
 
-    title = _title(scenario, ruling, lang)
-    set_titles(ax, [_title(scenario, ruling, other) for other in LANGS])
+    titles = {other: _title(scenario, ruling, other) for other in LANGS}
+    title = titles[lang] if lang in titles else _title(scenario, ruling, lang)
+    set_titles(ax, list(titles.values()))
     artists.title.set_fontsize(style.font_size + 1)
     artists.state["lang"] = lang
     artists.state["title_text"] = title
@@ -1353,26 +1354,45 @@ def _spot_band_labels(artists: BoardArtists) -> None:
     left and right every 5 degrees); where the ring shows but no place on it holds the whole
     name, at the first place it shows, moved into the axes: a name is never cut at the axes'
     edge (the drag frames keep these places until the drop). A ring wholly off the board is
-    not drawn. Run again whenever the limits change."""
+    not drawn. Run again whenever the limits change.
+
+    A ring whose centre, radius and name (its words, font and alignment: the label placer
+    centres a name it places), the view and the figure's size are as when its name was last
+    placed here keeps that place without measuring again (a drag step moves the target, not
+    the attacker the rings are centred on)."""
     ax = artists.ax
     (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
     renderer = renderer_of(artists.figure)
+    view = (x0, x1, y0, y1, tuple(ax.bbox.bounds), artists.figure.dpi, renderer is None)
+    spotted: dict[str, tuple[tuple[Any, ...], bool, tuple[float, float]]]
+    spotted = artists.state.setdefault("band_spots", {})
     degs = np.radians([90 + (k + 1) // 2 * 5 * (1 if k % 2 else -1) for k in range(72)])
     for name, ring in artists.bands.items():
         label = artists.band_labels.get(name)
         if label is None or not label.get_text() or not (ring.get_visible() or label.get_visible()):
             continue
         (cx, cy), radius = ring.center, ring.get_radius()
+        look = (hash(label.get_fontproperties()), label.get_rotation())
+        align = (label.get_horizontalalignment(), label.get_verticalalignment())
+        key = (cx, cy, radius, label.get_text(), look, align, view)
+        known = spotted.get(name)
+        if known is not None and known[0] == key:
+            _, shows, at = known
+            label.set_visible(shows)
+            ring.set_visible(shows)
+            label.set_position(at)
+            continue
         pts = np.column_stack((cx + radius * np.cos(degs), cy + radius * np.sin(degs)))
         shown = pts[(pts[:, 0] > x0) & (pts[:, 0] < x1) & (pts[:, 1] > y0) & (pts[:, 1] < y1)]
         label.set_visible(len(shown) > 0)
         ring.set_visible(len(shown) > 0)
         if not len(shown):
             label.set_position((cx, cy + radius))
-            continue
-        label.set_position((float(shown[0, 0]), float(shown[0, 1])))
-        if renderer is not None:
-            label.set_position(_whole_inside(ax, label, shown, renderer))
+        else:
+            label.set_position((float(shown[0, 0]), float(shown[0, 1])))
+            if renderer is not None:
+                label.set_position(_whole_inside(ax, label, shown, renderer))
+        spotted[name] = (key, len(shown) > 0, label.get_position())
 
 
 def _whole_inside(ax: Axes, label: Text, spots: Any, renderer: Any) -> tuple[float, float]:
