@@ -33,7 +33,7 @@ from __future__ import annotations
 import functools
 import math
 import zlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -877,9 +877,9 @@ def update_board(
     _draw_slide(artists, scenario, slide, lang)
     _draw_withdraw(artists, scenario, withdraw)
 
-    titles = {other: _title(scenario, ruling, other) for other in LANGS}
-    title = titles[lang] if lang in titles else _title(scenario, ruling, lang)
-    set_titles(ax, list(titles.values()))
+    titles = _Titles(scenario, ruling)
+    title = titles.made(lang)
+    set_titles(ax, titles)
     artists.title.set_fontsize(style.font_size + 1)
     artists.state["lang"] = lang
     artists.state["title_text"] = title
@@ -925,6 +925,26 @@ def _wrap_title_once(artists: BoardArtists, title: str) -> None:
         return
     wrap_title(ax, title)
     artists.state["title_wrapped"] = (room, ax.title.get_text())
+
+
+class _Titles:
+    """The picture's title in every language (:func:`~.layout.set_titles`), each made when it
+    is first read (the layout reads them all; a drag step only the panel's language)."""
+
+    __slots__ = ("_made", "_ruling", "_scenario")
+
+    def __init__(self, scenario: Scenario, ruling: AttackRuling | None) -> None:
+        self._scenario, self._ruling = scenario, ruling
+        self._made: dict[str, str] = {}
+
+    def made(self, lang: str) -> str:
+        found = self._made.get(lang)
+        if found is None:
+            found = self._made[lang] = _title(self._scenario, self._ruling, lang)
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return (self.made(lang) for lang in LANGS)
 
 
 def _title(scenario: Scenario, ruling: AttackRuling | None, lang: str) -> str:
