@@ -879,9 +879,7 @@ def update_board(
     _draw_slide(artists, scenario, slide, lang)
     _draw_withdraw(artists, scenario, withdraw)
 
-    titles = _Titles(scenario, ruling)
-    title = titles.made(lang)
-    set_titles(ax, titles)
+    title = _set_titles(ax, scenario, ruling, lang)
     artists.title.set_fontsize(style.font_size + 1)
     artists.state["lang"] = lang
     artists.state["title_text"] = title
@@ -927,6 +925,14 @@ def _wrap_title_once(artists: BoardArtists, title: str) -> None:
         return
     wrap_title(ax, title)
     artists.state["title_wrapped"] = (room, ax.title.get_text())
+
+
+def _set_titles(ax: Axes, scenario: Scenario, ruling: AttackRuling | None, lang: str) -> str:
+    """The title in ``lang``; every language's kept for the layout (:func:`~.layout.set_titles`,
+    each made when it is first read)."""
+    titles = _Titles(scenario, ruling)
+    set_titles(ax, titles)
+    return titles.made(lang)
 
 
 class _Titles:
