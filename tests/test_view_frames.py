@@ -18,11 +18,12 @@ from typing import Any
 import matplotlib
 import numpy as np
 import pytest
-from frame_decoder import opened, unpack
+from frame_decoder import opened, unpack, words_painted
 from fwwrules_widgets import AttackPanel, BoardEditor, MeleePanel, ThreatPanel
 from fwwrules_widgets.board_canvas import (
     AS_KEPT,
     AS_SHOWN,
+    CHANGE_MIN,
     KEPT_PALETTE,
     MAX_IN_FLIGHT,
     RARE,
@@ -32,6 +33,7 @@ from fwwrules_widgets.board_canvas import (
     pack_kept,
     pack_mask,
     pack_palette,
+    text_change,
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -587,10 +589,11 @@ def test_the_static_picture_is_drawn_holding_the_boards_lock(
 # --- words beside the board travel with the frames -----------------------------------------
 
 
-def texts_of(frame: tuple[dict[str, Any], list[bytes]], *widgets: Any) -> dict[str, Any]:
-    """The values a frame (its fields and buffers) carries for ``widgets``, by model id."""
+def texts_of(sent: list[tuple[dict[str, Any], list[bytes]]], *widgets: Any) -> dict[str, Any]:
+    """The values the last frame of ``sent`` (fields and buffers, in order) sets for
+    ``widgets`` when the browser paints it, by model id."""
     ids = {w.model_id for w in widgets}
-    return {t[0]: t[2] for t in opened(frame[0], frame[1][0])[0]["texts"] if t[0] in ids}
+    return {k: v for k, v in words_painted(sent)[-1].items() if k in ids}
 
 
 def test_the_ruling_and_the_fields_change_with_the_frame_drawn_from_their_position() -> None:
@@ -602,7 +605,7 @@ def test_the_ruling_and_the_fields_change_with_the_frame_drawn_from_their_positi
     assert link is not None
     link._message(None, {"type": "hello", "ratio": 1.0}, [])
     full = sent[-1][0]
-    assert texts_of(sent[-1], p.html, p.x, p.y) == {
+    assert texts_of(sent, p.html, p.x, p.y) == {
         p.html.model_id: p.html.value,
         p.x.model_id: p.x.value,
         p.y.model_id: p.y.value,
@@ -614,7 +617,7 @@ def test_the_ruling_and_the_fields_change_with_the_frame_drawn_from_their_positi
     link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
     link._message(None, {"type": "move", "x": x, "y": y + 150, "buttons": 1, "seq": 2}, [])
     frame = sent[-1][0]
-    words = texts_of(sent[-1], p.html, p.x, p.y)
+    words = texts_of(sent, p.html, p.x, p.y)
     at = p.scenario.model("brute").at
     assert words[p.y.model_id] == at[1] != 100.0  # mid-drag, the fields say where it is
     assert words.get(p.x.model_id, 250.0) == at[0]  # (only what changed travels)
@@ -622,6 +625,51 @@ def test_the_ruling_and_the_fields_change_with_the_frame_drawn_from_their_positi
     assert p.html.value == before and p.y.value == 100.0  # not yet: the frame is in flight
     link._message(None, {"type": "ack", "id": frame["id"]}, [])
     assert p.html.value == words[p.html.model_id] and (p.x.value, p.y.value) == at
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab\u2033\U0001f600 <>", max_size=300),
+       st.text(alphabet="ab\u2033\U0001f600 <>", max_size=300))  # fmt: skip
+def test_a_long_text_travels_as_its_change_and_the_browser_rebuilds_it(
+    before: str, value: str
+) -> None:
+    """A long text goes as the middle that changed and how many UTF-16 units (JavaScript's
+    string length: an emoji is two) to keep on either side of it; short ones whole."""
+    change = text_change(before, value)
+    if len(value) < CHANGE_MIN:
+        assert change == [value]
+        return
+    middle, (keep, tail) = change
+    units = before.encode("utf-16-le")
+    rebuilt = (
+        units[: 2 * keep].decode("utf-16-le")
+        + middle
+        + units[len(units) - 2 * tail :].decode("utf-16-le")
+    )
+    assert rebuilt == value
+    assert text_change(None, value) == [value]  # a full frame: whole
+
+
+def test_a_drag_carries_the_rulings_change_not_the_whole_text() -> None:
+    p, sent = live_panel()
+    link = p.view.link
+    assert link is not None
+    link._message(None, {"type": "hello", "ratio": 1.0}, [])
+    link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
+    x, y = css(p, 250.0, 100.0)
+    link._message(None, {"type": "down", "x": x, "y": y, "buttons": 1, "seq": 1}, [])
+    for i in range(2, 6):
+        link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
+        link._message(None, {"type": "move", "x": x - 8 * i, "y": y, "buttons": 1, "seq": i}, [])
+    changes = [
+        t
+        for msg, buffers in sent
+        for t in opened(msg, buffers[0])[0]["texts"]
+        if t[0] == p.html.model_id and not msg["full"]
+    ]
+    assert changes and all(len(t) == 4 and len(t[2]) < len(p.html.value) / 2 for t in changes)
+    link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
+    assert words_painted(sent)[-1][p.html.model_id] == p.html.value  # rebuilt: the same words
 
 
 class RecordingComm:
@@ -656,7 +704,7 @@ def test_the_kernels_widgets_take_the_words_without_sending_them_again() -> None
     link._message(None, {"type": "down", "x": x, "y": y, "buttons": 1, "seq": 1}, [])
     link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
     link._message(None, {"type": "move", "x": x, "y": y + 150, "buttons": 1, "seq": 2}, [])
-    words = texts_of(sent[-1], p.html, p.x, p.y)
+    words = texts_of(sent, p.html, p.x, p.y)
     link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
     assert p.html.value == words[p.html.model_id] and p.y.value == words[p.y.model_id]
     assert all(not c.sent for c in comms.values())  # the browser has them: nothing sent
@@ -674,7 +722,7 @@ def test_words_that_change_without_the_picture_go_in_a_frame_of_their_own() -> N
     msg, payload = sent[-1]
     head, pixels = opened(msg, payload[0])
     assert head["rects"] == [] and not msg["full"] and pixels == b""
-    assert texts_of(sent[-1], p.x, p.y) == {p.y.model_id: 300.0}  # x stays 250: only y travels
+    assert texts_of(sent, p.x, p.y) == {p.y.model_id: 300.0}  # x stays 250: only y travels
     link._message(None, {"type": "ack", "id": msg["id"]}, [])
     assert (p.x.value, p.y.value) == (250.0, 300.0)
     assert np.array_equal(unpack((1, 1), sent), np.asarray(p.view.figure.canvas.buffer_rgba()))

@@ -31,7 +31,11 @@
 //   that describe the picture it holds (the ruling's text, the x/y fields). They are set on
 //   those widgets' models right after the frame is painted, in the same task, so the reader
 //   never sees words about a position the board does not show yet (nor the other way round).
-//   A frame may carry texts and no rects.
+//   A frame may carry texts and no rects. A long text may come as its change to the text the
+//   frame before carried for that widget: [model id, trait, middle, [keep, tail]] keeps the
+//   first keep and the last tail UTF-16 units of that text around middle (a full frame
+//   carries every text whole; a change to a text this view does not have asks for a full
+//   frame).
 // * Zoom (when the kernel set "zoomable"): the wheel, a touchpad pinch (a wheel event with
 //   ctrlKey), the + and - keys (the canvas takes the focus when pressed or wheeled over;
 //   JupyterLab's shortcuts are suppressed while it has it) and the buttons under the board send "zoom"
@@ -198,6 +202,7 @@ function render({ model, el }) {
   const state = {
     id: -1, asked: false, queue: Promise.resolve(), seq: 0, latest: null, outstanding: false,
     restTimer: 0, rested: false, zoom: null, posterTimer: 0, kept: null, keptId: -1,
+    carried: new Map(), // the last value a painted frame carried for each "id trait"
   };
 
   function size() {
@@ -230,7 +235,19 @@ function render({ model, el }) {
     const size = msg.head || 0;
     const frame = size ? { ...msg, ...JSON.parse(utf8.decode(data.subarray(0, size))) } : msg;
     const rgb = data.subarray(size);
-    const texts = frame.texts || [];
+    const texts = (frame.texts || []).map(([id, trait, value, change]) => {
+      if (!change) return [id, trait, value];
+      const before = msg.full ? undefined : state.carried.get(`${id} ${trait}`);
+      if (typeof before !== "string") return null;
+      return [id, trait, before.slice(0, change[0]) + value + before.slice(before.length - change[1])];
+    });
+    if (texts.includes(null)) {
+      if (!state.asked) {
+        state.asked = true;
+        model.send({ type: "refresh" }); // a change to a text this view does not have
+      }
+      return;
+    }
     const owners = await Promise.all(texts.map(([id]) => widgetModel(id)));
     if (msg.full && (canvas.width !== msg.w || canvas.height !== msg.h)) {
       canvas.width = msg.w;
@@ -256,7 +273,10 @@ function render({ model, el }) {
     }
     const used = paint(ctx, frame, rgb, state.kept);
     if (used !== rgb.length) console.warn("fwwrules: frame", msg.id, "has", rgb.length, "bytes, used", used);
-    texts.forEach(([, trait, value], i) => { if (owners[i]) owners[i].set(trait, value); });
+    texts.forEach(([id, trait, value], i) => {
+      state.carried.set(`${id} ${trait}`, value);
+      if (owners[i]) owners[i].set(trait, value);
+    });
     state.id = msg.id;
     state.asked = false;
     canvas.dataset.frame = String(msg.id);

@@ -45,7 +45,8 @@ The protocol, in short (the JS file says it from the browser's side):
 * **Words travel with the pictures.** What a panel shows beside the board about the
   position drawn (the ruling's text, the x/y fields) is carried by the frame drawn from that
   position (``texts``: model id, trait, value) and set in the browser when that frame is
-  painted, never before (:class:`FrameTexts`); the kernel's own widgets take those values
+  painted, never before (:class:`FrameTexts`); a long text goes as its change to the text
+  the frame before carried (:func:`text_change`). The kernel's own widgets take those values
   once the browser has painted every frame sent (the ack that leaves none in flight).
 * **Sync.** Tests and benchmarks ask ``sync``; the answer comes once every earlier message
   (mouse, controls, acks) has been handled, with the last frame's id and whether another is
@@ -433,6 +434,36 @@ class FrameSender:
 
 TextKey = tuple[str, str]
 
+CHANGE_MIN = 160
+"""Texts at least this long (a ruling's HTML) travel as their change to the text the frame
+before carried for the same widget (:func:`text_change`); shorter ones whole."""
+
+
+def text_change(before: Any, value: Any) -> list[Any]:
+    """How a frame carries ``value`` for a widget whose value in the frame before was
+    ``before`` (None: none, or a full frame): ``[value]``, or for a long text ``[middle,
+    [keep, tail]]``: the browser keeps the first ``keep`` and the last ``tail`` UTF-16 code
+    units of the text it has from the frames before (JavaScript counts in them) and puts
+    ``middle`` between. A drag changes a ruling's numbers, not its whole text: the change is
+    a tenth of it. Frames apply in order on their base, and a full frame carries every
+    value whole, so the browser always holds ``before``."""
+    if not (isinstance(value, str) and isinstance(before, str) and len(value) >= CHANGE_MIN):
+        return [value]
+    most = min(len(value), len(before))
+    keep = 0
+    while keep < most and value[keep] == before[keep]:
+        keep += 1
+    tail = 0
+    while tail < most - keep and value[-1 - tail] == before[-1 - tail]:
+        tail += 1
+    middle = value[keep : len(value) - tail]
+    return [middle, [_utf16(value[:keep]), _utf16(value[len(value) - tail :])]]
+
+
+def _utf16(text: str) -> int:
+    """The length of ``text`` in UTF-16 code units (JavaScript's string length)."""
+    return len(text.encode("utf-16-le")) // 2
+
 
 class FrameTexts:
     """Words beside the board that describe the picture (a ruling's text, the x/y fields of
@@ -471,11 +502,14 @@ class FrameTexts:
 
     def carry(self, full: bool) -> list[list[Any]]:
         """``[model id, trait, value]`` for a frame about to be sent: the values changed
-        since the last frame (every value on a full frame, which may follow lost ones)."""
+        since the last frame (every value on a full frame, which may follow lost ones). A
+        long text that a diff frame carries goes as its change to the text the frame
+        before carried (:func:`text_change`)."""
         out = []
         for key, (_widget, trait, value) in self.latest.items():
             if full or key not in self.sent or self.sent[key] != value:
-                out.append([key[0], trait, value])
+                before = None if full else self.sent.get(key)
+                out.append([key[0], trait, *text_change(before, value)])
                 self.sent[key] = value
         return out
 
