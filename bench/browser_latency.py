@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import itertools
 import json
 import os
 import statistics
@@ -228,7 +229,12 @@ def measure_drag(
     box = page.locator(CANVAS).first.bounding_box()
     where = drag_path(info, path)
     x0, y0 = box["x"] + info["x"], box["y"] + info["y"]
-    page.evaluate("() => { window.fwwrulesTrace = []; }")
+    page.evaluate(
+        "(sel) => { window.fwwrulesTrace = []; window.__pointer = [];"
+        " document.querySelector(sel).addEventListener('pointermove',"
+        " (e) => window.__pointer.push(e.timeStamp)); }",
+        CANVAS,
+    )
     page.mouse.move(x0, y0)
     page.mouse.down()
     messages(page, 0)
@@ -242,6 +248,8 @@ def measure_drag(
         page.mouse.move(box["x"] + x, box["y"] + y)
         page.wait_for_timeout(16)
     stopped = page.evaluate("() => performance.now()")
+    pointer: list[float] = page.evaluate("() => window.__pointer.slice()")
+    gaps = [b - a for a, b in itertools.pairwise(pointer)]
     page.wait_for_timeout(3000)  # held still: the picture catches up
     drag_bytes = (proxy.kernel_bytes if proxy else 0) - start_bytes
     moved = page.evaluate("() => window.fwwrulesTrace.filter(e => e.input === 'move').length")
@@ -261,15 +269,18 @@ def measure_drag(
     last_move = max((m["seq"] for m in moves), default=0)
     final = next((f for f in frames if f["seq"] >= last_move), None)
     # A last move that changed nothing (a base stopped at contact or at the table's edge) is
-    # answered by "done" with no frame: the picture is exact from then (or from the last
-    # frame painted before it).
-    done = next(
-        (m for m in log if m["kind"] == "custom:done" and (m.get("seq") or 0) >= last_move), None
-    )
+    # answered by "done" with no frame, or (a quiet move) by the kernel's idle status of its
+    # message (the trace's "quiet"): the picture is exact from then (or from the last frame
+    # painted before it).
+    answers = [m for m in log if m["kind"] == "custom:done" and (m.get("seq") or 0) >= last_move]
+    answers += [e for e in trace if (e.get("quiet") or 0) >= last_move]
+    done = min(answers, key=lambda m: m["t"], default=None)
     if done is not None and (final is None or done["t"] < final["t"]):
         painted = [f["t"] for f in frames if f["t"] <= done["t"]]
         final = {"t": max([stopped, *painted[-1:]])}
     return {
+        "pointer events": len(pointer),
+        "pointer gaps over 50 ms": sum(g > 50 for g in gaps),
         "moves sent": len(moves),
         "frames painted": len(during),
         "lag median ms": statistics.median(lags) if lags else None,

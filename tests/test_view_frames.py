@@ -672,6 +672,47 @@ def test_a_drag_carries_the_rulings_change_not_the_whole_text() -> None:
     assert words_painted(sent)[-1][p.html.model_id] == p.html.value  # rebuilt: the same words
 
 
+def test_a_quiet_move_that_draws_nothing_is_answered_by_its_idle_status_not_done() -> None:
+    """A move that changes nothing gets ``done`` (the browser's next move may go), unless the
+    view marked it ``quiet`` (it reads the kernel's idle status of its own message): then
+    nothing. A quiet move kept while a frame was in flight and drawn on an ack without a
+    move still gets ``done``: the idle status of the message that brought it has gone by."""
+    p, sent = live_panel()
+    link = p.view.link
+    assert link is not None
+    link._message(None, {"type": "hello", "ratio": 1.0}, [])
+    link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
+    x, y = css(p, 250.0, 100.0)
+    y1, y2, y3 = (css(p, 250.0, mm)[1] for mm in (130.0, 160.0, 190.0))
+    link._message(None, {"type": "down", "x": x, "y": y, "buttons": 1, "seq": 1}, [])
+    link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
+
+    def kinds(after: int) -> list[str]:
+        return [m["type"] for m, _ in sent[after:]]
+
+    link._message(None, {"type": "move", "x": x, "y": y1, "buttons": 1, "seq": 2}, [])
+    link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
+    n = len(sent)
+    link._message(None, {"type": "move", "x": x, "y": y1, "buttons": 1, "seq": 3}, [])
+    assert kinds(n) == ["done"]  # nothing moved
+    n = len(sent)
+    still = {"type": "move", "x": x, "y": y1, "buttons": 1, "seq": 4, "quiet": 1}
+    link._message(None, still, [])
+    assert kinds(n) == []  # its idle status answers it
+    link._message(None, {"type": "move", "x": x, "y": y2, "buttons": 1, "seq": 5}, [])
+    assert kinds(n) == ["frame"]
+    n = len(sent)
+    kept = {"type": "move", "x": x, "y": y2, "buttons": 1, "seq": 6, "quiet": 1}
+    link._message(None, kept, [])  # kept: a frame is in flight
+    link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
+    assert kinds(n) == ["done"]  # drawn on an ack that did not bring it: nothing changed
+    n = len(sent)
+    link._message(None, {"type": "move", "x": x, "y": y3, "buttons": 1, "seq": 7}, [])
+    riding = {"type": "move", "x": x, "y": y3, "buttons": 1, "seq": 8, "quiet": 1}
+    link._message(None, {"type": "ack", "id": sent[-1][0]["id"], "move": riding}, [])
+    assert kinds(n) == ["frame"]  # the frame of seq 7; seq 8 (on its ack) drew nothing
+
+
 class RecordingComm:
     """A widget's comm to a browser that records the state the kernel sends."""
 

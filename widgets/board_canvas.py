@@ -26,7 +26,9 @@ The protocol, in short (the JS file says it from the browser's side):
   their colours). On a slow link (acks slower than :data:`SLOW_ACK_S`) it is compressed
   harder.
 * **Moves never queue.** One move is outstanding, from the latest position; the next rides
-  on the ack of the frame that answered it (``done`` answers a move that drew nothing).
+  on the ack of the frame that answered it (``done`` answers a move that drew nothing; for
+  a move marked ``quiet``, handled in its own message, the kernel's idle status of that
+  message does instead: see :meth:`BoardLink._pointer`).
   While a frame is in flight the kernel only keeps the latest move and draws from it when
   the ack comes: a slow link costs frames, never a backlog of rulings.
 * **The picture the mouse rests on overtakes.** When the pointer has not moved for
@@ -660,7 +662,7 @@ class BoardLink:
             move = content.get("move")
             if isinstance(move, Mapping):  # the latest position: the next frame shows it
                 self._pending = move
-            self.sender.ack(int(content.get("id", -1)), before=self._flush)
+            self.sender.ack(int(content.get("id", -1)), before=lambda: self._flush(move))
         elif kind == "refresh":
             self.sender.refresh()
         elif kind == "sync":
@@ -680,22 +682,27 @@ class BoardLink:
             with self.sender.overtaking(kind == "up"):
                 self._pointer(content)
 
-    def _flush(self) -> None:
+    def _flush(self, mine: Any = None) -> None:
         """Handle the latest move kept while a frame was in flight (if any); one the pointer
-        rests at may overtake the frame in flight."""
+        rests at may overtake the frame in flight. ``mine``: the move that came with the
+        message being handled (its idle status may answer it: :meth:`_pointer`)."""
         pending, self._pending = self._pending, None
         if pending is not None:
             with self.sender.overtaking(bool(pending.get("rest"))):
-                self._pointer(pending)
+                self._pointer(pending, own=pending is mine)
 
-    def _pointer(self, content: Mapping[str, Any]) -> None:
+    def _pointer(self, content: Mapping[str, Any], own: bool = True) -> None:
         """A pointer message. A move is answered by the frame it makes or, when it made
-        none and none is in flight to answer it, by ``done`` (the browser's next move)."""
+        none and none is in flight to answer it, by ``done`` (the browser's next move); a
+        ``quiet`` one handled in its own message gets no ``done``: the kernel's idle status
+        of that message answers it (board_canvas.js). One kept from an earlier message
+        (``own`` False) still gets ``done``: that message's idle status has gone by."""
         self.sender.seq = int(content.get("seq", 0))
         frames = self.sender.stats.frames
         try:
             self.on_input(content)
         finally:
             quiet = self.sender.stats.frames == frames and not self.sender.in_flight
-            if content.get("type") in ("move", "zoom") and quiet:
+            answered = own and bool(content.get("quiet"))
+            if content.get("type") in ("move", "zoom") and quiet and not answered:
                 self._send({"type": "done", "seq": self.sender.seq}, [])
