@@ -29,13 +29,14 @@ step, base or area out of range.
 
 ``--scaling`` prints the scaling table of issue 31 instead: for boards of 10, 50 and 200
 models among 10, 100 and 500 named rectangles (``bench/_scaling.py``, every one an accepted
-file), flat or with heights and elevations, the CPU time and peak memory of one ruling (the
-first two models), one render and one threat map (``--side north``), each in a fresh process
-capped at :data:`SCALING_CPU_CAP` s of CPU (``>cap`` when killed by it). ``--python`` runs the
-commands with another environment's interpreter (``/work/base/.venv/bin/python``: the figures
-before a change, on the same files); given twice or more, each command runs with every
-interpreter in turn (interleaved, one row per interpreter), so that the load of a shared
-machine falls on before and after alike.
+file), flat or with heights and elevations, the CPU time, wall time (what a user waits for,
+interpreter start included; the machine's load stretches it) and peak memory of one ruling
+(the first two models), one render and one threat map (``--side north``), each in a fresh
+process capped at :data:`SCALING_CPU_CAP` s of CPU (``>cap`` when killed by it). ``--python``
+runs the commands with another environment's interpreter (``/work/base/.venv/bin/python``:
+the figures before a change, on the same files); given twice or more, each command runs with
+every interpreter in turn (interleaved, one row per interpreter), so that the load of a
+shared machine falls on before and after alike.
 
 Usage: ``python bench/worst_case.py [--case NAME ...] [--keep DIR] [--repeat N] [--list]``;
 ``python bench/worst_case.py --scaling [--python PATH ...] [--models 10,50,200]
@@ -845,11 +846,13 @@ def _scaling_cap() -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (SCALING_CPU_CAP, SCALING_CPU_CAP + 1))
 
 
-def command_cost(python: str, argv: list[str], cwd: Path) -> tuple[float, float, int]:
-    """(CPU s, peak MB, exit status) of ``python -m fwwrules *argv`` in a fresh process (its
-    own resource usage, from ``wait4``). It runs in ``cwd`` (a folder without a ``fwwrules``
-    package), so that each interpreter imports its own tree's package, not the one under the
-    current directory."""
+def command_cost(python: str, argv: list[str], cwd: Path) -> tuple[float, float, float, int]:
+    """(CPU s, wall s, peak MB, exit status) of ``python -m fwwrules *argv`` in a fresh process
+    (its own resource usage, from ``wait4``; the wall time from start to exit, what a user
+    waits for, which a shared machine's load stretches). It runs in ``cwd`` (a folder without
+    a ``fwwrules`` package), so that each interpreter imports its own tree's package, not the
+    one under the current directory."""
+    start = time.perf_counter()
     proc = subprocess.Popen(
         [python, "-m", "fwwrules", *argv],
         stdout=subprocess.DEVNULL,
@@ -861,6 +864,7 @@ def command_cost(python: str, argv: list[str], cwd: Path) -> tuple[float, float,
     _pid, status, usage = os.wait4(proc.pid, 0)
     return (
         usage.ru_utime + usage.ru_stime,
+        time.perf_counter() - start,
         usage.ru_maxrss / 1024.0,
         os.waitstatus_to_exitcode(status),
     )
@@ -899,7 +903,7 @@ def scaling(pythons: list[str], models: list[int], pieces: list[int], folder: Pa
     print(f"budget {BUDGET_S:g} s CPU and {BUDGET_MB:g} MB; load {_load()}")
     print(
         f"{'models':>6} {'pieces':>6} {'heights':>8} {'run':>3}  "
-        + "  ".join(f"{name + ' s':>9} {'MB':>5}" for name in SCALING_COMMANDS)
+        + "  ".join(f"{name + ' s':>9} {'wall':>5} {'MB':>5}" for name in SCALING_COMMANDS)
     )
     over = 0
     for m in models:
@@ -924,12 +928,13 @@ def scaling(pythons: list[str], models: list[int], pieces: list[int], folder: Pa
 
 
 def _scaling_cell(python: str, argv: list[str], folder: Path) -> tuple[str, bool]:
-    """One cell of the scaling table (CPU s and peak MB) and whether it is over the budget."""
-    cpu, peak, rc = command_cost(python, argv, folder)
+    """One cell of the scaling table (CPU s, wall s and peak MB) and whether it is over the
+    budget (in CPU time: the wall time depends on the machine's load as much)."""
+    cpu, wall, peak, rc = command_cost(python, argv, folder)
     killed = rc < 0 or cpu >= SCALING_CPU_CAP
     bad = killed or rc not in (0, 2) or cpu > BUDGET_S or peak > BUDGET_MB
     text = ">cap" if killed else f"{cpu:.2f}" + {0: "", 2: "r"}.get(rc, f"!{rc}")
-    return f"{text + ('*' if bad else ''):>9} {peak:5.0f}", bad
+    return f"{text + ('*' if bad else ''):>9} {wall:5.2f} {peak:5.0f}", bad
 
 
 def _load() -> str:

@@ -169,6 +169,15 @@ above it is refused, naming what to reduce; the default grid coarsens to fit it.
 benchmark board at a quarter inch (the threat map's reference: about 2 s on the 2-core
 development machine) estimates 2.3 s; the estimate errs high for most boards."""
 
+THREAT_COARSEST_STEP_MM: Final = 152.4
+"""The coarsest step (6″) the time budget (:data:`THREAT_BUDGET_S`) may grow a threat map's
+default grid to. A board whose map would fit only at a coarser step (200 models among 100
+pieces with heights fitted only at about 1 m: one position on a 6' table) is refused as soon
+as the estimate says so, before the map's work, naming this limit and the step that would
+fit: cells half a foot apart no longer say where to stand. A step asked for is taken as
+asked (within the budget); over an area so large that the positions limit
+(:data:`MAX_THREAT_POSITIONS`) alone makes the step coarser, that step is the limit."""
+
 THREAT_SURE_MARGIN_MM: Final = 1e-3
 """How clear a threat map's fast path must be of every boundary to decide a cell by itself.
 

@@ -22,8 +22,10 @@ in closed form; the nearest point of each boundary is a *candidate*:
 * the Line of Cover (``cover.*``): rays from the fixed end of the line through each corner of a
   piece that the line could graze (a corner with the piece on one side of the line), rays
   tangent to other bases, each side of a piece's outline (the moving centre stepping onto it
-  or off it, the line's end leaving it), and
-  the distance at which a piece touches the shooter (``cover.shooter-contact``), and where
+  or off it, the line's end leaving it; a centre on a side: straight across it, either
+  way), and
+  the distance at which a piece touches the shooter (``cover.shooter-contact``; a centre on
+  the piece: each side's nearest point, that distance on past it), and where
   a piece touching it would give cover once both the contact breaks and the line passes
   through it: where a ray grazing one of its corners crosses the line at the contact's
   reach from it (exact; at such a corner of two boundaries the direction stated leads into
@@ -39,6 +41,11 @@ in closed form; the nearest point of each boundary is a *candidate*:
   strip thinner than the base);
 * elevation: distances to Significant Edges and to cover at Orange plus the ruler tolerance.
 
+A line that matters only past a point (a ray from a corner, a side of a piece) has its
+nearest place there when the perpendicular's foot falls outside it: its end (a ray through a
+piece's corner gives cover only past the corner; a model beside the piece reaches it
+nearest at the corner, or, where its base cannot stand there, farther along the ray).
+
 A candidate counts only once a full exact ruling (:func:`fwwrules.ruling`) a hair
 (:data:`~fwwrules.constants.MARGIN_PROBE_MM`) past it says something changed. Candidates are
 confirmed nearest first, so the first confirmed one is the margin (``method: exact``). Where the
@@ -49,7 +56,10 @@ place it can stand, and so is the straight line on past it (a centre stepping of
 stands on reaches the open ground only where its base may stand beside the piece): sampled
 every :data:`~fwwrules.constants.MARGIN_SEARCH_STEP_MM`, bisected to
 :data:`~fwwrules.constants.MARGIN_PRECISION_MM`, then followed on until the ruling a hair past
-the place can be asked where the model can stand too (``method: search``; its
+the place can be asked where the model can stand too, and, on a line, a hair into the
+corner between the line and the edge of where the base may stand, on either side of the
+line (the change may lie on the side the model stands, held back only until its base can
+stand there) (``method: search``; its
 ``precision_mm`` says how much nearer the true margin may lie: the bisection's step, more
 where the boundary meets the placement's at a narrow angle). A place nobody can stand on is
 not a change of the ruling. Clashes the model already has where it stands are not held
@@ -64,6 +74,11 @@ Boundary cases
 * A refused attack presents no cover, armor or dice, so only the facts it keeps (allowed, line
   of sight, range, close combat) are compared while either ruling is refused.
 * A target that is a terrain piece or a point does not move; only the attacker does.
+* Known gap: a decision that flips only once two of its boundaries are both crossed (neither
+  alone changes it: a line of sight closing only past a side's tangent and a corner's shadow
+  edge together, or only once the whole base is past both shadow edges of a strip) flips
+  nearest where they meet, which is no candidate; the margin may then name a farther
+  change.
 """
 
 from __future__ import annotations
@@ -181,21 +196,28 @@ def changed(a: AttackRuling, oa: Mapping[str, object], b: AttackRuling) -> tuple
 @dataclass(frozen=True, slots=True)
 class Curve:
     """A boundary the moving centre crosses: a line (``origin`` and unit ``way``) or a circle
-    (``origin`` its centre, ``radius``)."""
+    (``origin`` its centre, ``radius``). ``half``: a line that matters only on one side of
+    ``origin`` (its end: ``+1`` along ``way``, ``-1`` against it; ``0``, the default: both)."""
 
     origin: Point2
     way: Point2 = (0.0, 0.0)
     radius: float | None = None
+    half: int = 0
 
     def sample(self, p0: Point2, foot: Point2, reach: float, step: float) -> Array:
         """Points of the curve within ``reach`` of ``p0``, every ``step`` mm from ``foot`` (the
-        nearest point) outward, nearest first (an ``(n, 2)`` array)."""
+        nearest point) outward, nearest first (an ``(n, 2)`` array: ``foot``, then one point
+        each way in turn; of a ``half`` line, ``foot`` and then the points on its side)."""
         if self.radius is None:
             off = math.dist(p0, foot)
-            half = math.sqrt(max(reach * reach - off * off, 0.0))
-            n = int(half // step)
-            t = np.concatenate([[0.0], np.repeat(np.arange(1, n + 1) * step, 2)])
-            t[2::2] *= -1.0
+            if self.half:  # from its end: as far as a place within reach of p0 may lie
+                n = int((off + reach) // step)
+                t = np.arange(n + 1) * step * self.half
+            else:
+                half = math.sqrt(max(reach * reach - off * off, 0.0))
+                n = int(half // step)
+                t = np.concatenate([[0.0], np.repeat(np.arange(1, n + 1) * step, 2)])
+                t[2::2] *= -1.0
             return np.column_stack((foot[0] + t * self.way[0], foot[1] + t * self.way[1]))
         cx, cy = self.origin
         rho = self.radius
@@ -399,14 +421,16 @@ def _terrain_band_candidates(ctx: AttackContext, mv: Mover, limit: float) -> lis
     return out
 
 
-def _outline_feet(geom: BaseGeometry, p: Point2) -> list[Point2]:
+def _outline_feet(geom: BaseGeometry, p: Point2) -> list[tuple[Point2, Curve]]:
     """The nearest point of each side of ``geom``'s outline (a polygon's rings, a line's
     segments) to ``p``: where the centre at ``p`` crosses that side soonest. Every side, not
     only the nearest: a centre inside a piece leaves it at the side the Line of Cover runs
     out through, which may be no nearer than the others (a centre in the middle of a
-    square is as near each side) and is the one that changes the cover."""
+    square is as near each side) and is the one that changes the cover. Each with the side
+    as a :class:`Curve` (from the foot; from its end into the side, when the foot is a
+    corner) for the search where the mover cannot stand at the foot."""
     rings = [geom.exterior, *geom.interiors] if isinstance(geom, Polygon) else [geom]
-    out: dict[tuple[float, float], Point2] = {}
+    out: dict[tuple[float, ...], tuple[Point2, Curve]] = {}
     for ring in rings:
         xy = np.asarray(ring.coords, dtype=float)
         a, b = xy[:-1], xy[1:]
@@ -414,9 +438,28 @@ def _outline_feet(geom: BaseGeometry, p: Point2) -> list[Point2]:
         length2 = np.einsum("ij,ij->i", ab, ab)
         t = np.einsum("ij,ij->i", np.asarray(p) - a, ab) / np.where(length2 > 0, length2, 1.0)
         feet = a + np.clip(t, 0.0, 1.0)[:, None] * ab
-        for x, y in feet.tolist():
-            out.setdefault((round(x, 9), round(y, 9)), (x, y))
+        along = _unit_rows(ab)
+        for k, (x, y) in enumerate(feet.tolist()):
+            if length2[k] <= 0.0:
+                continue
+            way = (float(along[k, 0]), float(along[k, 1]))
+            half = 1 if t[k] <= 0.0 else -1 if t[k] >= 1.0 else 0
+            key = (round(x, 9), round(y, 9), round(way[0], 9), round(way[1], 9))
+            out.setdefault(key, ((x, y), Curve((x, y), way, half=half)))
     return list(out.values())
+
+
+def _across_sides(feet: Sequence[tuple[Point2, Curve]], p: Point2) -> list[Point2]:
+    """The unit normals, both ways, of each side (of :func:`_outline_feet`) that ``p`` lies
+    on (its foot within :data:`BOUNDARY_TOLERANCE_MM`): a centre on a side crosses it
+    soonest straight across, either way (its nearest point of that side is where it
+    stands)."""
+    out: list[Point2] = []
+    for q, side in feet:
+        if math.dist(q, p) <= BOUNDARY_TOLERANCE_MM:
+            ux, uy = side.way
+            out += [(-uy, ux), (uy, -ux)]
+    return out
 
 
 def _nearest_on(geom: BaseGeometry, p: Point2) -> Point2:
@@ -570,7 +613,14 @@ def line_candidates(
     """The moving base tangent to each line, on either side (its centre ``radius`` from the
     line; the mover's radius unless given), where the line matters (past its start): the edge
     of a shadow or a graze, moved out by the base's radius. ``radius = 0`` (a Line of Cover's
-    end): the centre on the line."""
+    end): the centre on the line.
+
+    The nearest place of each such boundary: the foot of the perpendicular from the mover's
+    centre when it lies where the line matters, else the boundary's end there (the line's
+    start or stop, moved out by the radius): a Line of Cover's ray through a corner matters
+    only past the corner, and a mover beside the piece reaches it nearest at the corner
+    itself, or (where its base cannot stand there) farther along the ray (a ``half`` curve
+    for the search)."""
     if not len(lines.o):
         return []
     r = mv.r if radius is None else radius
@@ -596,6 +646,43 @@ def line_candidates(
             for way in ways:
                 out.append(Candidate(mv.id, point, abs(d), way, decision, clause, at=at,
                                      curve=curve))  # fmt: skip
+        out += _line_ends(mv, lines, side * r, normal, ~inside, limit, decision, clause)
+    return out
+
+
+def _line_ends(
+    mv: Mover,
+    lines: _Lines,
+    offset: float,
+    normal: Array,
+    outside: BoolArray,
+    limit: float,
+    decision: Decision,
+    clause: str,
+) -> list[Candidate]:
+    """For the lines whose foot from the mover's centre lies outside where they matter
+    (``outside``), the nearest place of the boundary ``offset`` from each (along ``normal``):
+    its end at the line's start (or stop), with the half line from it as the curve searched
+    when the mover cannot stand there (exact: the nearest point of a half line is its end)."""
+    idx = np.flatnonzero(outside)
+    if not len(idx):
+        return []
+    t = np.einsum("ij,ij->i", np.asarray(mv.p0) - lines.o[idx], lines.way[idx])
+    before = t < lines.start[idx]
+    tc = np.where(before, lines.start[idx], lines.stops[idx])
+    ends = lines.o[idx] + tc[:, None] * lines.way[idx] + offset * normal[idx]
+    out: list[Candidate] = []
+    for k, i in enumerate(idx):
+        if not math.isfinite(float(tc[k])):
+            continue
+        point = (float(ends[k, 0]), float(ends[k, 1]))
+        way, dist = _toward(mv.p0, point)
+        if not 0.0 < dist <= limit:
+            continue
+        along = (float(lines.way[i, 0]), float(lines.way[i, 1]))
+        curve = Curve(point, along, half=1 if bool(before[k]) else -1)
+        at = (float(lines.at[i, 0]), float(lines.at[i, 1]))
+        out.append(Candidate(mv.id, point, dist, way, decision, clause, at=at, curve=curve))
     return out
 
 
@@ -832,10 +919,14 @@ def cover_candidates(ctx: AttackContext, movers: Sequence[Mover], limit: float) 
                     rays.append(_Lines(touch, -tangent, np.zeros(1), touch))
         out += line_candidates(mv, _Lines.join(rays), limit, "cover", "cover.line", 0.0)
         for g in [*(t.polygon for t in pieces), *edges]:
-            for q in _outline_feet(g, mv.p0):
+            feet = _outline_feet(g, mv.p0)
+            for q, side in feet:
                 way, dist = _toward(mv.p0, q)
                 if 0.0 < dist <= limit:
-                    out.append(Candidate(mv.id, q, dist, way, "cover", "cover.line", at=q))
+                    out.append(Candidate(mv.id, q, dist, way, "cover", "cover.line", at=q,
+                                         curve=side))  # fmt: skip
+            for way in _across_sides(feet, mv.p0):  # a centre on a side: off it either way
+                out.append(Candidate(mv.id, mv.p0, 0.0, way, "cover", "cover.line", at=mv.p0))
         if mv.id == shot.attacker_id:
             apart = mv.r + contact_reach(board.contact_tolerance)
             refs = [(TerrainRef((t.id,)), t.polygon) for t in pieces]
@@ -960,10 +1051,31 @@ def _distance_candidates(
 ) -> list[Candidate]:
     """Where the mover's centre comes to ``reach`` from a piece (toward its nearest point) or
     leaves it (straight away from it): a distance difference, exact for a convex piece and
-    confirmed by a ruling for any."""
+    confirmed by a ruling for any. A centre on the piece (standing on it) leaves it across
+    any side: each side's nearest point, ``reach`` on past it (:func:`_outline_feet`: the
+    side the change needs may not be the nearest). Beside a piece, the centre may also go
+    round it to ``reach`` past a side facing away (:func:`_far_sides`): a piece near the
+    shooter gives area cover once the shooter stands beyond it, clear of it."""
     out: list[Candidate] = []
     for ref, geom in pieces:
         d0 = float(geom.distance(Point(mv.p0)))
+        if d0 <= 0.0 and isinstance(geom, Polygon):
+            feet = _outline_feet(geom, mv.p0)
+            for q, _ in feet:
+                way, dq = _toward(mv.p0, q)
+                if dq > 0.0 and dq + reach <= limit:
+                    out.append(Candidate(mv.id, _along(mv.p0, way, dq + reach), dq + reach,
+                                         way, decision, clause, source=ref, at=q))  # fmt: skip
+            for way in _across_sides(feet, mv.p0) if reach <= limit else ():
+                out.append(Candidate(mv.id, _along(mv.p0, way, reach), reach, way, decision,
+                                     clause, source=ref, at=mv.p0))  # fmt: skip
+            continue
+        if isinstance(geom, Polygon):
+            for point, q in _far_sides(geom, mv.p0, reach):
+                way, dist = _toward(mv.p0, point)
+                if 0.0 < dist <= limit:
+                    out.append(Candidate(mv.id, point, dist, way, decision, clause, source=ref,
+                                         at=q))  # fmt: skip
         if d0 <= 0.0 or abs(d0 - reach) > limit:
             continue
         q = _nearest_on(geom, mv.p0)
@@ -973,6 +1085,28 @@ def _distance_candidates(
         dist = abs(d0 - reach)
         out.append(Candidate(mv.id, _along(mv.p0, way, dist), dist, way, decision, clause,
                              source=ref, at=q))  # fmt: skip
+    return out
+
+
+def _far_sides(poly: Polygon, p: Point2, reach: float) -> list[tuple[Point2, Point2]]:
+    """For each side of ``poly`` facing away from ``p`` (its outward normal pointing away),
+    the nearest point to ``p`` of that side moved ``reach`` outward (the foot, kept within
+    the side), with the foot: where a centre ``reach`` beyond that side lies nearest."""
+    oriented = shapely.orient_polygons(poly, exterior_cw=False)  # the piece left of each side
+    out: list[tuple[Point2, Point2]] = []
+    for ring in (oriented.exterior, *oriented.interiors):
+        xy = np.asarray(ring.coords, dtype=float)
+        a, ab = xy[:-1], xy[1:] - xy[:-1]
+        length2 = np.einsum("ij,ij->i", ab, ab)
+        ok = length2 > 0.0
+        a, ab, length2 = a[ok], ab[ok], length2[ok]
+        t = np.clip(np.einsum("ij,ij->i", np.asarray(p) - a, ab) / length2, 0.0, 1.0)
+        feet = a + t[:, None] * ab
+        normal = _unit_rows(np.column_stack((ab[:, 1], -ab[:, 0])))  # right of the side: out
+        away = np.einsum("ij,ij->i", feet - np.asarray(p), normal) > 0.0
+        for q, n in zip(feet[away], normal[away], strict=True):
+            point = (float(q[0] + reach * n[0]), float(q[1] + reach * n[1]))
+            out.append((point, (float(q[0]), float(q[1]))))
     return out
 
 
@@ -1037,6 +1171,37 @@ class Footing:
             None if size is None else (size[0] * scenario.unit_mm, size[1] * scenario.unit_mm),
         )
 
+    def outward(self, p: Point2) -> Point2 | None:
+        """The unit normal of the edge of where the base may stand, at ``p`` on it (within
+        :data:`MARGIN_PRECISION_MM`), pointing to where it may: round ``p``
+        (:data:`_EDGE_RING_MM` out) the two ways where the places it may stand on begin and
+        end, each narrowed down to about a millionth of a radian (three rounds of
+        :data:`_EDGE_RING` ways across the bracket); the normal halves the ways between
+        them. ``None`` when every place round it, or none, may be stood on, or they do not
+        form one run of ways (a corner of two edges: no one normal)."""
+        k = np.arange(_EDGE_RING) * (2.0 * math.pi / _EDGE_RING)
+        ok = self.ok(np.asarray(p) + _EDGE_RING_MM * np.column_stack((np.cos(k), np.sin(k))))
+        starts = np.flatnonzero(ok & ~np.roll(ok, 1))  # ways where a run of standing begins
+        ends = np.flatnonzero(~ok & np.roll(ok, 1))  # ways just past where one ends
+        if len(starts) != 1 or len(ends) != 1:
+            return None
+        step = 2.0 * math.pi / _EDGE_RING
+        # per crossing, a bracket of angles from a way it may not stand to one it may
+        lo = np.array([k[starts[0]] - step, k[ends[0]]])
+        hi = np.array([k[starts[0]], k[ends[0]] - step])
+        t = np.linspace(0.0, 1.0, _EDGE_RING + 1)
+        for _ in range(3):
+            ang = lo[:, None] + (hi - lo)[:, None] * t[None, :]  # (2, n): lo first, hi last
+            pts = np.asarray(p) + _EDGE_RING_MM * np.stack((np.cos(ang), np.sin(ang)), axis=-1)
+            good = self.ok(pts.reshape(-1, 2)).reshape(ang.shape)
+            first = np.argmax(good, axis=1)  # the first way it may stand on (hi stands)
+            rows = np.arange(2)
+            lo, hi = ang[rows, np.maximum(first - 1, 0)], ang[rows, first]
+        first_ok, last_ok = float(hi[0]), float(hi[1])
+        span = math.remainder(last_ok - first_ok, 2.0 * math.pi) % (2.0 * math.pi)
+        mid = first_ok + span / 2.0
+        return (math.cos(mid), math.sin(mid))
+
     def ok(self, pts: Array) -> BoolArray:
         """Where the base may stand with its centre at each of ``pts`` (mm, ``(n, 2)``)."""
         px, py = pts[:, 0], pts[:, 1]
@@ -1046,6 +1211,13 @@ class Footing:
             w, h, r, eps = self.table[0], self.table[1], self.r, LENGTH_EPSILON_MM
             ok &= (px >= r - eps) & (px <= w - r + eps) & (py >= r - eps) & (py <= h - r + eps)
         return ok
+
+
+_EDGE_RING = 72
+"""How many ways round a place :meth:`Footing.outward` tries first (5 degrees apart)."""
+_EDGE_RING_MM = 0.02
+"""How far out :meth:`Footing.outward` tries them: well past the search's precision
+(:data:`MARGIN_PRECISION_MM`), well within the edge's curvature (a base's radius or more)."""
 
 
 def standable(scenario: Scenario, model_id: str, pts: Array) -> BoolArray:
@@ -1065,7 +1237,10 @@ def _walk(footing: Footing, cand: Candidate, p0: Point2, limit: float) -> list[C
     runs: list[tuple[Curve, Array]] = []
     if cand.curve is not None:
         pts = cand.curve.sample(p0, cand.point, limit, MARGIN_SEARCH_STEP_MM)
-        runs += [(cand.curve, pts[[0, *range(k, len(pts), 2)]]) for k in (1, 2)]
+        if cand.curve.half:
+            runs.append((cand.curve, pts))
+        else:
+            runs += [(cand.curve, pts[[0, *range(k, len(pts), 2)]]) for k in (1, 2)]
     ahead = np.arange(0.0, max(limit - cand.distance, 0.0), MARGIN_SEARCH_STEP_MM)
     ray = np.asarray(cand.point) + ahead[:, None] * np.asarray(cand.direction)
     runs.append((Curve(cand.point, cand.direction), ray))
@@ -1075,9 +1250,41 @@ def _walk(footing: Footing, cand: Candidate, p0: Point2, limit: float) -> list[C
             continue
         good, precision = found
         way, dist = _toward(p0, good)
-        if dist <= limit:
-            out.append(replace(cand, point=good, distance=dist, direction=way, method="search",
-                               precision=precision, probe=None))  # fmt: skip
+        if dist > limit:
+            continue
+        out.append(replace(cand, point=good, distance=dist, direction=way, method="search",
+                           precision=precision, probe=None))  # fmt: skip
+        if curve is cand.curve and curve.radius is None:
+            out += _beside_line(footing, cand, curve, good, dist, precision, p0)
+    return out
+
+
+def _beside_line(
+    footing: Footing,
+    cand: Candidate,
+    curve: Curve,
+    good: Point2,
+    dist: float,
+    precision: float,
+    p0: Point2,
+) -> list[Candidate]:
+    """At ``good``, where a line boundary (``curve``) meets the edge of where the mover can
+    stand, the ruling asked a hair into the corner between them on either side of the line
+    (:func:`_into_corner`): straight on from ``p0`` crosses the line to its far side, but
+    the change may lie on the near side (the mover's centre already on the changed side of
+    that line, held back by another boundary: standing on a piece, the Line of Cover still
+    ending in it), reached only once the base can stand there."""
+    edge = footing.outward(good)
+    if edge is None:
+        return []
+    out: list[Candidate] = []
+    for sd in (1.0, -1.0):
+        normal = (-sd * curve.way[1], sd * curve.way[0])
+        corner = _into_corner(p0, good, dist, (normal, edge))
+        if corner is not None:
+            probe, toward = corner
+            out.append(replace(cand, point=good, distance=dist, direction=toward,
+                               method="search", precision=precision, probe=probe))  # fmt: skip
     return out
 
 

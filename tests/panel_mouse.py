@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from matplotlib.backend_bases import MouseEvent
+from matplotlib.backend_bases import MouseButton, MouseEvent
 
 
 def panel_mouse(panel: object, kind: str, x_mm: float, y_mm: float) -> None:
@@ -12,6 +12,6 @@ def panel_mouse(panel: object, kind: str, x_mm: float, y_mm: float) -> None:
     view = panel.view  # type: ignore[attr-defined]
     canvas = view.figure.canvas
     px, py = view.ax.transData.transform((x_mm, y_mm))
-    button = None if kind == "motion_notify_event" else 1
+    button = None if kind == "motion_notify_event" else MouseButton.LEFT
     with view.lock:
         canvas.callbacks.process(kind, MouseEvent(kind, canvas, px, py, button=button))

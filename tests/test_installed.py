@@ -225,7 +225,7 @@ def test_wheel_holds_every_package_file_and_the_sdist_builds_the_same_wheel(buil
     assert "\nLicense-Expression: MIT\n" in metadata
     for extra in ("draw", "widgets", "lab", "dev"):
         assert f"\nProvides-Extra: {extra}\n" in metadata, extra
-    assert "fwwrules = fwwrules.cli:main" in entry_points
+    assert "fwwrules = fwwrules.cli:run" in entry_points
 
 
 def test_sdist_holds_the_sources_license_and_changelog(built: Built) -> None:

@@ -11,13 +11,26 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
+import numpy as np
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.transforms import Bbox
+from numpy.typing import NDArray
+from panel_mouse import panel_mouse
 
 import fwwrules
-from fwwrules.draw import draw_board
+from fwwrules import Scenario
+from fwwrules.draw import BoardArtists, draw_board
 from fwwrules.draw.board import drawn_kinds
 
 EXAMPLE = Path(fwwrules.__file__).parent / "examples" / "cover-example-1.yaml"
+
+
+def _example() -> Scenario:
+    """The rulebook's cover example 1 (a scenario file, not a grid)."""
+    s = fwwrules.load(EXAMPLE)
+    assert isinstance(s, Scenario)
+    return s
 
 
 def _marks(artists: object) -> dict[str, object]:
@@ -26,7 +39,7 @@ def _marks(artists: object) -> dict[str, object]:
 
 @pytest.mark.parametrize(("lang", "text"), [("en", "0.3 mm"), ("de", "0,3 mm")])
 def test_a_knife_edge_call_marks_its_pinch_point_and_move(lang: str, text: str) -> None:
-    s = fwwrules.load(EXAMPLE)
+    s = _example()
     r = fwwrules.ruling(s, "knight", "brute")
     edge = r.knife_edge()
     assert edge is not None and edge.model == "knight" and edge.at is not None
@@ -48,7 +61,7 @@ def test_a_knife_edge_call_marks_its_pinch_point_and_move(lang: str, text: str) 
 
 
 def test_no_marks_unless_asked_or_close() -> None:
-    s = fwwrules.load(EXAMPLE)
+    s = _example()
     art = draw_board(s, ruling=fwwrules.ruling(s, "knight", "brute"))
     assert "knife-edge" not in drawn_kinds(art)
     plt.close(art.figure)
@@ -62,9 +75,11 @@ def test_no_marks_unless_asked_or_close() -> None:
 def test_the_attack_panel_marks_a_knife_edge_call_on_the_drop() -> None:
     """The attack panel shows the marks with its ruling; a drag step hides them (no margins
     computed on a motion) and the drop shows them again, with the knife-edge sentence."""
-    from fwwrules_widgets import AttackPanel
+    # mypy does not follow the editable install's import hook to widgets/ (installed as
+    # fwwrules_widgets); an installed wheel it does follow
+    from fwwrules_widgets import AttackPanel  # type: ignore[import-not-found,unused-ignore]
 
-    s = fwwrules.load(EXAMPLE)
+    s = _example()
     panel = AttackPanel(s, attacker="knight", target="brute")
     assert "knife-edge" in drawn_kinds(panel.artists)
     panel._drag_update()
@@ -82,7 +97,7 @@ def test_the_rendered_picture_marks_a_knife_edge_call(lang: str, text: str) -> N
     the panels do; a call that is not close has no marks."""
     from fwwrules.draw.render import render_figure
 
-    s = fwwrules.load(EXAMPLE)
+    s = _example()
     fig = render_figure(s, attacker="knight", target="brute", lang=lang)
     art = fig._fwwrules_board  # type: ignore[attr-defined]
     marks = _marks(art)
@@ -93,3 +108,46 @@ def test_the_rendered_picture_marks_a_knife_edge_call(lang: str, text: str) -> N
     fig = render_figure(s, attacker="brute", target="knight", lang=lang)
     assert "knife-edge" not in drawn_kinds(fig._fwwrules_board)  # type: ignore[attr-defined]
     plt.close(fig)
+
+
+def _legend_kinds(art: BoardArtists) -> list[str]:
+    return [k for k, _ in art.state.get("legend_keys", ())]
+
+
+def _pixels(canvas: FigureCanvasAgg, box: Bbox) -> NDArray[np.uint8]:
+    """The figure's pixels inside ``box`` (device pixels, 2 more each way; rows from the
+    top)."""
+    rgba = np.asarray(canvas.buffer_rgba(), dtype=np.uint8)  # type: ignore[no-untyped-call]
+    h = rgba.shape[0]
+    x0, x1 = int(box.x0) - 2, int(np.ceil(box.x1)) + 2
+    y0, y1 = h - int(np.ceil(box.y1)) - 2, h - int(box.y0) + 2
+    out: NDArray[np.uint8] = rgba[max(y0, 0) : y1, max(x0, 0) : x1].copy()
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_legend_drops_the_knife_edge_entry_while_a_drag_hides_the_marks(lang: str) -> None:
+    """A drag hides a knife-edge call's marks (no margins on a motion); the legend, which a
+    drag otherwise leaves to the drop (it is in the blitted background), drops the entry
+    with them on the first motion, and the frames show that legend (its pixels as a full
+    draw of the same figure has them). The drop shows marks and entry again."""
+    from fwwrules_widgets import AttackPanel  # type: ignore[import-not-found,unused-ignore]
+
+    s = _example()
+    panel = AttackPanel(s, attacker="knight", target="brute", lang=lang, interactive=False)
+    art, canvas = panel.artists, panel.view.figure.canvas
+    assert "knife-edge" in drawn_kinds(art) and "knife-edge" in _legend_kinds(art)
+    before = art.legend.get_window_extent(canvas.get_renderer())
+    x, y = (c * s.unit_mm for c in s.model("knight").at)
+    panel_mouse(panel, "button_press_event", x, y)
+    assert panel.view.dragging == "knight"
+    panel_mouse(panel, "motion_notify_event", x + 0.1, y)
+    assert "knife-edge" not in drawn_kinds(art)
+    assert "knife-edge" not in _legend_kinds(art)
+    shown = _pixels(canvas, before)  # the frame just sent: the old legend's place
+    canvas.draw()  # everything but the moving artists (animated during the drag), afresh
+    assert np.array_equal(shown, _pixels(canvas, before))
+    panel_mouse(panel, "motion_notify_event", x, y)
+    panel_mouse(panel, "button_release_event", x, y)
+    assert "knife-edge" in drawn_kinds(art) and "knife-edge" in _legend_kinds(art)
+    plt.close(panel.view.figure)

@@ -531,3 +531,53 @@ def test_margin_at_a_very_narrow_corner_states_the_way_that_stays_in_it(how: str
     assert m.mm == pytest.approx(want, abs=1e-6)
     for hair in (MARGIN_PROBE_MM, 0.01, 0.03):
         assert _moved_on(s, m, hair, unit).cover != (), hair
+
+
+def _moved_by(s: Scenario, model: str, way: Vec, mm: float, unit: float) -> fwwrules.AttackRuling:
+    """The ruling once ``model`` moved ``mm`` (mm) along ``way`` (the board's axes)."""
+    start = s.model(model).at
+    there = move_model(s, model, start[0] + mm / unit * way[0], start[1] + mm / unit * way[1])
+    return fwwrules.ruling(there, "m0", "m1")
+
+
+@pytest.mark.parametrize("how", list(TRANSFORMS))
+def test_margin_cover_ray_whose_nearest_point_lies_before_the_corner(how: str) -> None:
+    """Worked by hand (issue 35's counterexample): a 3 mm blocking square (x 65.46..68.46,
+    y -18.28..-15.28) beside the target (62, 0), whose base overlaps it by 0.33 mm (within
+    the contact tolerance); the shooter at the origin. The Line of Cover passes north of the
+    square: no cover. The square gives cover once the target's centre lies past the ray from
+    the shooter's centre through the corner (68.46, -15.28), beyond the square. The target's
+    nearest point of that ray lies before the corner, where the ray does not matter (the
+    margin said 29.5 mm, m0 coming into contact, though moving the target 29.33 mm at 320
+    degrees gives cover). The ray's nearest point is the corner; the target cannot stand
+    there, nor along the ray until its base overlaps the square by no more than the
+    tolerance: where the ray meets the circle of 16 - 0.5 mm round the corner (68.46,
+    -18.28): (83.9532, -18.7380), 28.8627 mm away (searched: within its stated precision)."""
+    make, turn, unit = TRANSFORMS[how]
+    square = ((65.46, -18.28), (68.46, -18.28), (68.46, -15.28), (65.46, -15.28))
+    s = _riflemen((0.0, 0.0), (62.0, 0.0), 32.0, Terrain("t0", "blocking", square))
+    r = fwwrules.ruling(make(s), "m0", "m1")
+    assert r.cover == () and r.line_of_sight
+    # the move the issue found changes the ruling: the margin may not exceed it
+    a = math.radians(320.0)
+    found = _moved_by(make(s), "m1", turn((math.cos(a), math.sin(a))), 29.33, unit)
+    assert [c.source for c in found.cover] == ["t0"]
+    # by hand: the ray from the origin through (68.46, -15.28) meets the circle of the
+    # placement's reach round (68.46, -18.28)
+    v, c = (68.46, -15.28), (68.46, -18.28)
+    reach = 16.0 - TOL - LENGTH_EPSILON_MM
+    w = (v[0] / math.hypot(*v), v[1] / math.hypot(*v))
+    b = (v[0] - c[0]) * w[0] + (v[1] - c[1]) * w[1]
+    t = -b + math.sqrt(b * b - ((v[0] - c[0]) ** 2 + (v[1] - c[1]) ** 2 - reach * reach))
+    p = (v[0] + t * w[0], v[1] + t * w[1])
+    want = math.hypot(p[0] - 62.0, p[1])
+    assert p == pytest.approx((83.9532, -18.7380), abs=1e-4)
+    assert want == pytest.approx(28.8627, abs=1e-4)
+    m = r.margin
+    assert m is not None and m.model == "m1" and m.method == "search"
+    _searched(m.mm, m.precision_mm, want)
+    assert m.mm is not None and m.mm <= 29.33
+    assert {"cover.line", "cover.armor"} <= set(m.changes)
+    assert [f.change for f in m.flips if f.decision == "cover"] == ["cover-gained"]
+    assert _moved_on(make(s), m, MARGIN_PROBE_MM, unit).cover != ()
+    assert m.direction == pytest.approx(turn(((p[0] - 62.0) / want, p[1] / want)), abs=1e-4)

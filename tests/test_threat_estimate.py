@@ -9,6 +9,7 @@ default grid grows its step until it fits. Checked under a CPU and memory cap, n
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -17,6 +18,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from _scaling import scaling_board
 from capped_threat import capped_threat, follow_refusals
+
+from fwwrules.constants import THREAT_COARSEST_STEP_MM
+from fwwrules.threat.cost import too_coarse
 
 
 def lifted_board(tmp_path: Path, models: int, pieces: int) -> str:
@@ -47,3 +51,32 @@ def test_a_step_too_fine_is_refused_naming_a_step_that_fits_and_that_step_fits(
     board = lifted_board(tmp_path, 50, 50)
     said = follow_refusals(board, "8")
     assert any("full ruling" in text and "budget of 2.5 s" in text for text in said), said
+
+
+def test_a_default_threat_map_coarser_than_six_inches_is_refused_naming_the_limit(
+    tmp_path: Path,
+) -> None:
+    """200 models among 100 pieces with heights: the code before grew the default grid to a
+    step of 1031 mm and answered a map of one position on a 6' table (exit 0). It is refused
+    (exit 2) before any position is computed, naming THREAT_COARSEST_STEP_MM and a step; the
+    step named, asked for, leads to a map (as coarse as asked) under the cap."""
+    board = lifted_board(tmp_path, 200, 100)
+    proc = capped_threat(board, "--side", "north", "--json")
+    assert proc.returncode == 2, proc.stdout[:200]
+    assert "Traceback" not in proc.stderr
+    assert "THREAT_COARSEST_STEP_MM" in proc.stderr and "(152.4 mm" in proc.stderr
+    step = re.search(r"give a step of at least ([0-9.]+) mm", proc.stderr)
+    assert step, proc.stderr
+    follow_refusals(board, step.group(1))
+
+
+def test_the_coarsest_default_step_is_six_inches_in_any_units() -> None:
+    """Exactly 6 in (152.4 mm) is allowed, in mm and in inches; beyond it a default grid is
+    refused, unless the area is so large that the positions limit alone makes it coarser."""
+    assert THREAT_COARSEST_STEP_MM == 152.4
+    assert too_coarse(152.4, 6.35, 1.0, "mm") is None
+    assert too_coarse(6.0, 0.25, 25.4, "in") is None
+    assert "(6 in, THREAT_COARSEST_STEP_MM" in str(too_coarse(6.01, 0.25, 25.4, "in"))
+    assert too_coarse(3000.0, 3000.0, 1.0, "mm") is None  # a 768 m area: the positions limit
+    said = str(too_coarse(3001.0, 3000.0, 1.0, "mm"))
+    assert "(3000 mm, the step the positions limit gives this area)" in said

@@ -261,6 +261,8 @@ class BoardView:
         artist, its text and its box (device pixels)."""
         self._pressed: dict[int, str] = {}
         """The slow texts' words when the drag started (the kept picture shows them)."""
+        self._baked_legend: tuple[Any, Any] | None = None
+        """The legend as the blit background holds it, and its box (device pixels)."""
         self._restarted = ui("kernel-restarted", "en")
         self._tool_labels = _tool_labels("en")
         self.texts = FrameTexts()
@@ -695,34 +697,48 @@ class BoardView:
 
     def _bake(self) -> None:
         """Draw into the blit background the slow texts that say something else than it
-        holds: each over an eraser of its old box (the figure's colour), then keep the
-        background again. A motion that leaves them unchanged costs nothing here."""
+        holds, and the legend when the panel rebuilt it (a drag hides a knife-edge call's
+        marks, and the legend drops their entry): each over an eraser of its old box (the
+        figure's colour), then keep the background again. A motion that leaves them
+        unchanged costs nothing here."""
         if self._background is None:
             return
-        changed = [(a, box) for a, text, box in self._baked.values() if a.get_text() != text]
+        changed: list[tuple[Artist | None, Any]] = [
+            (a, box) for a, text, box in self._baked.values() if a.get_text() != text
+        ]
+        legend = self.artists.legend if self.artists is not None else None
+        if self._baked_legend is not None and self._baked_legend[0] is not legend:
+            changed.append((legend, self._baked_legend[1]))
         if not changed:
             return
         canvas: Any = self.figure.canvas
         canvas.restore_region(self._background)
         for a, _box in changed:  # new words crisp, as the moving labels; the press's smooth
+            if not isinstance(a, Text):
+                continue  # the legend is drawn as at rest
             if a.get_text() == self._pressed.get(id(a)):
                 self._smooth(a)  # again: the kept picture (the browser has it) shows them so
             else:
                 self._draft([a])
         for a, box in changed:
-            self.ax.draw_artist(self._eraser(box))
-            if a.get_visible():
+            if box is not None:
+                self.ax.draw_artist(self._eraser(box))
+            if a is not None and a.get_visible():
                 self.ax.draw_artist(a)
         self._background = canvas.copy_from_bbox(self.figure.bbox)
         self._note_baked()
 
     def _note_baked(self) -> None:
-        """Remember the slow texts' words and boxes as the background now holds them."""
+        """Remember the slow texts' words and boxes, and the legend and its box, as the
+        background now holds them."""
         canvas: Any = self.figure.canvas
         renderer = canvas.get_renderer()
         self._baked = {
             id(a): (a, a.get_text(), a.get_window_extent(renderer)) for a in self._slow_texts()
         }
+        legend = self.artists.legend if self.artists is not None else None
+        box = None if legend is None else legend.get_window_extent(renderer)
+        self._baked_legend = (legend, box)
 
     def _eraser(self, box: Any) -> Artist:
         """A patch of the figure's colour over ``box`` (device pixels, 2 px more each way):
@@ -853,6 +869,7 @@ class BoardView:
         set_animated(self.artists, [], False)
         self.dragging = None
         self._baked = {}
+        self._baked_legend = None
         if self.on_drop is not None:
             self.on_drop(mid, x, y)
         # Everything drawn at once, in z-order (not a background plus moving artists): the

@@ -841,7 +841,9 @@ def update_board(
     every label is then moved to a free place (:func:`fwwrules.draw.labels.place_labels`);
     a drag passes False and places them once on the drop. A drag also passes
     ``legend=False``: the legend is part of the cached background, so it is brought up to
-    date once, on the drop, not on every motion. With ``margin`` a ruling that is a
+    date once, on the drop, not on every motion; only its knife-edge entry follows the
+    marks at once (a drag hides them, so the legend drops the entry with them, once per
+    drag: it may not name a mark the picture does not show). With ``margin`` a ruling that is a
     knife-edge call shows its pinch point and the move that changes it
     (:mod:`fwwrules.draw.margin`; off by default: it asks the ruling's margins; without it
     no marks are shown). Draws nothing: the caller redraws once (``fig.canvas.draw_idle()``)
@@ -884,7 +886,7 @@ def update_board(
     artists.state["title_text"] = title
     _set_caption(artists, scenario, ruling, lang)
 
-    if legend:
+    if legend or _knife_edge_entry_stale(artists):
         _update_legend(artists, scenario, lang)
     if place_labels:
         lay_out(artists, scenario, title)
@@ -1734,6 +1736,13 @@ def _label(key: str, data: str, lang: str) -> str:
     elif key == "side":
         data = side_name(data, lang)
     return f"{word}: {data}" if data else word
+
+
+def _knife_edge_entry_stale(artists: BoardArtists) -> bool:
+    """Whether the legend names a knife-edge call the picture no longer marks, or leaves out
+    one it marks now."""
+    listed = any(k == "knife-edge" for k, _ in artists.state.get("legend_keys", ()))
+    return artists.legend is not None and listed != margin_shown(artists)
 
 
 def _update_legend(artists: BoardArtists, scenario: Scenario, lang: str) -> None:

@@ -17,6 +17,10 @@ Boundary cases
 * A board whose shooters and corners alone exceed the budget (no position at all) is refused
   whatever the step: the message names the shooters and the corners.
 * The positions limit :data:`~fwwrules.constants.MAX_THREAT_POSITIONS` applies as well.
+* The default grid grows its step at most to
+  :data:`~fwwrules.constants.THREAT_COARSEST_STEP_MM` (6″): a board whose map fits only at a
+  coarser step is refused (:func:`too_coarse`), naming that limit and the step that fits,
+  rather than answered with a map of a few positions. A step given is taken as asked.
 * The positions standing on solid pieces without a height are looked at group by group
   (positions on the same pieces together, those pieces left out): each shooter's pass over
   a group costs :data:`PER_PASS_OBJECT_S` per piece or base. The passes, and the cells left
@@ -40,7 +44,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..constants import MAX_THREAT_POSITIONS, THREAT_BUDGET_S
+from ..constants import MAX_THREAT_POSITIONS, THREAT_BUDGET_S, THREAT_COARSEST_STEP_MM
 from ..data import Scenario
 from ..errors import QueryError
 
@@ -127,6 +131,30 @@ def too_costly(load: Load, positions: int, hint: str) -> str | None:
         f"{positions} positions with {load.shooters} shooters against {load.corners} corners "
         f"would take about {load.seconds(positions):.0f} s, more than the threat map's budget "
         f"of {THREAT_BUDGET_S:g} s: at most {most} positions fit; {hint}"
+    )
+
+
+def too_coarse(step: float, roomy: float, unit_mm: float, units: str) -> str | None:
+    """Why a default grid that fits the budget only at ``step`` (scenario units, ``unit_mm``
+    mm each) is refused, or ``None`` when the step is at most
+    :data:`~fwwrules.constants.THREAT_COARSEST_STEP_MM` or at most ``roomy``, the step the
+    positions limit alone gives the area (an area larger than about 39 m square)."""
+    coarsest = THREAT_COARSEST_STEP_MM / unit_mm
+    if step <= max(coarsest, roomy):
+        return None
+    if roomy > coarsest:
+        limit = f"{roomy:g} {units}, the step the positions limit gives this area"
+    else:
+        limit = (
+            f"{coarsest:g} {units}, THREAT_COARSEST_STEP_MM: cells that far apart no longer "
+            "say where to stand"
+        )
+    step = math.ceil(step * 100) / 100
+    return (
+        f"the threat map fits its budget of {THREAT_BUDGET_S:g} s only at a step of "
+        f"{step:g} {units}, coarser than a default grid may be ({limit}): ask for a smaller "
+        "area or a side with fewer enemy models, or give a step of at least "
+        f"{step:g} {units} for a map that coarse"
     )
 
 

@@ -341,7 +341,10 @@ def threat_map(
     a file may hold, a step or area beyond the coordinate limit), an unknown ``weapon``
     (``"best"`` or a weapon id of the file, ``improvised`` included), more positions than the
     limit, or a map whose estimated time exceeds the budget (:mod:`fwwrules.threat.cost`; the
-    message names the step or the number of positions that would fit).
+    message names the step or the number of positions that would fit), or whose default grid
+    would fit it only at a step coarser than
+    :data:`~fwwrules.constants.THREAT_COARSEST_STEP_MM` (6″; the message names the limit and
+    the step).
 
     ``weapon``: ``"best"`` (each shooter's best weapon, see the module's definitions), or a
     weapon id: each shooter that carries it is judged with that weapon alone (the cell is
@@ -390,12 +393,13 @@ def _grid_map(
     load: Load,
 ) -> ThreatMap:
     """The map over a grid: ``asked`` is the base, the step (``None``: the default, grown
-    until the whole estimate fits) and the area. A step given whose rulings do not fit is
-    refused, naming a step that would."""
+    until the whole estimate fits, at most to
+    :data:`~fwwrules.constants.THREAT_COARSEST_STEP_MM`) and the area. A step given whose
+    rulings do not fit is refused, naming a step that would."""
     base, step, area = asked
     given = step is not None
     for _ in range(GRID_TRIES):
-        pts, shape, step_used = grid(scenario, base, step, area, load)
+        pts, shape, step_used = grid(scenario, base, step, area, load, grown=not given)
         try:
             return ThreatMap.of(scenario, q, pts, (shape, step_used), compute(scenario, q, pts))
         except TooCostly as exc:

@@ -28,7 +28,7 @@ from ..data import Scenario
 from ..errors import QueryError
 from ..kernels import Array
 from ..pieces import Bounds
-from .cost import Load, too_costly
+from .cost import Load, too_coarse, too_costly
 
 DEFAULT_BASE_MM = NORMAL_BASE_MM
 """The target's base when none is given: the rulebook's Normal base."""
@@ -82,12 +82,18 @@ def grid(
     step: float | None,
     area: tuple[float, float, float, float] | None,
     load: Load,
+    *,
+    grown: bool = False,
 ) -> tuple[Array, tuple[int, int], float]:
     """The positions of a grid over ``area`` (row by row), its ``(rows, columns)`` and step.
 
     Without a ``step``, a quarter inch grown until the grid fits both the positions limit and
     the map's time budget (``load``, :mod:`fwwrules.threat.cost`); a ``step`` given that does
-    not fit is refused, saying the step that would (a ``QueryError``)."""
+    not fit is refused, saying the step that would (a ``QueryError``). A default grid
+    (``step`` None, or ``grown``: a step the default grid grew to for the budget) is refused
+    when the budget makes it coarser than
+    :data:`~fwwrules.constants.THREAT_COARSEST_STEP_MM` (or than the positions limit makes
+    it over a larger area), naming that limit (:func:`~fwwrules.threat.cost.too_coarse`)."""
     x0, y0, x1, y1 = area if area is not None else default_area(scenario, base)
     if area is not None:
         names = ("x0", "y0", "x1", "y1")
@@ -98,10 +104,17 @@ def grid(
     most = load.most_positions()
     if most == 0:
         raise QueryError(str(too_costly(load, 0, "")))
-    if step is None:
-        step = DEFAULT_STEP_MM / scenario.unit_mm
-        while count(w, step) * count(h, step) > most:
-            step *= 1.25
+    if step is None or grown:
+        roomy = DEFAULT_STEP_MM / scenario.unit_mm  # the positions limit alone
+        while count(w, roomy) * count(h, roomy) > MAX_THREAT_POSITIONS:
+            roomy *= 1.25
+        if step is None:
+            step = roomy
+            while count(w, step) * count(h, step) > most:
+                step *= 1.25
+        coarse = too_coarse(step, roomy, scenario.unit_mm, scenario.units)
+        if coarse is not None:
+            raise QueryError(coarse)
     if isinstance(step, bool) or not isinstance(step, int | float) or not step > 0:
         raise QueryError(f"step must be a positive number, got {step!r}")
     step = number(step, "step")

@@ -10,7 +10,8 @@ fixture for a page opened from disk); tests make their own pages (``Lab.open``) 
 viewport instead of restarting anything.
 
 Helpers: :func:`mouse_drag` / :func:`drag` (real mouse: press, moves in steps, release),
-:func:`canvas_box`, :func:`kernel_json` (a probe printed by the kernel), :func:`wait_until`
+:func:`canvas_box`, :func:`board_synced` (the kernel has handled the board's messages so far:
+probe after it), :func:`kernel_json` (a probe printed by the kernel), :func:`wait_until`
 (probe until the *final* condition holds: the kernel answers a probe between any two of a
 panel's updates, so waiting for the first change sees half-updated states), and
 :func:`check_panels` (every panel of the open notebook fits and shows its board).
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import itertools
 import json
 import os
 import re
@@ -469,6 +471,46 @@ def panel_probe(cls: str, body: str) -> str:
     ``_fig``, device pixel ratio ``_ratio``, height ``_h`` in pixels, ``_css(xy)``: board
     millimetres to CSS pixels from the canvas's top left corner), then runs ``body``."""
     return PANEL_PROBE.replace("{cls}", cls) + body
+
+
+# Asks the kernel to answer once it has handled every message the board canvas sent before
+# (board_canvas.js: "sync"); then the answer to sync n and the frame the browser shows.
+JS_SYNC = """(n) => {
+  const c = document.querySelector('.fwwrules-board-canvas');
+  if (!c) return false;
+  c.dispatchEvent(new CustomEvent('fwwrules-sync', {detail: n}));
+  return true;
+}"""
+JS_SYNC_ANSWER = """(n) => {
+  const c = document.querySelector('.fwwrules-board-canvas');
+  const s = c && c.dataset.synced ? JSON.parse(c.dataset.synced) : null;
+  if (!s || s.n !== n) return null;
+  return {n: s.n, last: s.last, busy: s.busy, frame: +c.dataset.frame};
+}"""
+_SYNCS = itertools.count(1)
+
+
+def board_synced(page: Any, timeout: float = WAIT_TIMEOUT) -> dict[str, Any]:
+    """Wait until the kernel has handled every message the page's board canvas sent before
+    this call (the mouse moves so far) and the browser shows the last frame that followed.
+
+    Call it before probing the kernel about a drag: the kernel may handle the board's
+    messages on a subshell thread and a probe (an execute request, on the main shell) before
+    them, so a probe alone can describe the board before the mouse moved. Returns the last
+    answer (``last``: the kernel's last frame, ``busy``: one still due, ``frame``: the one
+    the browser shows).
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        n = next(_SYNCS)
+        assert page.evaluate(JS_SYNC, n), "no board canvas on the page"
+        handle = page.wait_for_function(JS_SYNC_ANSWER, arg=n, timeout=timeout * 1000)
+        answer: dict[str, Any] = handle.json_value()
+        if (not answer["busy"] and answer["frame"] == answer["last"]) or (
+            time.monotonic() > deadline
+        ):
+            return answer
+        page.wait_for_timeout(100)
 
 
 def kernel_json(lab: Lab, page: Any, code: str) -> dict[str, Any]:

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from .conftest import ARTIFACTS, WAIT_TIMEOUT, Lab
+from .conftest import ARTIFACTS, JS_SYNC, WAIT_TIMEOUT, Lab
 
 pytestmark = pytest.mark.browser
 
@@ -99,13 +99,6 @@ def _fww_print(value):
     print(_json.dumps(value))
 """
 
-# Asks the kernel to answer once it has handled every earlier message (board_canvas.js).
-JS_SYNC = """(n) => {
-  const c = document.querySelector('.fwwrules-board-canvas');
-  if (!c) return false;
-  c.dispatchEvent(new CustomEvent('fwwrules-sync', {detail: n}));
-  return true;
-}"""
 # The answer to sync n, with the browser's frame and (when it is the final picture) pixels.
 JS_SYNCED = """(n) => {
   const c = document.querySelector('.fwwrules-board-canvas');

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import WAIT_TIMEOUT, Lab, canvas_box, kernel_json, wait_until
+from .conftest import WAIT_TIMEOUT, Lab, board_synced, canvas_box, kernel_json, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -101,6 +101,11 @@ def test_the_how_close_line_changes_during_a_real_mouse_drag(
         for k in range(1, 5):
             # a few CSS pixels west and south at a time, then held still: the line answers
             page.mouse.move(box["x"] + kx - 4 * k, box["y"] + ky + 3 * k, steps=2)
+            # the kernel has handled the moves (the board's messages may be handled on a
+            # subshell, after a probe): the knight stands under the pointer
+            board_synced(page)
+            moved = kernel_json(lab, page, PROBE)["knight"]
+            assert abs(moved[0] - (kx - 4 * k)) < 2 and abs(moved[1] - (ky + 3 * k)) < 2, (k, moved)
             # the kernel answers the position it drew; the page shows that answer
             state = wait_until(
                 lambda: kernel_json(lab, page, PROBE),
@@ -115,6 +120,7 @@ def test_the_how_close_line_changes_during_a_real_mouse_drag(
             if k == 4:
                 lab.screenshot(page, f"how-close-{lang}-{size[0]}x{size[1]}.png")
         page.mouse.up()
+        board_synced(page)
         assert len(set(seen)) > 1, f"the line did not change during the drag: {seen}"
         state = wait_until(
             lambda: kernel_json(lab, page, PROBE),
