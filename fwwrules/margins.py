@@ -76,8 +76,9 @@ Boundary cases
 * A target that is a terrain piece or a point does not move; only the attacker does.
 * Known gap: a decision that flips only once two of its boundaries are both crossed (neither
   alone changes it: a line of sight closing only past a side's tangent and a corner's shadow
-  edge together) flips nearest where they meet, which is no candidate; the margin may then
-  name a farther change.
+  edge together, or only once the whole base is past both shadow edges of a strip) flips
+  nearest where they meet, which is no candidate; the margin may then name a farther
+  change.
 """
 
 from __future__ import annotations
@@ -1052,7 +1053,9 @@ def _distance_candidates(
     leaves it (straight away from it): a distance difference, exact for a convex piece and
     confirmed by a ruling for any. A centre on the piece (standing on it) leaves it across
     any side: each side's nearest point, ``reach`` on past it (:func:`_outline_feet`: the
-    side the change needs may not be the nearest)."""
+    side the change needs may not be the nearest). Beside a piece, the centre may also go
+    round it to ``reach`` past a side facing away (:func:`_far_sides`): a piece near the
+    shooter gives area cover once the shooter stands beyond it, clear of it."""
     out: list[Candidate] = []
     for ref, geom in pieces:
         d0 = float(geom.distance(Point(mv.p0)))
@@ -1067,6 +1070,12 @@ def _distance_candidates(
                 out.append(Candidate(mv.id, _along(mv.p0, way, reach), reach, way, decision,
                                      clause, source=ref, at=mv.p0))  # fmt: skip
             continue
+        if isinstance(geom, Polygon):
+            for point, q in _far_sides(geom, mv.p0, reach):
+                way, dist = _toward(mv.p0, point)
+                if 0.0 < dist <= limit:
+                    out.append(Candidate(mv.id, point, dist, way, decision, clause, source=ref,
+                                         at=q))  # fmt: skip
         if d0 <= 0.0 or abs(d0 - reach) > limit:
             continue
         q = _nearest_on(geom, mv.p0)
@@ -1076,6 +1085,28 @@ def _distance_candidates(
         dist = abs(d0 - reach)
         out.append(Candidate(mv.id, _along(mv.p0, way, dist), dist, way, decision, clause,
                              source=ref, at=q))  # fmt: skip
+    return out
+
+
+def _far_sides(poly: Polygon, p: Point2, reach: float) -> list[tuple[Point2, Point2]]:
+    """For each side of ``poly`` facing away from ``p`` (its outward normal pointing away),
+    the nearest point to ``p`` of that side moved ``reach`` outward (the foot, kept within
+    the side), with the foot: where a centre ``reach`` beyond that side lies nearest."""
+    oriented = shapely.orient_polygons(poly, exterior_cw=False)  # the piece left of each side
+    out: list[tuple[Point2, Point2]] = []
+    for ring in (oriented.exterior, *oriented.interiors):
+        xy = np.asarray(ring.coords, dtype=float)
+        a, ab = xy[:-1], xy[1:] - xy[:-1]
+        length2 = np.einsum("ij,ij->i", ab, ab)
+        ok = length2 > 0.0
+        a, ab, length2 = a[ok], ab[ok], length2[ok]
+        t = np.clip(np.einsum("ij,ij->i", np.asarray(p) - a, ab) / length2, 0.0, 1.0)
+        feet = a + t[:, None] * ab
+        normal = _unit_rows(np.column_stack((ab[:, 1], -ab[:, 0])))  # right of the side: out
+        away = np.einsum("ij,ij->i", feet - np.asarray(p), normal) > 0.0
+        for q, n in zip(feet[away], normal[away], strict=True):
+            point = (float(q[0] + reach * n[0]), float(q[1] + reach * n[1]))
+            out.append((point, (float(q[0]), float(q[1]))))
     return out
 
 

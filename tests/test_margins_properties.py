@@ -490,3 +490,50 @@ def test_known_gap_los_closing_where_two_of_its_boundaries_meet() -> None:
     s = _open_pieces((("m0", "x", (0.0, 0.0)), ("m1", "y", (47.0, 0.0))), ("dense-area", area))
     assert _past(s, _ask(s), "m0", (0.0, 1.0), 14.49) == ("ranged.los",)
     assert _nothing_changes_within(s)
+
+
+def test_known_gap_mended_shooter_going_round_an_area_beside_it() -> None:
+    """Found by the properties on small boards (200 random examples, seed 2): a thin area
+    strip 14.5 mm west of m0's centre, clear of its base. The strip gives cover once m0
+    stands beyond it, clear of it by the contact's reach (area touching the shooter is
+    ignored): nearest 16.5 mm past the strip's far side, straight across it, 30.9635 mm
+    (14.4635 to the side's line plus the reach). The margin said 31.106 mm (the corner
+    where a ray through the strip's corner meets that reach), though 31.096 mm at 200
+    degrees gave cover; the far sides moved out by the reach are candidates now."""
+    strip = (
+        (-8.272233134027168, -11.87469186370589),
+        (-21.588931903535723, 17.222825794715924),
+        (-23.407526757187085, 16.39053212162164),
+        (-10.09082798767853, -12.706985536800174),
+    )
+    s = _open_pieces((("m0", "x", (0.0, 0.0)), ("m1", "y", (64.0, 0.0))), ("area", strip))
+    base = _ask(s)
+    a = math.radians(200.0)
+    assert _past(s, base, "m0", (math.cos(a), math.sin(a)), 31.0963)
+    (x0, y0), (x1, y1) = strip[2], strip[3]  # the far (west) side's line
+    across = abs((x1 - x0) * (0.0 - y0) - (y1 - y0) * (0.0 - x0)) / math.hypot(x1 - x0, y1 - y0)
+    assert across == pytest.approx(14.4635, abs=1e-4)
+    m = base.margin
+    assert m is not None and m.model == "m0" and m.method == "exact"
+    assert m.mm == pytest.approx(across + 16.5 + LENGTH_EPSILON_MM, abs=1e-6)
+    assert _nothing_changes_within(s)
+
+
+@pytest.mark.xfail(strict=True, reason="known gap: the corner of two line-of-sight boundaries")
+def test_known_gap_los_closing_behind_a_dense_strip() -> None:
+    """Found by the properties on small boards (200 random examples, seed 2, after the gap
+    above): a dense-area strip (34 mm long) west of m0, m1 63 mm east. m0's line of sight
+    closes once its whole base is in the strip's shadow: past two shadow edges at once,
+    nearest in the corner where they meet; neither edge alone changes it. The margin says
+    30.5 mm (m0 coming into contact with m1), though moving m0 30.49 mm at 210 degrees
+    closes the line of sight (the same gap as above)."""
+    strip = (
+        (-2.4745042856906885, -27.150749344416298),
+        (-16.62349672829353, 3.7653631676568797),
+        (-18.442091581944894, 2.9330694945625946),
+        (-4.293099139342052, -27.98304301751058),
+    )
+    s = _open_pieces((("m0", "x", (0.0, 0.0)), ("m1", "y", (63.0, 0.0))), ("dense-area", strip))
+    a = math.radians(210.0)
+    assert _past(s, _ask(s), "m0", (math.cos(a), math.sin(a)), 30.49) == ("ranged.los",)
+    assert _nothing_changes_within(s)
