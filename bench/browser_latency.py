@@ -20,8 +20,9 @@ Two measures:
   (Run All to a quiet link, the static picture included).
 
 Usage: ``python bench/browser_latency.py [--mode step|drag|both] [--moves N] [--ratios 1 2]
-[--rtt MS] [--down MBIT] [--up MBIT] [--seconds S] [--path default|middle|edge]`` (needs
-Chromium at /usr/bin/chromium or $FWWRULES_CHROMIUM, and the dev extras). With
+[--rtt MS] [--down MBIT] [--up MBIT] [--seconds S] [--path default|middle|edge]
+[--driver playwright|page]`` (needs Chromium at /usr/bin/chromium or $FWWRULES_CHROMIUM,
+and the dev extras). With
 ``FWWRULES_BENCH_LOG=file.json`` the drag's WebSocket messages are written to that file.
 """
 
@@ -30,6 +31,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import itertools
 import json
 import os
 import statistics
@@ -221,27 +223,69 @@ def drag_path(info: dict[str, Any], path: str) -> Any:
     return lambda phase: (x0 + 60.0 * (1 - abs(2 * phase - 1)), y0 + 10.0 * (phase - 0.5))
 
 
+DRIVE_IN_PAGE = """({sel, points, period}) => {
+  const canvas = document.querySelector(sel);
+  let i = 0;
+  window.__driven = null;
+  const timer = setInterval(() => {
+    if (i >= points.length) {
+      clearInterval(timer);
+      window.__driven = performance.now();
+      return;
+    }
+    const [x, y] = points[i++];
+    canvas.dispatchEvent(new PointerEvent("pointermove", {
+      clientX: x, clientY: y, buttons: 1, pointerId: 1, pointerType: "mouse",
+      isPrimary: true, bubbles: true,
+    }));
+  }, period);
+}"""
+"""The drag's pointer moves made in the page (``--driver page``): one every ``period`` ms by
+the page's own timer, so that the load on the benchmark's process leaves no gaps in them."""
+
+
 def measure_drag(
-    page: Any, info: dict[str, Any], proxy: LinkProxy | None, seconds: float, path: str
+    page: Any,
+    info: dict[str, Any],
+    proxy: LinkProxy | None,
+    seconds: float,
+    path: str,
+    driver: str = "playwright",
 ) -> dict[str, Any]:
-    """One continuous drag along ``path``; lag and bytes from the board canvas's trace."""
+    """One continuous drag along ``path``; lag and bytes from the board canvas's trace. The
+    moves come from Playwright (a mouse move every 16 ms and the time it takes: under load
+    fewer, with gaps) or, with ``driver`` "page", from the page's own timer (see
+    :data:`DRIVE_IN_PAGE`; the press, the last position and the release stay real)."""
     box = page.locator(CANVAS).first.bounding_box()
     where = drag_path(info, path)
     x0, y0 = box["x"] + info["x"], box["y"] + info["y"]
-    page.evaluate("() => { window.fwwrulesTrace = []; }")
+    page.evaluate(
+        "(sel) => { window.fwwrulesTrace = []; window.__pointer = [];"
+        " document.querySelector(sel).addEventListener('pointermove',"
+        " (e) => window.__pointer.push(e.timeStamp)); }",
+        CANVAS,
+    )
     page.mouse.move(x0, y0)
     page.mouse.down()
     messages(page, 0)
     start_bytes = proxy.kernel_bytes if proxy else 0
     t0 = time.monotonic()
     k = 0
-    while time.monotonic() - t0 < seconds:
+    if driver == "page":
+        ticks = [where((k % 120) / 120.0) for k in range(1, int(seconds * 1000 / 16) + 1)]
+        points = [[box["x"] + x, box["y"] + y] for x, y in ticks]
+        page.evaluate(DRIVE_IN_PAGE, {"sel": CANVAS, "points": points, "period": 16})
+        page.wait_for_function("() => window.__driven !== null", timeout=seconds * 10_000)
+        page.mouse.move(*points[-1])  # the mouse is where the drag left it
+    while driver != "page" and time.monotonic() - t0 < seconds:
         k += 1
         phase = (k % 120) / 120.0  # to and fro, a round every ~2 s
         x, y = where(phase)
         page.mouse.move(box["x"] + x, box["y"] + y)
         page.wait_for_timeout(16)
     stopped = page.evaluate("() => performance.now()")
+    pointer: list[float] = page.evaluate("() => window.__pointer.slice()")
+    gaps = [b - a for a, b in itertools.pairwise(pointer)]
     page.wait_for_timeout(3000)  # held still: the picture catches up
     drag_bytes = (proxy.kernel_bytes if proxy else 0) - start_bytes
     moved = page.evaluate("() => window.fwwrulesTrace.filter(e => e.input === 'move').length")
@@ -261,15 +305,18 @@ def measure_drag(
     last_move = max((m["seq"] for m in moves), default=0)
     final = next((f for f in frames if f["seq"] >= last_move), None)
     # A last move that changed nothing (a base stopped at contact or at the table's edge) is
-    # answered by "done" with no frame: the picture is exact from then (or from the last
-    # frame painted before it).
-    done = next(
-        (m for m in log if m["kind"] == "custom:done" and (m.get("seq") or 0) >= last_move), None
-    )
+    # answered by "done" with no frame, or (a quiet move) by the kernel's idle status of its
+    # message (the trace's "quiet"): the picture is exact from then (or from the last frame
+    # painted before it).
+    answers = [m for m in log if m["kind"] == "custom:done" and (m.get("seq") or 0) >= last_move]
+    answers += [e for e in trace if (e.get("quiet") or 0) >= last_move]
+    done = min(answers, key=lambda m: m["t"], default=None)
     if done is not None and (final is None or done["t"] < final["t"]):
         painted = [f["t"] for f in frames if f["t"] <= done["t"]]
         final = {"t": max([stopped, *painted[-1:]])}
     return {
+        "pointer events": len(pointer),
+        "pointer gaps over 50 ms": sum(g > 50 for g in gaps),
         "moves sent": len(moves),
         "frames painted": len(during),
         "lag median ms": statistics.median(lags) if lags else None,
@@ -359,6 +406,12 @@ def main() -> None:
     parser.add_argument("--up", type=float, default=None, help="Mbit/s toward the kernel")
     parser.add_argument("--seconds", type=float, default=4.0, help="length of the drag")
     parser.add_argument("--path", choices=PATHS, default="default", help="where the drag goes")
+    parser.add_argument(
+        "--driver",
+        choices=["playwright", "page"],
+        default="playwright",
+        help="who makes the drag's moves (page: the page's own timer, no gaps under load)",
+    )
     args = parser.parse_args()
     if not CHROMIUM.exists():
         raise SystemExit(f"no Chromium at {CHROMIUM}")
@@ -383,14 +436,15 @@ def main() -> None:
                             lab.kernel(page, TO_EDGE)
                             quiet(proxy, page)
                             info = json.loads(lab.kernel(page, PROBE).strip().splitlines()[-1])
-                        got = measure_drag(page, info, proxy, args.seconds, args.path)
+                        got = measure_drag(page, info, proxy, args.seconds, args.path, args.driver)
                         tally = got.pop("messages")
                         text = ", ".join(
                             f"{k} {v:.0f}" if isinstance(v, float) else f"{k} {v}"
                             for k, v in got.items()
                         )
                         print(
-                            f"DPR {ratio:g}: drag {args.seconds:g} s ({args.path}): {text} "
+                            f"DPR {ratio:g}: drag {args.seconds:g} s ({args.path}, moves by"
+                            f" {args.driver}): {text} "
                             f"({load()})"
                         )
                         print(f"DPR {ratio:g}: drag messages per move: {tally}")

@@ -128,6 +128,9 @@ class Board:
     derived: Derived
     """The scenario's cache (:mod:`fwwrules.cache`): what the rules derive from this board
     (Significant Edges, merged solids ...) is kept there."""
+    terrain_extent: tuple[float, float, float, float] | None
+    """The terrain's bounding box in mm (xmin, ymin, xmax, ymax; None without terrain),
+    measured once with the terrain (:class:`TerrainPart`)."""
 
     def terrain_near(self, geom: shapely.Geometry) -> list[TerrainGeometry]:
         """Terrain whose bounding box meets ``geom``'s (an STRtree query), in file order."""
@@ -142,6 +145,8 @@ class TerrainPart:
     pieces: Mapping[str, TerrainGeometry]
     ids: tuple[str, ...]
     tree: STRtree
+    extent: tuple[float, float, float, float] | None
+    """The pieces' bounding box (xmin, ymin, xmax, ymax; None without terrain)."""
 
 
 def terrain_polygon(t: Terrain, unit_mm: float) -> Polygon:
@@ -181,7 +186,18 @@ def _terrain_part(terrain: Sequence[Terrain], unit_mm: float) -> TerrainPart:
             elevated=t.elevated,
         )
     ids = tuple(pieces)
-    return TerrainPart(pieces, ids, STRtree([pieces[i].polygon for i in ids]))
+    boxes = [pieces[i].polygon.bounds for i in ids]
+    extent = (
+        (
+            min(b[0] for b in boxes),
+            min(b[1] for b in boxes),
+            max(b[2] for b in boxes),
+            max(b[3] for b in boxes),
+        )
+        if boxes
+        else None
+    )
+    return TerrainPart(pieces, ids, STRtree([pieces[i].polygon for i in ids]), extent)
 
 
 def _carry_board(old: Board, moved: Moved) -> Board:
@@ -231,6 +247,7 @@ def build_board(
         orange_mm=orange_mm,
         ruler_tolerance=contact_tolerance_mm if ruler_tolerance_mm is None else ruler_tolerance_mm,
         derived=derived,
+        terrain_extent=part.extent,
     )
 
 
@@ -258,8 +275,8 @@ def board_limits(
         d = g.disc
         xs += [d.x - d.r, d.x + d.r]
         ys += [d.y - d.r, d.y + d.r]
-    for t in board.terrain.values():
-        x0, y0, x1, y1 = t.polygon.bounds
+    if board.terrain_extent is not None:  # the terrain's, measured once (every piece's box)
+        x0, y0, x1, y1 = board.terrain_extent
         xs += [x0, x1]
         ys += [y0, y1]
     if not xs:

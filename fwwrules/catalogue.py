@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, get_args
@@ -47,8 +48,14 @@ def translations(lang: str) -> Translations:
     gettext reader (:mod:`fwwrules.translations`, :mod:`fwwrules.pofile`,
     :mod:`fwwrules.writing`) is imported on the first text shown, not at ``import fwwrules``,
     as the package's own lazy names are (about 10 ms of import time)."""
-    found: Translations = importlib.import_module(f"{__package__}.translations").translations(lang)
+    module = sys.modules.get(_READER) or importlib.import_module(_READER)
+    found: Translations = module.translations(lang)
     return found
+
+
+_READER = f"{__package__}.translations"
+"""The gettext reader's module (looked up in ``sys.modules`` once imported: every message
+rendered asks for it, a dozen times per ruling's text)."""
 
 
 class _T(Mapping[str, str]):

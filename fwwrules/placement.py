@@ -118,14 +118,26 @@ def centres_on(t: TerrainGeometry, px: Array, py: Array) -> BoolArray:
     return np.asarray(shapely.intersects_xy(t.polygon, px, py))
 
 
+TALL_PIECES: Key[tuple[TerrainGeometry, ...]] = Key("tall_pieces", terrain_only=True)
+"""The board's pieces with a height, in file order (:func:`standing_height_v` looks at these
+alone; a drag asks it several times per motion)."""
+
+
+def _tall(board: Board) -> tuple[TerrainGeometry, ...]:
+    found = board.derived.get(TALL_PIECES)
+    if found is None:
+        tall = tuple(t for t in board.terrain.values() if _has_height(t))
+        found = board.derived.put(TALL_PIECES, tall)
+    return found
+
+
 def standing_height_v(board: Board, px: Array, py: Array) -> Array:
     """The elevation (mm) a base placed by hand at each centre takes: the height of the highest
     piece with a height under it, 0 where there is none."""
     elev = np.zeros(len(px))
-    for t in board.terrain.values():
-        if _has_height(t):
-            on = centres_on(t, px, py)
-            elev = np.where(on, np.maximum(elev, float(t.height or 0.0)), elev)
+    for t in _tall(board):
+        on = centres_on(t, px, py)
+        elev = np.where(on, np.maximum(elev, float(t.height or 0.0)), elev)
     return elev
 
 

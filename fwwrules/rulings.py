@@ -11,7 +11,7 @@ Every ruling is frozen data with three views:
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
@@ -24,14 +24,45 @@ if TYPE_CHECKING:  # the margins load when a ruling's margins are first asked fo
     from .closeness import LazyMargins, Margin, Margins
 
 
-def names_in(labels: Mapping[str, Name] | None, lang: str) -> dict[str, str]:
+def names_in(labels: Mapping[str, Name] | None, lang: str) -> Mapping[str, str]:
     """Display names by id in ``lang``: each name read with
-    :func:`~fwwrules.pieces.title_in` (a name given per language shows the reader's one).
+    :func:`~fwwrules.pieces.title_in` (a name given per language shows the reader's one),
+    when it is first looked up (a ruling's sentence names two or three of a board's dozens
+    of pieces; the headline alone read every name three times).
 
     >>> names_in({"crate": {"en": "Crate", "de": "Kiste"}, "t": "Tom"}, "de")
     {'crate': 'Kiste', 't': 'Tom'}
     """
-    return {k: title_in(v, lang) or k for k, v in (labels or {}).items()}
+    return _Names(labels or {}, lang)
+
+
+class _Names(Mapping[str, str]):
+    """:func:`names_in`'s mapping: ``labels`` read in ``lang`` one id at a time."""
+
+    __slots__ = ("_labels", "_lang", "_read")
+
+    def __init__(self, labels: Mapping[str, Name], lang: str) -> None:
+        self._labels = labels
+        self._lang = lang
+        self._read: dict[str, str] = {}
+
+    def __getitem__(self, key: str) -> str:
+        found = self._read.get(key)
+        if found is None:
+            found = self._read[key] = title_in(self._labels[key], self._lang) or key
+        return found
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._labels
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._labels)
+
+    def __len__(self) -> int:
+        return len(self._labels)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,6 +30,40 @@ def opened(msg: Mapping[str, Any], buffer: bytes) -> tuple[dict[str, Any], bytes
     return {"texts": [], **msg, **head}, raw[size:]
 
 
+def words_painted(
+    frames: Sequence[tuple[Mapping[str, Any], bytes | Sequence[bytes]]],
+) -> list[dict[str, Any]]:
+    """The words each frame of ``frames`` sets when the browser paints it, by model id (a
+    frame's ``texts``, a long text's change applied to the text the frame before carried,
+    as ``board_canvas.js`` does); frames the browser would not apply give ``{}``."""
+    held: dict[tuple[str, str], Any] = {}
+    out: list[dict[str, Any]] = []
+    current = -1
+    for msg, buffers in frames:
+        if msg.get("type", "frame") != "frame":
+            continue
+        buffer = buffers if isinstance(buffers, bytes | bytearray | memoryview) else buffers[0]
+        msg = opened(msg, bytes(buffer))[0]
+        if msg["id"] <= current or (not msg["full"] and msg["base"] != current):
+            out.append({})
+            continue
+        now: dict[str, Any] = {}
+        for id_, trait, value, *change in msg["texts"]:
+            if change:
+                before = held[(id_, trait)]
+                keep, tail = change[0]
+                units = before.encode("utf-16-le")
+                value = (
+                    units[: 2 * keep].decode("utf-16-le")
+                    + value
+                    + units[len(units) - 2 * tail :].decode("utf-16-le")
+                )
+            held[(id_, trait)] = now[id_] = value
+        out.append(now)
+        current = msg["id"]
+    return out
+
+
 def _decode(
     msg: Mapping[str, Any], buffer: bytes, shown: Pixels, kept: Pixels | None = None
 ) -> Pixels:

@@ -56,6 +56,23 @@ def test_default_table_is_bounding_box_plus_margin() -> None:
     assert Scenario().limits_mm() == (0.0, 0.0, 100.0, 100.0)
 
 
+def test_default_table_of_a_moved_model_uses_the_terrain_measured_once() -> None:
+    from fwwrules.placement import move_model
+
+    s = Scenario(
+        models=(Model("a", "x", 40, (100, 100)),),
+        terrain=(
+            Terrain("t", "cover", Rect((300, 50), (20, 10))),
+            Terrain("u", "blocking", Rect((150, 400), (40, 20))),
+        ),
+    )
+    assert s.board.terrain_extent == pytest.approx((130, 45, 310, 410))
+    moved = move_model(s, "a", 500, 20)
+    assert moved.board.terrain_extent is s.board.terrain_extent  # the terrain's, shared
+    assert board_limits(moved.board, margin_mm=0) == pytest.approx((130, 0, 520, 410))
+    assert Scenario(models=s.models).board.terrain_extent is None
+
+
 def test_a_base_touching_the_table_edge_is_on_the_table() -> None:
     s = fwwrules.loads(text("board: {size: [120, 120]}\n", x=20, y=100))
     assert isinstance(s, Scenario)

@@ -252,6 +252,49 @@ def test_ranged_range_band_rings_at_base_radius_plus_band_end() -> None:
     assert not any(r.get_visible() for r in art2.bands.values())
 
 
+def test_range_band_names_placed_again_only_when_their_ring_or_the_view_changes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A ring's name keeps its measured place while the ring, its name and the view stay as
+    they were (the drag steps of the target), the place measuring would give; a new view
+    measures again."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    import fwwrules.draw.board as board_module
+
+    s = board()
+    fig, ax = axes()
+    FigureCanvasAgg(fig)
+    art = draw_board(s, ax, ruling=attack())
+    measured: list[str] = []
+    whole_inside = board_module._whole_inside
+
+    def counted(ax: object, label: object, spots: object, renderer: object) -> object:
+        measured.append(label.get_text())  # type: ignore[attr-defined]
+        return whole_inside(ax, label, spots, renderer)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(board_module, "_whole_inside", counted)
+    brute = next(m for m in s.models if m.id == "brute")
+    moved = dataclasses.replace(
+        s, models=tuple(dataclasses.replace(m, at=(250.0, 60.0)) if m is brute else m
+                        for m in s.models)
+    )  # fmt: skip
+
+    def drag_step() -> dict[str, tuple[float, float]]:
+        update_board(art, moved, ruling=attack(), place_labels=False, legend=False)
+        return {n: t.get_position() for n, t in art.band_labels.items()}
+
+    kept = drag_step()  # measured: the label placer centred the names it placed
+    measured.clear()
+    assert drag_step() == kept and not measured
+    art.state["band_spots"].clear()  # measured afresh: the same places
+    assert drag_step() == kept and measured
+    measured.clear()
+    ax.set_xlim(ax.get_xlim()[0] + 30.0, ax.get_xlim()[1])  # another view: measured again
+    drag_step()
+    assert measured
+
+
 def test_melee_shoot_into_numbers_written_beside_bases() -> None:
     r = attack(into_melee=IntoMelee(2, ("brute", "dog", "brute", "dog")))
     art = draw_board(board(), axes()[1], ruling=r)

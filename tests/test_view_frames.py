@@ -18,11 +18,12 @@ from typing import Any
 import matplotlib
 import numpy as np
 import pytest
-from frame_decoder import opened, unpack
+from frame_decoder import opened, unpack, words_painted
 from fwwrules_widgets import AttackPanel, BoardEditor, MeleePanel, ThreatPanel
 from fwwrules_widgets.board_canvas import (
     AS_KEPT,
     AS_SHOWN,
+    CHANGE_MIN,
     KEPT_PALETTE,
     MAX_IN_FLIGHT,
     RARE,
@@ -32,6 +33,7 @@ from fwwrules_widgets.board_canvas import (
     pack_kept,
     pack_mask,
     pack_palette,
+    text_change,
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -458,7 +460,9 @@ def test_the_title_changes_with_a_drag() -> None:
     """The title states the ruling: once a drag changes it, the blit background is drawn
     again with the old title wiped and the new one in it, so a picture never says "may
     attack" over a text that says it may not; an unchanged title costs a motion nothing
-    (it is never among the artists drawn on every motion)."""
+    (it is never among the artists drawn on every motion). New words are drawn crisp while
+    the drag lasts, as the moving labels (a tenth to a third fewer bytes in a frame that
+    changes them), and smooth on the drop."""
     p = AttackPanel(fwwrules.loads(SCENARIO), attacker="knight", target="brute",
                     interactive=False)  # fmt: skip
     canvas: Any = p.view.figure.canvas
@@ -482,8 +486,37 @@ def test_the_title_changes_with_a_drag() -> None:
     rows = slice(int(canvas.get_width_height(physical=True)[1] - box.y1) - 3, None)
     frame = np.asarray(canvas.buffer_rgba())[rows][: int(box.height) + 6].copy()
     event("button_release_event", 250.0, 250.0)  # a full draw, same title
+    assert title.get_antialiased()  # the drop: smooth again
+    title.set_antialiased(False)
+    canvas.draw()
+    crisp = np.asarray(canvas.buffer_rgba())[rows][: int(box.height) + 6].copy()
+    title.set_antialiased(True)
+    canvas.draw()
     full = np.asarray(canvas.buffer_rgba())[rows][: int(box.height) + 6]
-    assert np.array_equal(frame, full)
+    assert np.array_equal(frame, crisp) and not np.array_equal(frame, full)
+
+
+def test_a_title_back_at_the_presss_words_is_drawn_smooth_as_the_kept_picture_has_it() -> None:
+    """A title that a drag changes and changes back says again what the kept picture (the
+    board at the press, which the browser holds) says: it is drawn smooth, as there, so its
+    pixels are "as kept" in the frame instead of a crisp copy coded pixel by pixel."""
+    p = AttackPanel(fwwrules.loads(SCENARIO), attacker="knight", target="brute",
+                    interactive=False)  # fmt: skip
+    canvas: Any = p.view.figure.canvas
+    ax = p.view.ax
+
+    def event(name: str, x: float, y: float) -> None:
+        px, py = ax.transData.transform((x, y))
+        canvas.callbacks.process(name, MouseEvent(name, canvas, px, py, button=1))
+
+    title = p.artists.title
+    before = title.get_text()
+    event("button_press_event", 250.0, 100.0)
+    event("motion_notify_event", 250.0, 250.0)  # behind the wall: crisp new words
+    assert title.get_text() != before and not title.get_antialiased()
+    event("motion_notify_event", 250.0, 100.0)  # back: the press's words, smooth
+    assert title.get_text() == before and title.get_antialiased()
+    event("button_release_event", 250.0, 100.0)
 
 
 def test_a_drag_of_the_target_leaves_the_range_rings_in_the_background() -> None:
@@ -497,6 +530,22 @@ def test_a_drag_of_the_target_leaves_the_range_rings_in_the_background() -> None
     # dragging the attacker moves the rings; a control change (no drag) redraws them too
     assert all(r in moving_artists(art, "knight", drag=True) for r in rings)
     assert all(r in moving_artists(art, "brute") for r in rings)
+
+
+def test_a_drag_leaves_the_leader_lines_in_the_background_unless_one_is_the_dragged_bases() -> None:
+    """A drag places no labels: it only hides the moved base's own leaders, so the others
+    stay in the cached background (one artist fewer to draw on each motion)."""
+    from fwwrules.draw.labels import set_leaders
+
+    p = AttackPanel(fwwrules.loads(SCENARIO), attacker="knight", target="brute",
+                    interactive=False)  # fmt: skip
+    art = p.artists
+    assert art.leaders is not None
+    set_leaders(art, [(art.labels["dog"], (10.0, 10.0, 40.0, 40.0))])  # the dog's name led
+    assert art.leaders.get_visible()
+    assert art.leaders not in moving_artists(art, "brute", drag=True)
+    assert art.leaders in moving_artists(art, "dog", drag=True)  # its leader goes on the move
+    assert art.leaders in moving_artists(art, "brute")  # a control change places labels anew
 
 
 def test_dragging_the_target_keeps_the_rings_drawn_in_the_background() -> None:
@@ -587,10 +636,11 @@ def test_the_static_picture_is_drawn_holding_the_boards_lock(
 # --- words beside the board travel with the frames -----------------------------------------
 
 
-def texts_of(frame: tuple[dict[str, Any], list[bytes]], *widgets: Any) -> dict[str, Any]:
-    """The values a frame (its fields and buffers) carries for ``widgets``, by model id."""
+def texts_of(sent: list[tuple[dict[str, Any], list[bytes]]], *widgets: Any) -> dict[str, Any]:
+    """The values the last frame of ``sent`` (fields and buffers, in order) sets for
+    ``widgets`` when the browser paints it, by model id."""
     ids = {w.model_id for w in widgets}
-    return {t[0]: t[2] for t in opened(frame[0], frame[1][0])[0]["texts"] if t[0] in ids}
+    return {k: v for k, v in words_painted(sent)[-1].items() if k in ids}
 
 
 def test_the_ruling_and_the_fields_change_with_the_frame_drawn_from_their_position() -> None:
@@ -602,7 +652,7 @@ def test_the_ruling_and_the_fields_change_with_the_frame_drawn_from_their_positi
     assert link is not None
     link._message(None, {"type": "hello", "ratio": 1.0}, [])
     full = sent[-1][0]
-    assert texts_of(sent[-1], p.html, p.x, p.y) == {
+    assert texts_of(sent, p.html, p.x, p.y) == {
         p.html.model_id: p.html.value,
         p.x.model_id: p.x.value,
         p.y.model_id: p.y.value,
@@ -614,7 +664,7 @@ def test_the_ruling_and_the_fields_change_with_the_frame_drawn_from_their_positi
     link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
     link._message(None, {"type": "move", "x": x, "y": y + 150, "buttons": 1, "seq": 2}, [])
     frame = sent[-1][0]
-    words = texts_of(sent[-1], p.html, p.x, p.y)
+    words = texts_of(sent, p.html, p.x, p.y)
     at = p.scenario.model("brute").at
     assert words[p.y.model_id] == at[1] != 100.0  # mid-drag, the fields say where it is
     assert words.get(p.x.model_id, 250.0) == at[0]  # (only what changed travels)
@@ -622,6 +672,92 @@ def test_the_ruling_and_the_fields_change_with_the_frame_drawn_from_their_positi
     assert p.html.value == before and p.y.value == 100.0  # not yet: the frame is in flight
     link._message(None, {"type": "ack", "id": frame["id"]}, [])
     assert p.html.value == words[p.html.model_id] and (p.x.value, p.y.value) == at
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab\u2033\U0001f600 <>", max_size=300),
+       st.text(alphabet="ab\u2033\U0001f600 <>", max_size=300))  # fmt: skip
+def test_a_long_text_travels_as_its_change_and_the_browser_rebuilds_it(
+    before: str, value: str
+) -> None:
+    """A long text goes as the middle that changed and how many UTF-16 units (JavaScript's
+    string length: an emoji is two) to keep on either side of it; short ones whole."""
+    change = text_change(before, value)
+    if len(value) < CHANGE_MIN:
+        assert change == [value]
+        return
+    middle, (keep, tail) = change
+    units = before.encode("utf-16-le")
+    rebuilt = (
+        units[: 2 * keep].decode("utf-16-le")
+        + middle
+        + units[len(units) - 2 * tail :].decode("utf-16-le")
+    )
+    assert rebuilt == value
+    assert text_change(None, value) == [value]  # a full frame: whole
+
+
+def test_a_drag_carries_the_rulings_change_not_the_whole_text() -> None:
+    p, sent = live_panel()
+    link = p.view.link
+    assert link is not None
+    link._message(None, {"type": "hello", "ratio": 1.0}, [])
+    link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
+    x, y = css(p, 250.0, 100.0)
+    link._message(None, {"type": "down", "x": x, "y": y, "buttons": 1, "seq": 1}, [])
+    for i in range(2, 6):
+        link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
+        link._message(None, {"type": "move", "x": x - 8 * i, "y": y, "buttons": 1, "seq": i}, [])
+    changes = [
+        t
+        for msg, buffers in sent
+        for t in opened(msg, buffers[0])[0]["texts"]
+        if t[0] == p.html.model_id and not msg["full"]
+    ]
+    assert changes and all(len(t) == 4 and len(t[2]) < len(p.html.value) / 2 for t in changes)
+    link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
+    assert words_painted(sent)[-1][p.html.model_id] == p.html.value  # rebuilt: the same words
+
+
+def test_a_quiet_move_that_draws_nothing_is_answered_by_its_idle_status_not_done() -> None:
+    """A move that changes nothing gets ``done`` (the browser's next move may go), unless the
+    view marked it ``quiet`` (it reads the kernel's idle status of its own message): then
+    nothing. A quiet move kept while a frame was in flight and drawn on an ack without a
+    move still gets ``done``: the idle status of the message that brought it has gone by."""
+    p, sent = live_panel()
+    link = p.view.link
+    assert link is not None
+    link._message(None, {"type": "hello", "ratio": 1.0}, [])
+    link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
+    x, y = css(p, 250.0, 100.0)
+    y1, y2, y3 = (css(p, 250.0, mm)[1] for mm in (130.0, 160.0, 190.0))
+    link._message(None, {"type": "down", "x": x, "y": y, "buttons": 1, "seq": 1}, [])
+    link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
+
+    def kinds(after: int) -> list[str]:
+        return [m["type"] for m, _ in sent[after:]]
+
+    link._message(None, {"type": "move", "x": x, "y": y1, "buttons": 1, "seq": 2}, [])
+    link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
+    n = len(sent)
+    link._message(None, {"type": "move", "x": x, "y": y1, "buttons": 1, "seq": 3}, [])
+    assert kinds(n) == ["done"]  # nothing moved
+    n = len(sent)
+    still = {"type": "move", "x": x, "y": y1, "buttons": 1, "seq": 4, "quiet": 1}
+    link._message(None, still, [])
+    assert kinds(n) == []  # its idle status answers it
+    link._message(None, {"type": "move", "x": x, "y": y2, "buttons": 1, "seq": 5}, [])
+    assert kinds(n) == ["frame"]
+    n = len(sent)
+    kept = {"type": "move", "x": x, "y": y2, "buttons": 1, "seq": 6, "quiet": 1}
+    link._message(None, kept, [])  # kept: a frame is in flight
+    link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
+    assert kinds(n) == ["done"]  # drawn on an ack that did not bring it: nothing changed
+    n = len(sent)
+    link._message(None, {"type": "move", "x": x, "y": y3, "buttons": 1, "seq": 7}, [])
+    riding = {"type": "move", "x": x, "y": y3, "buttons": 1, "seq": 8, "quiet": 1}
+    link._message(None, {"type": "ack", "id": sent[-1][0]["id"], "move": riding}, [])
+    assert kinds(n) == ["frame"]  # the frame of seq 7; seq 8 (on its ack) drew nothing
 
 
 class RecordingComm:
@@ -656,7 +792,7 @@ def test_the_kernels_widgets_take_the_words_without_sending_them_again() -> None
     link._message(None, {"type": "down", "x": x, "y": y, "buttons": 1, "seq": 1}, [])
     link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
     link._message(None, {"type": "move", "x": x, "y": y + 150, "buttons": 1, "seq": 2}, [])
-    words = texts_of(sent[-1], p.html, p.x, p.y)
+    words = texts_of(sent, p.html, p.x, p.y)
     link._message(None, {"type": "ack", "id": sent[-1][0]["id"]}, [])
     assert p.html.value == words[p.html.model_id] and p.y.value == words[p.y.model_id]
     assert all(not c.sent for c in comms.values())  # the browser has them: nothing sent
@@ -674,7 +810,7 @@ def test_words_that_change_without_the_picture_go_in_a_frame_of_their_own() -> N
     msg, payload = sent[-1]
     head, pixels = opened(msg, payload[0])
     assert head["rects"] == [] and not msg["full"] and pixels == b""
-    assert texts_of(sent[-1], p.x, p.y) == {p.y.model_id: 300.0}  # x stays 250: only y travels
+    assert texts_of(sent, p.x, p.y) == {p.y.model_id: 300.0}  # x stays 250: only y travels
     link._message(None, {"type": "ack", "id": msg["id"]}, [])
     assert (p.x.value, p.y.value) == (250.0, 300.0)
     assert np.array_equal(unpack((1, 1), sent), np.asarray(p.view.figure.canvas.buffer_rgba()))

@@ -21,6 +21,12 @@
 //   that answers it (one message a round), or follows the kernel's "done" when it drew
 //   nothing. While a frame is in flight the kernel only keeps the latest move. Frames carry
 //   the seq of the last pointer message drawn. Hover moves only while the kernel asks.
+// * A move that drew nothing needs no "done" where the view sees the kernel's idle status
+//   of its own messages (JupyterLab passes it to the send's callbacks; that status is how a
+//   Jupyter client knows a comm message was handled): such a view marks its moves "quiet",
+//   and the kernel's idle status of a quiet move answers it when no frame came since the
+//   move was sent and every frame received before was already painted (or dropped) — just
+//   when the kernel would have said "done". A "done" was about 0.65 KB on the wire.
 // * When the pointer rests (no move for REST_MS) and its latest position is still waiting
 //   for an answer, that position goes at once, marked "rest": the kernel draws it and
 //   sends it even with a frame in flight (a release does the same), so the exact picture
@@ -31,7 +37,11 @@
 //   that describe the picture it holds (the ruling's text, the x/y fields). They are set on
 //   those widgets' models right after the frame is painted, in the same task, so the reader
 //   never sees words about a position the board does not show yet (nor the other way round).
-//   A frame may carry texts and no rects.
+//   A frame may carry texts and no rects. A long text may come as its change to the text the
+//   frame before carried for that widget: [model id, trait, middle, [keep, tail]] keeps the
+//   first keep and the last tail UTF-16 units of that text around middle (a full frame
+//   carries every text whole; a change to a text this view does not have asks for a full
+//   frame).
 // * Zoom (when the kernel set "zoomable"): the wheel, a touchpad pinch (a wheel event with
 //   ctrlKey), the + and - keys (the canvas takes the focus when pressed or wheeled over;
 //   JupyterLab's shortcuts are suppressed while it has it) and the buttons under the board send "zoom"
@@ -198,6 +208,9 @@ function render({ model, el }) {
   const state = {
     id: -1, asked: false, queue: Promise.resolve(), seq: 0, latest: null, outstanding: false,
     restTimer: 0, rested: false, zoom: null, posterTimer: 0, kept: null, keptId: -1,
+    carried: new Map(), // the last value a painted frame carried for each "id trait"
+    received: 0, settled: 0, // frames received; of them, painted or dropped
+    idle: false, // whether the kernel's idle status of a message sent reaches this view
   };
 
   function size() {
@@ -230,7 +243,19 @@ function render({ model, el }) {
     const size = msg.head || 0;
     const frame = size ? { ...msg, ...JSON.parse(utf8.decode(data.subarray(0, size))) } : msg;
     const rgb = data.subarray(size);
-    const texts = frame.texts || [];
+    const texts = (frame.texts || []).map(([id, trait, value, change]) => {
+      if (!change) return [id, trait, value];
+      const before = msg.full ? undefined : state.carried.get(`${id} ${trait}`);
+      if (typeof before !== "string") return null;
+      return [id, trait, before.slice(0, change[0]) + value + before.slice(before.length - change[1])];
+    });
+    if (texts.includes(null)) {
+      if (!state.asked) {
+        state.asked = true;
+        model.send({ type: "refresh" }); // a change to a text this view does not have
+      }
+      return;
+    }
     const owners = await Promise.all(texts.map(([id]) => widgetModel(id)));
     if (msg.full && (canvas.width !== msg.w || canvas.height !== msg.h)) {
       canvas.width = msg.w;
@@ -256,7 +281,10 @@ function render({ model, el }) {
     }
     const used = paint(ctx, frame, rgb, state.kept);
     if (used !== rgb.length) console.warn("fwwrules: frame", msg.id, "has", rgb.length, "bytes, used", used);
-    texts.forEach(([, trait, value], i) => { if (owners[i]) owners[i].set(trait, value); });
+    texts.forEach(([id, trait, value], i) => {
+      state.carried.set(`${id} ${trait}`, value);
+      if (owners[i]) owners[i].set(trait, value);
+    });
     state.id = msg.id;
     state.asked = false;
     canvas.dataset.frame = String(msg.id);
@@ -268,18 +296,56 @@ function render({ model, el }) {
       });
     }
     const ack = { type: "ack", id: msg.id };
+    settle(msg);
     state.outstanding = false;
     state.rested = false;
     const still = state.latest !== null && performance.now() - state.latest.timeStamp >= REST_MS;
     const next = take();
-    if (next !== null) {
-      // the latest zoom or pointer position rides on the ack: the next frame is drawn from it
-      ack.move = next;
-      // a pointer already still for REST_MS: the picture it rests on may overtake
-      if (next.type === "move" && still) ack.move.rest = true;
-      state.outstanding = true;
+    if (next === null) {
+      model.send(ack);
+      return;
     }
-    model.send(ack);
+    // the latest zoom or pointer position rides on the ack: the next frame is drawn from it
+    ack.move = next;
+    // a pointer already still for REST_MS: the picture it rests on may overtake
+    if (next.type === "move" && still) ack.move.rest = true;
+    state.outstanding = true;
+    sendAnswered(ack, next);
+  }
+
+  // A frame this view is done with (painted, or dropped): counted once.
+  function settle(msg) {
+    if (msg.settled) return;
+    msg.settled = true;
+    state.settled += 1;
+  }
+
+  // Sends a message holding a move or zoom (``pointer``, the message itself or the move
+  // riding on an ack). Once the kernel's idle status is known to reach this view, the
+  // move is "quiet": no "done" comes for it, its idle status answers it instead when no
+  // frame came since and every frame received before was settled (as "done" would).
+  function sendAnswered(msg, pointer) {
+    const received = state.received;
+    const clean = state.received === state.settled;
+    if (state.idle) pointer.quiet = true;
+    model.send(msg, {
+      iopub: {
+        status: (reply) => {
+          if (reply.content.execution_state !== "idle") return;
+          state.idle = true;
+          if (!pointer.quiet || !clean || state.received !== received) return;
+          if (window.fwwrulesTrace) window.fwwrulesTrace.push({ quiet: pointer.seq, t: performance.now() });
+          answered();
+        },
+      },
+    });
+  }
+
+  // The outstanding move or zoom was answered without a frame ("done", or its quiet idle).
+  function answered() {
+    state.outstanding = false;
+    state.rested = false;
+    pump();
   }
 
   // The picture shown, kept in the model (locally: saved with the notebook's widget state).
@@ -338,7 +404,8 @@ function render({ model, el }) {
     const e = state.latest;
     state.latest = null;
     state.rested = true;
-    send("move", e, { rest: true });
+    const msg = { ...pointer_message("move", e), rest: true };
+    sendAnswered(msg, msg);
   }
 
   // The next flow-controlled message: the zoom gathered so far, else the latest position.
@@ -365,7 +432,7 @@ function render({ model, el }) {
     const next = take();
     if (next === null) return;
     state.outstanding = true;
-    model.send(next);
+    sendAnswered(next, next);
   }
 
   // Gather a zoom by factor about (x, y) (CSS px on the canvas) and send it when it may go.
@@ -383,15 +450,14 @@ function render({ model, el }) {
   function onMessage(msg, buffers) {
     if (msg.type === "frame") {
       msg.received = performance.now();
+      state.received += 1;
       state.queue = state.queue.then(() => apply(msg, buffers)).catch((err) => {
         console.error("fwwrules: a frame could not be shown", err);
         state.asked = false;
         model.send({ type: "refresh" });
-      });
+      }).finally(() => settle(msg));
     } else if (msg.type === "done") {
-      state.outstanding = false;
-      state.rested = false;
-      pump();
+      answered();
     } else if (msg.type === "synced") {
       canvas.dataset.synced = JSON.stringify({ n: msg.n, last: msg.last, busy: msg.busy });
     }
@@ -454,7 +520,9 @@ function render({ model, el }) {
   model.on("change:tool_labels", size);
   size();
   showPoster();
-  model.send({ type: "hello", ratio });
+  model.send({ type: "hello", ratio }, {
+    iopub: { status: (reply) => { if (reply.content.execution_state === "idle") state.idle = true; } },
+  });
   return () => {
     clearTimeout(state.restTimer);
     clearTimeout(state.posterTimer);

@@ -26,7 +26,9 @@ The protocol, in short (the JS file says it from the browser's side):
   their colours). On a slow link (acks slower than :data:`SLOW_ACK_S`) it is compressed
   harder.
 * **Moves never queue.** One move is outstanding, from the latest position; the next rides
-  on the ack of the frame that answered it (``done`` answers a move that drew nothing).
+  on the ack of the frame that answered it (``done`` answers a move that drew nothing; for
+  a move marked ``quiet``, handled in its own message, the kernel's idle status of that
+  message does instead: see :meth:`BoardLink._pointer`).
   While a frame is in flight the kernel only keeps the latest move and draws from it when
   the ack comes: a slow link costs frames, never a backlog of rulings.
 * **The picture the mouse rests on overtakes.** When the pointer has not moved for
@@ -45,7 +47,8 @@ The protocol, in short (the JS file says it from the browser's side):
 * **Words travel with the pictures.** What a panel shows beside the board about the
   position drawn (the ruling's text, the x/y fields) is carried by the frame drawn from that
   position (``texts``: model id, trait, value) and set in the browser when that frame is
-  painted, never before (:class:`FrameTexts`); the kernel's own widgets take those values
+  painted, never before (:class:`FrameTexts`); a long text goes as its change to the text
+  the frame before carried (:func:`text_change`). The kernel's own widgets take those values
   once the browser has painted every frame sent (the ack that leaves none in flight).
 * **Sync.** Tests and benchmarks ask ``sync``; the answer comes once every earlier message
   (mouse, controls, acks) has been handled, with the last frame's id and whether another is
@@ -433,6 +436,36 @@ class FrameSender:
 
 TextKey = tuple[str, str]
 
+CHANGE_MIN = 160
+"""Texts at least this long (a ruling's HTML) travel as their change to the text the frame
+before carried for the same widget (:func:`text_change`); shorter ones whole."""
+
+
+def text_change(before: Any, value: Any) -> list[Any]:
+    """How a frame carries ``value`` for a widget whose value in the frame before was
+    ``before`` (None: none, or a full frame): ``[value]``, or for a long text ``[middle,
+    [keep, tail]]``: the browser keeps the first ``keep`` and the last ``tail`` UTF-16 code
+    units of the text it has from the frames before (JavaScript counts in them) and puts
+    ``middle`` between. A drag changes a ruling's numbers, not its whole text: the change is
+    a tenth of it. Frames apply in order on their base, and a full frame carries every
+    value whole, so the browser always holds ``before``."""
+    if not (isinstance(value, str) and isinstance(before, str) and len(value) >= CHANGE_MIN):
+        return [value]
+    most = min(len(value), len(before))
+    keep = 0
+    while keep < most and value[keep] == before[keep]:
+        keep += 1
+    tail = 0
+    while tail < most - keep and value[-1 - tail] == before[-1 - tail]:
+        tail += 1
+    middle = value[keep : len(value) - tail]
+    return [middle, [_utf16(value[:keep]), _utf16(value[len(value) - tail :])]]
+
+
+def _utf16(text: str) -> int:
+    """The length of ``text`` in UTF-16 code units (JavaScript's string length)."""
+    return len(text.encode("utf-16-le")) // 2
+
 
 class FrameTexts:
     """Words beside the board that describe the picture (a ruling's text, the x/y fields of
@@ -471,11 +504,14 @@ class FrameTexts:
 
     def carry(self, full: bool) -> list[list[Any]]:
         """``[model id, trait, value]`` for a frame about to be sent: the values changed
-        since the last frame (every value on a full frame, which may follow lost ones)."""
+        since the last frame (every value on a full frame, which may follow lost ones). A
+        long text that a diff frame carries goes as its change to the text the frame
+        before carried (:func:`text_change`)."""
         out = []
         for key, (_widget, trait, value) in self.latest.items():
             if full or key not in self.sent or self.sent[key] != value:
-                out.append([key[0], trait, value])
+                before = None if full else self.sent.get(key)
+                out.append([key[0], trait, *text_change(before, value)])
                 self.sent[key] = value
         return out
 
@@ -626,7 +662,7 @@ class BoardLink:
             move = content.get("move")
             if isinstance(move, Mapping):  # the latest position: the next frame shows it
                 self._pending = move
-            self.sender.ack(int(content.get("id", -1)), before=self._flush)
+            self.sender.ack(int(content.get("id", -1)), before=lambda: self._flush(move))
         elif kind == "refresh":
             self.sender.refresh()
         elif kind == "sync":
@@ -646,22 +682,27 @@ class BoardLink:
             with self.sender.overtaking(kind == "up"):
                 self._pointer(content)
 
-    def _flush(self) -> None:
+    def _flush(self, mine: Any = None) -> None:
         """Handle the latest move kept while a frame was in flight (if any); one the pointer
-        rests at may overtake the frame in flight."""
+        rests at may overtake the frame in flight. ``mine``: the move that came with the
+        message being handled (its idle status may answer it: :meth:`_pointer`)."""
         pending, self._pending = self._pending, None
         if pending is not None:
             with self.sender.overtaking(bool(pending.get("rest"))):
-                self._pointer(pending)
+                self._pointer(pending, own=pending is mine)
 
-    def _pointer(self, content: Mapping[str, Any]) -> None:
+    def _pointer(self, content: Mapping[str, Any], own: bool = True) -> None:
         """A pointer message. A move is answered by the frame it makes or, when it made
-        none and none is in flight to answer it, by ``done`` (the browser's next move)."""
+        none and none is in flight to answer it, by ``done`` (the browser's next move); a
+        ``quiet`` one handled in its own message gets no ``done``: the kernel's idle status
+        of that message answers it (board_canvas.js). One kept from an earlier message
+        (``own`` False) still gets ``done``: that message's idle status has gone by."""
         self.sender.seq = int(content.get("seq", 0))
         frames = self.sender.stats.frames
         try:
             self.on_input(content)
         finally:
             quiet = self.sender.stats.frames == frames and not self.sender.in_flight
-            if content.get("type") in ("move", "zoom") and quiet:
+            answered = own and bool(content.get("quiet"))
+            if content.get("type") in ("move", "zoom") and quiet and not answered:
                 self._send({"type": "done", "seq": self.sender.seq}, [])

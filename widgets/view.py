@@ -259,6 +259,8 @@ class BoardView:
         self._baked: dict[int, tuple[Text, str, Any]] = {}
         """The slow texts (title, caption) as the blit background holds them, by id: the
         artist, its text and its box (device pixels)."""
+        self._pressed: dict[int, str] = {}
+        """The slow texts' words when the drag started (the kept picture shows them)."""
         self._baked_legend: tuple[Any, Any] | None = None
         """The legend as the blit background holds it, and its box (device pixels)."""
         self._restarted = ui("kernel-restarted", "en")
@@ -711,6 +713,13 @@ class BoardView:
             return
         canvas: Any = self.figure.canvas
         canvas.restore_region(self._background)
+        for a, _box in changed:  # new words crisp, as the moving labels; the press's smooth
+            if not isinstance(a, Text):
+                continue  # the legend is drawn as at rest
+            if a.get_text() == self._pressed.get(id(a)):
+                self._smooth(a)  # again: the kept picture (the browser has it) shows them so
+            else:
+                self._draft([a])
         for a, box in changed:
             if box is not None:
                 self.ax.draw_artist(self._eraser(box))
@@ -785,6 +794,7 @@ class BoardView:
         self._draft(moving)
         self.start_blit(moving)
         self._note_baked()
+        self._pressed = {key: text for key, (_a, text, _box) in self._baked.items()}
 
     def _motion(self, event: MouseEvent) -> None:
         if event.x is None or event.y is None:
@@ -839,6 +849,12 @@ class BoardView:
         for a, smooth in self._drafted.values():
             a.set_antialiased(smooth)
         self._drafted = {}
+
+    def _smooth(self, artist: Artist) -> None:
+        """Draw ``artist`` smoothed again, as before :meth:`_draft`."""
+        drafted = self._drafted.pop(id(artist), None)
+        if drafted is not None:
+            artist.set_antialiased(drafted[1])  # type: ignore[attr-defined]
 
     def _release(self, event: MouseEvent) -> None:
         if self._pan is not None:

@@ -33,7 +33,7 @@ from __future__ import annotations
 import functools
 import math
 import zlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -879,8 +879,7 @@ def update_board(
     _draw_slide(artists, scenario, slide, lang)
     _draw_withdraw(artists, scenario, withdraw)
 
-    title = _title(scenario, ruling, lang)
-    set_titles(ax, [_title(scenario, ruling, other) for other in LANGS])
+    title = _set_titles(ax, scenario, ruling, lang)
     artists.title.set_fontsize(style.font_size + 1)
     artists.state["lang"] = lang
     artists.state["title_text"] = title
@@ -926,6 +925,34 @@ def _wrap_title_once(artists: BoardArtists, title: str) -> None:
         return
     wrap_title(ax, title)
     artists.state["title_wrapped"] = (room, ax.title.get_text())
+
+
+def _set_titles(ax: Axes, scenario: Scenario, ruling: AttackRuling | None, lang: str) -> str:
+    """The title in ``lang``; every language's kept for the layout (:func:`~.layout.set_titles`,
+    each made when it is first read)."""
+    titles = _Titles(scenario, ruling)
+    set_titles(ax, titles)
+    return titles.made(lang)
+
+
+class _Titles:
+    """The picture's title in every language (:func:`~.layout.set_titles`), each made when it
+    is first read (the layout reads them all; a drag step only the panel's language)."""
+
+    __slots__ = ("_made", "_ruling", "_scenario")
+
+    def __init__(self, scenario: Scenario, ruling: AttackRuling | None) -> None:
+        self._scenario, self._ruling = scenario, ruling
+        self._made: dict[str, str] = {}
+
+    def made(self, lang: str) -> str:
+        found = self._made.get(lang)
+        if found is None:
+            found = self._made[lang] = _title(self._scenario, self._ruling, lang)
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return (self.made(lang) for lang in LANGS)
 
 
 def _title(scenario: Scenario, ruling: AttackRuling | None, lang: str) -> str:
@@ -1355,26 +1382,45 @@ def _spot_band_labels(artists: BoardArtists) -> None:
     left and right every 5 degrees); where the ring shows but no place on it holds the whole
     name, at the first place it shows, moved into the axes: a name is never cut at the axes'
     edge (the drag frames keep these places until the drop). A ring wholly off the board is
-    not drawn. Run again whenever the limits change."""
+    not drawn. Run again whenever the limits change.
+
+    A ring whose centre, radius and name (its words, font and alignment: the label placer
+    centres a name it places), the view and the figure's size are as when its name was last
+    placed here keeps that place without measuring again (a drag step moves the target, not
+    the attacker the rings are centred on)."""
     ax = artists.ax
     (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
     renderer = renderer_of(artists.figure)
+    view = (x0, x1, y0, y1, tuple(ax.bbox.bounds), artists.figure.dpi, renderer is None)
+    spotted: dict[str, tuple[tuple[Any, ...], bool, tuple[float, float]]]
+    spotted = artists.state.setdefault("band_spots", {})
     degs = np.radians([90 + (k + 1) // 2 * 5 * (1 if k % 2 else -1) for k in range(72)])
     for name, ring in artists.bands.items():
         label = artists.band_labels.get(name)
         if label is None or not label.get_text() or not (ring.get_visible() or label.get_visible()):
             continue
         (cx, cy), radius = ring.center, ring.get_radius()
+        look = (hash(label.get_fontproperties()), label.get_rotation())
+        align = (label.get_horizontalalignment(), label.get_verticalalignment())
+        key = (cx, cy, radius, label.get_text(), look, align, view)
+        known = spotted.get(name)
+        if known is not None and known[0] == key:
+            _, shows, at = known
+            label.set_visible(shows)
+            ring.set_visible(shows)
+            label.set_position(at)
+            continue
         pts = np.column_stack((cx + radius * np.cos(degs), cy + radius * np.sin(degs)))
         shown = pts[(pts[:, 0] > x0) & (pts[:, 0] < x1) & (pts[:, 1] > y0) & (pts[:, 1] < y1)]
         label.set_visible(len(shown) > 0)
         ring.set_visible(len(shown) > 0)
         if not len(shown):
             label.set_position((cx, cy + radius))
-            continue
-        label.set_position((float(shown[0, 0]), float(shown[0, 1])))
-        if renderer is not None:
-            label.set_position(_whole_inside(ax, label, shown, renderer))
+        else:
+            label.set_position((float(shown[0, 0]), float(shown[0, 1])))
+            if renderer is not None:
+                label.set_position(_whole_inside(ax, label, shown, renderer))
+        spotted[name] = (key, len(shown) > 0, label.get_position())
 
 
 def _whole_inside(ax: Axes, label: Text, spots: Any, renderer: Any) -> tuple[float, float]:
@@ -1784,7 +1830,10 @@ def moving_artists(
     (a mouse drag, where labels are not re-placed until the drop) the range rings and their
     labels are left out when they are centred on another model: they depend on the attacker
     and the weapon alone, so dragging the target or a bystander leaves them (and their costly
-    text) in the background. With ``model_id`` None every overlay is included.
+    text) in the background. So are the leader lines when none of them starts at the dragged
+    base: a drag places no labels, it only drops the moved base's own leaders
+    (:func:`~fwwrules.draw.labels.drop_moved_leaders`), so the others stay as they are until
+    the drop. With ``model_id`` None every overlay is included.
     """
     out: list[Artist] = []
     if model_id is not None and model_id in artists.bases:
@@ -1798,6 +1847,9 @@ def moving_artists(
     if drag and model_id is not None and artists.state.get("bands_of") not in (None, model_id):
         rings = {id(a) for a in (*artists.bands.values(), *artists.band_labels.values())}
         overlays = [a for a in overlays if id(a) not in rings]
+    leads = artists.state.get("leaders", [])
+    if drag and model_id is not None and all(lead[0] != model_id for lead in leads):
+        overlays = [a for a in overlays if a is not artists.leaders]
     return out + overlays
 
 

@@ -251,7 +251,13 @@ def _text_bbox(t: Text, renderer: Any) -> Bbox:
 
 
 def _owner_disc(t: Text, artists: BoardArtists) -> Disc | None:
-    """The base a label names (model names and Armor-die numbers), in display pixels."""
+    """The base a label names (model names and Armor-die numbers), in display pixels. While
+    :func:`place_labels` runs (nothing moves but the labels) each label's is worked out once:
+    its candidates, its leader and the view test all ask for it."""
+    memo: dict[int, Disc | None] | None = artists.state.get("owner_discs")
+    if memo is not None and id(t) in memo:
+        return memo[id(t)]
+    found: Disc | None = None
     owner = t.get_gid() or ""
     for prefix in ("model:", "numbers:"):
         if owner.startswith(prefix):
@@ -261,8 +267,11 @@ def _owner_disc(t: Text, artists: BoardArtists) -> Disc | None:
                 (px, py), (ex, _) = artists.ax.transData.transform(
                     [(cx, cy), (cx + base.get_radius(), cy)]
                 )
-                return (float(px), float(py), float(ex - px))
-    return None
+                found = (float(px), float(py), float(ex - px))
+                break
+    if memo is not None:
+        memo[id(t)] = found
+    return found
 
 
 def _around(
@@ -726,6 +735,14 @@ def place_labels(artists: BoardArtists) -> None:
     renderer = _renderer(artists)
     if renderer is None:
         return
+    artists.state["owner_discs"] = {}  # each label's base, found once (_owner_disc)
+    try:
+        _place_labels(artists, renderer)
+    finally:
+        del artists.state["owner_discs"]
+
+
+def _place_labels(artists: BoardArtists, renderer: Any) -> None:
     for m in artists.state.get("markers", []):
         m.set_visible(False)
     for t in artists.state.pop("placed_out", []):  # placed again: maybe there is room now

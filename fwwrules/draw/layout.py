@@ -29,7 +29,7 @@ draw) is left as it is; texts that are empty or hidden take no room.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -541,11 +541,12 @@ def _axes_state(ax: Axes) -> tuple[Any, ...]:
     )
 
 
-def set_titles(ax: Axes, titles: Sequence[str]) -> None:
+def set_titles(ax: Axes, titles: Iterable[str]) -> None:
     """The title of ``ax`` in every language (before wrapping): the layout keeps room above
     the board for the tallest of them, so the board has the same box in every language's
-    picture (the German title may wrap to more lines than the English one)."""
-    ax._fwwrules_titles = tuple(titles)  # type: ignore[attr-defined]
+    picture (the German title may wrap to more lines than the English one). ``titles`` is
+    read when the layout needs them (a drag step, which lays nothing out, never reads them)."""
+    ax._fwwrules_titles = titles  # type: ignore[attr-defined]
 
 
 def _title_room(ax: Axes, title: str, room: float, renderer: Any) -> float:
