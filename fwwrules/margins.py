@@ -1011,8 +1011,10 @@ def _into_corner(
     depth = np.min(a + far * b, axis=1)
     with np.errstate(divide="ignore"):
         leaves = np.min(np.where(b < 0.0, -a / np.where(b < 0.0, b, -1.0), np.inf), axis=1)
-    deep = depth >= min(MARGIN_CORNER_DEPTH_MM, 0.5 * float(np.max(depth)))
-    best = max(np.flatnonzero(deep), key=lambda k: (float(leaves[k]), float(depth[k])))
+    deep = np.flatnonzero(depth >= min(MARGIN_CORNER_DEPTH_MM, 0.5 * float(np.max(depth))))
+    if not len(deep):  # no way reaches inside (the depths are not numbers: a degenerate corner)
+        return None
+    best = max(deep, key=lambda k: (float(leaves[k]), float(depth[k])))
     way = (float(ways[best, 0]), float(ways[best, 1]))
     return _along(p0, way, far), way
 

@@ -565,3 +565,21 @@ def test_known_gap_mended_target_going_behind_a_piece_past_its_corner() -> None:
     assert m is not None and m.model == "m1" and m.method == "search" and m.mm is not None
     assert m.mm < 25.1
     assert _nothing_changes_within(s)
+
+
+def test_known_crash_mended_no_way_into_a_corner_beside_a_walked_line() -> None:
+    """Found by the properties on small boards (300 random examples, seed 5): a blocking
+    strip north of m0's base. Where a ray searched along met the edge of where m0's base may
+    stand, no way from m0 reached inside the corner between them (every depth below zero),
+    and choosing the way among none raised ValueError; such a corner is skipped now (no
+    room between the boundaries), and the margin is m0 coming into contact."""
+    strip = (
+        (32.08816225843977, 23.719716589813203),
+        (-2.911837741560227, 23.71971658981321),
+        (-2.911837741560227, 21.71971658981321),
+        (32.08816225843977, 21.719716589813203),
+    )
+    s = _open_pieces((("m0", "x", (0.0, 0.0)), ("m1", "y", (55.0, 0.0))), ("blocking", strip))
+    m = _ask(s).margin
+    assert m is not None and m.model == "m0" and m.mm == pytest.approx(22.5)
+    assert _nothing_changes_within(s)
