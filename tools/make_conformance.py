@@ -560,13 +560,25 @@ HYPOTHESIS_DEFAULT_EXAMPLES = 100
 """Cases hypothesis runs when a test sets no ``max_examples`` (no profile is loaded)."""
 
 
+def _count(node: ast.expr) -> int | None:
+    """A ``max_examples`` value as written: a number, or ``int(<override> or <number>)`` (a
+    count an environment variable may raise: the number is what a default run uses)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, int):
+        return node.value
+    if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "int" and node.args:
+        return _count(node.args[0])
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+        return _count(node.values[-1])
+    return None
+
+
 def _max_examples(node: ast.expr, module_settings: dict[str, int]) -> int | None:
     if isinstance(node, ast.Name):
         return module_settings.get(node.id)
     if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "settings":
         for kw in node.keywords:
-            if kw.arg == "max_examples" and isinstance(kw.value, ast.Constant):
-                return int(kw.value.value)
+            if kw.arg == "max_examples":
+                return _count(kw.value)
     return None
 
 
