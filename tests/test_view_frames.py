@@ -13,6 +13,7 @@ import io
 import random
 import threading
 import zlib
+from collections.abc import Callable
 from typing import Any
 
 import matplotlib
@@ -456,6 +457,20 @@ def test_a_position_riding_on_an_ack_overtakes_only_when_the_pointer_rests(rest:
     assert sent[-1][0]["seq"] == 4 and not link.sender.dirty
 
 
+def mouse_panel() -> tuple[AttackPanel, Any, Callable[[str, float, float], None]]:
+    """A still panel, its canvas and ``event(name, x, y)``: a mouse event at board point
+    (x, y) handed to the canvas as matplotlib would."""
+    p = AttackPanel(fwwrules.loads(SCENARIO), attacker="knight", target="brute",
+                    interactive=False)  # fmt: skip
+    canvas: Any = p.view.figure.canvas
+
+    def event(name: str, x: float, y: float) -> None:
+        px, py = p.view.ax.transData.transform((x, y))
+        canvas.callbacks.process(name, MouseEvent(name, canvas, px, py, button=1))
+
+    return p, canvas, event
+
+
 def test_the_title_changes_with_a_drag() -> None:
     """The title states the ruling: once a drag changes it, the blit background is drawn
     again with the old title wiped and the new one in it, so a picture never says "may
@@ -463,15 +478,7 @@ def test_the_title_changes_with_a_drag() -> None:
     (it is never among the artists drawn on every motion). New words are drawn crisp while
     the drag lasts, as the moving labels (a tenth to a third fewer bytes in a frame that
     changes them), and smooth on the drop."""
-    p = AttackPanel(fwwrules.loads(SCENARIO), attacker="knight", target="brute",
-                    interactive=False)  # fmt: skip
-    canvas: Any = p.view.figure.canvas
-    ax = p.view.ax
-
-    def event(name: str, x: float, y: float) -> None:
-        px, py = ax.transData.transform((x, y))
-        canvas.callbacks.process(name, MouseEvent(name, canvas, px, py, button=1))
-
+    p, canvas, event = mouse_panel()
     title = p.artists.title
     before = title.get_text()
     event("button_press_event", 250.0, 100.0)
@@ -500,15 +507,7 @@ def test_a_title_back_at_the_presss_words_is_drawn_smooth_as_the_kept_picture_ha
     """A title that a drag changes and changes back says again what the kept picture (the
     board at the press, which the browser holds) says: it is drawn smooth, as there, so its
     pixels are "as kept" in the frame instead of a crisp copy coded pixel by pixel."""
-    p = AttackPanel(fwwrules.loads(SCENARIO), attacker="knight", target="brute",
-                    interactive=False)  # fmt: skip
-    canvas: Any = p.view.figure.canvas
-    ax = p.view.ax
-
-    def event(name: str, x: float, y: float) -> None:
-        px, py = ax.transData.transform((x, y))
-        canvas.callbacks.process(name, MouseEvent(name, canvas, px, py, button=1))
-
+    p, _canvas, event = mouse_panel()
     title = p.artists.title
     before = title.get_text()
     event("button_press_event", 250.0, 100.0)
@@ -549,15 +548,7 @@ def test_a_drag_leaves_the_leader_lines_in_the_background_unless_one_is_the_drag
 
 
 def test_dragging_the_target_keeps_the_rings_drawn_in_the_background() -> None:
-    p = AttackPanel(fwwrules.loads(SCENARIO), attacker="knight", target="brute",
-                    interactive=False)  # fmt: skip
-    canvas: Any = p.view.figure.canvas
-    ax = p.view.ax
-
-    def event(name: str, x: float, y: float) -> None:
-        px, py = ax.transData.transform((x, y))
-        canvas.callbacks.process(name, MouseEvent(name, canvas, px, py, button=1))
-
+    p, canvas, event = mouse_panel()
     event("button_press_event", 250.0, 100.0)
     ring = p.artists.bands["short"]
     assert ring.get_visible() and not ring.get_animated()  # in the cached background
