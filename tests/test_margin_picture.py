@@ -151,3 +151,28 @@ def test_the_legend_drops_the_knife_edge_entry_while_a_drag_hides_the_marks(lang
     panel_mouse(panel, "button_release_event", x, y)
     assert "knife-edge" in drawn_kinds(art) and "knife-edge" in _legend_kinds(art)
     plt.close(panel.view.figure)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_legend_rebuilt_mid_drag_is_wrapped_to_its_column(lang: str) -> None:
+    """The legend a drag rebuilds (without the knife-edge entry) has its entries wrapped to
+    the legend column as the layout wraps them: it stays inside the figure (the German
+    "Deckungslinie durchquert: Deckung" ran 94 px past the figure's right edge, cut), and
+    its entries read as the drop's legend reads them."""
+    from fwwrules_widgets import AttackPanel  # type: ignore[import-not-found,unused-ignore]
+
+    s = _example()
+    panel = AttackPanel(s, attacker="knight", target="brute", lang=lang, interactive=False)
+    art, canvas = panel.artists, panel.view.figure.canvas
+    width = panel.view.figure.bbox.width
+    x, y = (c * s.unit_mm for c in s.model("knight").at)
+    panel_mouse(panel, "button_press_event", x, y)
+    panel_mouse(panel, "motion_notify_event", x - 10, y - 8)
+    assert "knife-edge" not in _legend_kinds(art)
+    assert art.legend.get_window_extent(canvas.get_renderer()).x1 <= width
+    mid = [t.get_text() for t in art.legend.get_texts()]
+    panel_mouse(panel, "button_release_event", x - 10, y - 8)
+    canvas.draw()
+    assert art.legend.get_window_extent(canvas.get_renderer()).x1 <= width
+    assert [t.get_text() for t in art.legend.get_texts()] == mid
+    plt.close(panel.view.figure)

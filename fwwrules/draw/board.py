@@ -885,15 +885,19 @@ def update_board(
     artists.state["title_text"] = title
     _set_caption(artists, scenario, ruling, lang)
 
-    if legend or _knife_edge_entry_stale(artists):
+    rebuilt_in_drag = not legend and _knife_edge_entry_stale(artists)
+    if legend or rebuilt_in_drag:
         _update_legend(artists, scenario, lang)
     if place_labels:
         lay_out(artists, scenario, title)
     else:  # a drag: the layout stays; the title is wrapped to the room it has
         from .labels import drop_moved_leaders
+        from .layout import restack
 
         _wrap_title_once(artists, title)
         drop_moved_leaders(artists)
+        if rebuilt_in_drag:  # its entries wrapped to the column, as the layout wraps them
+            restack(artists.ax)
         for label in (*artists.labels.values(), *artists.terrain_labels.values()):
             if label.get_bbox_patch() is None:  # never placed: no room for it on the board
                 label.set_visible(False)
