@@ -890,14 +890,8 @@ def update_board(
         _update_legend(artists, scenario, lang)
     if place_labels:
         lay_out(artists, scenario, title)
-    else:  # a drag: the layout stays; the title is wrapped to the room it has
-        from .labels import drop_moved_leaders
-        from .layout import restack
-
-        _wrap_title_once(artists, title)
-        drop_moved_leaders(artists)
-        if rebuilt_in_drag:  # its entries wrapped to the column, as the layout wraps them
-            restack(artists.ax)
+    else:
+        _drag_layout(artists, title, rebuilt_in_drag)
         for label in (*artists.labels.values(), *artists.terrain_labels.values()):
             if label.get_bbox_patch() is None:  # never placed: no room for it on the board
                 label.set_visible(False)
@@ -1786,6 +1780,18 @@ def _label(key: str, data: str, lang: str) -> str:
     elif key == "side":
         data = side_name(data, lang)
     return f"{word}: {data}" if data else word
+
+
+def _drag_layout(artists: BoardArtists, title: str, legend_rebuilt: bool) -> None:
+    """A drag: the layout stays; the title is wrapped to the room it has, and a legend
+    rebuilt on the way has its entries wrapped to the column, as the layout wraps them."""
+    from .labels import drop_moved_leaders
+    from .layout import restack
+
+    _wrap_title_once(artists, title)
+    drop_moved_leaders(artists)
+    if legend_rebuilt:
+        restack(artists.ax)
 
 
 def _knife_edge_entry_stale(artists: BoardArtists) -> bool:
