@@ -104,6 +104,7 @@ from .constants import (
     MARGIN_PROBE_MM,
     MARGIN_RADIUS_MM,
     MARGIN_SEARCH_STEP_MM,
+    MAX_MARGIN_CORNER_PAIRS,
     MAX_MARGIN_PROBES,
 )
 from .context import AttackContext
@@ -188,6 +189,32 @@ def changed(a: AttackRuling, oa: Mapping[str, object], b: AttackRuling) -> tuple
     if "ranged.range" in out and "ranged.min-range" in out:
         out.remove("ranged.range")
     return tuple(dict.fromkeys(out)) or ("ranged.skill",)
+
+
+# --- the work bound ---------------------------------------------------------------------------
+
+
+class TooMuchWork(Exception):
+    """The margins' work would pass its bound (:data:`MAX_MARGIN_CORNER_PAIRS`): ``pairs`` is
+    what was counted before any of it was done."""
+
+    def __init__(self, pairs: int) -> None:
+        super().__init__(f"{pairs} corner pairs, more than {MAX_MARGIN_CORNER_PAIRS}")
+        self.pairs = pairs
+
+
+@dataclass(slots=True)
+class Work:
+    """What one margin computation has counted so far: the pairs of corners it weighs as
+    lines closing a gap (:func:`_corner_pairs`). :meth:`count` adds ``n`` corners' pairs
+    before they are built and raises :class:`TooMuchWork` past the bound."""
+
+    pairs: int = 0
+
+    def count(self, corners: int) -> None:
+        self.pairs += corners * (corners - 1) // 2
+        if self.pairs > MAX_MARGIN_CORNER_PAIRS:
+            raise TooMuchWork(self.pairs)
 
 
 # --- candidates: boundaries in closed form ---------------------------------------------------
@@ -829,17 +856,24 @@ def sight_of(ctx: AttackContext, region: BaseGeometry) -> Sight:
 
 
 def los_candidates(
-    ctx: AttackContext, mv: Mover, sources: Sequence[Disc | Polygon], limit: float
+    ctx: AttackContext,
+    mv: Mover,
+    sources: Sequence[Disc | Polygon],
+    limit: float,
+    work: Work | None = None,
 ) -> list[Candidate]:
     """Where the line of sight between ``mv`` and each source (the other end of the shot, or
     another model of a melee shot into) may open or close: the mover's base tangent to the edge
     of a corner's shadow (on either side), to a line closing a gap between two corners, to a
-    Huge base's shadow, or touching a corner (``ranged.los``)."""
+    Huge base's shadow, or touching a corner (``ranged.los``). The corner pairs are counted
+    in ``work`` before they are built (:class:`Work`: past the bound, :class:`TooMuchWork`)."""
     out: list[Candidate] = []
     for src in sources:
         region = _region(src, mv, limit)
         sight = sight_of(ctx, region)
         c = sight.corners
+        if work is not None and isinstance(src, Disc):
+            work.count(len(c.v))
         if isinstance(src, Disc):
             lines = [
                 _corner_tangents(c, src.center, src.r),
@@ -1494,9 +1528,14 @@ def _melee_members(ctx: AttackContext, r: AttackRuling) -> list[Disc]:
 
 
 def gather(
-    ctx: AttackContext, r: AttackRuling, movers: Sequence[Mover], limit: float
+    ctx: AttackContext,
+    r: AttackRuling,
+    movers: Sequence[Mover],
+    limit: float,
+    work: Work | None = None,
 ) -> list[Candidate]:
-    """Every candidate of every family that can matter for this ruling."""
+    """Every candidate of every family that can matter for this ruling (the costly ones
+    counted in ``work`` first: :class:`TooMuchWork` past its bound)."""
     out = contact_candidates(ctx, movers, limit)
     if r.kind == "melee":
         return out
@@ -1511,7 +1550,7 @@ def gather(
             sources.append(mv.other_polygon)
         if mv.id == ctx.attacker_id:
             sources += _melee_members(ctx, r)
-        out += los_candidates(ctx, mv, sources, limit)
+        out += los_candidates(ctx, mv, sources, limit, work)
     return out
 
 
@@ -1652,7 +1691,13 @@ def attack_margins(
     s = ctx.scenario
     limit = s.knife_edge_mm if knife_only else MARGIN_RADIUS_MM
     movers = [mv for mv in movers_of(ctx) if only is None or mv.id == only]
-    cands = stand_where_possible(s, movers, gather(ctx, base, movers, limit), limit)
+    try:
+        found_cands = gather(ctx, base, movers, limit, Work())
+    except TooMuchWork as e:  # counted before it was done: not measured
+        return Margins(smallest=Margin(), radius_mm=MARGIN_RADIUS_MM,
+                       knife_edge_mm=s.knife_edge_mm, unit_mm=s.unit_mm, complete=False,
+                       measured=False, work=e.pairs)  # fmt: skip
+    cands = stand_where_possible(s, movers, found_cands, limit)
     tracked = set() if knife_only else _tracked(base)
     search = _Search(base, outcome(base), probe, s, tracked)
     confirm(search, cands, knife_only)
@@ -1680,6 +1725,7 @@ def attack_margins(
         unit_mm=s.unit_mm,
         complete=not (knife_only or search.cut),
         probes=search.probes,
+        measured=search.smallest is not None or not search.cut,
     )
 
 
