@@ -274,7 +274,9 @@ def _search(shot: Shot) -> tuple[Segment | None, list[PieceRef]]:
         witness = find_clear_segment(shot.a, shot.b, obs, prepared=prep)
     if witness is None:
         hull = _hull(shot)
-        found = [label for label, o in zip(names, obs, strict=True) if _meets(o, hull)]
+        # Each blocker named once (a piece's many edge parts facing one way share a name).
+        met = (label for label, o in zip(names, obs, strict=True) if _meets(o, hull))
+        found = list(dict.fromkeys(met))
     else:
         found = []
     if key is not None:
