@@ -151,6 +151,21 @@ def line_segments(artists: BoardArtists, *, outlines: bool = True) -> list[Segme
     return out
 
 
+def terrain_edges(artists: BoardArtists) -> list[Segment]:
+    """Every drawn terrain piece's outline as segments in display pixels: a label box lying
+    across one cuts the piece in two in the picture (a wall seemed to have a gap), so
+    labels keep clear of them as of the highlighted outlines (minor lines)."""
+    out: list[Segment] = []
+    for patch in artists.terrain.values():
+        if not patch.get_visible():
+            continue
+        path = patch.get_path().transformed(patch.get_transform())
+        for ring in path.to_polygons(closed_only=False):
+            pts = np.asarray(ring, dtype=float)
+            out += [tuple(row) for row in np.hstack([pts[:-1], pts[1:]]).tolist()]
+    return out
+
+
 def table_edges(artists: BoardArtists) -> list[Segment]:
     """The table's outline as four segments in display pixels (no label lies across it)."""
     table = artists.table
@@ -461,15 +476,16 @@ class _Obstacles:
     @classmethod
     def of_board(cls, artists: BoardArtists, renderer: Any) -> _Obstacles:
         """A board's: its bases and markers, the scale bar, the ruling's lines (major), the
-        outlines (minor) and the table's edge (hard)."""
+        outlines and every terrain piece's edges (minor) and the table's edge (hard)."""
         major = line_segments(artists, outlines=False)
         seen = set(major)
+        minor = dict.fromkeys(s for s in line_segments(artists) + terrain_edges(artists))
         obstacles = cls(
             _rect(artists.ax.get_window_extent(renderer)),
             artists.figure.dpi,
             base_discs(artists) + marker_discs(artists),
             major,
-            [s for s in line_segments(artists) if s not in seen],
+            [s for s in minor if s not in seen],
             table_edges(artists),
         )
         bar = getattr(artists.ax, "_fwwrules_scale_bar", None)
