@@ -48,7 +48,7 @@ sys.path.insert(0, str(REPO / "tests" / "browser"))
 sys.path.insert(0, str(REPO / "bench"))
 
 from _proxy import LinkProxy  # noqa: E402
-from conftest import CHROMIUM, lab_session  # noqa: E402
+from conftest import CHROMIUM, board_synced, lab_session  # noqa: E402
 
 NOTEBOOK = "bench-latency.ipynb"
 CELL = f"""\
@@ -87,8 +87,19 @@ WS_TAP = REPO / "bench" / "_ws_tap.js"
 """Counts the kernel WebSocket's messages in the page (``window.__ws``)."""
 CANVAS = ".fwwrules-board-canvas"
 WORDS_ONLY_BYTES = 1000
-"""A frame's buffer below this carries words and no pixels (the trace's ``bytes``: a
-words-only frame is a few hundred bytes, a frame with a moved base several thousand)."""
+"""Where the board canvas's trace does not say how many rects a frame has (before it did):
+a frame's buffer below this carries words and no pixels (a words-only frame is a few hundred
+bytes, one with a moved base at ratio 2 several thousand; at ratio 1 a small move's frame
+may be less)."""
+
+
+def pictured(frame: dict[str, Any]) -> bool:
+    """Whether a painted frame (the trace's entry) changed the picture, not only words."""
+    if "rects" in frame:
+        return bool(frame["rects"])
+    return bool(frame["bytes"] >= WORDS_ONLY_BYTES)
+
+
 # Hooks in the page: the time of every pointer move on the board, every repaint of the board
 # canvas (its putImageData) and every change of the ruling's text.
 JS_HOOK = """(sel) => {
@@ -294,6 +305,7 @@ def measure_drag(
     drag_bytes = (proxy.kernel_bytes if proxy else 0) - start_bytes
     moved = page.evaluate("() => window.fwwrulesTrace.filter(e => e.input === 'move').length")
     log: list[dict[str, Any]] = page.evaluate("() => window.__ws.slice()")
+    last_id = board_synced(page)["last"]  # the kernel's last frame before the release
     if os.environ.get("FWWRULES_BENCH_LOG"):  # the drag's messages, for a closer look
         Path(os.environ["FWWRULES_BENCH_LOG"]).write_text(json.dumps(log), encoding="utf-8")
     tally = messages(page, moved)
@@ -311,7 +323,7 @@ def measure_drag(
     lags = sorted(f["t"] - sent[f["seq"]] for f in during)
     # frames that change the picture (not only the words beside it: a worker's answer, sent
     # with the seq of the last move handled, however long the pointer has moved on since)
-    drawn = sorted(f["t"] - sent[f["seq"]] for f in during if f["bytes"] >= WORDS_ONLY_BYTES)
+    drawn = sorted(f["t"] - sent[f["seq"]] for f in during if pictured(f))
     last_second = [f["t"] - sent[f["seq"]] for f in during if f["t"] > stopped - 1000]
     last_move = max((m["seq"] for m in moves), default=0)
     final = next((f for f in frames if f["seq"] >= last_move), None)
@@ -325,6 +337,9 @@ def measure_drag(
     if done is not None and (final is None or done["t"] < final["t"]):
         painted = [f["t"] for f in frames if f["t"] <= done["t"]]
         final = {"t": max([stopped, *painted[-1:]])}
+    # the kernel's last frame (words or picture) before the release, painted: from then on
+    # the browser shows all the kernel has to say about where the mouse stopped
+    settled = next((f["t"] for f in trace if f.get("frame") == last_id), None)
     return {
         "pointer events": len(pointer),
         "pointer gaps over 50 ms": sum(g > 50 for g in gaps),
@@ -338,9 +353,14 @@ def measure_drag(
         "their lag p90 ms": p90(drawn) if drawn else None,
         "lag max, last second, ms": max(last_second) if last_second else None,
         "exact after the mouse stops ms": (final["t"] - stopped) if final else None,
+        "last frame after it ms": max(0.0, settled - stopped) if settled else None,
         "frame bytes median": statistics.median(f["bytes"] for f in during) if during else None,
         "bytes down per move": drag_bytes / len(moves) if moves and proxy else None,
         "drag KB down": drag_bytes / 1e3 if proxy else None,
+        # the link's bytes over the messages' (below 1: the WebSocket compresses them)
+        "wire/messages": f"{drag_bytes / down:.2f}"
+        if proxy and (down := sum(m["bytes"] for m in log if m["dir"] == "down"))
+        else None,
         "bytes down per move median": per_frame(log),
         "per frame p90": per_frame(log, 0.9),
         "per frame": per_frame_kinds(log),
