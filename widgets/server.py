@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from typing import Any
 
-
 COMPRESSION: dict[str, Any] = {}
 """Tornado's options for the kernel WebSockets' compression (permessage-deflate, which every
 browser offers; an empty dict: tornado's defaults)."""
