@@ -47,6 +47,7 @@ Boundary cases
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import unicodedata
@@ -1049,15 +1050,27 @@ def scenario_problems(s: Scenario) -> list[Problem]:
     return _semantic_problems(s)
 
 
-def _moved_problems(s: Scenario, indices: Sequence[int]) -> list[Problem]:
-    """What is wrong with the models at ``indices`` (moved or added since the scenario they
-    were carried from was checked): their fields, then what they take part in."""
+def _moved_problems(
+    s: Scenario, indices: Sequence[int], placed: Sequence[int] = ()
+) -> list[Problem]:
+    """What is wrong with the models at ``indices`` (added, or changed since the scenario they
+    were carried from was checked): their fields, then what they take part in; and with those
+    at ``placed`` (moved only: nothing but the centre and the elevation changed), where they
+    stand: those two numbers, on the table, and the placement rule (their id, references,
+    base and skills were found usable before the move, and no check of those looks at where
+    a base stands)."""
     found = _Found()
     for i in indices:
         _model_fields(s.models[i], ("models", i), found)
+    for i in placed:
+        found.point(s.models[i].at, ("models", i, "at"))
+        found.number(s.models[i].elevation, ("models", i, "elevation"), low=0)
     if found.problems:
         return found.problems
-    return _semantic_problems(s, indices)
+    if not indices:
+        problems = _off_board_problems(s, placed, s.unit_mm)
+        return problems or _placement_problems(s, placed)
+    return _semantic_problems(s, sorted({*indices, *placed}))
 
 
 _WHOLE = ""
@@ -1067,15 +1080,32 @@ empty)."""
 
 def _carry_checked(old: dict[str, bool], moved: Moved) -> dict[str, bool] | None:
     """A moved scenario keeps the verdict on everything but the models that moved or were
-    added (checked when it is next asked: :func:`checked`)."""
+    added (checked when it is next asked: :func:`checked`); a model found usable before that
+    only moved (its centre or elevation changed, nothing else) is kept as ``False``: only
+    where it stands is checked again."""
     if _WHOLE not in old:
         return None
-    return {k: v for k, v in old.items() if k not in moved.ids}
+    out = {k: v for k, v in old.items() if k not in moved.ids}
+    for mid in moved.ids:
+        if old.get(mid) is not None and _only_moved(moved.old, moved.new, mid):
+            out[mid] = False
+    return out
+
+
+def _only_moved(old: Scenario, new: Scenario, model_id: str) -> bool:
+    """Whether ``model_id`` is in both scenarios, with nothing changed but its centre and its
+    elevation."""
+    before, after = old._by_id.get(model_id), new._by_id.get(model_id)
+    if before is None or after is None:
+        return False
+    return dataclasses.replace(after, at=before.at, elevation=before.elevation) == before
 
 
 CHECKED: Key[dict[str, bool]] = Key("checked", terrain_only=False, make=dict, carry=_carry_checked)
 """What of a scenario was found usable: ``""`` for the whole scenario, and each model's id
-(:func:`checked`); a moved scenario carries it without the moved models."""
+(:func:`checked`), ``True`` when usable, ``False`` when usable but for where it stands (a
+model that only moved); a moved scenario carries it without the models that moved or were
+added, but for those that only moved (as ``False``)."""
 
 
 def checked(scenario: Scenario, source: str | None = None) -> Scenario:
@@ -1089,12 +1119,14 @@ def checked(scenario: Scenario, source: str | None = None) -> Scenario:
     """
     done = scenario.derived.get(CHECKED)
     models = scenario.models
-    if done is not None and _WHOLE in done and len(done) == len(models) + 1:
+    if done is not None and _WHOLE in done and len(done) == len(models) + 1 and all(done.values()):
         return scenario
     if done is None or _WHOLE not in done:
         problems = scenario_problems(scenario)
     else:
-        problems = _moved_problems(scenario, [i for i, m in enumerate(models) if m.id not in done])
+        fresh = [i for i, m in enumerate(models) if m.id not in done]
+        placed = [i for i, m in enumerate(models) if done.get(m.id) is False]
+        problems = _moved_problems(scenario, fresh, placed)
     if problems:
         raise ScenarioError(_source(scenario, source), _naming_pieces(scenario, problems))
     return mark_checked(scenario)

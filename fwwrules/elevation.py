@@ -892,7 +892,8 @@ def _edges_between(
     """The Significant Edges between the two levels (of the higher and the lower model), near
     the pair (attacker, target): those beyond Orange of the higher model block line of sight
     (``elevation.edge-blocks-los``); those within it give an Elevated target cover
-    (``elevation.edge-cover``). ``(los_edges, cover_edges)``."""
+    (``elevation.edge-cover``). ``(los_edges, cover_edges)``, every part; the reasons name
+    each edge (piece and side) once per verdict, at its part nearest the higher model."""
     board = scenario.board
     edges = significant_edges(board)
     if not edges:
@@ -908,9 +909,24 @@ def _edges_between(
     pa, pt = (ma.disc.x, ma.disc.y, ma.disc.r), (mt.disc.x, mt.disc.y, mt.disc.r)
     near = _near_pair(arrs, pa, pt)
     dist = _disc_edge_distances(arrs, hd.x, hd.y, hd.r)
+    # One reason per named edge (piece and side) and verdict: a piece's many parts facing one
+    # way (a star's points) are said once, at the part nearest the Elevated model.
+    said: dict[tuple[str, str, str, str], tuple[float, SignificantEdge]] = {}
     for i in np.flatnonzero(between & near):
         e = edges[int(i)]
         d = float(dist[i])
+        if not within_ruler(d, orange, tol):
+            los_edges.append(e)
+            verdict = ("elevation.edge-blocks-los", "far")
+        elif target_elevated:
+            cover_edges.append(e)
+            verdict = ("elevation.edge-cover", "near")
+        else:
+            verdict = ("elevation.edge-blocks-los", "near")
+        name = (*verdict, e.terrain, e.side)
+        if name not in said or d < said[name][0]:
+            said[name] = (d, e)
+    for (clause, key, _, _), (d, e) in said.items():
         values = {
             "model": high.id,
             "piece": e.terrain,
@@ -921,14 +937,7 @@ def _edges_between(
             "bottom": _r(scenario, e.bottom),
             "unit": scenario.units,
         }
-        if not within_ruler(d, orange, tol):
-            los_edges.append(e)
-            reasons.append(Reason("elevation.edge-blocks-los", "far", values))
-        elif target_elevated:
-            cover_edges.append(e)
-            reasons.append(Reason("elevation.edge-cover", "near", values))
-        else:
-            reasons.append(Reason("elevation.edge-blocks-los", "near", values))
+        reasons.append(Reason(clause, key, values))
     return tuple(los_edges), tuple(cover_edges)
 
 

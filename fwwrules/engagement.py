@@ -131,17 +131,20 @@ def _engagement_graph(
     changed: frozenset[str] = frozenset(),
 ) -> dict[str, tuple[str, ...]]:
     """The engagement graph; with ``old`` (the graph before the ``changed`` models moved or
-    were added) only the pairs with a changed model are decided again."""
+    were added) only the pairs with a changed model are looked at again: the others keep
+    what ``old`` says of them."""
     models = scenario.models
     out: dict[str, list[str]] = {m.id: [] for m in models}
     geo = scenario.board.models
-    for i, j in _close_pairs(scenario):
+    rows = None
+    if old is not None:
+        for a_id, others in old.items():
+            if a_id in out and a_id not in changed:
+                out[a_id] += [b for b in others if b in out and b not in changed]
+        rows = [k for k, m in enumerate(models) if m.id in changed]
+    for i, j in _close_pairs(scenario, rows):
         a, b = models[i], models[j]
-        if old is not None and a.id not in changed and b.id not in changed:
-            engaged = b.id in old.get(a.id, ())
-        else:
-            engaged = _engage(scenario, a, geo[a.id], b, geo[b.id])
-        if engaged:
+        if _engage(scenario, a, geo[a.id], b, geo[b.id]):
             out[a.id].append(b.id)
             out[b.id].append(a.id)
     order = {m.id: k for k, m in enumerate(models)}
@@ -154,23 +157,33 @@ contact decided one by one (:func:`_close_pairs`): any pair farther apart is not
 contact, whatever the rounding."""
 
 
-def _close_pairs(scenario: Scenario) -> list[tuple[int, int]]:
+def _close_pairs(scenario: Scenario, rows: list[int] | None = None) -> list[tuple[int, int]]:
     """The pairs ``(i, j)``, ``i < j``, of models (file order) whose bases lie within the
     contact tolerance plus :data:`CLOSE_SLACK_MM` of each other: the only pairs that can be
-    in contact, found at once (numpy) instead of deciding every pair of a crowded board."""
+    in contact, found at once (numpy) instead of deciding every pair of a crowded board.
+    With ``rows``, only the pairs with one of those models (a moved board's moved models)."""
     import numpy as np
 
     geo = scenario.board.models
     discs = [geo[m.id].disc for m in scenario.models]
-    if len(discs) < 2:
+    if len(discs) < 2 or rows == []:
         return []
     x = np.array([d.x for d in discs])
     y = np.array([d.y for d in discs])
     r = np.array([d.r for d in discs])
-    gap = np.hypot(x[:, None] - x[None, :], y[:, None] - y[None, :]) - r[:, None] - r[None, :]
-    close = np.triu(gap <= contact_reach(scenario.board.contact_tolerance) + CLOSE_SLACK_MM, k=1)
-    ii, jj = np.nonzero(close)
-    return list(zip(ii.tolist(), jj.tolist(), strict=True))
+    reach = contact_reach(scenario.board.contact_tolerance) + CLOSE_SLACK_MM
+    if rows is None:
+        gap = np.hypot(x[:, None] - x[None, :], y[:, None] - y[None, :]) - r[:, None] - r[None, :]
+        ii, jj = np.nonzero(np.triu(gap <= reach, k=1))
+        return list(zip(ii.tolist(), jj.tolist(), strict=True))
+    at = np.asarray(rows)
+    gap = np.hypot(x[at, None] - x[None, :], y[at, None] - y[None, :]) - r[at, None] - r[None, :]
+    out: set[tuple[int, int]] = set()
+    for k, j in zip(*np.nonzero(gap <= reach), strict=True):
+        i, j = int(at[k]), int(j)
+        if i != j:
+            out.add((min(i, j), max(i, j)))
+    return sorted(out)
 
 
 def _carry_engagements(

@@ -132,6 +132,11 @@ class _Solid:
     bounds: tuple[float, float, float, float]
 
     @cached_property
+    def edge_array(self) -> Array:
+        """``py_edges`` as one (E, 5) array, for :func:`_convex_clip` of many edges."""
+        return np.asarray(self.py_edges, dtype=float).reshape(-1, 5)
+
+    @cached_property
     def core(self) -> BaseGeometry:
         """The piece eroded by BOUNDARY_TOLERANCE_MM: the points that count inside."""
         return _erode(self.geom, _TOL)
@@ -630,6 +635,46 @@ def _convex_clip(
     return (True, t0, t1, depth)
 
 
+_CLIP_IN_NUMPY = 24
+"""Edges of a convex piece past which :func:`_convex_clip_many` clips it (a circle's 128)."""
+
+
+def _convex_clip_many(p: Point, q: Point, e: Array) -> tuple[bool, float, float, float]:
+    """:func:`_convex_clip` with the edges as one (E, 5) array: the same operations on each
+    edge, in the same order, so the same numbers (the loop's results depend on no order)."""
+    p0, p1 = p
+    dx, dy = q[0] - p0, q[1] - p1
+    flat = 1e-15 * math.hypot(dx, dy)
+    ax, ay, ex, ey, el = e[:, 0], e[:, 1], e[:, 2], e[:, 3], e[:, 4]
+    f = (ex * (p1 - ay) - ey * (p0 - ax)) / el
+    g = (ex * dy - ey * dx) / el
+    par = (g >= -flat) & (g <= flat)
+    t0 = n0 = -math.inf
+    t1 = n1 = math.inf
+    if par.any():
+        fp = f[par]
+        if (fp < -_TOL).any():
+            return (False, 1.0, 0.0, -1.0)
+        if (fp < 0).any():
+            t0 = math.inf
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t, tn = -f / g, -(f + _TOL) / g
+    up, down = ~par & (g > 0), ~par & (g < 0)
+    if up.any():
+        t0 = max(t0, float(t[up].max()))
+        n0 = float(tn[up].max())
+    if down.any():
+        t1 = float(t[down].min())
+        n1 = float(tn[down].min())
+    near = max(n0, 0.0) <= min(n1, 1.0)
+    t0, t1 = max(t0, 0.0), min(t1, 1.0)
+    if not near or t0 > t1:
+        return (near, t0, t1, -1.0)
+    tm = (t0 + t1) / 2
+    depth = float((f + tm * g).min())
+    return (True, t0, t1, depth)
+
+
 def _solid_runs(p: Point, q: Point, data: _Solid) -> list[tuple[float, float]] | None:
     """Inside stretches of pq; None instead of [] when pq stays clear of the piece's closure
     (farther than the boundary tolerance)."""
@@ -638,7 +683,10 @@ def _solid_runs(p: Point, q: Point, data: _Solid) -> list[tuple[float, float]] |
     if length == 0.0:
         return []
     if data.is_convex:
-        near, t0, t1, depth = _convex_clip(p, q, data.py_edges)
+        if len(data.py_edges) > _CLIP_IN_NUMPY:
+            near, t0, t1, depth = _convex_clip_many(p, q, data.edge_array)
+        else:
+            near, t0, t1, depth = _convex_clip(p, q, data.py_edges)
         if not near:
             return None
         if depth <= _TOL or (t1 - t0) * length <= _EPS:

@@ -174,12 +174,16 @@ def _huge(shot: Shot, box: shapely.Geometry) -> list[Blocking]:
     reach = max(shot.a.r, shot.b.r if shot.b is not None else _polygon_reach(shot))
     out: list[Blocking] = []
     ends = (shot.attacker_id, shot.target_id)
+    x0, x1, y0, y1 = min(px, qx), max(px, qx), min(py, qy), max(py, qy)
     for mid, mg in board.models.items():
-        if mid in ends or mg.size != "huge":
+        if mid in ends or mg.size != "huge" or not huge_blocks(smaller, 2 * mg.disc.r):
             continue
-        near = point_segment_distance((mg.disc.x, mg.disc.y), (px, py), (qx, qy))
-        if huge_blocks(smaller, 2 * mg.disc.r) and near < mg.disc.r + reach:
-            out.append((ModelRef(mid), mg.disc))
+        d = mg.disc
+        far = d.r + reach  # nearer than this to the line: in the way
+        if d.x - far >= x1 or d.x + far <= x0 or d.y - far >= y1 or d.y + far <= y0:
+            continue  # the box around the line is already that far
+        if point_segment_distance((d.x, d.y), (px, py), (qx, qy)) < far:
+            out.append((ModelRef(mid), d))
     return out
 
 
@@ -192,15 +196,26 @@ def _huge_v(p: SightPositions) -> list[Blocking]:
     ]
 
 
+EDGE_LINES: Key[dict[SignificantEdge, LineString]] = Key("edge_lines", terrain_only=True, make=dict)
+"""Each Significant Edge part as one line, made once per terrain: the same object every shot,
+so that its wall is prepared once (:class:`~fwwrules.geometry.Prepared` keys by object)."""
+
+
 def _edges(shot: Shot, box: shapely.Geometry) -> list[Blocking]:
     """``elevation.edge-blocks-los``: Significant Edges between the two models' levels, more
     than Orange from the Elevated model, act as walls."""
-    out: list[Blocking] = []
-    for edge in shot.context.los_edges:
-        line = LineString([edge.a, edge.b])
-        if line.intersects(box):
-            out.append((edge.ref, line))
-    return out
+    edges = shot.context.los_edges
+    if not edges:
+        return []
+    known = shot.scenario.derived.entry(EDGE_LINES)
+    lines = []
+    for edge in edges:
+        line = known.get(edge)
+        if line is None:
+            line = known[edge] = LineString([edge.a, edge.b])
+        lines.append(line)
+    meets = shapely.intersects(np.asarray([*lines, None], dtype=object)[:-1], box)
+    return [(e.ref, line) for e, line, m in zip(edges, lines, meets, strict=True) if m]
 
 
 def _edges_v(p: SightPositions) -> list[Blocking] | None:
@@ -274,7 +289,9 @@ def _search(shot: Shot) -> tuple[Segment | None, list[PieceRef]]:
         witness = find_clear_segment(shot.a, shot.b, obs, prepared=prep)
     if witness is None:
         hull = _hull(shot)
-        found = [label for label, o in zip(names, obs, strict=True) if _meets(o, hull)]
+        # Each blocker named once (a piece's many edge parts facing one way share a name).
+        met = (label for label, o in zip(names, obs, strict=True) if _meets(o, hull))
+        found = list(dict.fromkeys(met))
     else:
         found = []
     if key is not None:

@@ -210,3 +210,22 @@ def test_label_box_computed_equals_the_measured_background_box() -> None:
             circles += t.get_bbox_patch().get_boxstyle().__class__.__name__ == "Circle"
     assert checked > 50
     assert circles > 5  # numbered markers
+
+
+def test_a_model_name_keeps_clear_of_a_plain_terrain_edge_when_room_is_near() -> None:
+    # cover example 4: "Super Mutant 1" lay across the forest's edge, which the ruling does
+    # not highlight (only highlighted outlines were kept clear of); beside it was room
+    from shapely.geometry import LineString, box
+
+    s = fwwrules.load(fwwrules.example_path("cover-example-4"))
+    assert isinstance(s, Scenario)
+    from fwwrules.draw import DEFAULT_STYLE as st
+
+    art = draw_board(s, new_axes(st.figsize, st.dpi, st.margins),
+                     ruling=fwwrules.ruling(s, "paladin", "mutant-1"))  # fmt: skip
+    art.figure.canvas.draw()
+    forest = art.ax.transData.transform(list(s.board.terrain["forest"].polygon.exterior.coords))
+    edge = LineString(forest)
+    named = {t.get_text(): r for t, r in label_boxes(art)}
+    for name in ("Super Mutant 1", "Super Mutant 2", "Super Mutant 3"):
+        assert not box(*named[name]).intersects(edge), name

@@ -504,3 +504,26 @@ def test_editor_refuses_a_table_size_that_is_not_two_positive_numbers(
     with pytest.raises(ValueError, match=r"the table's size must be|finite number"):
         BoardEditor(units="in", size=size, interactive=False)  # type: ignore[arg-type]
     assert [str(w.message) for w in recwarn] == []
+
+
+def test_selection_and_problem_rings_look_like_no_side() -> None:
+    # a selected Raiders base got a ring in the first side's blue and read as a base of that
+    # side (editor screenshot); a flagged one a solid ring in the second side's vermillion
+    from matplotlib.colors import to_hex
+
+    from fwwrules.draw.board import SIDE_LOOKS, SIDE_PALETTE
+
+    ed = BoardEditor(units="in", size=(24, 24))
+    ed.add_model((4, 4), faction="bos", name="Knight")
+    ed.add_model((14, 4), faction="raiders", name="Raider")
+    ed.figure.canvas.draw()
+    assert ed.marks is not None and ed.artists is not None
+    sides = {c.lower() for c, _ in (*SIDE_PALETTE, *SIDE_LOOKS.values())}
+    for ring in (ed.marks.selection, ed.marks.flagged):
+        assert ring.get_linestyle() != "-", "a solid ring reads as a base's rim"
+        colours = {to_hex(ring.get_color()), to_hex(ring.get_gapcolor())}
+        assert "#ffffff" in colours  # dashes over white: visible on any base and the table
+    assert to_hex(ed.marks.selection.get_color()) == "#000000"
+    drawn = {to_hex(b.get_facecolor()) for b in ed.artists.bases.values()}
+    assert to_hex(ed.marks.selection.get_color()) not in drawn
+    assert to_hex(ed.marks.selection.get_color()) not in sides - {"#000000"}  # black: dashed

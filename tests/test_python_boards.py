@@ -263,9 +263,12 @@ def test_a_board_is_checked_once_and_a_moved_one_only_for_its_moved_model(
     whole, moved = [], []
     real_whole, real_moved = checks.scenario_problems, checks._moved_problems
     monkeypatch.setattr(checks, "scenario_problems", lambda s: whole.append(s) or real_whole(s))
-    monkeypatch.setattr(
-        checks, "_moved_problems", lambda s, idx: moved.append(list(idx)) or real_moved(s, idx)
-    )
+
+    def moved_problems(s: Scenario, idx: Any, placed: Any = ()) -> Any:
+        moved.append((list(idx), list(placed)))
+        return real_moved(s, idx, placed)
+
+    monkeypatch.setattr(checks, "_moved_problems", moved_problems)
     s = board()
     for _ in range(3):
         fwwrules.ruling(s, "a", "b")
@@ -273,8 +276,28 @@ def test_a_board_is_checked_once_and_a_moved_one_only_for_its_moved_model(
     m = fwwrules.move_model(s, "b", 150.0, 30.0)
     fwwrules.ruling(m, "a", "b")
     fwwrules.ruling(m, "b", "a")
-    assert (len(whole), moved) == (1, [[1]])
+    assert (len(whole), moved) == (1, [([], [1])])  # only moved: where it stands alone
     loaded = fwwrules.load(fwwrules.example_path("cover-example-1"))
     before = len(whole)
     fwwrules.ruling(loaded, "brute", "knight")  # checked as it was read: not again
     assert len(whole) == before
+
+
+def test_a_model_that_only_moved_is_checked_where_it_stands() -> None:
+    """A moved model is checked again for where it stands only (its other fields were found
+    usable before the move): a move onto another base, off the table, or to a negative
+    elevation is still refused, after one move or several."""
+    s = fwwrules.move_model(board(), "b", 150.0, 30.0)
+    fwwrules.ruling(s, "a", "b")
+    again = fwwrules.move_model(fwwrules.move_model(s, "b", 160.0, 30.0), "b", 20.0, 0.0)
+    with pytest.raises(ScenarioError, match=r"models\[1\]\.at: the base of 'b' overlaps 'a'"):
+        fwwrules.ruling(again, "a", "b")
+    low = fwwrules.move_model(s, "b", 150.0, 30.0, -1.0)
+    with pytest.raises(ScenarioError, match=r"models\[1\]\.elevation"):
+        fwwrules.ruling(low, "a", "b")
+    sized = fwwrules.move_model(board(board_size=(400.0, 400.0)), "a", 50.0, 50.0)
+    sized = fwwrules.move_model(sized, "b", 250.0, 50.0)
+    fwwrules.ruling(sized, "a", "b")
+    off = fwwrules.move_model(sized, "b", 390.0, 50.0)
+    with pytest.raises(ScenarioError, match=r"models\[1\]\.at: .*off the table"):
+        fwwrules.ruling(off, "a", "b")

@@ -113,3 +113,28 @@ def test_the_zoomed_editor_draws_its_scale_bar_clear_of_the_building() -> None:
     ed.view.figure.canvas.draw()
     assert "building" in {t.id for t in table.terrain}
     assert not on_terrain(ed.artists, bar_box(ed.artists)), corner(ed.artists)
+
+
+def test_a_narrow_margin_puts_the_bar_inside_the_table_not_across_its_edge() -> None:
+    # the editor frames a 24" table with 1" around it: the Axes' corner lies 1" off the table,
+    # and the 2" bar anchored there lay across the table's edge (editor screenshot, 1280x800)
+    s = board("[[10, 10], [12, 10], [12, 12], [10, 12]]", at=(4, 12))
+    mm = 25.4
+    art = drawn(s, Bounds(-1 * mm, -1 * mm, 25 * mm, 25 * mm))
+    box = bar_box(art)
+    (tx0, ty0), (tx1, ty1) = art.ax.transData.transform([(0, 0), (24 * mm, 24 * mm)])
+    inside = tx0 <= box.x0 and box.x1 <= tx1 and ty0 <= box.y0 and box.y1 <= ty1
+    outside = box.x1 <= tx0 or box.x0 >= tx1 or box.y1 <= ty0 or box.y0 >= ty1
+    assert inside or outside, (box, (tx0, ty0, tx1, ty1))
+    assert corner(art) == "lower left"  # the table's own lower left corner: nothing is there
+    assert not on_terrain(art, box)
+
+
+def test_a_wide_margin_keeps_the_bar_off_the_table() -> None:
+    # the attack panel's framing leaves room beside the table: the bar stays off the play area
+    s = board("[[10, 10], [12, 10], [12, 12], [10, 12]]")
+    mm = 25.4
+    art = drawn(s, Bounds(-6 * mm, -6 * mm, 30 * mm, 30 * mm))
+    box = bar_box(art)
+    (tx0, ty0), _ = art.ax.transData.transform([(0, 0), (24 * mm, 24 * mm)])
+    assert box.x1 <= tx0 or box.y1 <= ty0, box

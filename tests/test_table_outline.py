@@ -30,14 +30,15 @@ matplotlib.use("Agg")
 
 TABLE = Path(__file__).with_name("table-48.yaml")
 T = fwwrules.load(TABLE)
-MELEE = fwwrules.load(fwwrules.example_path("melee-behemoth-slide"))
+_MELEE_TEXT = fwwrules.example_path("melee-behemoth-slide").read_text(encoding="utf-8")
+MELEE = fwwrules.loads(_MELEE_TEXT.replace("units: mm\n", "units: mm\nboard: {size: [600, 600]}\n"))
+"""The melee example on a 600 mm table (the file gives no size: no table edge is drawn)."""
+SIZELESS = fwwrules.load(fwwrules.example_path("melee-behemoth-slide"))
 OFF = {"interactive": False}
 SAMPLES = 24
 """Points along each side of the table where the outline is looked for."""
 FOUND = 0.7
-"""Of those points, the share that must show the outline: a base may lie over the edge (at
-the end of its slide the Behemoth covers a quarter of the top side of the melee example's
-table, the contents' box with a margin)."""
+"""Of those points, the share that must show the outline: a base may lie over the edge."""
 REACH = 2
 """Pixels either side of the edge's exact place searched for the outline's colour."""
 CLOSE = 60
@@ -89,6 +90,19 @@ def test_every_panel_draws_the_whole_tables_outline(name: str) -> None:
     panel = make()
     shares = outline_shown(panel.view.figure, panel.view.ax, limits(scenario))
     assert min(shares) >= FOUND, (name, shares)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: MeleePanel(SIZELESS, **OFF),
+    lambda: AttackPanel(fwwrules.load(fwwrules.example_path("cover-example-1")), **OFF),
+])  # fmt: skip
+def test_a_board_without_a_size_draws_no_table_edge(make: Callable[[], Any]) -> None:
+    # its limits are the contents' box with a margin: drawn as an edge, it read as the table's
+    # and moved while a model was dragged (the threat panel's map reached past it)
+    panel = make()
+    assert panel.artists.table is not None and not panel.artists.table.get_visible()
+    scenario = panel.scenario
+    assert max(outline_shown(panel.view.figure, panel.view.ax, limits(scenario))) < FOUND
 
 
 def test_a_board_without_its_outline_is_seen_as_such() -> None:

@@ -26,10 +26,16 @@ from fwwrules.draw.board import terrain_patches
 
 XY = tuple[float, float]
 
-SELECTED_COLOUR = "#0072B2"
-"""The selection and the tools' previews (Okabe-Ito blue; dashed for a preview)."""
 INVALID_COLOUR = "#D55E00"
 """A piece the file check names (Okabe-Ito vermillion), as the message lists it."""
+SELECTED_COLOUR = "#0072B2"
+"""The tools' previews (Okabe-Ito blue, dashed)."""
+SELECTION_LOOK: dict[str, Any] = {"color": "#000000", "gapcolor": "#FFFFFF", "ls": (0, (2, 1.5))}
+"""The selection ring: black and white dashes, which no side's colour or hatch looks like
+(a ring in a side's colour read as a base of that side)."""
+FLAGGED_LOOK: dict[str, Any] = {"color": INVALID_COLOUR, "gapcolor": "#FFFFFF", "ls": (0, (2, 1.5))}
+"""A flagged piece's outline: vermillion and white dashes (not a solid ring, which read as a
+base of the side drawn in vermillion)."""
 RING_GAP_MM = 1.5
 """A base's selection ring lies this far outside its edge."""
 RING_POINTS = 72
@@ -81,8 +87,8 @@ class EditorMarks:
         dashed: dict[str, Any] = {"fill": False, "edgecolor": SELECTED_COLOUR, "ls": "--"}
         self.grid = [Line2D([], [], color=c, lw=0.6, zorder=0.5) for c in GRID_COLOURS]
         # a selected piece with a problem is outlined red: the problem shows over the selection
-        self.selection = Line2D([], [], color=SELECTED_COLOUR, lw=2.5, zorder=3.6)
-        self.flagged = Line2D([], [], color=INVALID_COLOUR, lw=2.5, zorder=3.65)
+        self.selection = Line2D([], [], lw=2.5, zorder=3.6, **SELECTION_LOOK)
+        self.flagged = Line2D([], [], lw=2.5, zorder=3.65, **FLAGGED_LOOK)
         self.handle = Circle((0, 0), 1, facecolor="white", edgecolor=SELECTED_COLOUR,
                              lw=2, zorder=8, visible=False)  # fmt: skip
         self.ghost = PathPatch(Path([(0, 0)]), visible=False, zorder=1.9)

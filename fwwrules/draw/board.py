@@ -485,7 +485,8 @@ def frame_view(
 
 
 def _table_outline(ax: Axes, scenario: Scenario, style: BoardStyle) -> Rectangle:
-    """The table's edge (:meth:`~fwwrules.data.Scenario.limits_mm`), under everything."""
+    """The table's edge (:meth:`~fwwrules.data.Scenario.limits_mm`), under everything; hidden
+    for a board without ``board.size`` (:func:`_set_table`)."""
     outline = Rectangle(
         (0.0, 0.0), 1.0, 1.0, fill=False, edgecolor=style.table_colour,
         linewidth=style.table_linewidth, zorder=0.9, gid="table",
@@ -496,8 +497,12 @@ def _table_outline(ax: Axes, scenario: Scenario, style: BoardStyle) -> Rectangle
 
 
 def _set_table(outline: Rectangle, scenario: Scenario, style: BoardStyle) -> None:
+    """The outline follows the table; a board whose file gives no size has no table edge
+    (its limits follow the contents and would move while a model is dragged), so its
+    outline is hidden: an edge is drawn only where the file says the table ends."""
     t = scenario.limits_mm(style.margin_mm)
     outline.set_bounds(t.xmin, t.ymin, t.xmax - t.xmin, t.ymax - t.ymin)
+    outline.set_visible(scenario.board_size is not None)
 
 
 def set_view(artists: BoardArtists, scenario: Scenario, view: Bounds | None) -> None:

@@ -151,6 +151,21 @@ def line_segments(artists: BoardArtists, *, outlines: bool = True) -> list[Segme
     return out
 
 
+def terrain_edges(artists: BoardArtists) -> list[Segment]:
+    """Every drawn terrain piece's outline as segments in display pixels: a label box lying
+    across one cuts the piece in two in the picture (a wall seemed to have a gap), so
+    labels keep clear of them as of the highlighted outlines (minor lines)."""
+    out: list[Segment] = []
+    for patch in artists.terrain.values():
+        if not patch.get_visible():
+            continue
+        path = patch.get_path().transformed(patch.get_transform())
+        for ring in path.to_polygons(closed_only=False):
+            pts = np.asarray(ring, dtype=float)
+            out += [tuple(row) for row in np.hstack([pts[:-1], pts[1:]]).tolist()]
+    return out
+
+
 def table_edges(artists: BoardArtists) -> list[Segment]:
     """The table's outline as four segments in display pixels (no label lies across it)."""
     table = artists.table
@@ -461,15 +476,16 @@ class _Obstacles:
     @classmethod
     def of_board(cls, artists: BoardArtists, renderer: Any) -> _Obstacles:
         """A board's: its bases and markers, the scale bar, the ruling's lines (major), the
-        outlines (minor) and the table's edge (hard)."""
+        outlines and every terrain piece's edges (minor) and the table's edge (hard)."""
         major = line_segments(artists, outlines=False)
         seen = set(major)
+        minor = dict.fromkeys(s for s in line_segments(artists) + terrain_edges(artists))
         obstacles = cls(
             _rect(artists.ax.get_window_extent(renderer)),
             artists.figure.dpi,
             base_discs(artists) + marker_discs(artists),
             major,
-            [s for s in line_segments(artists) if s not in seen],
+            [s for s in minor if s not in seen],
             table_edges(artists),
         )
         bar = getattr(artists.ax, "_fwwrules_scale_bar", None)
@@ -682,7 +698,8 @@ def _crosses(
 
 
 SCALE_BAR_CORNERS: tuple[str, ...] = ("lower left", "lower right", "upper left", "upper right")
-"""The scale bar's corners of the Axes, the first preferred."""
+"""The scale bar's corners, the first preferred: those of the Axes, then (where every one of
+them covers something or lies across the table's edge) those inside the table."""
 
 
 def _covers(bar: Rect, paths: Sequence[Path], discs: Sequence[Disc]) -> int:
@@ -696,10 +713,37 @@ def _covers(bar: Rect, paths: Sequence[Path], discs: Sequence[Disc]) -> int:
     return hits
 
 
+def _straddles(bar: Rect, table: Rect | None) -> bool:
+    """Whether the box ``bar`` lies across an edge of the ``table`` box: partly inside it and
+    partly outside (a box wholly inside or wholly outside does not; touching is not
+    crossing)."""
+    if table is None:
+        return False
+    meets = bar[0] < table[2] and table[0] < bar[2] and bar[1] < table[3] and table[1] < bar[3]
+    inside = table[0] <= bar[0] and bar[2] <= table[2] and table[1] <= bar[1] and bar[3] <= table[3]
+    return meets and not inside
+
+
+def _table_box(artists: BoardArtists) -> tuple[Rect | None, Any]:
+    """The table's box in display px and the same box as a transform-following anchor (for
+    the scale bar), or ``(None, None)`` for a board drawn without its table."""
+    from matplotlib.transforms import TransformedBbox
+
+    table = artists.table
+    if table is None or not table.get_visible():
+        return None, None
+    x, y = table.get_xy()
+    box = Bbox.from_bounds(x, y, table.get_width(), table.get_height())
+    anchor = TransformedBbox(box, artists.ax.transData)
+    return _rect(anchor.frozen()), anchor
+
+
 def place_scale_bar(artists: BoardArtists, renderer: Any) -> None:
     """Put the scale bar (when drawn) in the first corner of :data:`SCALE_BAR_CORNERS` where
-    it covers no terrain and no base; where every corner covers some, in the corner covering
-    fewest (ties: the earlier corner). A zoomed view is placed anew by each layout."""
+    it covers no terrain and no base, lies across no edge of the table and stays within the
+    Axes; where every corner fails, in the one failing least (a covered piece weighs more
+    than a crossed edge; ties: the earlier corner). A zoomed view is placed anew by each
+    layout."""
     from matplotlib.offsetbox import AnchoredOffsetbox
 
     bar = getattr(artists.ax, "_fwwrules_scale_bar", None)
@@ -711,15 +755,26 @@ def place_scale_bar(artists: BoardArtists, renderer: Any) -> None:
         if p.get_visible()
     ]
     discs = base_discs(artists)
+    table, on_table = _table_box(artists)
+    view = _rect(artists.ax.bbox)
+    places = [(c, None) for c in SCALE_BAR_CORNERS]
+    places += [(c, on_table) for c in SCALE_BAR_CORNERS if on_table is not None]
     best: tuple[int, int] | None = None
-    for i, corner in enumerate(SCALE_BAR_CORNERS):
+    for i, (corner, anchor) in enumerate(places):
         bar.loc = AnchoredOffsetbox.codes[corner]
-        hits = _covers(_rect(bar.get_window_extent(renderer)), paths, discs)
+        bar.set_bbox_to_anchor(anchor)
+        box = _rect(bar.get_window_extent(renderer))
+        outside = not (
+            view[0] <= box[0] and box[2] <= view[2] and view[1] <= box[1] and box[3] <= view[3]
+        )
+        hits = 2 * _covers(box, paths, discs) + _straddles(box, table) + 4 * outside
         if hits == 0:
             return
         best = min(best or (hits, i), (hits, i))
     assert best is not None
-    bar.loc = AnchoredOffsetbox.codes[SCALE_BAR_CORNERS[best[1]]]
+    corner, anchor = places[best[1]]
+    bar.loc = AnchoredOffsetbox.codes[corner]
+    bar.set_bbox_to_anchor(anchor)
 
 
 def place_labels(artists: BoardArtists) -> None:
