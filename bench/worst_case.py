@@ -15,8 +15,10 @@ way, many unknown weapon ids (the error path), withdrawal from a crowd, slides a
 bases (a crowd the slide must go round, with the German option that makes the engine look for
 the blockers of the strict reading), rendering the fullest board, every ruling between all
 pairs of models (a Python loop over ``fwwrules.ruling``: no command does it, a notebook
-might), Pathfinder grid files (the most walls and creatures, Colossal creatures far apart,
-open, in a crowd, sealed behind a maze, a checkerboard of wall squares), over-limit files
+might; the budget holds per ruling, so the case is judged by its worst ruling, and the loop's
+whole time, ~0.4 ms a ruling times 39,800 pairs, is printed as it is), Pathfinder grid
+files (the most walls and creatures, Colossal creatures far apart, open, in a crowd,
+sealed behind a maze, a checkerboard of wall squares), over-limit files
 refused early, long numbers; two models a million inches (or mm) apart rendered, a point and
 a slide at the coordinate limit and beyond it, the board editor with a circle a million
 inches wide or a table that size, the review page's picture cache holding a FIFO or a link
@@ -49,6 +51,7 @@ import argparse
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -619,6 +622,7 @@ class Case:
     text: str | None = None  # raw file text instead of JSON data
     suffix: str = ".json"
     program: tuple[str, ...] = ("-m", "fwwrules")  # what the interpreter runs: a command
+    per_call: bool = False  # many calls in one process: the budget holds for the worst one
 
 
 _RENDER = ("render", "{file}", "-o", "{dir}/out.png")
@@ -648,8 +652,8 @@ CASES = [
     Case("withdraw crowd", withdraw_crowd, ("withdraw", "{file}", "--model", "m0")),
     Case("slide crowd", slide_crowd, ("slide", "{file}", "--model", "m0", "--to", "964,900")),
     Case("slide ring", slide_ring, ("slide", "{file}", "--model", "m0", "--to", "1030.5,900")),
-    Case("all pairs, huge crowd", huge_crowd, ("{file}",), program=("-c", ALL_PAIRS)),
-    Case("all pairs, circles", los_circles, ("{file}",), program=("-c", ALL_PAIRS)),
+    Case("all pairs, huge crowd", huge_crowd, ("{file}",), ("-c", ALL_PAIRS), per_call=True),
+    Case("all pairs, circles", los_circles, ("{file}",), ("-c", ALL_PAIRS), per_call=True),
     Case("grid: walls+creatures check", _many_walls_and_creatures, ("check", "{file}"), suffix=_Y),
     Case(
         "grid: walls+creatures far",
@@ -988,7 +992,8 @@ def main() -> int:
         for case in cases:
             runs = [_isolated(case, workdir) for _ in range(max(1, args.repeat))]
             seconds, cpu, peak, rc, line = min(runs, key=lambda r: r[1])
-            ok = min(seconds, cpu) <= BUDGET_S and peak <= BUDGET_MB and rc in (0, 2)
+            ok = min(seconds, _per_call(case, line, cpu)) <= BUDGET_S
+            ok = ok and peak <= BUDGET_MB and rc in (0, 2)
             flag = "" if ok else " OVER"
             over += bool(flag)
             print(
@@ -997,6 +1002,15 @@ def main() -> int:
             )
     print(f"{over} case(s) over the budget or exiting 1")
     return 0
+
+
+def _per_call(case: Case, line: str, cpu: float) -> float:
+    """The CPU seconds the budget judges: the whole command's, or for a case of many calls
+    in one process (a notebook's loop over every pair) its worst call's ("worst N ms")."""
+    if not case.per_call:
+        return cpu
+    found = re.search(r"worst ([0-9.]+) ms", line)
+    return float(found.group(1)) / 1000.0 if found else math.inf
 
 
 def _isolated(case: Case, workdir: Path) -> tuple[float, float, float, int, str]:

@@ -141,6 +141,21 @@ def parts_of(board: Board, geom: BaseGeometry) -> list[Part]:
     return parts
 
 
+DISC_PARTS: Key[dict[Disc, Part]] = Key("disc_parts", terrain_only=False, make=dict)
+"""The convex part of each base that blocks as a disc (a Huge model's), by its disc: the
+threat map asks for it once per line-of-sight pass (a shooter's passes are one per group of
+positions standing on the same pieces)."""
+
+
+def disc_part_of(board: Board, d: Disc) -> Part:
+    """:func:`disc_part` of ``d``, kept in the scenario's cache (:data:`DISC_PARTS`)."""
+    cache = board.derived.entry(DISC_PARTS)
+    found = cache.get(d)
+    if found is None:
+        found = cache[d] = disc_part(d)
+    return found
+
+
 def disc_part(d: Disc) -> Part:
     n = 48
     a = np.linspace(0.0, 2 * math.pi, n, endpoint=False)

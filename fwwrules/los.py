@@ -174,12 +174,16 @@ def _huge(shot: Shot, box: shapely.Geometry) -> list[Blocking]:
     reach = max(shot.a.r, shot.b.r if shot.b is not None else _polygon_reach(shot))
     out: list[Blocking] = []
     ends = (shot.attacker_id, shot.target_id)
+    x0, x1, y0, y1 = min(px, qx), max(px, qx), min(py, qy), max(py, qy)
     for mid, mg in board.models.items():
-        if mid in ends or mg.size != "huge":
+        if mid in ends or mg.size != "huge" or not huge_blocks(smaller, 2 * mg.disc.r):
             continue
-        near = point_segment_distance((mg.disc.x, mg.disc.y), (px, py), (qx, qy))
-        if huge_blocks(smaller, 2 * mg.disc.r) and near < mg.disc.r + reach:
-            out.append((ModelRef(mid), mg.disc))
+        d = mg.disc
+        far = d.r + reach  # nearer than this to the line: in the way
+        if d.x - far >= x1 or d.x + far <= x0 or d.y - far >= y1 or d.y + far <= y0:
+            continue  # the box around the line is already that far
+        if point_segment_distance((d.x, d.y), (px, py), (qx, qy)) < far:
+            out.append((ModelRef(mid), d))
     return out
 
 

@@ -32,7 +32,7 @@ from shapely.geometry.base import BaseGeometry
 from ..board import Board, Disc
 from ..cache import Key
 from ..constants import BOUNDARY_TOLERANCE_MM, THREAT_SURE_MARGIN_MM
-from ..convex import Part, disc_part, parts_of
+from ..convex import Part, disc_part_of, parts_of
 from ..geometry import find_clear_segment, prepared_for, separated
 from ..kernels import (
     Array,
@@ -423,7 +423,7 @@ def _blocking_parts(board: Board, found: list[Blocking]) -> list[Part] | None:
     for tid in board.terrain_ids:
         if tid in pieces:
             parts.extend(parts_of(board, board.terrain[tid].polygon))
-    parts.extend(disc_part(d) for d in discs)
+    parts.extend(disc_part_of(board, d) for d in discs)
     return parts
 
 
