@@ -630,6 +630,7 @@ _RENDER = ("render", "{file}", "-o", "{dir}/out.png")
 _RULING = ("ruling", "{file}", "--attacker")
 _GRID = ("grid", "{file}", "--attacker")
 _Y = ".yaml"
+_PAIRS = ("-c", ALL_PAIRS)
 CASES = [
     Case("stars+heights check", stars_heights, ("check", "{file}")),
     Case("stars+heights ruling", stars_heights, (*_RULING, "m900", "--target", "m901")),
@@ -652,8 +653,8 @@ CASES = [
     Case("withdraw crowd", withdraw_crowd, ("withdraw", "{file}", "--model", "m0")),
     Case("slide crowd", slide_crowd, ("slide", "{file}", "--model", "m0", "--to", "964,900")),
     Case("slide ring", slide_ring, ("slide", "{file}", "--model", "m0", "--to", "1030.5,900")),
-    Case("all pairs, huge crowd", huge_crowd, ("{file}",), ("-c", ALL_PAIRS), per_call=True),
-    Case("all pairs, circles", los_circles, ("{file}",), ("-c", ALL_PAIRS), per_call=True),
+    Case("all pairs, huge crowd", huge_crowd, ("{file}",), program=_PAIRS, per_call=True),
+    Case("all pairs, circles", los_circles, ("{file}",), program=_PAIRS, per_call=True),
     Case("grid: walls+creatures check", _many_walls_and_creatures, ("check", "{file}"), suffix=_Y),
     Case(
         "grid: walls+creatures far",
