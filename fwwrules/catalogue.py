@@ -845,6 +845,8 @@ _MARGIN: dict[str, Entry] = {
     "margin/changes-tiny": _T("margin/changes-tiny"),
     "margin/none": _T("margin/none"),
     "margin/none-near": _T("margin/none-near"),
+    "margin/not-measured": _T("margin/not-measured"),
+    "margin/not-measured-probes": _T("margin/not-measured-probes"),
     "margin/change/los-closes": _T("margin/change/los-closes"),
     "margin/change/los-opens": _T("margin/change/los-opens"),
     "margin/change/band-leaves": _T("margin/change/band-leaves"),

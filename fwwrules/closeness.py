@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .catalogue import check_lang, render
+from .constants import MAX_MARGIN_CORNER_PAIRS, MAX_MARGIN_PROBES
 from .refs import PieceRef
 
 Method = Literal["exact", "search"]
@@ -161,6 +162,8 @@ class Margins:
     unit_mm: float = 1.0
     complete: bool = True
     probes: int = 0
+    measured: bool = True
+    work: int = 0
 
     @property
     def knife_edge(self) -> bool:
@@ -169,7 +172,7 @@ class Margins:
     def to_dict(self) -> dict[str, Any]:
         """``{"margin": {...}, "margins": [...]}``: the ruling JSON's two fields."""
         return {
-            "margin": self.smallest.to_dict(self.unit_mm),
+            "margin": {**self.smallest.to_dict(self.unit_mm), "measured": self.measured},
             "margins": [f.to_dict(self.unit_mm) for f in self.decisions],
         }
 
@@ -180,6 +183,11 @@ class Margins:
         check_lang(lang)
         names = labels or {}
         m = self.smallest
+        if not self.measured:
+            if self.work:
+                work = {"pairs": self.work, "bound": MAX_MARGIN_CORNER_PAIRS}
+                return render("margin/not-measured", work, lang)
+            return render("margin/not-measured-probes", {"probes": MAX_MARGIN_PROBES}, lang)
         if m.mm is None or m.model is None:
             if not self.complete:
                 return render(

@@ -38,7 +38,7 @@ in closed form; the nearest point of each boundary is a *candidate*:
   and circles of that radius round each corner (the grazed corner is a tangent); tangents to
   Huge bases likewise; and the moving base reaching a blocker's edge from the piece's side
   (its centre the radius from the edge: stepping out of a dense area, or reaching across a
-  strip thinner than the base);
+  strip thinner than the base); and where two of these lines meet (:func:`_line_corners`);
 * elevation: distances to Significant Edges and to cover at Orange plus the ruler tolerance.
 
 A line that matters only past a point (a ray from a corner, a side of a piece) has its
@@ -74,11 +74,12 @@ Boundary cases
 * A refused attack presents no cover, armor or dice, so only the facts it keeps (allowed, line
   of sight, range, close combat) are compared while either ruling is refused.
 * A target that is a terrain piece or a point does not move; only the attacker does.
-* Known gap: a decision that flips only once two of its boundaries are both crossed (neither
-  alone changes it: a line of sight closing only past a side's tangent and a corner's shadow
-  edge together, or only once the whole base is past both shadow edges of a strip) flips
-  nearest where they meet, which is no candidate; the margin may then name a farther
-  change.
+* A decision that flips only once two of its line-of-sight boundaries are both crossed, or
+  one crossed and the other not (neither alone changes it: a line of sight closing only past
+  a side's tangent and short of a corner's shadow edge, or only once the whole base is past
+  both shadow edges of a strip) flips nearest where they meet: each such corner within the
+  radius is a candidate (:func:`_line_corners`); not searched along where the model cannot
+  stand there.
 """
 
 from __future__ import annotations
@@ -104,6 +105,7 @@ from .constants import (
     MARGIN_PROBE_MM,
     MARGIN_RADIUS_MM,
     MARGIN_SEARCH_STEP_MM,
+    MAX_MARGIN_CORNER_PAIRS,
     MAX_MARGIN_PROBES,
 )
 from .context import AttackContext
@@ -190,6 +192,32 @@ def changed(a: AttackRuling, oa: Mapping[str, object], b: AttackRuling) -> tuple
     return tuple(dict.fromkeys(out)) or ("ranged.skill",)
 
 
+# --- the work bound ---------------------------------------------------------------------------
+
+
+class TooMuchWork(Exception):
+    """The margins' work would pass its bound (:data:`MAX_MARGIN_CORNER_PAIRS`): ``pairs`` is
+    what was counted before any of it was done."""
+
+    def __init__(self, pairs: int) -> None:
+        super().__init__(f"{pairs} corner pairs, more than {MAX_MARGIN_CORNER_PAIRS}")
+        self.pairs = pairs
+
+
+@dataclass(slots=True)
+class Work:
+    """What one margin computation has counted so far: the pairs of corners it weighs as
+    lines closing a gap (:func:`_corner_pairs`). :meth:`count` adds ``n`` corners' pairs
+    before they are built and raises :class:`TooMuchWork` past the bound."""
+
+    pairs: int = 0
+
+    def count(self, corners: int) -> None:
+        self.pairs += corners * (corners - 1) // 2
+        if self.pairs > MAX_MARGIN_CORNER_PAIRS:
+            raise TooMuchWork(self.pairs)
+
+
 # --- candidates: boundaries in closed form ---------------------------------------------------
 
 
@@ -272,6 +300,7 @@ class Candidate:
     method: Method = "exact"
     precision: float = 0.0
     probe: Point2 | None = None
+    walk: bool = True
 
     def probe_point(self) -> Point2:
         """Where the ruling is asked: ``probe``, by default a hair
@@ -829,17 +858,24 @@ def sight_of(ctx: AttackContext, region: BaseGeometry) -> Sight:
 
 
 def los_candidates(
-    ctx: AttackContext, mv: Mover, sources: Sequence[Disc | Polygon], limit: float
+    ctx: AttackContext,
+    mv: Mover,
+    sources: Sequence[Disc | Polygon],
+    limit: float,
+    work: Work | None = None,
 ) -> list[Candidate]:
     """Where the line of sight between ``mv`` and each source (the other end of the shot, or
     another model of a melee shot into) may open or close: the mover's base tangent to the edge
     of a corner's shadow (on either side), to a line closing a gap between two corners, to a
-    Huge base's shadow, or touching a corner (``ranged.los``)."""
+    Huge base's shadow, or touching a corner (``ranged.los``). The corner pairs are counted
+    in ``work`` before they are built (:class:`Work`: past the bound, :class:`TooMuchWork`)."""
     out: list[Candidate] = []
     for src in sources:
         region = _region(src, mv, limit)
         sight = sight_of(ctx, region)
         c = sight.corners
+        if work is not None and isinstance(src, Disc):
+            work.count(len(c.v))
         if isinstance(src, Disc):
             lines = [
                 _corner_tangents(c, src.center, src.r),
@@ -852,8 +888,12 @@ def los_candidates(
         else:
             lines = [_polygon_tangents(c, src)]
             corners = lines[0].at
-        out += line_candidates(mv, _Lines.join(lines), limit, "los", "ranged.los")
-        out += _inside_edges(mv, sight, limit)
+        joined = _Lines.join(lines)
+        out += line_candidates(mv, joined, limit, "los", "ranged.los")
+        edges = _inside_edge_lines(mv, sight, limit)
+        out += _inside_edges(mv, edges, limit)
+        bounds = [_offset(joined, mv.r), _offset(joined, -mv.r)]
+        out += _line_corners(mv, _Lines.join([*bounds, _offset(edges, mv.r)]), limit)
         for v in np.unique(corners, axis=0) if len(corners) else ():
             found = _radial(mv, (float(v[0]), float(v[1])), mv.r, limit, decision="los",
                             clause="ranged.los", at=(float(v[0]), float(v[1])))  # fmt: skip
@@ -862,18 +902,93 @@ def los_candidates(
     return out
 
 
-def _inside_edges(mv: Mover, sight: Sight, limit: float) -> list[Candidate]:
+def _inside_edge_lines(mv: Mover, sight: Sight, limit: float) -> _Lines:
+    """The sides of the blockers near the mover (within ``limit`` plus its radius), oriented
+    with the piece on the left of each (for :func:`_inside_edges`)."""
+    near = [g for g in sight.solids if g.distance(Point(mv.p0)) <= limit + mv.r]
+    if not near:
+        return _Lines.empty()
+    c = Corners.of(shapely.orient_polygons(near, exterior_cw=False))
+    length = np.hypot(*(c.nxt - c.v).T)
+    return _Lines(c.v, _unit_rows(c.nxt - c.v), np.zeros(len(c.v)), c.v, length)
+
+
+def _offset(lines: _Lines, by: float) -> _Lines:
+    """The lines moved ``by`` to their left (right for a negative ``by``)."""
+    normal = np.column_stack((-lines.way[:, 1], lines.way[:, 0]))
+    return _Lines(lines.o + by * normal, lines.way, lines.start, lines.at, lines.stop)
+
+
+def _line_corners(mv: Mover, bounds: _Lines, limit: float) -> list[Candidate]:
+    """Where two line-of-sight boundaries (``bounds``: the lines the moving centre crosses,
+    already moved out by the radius, each mattering from its start to its stop) meet within
+    ``limit``: a line of sight that changes only on a given side of both (past one of them and
+    short of the other, or past both) changes nearest at their corner when neither
+    boundary's own nearest point lies on that side of the other. Exact; asked a hair into
+    that quarter (:func:`_into_corner`); left out where the mover cannot stand there (not
+    searched along)."""
+    p0 = np.asarray(mv.p0)
+    if len(bounds.o) < 2:
+        return []
+    left = np.column_stack((-bounds.way[:, 1], bounds.way[:, 0]))
+    s = np.einsum("ij,ij->i", p0 - bounds.o, left)  # p0's side of each: + left
+    near = np.flatnonzero((np.abs(s) <= limit) & (np.abs(s) > BOUNDARY_TOLERANCE_MM))
+    if len(near) < 2:
+        return []
+    i, j = np.triu_indices(len(near), k=1)
+    i, j = near[i], near[j]
+    wi, wj = bounds.way[i], bounds.way[j]
+    denom = _cross(wi, wj)
+    ok = np.abs(denom) > 1e-9
+    i, j, wi, wj, denom = i[ok], j[ok], wi[ok], wj[ok], denom[ok]
+    rel = bounds.o[j] - bounds.o[i]
+    ti, tj = _cross(rel, wj) / denom, _cross(rel, wi) / denom
+    eps = BOUNDARY_TOLERANCE_MM
+    stops = bounds.stops
+    ok = (ti >= bounds.start[i] - eps) & (ti <= stops[i] + eps)
+    ok &= (tj >= bounds.start[j] - eps) & (tj <= stops[j] + eps)
+    x = bounds.o[i] + ti[:, None] * wi
+    dist = np.hypot(x[:, 0] - p0[0], x[:, 1] - p0[1])
+    ok &= (dist > 0.0) & (dist <= limit)
+    # each line's foot from p0: on p0's side of the other line (+) or past it (-)
+    foot_i = p0 - s[i, None] * left[i]
+    foot_j = p0 - s[j, None] * left[j]
+    i_by_j = np.sign(np.einsum("ij,ij->i", foot_i - bounds.o[j], left[j]) * s[j])
+    j_by_i = np.sign(np.einsum("ij,ij->i", foot_j - bounds.o[i], left[i]) * s[i])
+    out: list[Candidate] = []
+    for k in np.flatnonzero(ok):
+        a, b = int(i[k]), int(j[k])
+        point = (float(x[k, 0]), float(x[k, 1]))
+        quarters = []  # (side of a, side of b): -1 past the line, +1 on p0's side
+        if i_by_j[k] > 0 and j_by_i[k] > 0:
+            quarters.append((-1.0, -1.0))
+        if i_by_j[k] < 0:
+            quarters.append((-1.0, 1.0))
+        if j_by_i[k] < 0:
+            quarters.append((1.0, -1.0))
+        for qa, qb in quarters:
+            na = qa * math.copysign(1.0, s[a])
+            nb = qb * math.copysign(1.0, s[b])
+            normals = ((na * float(left[a, 0]), na * float(left[a, 1])),
+                       (nb * float(left[b, 0]), nb * float(left[b, 1])))  # fmt: skip
+            corner = _into_corner(mv.p0, point, float(dist[k]), normals)
+            if corner is None:
+                continue
+            probe, toward = corner
+            at = (float(bounds.at[a, 0]), float(bounds.at[a, 1]))
+            out.append(Candidate(mv.id, point, float(dist[k]), toward, "los", "ranged.los",
+                                 at=at, probe=probe, walk=False))  # fmt: skip
+    return out
+
+
+def _inside_edges(mv: Mover, edges: _Lines, limit: float) -> list[Candidate]:
     """The moving base reaching a blocker's edge from the piece's side (a model standing on a
     blocking piece, in a dense area, or across a strip thinner than its base): its centre the
     radius from the edge on the piece's side (inside the piece, or beyond its far edge when
     the piece is thinner than the base), where the base leaves or reaches the open ground
     beyond that edge. The outlines are oriented with the piece on the left of each edge."""
-    near = [g for g in sight.solids if g.distance(Point(mv.p0)) <= limit + mv.r]
-    if not near:
+    if not len(edges.o):
         return []
-    c = Corners.of(shapely.orient_polygons(near, exterior_cw=False))
-    length = np.hypot(*(c.nxt - c.v).T)
-    edges = _Lines(c.v, _unit_rows(c.nxt - c.v), np.zeros(len(c.v)), c.v, length)
     found = line_candidates(mv, edges, limit, "los", "ranged.los")
     return [f for f in found if f.curve is not None and _left_of(f.curve.way, f.at, f.point)]
 
@@ -1392,6 +1507,8 @@ def stand_where_possible(
                 if _held_end(footing, cand):
                     out += _walk_curve(footing, cand, mv.p0, limit)
                 continue
+            if not cand.walk:
+                continue  # a corner of two boundaries: asked only where the mover stands
             walked = _walk(footing, cand, mv.p0, limit)
             if walked:
                 probes = np.array([w.probe_point() for w in walked])
@@ -1494,9 +1611,14 @@ def _melee_members(ctx: AttackContext, r: AttackRuling) -> list[Disc]:
 
 
 def gather(
-    ctx: AttackContext, r: AttackRuling, movers: Sequence[Mover], limit: float
+    ctx: AttackContext,
+    r: AttackRuling,
+    movers: Sequence[Mover],
+    limit: float,
+    work: Work | None = None,
 ) -> list[Candidate]:
-    """Every candidate of every family that can matter for this ruling."""
+    """Every candidate of every family that can matter for this ruling (the costly ones
+    counted in ``work`` first: :class:`TooMuchWork` past its bound)."""
     out = contact_candidates(ctx, movers, limit)
     if r.kind == "melee":
         return out
@@ -1511,7 +1633,7 @@ def gather(
             sources.append(mv.other_polygon)
         if mv.id == ctx.attacker_id:
             sources += _melee_members(ctx, r)
-        out += los_candidates(ctx, mv, sources, limit)
+        out += los_candidates(ctx, mv, sources, limit, work)
     return out
 
 
@@ -1652,7 +1774,13 @@ def attack_margins(
     s = ctx.scenario
     limit = s.knife_edge_mm if knife_only else MARGIN_RADIUS_MM
     movers = [mv for mv in movers_of(ctx) if only is None or mv.id == only]
-    cands = stand_where_possible(s, movers, gather(ctx, base, movers, limit), limit)
+    try:
+        found_cands = gather(ctx, base, movers, limit, Work())
+    except TooMuchWork as e:  # counted before it was done: not measured
+        return Margins(smallest=Margin(), radius_mm=MARGIN_RADIUS_MM,
+                       knife_edge_mm=s.knife_edge_mm, unit_mm=s.unit_mm, complete=False,
+                       measured=False, work=e.pairs)  # fmt: skip
+    cands = stand_where_possible(s, movers, found_cands, limit)
     tracked = set() if knife_only else _tracked(base)
     search = _Search(base, outcome(base), probe, s, tracked)
     confirm(search, cands, knife_only)
@@ -1680,6 +1808,7 @@ def attack_margins(
         unit_mm=s.unit_mm,
         complete=not (knife_only or search.cut),
         probes=search.probes,
+        measured=search.smallest is not None or not search.cut,
     )
 
 

@@ -591,10 +591,13 @@ class AttackRuling(Explained):
         return m.smallest if m.knife_edge else None
 
     def close_call(self, lang: str = "en") -> str | None:
-        """The knife-edge sentence when the call is one (:meth:`knife_edge`), else ``None``."""
-        if self.knife_edge() is None or self.margins_box is None:
+        """The knife-edge sentence when the call is one (:meth:`knife_edge`), the sentence
+        saying it was not measured when its work passed the bound, else ``None``."""
+        if self.margins_box is None:
             return None
         m = self.margins_box.get(self, knife_only=True)
+        if not (m.knife_edge or not m.measured):
+            return None
         return m.sentence(lang, names_in(self.labels, lang))
 
     def headline(self, lang: str = "en") -> str:

@@ -244,6 +244,7 @@ def test_margin_none_within_the_search_radius(how: str) -> None:
         "knife_edge": False,
         "method": "exact",
         "precision_mm": 0.0,
+        "measured": True,
     }
     assert m.radius_mm == MARGIN_RADIUS_MM
     assert r.close_call() is None

@@ -470,8 +470,7 @@ def test_known_gap_mended_target_standing_on_a_side_of_a_piece() -> None:
     assert _nothing_changes_within(s)
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: the corner of two line-of-sight boundaries")
-def test_known_gap_los_closing_where_two_of_its_boundaries_meet() -> None:
+def test_known_gap_mended_los_closing_where_two_of_its_boundaries_meet() -> None:
     """Found by the properties on small boards (300 random examples, seed 1, shrunk): m0
     stands just inside a dense area, and sees m1 only past the area's corner (1.16, -2.61).
     Its line of sight closes only once its base neither reaches past the area's south-east
@@ -519,8 +518,7 @@ def test_known_gap_mended_shooter_going_round_an_area_beside_it() -> None:
     assert _nothing_changes_within(s)
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: the corner of two line-of-sight boundaries")
-def test_known_gap_los_closing_behind_a_dense_strip() -> None:
+def test_known_gap_mended_los_closing_behind_a_dense_strip() -> None:
     """Found by the properties on small boards (200 random examples, seed 2, after the gap
     above): a dense-area strip (34 mm long) west of m0, m1 63 mm east. m0's line of sight
     closes once its whole base is in the strip's shadow: past two shadow edges at once,
@@ -582,4 +580,45 @@ def test_known_crash_mended_no_way_into_a_corner_beside_a_walked_line() -> None:
     s = _open_pieces((("m0", "x", (0.0, 0.0)), ("m1", "y", (55.0, 0.0))), ("blocking", strip))
     m = _ask(s).margin
     assert m is not None and m.model == "m0" and m.mm == pytest.approx(22.5)
+    assert _nothing_changes_within(s)
+
+
+def test_known_gap_mended_los_closing_past_a_dense_strip_and_a_shadow_edge() -> None:
+    """Found by the near-board property (1000 random examples, seed 7, shrunk): a dense-area
+    strip x 15..17, y -17.5..17.5 east of m0 (base 32 at the origin), m1 west-south-west.
+    m0's line of sight closes once its base is wholly past the strip's west side (centre
+    x >= 15 + 16 = 31) and below the strip's south-east corner's shadow edge moved out by
+    the radius, above it again past the north-west corner's: nearest where x = 31 meets the
+    line through (17, -17.5) tangent to m1's base, 16 mm to its right. By hand: that corner is
+    (31, 3.0415), 31.1488 mm; the margin said 31.5 mm (contact with m2) though 31.49 mm at 10
+    degrees closed the line of sight. Neither boundary alone closes it: their corner is a
+    candidate now."""
+    rifleman = {"skills": {"rifle": 6}, "weapons": ("rifle",)}
+    m1 = (-59.933227986610966, -22.45012657213567)
+    s = Scenario(
+        models=(
+            Model("m0", "x", 32.0, (0.0, 0.0), **rifleman),  # type: ignore[arg-type]
+            Model("m1", "y", 32.0, m1, **rifleman),  # type: ignore[arg-type]
+            Model("m2", "y", 32.0, (64.0, 0.0), **rifleman),  # type: ignore[arg-type]
+        ),
+        terrain=(Terrain("t0", "dense-area", ((15.0, -17.5), (17.0, -17.5), (17.0, 17.5),
+                                              (15.0, 17.5))),),
+        weapons=(RIFLE,),
+    )  # fmt: skip
+    corner, r = (17.0, -17.5), 16.0
+    toward = math.atan2(m1[1] - corner[1], m1[0] - corner[0])
+    a = toward + math.asin(r / math.dist(corner, m1))  # the tangent grazing m1's base
+    way = (math.cos(a), math.sin(a))
+    o = (corner[0] + r * way[1], corner[1] - r * way[0])  # moved 16 mm to its right
+    y = o[1] + (31.0 - o[0]) / way[0] * way[1]
+    assert y == pytest.approx(3.0415, abs=1e-4)
+    hand = math.hypot(31.0, y)
+    assert hand == pytest.approx(31.1488, abs=1e-4)
+    base = _ask(s)
+    m = base.margin
+    assert m is not None and m.model == "m0" and m.method == "exact" and m.direction is not None
+    assert m.mm == pytest.approx(hand, abs=1e-6)
+    assert "ranged.los" in m.changes
+    assert _past(s, base, "m0", m.direction, m.mm + HAIR_MM) == ("ranged.los",)
+    assert _past(s, base, "m0", (math.cos(math.radians(10)), math.sin(math.radians(10))), 31.49)
     assert _nothing_changes_within(s)
