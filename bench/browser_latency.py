@@ -23,7 +23,8 @@ Usage: ``python bench/browser_latency.py [--mode step|drag|both] [--moves N] [--
 [--rtt MS] [--down MBIT] [--up MBIT] [--seconds S] [--path default|middle|edge]
 [--driver playwright|page]`` (needs Chromium at /usr/bin/chromium or $FWWRULES_CHROMIUM,
 and the dev extras). With
-``FWWRULES_BENCH_LOG=file.json`` the drag's WebSocket messages are written to that file.
+``FWWRULES_BENCH_LOG=file.json`` the drag's WebSocket messages are written to that file (and
+the board canvas's trace to ``file.json.trace``).
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ sys.path.insert(0, str(REPO / "tests" / "browser"))
 sys.path.insert(0, str(REPO / "bench"))
 
 from _proxy import LinkProxy  # noqa: E402
-from conftest import CHROMIUM, lab_session  # noqa: E402
+from conftest import CHROMIUM, board_synced, lab_session  # noqa: E402
 
 NOTEBOOK = "bench-latency.ipynb"
 CELL = f"""\
@@ -85,6 +86,20 @@ put there first; the pointer a little beyond the edge, so the base slides along 
 WS_TAP = REPO / "bench" / "_ws_tap.js"
 """Counts the kernel WebSocket's messages in the page (``window.__ws``)."""
 CANVAS = ".fwwrules-board-canvas"
+WORDS_ONLY_BYTES = 1000
+"""Where the board canvas's trace does not say how many rects a frame has (before it did):
+a frame's buffer below this carries words and no pixels (a words-only frame is a few hundred
+bytes, one with a moved base at ratio 2 several thousand; at ratio 1 a small move's frame
+may be less)."""
+
+
+def pictured(frame: dict[str, Any]) -> bool:
+    """Whether a painted frame (the trace's entry) changed the picture, not only words."""
+    if "rects" in frame:
+        return bool(frame["rects"])
+    return bool(frame["bytes"] >= WORDS_ONLY_BYTES)
+
+
 # Hooks in the page: the time of every pointer move on the board, every repaint of the board
 # canvas (its putImageData) and every change of the ruling's text.
 JS_HOOK = """(sel) => {
@@ -290,17 +305,25 @@ def measure_drag(
     drag_bytes = (proxy.kernel_bytes if proxy else 0) - start_bytes
     moved = page.evaluate("() => window.fwwrulesTrace.filter(e => e.input === 'move').length")
     log: list[dict[str, Any]] = page.evaluate("() => window.__ws.slice()")
+    last_id = board_synced(page)["last"]  # the kernel's last frame before the release
     if os.environ.get("FWWRULES_BENCH_LOG"):  # the drag's messages, for a closer look
         Path(os.environ["FWWRULES_BENCH_LOG"]).write_text(json.dumps(log), encoding="utf-8")
     tally = messages(page, moved)
     page.mouse.up()
     page.wait_for_timeout(3000)
     trace: list[dict[str, Any]] = page.evaluate("() => window.fwwrulesTrace")
+    if os.environ.get("FWWRULES_BENCH_LOG"):  # and the board canvas's trace beside them
+        Path(os.environ["FWWRULES_BENCH_LOG"] + ".trace").write_text(
+            json.dumps(trace), encoding="utf-8"
+        )
     sent = {e["seq"]: e["t"] for e in trace if "input" in e}
     moves = [e for e in trace if e.get("input") == "move"]
     frames = [e for e in trace if "frame" in e and e.get("seq") in sent]
     during = [f for f in frames if f["t"] <= stopped]
     lags = sorted(f["t"] - sent[f["seq"]] for f in during)
+    # frames that change the picture (not only the words beside it: a worker's answer, sent
+    # with the seq of the last move handled, however long the pointer has moved on since)
+    drawn = sorted(f["t"] - sent[f["seq"]] for f in during if pictured(f))
     last_second = [f["t"] - sent[f["seq"]] for f in during if f["t"] > stopped - 1000]
     last_move = max((m["seq"] for m in moves), default=0)
     final = next((f for f in frames if f["seq"] >= last_move), None)
@@ -314,6 +337,9 @@ def measure_drag(
     if done is not None and (final is None or done["t"] < final["t"]):
         painted = [f["t"] for f in frames if f["t"] <= done["t"]]
         final = {"t": max([stopped, *painted[-1:]])}
+    # the kernel's last frame (words or picture) before the release, painted: from then on
+    # the browser shows all the kernel has to say about where the mouse stopped
+    settled = next((f["t"] for f in trace if f.get("frame") == last_id), None)
     return {
         "pointer events": len(pointer),
         "pointer gaps over 50 ms": sum(g > 50 for g in gaps),
@@ -322,20 +348,31 @@ def measure_drag(
         "lag median ms": statistics.median(lags) if lags else None,
         "lag p90 ms": lags[min(len(lags) - 1, round(0.9 * (len(lags) - 1)))] if lags else None,
         "lag max ms": lags[-1] if lags else None,
+        "picture frames": len(drawn),
+        "their lag median ms": statistics.median(drawn) if drawn else None,
+        "their lag p90 ms": p90(drawn) if drawn else None,
         "lag max, last second, ms": max(last_second) if last_second else None,
         "exact after the mouse stops ms": (final["t"] - stopped) if final else None,
+        "last frame after it ms": max(0.0, settled - stopped) if settled else None,
         "frame bytes median": statistics.median(f["bytes"] for f in during) if during else None,
         "bytes down per move": drag_bytes / len(moves) if moves and proxy else None,
+        "drag KB down": drag_bytes / 1e3 if proxy else None,
+        # the link's bytes over the messages' (below 1: the WebSocket compresses them)
+        "wire/messages": f"{drag_bytes / down:.2f}"
+        if proxy and (down := sum(m["bytes"] for m in log if m["dir"] == "down"))
+        else None,
         "bytes down per move median": per_frame(log),
+        "per frame p90": per_frame(log, 0.9),
         "per frame": per_frame_kinds(log),
         "messages": tally,
     }
 
 
-def per_frame(log: list[dict[str, Any]]) -> float | None:
-    """The median of the bytes toward the browser per frame painted during a drag: each
-    frame's message with every message before it since the previous frame (the ruling's
-    text, the kernel's status). The WebSocket's own bytes, without HTTP or the proxy."""
+def per_frame(log: list[dict[str, Any]], at: float = 0.5) -> float | None:
+    """The median (or the quantile ``at``) of the bytes toward the browser per frame painted
+    during a drag: each frame's message with every message before it since the previous
+    frame (the ruling's text, the kernel's status). The WebSocket's own bytes, without HTTP
+    or the proxy."""
     groups: list[float] = []
     since = 0.0
     for m in log:
@@ -345,7 +382,9 @@ def per_frame(log: list[dict[str, Any]]) -> float | None:
         if m["kind"] == "custom:frame":
             groups.append(since)
             since = 0.0
-    return statistics.median(groups) if groups else None
+    if not groups:
+        return None
+    return statistics.median(groups) if at == 0.5 else quantile(groups, at)
 
 
 def per_frame_kinds(log: list[dict[str, Any]]) -> str:
@@ -392,8 +431,12 @@ def messages(page: Any, moves: int) -> str:
 
 
 def p90(values: list[float]) -> float:
+    return quantile(values, 0.9)
+
+
+def quantile(values: list[float], at: float) -> float:
     done = sorted(values)
-    return done[min(len(done) - 1, round(0.9 * (len(done) - 1)))]
+    return done[min(len(done) - 1, round(at * (len(done) - 1)))]
 
 
 def main() -> None:

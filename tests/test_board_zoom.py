@@ -99,6 +99,28 @@ def test_a_wheel_zoom_about_a_model_draws_it_three_times_larger_where_it_was() -
     assert shows_full_render(p, sent)  # drawn at the new scale by the kernel, exact
 
 
+@pytest.mark.parametrize("make", ["melee", "stepper"])
+def test_the_melee_panel_and_the_stepper_zoom_about_a_model_and_fit_the_table(make: str) -> None:
+    from fwwrules_widgets import ExampleStepper, MeleePanel, Step
+
+    if make == "melee":
+        p: Any = MeleePanel(TABLE, interactive=True)
+    else:
+        step = Step("t", TABLE, {"attacker": "paladin", "target": "boss"})
+        p = ExampleStepper([step], interactive=True)
+    link, sent = live(p)
+    first, before_r = p.view.view_box, radius_px(p, "waster")
+    before_at = css_of(p, *p.artists.bases["waster"].center)
+    for k in range(4):
+        zoom_about(link, p, "waster", 1.35, seq=k + 1)
+    assert radius_px(p, "waster") >= 3 * before_r
+    assert math.dist(before_at, css_of(p, *p.artists.bases["waster"].center)) < 1.0
+    assert shows_full_render(p, sent)
+    link._message(None, {"type": "fit", "which": "table"}, [])
+    assert p.view.view_box == pytest.approx(first, abs=1e-6)
+    assert shows_full_render(p, sent)
+
+
 def test_fit_table_restores_the_first_view_and_fit_models_shows_every_base() -> None:
     p = AttackPanel(TABLE, attacker="paladin", target="boss", interactive=True)
     link, sent = live(p)

@@ -193,6 +193,16 @@ CASES: dict[str, tuple[Callable[[], Any], type[Exception], list[str]]] = {
         fwwrules.QueryError,
         ["language 'fr'", "en, de"],
     ),
+    "stepper query key": (
+        lambda: ExampleStepper([Step("t", S, {"atacker": "knight", "target": "brute"})], **OFF),
+        fwwrules.QueryError,
+        ["no key 'attacker'", "unknown key 'atacker'", "needs attacker, target", "weapon, rules"],
+    ),
+    "stepper slide query": (
+        lambda: ExampleStepper([Step("t", S, {"kind": "slide", "model": "knight"})], **OFF),
+        fwwrules.QueryError,
+        ["a slide step's query has no key 'to'", "needs model, to"],
+    ),
     "stepper one step": (
         lambda: ExampleStepper(Step("t", S, {"attacker": "knight", "target": "brute"})),  # type: ignore[arg-type]
         TypeError,
@@ -208,3 +218,23 @@ def test_a_wrong_argument_is_named_with_what_would_do(name: str) -> None:
         make()
     for fragment in fragments:
         assert fragment in str(info.value), (fragment, str(info.value))
+
+
+def test_a_steps_query_keys_are_the_arguments_of_the_question_it_asks() -> None:
+    import inspect
+
+    from fwwrules_widgets.stepper import QUERY_KEYS
+
+    for kind, ask in (
+        ("attack", fwwrules.ruling),
+        ("withdraw", fwwrules.withdraw),
+        ("slide", fwwrules.slide),
+    ):
+        params = list(inspect.signature(ask).parameters.values())[1:]  # after the scenario
+        needed = tuple(p.name for p in params if p.default is inspect.Parameter.empty)
+        optional = tuple(p.name for p in params if p.default is not inspect.Parameter.empty)
+        renamed = {"model_id": "model"}
+        assert QUERY_KEYS[kind] == (
+            tuple(renamed.get(n, n) for n in needed),
+            tuple(renamed.get(n, n) for n in optional),
+        ), kind

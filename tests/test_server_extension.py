@@ -1,5 +1,5 @@
 """fwwrules_widgets.server: the Jupyter server extension that sends kernel WebSocket messages
-without Nagle's delay (TCP_NODELAY), enabled by the file the package installs.
+without Nagle's delay (TCP_NODELAY) and compressed, enabled by the file the package installs.
 
 The figures it changes (a drag step's latency in the browser) are bench/browser_latency.py's;
 here: what it does to the server's connection class, that it is enabled where the package is
@@ -79,10 +79,21 @@ def test_loading_wraps_the_configured_class_once() -> None:
     assert issubclass(wrapped, Connection) and wrapped is not Connection
     _load_jupyter_server_extension(app)  # loaded twice: not wrapped twice
     assert app.web_app.settings["kernel_websocket_connection_class"] is wrapped
-    assert len(app.logged) == 1 and "TCP_NODELAY" in app.logged[0]
+    assert len(app.logged) == 2 and "TCP_NODELAY" in app.logged[1]
     none = server(None)
     _load_jupyter_server_extension(none)  # no class configured: nothing to do
     assert none.web_app.settings["kernel_websocket_connection_class"] is None
+
+
+def test_loading_has_the_kernel_websockets_compress_unless_configured_otherwise() -> None:
+    app = server(Connection)
+    _load_jupyter_server_extension(app)
+    assert app.web_app.settings["websocket_compression_options"] == {}  # tornado's defaults
+    assert "compress" in app.logged[0]
+    own = server(Connection)
+    own.web_app.settings["websocket_compression_options"] = {"compression_level": 1}
+    _load_jupyter_server_extension(own)  # the server's own choice stays
+    assert own.web_app.settings["websocket_compression_options"] == {"compression_level": 1}
 
 
 def test_the_package_enables_it_where_it_is_installed() -> None:

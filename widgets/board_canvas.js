@@ -292,7 +292,8 @@ function render({ model, el }) {
     state.posterTimer = setTimeout(keepPoster, POSTER_MS);
     if (window.fwwrulesTrace) {
       window.fwwrulesTrace.push({
-        frame: msg.id, seq: msg.seq, bytes: buffers[0].byteLength, received: msg.received, t: performance.now(),
+        frame: msg.id, seq: msg.seq, bytes: buffers[0].byteLength, rects: (frame.rects || []).length,
+        received: msg.received, t: performance.now(),
       });
     }
     const ack = { type: "ack", id: msg.id };

@@ -87,6 +87,8 @@ class MovablePanel(ControlPanel):
     snap: widgets.Checkbox
     hint: widgets.HTML
     view: Any
+    _drag_at: tuple[float, float, float] | None = None
+    """Where the drag's last motion put the base (x, y, elevation; None: no motion yet)."""
 
     def _make_move_controls(self, selected: str) -> None:
         s = self.scenario
@@ -146,6 +148,7 @@ class MovablePanel(ControlPanel):
 
     # --- mouse (the live board canvas) ------------------------------------------------------
     def _picked(self, model_id: str) -> None:
+        self._drag_at = None  # a drag starts: its first motion is drawn as a drag step
         with self._held():
             self.model.value = model_id
         self._show_position(*self.scenario.model(model_id).at)
@@ -156,7 +159,8 @@ class MovablePanel(ControlPanel):
         table's edge) with the rest of the motion, stops at a solid piece's edge, and stands on
         a piece once the pointer is over it, at the numbers a file would hold
         (:func:`fwwrules.placement.hand_placement`); new scenario, ruling and artists (the
-        view blits). Returns where it is (mm)."""
+        view blits); a motion that leaves the base where the drag's last motion put it changes
+        nothing. Returns where it is (mm)."""
         u = self.scenario.unit_mm
         placed = hand_placement(
             self.scenario,
@@ -166,9 +170,14 @@ class MovablePanel(ControlPanel):
             bounds=self.bounds,
         )
         x, y = placed.at
+        if self._drag_at == (x, y, placed.elevation):
+            # held where the last motion left it (at contact, at the table's edge): nothing
+            # to recompute, no words to say again ("how close" would measure the same board)
+            return (x * u, y * u)
         self.scenario = move_model(self.scenario, model_id, x, y, placed.elevation)
         self._show_position(x, y)  # mid-drag the fields say where the base is drawn
         self._drag_update()
+        self._drag_at = (x, y, placed.elevation)
         return (x * u, y * u)
 
     def _drag_update(self) -> None:  # pragma: no cover - every panel overrides it

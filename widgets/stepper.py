@@ -30,6 +30,13 @@ Text = str | Mapping[str, str]
 """Plain text, or the same text by language (``{"en": ..., "de": ...}``)."""
 
 QUERY_KINDS = ("attack", "withdraw", "slide")
+QUERY_KEYS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "attack": (("attacker", "target"), ("weapon", "rules", "band", "quick", "reacting_to_charge")),
+    "withdraw": (("model",), ("rules",)),
+    "slide": (("model", "to"), ("rules",)),
+}
+"""The keys a step's query of each kind needs, and those it may have (besides ``kind``): the
+arguments of :func:`fwwrules.ruling`, :func:`fwwrules.withdraw` and :func:`fwwrules.slide`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,9 +55,22 @@ class Step:
     narrative: Text = ""
 
     def kind(self) -> str:
+        """The question's kind; a :class:`QueryError` naming what is wrong and what would do
+        when the query has an unknown kind, lacks a key its kind needs or has one it cannot
+        take (a typo such as ``"atacker"``)."""
         kind = str(self.query.get("kind", "attack"))
         if kind not in QUERY_KINDS:
             raise QueryError(f"unknown step kind {kind!r}; expected one of {QUERY_KINDS}")
+        needed, optional = QUERY_KEYS[kind]
+        keys = [str(k) for k in self.query if k != "kind"]
+        wrong = [k for k in keys if k not in needed + optional]
+        missing = [k for k in needed if k not in self.query]
+        if wrong or missing:
+            what = [f"no key {k!r}" for k in missing] + [f"an unknown key {k!r}" for k in wrong]
+            raise QueryError(
+                f"a {kind} step's query has {' and '.join(what)}; it needs"
+                f" {', '.join(needed)} and may have {', '.join(optional)}"
+            )
         return kind
 
     def answer(self) -> Any:

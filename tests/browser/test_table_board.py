@@ -9,7 +9,7 @@ On ``tests/table-48.yaml`` (a 48" x 48" table, eight models of two sides), in th
 * a wheel zoom about a model draws its base at least three times larger, where it was, and
   the picture is exactly the kernel's (the last frame sent, and its own full render);
 * dragging empty board pans: the board moves with the pointer; "Fit table" brings back the
-  first view;
+  first view; the + and - keys on the board zoom in about its middle and back out;
 * a model dragged through the slowed link: at every frame the browser paints, the x/y fields
   name where that frame draws the base (its side's colour found there in the frame's pixels)
   and the ruling's text is the ruling for that position.
@@ -201,6 +201,16 @@ def test_a_48_inch_table_zooms_pans_and_keeps_its_words_with_its_pictures(
         board.check("fit-table")
         assert geometry(board)["view"] == pytest.approx(first["view"], abs=0.5)
         shots.take("fit-table")
+
+        # the keys on the focused board: + zooms in about the middle, - back out
+        board.canvas.focus()
+        page.keyboard.press("+")
+        board.check("key-zoom-in")
+        view = geometry(board)["view"]
+        assert view[2] - view[0] < first["view"][2] - first["view"][0], (view, first["view"])
+        page.keyboard.press("-")
+        board.check("key-zoom-out")
+        assert geometry(board)["view"] == pytest.approx(first["view"], abs=0.5)
         print("\n".join(board.report))
 
 
