@@ -225,8 +225,10 @@ candidates beyond it are left unconfirmed and the result says the search was cut
 MAX_MARGIN_CORNER_PAIRS: Final = 100_000
 """The margins' work bound (issue 31): most pairs of blocker corners one margin computation
 may weigh as lines closing a gap (per mover and line-of-sight source, ``n`` corners near the
-shot give ``n (n - 1) / 2`` pairs, each a candidate line and most a full ruling to ask). They
-are counted before any pair is built; past the bound the margins are not measured (the JSON's
-``margin.measured`` is false and the sentence says so, with the count and the bound). The
-crowded board of ``bench/margins.py`` weighs at most about 15,000; eight 256-corner stars
-between the models (``bench/worst_case.py``) hundreds of thousands."""
+shot give ``n (n - 1) / 2`` pairs, each a candidate line and most a full ruling to ask), with
+the pairs of line-of-sight lines whose corners it weighs (issue 35) and a terrain target's
+corners times the blockers'. They are counted before any pair is built; past the bound the
+margins are not measured (the JSON's ``margin.measured`` is false and the sentence says so,
+with the count and the bound). The
+crowded board of ``bench/margins.py`` weighs at most 15,536 (every fourth pair, flat and
+with heights); eight 256-corner stars between the models (``bench/worst_case.py``) millions."""

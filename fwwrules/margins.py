@@ -207,13 +207,19 @@ class TooMuchWork(Exception):
 @dataclass(slots=True)
 class Work:
     """What one margin computation has counted so far: the pairs of corners it weighs as
-    lines closing a gap (:func:`_corner_pairs`). :meth:`count` adds ``n`` corners' pairs
-    before they are built and raises :class:`TooMuchWork` past the bound."""
+    lines closing a gap (:func:`_corner_pairs`; a terrain target: its corners times the
+    blockers', :func:`_polygon_tangents`) and the pairs of line-of-sight lines whose corners
+    it weighs (:func:`_line_corners`). :meth:`count` adds ``n`` items' pairs before they are
+    built and raises :class:`TooMuchWork` past the bound."""
 
     pairs: int = 0
 
     def count(self, corners: int) -> None:
-        self.pairs += corners * (corners - 1) // 2
+        self.add(corners * (corners - 1) // 2)
+
+    def add(self, pairs: int) -> None:
+        """Count ``pairs`` more (of corners, or of lines meeting: :func:`_line_corners`)."""
+        self.pairs += pairs
         if self.pairs > MAX_MARGIN_CORNER_PAIRS:
             raise TooMuchWork(self.pairs)
 
@@ -876,6 +882,8 @@ def los_candidates(
         c = sight.corners
         if work is not None and isinstance(src, Disc):
             work.count(len(c.v))
+        elif work is not None:  # a terrain target: its corners with each blocker's
+            work.add(len(c.v) * len(Corners.of([src]).v))
         if isinstance(src, Disc):
             lines = [
                 _corner_tangents(c, src.center, src.r),
@@ -893,7 +901,7 @@ def los_candidates(
         edges = _inside_edge_lines(mv, sight, limit)
         out += _inside_edges(mv, edges, limit)
         bounds = [_offset(joined, mv.r), _offset(joined, -mv.r)]
-        out += _line_corners(mv, _Lines.join([*bounds, _offset(edges, mv.r)]), limit)
+        out += _line_corners(mv, _Lines.join([*bounds, _offset(edges, mv.r)]), limit, work)
         for v in np.unique(corners, axis=0) if len(corners) else ():
             found = _radial(mv, (float(v[0]), float(v[1])), mv.r, limit, decision="los",
                             clause="ranged.los", at=(float(v[0]), float(v[1])))  # fmt: skip
@@ -919,14 +927,16 @@ def _offset(lines: _Lines, by: float) -> _Lines:
     return _Lines(lines.o + by * normal, lines.way, lines.start, lines.at, lines.stop)
 
 
-def _line_corners(mv: Mover, bounds: _Lines, limit: float) -> list[Candidate]:
+def _line_corners(
+    mv: Mover, bounds: _Lines, limit: float, work: Work | None = None
+) -> list[Candidate]:
     """Where two line-of-sight boundaries (``bounds``: the lines the moving centre crosses,
     already moved out by the radius, each mattering from its start to its stop) meet within
     ``limit``: a line of sight that changes only on a given side of both (past one of them and
     short of the other, or past both) changes nearest at their corner when neither
     boundary's own nearest point lies on that side of the other. Exact; asked a hair into
     that quarter (:func:`_into_corner`); left out where the mover cannot stand there (not
-    searched along)."""
+    searched along). The pairs of lines are counted in ``work`` first (:class:`Work`)."""
     p0 = np.asarray(mv.p0)
     if len(bounds.o) < 2:
         return []
@@ -935,6 +945,8 @@ def _line_corners(mv: Mover, bounds: _Lines, limit: float) -> list[Candidate]:
     near = np.flatnonzero((np.abs(s) <= limit) & (np.abs(s) > BOUNDARY_TOLERANCE_MM))
     if len(near) < 2:
         return []
+    if work is not None:  # pairs of lines, counted before they are built
+        work.count(len(near))
     i, j = np.triu_indices(len(near), k=1)
     i, j = near[i], near[j]
     wi, wj = bounds.way[i], bounds.way[j]
