@@ -132,10 +132,31 @@ def clean(nb: Any, name: str) -> None:
     for index, cell in enumerate(nb.cells):
         for key in VOLATILE_CELL_METADATA:
             cell.metadata.pop(key, None)
+        if "outputs" in cell:
+            cell.outputs = _joined_streams(cell.outputs)
         for number, output in enumerate(cell.get("outputs", [])):
             view = output.get("data", {}).get(WIDGET_VIEW)
             if view is not None:
                 view["model_id"] = _stable_model_id(name, index, number)
+
+
+def _joined_streams(outputs: list[Any]) -> list[Any]:
+    """``outputs`` with each run of stream outputs of one name (stdout, stderr) joined into
+    one: the kernel splits a cell's printing into chunks by timing, so the stored outputs
+    would change from run to run while the text does not."""
+    joined: list[Any] = []
+    for output in outputs:
+        last = joined[-1] if joined else None
+        if (
+            output.get("output_type") == "stream"
+            and last is not None
+            and last.get("output_type") == "stream"
+            and last.get("name") == output.get("name")
+        ):
+            last["text"] = "".join(last["text"]) + "".join(output["text"])
+            continue
+        joined.append(output)
+    return joined
 
 
 def check(path: Path) -> list[str]:
