@@ -7,8 +7,9 @@ resident memory (``ru_maxrss`` of the helper's only child), interpreter start an
 included, and its CPU time (user + system): on a shared, busy machine the CPU time is the
 steadier figure. The modules are compiled once before the first case and kept (a bytecode
 folder beside the files, whatever ``PYTHONDONTWRITEBYTECODE`` says), as an installed package
-has them: compiling the source again in every command (about 0.3 s) is no user's cost. The budget of issue 14 is 2 s and 500 MB for every case; a case over it (in
-CPU time), or one exiting other than 0 or 2, is marked ``OVER``. Each command runs under an
+has them: compiling the source again in every command (about 0.3 s) is no user's cost. The
+budget of issue 14 is 2 s and 500 MB for every case; a case over it (in CPU time), or one
+exiting other than 0 or 2, is marked ``OVER``. Each command runs under an
 address-space cap (:data:`CAP_BYTES`) and a time cap, so a blow-up is reported, not suffered.
 
 Cases (``--list``): many pieces at the vertex limit with heights everywhere (Significant
