@@ -58,8 +58,22 @@ def stars_not_measured() -> None:
     assert "was not measured" in m.sentence("en")
 
 
+def stars_panel_line_not_measured() -> None:
+    """Run under the cap: the panels' "how close" line (the measuring process's answer)."""
+    from fwwrules_widgets.margin_worker import _answer
+
+    query = ("m900", "m901", "rifle", "core", None)
+    for lang, words in (("en", "was not measured"), ("de", "wurde nicht gemessen")):
+        _, (line, knife) = _answer(stars_heights(), {}, query, lang)
+        assert line is not None and words in line and not knife, line
+
+
 def test_stars_with_heights_margins_not_measured_under_the_cap() -> None:
     run_capped(__file__, "stars_not_measured")
+
+
+def test_stars_with_heights_panel_line_says_not_measured_under_the_cap() -> None:
+    run_capped(__file__, "stars_panel_line_not_measured")
 
 
 def test_a_normal_board_is_measured() -> None:
