@@ -1518,6 +1518,23 @@ NUMBERED_KEYS: frozenset[str] = frozenset({"numbers"})
 ``melee.shoot-into``: ``["brute", "knight"]`` reads ``1: Brute, 2: Knight``)."""
 
 
+COUNT_KEYS: frozenset[str] = frozenset({"pairs", "bound", "probes"})
+"""Value names holding large counts, shown with the locale's digit grouping (:func:`count`)."""
+
+
+def count(value: int, lang: str) -> str:
+    """A whole number with the locale's digit grouping (CLDR through Babel), so that a count
+    of millions reads at a glance.
+
+    >>> count(16528375, "en"), count(16528375, "de"), count(400, "de")
+    ('16,528,375', '16.528.375', '400')
+    """
+    from babel.numbers import format_decimal
+
+    text: str = format_decimal(value, locale=_locale(lang))
+    return text.replace("-", MINUS)
+
+
 def render_edge(piece: str, side: str, lang: str) -> str:
     """A Significant Edge named in text: the ``side`` edge of the terrain piece ``piece``.
 
@@ -1572,6 +1589,8 @@ class _Values(dict[str, Any]):
             return length(float(value), self.units, self.lang)
         if isinstance(value, (str, *REF_TYPES)):
             return self._one(value, key)
+        if key in COUNT_KEYS and isinstance(value, int) and not isinstance(value, bool):
+            return count(value, self.lang)
         if key in MODIFIER_KEYS and isinstance(value, (list, tuple)):
             parts = [f"{signed(v, self.lang)} ({modifier_label(c, self.lang)})" for c, v in value]
             return ", ".join(parts) or word("no-modifier", self.lang)

@@ -101,3 +101,14 @@ def test_import_fwwrules_loads_no_gettext_reader_until_a_text_is_shown() -> None
         "print(bool(r.explain('de')), sum(m in sys.modules for m in reader))\n"
     )
     assert printed(code) == ["0", "True", "3"]
+
+
+@pytest.mark.parametrize(("lang", "pairs", "bound"), [
+    ("en", "16,528,375", "100,000"), ("de", "16.528.375", "100.000"),
+])  # fmt: skip
+def test_a_count_of_millions_is_grouped_in_each_language(lang: str, pairs: str, bound: str) -> None:
+    # the margins' "not measured" sentence read "16528375 pairs ... its bound of 100000"
+    from fwwrules.catalogue import render
+
+    text = render("margin/not-measured", {"pairs": 16528375, "bound": 100000}, lang)
+    assert pairs in text and bound in text, text
