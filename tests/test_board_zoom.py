@@ -86,17 +86,24 @@ def drag_empty_board(link: Any, start: tuple[float, float]) -> tuple[float, floa
     return end
 
 
-def test_a_wheel_zoom_about_a_model_draws_it_three_times_larger_where_it_was() -> None:
-    p = AttackPanel(TABLE, attacker="paladin", target="boss", interactive=True)
-    link, sent = live(p)
-    before_r = radius_px(p, "waster")
-    before_at = css_of(p, *p.artists.bases["waster"].center)
-    for k in range(4):  # four wheel notches (each a message: one outstanding at a time)
-        zoom_about(link, p, "waster", 1.35, seq=k + 1)
-    assert radius_px(p, "waster") >= 3 * before_r
-    after_at = css_of(p, *p.artists.bases["waster"].center)
+def zoomed_about_waster(panel: Any) -> tuple[Any, Sent, Any]:
+    """Four wheel notches about the Waster (each a message: one outstanding at a time),
+    asserting the base is drawn three times larger where it was, by the kernel at the new
+    scale; returns the link, the frames sent and the view before the zoom."""
+    link, sent = live(panel)
+    first, before_r = panel.view.view_box, radius_px(panel, "waster")
+    before_at = css_of(panel, *panel.artists.bases["waster"].center)
+    for k in range(4):
+        zoom_about(link, panel, "waster", 1.35, seq=k + 1)
+    assert radius_px(panel, "waster") >= 3 * before_r
+    after_at = css_of(panel, *panel.artists.bases["waster"].center)
     assert math.dist(before_at, after_at) < 1.0  # zoomed about the pointer
-    assert shows_full_render(p, sent)  # drawn at the new scale by the kernel, exact
+    assert shows_full_render(panel, sent)  # drawn at the new scale by the kernel, exact
+    return link, sent, first
+
+
+def test_a_wheel_zoom_about_a_model_draws_it_three_times_larger_where_it_was() -> None:
+    zoomed_about_waster(AttackPanel(TABLE, attacker="paladin", target="boss", interactive=True))
 
 
 @pytest.mark.parametrize("make", ["melee", "stepper"])
@@ -108,14 +115,7 @@ def test_the_melee_panel_and_the_stepper_zoom_about_a_model_and_fit_the_table(ma
     else:
         step = Step("t", TABLE, {"attacker": "paladin", "target": "boss"})
         p = ExampleStepper([step], interactive=True)
-    link, sent = live(p)
-    first, before_r = p.view.view_box, radius_px(p, "waster")
-    before_at = css_of(p, *p.artists.bases["waster"].center)
-    for k in range(4):
-        zoom_about(link, p, "waster", 1.35, seq=k + 1)
-    assert radius_px(p, "waster") >= 3 * before_r
-    assert math.dist(before_at, css_of(p, *p.artists.bases["waster"].center)) < 1.0
-    assert shows_full_render(p, sent)
+    link, sent, first = zoomed_about_waster(p)
     link._message(None, {"type": "fit", "which": "table"}, [])
     assert p.view.view_box == pytest.approx(first, abs=1e-6)
     assert shows_full_render(p, sent)
@@ -238,14 +238,7 @@ def test_the_editor_zooms_pans_with_select_keeps_the_view_through_an_edit_and_fi
     when its Select tool drags empty board (a click there still deselects) and "Fit table"
     brings back its first view."""
     ed = BoardEditor(TABLE, interactive=True)
-    link, sent = live(ed)
-    first, before_r = ed.view.view_box, radius_px(ed, "waster")
-    before_at = css_of(ed, *ed.artists.bases["waster"].center)
-    for k in range(4):
-        zoom_about(link, ed, "waster", 1.35, seq=k + 1)
-    assert radius_px(ed, "waster") >= 3 * before_r
-    assert math.dist(before_at, css_of(ed, *ed.artists.bases["waster"].center)) < 1.0
-    assert shows_full_render(ed, sent)
+    link, sent, first = zoomed_about_waster(ed)
     zoomed = ed.view.view_box
     ed.move("waster", (31, 36))  # an edit: the view stays
     assert ed.view.view_box == pytest.approx(zoomed, abs=1e-6)
