@@ -39,6 +39,10 @@ in closed form; the nearest point of each boundary is a *candidate*:
   Huge bases likewise; and the moving base reaching a blocker's edge from the piece's side
   (its centre the radius from the edge: stepping out of a dense area, or reaching across a
   strip thinner than the base); and where two of these lines meet (:func:`_line_corners`);
+  circles of that radius round the places where two of the unmoved lines cross or one runs
+  into a blocker's side (:func:`_crossings`: a pinch point that is no piece's corner), and
+  where a circle round a pinch point meets one of the moved-out lines or another such circle
+  (:func:`_round_corners`);
 * elevation: distances to Significant Edges and to cover at Orange plus the ruler tolerance.
 
 A line that matters only past a point (a ray from a corner, a side of a piece) has its
@@ -78,8 +82,10 @@ Boundary cases
   one crossed and the other not (neither alone changes it: a line of sight closing only past
   a side's tangent and short of a corner's shadow edge, or only once the whole base is past
   both shadow edges of a strip) flips nearest where they meet: each such corner within the
-  radius is a candidate (:func:`_line_corners`); not searched along where the model cannot
-  stand there.
+  radius is a candidate (:func:`_line_corners`, and with circles round pinch points
+  :func:`_round_corners`: the line of sight seen past a corner and through a sliver of the
+  other base beside a piece closes only once the base is clear of both); not searched along
+  where the model cannot stand there.
 """
 
 from __future__ import annotations
@@ -208,9 +214,11 @@ class TooMuchWork(Exception):
 class Work:
     """What one margin computation has counted so far: the pairs of corners it weighs as
     lines closing a gap (:func:`_corner_pairs`; a terrain target: its corners times the
-    blockers', :func:`_polygon_tangents`) and the pairs of line-of-sight lines whose corners
-    it weighs (:func:`_line_corners`). :meth:`count` adds ``n`` items' pairs before they are
-    built and raises :class:`TooMuchWork` past the bound."""
+    blockers', :func:`_polygon_tangents`), the pairs of line-of-sight lines whose corners
+    it weighs (:func:`_line_corners`), the pairs of lines and of lines with blocker sides
+    whose crossings it weighs (:func:`_crossings`) and the pairs of circles round pinch
+    points with lines and with each other (:func:`_round_corners`). :meth:`count` adds ``n``
+    items' pairs before they are built and raises :class:`TooMuchWork` past the bound."""
 
     pairs: int = 0
 
@@ -218,7 +226,8 @@ class Work:
         self.add(corners * (corners - 1) // 2)
 
     def add(self, pairs: int) -> None:
-        """Count ``pairs`` more (of corners, or of lines meeting: :func:`_line_corners`)."""
+        """Count ``pairs`` more (of corners, or of lines or circles meeting:
+        :func:`_line_corners`, :func:`_crossings`, :func:`_round_corners`)."""
         self.pairs += pairs
         if self.pairs > MAX_MARGIN_CORNER_PAIRS:
             raise TooMuchWork(self.pairs)
@@ -900,14 +909,57 @@ def los_candidates(
         out += line_candidates(mv, joined, limit, "los", "ranged.los")
         edges = _inside_edge_lines(mv, sight, limit)
         out += _inside_edges(mv, edges, limit)
-        bounds = [_offset(joined, mv.r), _offset(joined, -mv.r)]
-        out += _line_corners(mv, _Lines.join([*bounds, _offset(edges, mv.r)]), limit, work)
-        for v in np.unique(corners, axis=0) if len(corners) else ():
+        bounds = _Lines.join([_offset(joined, mv.r), _offset(joined, -mv.r), _offset(edges, mv.r)])
+        out += _line_corners(mv, bounds, limit, work)
+        pinches = np.unique(corners, axis=0) if len(corners) else np.zeros((0, 2))
+        pinches = np.vstack([pinches, _crossings(mv, joined, edges, limit, work)])
+        for v in pinches:
             found = _radial(mv, (float(v[0]), float(v[1])), mv.r, limit, decision="los",
                             clause="ranged.los", at=(float(v[0]), float(v[1])))  # fmt: skip
             if found is not None:
                 out.append(found)
+        out += _round_corners(mv, bounds, pinches, limit, work)
     return out
+
+
+def _crossings(
+    mv: Mover, lines: _Lines, edges: _Lines, limit: float, work: Work | None = None
+) -> Array:
+    """Where two of the line of sight's lines (``lines``: shadow edges, lines closing a gap,
+    where each matters) cross, or one meets a side of a blocker near the mover (``edges``),
+    within the mover's reach (its base can come to touch the place): a corner of the region
+    seen past the blockers that is no corner of a piece (a shadow edge running into a piece
+    that overlaps the other base: the part of that base left in sight narrows to a point
+    there). The pairs are counted in ``work`` first (:class:`Work`)."""
+    p0, r = np.asarray(mv.p0), mv.r
+    if not len(lines.o):
+        return np.zeros((0, 2))
+    left = np.column_stack((-lines.way[:, 1], lines.way[:, 0]))
+    near = np.flatnonzero(np.abs(np.einsum("ij,ij->i", p0 - lines.o, left)) <= limit + r)
+    if work is not None:  # pairs of lines, and lines with sides, counted before they are built
+        work.add(len(near) * (len(near) - 1) // 2 + len(near) * len(edges.o))
+    if not len(near):
+        return np.zeros((0, 2))
+    i, j = np.triu_indices(len(near), k=1)
+    a = np.concatenate([near[i], np.repeat(near, len(edges.o))])
+    b = np.concatenate([near[j], np.tile(np.arange(len(edges.o)), len(near))])
+    other = _Lines.join([lines, edges])
+    b[len(i) :] += len(lines.o)  # the sides follow the lines in ``other``
+    wa, wb = other.way[a], other.way[b]
+    denom = _cross(wa, wb)
+    ok = np.abs(denom) > 1e-9
+    a, b, wa, wb, denom = a[ok], b[ok], wa[ok], wb[ok], denom[ok]
+    rel = other.o[b] - other.o[a]
+    ta, tb = _cross(rel, wb) / denom, _cross(rel, wa) / denom
+    eps = BOUNDARY_TOLERANCE_MM
+    stops = other.stops
+    # strictly past each line's start and short of its stop: a line's own corner and a side's
+    # ends are pieces' corners, weighed already
+    ok = (ta > other.start[a] + eps) & (ta <= stops[a] + eps)
+    ok &= (tb > other.start[b] + eps) & (tb < stops[b] - eps)
+    x = other.o[a[ok]] + ta[ok, None] * wa[ok]
+    reach = np.abs(np.hypot(x[:, 0] - p0[0], x[:, 1] - p0[1]) - r)
+    return np.asarray(x[reach <= limit])
 
 
 def _inside_edge_lines(mv: Mover, sight: Sight, limit: float) -> _Lines:
@@ -990,6 +1042,96 @@ def _line_corners(
             at = (float(bounds.at[a, 0]), float(bounds.at[a, 1]))
             out.append(Candidate(mv.id, point, float(dist[k]), toward, "los", "ranged.los",
                                  at=at, probe=probe, walk=False))  # fmt: skip
+    return out
+
+
+def _round_corners(
+    mv: Mover, bounds: _Lines, pinches: Array, limit: float, work: Work | None = None
+) -> list[Candidate]:
+    """Where a circle of the mover's radius round a pinch point (``pinches``: a blocker's
+    corner, or where two of the line of sight's lines cross, :func:`_crossings`) meets a
+    line-of-sight boundary (``bounds``, as for :func:`_line_corners`) or another such circle
+    within ``limit``: a line of sight seen past two places at once (past a corner, through
+    the part of the other base a shadow edge leaves in sight) closes only once the base is
+    clear of both, nearest where their boundaries meet. The same quarters as
+    :func:`_line_corners` (a circle's side: inside or outside it, its nearest point the radial
+    one); exact, asked a hair into the corner (:func:`_into_corner`, the circle taken as its
+    tangent there), not searched along. The pairs of circles with lines and with each other
+    are counted in ``work`` first (:class:`Work`)."""
+    p0, r = np.asarray(mv.p0), mv.r
+    eps = BOUNDARY_TOLERANCE_MM
+    rel = p0 - pinches
+    d = np.hypot(rel[:, 0], rel[:, 1])
+    sc = d - r  # p0's side of each circle: + outside
+    cs = np.flatnonzero((np.abs(sc) <= limit) & (np.abs(sc) > eps) & (d > 0.0))
+    left = np.column_stack((-bounds.way[:, 1], bounds.way[:, 0]))
+    s = np.einsum("ij,ij->i", p0 - bounds.o, left)  # p0's side of each line: + left
+    ls = np.flatnonzero((np.abs(s) <= limit) & (np.abs(s) > eps))
+    if work is not None:  # pairs of circles with lines and with circles, counted first
+        work.add(len(cs) * len(ls) + len(cs) * (len(cs) - 1) // 2)
+    if not len(cs):
+        return []
+    foot_c = pinches + r * rel / np.where(d > 0.0, d, 1.0)[:, None]  # each circle's nearest
+    foot_l = p0 - s[:, None] * left
+    # per corner: the place, its pinch point (the first circle's centre), each boundary's
+    # normal toward p0's side, and whether each one's nearest point lies on p0's side of the
+    # other (+) or past it (-)
+    rows: list[tuple[Array, Array, Array, Array, Array, Array]] = []
+    # a circle with a line: x = o + t way, |x - c| = r
+    ci, li = np.repeat(cs, len(ls)), np.tile(ls, len(cs))
+    o, w, c = bounds.o[li], bounds.way[li], pinches[ci]
+    b = np.einsum("ij,ij->i", o - c, w)
+    disc = b * b - (np.einsum("ij,ij->i", o - c, o - c) - r * r)
+    has = disc > 0.0
+    ci, li, o, w, c, b, disc = ci[has], li[has], o[has], w[has], c[has], b[has], disc[has]
+    for sign in (1.0, -1.0):
+        t = -b + sign * np.sqrt(disc)
+        ok = (t >= bounds.start[li] - eps) & (t <= bounds.stops[li] + eps)
+        x = o[ok] + t[ok, None] * w[ok]
+        n_c = (x - c[ok]) / r * np.sign(sc[ci[ok]])[:, None]
+        n_l = left[li[ok]] * np.sign(s[li[ok]])[:, None]
+        c_by_l = np.sign(np.einsum("ij,ij->i", foot_c[ci[ok]] - o[ok], left[li[ok]]) * s[li[ok]])
+        l_by_c = np.sign((np.hypot(*(foot_l[li[ok]] - c[ok]).T) - r) * sc[ci[ok]])
+        rows.append((x, c[ok], n_c, n_l, c_by_l, l_by_c))
+    # two circles: both the mover's radius, centres less than 2r apart
+    i, j = np.triu_indices(len(cs), k=1)
+    i, j = cs[i], cs[j]
+    gap = pinches[j] - pinches[i]
+    dd = np.hypot(gap[:, 0], gap[:, 1])
+    ok = (dd > eps) & (dd < 2.0 * r)
+    i, j, gap, dd = i[ok], j[ok], gap[ok], dd[ok]
+    h = np.sqrt(r * r - (dd / 2.0) ** 2)
+    mid = pinches[i] + gap / 2.0
+    across = np.column_stack((-gap[:, 1], gap[:, 0])) / dd[:, None]
+    for sign in (1.0, -1.0):
+        x = mid + sign * h[:, None] * across
+        n_i = (x - pinches[i]) / r * np.sign(sc[i])[:, None]
+        n_j = (x - pinches[j]) / r * np.sign(sc[j])[:, None]
+        i_by_j = np.sign((np.hypot(*(foot_c[i] - pinches[j]).T) - r) * sc[j])
+        j_by_i = np.sign((np.hypot(*(foot_c[j] - pinches[i]).T) - r) * sc[i])
+        rows.append((x, pinches[i], n_i, n_j, i_by_j, j_by_i))
+    out: list[Candidate] = []
+    for x, pinch, n_a, n_b, a_by_b, b_by_a in rows:
+        dist = np.hypot(x[:, 0] - p0[0], x[:, 1] - p0[1])
+        for k in np.flatnonzero((dist > 0.0) & (dist <= limit)):
+            point = (float(x[k, 0]), float(x[k, 1]))
+            quarters = []  # (side of a, side of b): -1 past it, +1 on p0's side
+            if a_by_b[k] > 0 and b_by_a[k] > 0:
+                quarters.append((-1.0, -1.0))
+            if a_by_b[k] < 0:
+                quarters.append((-1.0, 1.0))
+            if b_by_a[k] < 0:
+                quarters.append((1.0, -1.0))
+            for qa, qb in quarters:
+                normals = ((qa * float(n_a[k, 0]), qa * float(n_a[k, 1])),
+                           (qb * float(n_b[k, 0]), qb * float(n_b[k, 1])))  # fmt: skip
+                corner = _into_corner(mv.p0, point, float(dist[k]), normals)
+                if corner is None:
+                    continue
+                probe, toward = corner
+                at = (float(pinch[k, 0]), float(pinch[k, 1]))
+                out.append(Candidate(mv.id, point, float(dist[k]), toward, "los", "ranged.los",
+                                     at=at, probe=probe, walk=False))  # fmt: skip
     return out
 
 
