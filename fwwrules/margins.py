@@ -878,14 +878,19 @@ def los_candidates(
     sources: Sequence[Disc | Polygon],
     limit: float,
     work: Work | None = None,
+    blocked: bool = False,
 ) -> list[Candidate]:
     """Where the line of sight between ``mv`` and each source (the other end of the shot, or
     another model of a melee shot into) may open or close: the mover's base tangent to the edge
     of a corner's shadow (on either side), to a line closing a gap between two corners, to a
     Huge base's shadow, or touching a corner (``ranged.los``). The corner pairs are counted
-    in ``work`` before they are built (:class:`Work`: past the bound, :class:`TooMuchWork`)."""
+    in ``work`` before they are built (:class:`Work`: past the bound, :class:`TooMuchWork`).
+    ``blocked``: the line of sight to the first source is blocked now; it opens once the base
+    reaches the region seen, nearest at a boundary's own nearest point (the corners where the
+    circles round pinch points meet other boundaries point into that region, none is
+    nearest: :func:`_round_corners` is left out)."""
     out: list[Candidate] = []
-    for src in sources:
+    for k, src in enumerate(sources):
         region = _region(src, mv, limit)
         sight = sight_of(ctx, region)
         c = sight.corners
@@ -918,7 +923,8 @@ def los_candidates(
                             clause="ranged.los", at=(float(v[0]), float(v[1])))  # fmt: skip
             if found is not None:
                 out.append(found)
-        out += _round_corners(mv, bounds, pinches, limit, work)
+        if not (blocked and k == 0):
+            out += _round_corners(mv, bounds, pinches, limit, work)
     return out
 
 
@@ -1706,6 +1712,10 @@ class _Search:
     def resolved(self) -> bool:
         return self.smallest is not None and self.tracked <= self.first.keys()
 
+    def wants(self, key: str) -> bool:
+        """Whether decision ``key``'s first change is still looked for."""
+        return key in self.tracked and key not in self.first
+
 
 def _decision_keys(a: AttackRuling, b: AttackRuling) -> list[str]:
     """The per-decision keys that differ between two rulings: ``los``, and ``cover:<source>``
@@ -1718,15 +1728,26 @@ def _decision_keys(a: AttackRuling, b: AttackRuling) -> list[str]:
     return out
 
 
+def _los_corner(cand: Candidate) -> bool:
+    """Whether ``cand`` is a corner of two line-of-sight boundaries (asked into the corner,
+    never searched along)."""
+    return cand.decision == "los" and not cand.walk
+
+
 def confirm(search: _Search, cands: Sequence[Candidate], knife_only: bool) -> None:
     """Ask the ruling a hair past each candidate, nearest first, until the smallest change is
     found (and, unless ``knife_only``, every tracked decision's first change), the candidates
-    run out or :data:`MAX_MARGIN_PROBES` rulings were asked."""
+    run out or :data:`MAX_MARGIN_PROBES` rulings were asked. A corner of two line-of-sight
+    boundaries (:func:`_line_corners`, :func:`_round_corners`) tells only of the line of
+    sight: past the smallest change it is asked only while the line of sight's first change
+    is looked for."""
     asked: dict[tuple[str, float, float], AttackRuling] = {}
     for cand in sorted(cands, key=lambda c: (c.distance, c.method != "exact")):
         if search.smallest is not None and (knife_only or search.resolved()):
             return
         if search.smallest is not None and cand.decision not in ("los", "cover"):
+            continue
+        if search.smallest is not None and _los_corner(cand) and not search.wants("los"):
             continue
         if search.probes >= MAX_MARGIN_PROBES:
             search.cut = True
@@ -1787,7 +1808,7 @@ def gather(
             sources.append(mv.other_polygon)
         if mv.id == ctx.attacker_id:
             sources += _melee_members(ctx, r)
-        out += los_candidates(ctx, mv, sources, limit, work)
+        out += los_candidates(ctx, mv, sources, limit, work, r.line_of_sight is False)
     return out
 
 
