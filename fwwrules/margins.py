@@ -18,7 +18,11 @@ in closed form; the nearest point of each boundary is a *candidate*:
   band's end plus the ruler tolerance), exact;
 * base contacts (``melee.engaged``, and through it outnumbering, shooting into a melee, the
   Huge model's engaged exception): circles of the sum of the radii plus the contact tolerance,
-  exact (the tolerance minus the gap, or the gap minus the tolerance);
+  exact (the tolerance minus the gap, or the gap minus the tolerance); to make a contact,
+  also the contact ring's inner edge (the radii minus the tolerance, the nearest the bases
+  may stand), asked a hair onto the ring: where the base cannot stand at the ring's nearest
+  places, the ring's nearest place it can stand may lie on that edge, where it meets a
+  piece's (:func:`_walk_edge`);
 * the Line of Cover (``cover.*``): rays from the fixed end of the line through each corner of a
   piece that the line could graze (a corner with the piece on one side of the line), rays
   tangent to other bases, each side of a piece's outline (the moving centre stepping onto it
@@ -299,7 +303,11 @@ class Candidate:
     ``at`` the pinch point; ``curve`` the boundary it lies on (for the search when the model
     cannot stand at ``point``); ``probe``: where the ruling is asked when that is not a hair
     straight on past ``point`` (a corner of two boundaries: a point between them, reached by
-    moving ``distance`` plus the hair along ``direction``)."""
+    moving ``distance`` plus the hair along ``direction``). ``edge``: the curve is an edge of
+    where the base may stand that lies past the change already (a contact ring's inner edge,
+    the bases overlapping by the tolerance): where the model cannot stand at ``point`` it is
+    searched along to the nearest place it can, asked a hair into the places it may stand
+    there (:func:`_walk_edge`)."""
 
     mover: str
     point: Point2
@@ -316,6 +324,7 @@ class Candidate:
     precision: float = 0.0
     probe: Point2 | None = None
     walk: bool = True
+    edge: bool = False
 
     def probe_point(self) -> Point2:
         """Where the ruling is asked: ``probe``, by default a hair
@@ -537,12 +546,31 @@ def contact_candidates(
             at = _along(d.center, way, d.r + max(gap, 0.0) / 2.0)
             change = "contact-breaks" if touching(gap, tol) else "contact-made"
             clause = "melee.engaged" if s.opposing(me, other) else "melee.shoot-into"
-            found = _radial(mv, d.center, reach, limit, decision="contact", clause=clause,
-                            source=ModelRef(other.id), at=at, change=change,
-                            params={"model": mv.id, "other": other.id})  # fmt: skip
+            kw: dict[str, Any] = {"decision": "contact", "clause": clause,
+                                  "source": ModelRef(other.id), "at": at, "change": change,
+                                  "params": {"model": mv.id, "other": other.id}}  # fmt: skip
+            found = _radial(mv, d.center, reach, limit, **kw)
             if found is not None:
                 out.append(found)
+            if not touching(gap, tol):  # the ring's inner edge, where the base may stand nearest
+                inner = _radial(mv, d.center, mv.r + d.r - tol, limit, **kw)
+                if inner is not None:
+                    out.append(_on_edge(inner, mv.p0))
     return out
+
+
+def _on_edge(cand: Candidate, p0: Point2) -> Candidate:
+    """``cand`` (on a circle, its nearest place) as an edge of where the base may stand inside
+    the change's region: asked a hair past the place along the circle's tangent side (the
+    base on the ring, :func:`_into_corner` with the circle as its tangent there), searched
+    along the circle where it cannot stand (``edge``)."""
+    assert cand.curve is not None
+    out, _ = _toward(cand.curve.origin, cand.point)
+    corner = _into_corner(p0, cand.point, cand.distance, (out, out))
+    if corner is None:
+        return replace(cand, edge=True)
+    probe, toward = corner
+    return replace(cand, direction=toward, probe=probe, edge=True)
 
 
 # --- corners: the features a line can graze -----------------------------------------------
@@ -1456,6 +1484,29 @@ class Footing:
         :data:`_EDGE_RING` ways across the bracket); the normal halves the ways between
         them. ``None`` when every place round it, or none, may be stood on, or they do not
         form one run of ways (a corner of two edges: no one normal)."""
+        run = self._run(p)
+        if run is None:
+            return None
+        first_ok, last_ok = run
+        span = math.remainder(last_ok - first_ok, 2.0 * math.pi) % (2.0 * math.pi)
+        mid = first_ok + span / 2.0
+        return (math.cos(mid), math.sin(mid))
+
+    def inside(self, p: Point2) -> tuple[Point2, Point2] | None:
+        """At ``p`` on the edge of where the base may stand (or at a corner of two such
+        edges), the unit normal of each edge pointing to where it may: the places round ``p``
+        where it may stand run counterclockwise from one edge to the other
+        (:meth:`outward`'s run); on a straight edge both are its normal. ``None`` as for
+        :meth:`outward`."""
+        run = self._run(p)
+        if run is None:
+            return None
+        a, b = run
+        return (-math.sin(a), math.cos(a)), (math.sin(b), -math.cos(b))
+
+    def _run(self, p: Point2) -> tuple[float, float] | None:
+        """The first and the last way (angles) of the one run of ways round ``p`` where the
+        base may stand, counterclockwise (see :meth:`outward`)."""
         k = np.arange(_EDGE_RING) * (2.0 * math.pi / _EDGE_RING)
         ok = self.ok(np.asarray(p) + _EDGE_RING_MM * np.column_stack((np.cos(k), np.sin(k))))
         starts = np.flatnonzero(ok & ~np.roll(ok, 1))  # ways where a run of standing begins
@@ -1474,10 +1525,7 @@ class Footing:
             first = np.argmax(good, axis=1)  # the first way it may stand on (hi stands)
             rows = np.arange(2)
             lo, hi = ang[rows, np.maximum(first - 1, 0)], ang[rows, first]
-        first_ok, last_ok = float(hi[0]), float(hi[1])
-        span = math.remainder(last_ok - first_ok, 2.0 * math.pi) % (2.0 * math.pi)
-        mid = first_ok + span / 2.0
-        return (math.cos(mid), math.sin(mid))
+        return float(hi[0]), float(hi[1])
 
     def ok(self, pts: Array) -> BoolArray:
         """Where the base may stand with its centre at each of ``pts`` (mm, ``(n, 2)``)."""
@@ -1513,6 +1561,8 @@ def _walk(
     centre stepping off a piece it stands on, where the base may stand again beside it):
     each a candidate found by search (:func:`_first_standing`); none within ``limit``:
     empty."""
+    if cand.edge:
+        return _walk_edge(footing, cand, p0, limit)
     out: list[Candidate] = []
     runs: list[tuple[Curve, Array]] = []
     if cand.curve is not None:
@@ -1538,6 +1588,41 @@ def _walk(
         if curve is cand.curve and curve.radius is None:
             out += _beside_line(footing, cand, curve, good, dist, precision, p0)
     return out
+
+
+def _walk_edge(footing: Footing, cand: Candidate, p0: Point2, limit: float) -> list[Candidate]:
+    """For a candidate on an edge of where the base may stand that lies inside the change's
+    region (``cand.edge``: a contact ring's inner edge), the nearest places along it, each
+    way from its nearest point, where the base may stand (sampled, bisected to
+    :data:`_EDGE_CORNER_MM`: where the edge meets another, a piece's): each asked a hair
+    into the places it may stand there (:meth:`Footing.inside`, :func:`_into_corner`). The
+    ring there is the change's region already; straight on from ``p0`` a hair past the place
+    the base cannot stand (search; the precision as :func:`_first_standing`'s)."""
+    curve = cand.curve
+    if curve is None:
+        return []
+    pts = curve.sample(p0, cand.point, limit, MARGIN_SEARCH_STEP_MM)
+    out: list[Candidate] = []
+    for run in (pts[[0, *range(k, len(pts), 2)]] for k in (1, 2)):
+        found = _first_standing(footing, curve, run, p0, asked=False, to=_EDGE_CORNER_MM)
+        if found is None:
+            continue
+        good, precision = found
+        dist = math.dist(p0, good)
+        normals = footing.inside(good)
+        corner = None if normals is None else _into_corner(p0, good, dist, normals)
+        if dist > limit or corner is None:
+            continue
+        probe, toward = corner
+        out.append(replace(cand, point=good, distance=dist, direction=toward, method="search",
+                           precision=precision, probe=probe))  # fmt: skip
+    return out
+
+
+_EDGE_CORNER_MM = 1e-6
+"""How near :func:`_walk_edge` narrows down where an edge of where the base may stand meets
+another (far below :data:`_EDGE_RING_MM`, so :meth:`Footing.inside` sees the corner's two
+edges where they are, and below :data:`MARGIN_CORNER_DEPTH_MM`, the depth asked into it)."""
 
 
 def _held_end(footing: Footing, cand: Candidate) -> bool:
@@ -1592,7 +1677,12 @@ def _beside_line(
 
 
 def _first_standing(
-    footing: Footing, curve: Curve, run: Array, p0: Point2
+    footing: Footing,
+    curve: Curve,
+    run: Array,
+    p0: Point2,
+    asked: bool = True,
+    to: float = MARGIN_PRECISION_MM,
 ) -> tuple[Point2, float] | None:
     """Along ``run`` (points of ``curve`` one way from ``run[0]``, the candidate's place, where
     the ruling a hair past it cannot be asked), the first place where the mover can stand and
@@ -1600,7 +1690,8 @@ def _first_standing(
     stand bisected to :data:`MARGIN_PRECISION_MM`, then followed on in steps of that size
     until the hair past it stands too (the boundary may meet the placement's at a narrow
     angle). With the precision: how much nearer the true boundary may lie (the distance from
-    ``p0`` to the last place it could not stand, or to ``run[0]``)."""
+    ``p0`` to the last place it could not stand, or to ``run[0]``). Not ``asked``: the first
+    place it can stand, bisected to ``to``, whether or not the hair past it stands."""
     if len(run) < 2:
         return None
     ok = footing.ok(run)
@@ -1609,17 +1700,20 @@ def _first_standing(
         return None
     k = int(found[0])
     good, bad = run[k], run[k - 1]
-    while math.dist(good, bad) > MARGIN_PRECISION_MM:
+    while math.dist(good, bad) > (MARGIN_PRECISION_MM if asked else to):
         mid = _on_curve(curve, (good + bad) / 2.0)
         if footing.ok(mid[None, :])[0]:
             good = mid
         else:
             bad = mid
+    if not asked:
+        point = (float(good[0]), float(good[1]))
+        return point, math.dist(point, p0) - math.dist((float(bad[0]), float(bad[1])), p0)
     onward = curve.onward(good, bad, MARGIN_PRECISION_MM, _ONWARD_STEPS)
-    asked = np.flatnonzero(_asked_stands(footing, onward, p0))
-    if not len(asked):
+    stands = np.flatnonzero(_asked_stands(footing, onward, p0))
+    if not len(stands):
         return None
-    best = onward[int(asked[0])]
+    best = onward[int(stands[0])]
     point = (float(best[0]), float(best[1]))
     return point, math.dist(point, p0) - math.dist((float(bad[0]), float(bad[1])), p0)
 

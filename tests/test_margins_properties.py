@@ -675,3 +675,44 @@ def test_known_gap_mended_los_closing_where_a_shadow_edge_runs_into_a_piece() ->
     north = (0.0, 1.0)
     assert _past(s, base, "m1", north, 3.3292) == ("ranged.los",)
     assert _nothing_changes_within(s)
+
+
+def test_known_gap_mended_contact_where_the_ring_meets_a_piece() -> None:
+    """Found by the near-board property (1000 random examples, seed 7, shrunk): m1 stands on
+    a thin blocking strip (its centre on it), m0 on another, 43 mm apart. m1 comes into
+    contact with m0 inside the contact ring, centres 31.5 to 32.5 mm apart (overlapping by
+    up to the tolerance, 0.5 mm, or a gap up to it), once its base may stand there: clear of
+    its strip by 15.5 mm (the tolerance again). The ring's outer circle meets that edge
+    17.3079 mm away; its inner circle, the nearest the bases may stand, 17.2076 mm away (by
+    hand: the circles of 31.5 mm round m0 and 15.5 mm round the strip's corner). The margin
+    said 17.3087 mm (the outer circle, searched along) though 17.2978 mm at 120 degrees made
+    contact; the ring's inner edge is searched along too now, and asked a hair into the
+    places the base may stand where it meets the strip's."""
+    west, east, south, north = (-11.073028683931536, 24.926971316068464, -44.06466252436008,
+                                -41.06466252436008)  # fmt: skip
+    strip = ((west, south), (east, south), (east, north), (west, north))
+    p1 = (-9.064219375523527, -42.03379505959917)
+    s = _open_pieces(
+        (("m0", "x", (0.0, 0.0)), ("m1", "y", p1)),
+        ("blocking", ((-2.0, -1.0), (34.0, -1.0), (34.0, 1.0), (-2.0, 1.0))),
+        ("blocking", strip),
+    )
+    # where the circle of 31.5 mm round m0 meets the one of 15.5 mm round the strip's corner
+    c, r0, r1 = strip[3], 31.5, 15.5
+    d = math.hypot(*c)
+    a = (r0 * r0 - r1 * r1 + d * d) / (2 * d)
+    h = math.sqrt(r0 * r0 - a * a)
+    x = (a * c[0] / d + h * c[1] / d, a * c[1] / d - h * c[0] / d)
+    hand = math.dist(p1, x)
+    assert hand == pytest.approx(17.2076, abs=1e-4)
+    base = _ask(s)
+    m = base.margin
+    assert m is not None and m.model == "m1" and m.method == "search" and m.mm is not None
+    assert m.direction is not None and "melee.engaged" in m.changes
+    assert m.mm - m.precision_mm - 1e-6 <= hand <= m.mm + 1e-6
+    for hair in (MARGIN_PROBE_MM, HAIR_MM):
+        got = _past(s, base, "m1", m.direction, m.mm + hair)
+        assert got is not None and "melee.engaged" in got, hair
+    a120 = math.radians(120.0)
+    assert _past(s, base, "m1", (math.cos(a120), math.sin(a120)), 17.2978)
+    assert _nothing_changes_within(s)
