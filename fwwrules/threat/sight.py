@@ -20,7 +20,7 @@ boundary tolerance) from every boundary, so each cell agrees with :func:`fwwrule
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -137,10 +137,17 @@ _OFFSETS = (
 
 
 def _try_segments(
-    c: Disc, rs: float, px: Array, py: Array, rt: float, among: BoolArray, parts: list[Part]
+    c: Disc,
+    rs: float,
+    px: Array,
+    py: Array,
+    rt: float,
+    among: BoolArray,
+    parts: list[tuple[Part, BoolArray | None]],
 ) -> BoolArray:
     """Positions where one of a few segments between points of the two bases is surely clear
-    (misses every grown LoS part): offsets across the line of centres at each end."""
+    (misses every grown LoS part): offsets across the line of centres at each end. Each part
+    comes with the positions it is left out for (``None``: none)."""
     idx = np.flatnonzero(among)
     seen = np.zeros(len(px), dtype=bool)
     dx, dy = px[idx] - c.x, py[idx] - c.y
@@ -149,7 +156,7 @@ def _try_segments(
         nx, ny = -dy / ln, dx / ln
     shrink = 1.0 - 1e-9
     left = np.ones(len(idx), dtype=bool)
-    boxes = [(x0, x1, y0, y1) for x0, y0, x1, y1 in (p.box for p in parts)]
+    boxes = [(x0, x1, y0, y1) for x0, y0, x1, y1 in (p.box for p, _ in parts)]
     for sa, sb in _OFFSETS:
         if not left.any():
             break
@@ -161,9 +168,11 @@ def _try_segments(
         hit = np.zeros(len(sel), dtype=bool)
         bx0, bx1 = np.minimum(ax, bx), np.maximum(ax, bx)
         by0, by1 = np.minimum(ay, by), np.maximum(ay, by)
-        for part, (gx0, gx1, gy0, gy1) in zip(parts, boxes, strict=True):
+        for (part, off), (gx0, gx1, gy0, gy1) in zip(parts, boxes, strict=True):
             g = part.grown
             m = ~hit & ~((bx1 < gx0) | (bx0 > gx1) | (by1 < gy0) | (by0 > gy1))
+            if off is not None:
+                m &= ~off[idx[sel]]
             w = np.flatnonzero(m)
             if len(w):
                 hit[w] |= seg_hits(ax[w], ay[w], bx[w], by[w], g)
@@ -388,7 +397,7 @@ THREAT_WALLS: Key[dict[tuple[tuple[str, ...], ...], BaseGeometry | None]] = Key(
 """The terrain blockers of a shot eroded as one (by the tuple of their pieces' ids)."""
 
 
-def _in_reach(parts: list[Part], c: Disc, gx: Array, gy: Array, rt: float) -> list[Part]:
+def _in_reach(parts: list[_Owned], c: Disc, gx: Array, gy: Array, rt: float) -> list[_Owned]:
     """The parts that may meet a segment between the shooter's base ``c`` and a target base
     of radius ``rt`` at one of the positions ``(gx, gy)``: every such segment lies within
     ``max(c.r, rt + spread)`` of the segment from the shooter's centre to the positions'
@@ -399,7 +408,7 @@ def _in_reach(parts: list[Part], c: Disc, gx: Array, gy: Array, rt: float) -> li
         return parts
     mx, my = (gx.min() + gx.max()) / 2, (gy.min() + gy.max()) / 2
     reach = max(c.r, rt + float(np.hypot(gx - mx, gy - my).max()))
-    box = np.asarray([p.box for p in parts])
+    box = np.asarray([p.box for _, p in parts])
     bx, by = (box[:, 0] + box[:, 2]) / 2, (box[:, 1] + box[:, 3]) / 2
     half = np.hypot(box[:, 2] - box[:, 0], box[:, 3] - box[:, 1]) / 2
     far = segment_point_distance(c.x, c.y, np.asarray(mx), np.asarray(my), bx, by)
@@ -407,9 +416,14 @@ def _in_reach(parts: list[Part], c: Disc, gx: Array, gy: Array, rt: float) -> li
     return [p for p, k in zip(parts, keep.tolist(), strict=True) if k]
 
 
-def _blocking_parts(board: Board, found: list[Blocking]) -> list[Part] | None:
-    """Convex parts of every blocker (terrain pieces in file order, then Huge bases); ``None``
-    when one is neither (a Significant Edge: not a shot the fast path takes)."""
+_Owned = tuple[str | None, Part]
+"""A convex part of a blocker with the terrain piece it is part of (``None``: a Huge base)."""
+
+
+def _blocking_parts(board: Board, found: list[Blocking]) -> list[_Owned] | None:
+    """Convex parts of every blocker (terrain pieces in file order, then Huge bases), each with
+    its piece; ``None`` when one is neither (a Significant Edge: not a shot the fast path
+    takes)."""
     pieces: set[str] = set()
     discs: list[Disc] = []
     for ref, obstacle in found:
@@ -419,11 +433,11 @@ def _blocking_parts(board: Board, found: list[Blocking]) -> list[Part] | None:
             discs.append(obstacle)
         else:
             return None
-    parts: list[Part] = []
+    parts: list[_Owned] = []
     for tid in board.terrain_ids:
         if tid in pieces:
-            parts.extend(parts_of(board, board.terrain[tid].polygon))
-    parts.extend(disc_part_of(board, d) for d in discs)
+            parts.extend((tid, part) for part in parts_of(board, board.terrain[tid].polygon))
+    parts.extend((None, disc_part_of(board, d)) for d in discs)
     return parts
 
 
@@ -511,31 +525,41 @@ class Unsure:
 
 
 def sight_start(
-    p: SightPositions, fan: Fan, px: Array, py: Array, need: BoolArray
+    p: SightPositions,
+    fan: Fan,
+    px: Array,
+    py: Array,
+    need: BoolArray,
+    stood: Mapping[str, BoolArray] | None = None,
 ) -> tuple[BoolArray, BoolArray, Unsure | None] | None:
     """``ranged.los`` from ``p``'s shooter to a target of radius ``p.rt`` at each position of
     ``need``, by the cheap proofs (steps 1-3): (visible, hidden, the positions left to
     :func:`sight_finish`, ``None`` when none is); ``None`` when some blocker rule has no
-    vector form for this shot (the exact path decides every cell)."""
+    vector form for this shot (the exact path decides every cell). ``stood``: the positions
+    standing on each piece (``elevation.standing-on``), for which that piece blocks nothing;
+    the positions left on them are parted by :func:`by_pieces_stood_on` before the costly
+    proofs."""
     board = p.scenario.board
     found = obstacles_v(p)
-    parts = None if found is None else _blocking_parts(board, found)
-    if found is None or parts is None:
+    owned = None if found is None else _blocking_parts(board, found)
+    if found is None or owned is None:
         return None
     c, rs, rt, n = p.a, p.a.r, p.rt, len(px)
-    parts = _in_reach(parts, c, px[need], py[need], rt)
+    owned = _in_reach(owned, c, px[need], py[need], rt)
+    left_out = stood or {}
+    parts = [(part, None if tid is None else left_out.get(tid)) for tid, part in owned]
     centre_hit = np.zeros(n, dtype=bool)
-    for part in parts:
-        centre_hit |= fan.hits(part.grown, need)
+    for part, off in parts:
+        centre_hit |= fan.hits(part.grown, need if off is None else need & ~off)
     visible = need & ~centre_hit
     blocked = np.zeros(n, dtype=bool)
-    for part in parts:
+    for part, off in parts:
         if part.eroded is None:
             continue
         cand = need & centre_hit & ~blocked
         if not cand.any():
             break
-        idx = np.flatnonzero(fan.hits(part.eroded, cand))
+        idx = np.flatnonzero(fan.hits(part.eroded, cand if off is None else cand & ~off))
         if len(idx):
             blocked[idx[_blocked_by(c.x, c.y, rs, px[idx], py[idx], rt, part.eroded)]] = True
     unsure = need & ~visible & ~blocked
@@ -546,7 +570,37 @@ def sight_start(
     if not unsure.any():
         return visible, blocked, None
     idx = np.flatnonzero(unsure)
-    return visible, blocked, Unsure(p, found, parts, idx, px[idx], py[idx])
+    return visible, blocked, Unsure(p, found, [part for _, part in owned], idx, px[idx], py[idx])
+
+
+def by_pieces_stood_on(
+    u: Unsure,
+    groups: Mapping[frozenset[str], BoolArray],
+    sight_of: Callable[[frozenset[str]], SightPositions],
+) -> Iterator[Unsure]:
+    """The positions of ``u`` (left by a pass with ``stood``, :func:`sight_start`; ``u.idx``
+    indices into the positions ``groups`` part) parted by the blocking pieces they stand on,
+    each part with its own shot (``sight_of`` those pieces: left out of line of sight, the
+    other blockers merged again without them) for the costly proofs."""
+    blockers = frozenset(i for ref, _ in u.found if isinstance(ref, TerrainRef) for i in ref.ids)
+    parted: dict[frozenset[str], BoolArray] = {}
+    for pieces, group in groups.items():
+        key, at = pieces & blockers, group[u.idx]
+        parted[key] = parted[key] | at if key in parted else at
+    for key, at in parted.items():
+        if not at.any():
+            continue
+        idx, px, py = u.idx[at], u.px[at], u.py[at]
+        if not key:
+            yield Unsure(u.p, u.found, u.parts, idx, px, py)
+            continue
+        p = sight_of(key)
+        found = obstacles_v(p)
+        owned = None if found is None else _blocking_parts(p.scenario.board, found)
+        # the pieces left out were terrain: the rules without a vector form did not change
+        assert found is not None and owned is not None
+        parts = [part for _, part in _in_reach(owned, p.a, px, py, p.rt)]
+        yield Unsure(p, found, parts, idx, px, py)
 
 
 def sight_finish(u: Unsure) -> tuple[BoolArray, BoolArray]:
