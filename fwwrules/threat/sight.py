@@ -8,8 +8,8 @@ parts grown and eroded by the sure margin (:mod:`fwwrules.convex`). Then, cheape
 1. the centre line misses every grown part: **visible**;
 2. every segment between the two bases meets one eroded part (:func:`_blocked_by`): **hidden**;
 3. one of a few offset segments misses every grown part (:func:`_try_segments`): visible;
-4. the extremal lines (tangent to both bases, through corners): a clear one proves visible,
-   all cut proves hidden (:func:`_extremal`);
+4. the extremal lines (tangent to both bases, through corners): all cut proves hidden, a
+   clear one proves visible (:func:`_extremal`);
 5. the eroded blockers together cut the hull of the two bases (:func:`_separated`): hidden;
 6. what is left: the rules' own exact search (:func:`fwwrules.geometry.find_clear_segment`).
 
@@ -223,9 +223,13 @@ def _extremal_batch(
     extremal: tangent to both bases, or through a corner (or a point where a piece's outline
     meets a base's circle) and tangent to a base, or through two such points. *Visible*: one
     of these lines, built on points at least the margin outside the grown parts, clears them
-    all between the bases. *Hidden*: every such line for the eroded parts passes through
-    the interior of one (deeper than rounding), so every segment between the bases passes
-    more than the margin into a piece.
+    all between the bases (a line tangent to a base is taken tangent to the base shrunk by
+    the margin, so that it crosses the base). *Hidden*: every such line for the eroded parts
+    passes through the interior of one (deeper than rounding), so every segment between the
+    bases passes more than the margin into a piece.
+
+    Hidden is tried first: a hidden position tries every line, a visible one mostly stops at
+    its first lines (most of the positions left here are hidden).
     """
     n = len(px)
     seen = np.zeros(n, dtype=bool)
@@ -235,17 +239,18 @@ def _extremal_batch(
         return seen, cut
     ero_polys = [p.exact for p in parts if p.exact is not None]
     outer_polys = [p.outer for p in parts if p.outer is not None]
-    proofs = [(True, outer_polys, convex_set([p.grown for p in parts]), _ROUND, -_ROUND)]
-    if ero_polys:
-        proofs.append((False, ero_polys, convex_set(ero_polys), -_ROUND, _ROUND))
-    for visible, polys, cv, grow, slack in proofs:
+    # (visible, the polygons whose points lines pass through, the polygons lines must miss
+    # or be cut by, grow, slack)
+    proofs = [(False, ero_polys, ero_polys, -_ROUND, _ROUND)] if ero_polys else []
+    proofs.append((True, outer_polys, [p.grown for p in parts], _ROUND, -_ROUND))
+    for visible, polys, solids, grow, slack in proofs:
         sub = np.flatnonzero(~(seen[idx] | cut[idx]))
         if not len(sub):
             break
         bx, by = px[idx[sub]], py[idx[sub]]
         feats = _features(c, rs, rt, bx, by, polys)
         # visible: a clear line found; hidden: a line not cut found
-        found = _prove(c, rs, rt, bx, by, feats, (cv, grow, slack, visible))
+        found = _prove(c, rs, rt, bx, by, feats, (convex_set(solids), grow, slack, visible))
         if visible:
             seen[idx[sub[found]]] = True
         else:
@@ -301,7 +306,11 @@ def _prove(
     grow, slack, visible)``."""
     cv, grow, slack, visible = against
     found = np.zeros(len(bx), dtype=bool)
-    for mm, ox, oy, dx, dy in _candidates(c, rs, rt, bx, by, feats, found):
+    # a line tangent to a base misses the base shrunk by rounding: the visible proof takes
+    # the lines tangent to the bases shrunk by the sure margin (crossing both bases)
+    inset = _DELTA if visible else 0.0
+    lines = _candidates(c, rs - inset, rt - inset, bx, by, feats, found)
+    for mm, ox, oy, dx, dy in lines:
         for s0 in range(0, len(mm), _CHUNK):
             sl = slice(s0, s0 + _CHUNK)
             keep = ~found[mm[sl]]
