@@ -827,6 +827,9 @@ class BoardEditor(ControlPanel):
         )
         assert self.marks is not None
         self.marks.follow(self._dragged, model_id, self._flagged)
+        label = self.artists.labels.get(model_id)
+        if label is not None and model_id == self.selected:  # its ring is drawn: clear of it
+            self.marks.name_below_ring(label, self._dragged, model_id)
         return self._mm(end)
 
     def _dropped_model(self, model_id: str, _x_mm: float, _y_mm: float) -> None:

@@ -18,11 +18,13 @@ from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, PathPatch, Rectangle
 from matplotlib.path import Path
+from matplotlib.text import Text
 
 from fwwrules.constants import MM_PER_INCH
 from fwwrules.data import Scenario
 from fwwrules.draw import BoardStyle
 from fwwrules.draw.board import terrain_patches
+from fwwrules.draw.labels import PAD_PX
 
 XY = tuple[float, float]
 
@@ -138,6 +140,35 @@ class EditorMarks:
             self.show(scenario, ident, flagged)
             return
         self.selection.set_data(*_joined([outline_mm(scenario, ident)]))
+
+    def name_below_ring(self, label: Text, scenario: Scenario, ident: str) -> None:
+        """A dragged model's name (``label``, centred, its top at its position) just below
+        its selection ring: a drag places no label (:func:`fwwrules.draw.update_board` with
+        ``place_labels=False`` puts the name 1.5 mm under the base), so the name's box lay
+        over the ring's lower dashes. The gap is the ring's half width, the name's box padding
+        and the room labels keep (:data:`fwwrules.draw.labels.PAD_PX`), in points, so it
+        holds at any zoom and resolution; arithmetic only (no label placement on a drag
+        step). The drop places every label as usual.
+
+        Boundary cases: an ``ident`` that is not a model of ``scenario`` (a terrain piece)
+        and a hidden label are left alone; a label without a box (never placed) keeps only
+        the ring's half width and the room."""
+        board = scenario.board
+        if ident not in board.models or not label.get_visible():
+            return
+        d = board.models[ident].disc
+        fig = self.ax.get_figure(root=True)
+        dpi = 100.0 if fig is None else float(fig.dpi)
+        (x0, _), (x1, _) = self.ax.transData.transform([(0.0, 0.0), (1.0, 0.0)])
+        pt_per_mm = abs(float(x1 - x0)) * 72.0 / dpi
+        patch = label.get_bbox_patch()
+        pad_pt = 0.0 if patch is None else float(getattr(patch.get_boxstyle(), "pad", 0.0))
+        room_pt = self.selection.get_linewidth() / 2 + pad_pt * float(label.get_fontsize())
+        room_pt += PAD_PX * 72.0 / 100.0
+        below = d.r + RING_GAP_MM + (room_pt / pt_per_mm if pt_per_mm > 0 else 0.0)
+        label.set_horizontalalignment("center")
+        label.set_verticalalignment("top")
+        label.set_position((d.x, d.y - below))
 
     def show_handle(self, at: XY | None, radius: float) -> None:
         """The rotation handle at ``at`` (mm), or none."""
