@@ -562,3 +562,25 @@ def test_editor_dragged_models_name_keeps_clear_of_its_selection_ring(dpi: int) 
         assert ring_clearance_px(ed, "raider") > 0.0
     mouse(ed, "button_release_event", 16, 10)
     assert ed.scenario.model("raider").at == (16.0, 10.0)
+    ed.figure.canvas.draw()
+    assert ring_clearance_px(ed, "raider") > 0.0  # and where the drop places it
+
+
+@pytest.mark.parametrize("move", [True, False])
+def test_editor_selected_models_name_keeps_clear_of_its_ring_when_zoomed(move: bool) -> None:
+    # zoomed onto the Waster (3" round it), the name placed on the drop (or on a click that
+    # selects it) lay over its ring (-3 px): label placement did not know the editor's ring
+    from fwwrules.pieces import Bounds
+
+    ed = BoardEditor(fwwrules.load(Path(__file__).with_name("table-48.yaml")), interactive=False)
+    ed.tool.value = "select"
+    mm = MM_PER_INCH
+    ed._show_view(Bounds(27 * mm, 33 * mm, 33 * mm, 39 * mm), final=True)
+    if move:
+        drag(ed, (30, 36), (30.5, 35))
+    else:
+        mouse(ed, "button_press_event", 30, 36)
+        mouse(ed, "button_release_event", 30, 36)
+    assert ed.selected == "waster"
+    ed.figure.canvas.draw()
+    assert ring_clearance_px(ed, "waster") > 0.0

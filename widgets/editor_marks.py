@@ -40,6 +40,8 @@ FLAGGED_LOOK: dict[str, Any] = {"color": INVALID_COLOUR, "gapcolor": "#FFFFFF", 
 base of the side drawn in vermillion)."""
 RING_GAP_MM = 1.5
 """A base's selection ring lies this far outside its edge."""
+RING_WIDTH_PT = 2.5
+"""The selection ring's (and a flagged piece's outline's) line width, in points."""
 RING_POINTS = 72
 GRID_LINES = 200
 """Most lines of one kind of grid the editor lays over the table (1" and 6" lines); on a
@@ -89,8 +91,8 @@ class EditorMarks:
         dashed: dict[str, Any] = {"fill": False, "edgecolor": SELECTED_COLOUR, "ls": "--"}
         self.grid = [Line2D([], [], color=c, lw=0.6, zorder=0.5) for c in GRID_COLOURS]
         # a selected piece with a problem is outlined red: the problem shows over the selection
-        self.selection = Line2D([], [], lw=2.5, zorder=3.6, **SELECTION_LOOK)
-        self.flagged = Line2D([], [], lw=2.5, zorder=3.65, **FLAGGED_LOOK)
+        self.selection = Line2D([], [], lw=RING_WIDTH_PT, zorder=3.6, **SELECTION_LOOK)
+        self.flagged = Line2D([], [], lw=RING_WIDTH_PT, zorder=3.65, **FLAGGED_LOOK)
         self.handle = Circle((0, 0), 1, facecolor="white", edgecolor=SELECTED_COLOUR,
                              lw=2, zorder=8, visible=False)  # fmt: skip
         self.ghost = PathPatch(Path([(0, 0)]), visible=False, zorder=1.9)
@@ -146,9 +148,11 @@ class EditorMarks:
         its selection ring: a drag places no label (:func:`fwwrules.draw.update_board` with
         ``place_labels=False`` puts the name 1.5 mm under the base), so the name's box lay
         over the ring's lower dashes. The gap is the ring's half width, the name's box padding
-        and the room labels keep (:data:`fwwrules.draw.labels.PAD_PX`), in points, so it
-        holds at any zoom and resolution; arithmetic only (no label placement on a drag
-        step). The drop places every label as usual.
+        and the gap label placement keeps below a base (twice
+        :data:`fwwrules.draw.labels.PAD_PX` and a pixel), in points, so it holds at any zoom
+        and resolution and the name does not jump at the drop, whose placement treats the
+        ring as part of the base (:data:`fwwrules.draw.labels.BASE_RINGS`); arithmetic only
+        (no label placement on a drag step).
 
         Boundary cases: an ``ident`` that is not a model of ``scenario`` (a terrain piece)
         and a hidden label are left alone; a label without a box (never placed) keeps only
@@ -164,7 +168,7 @@ class EditorMarks:
         patch = label.get_bbox_patch()
         pad_pt = 0.0 if patch is None else float(getattr(patch.get_boxstyle(), "pad", 0.0))
         room_pt = self.selection.get_linewidth() / 2 + pad_pt * float(label.get_fontsize())
-        room_pt += PAD_PX * 72.0 / 100.0
+        room_pt += 2 * PAD_PX * 72.0 / 100.0 + 72.0 / dpi  # the gap the drop's placing keeps
         below = d.r + RING_GAP_MM + (room_pt / pt_per_mm if pt_per_mm > 0 else 0.0)
         label.set_horizontalalignment("center")
         label.set_verticalalignment("top")

@@ -85,18 +85,36 @@ def _rect(b: Bbox, pad: float = 0.0) -> Rect:
     return (b.x0 - pad, b.y0 - pad, b.x1 + pad, b.y1 + pad)
 
 
+BASE_RINGS = "base_rings"
+"""``artists.state`` key: ``{model id: (gap_mm, width_pt)}``, the bases drawn with a ring
+round them (the board editor's selection ring, ``gap_mm`` outside the base's edge and
+``width_pt`` wide). Labels treat such a ring as part of its base: none covers it, and the
+model's name is placed outside it."""
+
+
 def base_discs(artists: BoardArtists) -> list[Disc]:
-    """Every visible base as ``(x, y, r)`` in display pixels."""
-    out = []
-    to_px = artists.ax.transData
-    for base in artists.bases.values():
-        if not base.get_visible():
-            continue
-        cx, cy = base.center
-        r = base.get_radius()
-        (px, py), (ex, _) = to_px.transform([(cx, cy), (cx + r, cy)])
-        out.append((float(px), float(py), float(ex - px)))
-    return out
+    """Every visible base as ``(x, y, r)`` in display pixels (with its ring, when it has
+    one: :data:`BASE_RINGS`)."""
+    return [
+        disc
+        for mid, base in artists.bases.items()
+        if base.get_visible() and (disc := _base_disc(artists, mid)) is not None
+    ]
+
+
+def _base_disc(artists: BoardArtists, model_id: str) -> Disc | None:
+    """The base of ``model_id`` as ``(x, y, r)`` in display pixels, grown by its ring
+    (:data:`BASE_RINGS`: the gap in mm and half the ring's width in points); None for a
+    model without a base."""
+    base = artists.bases.get(model_id)
+    if base is None:
+        return None
+    cx, cy = base.center
+    r = base.get_radius()
+    ring = artists.state.get(BASE_RINGS, {}).get(model_id)
+    gap_mm, width_pt = ring if ring is not None else (0.0, 0.0)
+    (px, py), (ex, _) = artists.ax.transData.transform([(cx, cy), (cx + r + gap_mm, cy)])
+    return (float(px), float(py), float(ex - px) + width_pt / 2 * artists.figure.dpi / 72.0)
 
 
 def marker_discs(artists: BoardArtists) -> list[Disc]:
@@ -293,7 +311,8 @@ def _text_bbox(t: Text, renderer: Any) -> Bbox:
 
 
 def _owner_disc(t: Text, artists: BoardArtists) -> Disc | None:
-    """The base a label names (model names and Armor-die numbers), in display pixels. While
+    """The base a label names (model names and Armor-die numbers), in display pixels, with
+    its ring when it has one (:data:`BASE_RINGS`: the name goes outside the ring). While
     :func:`place_labels` runs (nothing moves but the labels) each label's is worked out once:
     its candidates, its leader and the view test all ask for it."""
     memo: dict[int, Disc | None] | None = artists.state.get("owner_discs")
@@ -305,11 +324,7 @@ def _owner_disc(t: Text, artists: BoardArtists) -> Disc | None:
         if owner.startswith(prefix):
             base = artists.bases.get(owner[len(prefix) :])
             if base is not None and base.get_visible():
-                cx, cy = base.center
-                (px, py), (ex, _) = artists.ax.transData.transform(
-                    [(cx, cy), (cx + base.get_radius(), cy)]
-                )
-                found = (float(px), float(py), float(ex - px))
+                found = _base_disc(artists, owner[len(prefix) :])
                 break
     if memo is not None:
         memo[id(t)] = found
