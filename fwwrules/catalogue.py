@@ -1421,7 +1421,8 @@ def length(
 
     * ``"mm"``: millimetres with one decimal (two below 1 mm, so a 0.25 mm gap stays
       visible), followed by the length in inches, since the rulers are in inches
-      (``inches=False`` leaves them out: base sizes are written in mm alone, ``32 mm``);
+      (``inches=False`` leaves them out: base sizes are written in mm alone, ``32 mm``; so
+      does a length other than 0 shorter than 0.005″, 0.127 mm, which would read ``0″``);
     * ``"mm-in"``: millimetres measured on a board whose file is in inches (how close a call
       is): the file's inches first and the millimetres in brackets, ``2″ (50.8 mm)``; below
       :data:`INCHES_FIRST_FROM_MM` millimetres alone, ``0.3 mm``, since inches would read
@@ -1443,6 +1444,8 @@ def length(
     ('50.8 mm (2″)', '6″', '0.25 mm (0.01″)')
     >>> length(32, "mm", "en", inches=False), length(1.25, "in", "de")
     ('32 mm', '1,25″')
+    >>> length(0.1, "mm", "en"), length(0, "mm", "de")
+    ('0.1 mm', '0 mm (0″)')
     >>> length(50.8, "mm-in", "en"), length(50.8, "mm-in", "de"), length(0.3, "mm-in", "en")
     ('2″ (50.8 mm)', '2″ (50,8 mm)', '0.3 mm')
     >>> length(30, "ft", "en", squares=6), length(30, "ft", "de", squares=6)
@@ -1473,7 +1476,7 @@ def length(
     if units != "mm":
         raise ValueError(f"unknown unit {units!r}; expected mm, mm-in, in or ft")
     mm = _unit(value, 2 if abs(value) < 1 else 1, "length-millimeter", lang)
-    if not inches:
+    if not inches or (value and not round(value / 25.4, 2)):  # would read a length of 0″
         return mm
     return f"{mm} ({number(value / 25.4, 2, lang)}″)"
 

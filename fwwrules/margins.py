@@ -135,6 +135,7 @@ from .thresholds import contact_reach, touching
 Point2 = tuple[float, float]
 Array = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
+IntArray = NDArray[np.intp]
 Probe = Callable[[Scenario], AttackRuling]
 """A full exact ruling of the same query on a scenario where one model moved."""
 
@@ -1109,19 +1110,50 @@ def _round_corners(
         work.add(len(cs) * len(ls) + len(cs) * (len(cs) - 1) // 2)
     if not len(cs):
         return []
-    foot_c = pinches + r * rel / np.where(d > 0.0, d, 1.0)[:, None]  # each circle's nearest
-    foot_l = p0 - s[:, None] * left
-    # per corner: the place, its pinch point (the first circle's centre), each boundary's
-    # normal toward p0's side, and whether each one's nearest point lies on p0's side of the
-    # other (+) or past it (-)
-    rows: list[tuple[Array, Array, Array, Array, Array, Array]] = []
-    # a circle with a line: x = o + t way, |x - c| = r
+    circles = _Circles(pinches, r, sc, pinches + r * rel / np.where(d > 0.0, d, 1.0)[:, None])
+    rows = _circle_line_rows(circles, cs, bounds, ls, left, s, p0 - s[:, None] * left)
+    rows += _circle_circle_rows(circles, cs)
+    return _round_corner_candidates(mv, rows, limit)
+
+
+@dataclass(frozen=True)
+class _Circles:
+    """The circles of :func:`_round_corners`: centres (the pinch points), the common radius,
+    p0's signed distance outside each (``side``: + outside) and each one's point nearest p0
+    (``foot``)."""
+
+    centre: Array
+    r: float
+    side: Array
+    foot: Array
+
+
+# per corner: the place, its pinch point (the first circle's centre), each boundary's normal
+# toward p0's side, and whether each one's nearest point lies on p0's side of the other (+)
+# or past it (-)
+_CornerRows = list[tuple[Array, Array, Array, Array, Array, Array]]
+
+
+def _circle_line_rows(
+    circles: _Circles,
+    cs: IntArray,
+    bounds: _Lines,
+    ls: IntArray,
+    left: Array,
+    s: Array,
+    foot_l: Array,
+) -> _CornerRows:
+    """Where the circles ``cs`` meet the boundaries ``ls`` (``x = o + t way``, ``|x - c| =
+    r``) within each line's stretch (its ends by the boundary tolerance); a line tangent to
+    a circle (no two points) gives no corner."""
+    eps, r, sc, foot_c = BOUNDARY_TOLERANCE_MM, circles.r, circles.side, circles.foot
     ci, li = np.repeat(cs, len(ls)), np.tile(ls, len(cs))
-    o, w, c = bounds.o[li], bounds.way[li], pinches[ci]
+    o, w, c = bounds.o[li], bounds.way[li], circles.centre[ci]
     b = np.einsum("ij,ij->i", o - c, w)
     disc = b * b - (np.einsum("ij,ij->i", o - c, o - c) - r * r)
     has = disc > 0.0
     ci, li, o, w, c, b, disc = ci[has], li[has], o[has], w[has], c[has], b[has], disc[has]
+    rows: _CornerRows = []
     for sign in (1.0, -1.0):
         t = -b + sign * np.sqrt(disc)
         ok = (t >= bounds.start[li] - eps) & (t <= bounds.stops[li] + eps)
@@ -1131,7 +1163,14 @@ def _round_corners(
         c_by_l = np.sign(np.einsum("ij,ij->i", foot_c[ci[ok]] - o[ok], left[li[ok]]) * s[li[ok]])
         l_by_c = np.sign((np.hypot(*(foot_l[li[ok]] - c[ok]).T) - r) * sc[ci[ok]])
         rows.append((x, c[ok], n_c, n_l, c_by_l, l_by_c))
-    # two circles: both the mover's radius, centres less than 2r apart
+    return rows
+
+
+def _circle_circle_rows(circles: _Circles, cs: IntArray) -> _CornerRows:
+    """Where two of the circles ``cs`` meet: both the mover's radius, so only centres less than
+    ``2 r`` apart (and more than the boundary tolerance: one circle) give corners."""
+    eps, r, sc, foot_c, pinches = (BOUNDARY_TOLERANCE_MM, circles.r, circles.side,
+                                   circles.foot, circles.centre)  # fmt: skip
     i, j = np.triu_indices(len(cs), k=1)
     i, j = cs[i], cs[j]
     gap = pinches[j] - pinches[i]
@@ -1141,6 +1180,7 @@ def _round_corners(
     h = np.sqrt(r * r - (dd / 2.0) ** 2)
     mid = pinches[i] + gap / 2.0
     across = np.column_stack((-gap[:, 1], gap[:, 0])) / dd[:, None]
+    rows: _CornerRows = []
     for sign in (1.0, -1.0):
         x = mid + sign * h[:, None] * across
         n_i = (x - pinches[i]) / r * np.sign(sc[i])[:, None]
@@ -1148,9 +1188,16 @@ def _round_corners(
         i_by_j = np.sign((np.hypot(*(foot_c[i] - pinches[j]).T) - r) * sc[j])
         j_by_i = np.sign((np.hypot(*(foot_c[j] - pinches[i]).T) - r) * sc[i])
         rows.append((x, pinches[i], n_i, n_j, i_by_j, j_by_i))
+    return rows
+
+
+def _round_corner_candidates(mv: Mover, rows: _CornerRows, limit: float) -> list[Candidate]:
+    """A candidate per corner of ``rows`` within ``limit`` and per quarter of it that lies past
+    at least one boundary (both past when each nearest point lies on p0's side of the other),
+    asked a hair into the corner (:func:`_into_corner`; none where no direction enters it)."""
     out: list[Candidate] = []
     for x, pinch, n_a, n_b, a_by_b, b_by_a in rows:
-        dist = np.hypot(x[:, 0] - p0[0], x[:, 1] - p0[1])
+        dist = np.hypot(x[:, 0] - mv.p0[0], x[:, 1] - mv.p0[1])
         for k in np.flatnonzero((dist > 0.0) & (dist <= limit)):
             point = (float(x[k, 0]), float(x[k, 1]))
             quarters = []  # (side of a, side of b): -1 past it, +1 on p0's side

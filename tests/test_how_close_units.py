@@ -80,3 +80,33 @@ def test_the_threshold_is_one_millimetre() -> None:
     assert length(1.0, "mm-in", "en") == "0.04″ (1 mm)"
     assert length(0.99, "mm-in", "en") == "0.99 mm"
     assert length(0.0, "mm-in", "de") == "0 mm"
+
+
+OVER_THE_WALL_IN_MM = """format: fwwrules/scenario@1
+title: Over the wall by less than a hair, in millimetres
+rules: core
+units: mm
+models:
+  - {id: gunner, name: Minuteman, faction: minutemen, base: 32, at: [100, 100],
+     skills: {rifle: 6}, weapons: [musket]}
+  - {id: raider, name: Raider, faction: raiders, base: 32, at: [400, 100]}
+terrain:
+  - {id: wall, name: Wall, kind: blocking,
+     polygon: [[200, 20], [300, 20], [300, 115.95], [200, 115.95]]}
+weapons:
+  - {id: musket, name: Laser Musket, type: rifle, short: green, long: blue,
+     dice: {short: [black], long: [black]}}
+"""
+
+
+@pytest.mark.parametrize(("lang", "distance"), [("en", "0.08 mm south"), ("de", "0,08 mm nach")])
+def test_a_millimetre_board_never_says_zero_inches(lang: str, distance: str) -> None:
+    """A margin shorter than 0.005″ (0.127 mm) on a board in millimetres read "0.08 mm (0″)":
+    the inches are left out where they would round to 0; an exact 0 keeps "(0″)"."""
+    s = fwwrules.loads(OVER_THE_WALL_IN_MM)
+    assert isinstance(s, fwwrules.Scenario)
+    sentence = said(s, "gunner", "raider", lang)
+    assert distance in sentence and "″" not in sentence, sentence
+    assert length(0.2, "mm", "en") == "0.2 mm (0.01″)"
+    assert length(0.1, "mm", "en") == "0.1 mm"
+    assert length(0.0, "mm", "de") == "0 mm (0″)"
