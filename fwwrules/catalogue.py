@@ -1421,7 +1421,12 @@ def length(
 
     * ``"mm"``: millimetres with one decimal (two below 1 mm, so a 0.25 mm gap stays
       visible), followed by the length in inches, since the rulers are in inches
-      (``inches=False`` leaves them out: base sizes are written in mm alone, ``32 mm``);
+      (``inches=False`` leaves them out: base sizes are written in mm alone, ``32 mm``; so
+      does a length other than 0 shorter than 0.005″, 0.127 mm, which would read ``0″``);
+    * ``"mm-in"``: millimetres measured on a board whose file is in inches (how close a call
+      is): the file's inches first and the millimetres in brackets, ``2″ (50.8 mm)``; below
+      :data:`INCHES_FIRST_FROM_MM` millimetres alone, ``0.3 mm``, since inches would read
+      ``0.01″`` or ``0″`` (:func:`_inches_first`);
     * ``"in"``: inches alone, as the rulebooks write them: the ″ sign, up to two decimals
       (quarter inches are exact: ``1.25″``; a ruler: ``2″``);
     * ``"ft"`` (the Pathfinder grid): feet in English, metres in German as the German rules
@@ -1439,6 +1444,10 @@ def length(
     ('50.8 mm (2″)', '6″', '0.25 mm (0.01″)')
     >>> length(32, "mm", "en", inches=False), length(1.25, "in", "de")
     ('32 mm', '1,25″')
+    >>> length(0.1, "mm", "en"), length(0, "mm", "de")
+    ('0.1 mm', '0 mm (0″)')
+    >>> length(50.8, "mm-in", "en"), length(50.8, "mm-in", "de"), length(0.3, "mm-in", "en")
+    ('2″ (50.8 mm)', '2″ (50,8 mm)', '0.3 mm')
     >>> length(30, "ft", "en", squares=6), length(30, "ft", "de", squares=6)
     ('30 ft (6 squares)', '9 m (6 Felder)')
     >>> length(5, "ft", "de", squares=1), length(7.5, "ft", "de")
@@ -1449,6 +1458,8 @@ def length(
     check_lang(lang)
     if units == "in":
         return f"{number(value, 2, lang)}″"
+    if units == "mm-in":
+        return _inches_first(value, lang)
     if units == "ft":
         if word("grid-length-unit", lang) == "m":
             text = _unit(value * FEET_TO_METRES, 2, "length-meter", lang)
@@ -1463,11 +1474,29 @@ def length(
             text += f" ({phrase.format(count=count, diagonal=steps)})"
         return text
     if units != "mm":
-        raise ValueError(f"unknown unit {units!r}; expected mm, in or ft")
+        raise ValueError(f"unknown unit {units!r}; expected mm, mm-in, in or ft")
     mm = _unit(value, 2 if abs(value) < 1 else 1, "length-millimeter", lang)
-    if not inches:
+    if not inches or (value and not round(value / 25.4, 2)):  # would read a length of 0″
         return mm
     return f"{mm} ({number(value / 25.4, 2, lang)}″)"
+
+
+INCHES_FIRST_FROM_MM = 1.0
+"""On a board whose file is in inches, a length in millimetres (how close a call is) of at
+least this is written in inches first, ``0.04″ (1 mm)``; a shorter one in millimetres alone
+(two decimals: ``0.25 mm``), as inches to two decimals would read ``0.01″`` or ``0″``."""
+
+
+def _inches_first(mm: float, lang: str) -> str:
+    """``mm`` (millimetres) for a reader of inches: ``2″ (50.8 mm)``, and below
+    :data:`INCHES_FIRST_FROM_MM` millimetres alone.
+
+    >>> _inches_first(1.0, "en"), _inches_first(0.99, "de"), _inches_first(-25.4, "en")
+    ('0.04″ (1 mm)', '0,99 mm', '−1″ (−25.4 mm)')
+    """
+    if abs(mm) < INCHES_FIRST_FROM_MM:
+        return _unit(mm, 2, "length-millimeter", lang)
+    return f"{number(mm / 25.4, 2, lang)}″ ({_unit(mm, 1, 'length-millimeter', lang)})"
 
 
 RULER_KEYS: frozenset[str] = frozenset({"ruler"})

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .catalogue import check_lang, render
-from .constants import MAX_MARGIN_CORNER_PAIRS, MAX_MARGIN_PROBES
+from .constants import MAX_MARGIN_CORNER_PAIRS, MAX_MARGIN_PROBES, MM_PER_INCH
 from .refs import PieceRef
 
 Method = Literal["exact", "search"]
@@ -179,10 +179,17 @@ class Margins:
     def sentence(self, lang: str = "en", labels: Mapping[str, str] | None = None) -> str:
         """How close the call is, in words: a knife-edge call (``A knife-edge call: it changes
         if Knight Patrol moves 0.4 mm east: the line of sight closes.``), how far it is from
-        changing, or that nothing changes within the radius."""
+        changing, or that nothing changes within the radius.
+
+        Distances are in the file's unit first: in millimetres (inches in brackets) on a
+        board whose file is in millimetres, ``4.2 mm (0.17″)``; in inches (millimetres in
+        brackets) on one in inches, ``2″ (50.8 mm)``, except below 1 mm, written in
+        millimetres alone (``0.3 mm``: inches would read ``0.01″``;
+        :func:`~fwwrules.catalogue.length`, ``"mm-in"``)."""
         check_lang(lang)
         names = labels or {}
         m = self.smallest
+        units = "mm-in" if self.unit_mm == MM_PER_INCH else "mm"
         if not self.measured:
             if self.work:
                 work = {"pairs": self.work, "bound": MAX_MARGIN_CORNER_PAIRS}
@@ -191,9 +198,9 @@ class Margins:
         if m.mm is None or m.model is None:
             if not self.complete:
                 return render(
-                    "margin/none-near", {"distance": self.knife_edge_mm, "units": "mm"}, lang
+                    "margin/none-near", {"distance": self.knife_edge_mm, "units": units}, lang
                 )
-            return render("margin/none", {"distance": self.radius_mm, "units": "mm"}, lang)
+            return render("margin/none", {"distance": self.radius_mm, "units": units}, lang)
         what = "; ".join(dict.fromkeys(f.what(lang, names) for f in m.flips)) or render(
             "margin/change/other", {"clauses": ", ".join(m.changes)}, lang
         )
@@ -203,7 +210,7 @@ class Margins:
             "model": m.model,
             "distance": m.mm,
             "step": TINY_MARGIN_MM,
-            "units": "mm",
+            "units": units,
             "heading": f"heading/{m.heading}",
             "what": what,
         }

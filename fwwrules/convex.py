@@ -143,8 +143,8 @@ def parts_of(board: Board, geom: BaseGeometry) -> list[Part]:
 
 DISC_PARTS: Key[dict[Disc, Part]] = Key("disc_parts", terrain_only=False, make=dict)
 """The convex part of each base that blocks as a disc (a Huge model's), by its disc: the
-threat map asks for it once per line-of-sight pass (a shooter's passes are one per group of
-positions standing on the same pieces)."""
+threat map asks for it once per line-of-sight pass and once per group of positions standing
+on the same pieces that its costly proofs take apart)."""
 
 
 def disc_part_of(board: Board, d: Disc) -> Part:

@@ -283,6 +283,8 @@ class ConvexSet:
     ny: Array
     h: Array
     box: Array  # (K, 4): x0, y0, x1, y1
+    rows: tuple[tuple[Array, Array, Array], ...]
+    """Each polygon's ``(nx, ny, h)`` without the padding (what :func:`clip` reads)."""
 
 
 def convex_set(polys: Sequence[Array]) -> ConvexSet:
@@ -292,8 +294,9 @@ def convex_set(polys: Sequence[Array]) -> ConvexSet:
     h = np.full((k, e), np.inf)
     box = np.zeros((k, 4))
     for i, v in enumerate(polys):
-        ex = np.roll(v[:, 0], -1) - v[:, 0]
-        ey = np.roll(v[:, 1], -1) - v[:, 1]
+        w = np.concatenate((v[1:], v[:1]))  # each vertex's next one (``np.roll``, faster)
+        ex = w[:, 0] - v[:, 0]
+        ey = w[:, 1] - v[:, 1]
         ln = np.hypot(ex, ey)
         ok = ln > 0
         ux, uy = ey[ok] / ln[ok], -ex[ok] / ln[ok]
@@ -301,7 +304,9 @@ def convex_set(polys: Sequence[Array]) -> ConvexSet:
         nx[i, :m], ny[i, :m] = ux, uy
         h[i, :m] = ux * v[ok, 0] + uy * v[ok, 1]
         box[i] = (v[:, 0].min(), v[:, 1].min(), v[:, 0].max(), v[:, 1].max())
-    return ConvexSet(nx, ny, h, box)
+    live = np.isfinite(h)
+    rows = tuple((nx[i][live[i]], ny[i][live[i]], h[i][live[i]]) for i in range(k))
+    return ConvexSet(nx, ny, h, box, rows)
 
 
 def clip(
@@ -317,17 +322,17 @@ def clip(
 ) -> tuple[Array, Array]:
     """The stretch ``[lo, hi]`` of each segment ``o + t d`` (``t0 <= t <= t1``, ``d`` a unit
     vector) inside polygon ``k`` grown by ``grow`` (shrunk when negative); empty: lo > hi."""
-    nx, ny, h = cv.nx[k], cv.ny[k], cv.h[k] + grow
-    live = np.isfinite(h)
-    nx, ny, h = nx[live], ny[live], h[live]
+    nx, ny, h = cv.rows[k]
+    h = h + grow
     num = h[None, :] - (ox[:, None] * nx[None, :] + oy[:, None] * ny[None, :])
     den = dx[:, None] * nx[None, :] + dy[:, None] * ny[None, :]
     with np.errstate(divide="ignore", invalid="ignore"):
         r = num / den
-    lo = np.maximum(t0, np.where(den < 0, r, -np.inf).max(axis=1, initial=-np.inf))
-    hi = np.minimum(t1, np.where(den > 0, r, np.inf).min(axis=1, initial=np.inf))
-    outside = ((den == 0) & (num < 0)).any(axis=1)
-    lo = np.where(outside, np.inf, lo)
+    lo = np.maximum(t0, r.max(axis=1, initial=-np.inf, where=den < 0))
+    hi = np.minimum(t1, r.min(axis=1, initial=np.inf, where=den > 0))
+    zero = den == 0
+    if zero.any():  # parallel to an edge: outside when beyond it
+        lo = np.where((zero & (num < 0)).any(axis=1), np.inf, lo)
     return lo, hi
 
 

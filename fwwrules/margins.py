@@ -18,7 +18,11 @@ in closed form; the nearest point of each boundary is a *candidate*:
   band's end plus the ruler tolerance), exact;
 * base contacts (``melee.engaged``, and through it outnumbering, shooting into a melee, the
   Huge model's engaged exception): circles of the sum of the radii plus the contact tolerance,
-  exact (the tolerance minus the gap, or the gap minus the tolerance);
+  exact (the tolerance minus the gap, or the gap minus the tolerance); to make a contact,
+  also the contact ring's inner edge (the radii minus the tolerance, the nearest the bases
+  may stand), asked a hair onto the ring: where the base cannot stand at the ring's nearest
+  places, the ring's nearest place it can stand may lie on that edge, where it meets a
+  piece's (:func:`_walk_edge`);
 * the Line of Cover (``cover.*``): rays from the fixed end of the line through each corner of a
   piece that the line could graze (a corner with the piece on one side of the line), rays
   tangent to other bases, each side of a piece's outline (the moving centre stepping onto it
@@ -39,6 +43,10 @@ in closed form; the nearest point of each boundary is a *candidate*:
   Huge bases likewise; and the moving base reaching a blocker's edge from the piece's side
   (its centre the radius from the edge: stepping out of a dense area, or reaching across a
   strip thinner than the base); and where two of these lines meet (:func:`_line_corners`);
+  circles of that radius round the places where two of the unmoved lines cross or one runs
+  into a blocker's side (:func:`_crossings`: a pinch point that is no piece's corner), and
+  where a circle round a pinch point meets one of the moved-out lines or another such circle
+  (:func:`_round_corners`);
 * elevation: distances to Significant Edges and to cover at Orange plus the ruler tolerance.
 
 A line that matters only past a point (a ray from a corner, a side of a piece) has its
@@ -78,8 +86,10 @@ Boundary cases
   one crossed and the other not (neither alone changes it: a line of sight closing only past
   a side's tangent and short of a corner's shadow edge, or only once the whole base is past
   both shadow edges of a strip) flips nearest where they meet: each such corner within the
-  radius is a candidate (:func:`_line_corners`); not searched along where the model cannot
-  stand there.
+  radius is a candidate (:func:`_line_corners`, and with circles round pinch points
+  :func:`_round_corners`: the line of sight seen past a corner and through a sliver of the
+  other base beside a piece closes only once the base is clear of both); not searched along
+  where the model cannot stand there.
 """
 
 from __future__ import annotations
@@ -123,6 +133,7 @@ from .thresholds import contact_reach, touching
 Point2 = tuple[float, float]
 Array = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
+IntArray = NDArray[np.intp]
 Probe = Callable[[Scenario], AttackRuling]
 """A full exact ruling of the same query on a scenario where one model moved."""
 
@@ -208,9 +219,11 @@ class TooMuchWork(Exception):
 class Work:
     """What one margin computation has counted so far: the pairs of corners it weighs as
     lines closing a gap (:func:`_corner_pairs`; a terrain target: its corners times the
-    blockers', :func:`_polygon_tangents`) and the pairs of line-of-sight lines whose corners
-    it weighs (:func:`_line_corners`). :meth:`count` adds ``n`` items' pairs before they are
-    built and raises :class:`TooMuchWork` past the bound."""
+    blockers', :func:`_polygon_tangents`), the pairs of line-of-sight lines whose corners
+    it weighs (:func:`_line_corners`), the pairs of lines and of lines with blocker sides
+    whose crossings it weighs (:func:`_crossings`) and the pairs of circles round pinch
+    points with lines and with each other (:func:`_round_corners`). :meth:`count` adds ``n``
+    items' pairs before they are built and raises :class:`TooMuchWork` past the bound."""
 
     pairs: int = 0
 
@@ -218,7 +231,8 @@ class Work:
         self.add(corners * (corners - 1) // 2)
 
     def add(self, pairs: int) -> None:
-        """Count ``pairs`` more (of corners, or of lines meeting: :func:`_line_corners`)."""
+        """Count ``pairs`` more (of corners, or of lines or circles meeting:
+        :func:`_line_corners`, :func:`_crossings`, :func:`_round_corners`)."""
         self.pairs += pairs
         if self.pairs > MAX_MARGIN_CORNER_PAIRS:
             raise TooMuchWork(self.pairs)
@@ -290,7 +304,11 @@ class Candidate:
     ``at`` the pinch point; ``curve`` the boundary it lies on (for the search when the model
     cannot stand at ``point``); ``probe``: where the ruling is asked when that is not a hair
     straight on past ``point`` (a corner of two boundaries: a point between them, reached by
-    moving ``distance`` plus the hair along ``direction``)."""
+    moving ``distance`` plus the hair along ``direction``). ``edge``: the curve is an edge of
+    where the base may stand that lies past the change already (a contact ring's inner edge,
+    the bases overlapping by the tolerance): where the model cannot stand at ``point`` it is
+    searched along to the nearest place it can, asked a hair into the places it may stand
+    there (:func:`_walk_edge`)."""
 
     mover: str
     point: Point2
@@ -307,6 +325,7 @@ class Candidate:
     precision: float = 0.0
     probe: Point2 | None = None
     walk: bool = True
+    edge: bool = False
 
     def probe_point(self) -> Point2:
         """Where the ruling is asked: ``probe``, by default a hair
@@ -528,12 +547,31 @@ def contact_candidates(
             at = _along(d.center, way, d.r + max(gap, 0.0) / 2.0)
             change = "contact-breaks" if touching(gap, tol) else "contact-made"
             clause = "melee.engaged" if s.opposing(me, other) else "melee.shoot-into"
-            found = _radial(mv, d.center, reach, limit, decision="contact", clause=clause,
-                            source=ModelRef(other.id), at=at, change=change,
-                            params={"model": mv.id, "other": other.id})  # fmt: skip
+            kw: dict[str, Any] = {"decision": "contact", "clause": clause,
+                                  "source": ModelRef(other.id), "at": at, "change": change,
+                                  "params": {"model": mv.id, "other": other.id}}  # fmt: skip
+            found = _radial(mv, d.center, reach, limit, **kw)
             if found is not None:
                 out.append(found)
+            if not touching(gap, tol):  # the ring's inner edge, where the base may stand nearest
+                inner = _radial(mv, d.center, mv.r + d.r - tol, limit, **kw)
+                if inner is not None:
+                    out.append(_on_edge(inner, mv.p0))
     return out
+
+
+def _on_edge(cand: Candidate, p0: Point2) -> Candidate:
+    """``cand`` (on a circle, its nearest place) as an edge of where the base may stand inside
+    the change's region: asked a hair past the place along the circle's tangent side (the
+    base on the ring, :func:`_into_corner` with the circle as its tangent there), searched
+    along the circle where it cannot stand (``edge``)."""
+    assert cand.curve is not None
+    out, _ = _toward(cand.curve.origin, cand.point)
+    corner = _into_corner(p0, cand.point, cand.distance, (out, out))
+    if corner is None:
+        return replace(cand, edge=True)
+    probe, toward = corner
+    return replace(cand, direction=toward, probe=probe, edge=True)
 
 
 # --- corners: the features a line can graze -----------------------------------------------
@@ -869,14 +907,19 @@ def los_candidates(
     sources: Sequence[Disc | Polygon],
     limit: float,
     work: Work | None = None,
+    blocked: bool = False,
 ) -> list[Candidate]:
     """Where the line of sight between ``mv`` and each source (the other end of the shot, or
     another model of a melee shot into) may open or close: the mover's base tangent to the edge
     of a corner's shadow (on either side), to a line closing a gap between two corners, to a
     Huge base's shadow, or touching a corner (``ranged.los``). The corner pairs are counted
-    in ``work`` before they are built (:class:`Work`: past the bound, :class:`TooMuchWork`)."""
+    in ``work`` before they are built (:class:`Work`: past the bound, :class:`TooMuchWork`).
+    ``blocked``: the line of sight to the first source is blocked now; it opens once the base
+    reaches the region seen, nearest at a boundary's own nearest point (the corners where the
+    circles round pinch points meet other boundaries point into that region, none is
+    nearest: :func:`_round_corners` is left out)."""
     out: list[Candidate] = []
-    for src in sources:
+    for k, src in enumerate(sources):
         region = _region(src, mv, limit)
         sight = sight_of(ctx, region)
         c = sight.corners
@@ -900,14 +943,58 @@ def los_candidates(
         out += line_candidates(mv, joined, limit, "los", "ranged.los")
         edges = _inside_edge_lines(mv, sight, limit)
         out += _inside_edges(mv, edges, limit)
-        bounds = [_offset(joined, mv.r), _offset(joined, -mv.r)]
-        out += _line_corners(mv, _Lines.join([*bounds, _offset(edges, mv.r)]), limit, work)
-        for v in np.unique(corners, axis=0) if len(corners) else ():
+        bounds = _Lines.join([_offset(joined, mv.r), _offset(joined, -mv.r), _offset(edges, mv.r)])
+        out += _line_corners(mv, bounds, limit, work)
+        pinches = np.unique(corners, axis=0) if len(corners) else np.zeros((0, 2))
+        pinches = np.vstack([pinches, _crossings(mv, joined, edges, limit, work)])
+        for v in pinches:
             found = _radial(mv, (float(v[0]), float(v[1])), mv.r, limit, decision="los",
                             clause="ranged.los", at=(float(v[0]), float(v[1])))  # fmt: skip
             if found is not None:
                 out.append(found)
+        if not (blocked and k == 0):
+            out += _round_corners(mv, bounds, pinches, limit, work)
     return out
+
+
+def _crossings(
+    mv: Mover, lines: _Lines, edges: _Lines, limit: float, work: Work | None = None
+) -> Array:
+    """Where two of the line of sight's lines (``lines``: shadow edges, lines closing a gap,
+    where each matters) cross, or one meets a side of a blocker near the mover (``edges``),
+    within the mover's reach (its base can come to touch the place): a corner of the region
+    seen past the blockers that is no corner of a piece (a shadow edge running into a piece
+    that overlaps the other base: the part of that base left in sight narrows to a point
+    there). The pairs are counted in ``work`` first (:class:`Work`)."""
+    p0, r = np.asarray(mv.p0), mv.r
+    if not len(lines.o):
+        return np.zeros((0, 2))
+    left = np.column_stack((-lines.way[:, 1], lines.way[:, 0]))
+    near = np.flatnonzero(np.abs(np.einsum("ij,ij->i", p0 - lines.o, left)) <= limit + r)
+    if work is not None:  # pairs of lines, and lines with sides, counted before they are built
+        work.add(len(near) * (len(near) - 1) // 2 + len(near) * len(edges.o))
+    if not len(near):
+        return np.zeros((0, 2))
+    i, j = np.triu_indices(len(near), k=1)
+    a = np.concatenate([near[i], np.repeat(near, len(edges.o))])
+    b = np.concatenate([near[j], np.tile(np.arange(len(edges.o)), len(near))])
+    other = _Lines.join([lines, edges])
+    b[len(i) :] += len(lines.o)  # the sides follow the lines in ``other``
+    wa, wb = other.way[a], other.way[b]
+    denom = _cross(wa, wb)
+    ok = np.abs(denom) > 1e-9
+    a, b, wa, wb, denom = a[ok], b[ok], wa[ok], wb[ok], denom[ok]
+    rel = other.o[b] - other.o[a]
+    ta, tb = _cross(rel, wb) / denom, _cross(rel, wa) / denom
+    eps = BOUNDARY_TOLERANCE_MM
+    stops = other.stops
+    # strictly past each line's start and short of its stop: a line's own corner and a side's
+    # ends are pieces' corners, weighed already
+    ok = (ta > other.start[a] + eps) & (ta <= stops[a] + eps)
+    ok &= (tb > other.start[b] + eps) & (tb < stops[b] - eps)
+    x = other.o[a[ok]] + ta[ok, None] * wa[ok]
+    reach = np.abs(np.hypot(x[:, 0] - p0[0], x[:, 1] - p0[1]) - r)
+    return np.asarray(x[reach <= limit])
 
 
 def _inside_edge_lines(mv: Mover, sight: Sight, limit: float) -> _Lines:
@@ -990,6 +1077,142 @@ def _line_corners(
             at = (float(bounds.at[a, 0]), float(bounds.at[a, 1]))
             out.append(Candidate(mv.id, point, float(dist[k]), toward, "los", "ranged.los",
                                  at=at, probe=probe, walk=False))  # fmt: skip
+    return out
+
+
+def _round_corners(
+    mv: Mover, bounds: _Lines, pinches: Array, limit: float, work: Work | None = None
+) -> list[Candidate]:
+    """Where a circle of the mover's radius round a pinch point (``pinches``: a blocker's
+    corner, or where two of the line of sight's lines cross, :func:`_crossings`) meets a
+    line-of-sight boundary (``bounds``, as for :func:`_line_corners`) or another such circle
+    within ``limit``: a line of sight seen past two places at once (past a corner, through
+    the part of the other base a shadow edge leaves in sight) closes only once the base is
+    clear of both, nearest where their boundaries meet. The same quarters as
+    :func:`_line_corners` (a circle's side: inside or outside it, its nearest point the radial
+    one); exact, asked a hair into the corner (:func:`_into_corner`, the circle taken as its
+    tangent there), not searched along. The pairs of circles with lines and with each other
+    are counted in ``work`` first (:class:`Work`)."""
+    p0, r = np.asarray(mv.p0), mv.r
+    eps = BOUNDARY_TOLERANCE_MM
+    rel = p0 - pinches
+    d = np.hypot(rel[:, 0], rel[:, 1])
+    sc = d - r  # p0's side of each circle: + outside
+    cs = np.flatnonzero((np.abs(sc) <= limit) & (np.abs(sc) > eps) & (d > 0.0))
+    left = np.column_stack((-bounds.way[:, 1], bounds.way[:, 0]))
+    s = np.einsum("ij,ij->i", p0 - bounds.o, left)  # p0's side of each line: + left
+    ls = np.flatnonzero((np.abs(s) <= limit) & (np.abs(s) > eps))
+    if work is not None:  # pairs of circles with lines and with circles, counted first
+        work.add(len(cs) * len(ls) + len(cs) * (len(cs) - 1) // 2)
+    if not len(cs):
+        return []
+    circles = _Circles(pinches, r, sc, pinches + r * rel / np.where(d > 0.0, d, 1.0)[:, None])
+    rows = _circle_line_rows(circles, cs, bounds, ls, left, s, p0 - s[:, None] * left)
+    rows += _circle_circle_rows(circles, cs)
+    return _round_corner_candidates(mv, rows, limit)
+
+
+@dataclass(frozen=True)
+class _Circles:
+    """The circles of :func:`_round_corners`: centres (the pinch points), the common radius,
+    p0's signed distance outside each (``side``: + outside) and each one's point nearest p0
+    (``foot``)."""
+
+    centre: Array
+    r: float
+    side: Array
+    foot: Array
+
+
+# per corner: the place, its pinch point (the first circle's centre), each boundary's normal
+# toward p0's side, and whether each one's nearest point lies on p0's side of the other (+)
+# or past it (-)
+_CornerRows = list[tuple[Array, Array, Array, Array, Array, Array]]
+
+
+def _circle_line_rows(
+    circles: _Circles,
+    cs: IntArray,
+    bounds: _Lines,
+    ls: IntArray,
+    left: Array,
+    s: Array,
+    foot_l: Array,
+) -> _CornerRows:
+    """Where the circles ``cs`` meet the boundaries ``ls`` (``x = o + t way``, ``|x - c| =
+    r``) within each line's stretch (its ends by the boundary tolerance); a line tangent to
+    a circle (no two points) gives no corner."""
+    eps, r, sc, foot_c = BOUNDARY_TOLERANCE_MM, circles.r, circles.side, circles.foot
+    ci, li = np.repeat(cs, len(ls)), np.tile(ls, len(cs))
+    o, w, c = bounds.o[li], bounds.way[li], circles.centre[ci]
+    b = np.einsum("ij,ij->i", o - c, w)
+    disc = b * b - (np.einsum("ij,ij->i", o - c, o - c) - r * r)
+    has = disc > 0.0
+    ci, li, o, w, c, b, disc = ci[has], li[has], o[has], w[has], c[has], b[has], disc[has]
+    rows: _CornerRows = []
+    for sign in (1.0, -1.0):
+        t = -b + sign * np.sqrt(disc)
+        ok = (t >= bounds.start[li] - eps) & (t <= bounds.stops[li] + eps)
+        x = o[ok] + t[ok, None] * w[ok]
+        n_c = (x - c[ok]) / r * np.sign(sc[ci[ok]])[:, None]
+        n_l = left[li[ok]] * np.sign(s[li[ok]])[:, None]
+        c_by_l = np.sign(np.einsum("ij,ij->i", foot_c[ci[ok]] - o[ok], left[li[ok]]) * s[li[ok]])
+        l_by_c = np.sign((np.hypot(*(foot_l[li[ok]] - c[ok]).T) - r) * sc[ci[ok]])
+        rows.append((x, c[ok], n_c, n_l, c_by_l, l_by_c))
+    return rows
+
+
+def _circle_circle_rows(circles: _Circles, cs: IntArray) -> _CornerRows:
+    """Where two of the circles ``cs`` meet: both the mover's radius, so only centres less than
+    ``2 r`` apart (and more than the boundary tolerance: one circle) give corners."""
+    eps, r, sc, foot_c, pinches = (BOUNDARY_TOLERANCE_MM, circles.r, circles.side,
+                                   circles.foot, circles.centre)  # fmt: skip
+    i, j = np.triu_indices(len(cs), k=1)
+    i, j = cs[i], cs[j]
+    gap = pinches[j] - pinches[i]
+    dd = np.hypot(gap[:, 0], gap[:, 1])
+    ok = (dd > eps) & (dd < 2.0 * r)
+    i, j, gap, dd = i[ok], j[ok], gap[ok], dd[ok]
+    h = np.sqrt(r * r - (dd / 2.0) ** 2)
+    mid = pinches[i] + gap / 2.0
+    across = np.column_stack((-gap[:, 1], gap[:, 0])) / dd[:, None]
+    rows: _CornerRows = []
+    for sign in (1.0, -1.0):
+        x = mid + sign * h[:, None] * across
+        n_i = (x - pinches[i]) / r * np.sign(sc[i])[:, None]
+        n_j = (x - pinches[j]) / r * np.sign(sc[j])[:, None]
+        i_by_j = np.sign((np.hypot(*(foot_c[i] - pinches[j]).T) - r) * sc[j])
+        j_by_i = np.sign((np.hypot(*(foot_c[j] - pinches[i]).T) - r) * sc[i])
+        rows.append((x, pinches[i], n_i, n_j, i_by_j, j_by_i))
+    return rows
+
+
+def _round_corner_candidates(mv: Mover, rows: _CornerRows, limit: float) -> list[Candidate]:
+    """A candidate per corner of ``rows`` within ``limit`` and per quarter of it that lies past
+    at least one boundary (both past when each nearest point lies on p0's side of the other),
+    asked a hair into the corner (:func:`_into_corner`; none where no direction enters it)."""
+    out: list[Candidate] = []
+    for x, pinch, n_a, n_b, a_by_b, b_by_a in rows:
+        dist = np.hypot(x[:, 0] - mv.p0[0], x[:, 1] - mv.p0[1])
+        for k in np.flatnonzero((dist > 0.0) & (dist <= limit)):
+            point = (float(x[k, 0]), float(x[k, 1]))
+            quarters = []  # (side of a, side of b): -1 past it, +1 on p0's side
+            if a_by_b[k] > 0 and b_by_a[k] > 0:
+                quarters.append((-1.0, -1.0))
+            if a_by_b[k] < 0:
+                quarters.append((-1.0, 1.0))
+            if b_by_a[k] < 0:
+                quarters.append((1.0, -1.0))
+            for qa, qb in quarters:
+                normals = ((qa * float(n_a[k, 0]), qa * float(n_a[k, 1])),
+                           (qb * float(n_b[k, 0]), qb * float(n_b[k, 1])))  # fmt: skip
+                corner = _into_corner(mv.p0, point, float(dist[k]), normals)
+                if corner is None:
+                    continue
+                probe, toward = corner
+                at = (float(pinch[k, 0]), float(pinch[k, 1]))
+                out.append(Candidate(mv.id, point, float(dist[k]), toward, "los", "ranged.los",
+                                     at=at, probe=probe, walk=False))  # fmt: skip
     return out
 
 
@@ -1308,6 +1531,29 @@ class Footing:
         :data:`_EDGE_RING` ways across the bracket); the normal halves the ways between
         them. ``None`` when every place round it, or none, may be stood on, or they do not
         form one run of ways (a corner of two edges: no one normal)."""
+        run = self._run(p)
+        if run is None:
+            return None
+        first_ok, last_ok = run
+        span = math.remainder(last_ok - first_ok, 2.0 * math.pi) % (2.0 * math.pi)
+        mid = first_ok + span / 2.0
+        return (math.cos(mid), math.sin(mid))
+
+    def inside(self, p: Point2) -> tuple[Point2, Point2] | None:
+        """At ``p`` on the edge of where the base may stand (or at a corner of two such
+        edges), the unit normal of each edge pointing to where it may: the places round ``p``
+        where it may stand run counterclockwise from one edge to the other
+        (:meth:`outward`'s run); on a straight edge both are its normal. ``None`` as for
+        :meth:`outward`."""
+        run = self._run(p)
+        if run is None:
+            return None
+        a, b = run
+        return (-math.sin(a), math.cos(a)), (math.sin(b), -math.cos(b))
+
+    def _run(self, p: Point2) -> tuple[float, float] | None:
+        """The first and the last way (angles) of the one run of ways round ``p`` where the
+        base may stand, counterclockwise (see :meth:`outward`)."""
         k = np.arange(_EDGE_RING) * (2.0 * math.pi / _EDGE_RING)
         ok = self.ok(np.asarray(p) + _EDGE_RING_MM * np.column_stack((np.cos(k), np.sin(k))))
         starts = np.flatnonzero(ok & ~np.roll(ok, 1))  # ways where a run of standing begins
@@ -1326,10 +1572,7 @@ class Footing:
             first = np.argmax(good, axis=1)  # the first way it may stand on (hi stands)
             rows = np.arange(2)
             lo, hi = ang[rows, np.maximum(first - 1, 0)], ang[rows, first]
-        first_ok, last_ok = float(hi[0]), float(hi[1])
-        span = math.remainder(last_ok - first_ok, 2.0 * math.pi) % (2.0 * math.pi)
-        mid = first_ok + span / 2.0
-        return (math.cos(mid), math.sin(mid))
+        return float(hi[0]), float(hi[1])
 
     def ok(self, pts: Array) -> BoolArray:
         """Where the base may stand with its centre at each of ``pts`` (mm, ``(n, 2)``)."""
@@ -1365,6 +1608,8 @@ def _walk(
     centre stepping off a piece it stands on, where the base may stand again beside it):
     each a candidate found by search (:func:`_first_standing`); none within ``limit``:
     empty."""
+    if cand.edge:
+        return _walk_edge(footing, cand, p0, limit)
     out: list[Candidate] = []
     runs: list[tuple[Curve, Array]] = []
     if cand.curve is not None:
@@ -1390,6 +1635,41 @@ def _walk(
         if curve is cand.curve and curve.radius is None:
             out += _beside_line(footing, cand, curve, good, dist, precision, p0)
     return out
+
+
+def _walk_edge(footing: Footing, cand: Candidate, p0: Point2, limit: float) -> list[Candidate]:
+    """For a candidate on an edge of where the base may stand that lies inside the change's
+    region (``cand.edge``: a contact ring's inner edge), the nearest places along it, each
+    way from its nearest point, where the base may stand (sampled, bisected to
+    :data:`_EDGE_CORNER_MM`: where the edge meets another, a piece's): each asked a hair
+    into the places it may stand there (:meth:`Footing.inside`, :func:`_into_corner`). The
+    ring there is the change's region already; straight on from ``p0`` a hair past the place
+    the base cannot stand (search; the precision as :func:`_first_standing`'s)."""
+    curve = cand.curve
+    if curve is None:
+        return []
+    pts = curve.sample(p0, cand.point, limit, MARGIN_SEARCH_STEP_MM)
+    out: list[Candidate] = []
+    for run in (pts[[0, *range(k, len(pts), 2)]] for k in (1, 2)):
+        found = _first_standing(footing, curve, run, p0, asked=False, to=_EDGE_CORNER_MM)
+        if found is None:
+            continue
+        good, precision = found
+        dist = math.dist(p0, good)
+        normals = footing.inside(good)
+        corner = None if normals is None else _into_corner(p0, good, dist, normals)
+        if dist > limit or corner is None:
+            continue
+        probe, toward = corner
+        out.append(replace(cand, point=good, distance=dist, direction=toward, method="search",
+                           precision=precision, probe=probe))  # fmt: skip
+    return out
+
+
+_EDGE_CORNER_MM = 1e-6
+"""How near :func:`_walk_edge` narrows down where an edge of where the base may stand meets
+another (far below :data:`_EDGE_RING_MM`, so :meth:`Footing.inside` sees the corner's two
+edges where they are, and below :data:`MARGIN_CORNER_DEPTH_MM`, the depth asked into it)."""
 
 
 def _held_end(footing: Footing, cand: Candidate) -> bool:
@@ -1444,7 +1724,12 @@ def _beside_line(
 
 
 def _first_standing(
-    footing: Footing, curve: Curve, run: Array, p0: Point2
+    footing: Footing,
+    curve: Curve,
+    run: Array,
+    p0: Point2,
+    asked: bool = True,
+    to: float = MARGIN_PRECISION_MM,
 ) -> tuple[Point2, float] | None:
     """Along ``run`` (points of ``curve`` one way from ``run[0]``, the candidate's place, where
     the ruling a hair past it cannot be asked), the first place where the mover can stand and
@@ -1452,7 +1737,8 @@ def _first_standing(
     stand bisected to :data:`MARGIN_PRECISION_MM`, then followed on in steps of that size
     until the hair past it stands too (the boundary may meet the placement's at a narrow
     angle). With the precision: how much nearer the true boundary may lie (the distance from
-    ``p0`` to the last place it could not stand, or to ``run[0]``)."""
+    ``p0`` to the last place it could not stand, or to ``run[0]``). Not ``asked``: the first
+    place it can stand, bisected to ``to``, whether or not the hair past it stands."""
     if len(run) < 2:
         return None
     ok = footing.ok(run)
@@ -1461,17 +1747,20 @@ def _first_standing(
         return None
     k = int(found[0])
     good, bad = run[k], run[k - 1]
-    while math.dist(good, bad) > MARGIN_PRECISION_MM:
+    while math.dist(good, bad) > (MARGIN_PRECISION_MM if asked else to):
         mid = _on_curve(curve, (good + bad) / 2.0)
         if footing.ok(mid[None, :])[0]:
             good = mid
         else:
             bad = mid
+    if not asked:
+        point = (float(good[0]), float(good[1]))
+        return point, math.dist(point, p0) - math.dist((float(bad[0]), float(bad[1])), p0)
     onward = curve.onward(good, bad, MARGIN_PRECISION_MM, _ONWARD_STEPS)
-    asked = np.flatnonzero(_asked_stands(footing, onward, p0))
-    if not len(asked):
+    stands = np.flatnonzero(_asked_stands(footing, onward, p0))
+    if not len(stands):
         return None
-    best = onward[int(asked[0])]
+    best = onward[int(stands[0])]
     point = (float(best[0]), float(best[1]))
     return point, math.dist(point, p0) - math.dist((float(bad[0]), float(bad[1])), p0)
 
@@ -1564,6 +1853,10 @@ class _Search:
     def resolved(self) -> bool:
         return self.smallest is not None and self.tracked <= self.first.keys()
 
+    def wants(self, key: str) -> bool:
+        """Whether decision ``key``'s first change is still looked for."""
+        return key in self.tracked and key not in self.first
+
 
 def _decision_keys(a: AttackRuling, b: AttackRuling) -> list[str]:
     """The per-decision keys that differ between two rulings: ``los``, and ``cover:<source>``
@@ -1576,15 +1869,26 @@ def _decision_keys(a: AttackRuling, b: AttackRuling) -> list[str]:
     return out
 
 
+def _los_corner(cand: Candidate) -> bool:
+    """Whether ``cand`` is a corner of two line-of-sight boundaries (asked into the corner,
+    never searched along)."""
+    return cand.decision == "los" and not cand.walk
+
+
 def confirm(search: _Search, cands: Sequence[Candidate], knife_only: bool) -> None:
     """Ask the ruling a hair past each candidate, nearest first, until the smallest change is
     found (and, unless ``knife_only``, every tracked decision's first change), the candidates
-    run out or :data:`MAX_MARGIN_PROBES` rulings were asked."""
+    run out or :data:`MAX_MARGIN_PROBES` rulings were asked. A corner of two line-of-sight
+    boundaries (:func:`_line_corners`, :func:`_round_corners`) tells only of the line of
+    sight: past the smallest change it is asked only while the line of sight's first change
+    is looked for."""
     asked: dict[tuple[str, float, float], AttackRuling] = {}
     for cand in sorted(cands, key=lambda c: (c.distance, c.method != "exact")):
         if search.smallest is not None and (knife_only or search.resolved()):
             return
         if search.smallest is not None and cand.decision not in ("los", "cover"):
+            continue
+        if search.smallest is not None and _los_corner(cand) and not search.wants("los"):
             continue
         if search.probes >= MAX_MARGIN_PROBES:
             search.cut = True
@@ -1645,7 +1949,7 @@ def gather(
             sources.append(mv.other_polygon)
         if mv.id == ctx.attacker_id:
             sources += _melee_members(ctx, r)
-        out += los_candidates(ctx, mv, sources, limit, work)
+        out += los_candidates(ctx, mv, sources, limit, work, r.line_of_sight is False)
     return out
 
 

@@ -527,3 +527,60 @@ def test_selection_and_problem_rings_look_like_no_side() -> None:
     drawn = {to_hex(b.get_facecolor()) for b in ed.artists.bases.values()}
     assert to_hex(ed.marks.selection.get_color()) not in drawn
     assert to_hex(ed.marks.selection.get_color()) not in sides - {"#000000"}  # black: dashed
+
+
+def ring_clearance_px(ed: BoardEditor, ident: str) -> float:
+    """How far the name of ``ident`` lies outside its selection ring's outer edge, in display
+    pixels (negative: the name's box covers the ring)."""
+    import numpy as np
+
+    from fwwrules.draw.labels import text_rect
+
+    assert ed.marks is not None and ed.artists is not None
+    xs, ys = ed.marks.selection.get_data()
+    pts = np.column_stack([np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)])
+    pts = ed.ax.transData.transform(pts[~np.isnan(pts).any(axis=1)])
+    cx, cy = pts.mean(axis=0)
+    outer = float(np.hypot(pts[:, 0] - cx, pts[:, 1] - cy).max())
+    outer += ed.marks.selection.get_linewidth() * ed.figure.dpi / 72.0 / 2
+    x0, y0, x1, y1 = text_rect(ed.artists.labels[ident], ed.figure.canvas.get_renderer())
+    nx, ny = min(max(cx, x0), x1), min(max(cy, y0), y1)
+    return math.hypot(nx - cx, ny - cy) - outer
+
+
+@pytest.mark.parametrize("dpi", [100, 200])
+def test_editor_dragged_models_name_keeps_clear_of_its_selection_ring(dpi: int) -> None:
+    # mid-drag the name sat 1.5 mm under the base (a drag places no label), over the ring's
+    # lower dashes; now it keeps clear of the ring at every motion, at 1x and 2x
+    ed = small_board()
+    ed.tool.value = "select"
+    ed.figure.set_dpi(dpi)
+    mouse(ed, "button_press_event", 14, 4)
+    for p in [(14.5, 6), (15, 8), (16, 10)]:
+        mouse(ed, "motion_notify_event", *p)
+        assert ed.view.dragging == "raider"
+        assert ring_clearance_px(ed, "raider") > 0.0
+    mouse(ed, "button_release_event", 16, 10)
+    assert ed.scenario.model("raider").at == (16.0, 10.0)
+    ed.figure.canvas.draw()
+    assert ring_clearance_px(ed, "raider") > 0.0  # and where the drop places it
+
+
+@pytest.mark.parametrize("move", [True, False])
+def test_editor_selected_models_name_keeps_clear_of_its_ring_when_zoomed(move: bool) -> None:
+    # zoomed onto the Waster (3" round it), the name placed on the drop (or on a click that
+    # selects it) lay over its ring (-3 px): label placement did not know the editor's ring
+    from fwwrules.pieces import Bounds
+
+    ed = BoardEditor(fwwrules.load(Path(__file__).with_name("table-48.yaml")), interactive=False)
+    ed.tool.value = "select"
+    mm = MM_PER_INCH
+    ed._show_view(Bounds(27 * mm, 33 * mm, 33 * mm, 39 * mm), final=True)
+    if move:
+        drag(ed, (30, 36), (30.5, 35))
+    else:
+        mouse(ed, "button_press_event", 30, 36)
+        mouse(ed, "button_release_event", 30, 36)
+    assert ed.selected == "waster"
+    ed.figure.canvas.draw()
+    assert ring_clearance_px(ed, "waster") > 0.0

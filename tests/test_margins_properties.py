@@ -624,20 +624,95 @@ def test_known_gap_mended_los_closing_past_a_dense_strip_and_a_shadow_edge() -> 
     assert _nothing_changes_within(s)
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: a line of sight closing nearer than the margin")
-def test_known_gap_los_closing_north_of_the_target_short_of_the_margin() -> None:
-    """Found by the near-board property (500 random examples, seed 11); coordinates rounded to
-    0.0001 mm, which keeps the failure: m1 north-east of m0 past a blocking block, a small
-    dense area beside m1. The margin says 3.3392 mm (m1 north-west, the line of sight closes)
-    but moving m1 3.3292 mm at 80 to 90 degrees closes it already: a place nearer than every
-    candidate, probably where a boundary line meets a base's circle (the corners of pairs of
-    lines are candidates; a line with a circle is not yet). Left open for issue 35."""
+def _tangent_right_of(corner: tuple[float, float], r: float) -> tuple[tuple[float, float], ...]:
+    """The line through ``corner`` tangent to the base of radius ``r`` at the origin with the
+    base on its left: its touching point and unit direction (toward the corner)."""
+    d, toward = math.hypot(*corner), math.atan2(corner[1], corner[0])
+    a = toward - math.acos(r / d)
+    touch = (r * math.cos(a), r * math.sin(a))
+    w = (corner[0] - touch[0], corner[1] - touch[1])
+    n = math.hypot(*w)
+    return touch, (w[0] / n, w[1] / n)
+
+
+def test_known_gap_mended_los_closing_where_a_shadow_edge_runs_into_a_piece() -> None:
+    """Found by the near-board property (500 random examples, seed 11; coordinates rounded to
+    0.0001 mm): m1 north-east of m0 past a blocking block, a small dense area reaching into
+    m1's base. m0 sees m1 two ways: along the tangent right of both bases, past the dense
+    area's south-east corner (55.18, 56.12); and past the block's south-east corner
+    (30.26, 21.82) to the sliver of m1's base west of the dense area, below that corner's
+    shadow edge: the sliver narrows to the point P where the shadow edge runs into the dense
+    area's west side (x = 50.18), no corner of any piece. The line of sight closes once m1's
+    centre lies more than its radius left of the dense corner's shadow edge and more than
+    its radius from P: nearest where that circle meets that line. By hand: P = (50.18,
+    58.0412), 1.4829 mm at 113.6 degrees. The margin said 3.3392 mm (the circle round the
+    dense area's north-west corner), though 3.3292 mm north closed the line of sight; the
+    places where two line-of-sight lines cross, or one meets a blocker's side, are pinch
+    points now, and where their circles meet the other boundaries is a candidate."""
     s = _open_pieces(
         (("m0", "x", (0.0, 0.0)), ("m1", "y", (48.1444, 72.4646))),
         ("blocking", ((-9.74, 21.82), (30.26, 21.82), (30.26, 54.82), (-9.74, 54.82))),
         ("dense-area", ((50.18, 56.12), (55.18, 56.12), (55.18, 58.12), (50.18, 58.12))),
     )
+    r, p0 = 16.0, (48.1444, 72.4646)
+    t1, w1 = _tangent_right_of((30.26, 21.82), r)  # the block corner's shadow edge
+    pinch = (50.18, t1[1] + (50.18 - t1[0]) / w1[0] * w1[1])
+    assert pinch[1] == pytest.approx(58.0412, abs=1e-4)
+    t3, w3 = _tangent_right_of((55.18, 56.12), r)  # the dense corner's, moved r to its left
+    o = (t3[0] - r * w3[1], t3[1] + r * w3[0])
+    rel = (o[0] - pinch[0], o[1] - pinch[1])
+    b = rel[0] * w3[0] + rel[1] * w3[1]
+    k = -b + math.sqrt(b * b - (rel[0] ** 2 + rel[1] ** 2 - r * r))  # the nearer crossing
+    hand = math.dist(p0, (o[0] + k * w3[0], o[1] + k * w3[1]))
+    assert hand == pytest.approx(1.4829, abs=1e-4)
     base = _ask(s)
-    assert base.margin is not None and base.margin.mm is not None
+    m = base.margin
+    assert m is not None and m.model == "m1" and m.method == "exact" and m.direction is not None
+    assert m.mm == pytest.approx(hand, abs=1e-6)
+    assert m.changes == ("ranged.los",) and m.at == pytest.approx(pinch, abs=1e-6)
+    for hair in (MARGIN_PROBE_MM, HAIR_MM):
+        assert _past(s, base, "m1", m.direction, m.mm + hair) == ("ranged.los",)
     north = (0.0, 1.0)
-    assert _past(s, base, "m1", north, base.margin.mm - 0.01) == ()
+    assert _past(s, base, "m1", north, 3.3292) == ("ranged.los",)
+    assert _nothing_changes_within(s)
+
+
+def test_known_gap_mended_contact_where_the_ring_meets_a_piece() -> None:
+    """Found by the near-board property (1000 random examples, seed 7, shrunk): m1 stands on
+    a thin blocking strip (its centre on it), m0 on another, 43 mm apart. m1 comes into
+    contact with m0 inside the contact ring, centres 31.5 to 32.5 mm apart (overlapping by
+    up to the tolerance, 0.5 mm, or a gap up to it), once its base may stand there: clear of
+    its strip by 15.5 mm (the tolerance again). The ring's outer circle meets that edge
+    17.3079 mm away; its inner circle, the nearest the bases may stand, 17.2076 mm away (by
+    hand: the circles of 31.5 mm round m0 and 15.5 mm round the strip's corner). The margin
+    said 17.3087 mm (the outer circle, searched along) though 17.2978 mm at 120 degrees made
+    contact; the ring's inner edge is searched along too now, and asked a hair into the
+    places the base may stand where it meets the strip's."""
+    west, east, south, north = (-11.073028683931536, 24.926971316068464, -44.06466252436008,
+                                -41.06466252436008)  # fmt: skip
+    strip = ((west, south), (east, south), (east, north), (west, north))
+    p1 = (-9.064219375523527, -42.03379505959917)
+    s = _open_pieces(
+        (("m0", "x", (0.0, 0.0)), ("m1", "y", p1)),
+        ("blocking", ((-2.0, -1.0), (34.0, -1.0), (34.0, 1.0), (-2.0, 1.0))),
+        ("blocking", strip),
+    )
+    # where the circle of 31.5 mm round m0 meets the one of 15.5 mm round the strip's corner
+    c, r0, r1 = strip[3], 31.5, 15.5
+    d = math.hypot(*c)
+    a = (r0 * r0 - r1 * r1 + d * d) / (2 * d)
+    h = math.sqrt(r0 * r0 - a * a)
+    x = (a * c[0] / d + h * c[1] / d, a * c[1] / d - h * c[0] / d)
+    hand = math.dist(p1, x)
+    assert hand == pytest.approx(17.2076, abs=1e-4)
+    base = _ask(s)
+    m = base.margin
+    assert m is not None and m.model == "m1" and m.method == "search" and m.mm is not None
+    assert m.direction is not None and "melee.engaged" in m.changes
+    assert m.mm - m.precision_mm - 1e-6 <= hand <= m.mm + 1e-6
+    for hair in (MARGIN_PROBE_MM, HAIR_MM):
+        got = _past(s, base, "m1", m.direction, m.mm + hair)
+        assert got is not None and "melee.engaged" in got, hair
+    a120 = math.radians(120.0)
+    assert _past(s, base, "m1", (math.cos(a120), math.sin(a120)), 17.2978)
+    assert _nothing_changes_within(s)

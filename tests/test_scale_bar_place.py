@@ -138,3 +138,40 @@ def test_a_wide_margin_keeps_the_bar_off_the_table() -> None:
     box = bar_box(art)
     (tx0, ty0), _ = art.ax.transData.transform([(0, 0), (24 * mm, 24 * mm)])
     assert box.x1 <= tx0 or box.y1 <= ty0, box
+
+
+ARMED = """format: fwwrules/scenario@1
+title: Scale bar and rings
+rules: core
+units: in
+board: {{size: [24, 24]}}
+models:
+  - {{id: a, faction: brotherhood, base: 1.26, at: [{ax}, {ay}], skills: {{rifle: 6}},
+     weapons: [gun]}}
+  - {{id: b, faction: super-mutants, base: 1.26, at: [20, 20]}}
+weapons:
+  - {{id: gun, name: Gun, type: rifle, short: red, long: green}}
+"""
+
+
+@pytest.mark.parametrize("at", [(6, 6), (4, 8)])
+def test_bar_keeps_clear_of_the_range_rings_and_the_ruling_lines(at: tuple[int, int]) -> None:
+    # the short range ring ran under the "2 in" bar in the lower left corner
+    import numpy as np
+
+    from fwwrules.draw.labels import _crosses, line_segments, ring_edges
+
+    s = fwwrules.loads(ARMED.format(ax=at[0], ay=at[1]))
+    assert isinstance(s, Scenario)
+    st = DEFAULT_STYLE
+    art = draw_board(
+        s, new_axes(st.figsize, st.dpi, st.margins), ruling=fwwrules.ruling(s, "a", "b")
+    )
+    art.figure.canvas.draw()
+    rings = ring_edges(art)
+    assert rings  # both rings drawn
+    lines = np.asarray(rings + line_segments(art, outlines=False), dtype=float)
+    box = bar_box(art)
+    edges = (np.asarray([v], dtype=float) for v in (box.x0, box.y0, box.x1, box.y1))
+    assert not _crosses(*edges, lines)[0], corner(art)
+    assert not on_terrain(art, box)

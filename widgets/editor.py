@@ -45,6 +45,7 @@ from fwwrules.catalogue import check_lang
 from fwwrules.data import Scenario
 from fwwrules.draw import DEFAULT_STYLE, BoardArtists, BoardStyle, draw_board, update_board
 from fwwrules.draw.board import TERRAIN_DRAW_ORDER, VIEW_MARGIN
+from fwwrules.draw.labels import BASE_RINGS
 from fwwrules.editing import Draft, EditRefused, History, problem_text
 from fwwrules.errors import FwwError, Problem, ScenarioError
 from fwwrules.pieces import Bounds, Circle, Model, Terrain, title_in
@@ -55,7 +56,7 @@ from fwwrules.scenario_spec import load_scenario
 from . import arguments as args
 from .board_canvas import live_canvas_available
 from .editor_form import EditorForm
-from .editor_marks import INVALID_COLOUR, EditorMarks
+from .editor_marks import INVALID_COLOUR, RING_GAP_MM, RING_WIDTH_PT, EditorMarks
 from .layout import board_and_side, wrap_row
 from .panel import ControlPanel
 from .text import snap_label, ui
@@ -675,6 +676,7 @@ class BoardEditor(ControlPanel):
         language changed, else brought up to date in place), the marks over it, then one
         full draw (unless ``draw`` is False: the view draws next)."""
         s, lang = self.draft.scenario, self.lang.value
+        rings = self._rings(s)
         if self.artists is None or self._drawn != (s.terrain, lang):
             self.view.clear()
             self.artists = draw_board(
@@ -688,7 +690,11 @@ class BoardEditor(ControlPanel):
             self.marks = EditorMarks(self.view.ax, self.view.style)
             self.marks.show_grid(self.size, self.units)
             self._drawn = (s.terrain, lang)
+            if rings:  # the names placed again, outside the rings
+                self.artists.state[BASE_RINGS] = rings
+                update_board(self.artists, s, lang=lang)
         else:
+            self.artists.state[BASE_RINGS] = rings
             self.artists.state["view"] = self.zoomed or self._view_mm()
             update_board(self.artists, s, lang=lang)
         self.view.artists = self.artists
@@ -696,6 +702,13 @@ class BoardEditor(ControlPanel):
         self.view.invalidate()
         if draw:
             self.view.draw()
+
+    def _rings(self, s: Scenario) -> dict[str, tuple[float, float]]:
+        """The models of ``s`` the marks ring (the selected one, the flagged ones), for label
+        placement (:data:`fwwrules.draw.labels.BASE_RINGS`: no name covers a ring)."""
+        ringed = {*self.draft.bad_ids(), *([self.selected] if self.selected else [])}
+        models = s.board.models
+        return {i: (RING_GAP_MM, RING_WIDTH_PT) for i in sorted(ringed) if i in models}
 
     def _show_marks(self, s: Scenario) -> None:
         """The selection, the flagged pieces and the rotation handle for the board ``s``."""
@@ -827,6 +840,9 @@ class BoardEditor(ControlPanel):
         )
         assert self.marks is not None
         self.marks.follow(self._dragged, model_id, self._flagged)
+        label = self.artists.labels.get(model_id)
+        if label is not None and model_id == self.selected:  # its ring is drawn: clear of it
+            self.marks.name_below_ring(label, self._dragged, model_id)
         return self._mm(end)
 
     def _dropped_model(self, model_id: str, _x_mm: float, _y_mm: float) -> None:

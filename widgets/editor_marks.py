@@ -18,11 +18,13 @@ from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, PathPatch, Rectangle
 from matplotlib.path import Path
+from matplotlib.text import Text
 
 from fwwrules.constants import MM_PER_INCH
 from fwwrules.data import Scenario
 from fwwrules.draw import BoardStyle
 from fwwrules.draw.board import terrain_patches
+from fwwrules.draw.labels import PAD_PX
 
 XY = tuple[float, float]
 
@@ -38,6 +40,8 @@ FLAGGED_LOOK: dict[str, Any] = {"color": INVALID_COLOUR, "gapcolor": "#FFFFFF", 
 base of the side drawn in vermillion)."""
 RING_GAP_MM = 1.5
 """A base's selection ring lies this far outside its edge."""
+RING_WIDTH_PT = 2.5
+"""The selection ring's (and a flagged piece's outline's) line width, in points."""
 RING_POINTS = 72
 GRID_LINES = 200
 """Most lines of one kind of grid the editor lays over the table (1" and 6" lines); on a
@@ -87,8 +91,8 @@ class EditorMarks:
         dashed: dict[str, Any] = {"fill": False, "edgecolor": SELECTED_COLOUR, "ls": "--"}
         self.grid = [Line2D([], [], color=c, lw=0.6, zorder=0.5) for c in GRID_COLOURS]
         # a selected piece with a problem is outlined red: the problem shows over the selection
-        self.selection = Line2D([], [], lw=2.5, zorder=3.6, **SELECTION_LOOK)
-        self.flagged = Line2D([], [], lw=2.5, zorder=3.65, **FLAGGED_LOOK)
+        self.selection = Line2D([], [], lw=RING_WIDTH_PT, zorder=3.6, **SELECTION_LOOK)
+        self.flagged = Line2D([], [], lw=RING_WIDTH_PT, zorder=3.65, **FLAGGED_LOOK)
         self.handle = Circle((0, 0), 1, facecolor="white", edgecolor=SELECTED_COLOUR,
                              lw=2, zorder=8, visible=False)  # fmt: skip
         self.ghost = PathPatch(Path([(0, 0)]), visible=False, zorder=1.9)
@@ -138,6 +142,37 @@ class EditorMarks:
             self.show(scenario, ident, flagged)
             return
         self.selection.set_data(*_joined([outline_mm(scenario, ident)]))
+
+    def name_below_ring(self, label: Text, scenario: Scenario, ident: str) -> None:
+        """A dragged model's name (``label``, centred, its top at its position) just below
+        its selection ring: a drag places no label (:func:`fwwrules.draw.update_board` with
+        ``place_labels=False`` puts the name 1.5 mm under the base), so the name's box lay
+        over the ring's lower dashes. The gap is the ring's half width, the name's box padding
+        and the gap label placement keeps below a base (twice
+        :data:`fwwrules.draw.labels.PAD_PX` and a pixel), in points, so it holds at any zoom
+        and resolution and the name does not jump at the drop, whose placement treats the
+        ring as part of the base (:data:`fwwrules.draw.labels.BASE_RINGS`); arithmetic only
+        (no label placement on a drag step).
+
+        Boundary cases: an ``ident`` that is not a model of ``scenario`` (a terrain piece)
+        and a hidden label are left alone; a label without a box (never placed) keeps only
+        the ring's half width and the room."""
+        board = scenario.board
+        if ident not in board.models or not label.get_visible():
+            return
+        d = board.models[ident].disc
+        fig = self.ax.get_figure(root=True)
+        dpi = 100.0 if fig is None else float(fig.dpi)
+        (x0, _), (x1, _) = self.ax.transData.transform([(0.0, 0.0), (1.0, 0.0)])
+        pt_per_mm = abs(float(x1 - x0)) * 72.0 / dpi
+        patch = label.get_bbox_patch()
+        pad_pt = 0.0 if patch is None else float(getattr(patch.get_boxstyle(), "pad", 0.0))
+        room_pt = self.selection.get_linewidth() / 2 + pad_pt * float(label.get_fontsize())
+        room_pt += 2 * PAD_PX * 72.0 / 100.0 + 72.0 / dpi  # the gap the drop's placing keeps
+        below = d.r + RING_GAP_MM + (room_pt / pt_per_mm if pt_per_mm > 0 else 0.0)
+        label.set_horizontalalignment("center")
+        label.set_verticalalignment("top")
+        label.set_position((d.x, d.y - below))
 
     def show_handle(self, at: XY | None, radius: float) -> None:
         """The rotation handle at ``at`` (mm), or none."""

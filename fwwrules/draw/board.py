@@ -1263,13 +1263,20 @@ def _draw_ignored_notes(
     artists: BoardArtists, scenario: Scenario, ignored: list[PieceRef], lang: str
 ) -> None:
     """'<piece>: ignored' beside each piece the Line of Cover ignores (the clause is in the
-    ruling beside the board)."""
+    ruling beside the board). A terrain piece's note is placed as the piece's name is:
+    inside the piece where it fits, else around it (never across the middle of its edges:
+    a wall under a note looked gapped), with a leader when away from it; for touching
+    pieces acting as one, around the first."""
     style = artists.style
     notes = []
+    outlines: dict[int, list[XY]] = artists.state.setdefault("terrain_label_of", {})
+    pieces: list[list[XY] | None] = []
     for ref in ignored:
         at = _anchor(scenario, ref)
         if at is not None:
             notes.append((at, f"{_piece_label(scenario, ref, lang)}: {draw_word('ignored', lang)}"))
+            first = _outlines(scenario, ref)[:1] if isinstance(ref, TerrainRef) else []
+            pieces.append(first[0] if first else None)
     _sync_texts(
         artists,
         artists.ignored_labels,
@@ -1282,6 +1289,10 @@ def _draw_ignored_notes(
         parse_math=False,
         bbox={**label_box(style, edge=style.ignored_colour), "alpha": 1.0},
     )
+    for label, piece in zip(artists.ignored_labels, pieces, strict=False):
+        outlines.pop(id(label), None)
+        if piece is not None:
+            outlines[id(label)] = piece
 
 
 def _draw_cover_badges(artists: BoardArtists, scenario: Scenario, ruling: AttackRuling) -> None:

@@ -8,10 +8,16 @@ candidates around what it labels, inside the Axes:
 * never over a base, a marker (crossing, graze, where contact breaks), the scale bar or a
   label placed before it (*hard* obstacles); the scale bar itself goes first to a corner
   clear of terrain and bases (:func:`place_scale_bar`);
+* never across the edge of a piece that blocks line of sight (a wall, a building) where any
+  other candidate is free: a label box over a wall's edge makes the wall look gapped, as if
+  the line of sight could pass there, which is worse than a label lying on one of the
+  ruling's lines;
 * where such a place exists nearby, not over a drawn line either (the lines of sight and
   cover, the fan, engagement links, the slide's path, Significant Edges, the outlines the
-  ruling highlights, the free attacks' arrows): a place crossing a line is taken only when no
-  place clear of lines is among the next :data:`LINE_PENALTY` candidates;
+  ruling highlights, the other pieces' edges, the free attacks' arrows): a place across one of
+  the ruling's lines is taken only when every free candidate crosses one, a place across an
+  outline only when no place clear of outlines is among the next :data:`LINE_PENALTY`
+  candidates;
 * a terrain name sits inside its piece only when it fits inside the piece's outline, else
   beside the piece.
 
@@ -48,6 +54,7 @@ from .text import draw_word
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
+    from matplotlib.patches import Patch
     from matplotlib.path import Path
 
     from .artists import BoardArtists
@@ -78,18 +85,36 @@ def _rect(b: Bbox, pad: float = 0.0) -> Rect:
     return (b.x0 - pad, b.y0 - pad, b.x1 + pad, b.y1 + pad)
 
 
+BASE_RINGS = "base_rings"
+"""``artists.state`` key: ``{model id: (gap_mm, width_pt)}``, the bases drawn with a ring
+round them (the board editor's selection ring, ``gap_mm`` outside the base's edge and
+``width_pt`` wide). Labels treat such a ring as part of its base: none covers it, and the
+model's name is placed outside it."""
+
+
 def base_discs(artists: BoardArtists) -> list[Disc]:
-    """Every visible base as ``(x, y, r)`` in display pixels."""
-    out = []
-    to_px = artists.ax.transData
-    for base in artists.bases.values():
-        if not base.get_visible():
-            continue
-        cx, cy = base.center
-        r = base.get_radius()
-        (px, py), (ex, _) = to_px.transform([(cx, cy), (cx + r, cy)])
-        out.append((float(px), float(py), float(ex - px)))
-    return out
+    """Every visible base as ``(x, y, r)`` in display pixels (with its ring, when it has
+    one: :data:`BASE_RINGS`)."""
+    return [
+        disc
+        for mid, base in artists.bases.items()
+        if base.get_visible() and (disc := _base_disc(artists, mid)) is not None
+    ]
+
+
+def _base_disc(artists: BoardArtists, model_id: str) -> Disc | None:
+    """The base of ``model_id`` as ``(x, y, r)`` in display pixels, grown by its ring
+    (:data:`BASE_RINGS`: the gap in mm and half the ring's width in points); None for a
+    model without a base."""
+    base = artists.bases.get(model_id)
+    if base is None:
+        return None
+    cx, cy = base.center
+    r = base.get_radius()
+    ring = artists.state.get(BASE_RINGS, {}).get(model_id)
+    gap_mm, width_pt = ring if ring is not None else (0.0, 0.0)
+    (px, py), (ex, _) = artists.ax.transData.transform([(cx, cy), (cx + r + gap_mm, cy)])
+    return (float(px), float(py), float(ex - px) + width_pt / 2 * artists.figure.dpi / 72.0)
 
 
 def marker_discs(artists: BoardArtists) -> list[Disc]:
@@ -151,12 +176,32 @@ def line_segments(artists: BoardArtists, *, outlines: bool = True) -> list[Segme
     return out
 
 
-def terrain_edges(artists: BoardArtists) -> list[Segment]:
+def terrain_edges(artists: BoardArtists, *, blocking: bool | None = None) -> list[Segment]:
     """Every drawn terrain piece's outline as segments in display pixels: a label box lying
     across one cuts the piece in two in the picture (a wall seemed to have a gap), so
-    labels keep clear of them as of the highlighted outlines (minor lines)."""
+    labels keep clear of them. With ``blocking`` True only the pieces whose kind blocks line
+    of sight (:data:`~fwwrules.terrain.BLOCKS_LOS`: walls, buildings, dense woods), with
+    False only the others, with None every piece. A kind's patch drawn hidden gives none."""
+    from ..terrain import BLOCKS_LOS
+
+    return _patch_edges(
+        patch
+        for kind, patch in artists.terrain.items()
+        if blocking is None or (kind in BLOCKS_LOS) == blocking
+    )
+
+
+def ring_edges(artists: BoardArtists) -> list[Segment]:
+    """The drawn range rings as segments in display pixels (the scale bar keeps clear of
+    them; a label does not: a ring's name sits on its ring)."""
+    return _patch_edges(artists.bands.values())
+
+
+def _patch_edges(patches: Iterable[Patch]) -> list[Segment]:
+    """The outlines of the visible ``patches`` (curves flattened) as segments in display
+    pixels; a hidden patch gives none."""
     out: list[Segment] = []
-    for patch in artists.terrain.values():
+    for patch in patches:
         if not patch.get_visible():
             continue
         path = patch.get_path().transformed(patch.get_transform())
@@ -266,7 +311,8 @@ def _text_bbox(t: Text, renderer: Any) -> Bbox:
 
 
 def _owner_disc(t: Text, artists: BoardArtists) -> Disc | None:
-    """The base a label names (model names and Armor-die numbers), in display pixels. While
+    """The base a label names (model names and Armor-die numbers), in display pixels, with
+    its ring when it has one (:data:`BASE_RINGS`: the name goes outside the ring). While
     :func:`place_labels` runs (nothing moves but the labels) each label's is worked out once:
     its candidates, its leader and the view test all ask for it."""
     memo: dict[int, Disc | None] | None = artists.state.get("owner_discs")
@@ -278,11 +324,7 @@ def _owner_disc(t: Text, artists: BoardArtists) -> Disc | None:
         if owner.startswith(prefix):
             base = artists.bases.get(owner[len(prefix) :])
             if base is not None and base.get_visible():
-                cx, cy = base.center
-                (px, py), (ex, _) = artists.ax.transData.transform(
-                    [(cx, cy), (cx + base.get_radius(), cy)]
-                )
-                found = (float(px), float(py), float(ex - px))
+                found = _base_disc(artists, owner[len(prefix) :])
                 break
     if memo is not None:
         memo[id(t)] = found
@@ -452,10 +494,13 @@ class _Obstacles:
         major: Sequence[Segment] = (),
         minor: Sequence[Segment] = (),
         hard: Sequence[Segment] = (),
+        blocking: Sequence[Segment] = (),
     ) -> None:
         """``discs`` are never covered, ``hard`` lines never crossed (the table's edge);
-        ``major`` lines (the ruling's) are crossed only when no place clear of them exists,
-        ``minor`` ones (outlines) when none is near (:data:`LINE_PENALTY`)."""
+        ``blocking`` lines (the edges of pieces that block line of sight) are crossed only
+        when every free place crosses one, ``major`` lines (the ruling's) only when every
+        free place clear of blocking lines crosses one, ``minor`` ones (outlines) when no
+        place clear of them is near (:data:`LINE_PENALTY`)."""
         self.axes_box = axes_box
         cell = INDEX_CELL_PX * dpi / 100.0
         self.discs = np.asarray(discs, dtype=float).reshape(-1, 3)
@@ -472,14 +517,21 @@ class _Obstacles:
         self.major_index = _indexed(self.axes_box, cell, _segment_boxes(self.major))
         self.minor_index = _indexed(self.axes_box, cell, _segment_boxes(self.minor))
         self.hard = np.asarray(hard, dtype=float).reshape(-1, 4)
+        self.blocking = np.asarray(blocking, dtype=float).reshape(-1, 4)
+        self.blocking_index = _indexed(self.axes_box, cell, _segment_boxes(self.blocking))
 
     @classmethod
-    def of_board(cls, artists: BoardArtists, renderer: Any) -> _Obstacles:
-        """A board's: its bases and markers, the scale bar, the ruling's lines (major), the
-        outlines and every terrain piece's edges (minor) and the table's edge (hard)."""
+    def of_board(
+        cls, artists: BoardArtists, renderer: Any, *, scale_bar: bool = True
+    ) -> _Obstacles:
+        """A board's: its bases and markers, the scale bar (unless ``scale_bar`` is false:
+        :func:`place_scale_bar` places it with these obstacles first), the ruling's lines
+        (major), the outlines and the edges of pieces that do not block line of sight
+        (minor), the edges of those that do (blocking) and the table's edge (hard)."""
         major = line_segments(artists, outlines=False)
-        seen = set(major)
-        minor = dict.fromkeys(s for s in line_segments(artists) + terrain_edges(artists))
+        blocking = terrain_edges(artists, blocking=True)
+        seen = set(major) | set(blocking)
+        minor = dict.fromkeys(line_segments(artists) + terrain_edges(artists, blocking=False))
         obstacles = cls(
             _rect(artists.ax.get_window_extent(renderer)),
             artists.figure.dpi,
@@ -487,11 +539,29 @@ class _Obstacles:
             major,
             [s for s in minor if s not in seen],
             table_edges(artists),
+            blocking,
         )
+        if scale_bar:
+            obstacles.add_scale_bar(artists, renderer)
+        return obstacles
+
+    def add_scale_bar(self, artists: BoardArtists, renderer: Any) -> None:
+        """The scale bar's box, where it is now (when drawn), as a hard obstacle."""
         bar = getattr(artists.ax, "_fwwrules_scale_bar", None)
         if bar is not None and bar.get_visible():
-            obstacles.add_box(_rect(bar.get_window_extent(renderer)))
-        return obstacles
+            self.add_box(_rect(bar.get_window_extent(renderer)))
+
+    def crosses_major(self, box: Rect, extra: np.ndarray[Any, Any] | None = None) -> bool:
+        """Whether ``box`` (display px) lies across one of the ruling's lines (found through
+        the index, as for a label) or one of the ``extra`` segments (rows ``x0, y0, x1,
+        y1``); a line that only touches the box's edge does not count."""
+        near = self.major[self.major_index.near(*box)]
+        if extra is not None and len(extra):
+            near = np.vstack([near, extra])
+        if not len(near):
+            return False
+        x0, y0, x1, y1 = (np.asarray([v], dtype=float) for v in box)
+        return bool(_crosses(x0, y0, x1, y1, near)[0])
 
     def add_line(self, segment: Segment) -> None:
         """A line drawn after the index was made (a label's leader): later labels keep
@@ -570,13 +640,17 @@ class _Obstacles:
         region: Rect,
     ) -> np.ndarray[Any, Any]:
         """The score of each free candidate (lowest wins): its rank, plus the number of
-        candidates when it crosses one of the ruling's lines, plus :data:`LINE_PENALTY` when
-        it crosses an outline (only among those near the best)."""
+        candidates when it crosses one of the ruling's lines, plus twice that when it crosses
+        a blocking piece's edge (so any place clear of those wins, however far), plus
+        :data:`LINE_PENALTY` when it crosses an outline (only among those near the best)."""
         score = free.astype(float)
-        major = self.major[self.major_index.near(*region)]
-        if len(major):
-            crossed = _crosses(x0[free], y0[free], x1[free], y1[free], major)
-            score += crossed * len(cands)
+        for lines, index, weight in (
+            (self.major, self.major_index, len(cands)),
+            (self.blocking, self.blocking_index, 2 * len(cands)),
+        ):
+            near_lines = lines[index.near(*region)]
+            if len(near_lines):
+                score += _crosses(x0[free], y0[free], x1[free], y1[free], near_lines) * weight
         minor = self.minor[self.minor_index.near(*region)]
         if len(minor):
             near = score <= score.min() + LINE_PENALTY
@@ -738,17 +812,24 @@ def _table_box(artists: BoardArtists) -> tuple[Rect | None, Any]:
     return _rect(anchor.frozen()), anchor
 
 
-def place_scale_bar(artists: BoardArtists, renderer: Any) -> None:
+def place_scale_bar(
+    artists: BoardArtists, renderer: Any, obstacles: _Obstacles | None = None
+) -> None:
     """Put the scale bar (when drawn) in the first corner of :data:`SCALE_BAR_CORNERS` where
-    it covers no terrain and no base, lies across no edge of the table and stays within the
-    Axes; where every corner fails, in the one failing least (a covered piece weighs more
-    than a crossed edge; ties: the earlier corner). A zoomed view is placed anew by each
-    layout."""
+    it covers no terrain and no base, lies across no edge of the table and no drawn line (the
+    ruling's lines, as :func:`place_labels` finds them in ``obstacles``, made here when not
+    given, and the range rings) and stays within the Axes; where every corner fails, in the
+    one failing least (a covered piece weighs more than a crossed edge or line; ties: the
+    earlier corner). A line that only touches the bar's box does not count. A zoomed view is
+    placed anew by each layout."""
     from matplotlib.offsetbox import AnchoredOffsetbox
 
     bar = getattr(artists.ax, "_fwwrules_scale_bar", None)
     if bar is None or not bar.get_visible():
         return
+    if obstacles is None:
+        obstacles = _Obstacles.of_board(artists, renderer, scale_bar=False)
+    rings = np.asarray(ring_edges(artists), dtype=float).reshape(-1, 4)
     paths = [
         p.get_path().transformed(p.get_transform())
         for p in artists.terrain.values()
@@ -768,6 +849,7 @@ def place_scale_bar(artists: BoardArtists, renderer: Any) -> None:
             view[0] <= box[0] and box[2] <= view[2] and view[1] <= box[1] and box[3] <= view[3]
         )
         hits = 2 * _covers(box, paths, discs) + _straddles(box, table) + 4 * outside
+        hits += obstacles.crosses_major(box, rings)
         if hits == 0:
             return
         best = min(best or (hits, i), (hits, i))
@@ -802,9 +884,10 @@ def _place_labels(artists: BoardArtists, renderer: Any) -> None:
         m.set_visible(False)
     for t in artists.state.pop("placed_out", []):  # placed again: maybe there is room now
         t.set_visible(True)
-    place_scale_bar(artists, renderer)
     pad = PAD_PX * artists.figure.dpi / 100.0
-    obstacles = _Obstacles.of_board(artists, renderer)
+    obstacles = _Obstacles.of_board(artists, renderer, scale_bar=False)
+    place_scale_bar(artists, renderer, obstacles)
+    obstacles.add_scale_bar(artists, renderer)
     to_data = artists.ax.transData.inverted()
     key: dict[str, int] = {}
     counts: dict[str, int] = {}

@@ -46,6 +46,7 @@ from .shooter import (
     passes,
     shooter_layer,
     stood_on_groups,
+    stood_on_pieces,
     weapon_indices,
 )
 
@@ -229,7 +230,8 @@ def compute(
     into = np.where(engaged, ruleset(q.rules).shoot_into_modifier, 0).astype(np.int32)
     stood = stood_on_groups(scenario.board, px, py, where)
     load, work, plan = load_of(scenario, k), Work(), Work(cells=n * k)
-    target = Target(px, py, rt, elev_mm, size_class(2 * rt), into, engaged_with, stood)
+    on = stood_on_pieces(stood)
+    target = Target(px, py, rt, elev_mm, size_class(2 * rt), into, engaged_with, stood, on)
     shots: list[Shots] = []
     for j, sid in enumerate(q.shooters):
         if sid in touching:

@@ -34,7 +34,7 @@ from ..rulings import add_modifiers
 from ..terrain import shot_kinds_pair
 from ..thresholds import levels_apart
 from .cost import Work
-from .sight import Unsure, sight_finish, sight_start
+from .sight import Unsure, by_pieces_stood_on, sight_finish, sight_start
 
 _DELTA = THREAT_SURE_MARGIN_MM
 IntArray = NDArray[np.int32]
@@ -92,6 +92,8 @@ class Target:
     into: IntArray
     engaged_with: Callable[[str], BoolArray]
     stood: Mapping[frozenset[str], BoolArray]
+    on: Mapping[str, BoolArray]
+    """The positions standing on each of those pieces (:func:`stood_on_pieces` of ``stood``)."""
 
 
 def best_weapon(
@@ -275,9 +277,10 @@ def shooter_layer(
 
 
 def passes(t: Target, need: BoolArray) -> Iterator[tuple[frozenset[str], BoolArray]]:
-    """A shooter's line-of-sight passes over its flat shots at ``need``: every group of
-    positions standing on the same pieces (``t.stood``) that holds some of them, with those
-    positions (the map counts them before any pass runs)."""
+    """The groups of a shooter's flat shots at ``need`` its line of sight looks at: every
+    group of positions standing on the same pieces (``t.stood``) that holds some of them,
+    with those positions (the estimate's passes: the map counts them before any line of
+    sight runs; one vectorised pass, :func:`look`, takes them all)."""
     for stood, group in t.stood.items():
         again = group & need
         if again.any():
@@ -303,20 +306,18 @@ class Looked:
 
 
 def look(scenario: Scenario, shots: Shots, t: Target, hard: BoolArray, work: Work) -> Looked:
-    """The cheap line-of-sight proofs of each of ``shots``' passes (one per group of
-    positions standing on the same pieces, counted in ``work``); a pass whose shot has no
-    vector form leaves its cells to the exact path (``hard``). :func:`finish` does the
-    rest, once the map has counted it."""
+    """The cheap line-of-sight proofs of ``shots``, in one pass over every position (each
+    group of positions standing on the same pieces counted in ``work``); a shot without a
+    vector form leaves its cells to the exact path (``hard``). :func:`finish` does the rest,
+    once the map has counted it."""
     board = scenario.board
     sid, j = shots.sid, shots.j
     c = board.models[sid].disc
     excluded, out_of_sight = standing_exclusions(scenario, (sid,))
-    fan = Fan(c.x, c.y, t.px, t.py)
     looked = Looked(shots, np.zeros(len(t.px), dtype=bool), [])
-    # elevation.standing-on: the solid pieces without a height the target stands on block no
-    # line of sight to it, so each group of positions on the same pieces is looked at once,
-    # without them (the positions on no piece with the whole board)
-    for stood, again in passes(t, shots.need):
+    work.passes += sum(1 for _ in passes(t, shots.need))
+
+    def sight_of(stood: frozenset[str]) -> SightPositions:
         kinds, looked.cover_kinds = shot_kinds_pair(
             board,
             attacker_huge=board.models[sid].size == "huge",
@@ -325,14 +326,18 @@ def look(scenario: Scenario, shots: Shots, t: Target, hard: BoolArray, work: Wor
             excluded=excluded,
             out_of_sight=out_of_sight | stood,
         )
-        work.passes += 1
-        first = _pass_sight(SightPositions(scenario, sid, c, t.rt, kinds), fan, t, again)
-        if first is None:
-            hard[again, j] = True
-            continue
-        looked.visible[first[0]] = True
-        if first[1] is not None:
-            looked.rest.append(first[1])
+        return SightPositions(scenario, sid, c, t.rt, kinds)
+
+    # elevation.standing-on: the solid pieces without a height the target stands on block no
+    # line of sight to it: each piece is left out for the positions on it, and the positions
+    # left to the costly proofs are parted by the pieces they stand on
+    first = _pass_sight(sight_of(frozenset()), Fan(c.x, c.y, t.px, t.py), t, shots.need)
+    if first is None:
+        hard[shots.need, j] = True
+        return looked
+    looked.visible[first[0]] = True
+    if first[1] is not None:
+        looked.rest.extend(by_pieces_stood_on(first[1], t.stood, sight_of))
     return looked
 
 
@@ -370,6 +375,15 @@ def stood_on_groups(
     for value in np.unique(code[need]).tolist():
         stood = frozenset(pieces[hit[b]].id for b in range(len(hit)) if value >> b & 1)
         out[stood] = need & (code == value)
+    return out
+
+
+def stood_on_pieces(groups: Mapping[frozenset[str], BoolArray]) -> dict[str, BoolArray]:
+    """The positions standing on each piece, from :func:`stood_on_groups`' groups."""
+    out: dict[str, BoolArray] = {}
+    for pieces, group in groups.items():
+        for tid in pieces:
+            out[tid] = out[tid] | group if tid in out else group.copy()
     return out
 
 
@@ -412,19 +426,21 @@ shooter's fan."""
 def _pass_sight(
     p: SightPositions, fan: Fan, t: Target, again: BoolArray
 ) -> tuple[IndexArray, Unsure | None] | None:
-    """The cheap proofs of one line-of-sight pass (:func:`~fwwrules.threat.sight.sight_start`)
-    over the positions of ``again``: the indices of those proved visible and what is left
-    to the costly proofs (indices into all positions), or ``None`` when the exact path
-    decides them. The answer at each position is the same whatever positions are asked
-    with it (each proof decides a position by itself)."""
+    """The cheap proofs of a line-of-sight pass (:func:`~fwwrules.threat.sight.sight_start`,
+    each piece left out for the positions standing on it: ``t.on``) over the positions of
+    ``again``: the indices of those proved visible and what is left to the costly proofs
+    (indices into all positions), or ``None`` when the exact path decides them. The answer
+    at each position is the same whatever positions are asked with it (each proof decides a
+    position by itself)."""
     if again.sum() >= _SUBSET_BELOW * len(again):
-        first = sight_start(p, fan, t.px, t.py, again)
+        first = sight_start(p, fan, t.px, t.py, again, t.on)
         if first is None:
             return None
         return np.flatnonzero(first[0] & again), first[2]
     idx = np.flatnonzero(again)
     px, py = t.px[idx], t.py[idx]
-    first = sight_start(p, fan.subset(idx), px, py, np.ones(len(idx), dtype=bool))
+    on = {tid: where[idx] for tid, where in t.on.items()}
+    first = sight_start(p, fan.subset(idx), px, py, np.ones(len(idx), dtype=bool), on)
     if first is None:
         return None
     rest = first[2]

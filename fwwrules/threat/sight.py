@@ -8,8 +8,8 @@ parts grown and eroded by the sure margin (:mod:`fwwrules.convex`). Then, cheape
 1. the centre line misses every grown part: **visible**;
 2. every segment between the two bases meets one eroded part (:func:`_blocked_by`): **hidden**;
 3. one of a few offset segments misses every grown part (:func:`_try_segments`): visible;
-4. the extremal lines (tangent to both bases, through corners): a clear one proves visible,
-   all cut proves hidden (:func:`_extremal`);
+4. the extremal lines (tangent to both bases, through corners): all cut proves hidden, a
+   clear one proves visible (:func:`_extremal`);
 5. the eroded blockers together cut the hull of the two bases (:func:`_separated`): hidden;
 6. what is left: the rules' own exact search (:func:`fwwrules.geometry.find_clear_segment`).
 
@@ -20,7 +20,7 @@ boundary tolerance) from every boundary, so each cell agrees with :func:`fwwrule
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -137,10 +137,17 @@ _OFFSETS = (
 
 
 def _try_segments(
-    c: Disc, rs: float, px: Array, py: Array, rt: float, among: BoolArray, parts: list[Part]
+    c: Disc,
+    rs: float,
+    px: Array,
+    py: Array,
+    rt: float,
+    among: BoolArray,
+    parts: list[tuple[Part, BoolArray | None]],
 ) -> BoolArray:
     """Positions where one of a few segments between points of the two bases is surely clear
-    (misses every grown LoS part): offsets across the line of centres at each end."""
+    (misses every grown LoS part): offsets across the line of centres at each end. Each part
+    comes with the positions it is left out for (``None``: none)."""
     idx = np.flatnonzero(among)
     seen = np.zeros(len(px), dtype=bool)
     dx, dy = px[idx] - c.x, py[idx] - c.y
@@ -149,7 +156,7 @@ def _try_segments(
         nx, ny = -dy / ln, dx / ln
     shrink = 1.0 - 1e-9
     left = np.ones(len(idx), dtype=bool)
-    boxes = [(x0, x1, y0, y1) for x0, y0, x1, y1 in (p.box for p in parts)]
+    boxes = [(x0, x1, y0, y1) for x0, y0, x1, y1 in (p.box for p, _ in parts)]
     for sa, sb in _OFFSETS:
         if not left.any():
             break
@@ -161,9 +168,11 @@ def _try_segments(
         hit = np.zeros(len(sel), dtype=bool)
         bx0, bx1 = np.minimum(ax, bx), np.maximum(ax, bx)
         by0, by1 = np.minimum(ay, by), np.maximum(ay, by)
-        for part, (gx0, gx1, gy0, gy1) in zip(parts, boxes, strict=True):
+        for (part, off), (gx0, gx1, gy0, gy1) in zip(parts, boxes, strict=True):
             g = part.grown
             m = ~hit & ~((bx1 < gx0) | (bx0 > gx1) | (by1 < gy0) | (by0 > gy1))
+            if off is not None:
+                m &= ~off[idx[sel]]
             w = np.flatnonzero(m)
             if len(w):
                 hit[w] |= seg_hits(ax[w], ay[w], bx[w], by[w], g)
@@ -214,9 +223,13 @@ def _extremal_batch(
     extremal: tangent to both bases, or through a corner (or a point where a piece's outline
     meets a base's circle) and tangent to a base, or through two such points. *Visible*: one
     of these lines, built on points at least the margin outside the grown parts, clears them
-    all between the bases. *Hidden*: every such line for the eroded parts passes through
-    the interior of one (deeper than rounding), so every segment between the bases passes
-    more than the margin into a piece.
+    all between the bases (a line tangent to a base is taken tangent to the base shrunk by
+    the margin, so that it crosses the base). *Hidden*: every such line for the eroded parts
+    passes through the interior of one (deeper than rounding), so every segment between the
+    bases passes more than the margin into a piece.
+
+    Hidden is tried first: a hidden position tries every line, a visible one mostly stops at
+    its first lines (most of the positions left here are hidden).
     """
     n = len(px)
     seen = np.zeros(n, dtype=bool)
@@ -226,17 +239,18 @@ def _extremal_batch(
         return seen, cut
     ero_polys = [p.exact for p in parts if p.exact is not None]
     outer_polys = [p.outer for p in parts if p.outer is not None]
-    proofs = [(True, outer_polys, convex_set([p.grown for p in parts]), _ROUND, -_ROUND)]
-    if ero_polys:
-        proofs.append((False, ero_polys, convex_set(ero_polys), -_ROUND, _ROUND))
-    for visible, polys, cv, grow, slack in proofs:
+    # (visible, the polygons whose points lines pass through, the polygons lines must miss
+    # or be cut by, grow, slack)
+    proofs = [(False, ero_polys, ero_polys, -_ROUND, _ROUND)] if ero_polys else []
+    proofs.append((True, outer_polys, [p.grown for p in parts], _ROUND, -_ROUND))
+    for visible, polys, solids, grow, slack in proofs:
         sub = np.flatnonzero(~(seen[idx] | cut[idx]))
         if not len(sub):
             break
         bx, by = px[idx[sub]], py[idx[sub]]
         feats = _features(c, rs, rt, bx, by, polys)
         # visible: a clear line found; hidden: a line not cut found
-        found = _prove(c, rs, rt, bx, by, feats, (cv, grow, slack, visible))
+        found = _prove(c, rs, rt, bx, by, feats, (convex_set(solids), grow, slack, visible))
         if visible:
             seen[idx[sub[found]]] = True
         else:
@@ -292,7 +306,11 @@ def _prove(
     grow, slack, visible)``."""
     cv, grow, slack, visible = against
     found = np.zeros(len(bx), dtype=bool)
-    for mm, ox, oy, dx, dy in _candidates(c, rs, rt, bx, by, feats, found):
+    # a line tangent to a base misses the base shrunk by rounding: the visible proof takes
+    # the lines tangent to the bases shrunk by the sure margin (crossing both bases)
+    inset = _DELTA if visible else 0.0
+    lines = _candidates(c, rs - inset, rt - inset, bx, by, feats, found)
+    for mm, ox, oy, dx, dy in lines:
         for s0 in range(0, len(mm), _CHUNK):
             sl = slice(s0, s0 + _CHUNK)
             keep = ~found[mm[sl]]
@@ -388,7 +406,7 @@ THREAT_WALLS: Key[dict[tuple[tuple[str, ...], ...], BaseGeometry | None]] = Key(
 """The terrain blockers of a shot eroded as one (by the tuple of their pieces' ids)."""
 
 
-def _in_reach(parts: list[Part], c: Disc, gx: Array, gy: Array, rt: float) -> list[Part]:
+def _in_reach(parts: list[_Owned], c: Disc, gx: Array, gy: Array, rt: float) -> list[_Owned]:
     """The parts that may meet a segment between the shooter's base ``c`` and a target base
     of radius ``rt`` at one of the positions ``(gx, gy)``: every such segment lies within
     ``max(c.r, rt + spread)`` of the segment from the shooter's centre to the positions'
@@ -399,7 +417,7 @@ def _in_reach(parts: list[Part], c: Disc, gx: Array, gy: Array, rt: float) -> li
         return parts
     mx, my = (gx.min() + gx.max()) / 2, (gy.min() + gy.max()) / 2
     reach = max(c.r, rt + float(np.hypot(gx - mx, gy - my).max()))
-    box = np.asarray([p.box for p in parts])
+    box = np.asarray([p.box for _, p in parts])
     bx, by = (box[:, 0] + box[:, 2]) / 2, (box[:, 1] + box[:, 3]) / 2
     half = np.hypot(box[:, 2] - box[:, 0], box[:, 3] - box[:, 1]) / 2
     far = segment_point_distance(c.x, c.y, np.asarray(mx), np.asarray(my), bx, by)
@@ -407,9 +425,14 @@ def _in_reach(parts: list[Part], c: Disc, gx: Array, gy: Array, rt: float) -> li
     return [p for p, k in zip(parts, keep.tolist(), strict=True) if k]
 
 
-def _blocking_parts(board: Board, found: list[Blocking]) -> list[Part] | None:
-    """Convex parts of every blocker (terrain pieces in file order, then Huge bases); ``None``
-    when one is neither (a Significant Edge: not a shot the fast path takes)."""
+_Owned = tuple[str | None, Part]
+"""A convex part of a blocker with the terrain piece it is part of (``None``: a Huge base)."""
+
+
+def _blocking_parts(board: Board, found: list[Blocking]) -> list[_Owned] | None:
+    """Convex parts of every blocker (terrain pieces in file order, then Huge bases), each with
+    its piece; ``None`` when one is neither (a Significant Edge: not a shot the fast path
+    takes)."""
     pieces: set[str] = set()
     discs: list[Disc] = []
     for ref, obstacle in found:
@@ -419,11 +442,11 @@ def _blocking_parts(board: Board, found: list[Blocking]) -> list[Part] | None:
             discs.append(obstacle)
         else:
             return None
-    parts: list[Part] = []
+    parts: list[_Owned] = []
     for tid in board.terrain_ids:
         if tid in pieces:
-            parts.extend(parts_of(board, board.terrain[tid].polygon))
-    parts.extend(disc_part_of(board, d) for d in discs)
+            parts.extend((tid, part) for part in parts_of(board, board.terrain[tid].polygon))
+    parts.extend((None, disc_part_of(board, d)) for d in discs)
     return parts
 
 
@@ -511,31 +534,41 @@ class Unsure:
 
 
 def sight_start(
-    p: SightPositions, fan: Fan, px: Array, py: Array, need: BoolArray
+    p: SightPositions,
+    fan: Fan,
+    px: Array,
+    py: Array,
+    need: BoolArray,
+    stood: Mapping[str, BoolArray] | None = None,
 ) -> tuple[BoolArray, BoolArray, Unsure | None] | None:
     """``ranged.los`` from ``p``'s shooter to a target of radius ``p.rt`` at each position of
     ``need``, by the cheap proofs (steps 1-3): (visible, hidden, the positions left to
     :func:`sight_finish`, ``None`` when none is); ``None`` when some blocker rule has no
-    vector form for this shot (the exact path decides every cell)."""
+    vector form for this shot (the exact path decides every cell). ``stood``: the positions
+    standing on each piece (``elevation.standing-on``), for which that piece blocks nothing;
+    the positions left on them are parted by :func:`by_pieces_stood_on` before the costly
+    proofs."""
     board = p.scenario.board
     found = obstacles_v(p)
-    parts = None if found is None else _blocking_parts(board, found)
-    if found is None or parts is None:
+    owned = None if found is None else _blocking_parts(board, found)
+    if found is None or owned is None:
         return None
     c, rs, rt, n = p.a, p.a.r, p.rt, len(px)
-    parts = _in_reach(parts, c, px[need], py[need], rt)
+    owned = _in_reach(owned, c, px[need], py[need], rt)
+    left_out = stood or {}
+    parts = [(part, None if tid is None else left_out.get(tid)) for tid, part in owned]
     centre_hit = np.zeros(n, dtype=bool)
-    for part in parts:
-        centre_hit |= fan.hits(part.grown, need)
+    for part, off in parts:
+        centre_hit |= fan.hits(part.grown, need if off is None else need & ~off)
     visible = need & ~centre_hit
     blocked = np.zeros(n, dtype=bool)
-    for part in parts:
+    for part, off in parts:
         if part.eroded is None:
             continue
         cand = need & centre_hit & ~blocked
         if not cand.any():
             break
-        idx = np.flatnonzero(fan.hits(part.eroded, cand))
+        idx = np.flatnonzero(fan.hits(part.eroded, cand if off is None else cand & ~off))
         if len(idx):
             blocked[idx[_blocked_by(c.x, c.y, rs, px[idx], py[idx], rt, part.eroded)]] = True
     unsure = need & ~visible & ~blocked
@@ -546,7 +579,37 @@ def sight_start(
     if not unsure.any():
         return visible, blocked, None
     idx = np.flatnonzero(unsure)
-    return visible, blocked, Unsure(p, found, parts, idx, px[idx], py[idx])
+    return visible, blocked, Unsure(p, found, [part for _, part in owned], idx, px[idx], py[idx])
+
+
+def by_pieces_stood_on(
+    u: Unsure,
+    groups: Mapping[frozenset[str], BoolArray],
+    sight_of: Callable[[frozenset[str]], SightPositions],
+) -> Iterator[Unsure]:
+    """The positions of ``u`` (left by a pass with ``stood``, :func:`sight_start`; ``u.idx``
+    indices into the positions ``groups`` part) parted by the blocking pieces they stand on,
+    each part with its own shot (``sight_of`` those pieces: left out of line of sight, the
+    other blockers merged again without them) for the costly proofs."""
+    blockers = frozenset(i for ref, _ in u.found if isinstance(ref, TerrainRef) for i in ref.ids)
+    parted: dict[frozenset[str], BoolArray] = {}
+    for pieces, group in groups.items():
+        key, at = pieces & blockers, group[u.idx]
+        parted[key] = parted[key] | at if key in parted else at
+    for key, at in parted.items():
+        if not at.any():
+            continue
+        idx, px, py = u.idx[at], u.px[at], u.py[at]
+        if not key:
+            yield Unsure(u.p, u.found, u.parts, idx, px, py)
+            continue
+        p = sight_of(key)
+        found = obstacles_v(p)
+        owned = None if found is None else _blocking_parts(p.scenario.board, found)
+        # the pieces left out were terrain: the rules without a vector form did not change
+        assert found is not None and owned is not None
+        parts = [part for _, part in _in_reach(owned, p.a, px, py, p.rt)]
+        yield Unsure(p, found, parts, idx, px, py)
 
 
 def sight_finish(u: Unsure) -> tuple[BoolArray, BoolArray]:
