@@ -32,7 +32,9 @@ in closed form; the nearest point of each boundary is a *candidate*:
   the piece: each side's nearest point, that distance on past it), and where
   a piece touching it would give cover once both the contact breaks and the line passes
   through it: where a ray grazing one of its corners crosses the line at the contact's
-  reach from it (exact; at such a corner of two boundaries the direction stated leads into
+  reach from it, and where the reaches of two touching pieces acting as one cover source
+  meet (the shooter clear of both: :func:`_contact_pair_corners`) (exact; at such a corner of
+  two boundaries the direction stated leads into
   the corner, to the place the ruling is asked, and of such ways the one that stays in the
   corner farthest: moving the margin plus a hair that way changes the ruling, straight
   toward the corner need not, and a narrow corner may be left again micrometres on);
@@ -127,7 +129,7 @@ from .placement import clashes_at, move_model, placeable_v
 from .ranges import band_limits, min_range_mm
 from .refs import ModelRef, PieceRef, TerrainRef
 from .rulings import AttackRuling, CoverEntry, IgnoredEntry
-from .terrain import merged
+from .terrain import Solid, merged
 from .thresholds import contact_reach, touching
 
 Point2 = tuple[float, float]
@@ -222,8 +224,10 @@ class Work:
     blockers', :func:`_polygon_tangents`), the pairs of line-of-sight lines whose corners
     it weighs (:func:`_line_corners`), the pairs of lines and of lines with blocker sides
     whose crossings it weighs (:func:`_crossings`) and the pairs of circles round pinch
-    points with lines and with each other (:func:`_round_corners`). :meth:`count` adds ``n``
-    items' pairs before they are built and raises :class:`TooMuchWork` past the bound."""
+    points with lines and with each other (:func:`_round_corners`), and the pairs of touching
+    pieces acting as one whose reaches meet (:func:`_contact_pair_corners`). :meth:`count`
+    adds ``n`` items' pairs before they are built and raises :class:`TooMuchWork` past the
+    bound."""
 
     pairs: int = 0
 
@@ -1241,7 +1245,9 @@ def _region(src: Disc | Polygon, mv: Mover, limit: float) -> BaseGeometry:
     return shapely.union(here, there).convex_hull
 
 
-def cover_candidates(ctx: AttackContext, movers: Sequence[Mover], limit: float) -> list[Candidate]:
+def cover_candidates(
+    ctx: AttackContext, movers: Sequence[Mover], limit: float, work: Work | None = None
+) -> list[Candidate]:
     """Where a piece's cover may flip (``cover.*``): the Line of Cover's moving end on a ray
     from its fixed end through a corner it would graze, or tangent to another base; the moving
     centre crossing a piece's outline (standing on it, or the line ending inside it); and, for
@@ -1253,7 +1259,8 @@ def cover_candidates(ctx: AttackContext, movers: Sequence[Mover], limit: float) 
         region = shapely.union(Point(mv.loc_end).buffer(1.0, quad_segs=4), reach).convex_hull
         pieces = [t for t in board.terrain_near(region) if region.intersects(t.polygon)]
         geoms: list[BaseGeometry] = [t.polygon for t in pieces]
-        geoms += [s.geometry for s in merged(board, shot.cover_kinds, los=False).near(region)]
+        solids = merged(board, shot.cover_kinds, los=False).near(region)
+        geoms += [s.geometry for s in solids]
         edges = [shapely.LineString([e.a, e.b]) for e in significant_edges(board)]
         edges = [e for e in edges if e.intersects(region)] if shot.context.elevated else []
         rays = [_corner_tangents(Corners.of([*geoms, *edges]).within(region), mv.loc_end, 0.0)]
@@ -1283,6 +1290,88 @@ def cover_candidates(ctx: AttackContext, movers: Sequence[Mover], limit: float) 
             out += _distance_candidates(mv, refs, apart, limit, "cover", "cover.shooter-contact")
             for ref, poly in refs:
                 out += _contact_ray_corners(mv, ref, poly, apart, limit)
+            out += _contact_pair_corners(mv, solids, board, apart, limit, work)
+    return out
+
+
+def _contact_pair_corners(
+    mv: Mover,
+    solids: Sequence[Solid],
+    board: Board,
+    reach: float,
+    limit: float,
+    work: Work | None = None,
+) -> list[Candidate]:
+    """Where touching pieces acting as one cover source (two or more) stop touching the
+    shooter: its centre more than ``reach`` from every one of them. Past one piece's reach
+    alone another may still touch; nearest where two pieces' grown outlines meet (their
+    sides moved out by ``reach``, circles round their corners), on neither grown piece.
+    Exact; asked a hair into the corner, away from both (:func:`_into_corner`). The pairs of
+    pieces are counted in ``work`` first (:class:`Work`)."""
+    p0 = Point(mv.p0)
+    eps = BOUNDARY_TOLERANCE_MM * (1.0 + reach)
+    out: list[Candidate] = []
+    for solid in solids:
+        if len(solid.ids) < 2 or float(solid.geometry.distance(p0)) > reach + limit:
+            continue
+        parts = [board.terrain[i].polygon for i in solid.ids]
+        parts = [g for g in parts if float(g.distance(p0)) <= reach + limit]
+        if work is not None:
+            work.count(len(parts))
+        for k, a in enumerate(parts):
+            for b in parts[k + 1 :]:
+                for x in _grown_meets(a, b, reach):
+                    dist = math.dist(mv.p0, x)
+                    if not 0.0 < dist <= limit:
+                        continue
+                    px = Point(x)
+                    if abs(float(a.distance(px)) - reach) > eps:
+                        continue
+                    if abs(float(b.distance(px)) - reach) > eps:
+                        continue
+                    if float(solid.geometry.distance(px)) < reach - eps:
+                        continue  # within another piece's reach: still touching there
+                    qa, qb = _nearest_on(a, x), _nearest_on(b, x)
+                    normals = (_toward(qa, x)[0], _toward(qb, x)[0])
+                    corner = _into_corner(mv.p0, x, dist, normals)
+                    if corner is None:
+                        continue
+                    probe, toward = corner
+                    out.append(Candidate(mv.id, x, dist, toward, "cover", "cover.shooter-contact",
+                                         source=solid.ref, at=qa, probe=probe))  # fmt: skip
+    return out
+
+
+def _grown_meets(a: Polygon, b: Polygon, reach: float) -> list[Point2]:
+    """Where the outlines of pieces ``a`` and ``b`` grown by ``reach`` may meet: each side of
+    one moved out by ``reach`` (either way) against the other grown
+    (:func:`_ray_offset_hits`), and the circles of ``reach`` round their corners (a candidate
+    set: :func:`_contact_pair_corners` keeps those on both grown outlines)."""
+    out: list[Point2] = []
+    for one, other in ((a, b), (b, a)):
+        c, grown = Corners.of([one]), Corners.of([other])
+        edge = c.nxt - c.v
+        length = np.hypot(edge[:, 0], edge[:, 1])
+        way = _unit_rows(edge)
+        normal = np.column_stack((-way[:, 1], way[:, 0]))
+        for k in np.flatnonzero(length > 0.0):
+            for sign in (1.0, -1.0):
+                start = c.v[k] + sign * reach * normal[k]
+                for t in _ray_offset_hits(grown, start, way[k], reach):
+                    if t <= length[k]:
+                        out.append(
+                            (float(start[0] + t * way[k, 0]), float(start[1] + t * way[k, 1]))
+                        )
+    va, vb = Corners.of([a]).v, Corners.of([b]).v
+    for u in va:
+        gap = vb - u
+        d = np.hypot(gap[:, 0], gap[:, 1])
+        ok = (d > 0.0) & (d < 2.0 * reach)
+        h = np.sqrt(reach * reach - (d[ok] / 2.0) ** 2)
+        mid = u + gap[ok] / 2.0
+        across = np.column_stack((-gap[ok, 1], gap[ok, 0])) / d[ok, None]
+        for sign in (1.0, -1.0):
+            out += [(float(x), float(y)) for x, y in mid + sign * h[:, None] * across]
     return out
 
 
@@ -1939,7 +2028,7 @@ def gather(
     if r.kind == "melee":
         return out
     out += band_candidates(ctx, movers, limit)
-    out += cover_candidates(ctx, movers, limit)
+    out += cover_candidates(ctx, movers, limit, work)
     out += elevation_candidates(ctx, movers, limit)
     for mv in movers:
         sources: list[Disc | Polygon] = []

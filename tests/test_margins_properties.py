@@ -2,8 +2,10 @@
 
 The boards of once-known gaps (a model stepping off a piece it stands on, a band end beside a
 piece, a piece touching the shooter, the line of sight past a dense area near the shooter,
-the direction stated for a margin at a corner of two boundaries, a very narrow corner) stay
-as plain tests, most also worked out by hand in tests/test_margins.py.
+the direction stated for a margin at a corner of two boundaries, a very narrow corner, a
+shadow edge running into a piece that reaches into the other base, a contact ring crossed by
+a piece's edge) stay as plain tests, most also worked out by hand here or in
+tests/test_margins.py.
 
 Each property runs on two kinds of random board: pieces clear of every base by the search
 radius (they matter through the line of sight and the Line of Cover from afar), and small
@@ -715,4 +717,40 @@ def test_known_gap_mended_contact_where_the_ring_meets_a_piece() -> None:
         assert got is not None and "melee.engaged" in got, hair
     a120 = math.radians(120.0)
     assert _past(s, base, "m1", (math.cos(a120), math.sin(a120)), 17.2978)
+    assert _nothing_changes_within(s)
+
+
+def test_known_gap_mended_shooter_stepping_clear_of_two_touching_areas() -> None:
+    """Found by the near-board property (1000 random examples, seed 11, shrunk; after the two
+    gaps above were mended): two area pieces that touch each other (one cover source, t0+t1)
+    both reach into m0's base, so their cover is ignored (touching the shooter). m0 gains
+    their cover once its centre is more than 16.5 mm (the radius plus the contact tolerance)
+    from both: past t0's west side moved out by that reach (x = -4) and outside the circle
+    of that reach round t1's corner (12.04, -3.40), nearest where the two meet: by hand
+    (-4, 0.4874), 4.0296 mm. Each piece's own reach alone changes nothing (the other still
+    touches): the margin said 4.5 mm (contact with m1) though 4.49 mm at 160 degrees gave
+    cover. Where the grown outlines of two touching pieces meet is a candidate now."""
+    corner = (12.036281993447457, -3.3969014652372733)
+    s = _open_pieces(
+        (("m0", "x", (0.0, 0.0)), ("m1", "y", (37.0, 0.0))),
+        ("area", ((12.5, -1.0), (19.5, -1.0), (19.5, 1.0), (12.5, 1.0))),
+        ("area", ((14.560694947871145, -5.017808382841692),
+                  (19.963718006552543, 3.3969014652372733),
+                  (17.439305052128855, 5.017808382841692), corner)),
+    )  # fmt: skip
+    base = _ask(s)
+    assert base.cover == () and [i.clause for i in base.ignored] == ["cover.shooter-contact"]
+    reach = 16.0 + 0.5 + LENGTH_EPSILON_MM
+    x = 12.5 - reach
+    hand = math.hypot(x, corner[1] + math.sqrt(reach * reach - (corner[0] - x) ** 2))
+    assert hand == pytest.approx(4.0296, abs=1e-4)
+    m = base.margin
+    assert m is not None and m.model == "m0" and m.method == "exact" and m.direction is not None
+    assert m.mm == pytest.approx(hand, abs=1e-9)
+    assert "cover.area" in m.changes
+    for hair in (MARGIN_PROBE_MM, HAIR_MM):
+        got = _past(s, base, "m0", m.direction, m.mm + hair)
+        assert got is not None and "cover.area" in got, hair
+    a160 = math.radians(160.0)
+    assert _past(s, base, "m0", (math.cos(a160), math.sin(a160)), 4.49)
     assert _nothing_changes_within(s)
