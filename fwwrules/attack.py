@@ -49,7 +49,7 @@ from .los import sight_step
 from .pieces import BANDS, Model, Weapon
 from .ranges import ranges_step
 from .rulesets import ruleset, ruleset_name
-from .rulings import AttackRuling, Covered, Reason, Seen, Sight, Step, fold
+from .rulings import NO_STEP, AttackRuling, Covered, Reason, Seen, Sight, Step, fold
 from .shot import Target, build_shot
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ def _thrown_reasons(ctx: AttackContext) -> Step:
     when the scenario gives one; with neither it cannot be thrown at all (refused)."""
     model, w, scenario = ctx.attacker, ctx.weapon, ctx.scenario
     if w.type != "thrown" or "thrown" not in model.skills:
-        return Step()
+        return NO_STEP
     values: dict[str, object] = {"attacker": model.id, "weapon": w.id, "ruler": model.throw_colour}
     if w.short is not None:
         values.update(short=scenario.from_mm(scenario.length_mm(w.short)), units=scenario.units)
@@ -82,7 +82,7 @@ def _size_reasons(ctx: AttackContext) -> Step:
     shot, board = ctx.shot, ctx.scenario.board
     huge_ids = {mid for mid, mg in board.models.items() if mg.size == "huge"}
     if not (shot.huge_involved or huge_ids - {shot.attacker_id, shot.target_id}):
-        return Step()
+        return NO_STEP
     out = []
     for mid in (shot.attacker_id, shot.target_id):
         if mid in board.models:

@@ -32,7 +32,7 @@ from .los import has_line_of_sight
 from .pieces import AttackKind
 from .ranges import min_range_mm
 from .rulesets import RULESETS
-from .rulings import ArmorInfo, Choice, Facts, IntoMelee, Reason, Step
+from .rulings import NO_STEP, ArmorInfo, Choice, Facts, IntoMelee, Reason, Step
 
 SUPER_MUTANT = "super-mutant"
 """The keyword that marks a Super Mutant (``melee.super-mutant``)."""
@@ -412,7 +412,7 @@ def stunned_attacker(ctx: AttackContext) -> Step:
     refused with that reason (whatever the weapon, target or ruleset; the geometric facts are
     still reported, as for any refusal). No step for a model that is not Stunned."""
     if not ctx.attacker.stunned:
-        return Step()
+        return NO_STEP
     key = "attacker-reaction" if ctx.reacting_to_charge else "attacker"
     reason = Reason("melee.stunned", key, {"attacker": ctx.attacker_id})
     return Step(refusals=("melee.stunned",), reasons=(reason,))
@@ -432,7 +432,7 @@ def charge_reaction(ctx: AttackContext) -> Step:
       says the exception lifts only the close combat penalties.
     """
     if not ctx.reacting_to_charge:
-        return Step()
+        return NO_STEP
     a_id = ctx.attacker_id
     markers = charger_markers(ctx)
     if markers == 0:
@@ -452,7 +452,7 @@ def charge_reaction(ctx: AttackContext) -> Step:
             "melee.charge-reaction", "battle-cry", {"attacker": a_id, "target": ctx.target_ref}
         )
         return Step(reasons=(reason,))
-    return Step()
+    return NO_STEP
 
 
 def charge_reaction_unused(ctx: AttackContext) -> Step:
@@ -461,7 +461,7 @@ def charge_reaction_unused(ctx: AttackContext) -> Step:
     exception has no penalty to lift; the ruling says so. No step when not reacting, nor when
     the target is not the charger (``melee.charge-reaction`` refuses that)."""
     if not ctx.reacting_to_charge or charger_markers(ctx) == 0:
-        return Step()
+        return NO_STEP
     values = {"attacker": ctx.attacker_id, "weapon": ctx.weapon.id, "target": ctx.target_ref}
     return Step(reasons=(Reason("melee.ranged-weapon", "charge-reaction-unused", values),))
 
@@ -471,7 +471,7 @@ def quick_action(ctx: AttackContext) -> Step:
     attack made in reaction to a charge is a Quick Action too (``melee.charge-reaction``),
     asked as quick or not; the penalty is taken once."""
     if not (ctx.quick or ctx.reacting_to_charge):
-        return Step()
+        return NO_STEP
     terms = [Reason("action.quick", "", {"modifier": QUICK_ACTION_MODIFIER})]
     if reaction_lifts_penalties(ctx):  # melee.charge-reaction: why a reaction takes it
         values = {"attacker": ctx.attacker_id, "target": ctx.target_ref}
@@ -582,7 +582,7 @@ def shoot_into(ctx: AttackContext) -> Step:
     model (a terrain piece or a point) or not in a melee."""
     found = into_melee(ctx) if ctx.target is not None else None
     if found is None:
-        return Step()
+        return NO_STEP
     into, reasons = found
     modifiers = (("melee.shoot-into", into.modifier),)
     return Step(modifiers=modifiers, terms=reasons, facts=Facts(into=into))

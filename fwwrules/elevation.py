@@ -557,11 +557,19 @@ def standing_exclusions(
     cover alike; a solid piece without a height is left out of line of sight only, and the
     Line of Cover still meets it: entered and not left, or touching the shooter, it gives no
     cover by ``cover.line``'s desk rule and ``cover.shooter-contact`` (RoP example 3)."""
-    board = scenario.board
+    return _exclusions(scenario.board, [pieces_under(scenario, mid) for mid in model_ids])
+
+
+def _exclusions(
+    board: Board, unders: Iterable[tuple[str, ...]]
+) -> tuple[frozenset[str], frozenset[str]]:
+    """:func:`standing_exclusions` of the pieces each model stands on (``unders``, each model's
+    :func:`pieces_under`): a piece with a height above 0 left out of both, any other out of
+    line of sight only (a piece in both groups counts as one with a height)."""
     excluded: set[str] = set()
     sight: set[str] = set()
-    for mid in model_ids:
-        for tid in pieces_under(scenario, mid):
+    for under in unders:
+        for tid in under:
             t = board.terrain[tid]
             (excluded if t.height is not None and t.height > 0.0 else sight).add(tid)
     return frozenset(excluded), frozenset(sight - excluded)
@@ -844,8 +852,8 @@ def _standing_on(
     """``elevation.standing-on``: the pieces the two models stand on, left out of the shot
     (:func:`standing_exclusions`), each model's told."""
     board = scenario.board
-    for mid in model_ids:
-        under = pieces_under(scenario, mid)
+    unders = [pieces_under(scenario, mid) for mid in model_ids]
+    for mid, under in zip(model_ids, unders, strict=True):
         if under:
             top = board.terrain[under[0]]
             values: dict[str, Any] = {"model": mid, "piece": top.id, "pieces": list(under)}
@@ -854,7 +862,7 @@ def _standing_on(
                 reasons.append(Reason("elevation.standing-on", "", values))
             else:
                 reasons.append(Reason("elevation.standing-on", "no-height", values))
-    return standing_exclusions(scenario, model_ids)
+    return _exclusions(board, unders)
 
 
 def _elevated_kinds(

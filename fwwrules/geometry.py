@@ -657,15 +657,15 @@ def _convex_clip_many(p: Point, q: Point, e: Array) -> tuple[bool, float, float,
             return (False, 1.0, 0.0, -1.0)
         if (fp < 0).any():
             t0 = math.inf
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t, tn = -f / g, -(f + _TOL) / g
-    up, down = ~par & (g > 0), ~par & (g < 0)
+    up, down = g > flat, g < -flat  # not parallel: entering, leaving (flat >= 0)
     if up.any():
-        t0 = max(t0, float(t[up].max()))
-        n0 = float(tn[up].max())
+        fu, gu = f[up], g[up]
+        t0 = max(t0, float((-fu / gu).max()))
+        n0 = float((-(fu + _TOL) / gu).max())
     if down.any():
-        t1 = float(t[down].min())
-        n1 = float(tn[down].min())
+        fd, gd = f[down], g[down]
+        t1 = float((-fd / gd).min())
+        n1 = float((-(fd + _TOL) / gd).min())
     near = max(n0, 0.0) <= min(n1, 1.0)
     t0, t1 = max(t0, 0.0), min(t1, 1.0)
     if not near or t0 > t1:

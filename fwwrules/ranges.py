@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from .context import AttackContext
 from .data import Scenario
 from .pieces import Band, TargetKind, Weapon
-from .rulings import NO_FACTS, Choice, Facts, RangeInfo, Reason, Step
+from .rulings import NO_FACTS, NO_STEP, Choice, Facts, RangeInfo, Reason, Step
 from .thresholds import within_ruler
 
 
@@ -182,7 +182,7 @@ def ranges_step(ctx: AttackContext) -> Step:
     (melee) gives an empty step."""
     weapon, scenario, shot = ctx.weapon, ctx.scenario, ctx.shot
     if weapon.type == "melee" or weapon.short is None:
-        return Step()
+        return NO_STEP
     near, far = shot.target_distances()
     rng = range_bands(scenario, weapon, near, far, band=ctx.band, target_kind=shot.target_type)
     info = RangeInfo(scenario.from_mm(max(rng.distance, 0.0)), rng.bands, rng.band)

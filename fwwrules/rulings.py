@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from .catalogue import MESSAGES, check_lang, render, word
@@ -307,8 +308,7 @@ class Facts:
         """The facts of steps in order, each the last one a step decided."""
         found: dict[str, Any] = {}
         for f in decided:
-            for n in _FACT_NAMES:
-                v = getattr(f, n)
+            for n, v in zip(_FACT_NAMES, _fact_values(f), strict=True):
                 if v is not None:
                     found[n] = v
         return cls(**found)
@@ -316,6 +316,9 @@ class Facts:
 
 _FACT_NAMES = tuple(f.name for f in fields(Facts))
 """The fields of :class:`Facts` (what :meth:`Facts.merged` reads of each step), named once."""
+
+_fact_values = attrgetter(*_FACT_NAMES)
+"""The values of :data:`_FACT_NAMES` of one :class:`Facts`, as a tuple (one call)."""
 
 NO_FACTS = Facts()
 """A step that decides none of the facts (the default)."""
@@ -350,6 +353,11 @@ class Step:
     terms: tuple[Reason, ...] = ()
     skill: tuple[str | None, int | None] | None = None
     facts: Facts = NO_FACTS
+
+
+NO_STEP = Step()
+"""The step of a family that contributes nothing to an attack (no modifier, die, armor,
+choice, refusal, reason or fact): one shared value, built once; read-only like every step."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -426,7 +434,8 @@ def fold(steps: Sequence[Step]) -> Folded:
     reasons: list[Reason] = []
     icon_value: tuple[str | None, int | None] = (None, None)
     for step in steps:
-        refusals.extend(c for c in step.refusals if c not in refusals)
+        if step.refusals:
+            refusals.extend(c for c in step.refusals if c not in refusals)
         if step.skill is not None:
             icon_value = step.skill
     allowed = not refusals
@@ -436,13 +445,14 @@ def fold(steps: Sequence[Step]) -> Folded:
         if not allowed:
             continue
         reasons.extend(step.terms)
-        add_modifiers(by_clause, step.modifiers)
+        if step.modifiers:
+            add_modifiers(by_clause, step.modifiers)
         for colour, n in step.dice.items():
             dice[colour] = dice.get(colour, 0) + n
         if step.armor is not None:
             armor = step.armor
     skill = SkillInfo(*icon_value, sum(by_clause.values()))
-    facts = Facts.merged(s.facts for s in steps if s.facts is not NO_FACTS)
+    facts = Facts.merged([s.facts for s in steps if s.facts is not NO_FACTS])
     reasons.extend(_total_reasons(skill, dice, allowed))
     return Folded(
         by_clause,

@@ -33,6 +33,7 @@ import numpy as np
 from matplotlib.artist import Artist
 from matplotlib.backend_bases import MouseButton, MouseEvent
 from matplotlib.figure import Figure
+from matplotlib.patches import Patch
 from matplotlib.text import Text
 
 from fwwrules.data import Scenario
@@ -49,6 +50,7 @@ from fwwrules.draw.layout import CAPTION_GID
 from fwwrules.pieces import Bounds
 
 from .board_canvas import BoardLink, FrameTexts, live_canvas_available
+from .hatch_tiles import HatchTiles, TiledHatchRenderer
 from .text import ui
 
 PNG_PIXEL_RATIO = 2.0
@@ -263,6 +265,9 @@ class BoardView:
         """The slow texts' words when the drag started (the kept picture shows them)."""
         self._baked_legend: tuple[Any, Any] | None = None
         """The legend as the blit background holds it, and its box (device pixels)."""
+        self.hatch_tiles: HatchTiles | None = HatchTiles()
+        """The hatch tiles a moving base is drawn with (:mod:`.hatch_tiles`: the same pixels
+        as drawing it whole); None draws moving artists the ordinary way."""
         self._restarted = ui("kernel-restarted", "en")
         self._tool_labels = _tool_labels("en")
         self.texts = FrameTexts()
@@ -492,7 +497,7 @@ class BoardView:
                 canvas.restore_region(self._cache[1])
             for a in items:
                 if a.get_visible():
-                    self.ax.draw_artist(a)
+                    self._draw_moving(a)
         finally:
             set_animated(self.artists, items, False)
         self._publish()
@@ -551,8 +556,16 @@ class BoardView:
         canvas.restore_region(self._background)
         for a in self._moving_set:
             if a.get_visible():
-                self.ax.draw_artist(a)
+                self._draw_moving(a)
         self._publish()
+
+    def _draw_moving(self, artist: Artist) -> None:
+        """Draw a moving artist over the background: a hatched shape with the kept hatch
+        tiles (:mod:`.hatch_tiles`, the same pixels), anything else as ``draw_artist`` does."""
+        renderer: Any = self.figure.canvas.get_renderer()  # type: ignore[attr-defined]
+        if self.hatch_tiles is not None and isinstance(artist, Patch) and artist.get_hatch():
+            renderer = TiledHatchRenderer(renderer, self.hatch_tiles)
+        artist.draw(renderer)
 
     def end_blit(self) -> None:
         """Stop blitting: the moving artists are drawn as usual again (nothing is drawn)."""
