@@ -153,6 +153,12 @@ def _id_char(char: str, after: str) -> bool:
     return category in _ID_CATEGORIES
 
 
+_ASCII_ID_CHARS = frozenset(c for c in map(chr, range(128)) if _id_char(c, "a"))
+"""The ASCII characters :func:`_id_char` allows (``a``–``z``, ``0``–``9``, ``-``): no ASCII
+character is a mark, so for these the character before does not matter. Derived from
+:func:`_id_char`, never written twice."""
+
+
 UNITS: tuple[Units, ...] = get_args(Units)
 STATUSES: tuple[Status, ...] = get_args(Status)
 CHARGE_MARKERS: tuple[ChargeMarker, ...] = get_args(ChargeMarker)
@@ -186,6 +192,8 @@ def ident_problem(value: Any) -> str | None:
         return f"expected at most {IDENT_MAX_LENGTH} characters"
     if not value or value != nfc(value):
         return IDENT_EXPECTED
+    if value.isascii():  # the same verdict as the loop below, in one set operation
+        return None if _ASCII_ID_CHARS.issuperset(value) else IDENT_EXPECTED
     if not all(_id_char(c, value[i - 1] if i else "") for i, c in enumerate(value)):
         return IDENT_EXPECTED
     return None
@@ -239,6 +247,11 @@ def text_problem(value: Any) -> str | None:
     )
 
 
+_PLAIN_NUMBERS = (int, float)
+"""The types :func:`number_problem` tells apart without ``numbers.Real``/``Integral`` (``bool``
+is a subclass of ``int``, not ``int`` itself: it takes the general path)."""
+
+
 def number_problem(
     value: Any, *, low: float = -MAX_COORDINATE, above: bool = False, whole: bool = False
 ) -> str | None:
@@ -250,11 +263,13 @@ def number_problem(
     >>> number_problem(10**400), number_problem(True), number_problem(7.5, whole=True)
     ('expected a number of at most 1e+06', 'expected a number', 'expected a whole number')
     """
-    if isinstance(value, bool) or not isinstance(value, Real):
+    plain = type(value) in _PLAIN_NUMBERS  # int or float itself: no abstract-class checks
+    if not plain and (isinstance(value, bool) or not isinstance(value, Real)):
         return "expected a whole number" if whole else "expected a number"
-    if whole and not isinstance(value, Integral):
+    integral = type(value) is int if plain else isinstance(value, Integral)
+    if whole and not integral:
         return "expected a whole number"
-    if not isinstance(value, Integral):
+    if not integral:
         try:
             if not math.isfinite(float(value)):
                 return "expected a finite number (not NaN or infinity)"
