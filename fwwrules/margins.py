@@ -950,14 +950,15 @@ def los_candidates(
         bounds = _Lines.join([_offset(joined, mv.r), _offset(joined, -mv.r), _offset(edges, mv.r)])
         out += _line_corners(mv, bounds, limit, work)
         pinches = np.unique(corners, axis=0) if len(corners) else np.zeros((0, 2))
-        pinches = np.vstack([pinches, _crossings(mv, joined, edges, limit, work)])
+        crossings = _crossings(mv, joined, edges, limit, work)
+        pinches = np.vstack([pinches, crossings])
         for v in pinches:
             found = _radial(mv, (float(v[0]), float(v[1])), mv.r, limit, decision="los",
                             clause="ranged.los", at=(float(v[0]), float(v[1])))  # fmt: skip
             if found is not None:
                 out.append(found)
         if not (blocked and k == 0):
-            out += _round_corners(mv, bounds, pinches, limit, work)
+            out += _round_corners(mv, bounds, crossings, limit, work)
     return out
 
 
@@ -1087,8 +1088,10 @@ def _line_corners(
 def _round_corners(
     mv: Mover, bounds: _Lines, pinches: Array, limit: float, work: Work | None = None
 ) -> list[Candidate]:
-    """Where a circle of the mover's radius round a pinch point (``pinches``: a blocker's
-    corner, or where two of the line of sight's lines cross, :func:`_crossings`) meets a
+    """Where a circle of the mover's radius round a pinch point (``pinches``: where two of
+    the line of sight's lines cross or one runs into a blocker's side, :func:`_crossings`;
+    not a blocker's own corners: on a crowded board their corners with every line flooded
+    the probes, none found needed) meets a
     line-of-sight boundary (``bounds``, as for :func:`_line_corners`) or another such circle
     within ``limit``: a line of sight seen past two places at once (past a corner, through
     the part of the other base a shadow edge leaves in sight) closes only once the base is

@@ -754,3 +754,24 @@ def test_known_gap_mended_shooter_stepping_clear_of_two_touching_areas() -> None
     a160 = math.radians(160.0)
     assert _past(s, base, "m0", (math.cos(a160), math.sin(a160)), 4.49)
     assert _nothing_changes_within(s)
+
+
+def test_probes_not_flooded_by_corners_round_a_crossed_dense_area() -> None:
+    """Found by the near-board property (1000 random examples, seed 13, shrunk): two small
+    dense areas crossing each other reach into m0's base; the line of sight to m1 stays open
+    within the radius. The corners where circles round every blocker corner met every
+    line-of-sight boundary were all asked while the line of sight's first change was looked
+    for: 400 probes (the limit) before the nearest change (contact with m1, 6.5 mm) was
+    reached, so the margin was not measured and read as no change within 2 inches, though
+    moving m0 50.79 mm at 280 degrees gives cover. Only the circles round places where two
+    lines cross or one runs into a blocker's side meet the boundaries now."""
+    s = _open_pieces(
+        (("m0", "x", (0.0, 0.0)), ("m1", "y", (21.071789928857452, 32.81736840750796))),
+        ("dense-area", ((14.5, -1.0), (17.5, -1.0), (17.5, 1.0), (14.5, 1.0))),
+        ("dense-area", ((15.0, -1.5), (17.0, -1.5), (17.0, 1.5), (15.0, 1.5))),
+    )
+    margins = _ask(s).margins
+    assert margins is not None and margins.measured and margins.complete
+    m = margins.smallest
+    assert m.model == "m0" and m.mm == pytest.approx(6.5) and "melee.engaged" in m.changes
+    assert _nothing_changes_within(s)
