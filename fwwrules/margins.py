@@ -1883,7 +1883,9 @@ def stand_where_possible(
     """The candidates whose probe point the mover can stand at, and for the others the
     nearest place on the same boundary where it can (:func:`_walk`). A half line's end
     where the mover can stand (a ray's corner: standing on the piece) whose line it cannot
-    stand on just past the end is searched along too (:func:`_held_end`)."""
+    stand on just past the end is searched along too (:func:`_held_end`). A contact ring's
+    inner edge (``edge``) is left out where the ring's own nearest place can be asked: no
+    place of the edge is nearer."""
     out: list[Candidate] = []
     for mv in movers:
         mine = [c for c in cands if c.mover == mv.id]
@@ -1891,7 +1893,11 @@ def stand_where_possible(
             continue
         footing = Footing.of(scenario, mv.id)
         ok = footing.ok(np.array([c.probe_point() for c in mine]))
+        rings = {c.source for c, good in zip(mine, ok, strict=True)
+                 if good and c.decision == "contact" and not c.edge}  # fmt: skip
         for cand, good in zip(mine, ok, strict=True):
+            if cand.edge and cand.source in rings:
+                continue
             if good:
                 out.append(cand)
                 if _held_end(footing, cand):
