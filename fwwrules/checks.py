@@ -56,6 +56,9 @@ from numbers import Integral, Real
 from typing import Any, get_args
 
 import numpy as np
+import shapely
+import shapely.errors
+from numpy.typing import NDArray
 from shapely import validation as shapely_validation
 from shapely.geometry import Polygon
 
@@ -798,14 +801,22 @@ def _shape_problems(s: Scenario, unit: float) -> list[Problem]:
             value = getattr(weapon, band)
             if value is not None and not isinstance(value, str):
                 problems.extend(_ruler_problems(value * unit, ("weapons", i, band)))
+    outlines = [
+        (i, [(float(x), float(y)) for x, y in piece.shape])
+        for i, piece in enumerate(s.terrain)
+        if not isinstance(piece.shape, (Rect, Circle))
+    ]
+    paths: list[Path] = [("terrain", i, "polygon") for i, _ in outlines]
+    found = _polygons_problems([corners for _, corners in outlines], paths)
+    simple = [k for k, wrong in enumerate(found) if not wrong]  # then: not too thin
+    corners = [outlines[k][1] for k in simple]
+    thin = _thin_polygons_problems(corners, unit, [paths[k] for k in simple])
+    for k, wrong in zip(simple, thin, strict=True):
+        found[k] = wrong
+    of_piece = {i: wrong for (i, _), wrong in zip(outlines, found, strict=True)}
     for i, piece in enumerate(s.terrain):
-        shape = piece.shape
-        if not isinstance(shape, (Rect, Circle)):
-            path = ("terrain", i, "polygon")
-            corners = [(float(x), float(y)) for x, y in shape]
-            found = _polygon_problems(corners, path)
-            problems.extend(found or _thin_polygon_problems(corners, unit, path))
-        problems.extend(_small_shape_problems(shape, unit, ("terrain", i)))
+        problems.extend(of_piece.get(i, ()))
+        problems.extend(_small_shape_problems(piece.shape, unit, ("terrain", i)))
     return problems
 
 
@@ -828,6 +839,29 @@ def polygon_point_count_problem(count: int) -> str | None:
     if count < MIN_POLYGON_POINTS:
         return f"expected at least {MIN_POLYGON_POINTS} points (got {count})"
     return None
+
+
+def _polygons_problems(
+    polygons: Sequence[list[tuple[float, float]]], paths: Sequence[Path]
+) -> list[list[Problem]]:
+    """:func:`_polygon_problems` of each polygon: shapely asked about all of them at once (the
+    same rings, the same validity and area), and one by one only about those it finds wrong
+    (for the message), or all one by one when a ring cannot even be built."""
+    counted = [k for k, corners in enumerate(polygons) if len(corners) >= MIN_POLYGON_POINTS]
+    fine = np.zeros(len(polygons), dtype=bool)
+    if counted:
+        sizes = [len(polygons[k]) for k in counted]
+        xy = np.asarray([p for k in counted for p in polygons[k]], dtype=float)
+        try:
+            rings = shapely.linearrings(xy, indices=np.repeat(np.arange(len(counted)), sizes))
+            shapes = shapely.polygons(rings)
+            fine[counted] = shapely.is_valid(shapes) & (shapely.area(shapes) > 0)
+        except (ValueError, shapely.errors.GEOSException):
+            pass  # each polygon's own check says what is wrong
+    return [
+        [] if ok else _polygon_problems(corners, path)
+        for ok, corners, path in zip(fine.tolist(), polygons, paths, strict=True)
+    ]
 
 
 def _polygon_problems(points: list[tuple[float, float]], path: Path) -> list[Problem]:
@@ -913,46 +947,85 @@ def _thin_polygon_problems(
 ) -> list[Problem]:
     """A simple polygon with a feature below :data:`~fwwrules.constants.MIN_FEATURE_MM`: an
     edge that short, or a corner that close to an edge it is not on (a sliver, a spike, a
-    near-touch). Boundary case: exactly the minimum is allowed."""
-    xy = np.asarray(points, dtype=float) * unit
-    n = len(xy)
-    nxt = np.concatenate((xy[1:], xy[:1]))  # corner i + 1 (np.roll, without its overhead)
-    d = nxt - xy
+    near-touch). Boundary case: exactly the minimum is allowed. The one-polygon case of
+    :func:`_thin_polygons_problems`."""
+    return _thin_polygons_problems([points], unit, [path])[0]
+
+
+def _thin_polygons_problems(
+    polygons: Sequence[list[tuple[float, float]]], unit: float, paths: Sequence[Path]
+) -> list[list[Problem]]:
+    """:func:`_thin_polygon_problems` of each polygon (simple, so of 3 corners or more), in one
+    vectorised pass over all their corners (each polygon's numbers are those of a pass over it
+    alone: the same operations on the same corners)."""
+    sizes = np.array([len(c) for c in polygons], dtype=np.intp)
+    xy = np.asarray([p for c in polygons for p in c], dtype=float).reshape(-1, 2) * unit
+    first = np.cumsum(sizes) - sizes  # each polygon's first corner
+    start, n = np.repeat(first, sizes), np.repeat(sizes, sizes)  # per corner
+    d = xy[start + (np.arange(len(xy)) - start + 1) % n] - xy  # to corner i + 1
     lengths = np.hypot(d[:, 0], d[:, 1])
-    low = MIN_FEATURE_MM
-    below = low - LENGTH_EPSILON_MM  # exactly the minimum is allowed, rounding aside
-    short = np.flatnonzero(lengths < below)
-    if len(short):
-        k = int(short[0])
-        return [
-            Problem(
-                (*path, k),
-                f"the edge from corner {k} to corner {(k + 1) % n} is {lengths[k]:.3g} mm long; "
-                f"the shortest allowed is {low:g} mm (MIN_FEATURE_MM)",
-            )
-        ]
-    # distance from every corner i to every edge j that does not end at i
-    rel = xy[:, None, :] - xy[None, :, :]  # (i, j, 2): corner i from the start of edge j
-    t = np.clip(
-        (rel[..., 0] * d[None, :, 0] + rel[..., 1] * d[None, :, 1]) / (lengths[None, :] ** 2),
-        0.0,
-        1.0,
+    below = MIN_FEATURE_MM - LENGTH_EPSILON_MM  # exactly the minimum is allowed, rounding aside
+    short = lengths < below
+    has_short = np.logical_or.reduceat(short, first)  # every polygon has 3 corners or more
+    out: list[list[Problem]] = [[] for _ in polygons]
+    for k in np.flatnonzero(has_short).tolist():
+        at, size = int(first[k]), int(sizes[k])
+        j = int(np.flatnonzero(short[at : at + size])[0])
+        out[k] = [_short_edge_problem(paths[k], j, size, lengths[at + j])]
+    whole = np.flatnonzero(~has_short)  # polygons without a short edge: corners against edges
+    if not len(whole):
+        return out
+    gap, blocks = _corner_edge_gaps(xy, d, lengths, first[whole], sizes[whole])
+    nearest = np.minimum.reduceat(gap, blocks[:-1])
+    for w in np.flatnonzero(nearest < below).tolist():
+        k, size = int(whole[w]), int(sizes[whole[w]])
+        g = gap[blocks[w] : blocks[w + 1]].reshape(size, size)
+        i, j = (int(v) for v in np.unravel_index(int(np.argmin(g)), g.shape))
+        out[k] = [_near_edge_problem(paths[k], i, j, size, g[i, j])]
+    return out
+
+
+def _corner_edge_gaps(
+    xy: NDArray[np.float64],
+    d: NDArray[np.float64],
+    lengths: NDArray[np.float64],
+    first: NDArray[np.intp],
+    sizes: NDArray[np.intp],
+) -> tuple[NDArray[np.float64], NDArray[np.intp]]:
+    """The distance (mm) from every corner i to every edge j that does not end at i (infinite
+    for the two that do) of each polygon (its corners from ``first``, ``sizes`` of them), the
+    polygons' (i, j) in rows one after another; and where each polygon's rows start (and the
+    last ends)."""
+    squares = sizes * sizes
+    blocks = np.concatenate(([0], np.cumsum(squares)))
+    pair_of = np.repeat(np.arange(len(sizes)), squares)
+    n = sizes[pair_of]
+    k = np.arange(blocks[-1]) - blocks[pair_of]
+    i, j = k // n, k % n
+    ci, ej = first[pair_of] + i, first[pair_of] + j  # corner i, edge j (from corner j)
+    rel = xy[ci] - xy[ej]  # corner i from the start of edge j
+    dj = d[ej]
+    t = np.clip((rel[:, 0] * dj[:, 0] + rel[:, 1] * dj[:, 1]) / (lengths[ej] ** 2), 0.0, 1.0)
+    gap = np.hypot(rel[:, 0] - t * dj[:, 0], rel[:, 1] - t * dj[:, 1])
+    gap[(j == i) | (j == (i - 1) % n)] = np.inf  # edge i starts at corner i, edge i - 1 ends there
+    return gap, blocks
+
+
+def _short_edge_problem(path: Path, k: int, n: int, length: float) -> Problem:
+    return Problem(
+        (*path, k),
+        f"the edge from corner {k} to corner {(k + 1) % n} is {length:.3g} mm long; "
+        f"the shortest allowed is {MIN_FEATURE_MM:g} mm (MIN_FEATURE_MM)",
     )
-    gap = np.hypot(rel[..., 0] - t * d[None, :, 0], rel[..., 1] - t * d[None, :, 1])
-    idx = np.arange(n)
-    gap[idx, idx] = np.inf  # edge i starts at corner i
-    gap[idx, (idx - 1) % n] = np.inf  # edge i - 1 ends there
-    i, j = np.unravel_index(int(np.argmin(gap)), gap.shape)
-    if gap[i, j] < below:
-        return [
-            Problem(
-                (*path, int(i)),
-                f"corner {int(i)} is {gap[i, j]:.3g} mm from the edge from corner {int(j)} to "
-                f"corner {(int(j) + 1) % n}; the smallest feature allowed is {low:g} mm "
-                "(MIN_FEATURE_MM)",
-            )
-        ]
-    return []
+
+
+def _near_edge_problem(path: Path, i: int, j: int, n: int, gap: float) -> Problem:
+    return Problem(
+        (*path, i),
+        f"corner {i} is {gap:.3g} mm from the edge from corner {j} to "
+        f"corner {(j + 1) % n}; the smallest feature allowed is {MIN_FEATURE_MM:g} mm "
+        "(MIN_FEATURE_MM)",
+    )
 
 
 def _weapon_problems(w: Weapon, at: Path) -> list[Problem]:

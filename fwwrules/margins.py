@@ -649,6 +649,14 @@ def _unit_rows(w: Array) -> Array:
     return np.asarray(w / np.where(n > 0, n, 1.0)[:, None])
 
 
+_PARALLEL_SINE = 1e-9
+"""Two lines whose unit directions' cross product (the sine of the angle between them: no
+unit, unlike :data:`~fwwrules.constants.BOUNDARY_TOLERANCE_MM`, a length) is at most this in
+size count as parallel and give no crossing: at that angle lines 1 mm apart near the mover
+cross 1,000 km off, and where lines even closer cross is rounding over the angle. Every
+crossing of two lines here is found by :meth:`_Lines.meet`, the one comparison of its kind."""
+
+
 @dataclass(frozen=True, slots=True)
 class _Lines:
     """Lines as arrays: a point on each (``o``), its unit direction (``way``), the parameters
@@ -677,6 +685,18 @@ class _Lines:
             np.concatenate([getattr(p, f) for p in parts]) for f in ("o", "way", "start", "at")
         )
         return cls(o, way, start, at, np.concatenate([p.stops for p in parts]))
+
+    def meet(self, a: IntArray, b: IntArray) -> tuple[IntArray, IntArray, Array, Array, Array]:
+        """Where line ``a[k]`` crosses line ``b[k]`` (rows of these lines), pair by pair: the
+        pairs that are not parallel (:data:`_PARALLEL_SINE`), the crossing's parameters along
+        either line (from its ``o``, as ``start`` and ``stop``) and the crossing itself."""
+        wa, wb = self.way[a], self.way[b]
+        sine = _cross(wa, wb)
+        ok = np.abs(sine) > _PARALLEL_SINE
+        a, b, wa, wb, sine = a[ok], b[ok], wa[ok], wb[ok], sine[ok]
+        rel = self.o[b] - self.o[a]
+        ta, tb = _cross(rel, wb) / sine, _cross(rel, wa) / sine
+        return a, b, ta, tb, self.o[a] + ta[:, None] * wa
 
 
 def line_candidates(
@@ -985,19 +1005,14 @@ def _crossings(
     b = np.concatenate([near[j], np.tile(np.arange(len(edges.o)), len(near))])
     other = _Lines.join([lines, edges])
     b[len(i) :] += len(lines.o)  # the sides follow the lines in ``other``
-    wa, wb = other.way[a], other.way[b]
-    denom = _cross(wa, wb)
-    ok = np.abs(denom) > 1e-9
-    a, b, wa, wb, denom = a[ok], b[ok], wa[ok], wb[ok], denom[ok]
-    rel = other.o[b] - other.o[a]
-    ta, tb = _cross(rel, wb) / denom, _cross(rel, wa) / denom
+    a, b, ta, tb, x = other.meet(a, b)
     eps = BOUNDARY_TOLERANCE_MM
     stops = other.stops
     # strictly past each line's start and short of its stop: a line's own corner and a side's
     # ends are pieces' corners, weighed already
     ok = (ta > other.start[a] + eps) & (ta <= stops[a] + eps)
     ok &= (tb > other.start[b] + eps) & (tb < stops[b] - eps)
-    x = other.o[a[ok]] + ta[ok, None] * wa[ok]
+    x = x[ok]
     reach = np.abs(np.hypot(x[:, 0] - p0[0], x[:, 1] - p0[1]) - r)
     return np.asarray(x[reach <= limit])
 
@@ -1040,18 +1055,11 @@ def _line_corners(
     if work is not None:  # pairs of lines, counted before they are built
         work.count(len(near))
     i, j = np.triu_indices(len(near), k=1)
-    i, j = near[i], near[j]
-    wi, wj = bounds.way[i], bounds.way[j]
-    denom = _cross(wi, wj)
-    ok = np.abs(denom) > 1e-9
-    i, j, wi, wj, denom = i[ok], j[ok], wi[ok], wj[ok], denom[ok]
-    rel = bounds.o[j] - bounds.o[i]
-    ti, tj = _cross(rel, wj) / denom, _cross(rel, wi) / denom
+    i, j, ti, tj, x = bounds.meet(near[i], near[j])
     eps = BOUNDARY_TOLERANCE_MM
     stops = bounds.stops
     ok = (ti >= bounds.start[i] - eps) & (ti <= stops[i] + eps)
     ok &= (tj >= bounds.start[j] - eps) & (tj <= stops[j] + eps)
-    x = bounds.o[i] + ti[:, None] * wi
     dist = np.hypot(x[:, 0] - p0[0], x[:, 1] - p0[1])
     ok &= (dist > 0.0) & (dist <= limit)
     # each line's foot from p0: on p0's side of the other line (+) or past it (-)

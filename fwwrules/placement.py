@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal
@@ -229,7 +229,7 @@ def _piece_clashes(
     board: Board,
     px: Array,
     py: Array,
-    r: float,
+    r: float | Array,
     elevation_mm: Array,
     tol: float | None = None,
     skip: frozenset[str] = frozenset(),
@@ -237,16 +237,18 @@ def _piece_clashes(
     """Per solid piece (those of ``skip`` left out) whose bounding box comes within ``r`` of
     some position: where a base stands below its top with the centre on it, and where it
     overlaps it by more than the contact tolerance with the centre off it and not above its
-    height (masks and depths, mm). ``tol``: the contact tolerance (the board's by default; a
-    drag stops at 0, at the edge itself). A piece farther off has no clash to give."""
+    height (masks and depths, mm). ``r``: one radius, or one per position. ``tol``: the
+    contact tolerance (the board's by default; a drag stops at 0, at the edge itself). A piece
+    farther off has no clash to give."""
     tol = board.contact_tolerance if tol is None else tol
     solids = _solids(board)
     x0, y0, x1, y1 = (solids.bounds[:, k] for k in range(4))
+    rc = r[:, None] if isinstance(r, np.ndarray) else r  # per position: one row each
     near_all = (
-        (px[:, None] >= x0 - r)
-        & (px[:, None] <= x1 + r)
-        & (py[:, None] >= y0 - r)
-        & (py[:, None] <= y1 + r)
+        (px[:, None] >= x0 - rc)
+        & (px[:, None] <= x1 + rc)
+        & (py[:, None] >= y0 - rc)
+        & (py[:, None] <= y1 + rc)
     )
     for k in np.flatnonzero(near_all.any(axis=0)):
         t = solids.pieces[k]
@@ -261,23 +263,31 @@ def _piece_clashes(
         idx = np.flatnonzero(near & ~on & ~_at_top(t, elevation_mm))
         gap = np.full(len(px), np.inf)
         if len(idx):
-            gap[idx] = shapely.distance(t.polygon, shapely.points(px[idx], py[idx])) - r
+            reach = r[idx] if isinstance(r, np.ndarray) else r
+            gap[idx] = shapely.distance(t.polygon, shapely.points(px[idx], py[idx])) - reach
         yield ref, "piece", overlapping(gap, tol), -gap
 
 
 def _base_overlaps(
-    board: Board, px: Array, py: Array, r: float, elevation_mm: Array, skip: frozenset[str]
+    board: Board,
+    px: Array,
+    py: Array,
+    r: float | Array,
+    elevation_mm: Array,
+    skip: frozenset[str],
 ) -> tuple[list[str], BoolArray, Array]:
     """The other bases (ids, in file order; those of ``skip`` left out), and per position and
     base (rows, columns) whether a base on its level overlaps it by more than the contact
-    tolerance, and the gap (mm; negative for an overlap)."""
+    tolerance, and the gap (mm; negative for an overlap). ``r``: one radius, or one per
+    position."""
     ids = [mid for mid in board.models if mid not in skip]
     discs = [board.models[mid].disc for mid in ids]
     ox = np.array([d.x for d in discs], dtype=float)
     oy = np.array([d.y for d in discs], dtype=float)
     orad = np.array([d.r for d in discs], dtype=float)
     oev = np.array([board.models[mid].elevation for mid in ids], dtype=float)
-    gap = np.hypot(px[:, None] - ox, py[:, None] - oy) - orad - r
+    rc = r[:, None] if isinstance(r, np.ndarray) else r  # per position: one row each
+    gap = np.hypot(px[:, None] - ox, py[:, None] - oy) - orad - rc
     level = same_level(board, np.asarray(elevation_mm, dtype=float)[:, None], oev)
     return ids, overlapping(gap, board.contact_tolerance) & level, gap
 
@@ -340,17 +350,38 @@ def clashes_at(
     elevation_mm: float,
     skip: frozenset[str] = frozenset(),
 ) -> list[Clash]:
-    """The placement rule at one position (mm), the one-position case of :func:`placeable_v`:
-    every clash of ``model_id``'s base there (bases first, then pieces, in file order)."""
+    """The placement rule at one position (mm), the one-position case of :func:`clashes_v`
+    (and so of :func:`placeable_v`): every clash of ``model_id``'s base there (bases first,
+    then pieces, in file order), the models of ``skip`` left out."""
     px, py, ev = np.array([float(at[0])]), np.array([float(at[1])]), np.array([elevation_mm])
-    ids, bases, gap = _base_overlaps(board, px, py, r, ev, skip | {model_id})
+    return clashes_v(board, [model_id], px, py, np.array([float(r)]), ev, [skip])[0]
+
+
+def clashes_v(
+    board: Board,
+    model_ids: Sequence[str],
+    px: Array,
+    py: Array,
+    r: Array,
+    elevation_mm: Array,
+    skips: Sequence[frozenset[str]],
+) -> list[list[Clash]]:
+    """The placement rule at many positions (mm) at once, one base each (``model_ids[i]``'s, of
+    radius ``r[i]``, at ``elevation_mm[i]``): per position every clash of that base (bases
+    first, then pieces, in file order), the base itself and the models of ``skips[i]`` left
+    out."""
+    ids, bases, gap = _base_overlaps(board, px, py, r, elevation_mm, frozenset())
     out = [
-        Clash(model_id, ModelRef(ids[j]), "bases", float(-gap[0, j]))
-        for j in np.flatnonzero(bases[0])
+        [
+            Clash(mid, ModelRef(ids[j]), "bases", float(-gap[i, j]))
+            for j in np.flatnonzero(bases[i])
+            if ids[j] != mid and ids[j] not in skip
+        ]
+        for i, (mid, skip) in enumerate(zip(model_ids, skips, strict=True))
     ]
-    for ref, how, bad, depth in _piece_clashes(board, px, py, r, ev):
-        if bool(bad[0]):
-            out.append(Clash(model_id, ref, how, float(depth[0])))
+    for ref, how, bad, depth in _piece_clashes(board, px, py, r, elevation_mm):
+        for i in np.flatnonzero(bad).tolist():
+            out[i].append(Clash(model_ids[i], ref, how, float(depth[i])))
     return out
 
 
@@ -369,14 +400,17 @@ def placement_problems(scenario: Scenario) -> list[tuple[int, Clash]]:
     [(0, 'building', 'piece', 10.0)]
     """
     board = scenario.board
-    out: list[tuple[int, Clash]] = []
     ids = [m.id for m in scenario.models]
-    for j, mid in enumerate(ids):
-        mg = board.models[mid]
-        later = frozenset(ids[j:])
-        for c in clashes_at(board, mid, mg.disc.center, mg.disc.r, mg.elevation, later):
-            out.append((j, c))
-    return out
+    if not ids:
+        return []
+    mgs = [board.models[mid] for mid in ids]
+    px = np.array([float(mg.disc.center[0]) for mg in mgs])
+    py = np.array([float(mg.disc.center[1]) for mg in mgs])
+    r = np.array([float(mg.disc.r) for mg in mgs])
+    ev = np.array([mg.elevation for mg in mgs])
+    later = [frozenset(ids[j:]) for j in range(len(ids))]  # each base against earlier ones
+    found = clashes_v(board, ids, px, py, r, ev, later)
+    return [(j, c) for j, clashes in enumerate(found) for c in clashes]
 
 
 def move_model(

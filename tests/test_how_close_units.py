@@ -7,6 +7,7 @@ board in millimetres is written as before."""
 from __future__ import annotations
 
 from pathlib import Path
+from string import Template
 
 import pytest
 
@@ -17,21 +18,46 @@ from fwwrules.rulings import names_in
 TABLE = Path(__file__).parent / "table-48.yaml"
 EXAMPLE = Path(fwwrules.__file__).parent / "examples" / "cover-example-1.yaml"
 
-OVER_THE_WALL_IN_INCHES = """format: fwwrules/scenario@1
-title: Over the wall by a hair, in inches
+OVER_THE_WALL = Template("""format: fwwrules/scenario@1
+title: $title
 rules: core
-units: in
+units: $units
 models:
-  - {id: gunner, name: Minuteman, faction: minutemen, base: 1.26, at: [3.937, 3.937],
+  - {id: gunner, name: Minuteman, faction: minutemen, base: $base, at: $gunner,
      skills: {rifle: 6}, weapons: [musket]}
-  - {id: raider, name: Raider, faction: raiders, base: 1.26, at: [15.748, 3.937]}
+  - {id: raider, name: Raider, faction: raiders, base: $base, at: $raider}
 terrain:
-  - {id: wall, name: Wall, kind: blocking,
-     polygon: [[7.874, 0.787], [11.811, 0.787], [11.811, 4.5512], [7.874, 4.5512]]}
+  - {id: wall, name: Wall, kind: blocking, polygon: $wall}
 weapons:
   - {id: musket, name: Laser Musket, type: rifle, short: green, long: blue,
      dice: {short: [black], long: [black]}}
-"""
+""")
+
+
+def over_the_wall(
+    title: str,
+    units: str,
+    base: float,
+    gunner: tuple[float, float],
+    raider: tuple[float, float],
+    wall: tuple[float, float, float, float],
+) -> fwwrules.Scenario:
+    """The gunner shooting at the raider over the north side of a wall between them (``wall``:
+    west, south, east, north), in ``units``: how far north the wall reaches sets how close the
+    call is."""
+    west, south, east, north = wall
+    s = fwwrules.loads(
+        OVER_THE_WALL.substitute(
+            title=title,
+            units=units,
+            base=base,
+            gunner=list(gunner),
+            raider=list(raider),
+            wall=[[west, south], [east, south], [east, north], [west, north]],
+        )
+    )
+    assert isinstance(s, fwwrules.Scenario)
+    return s
 
 
 def said(s: fwwrules.Scenario, attacker: str, target: str, lang: str) -> str:
@@ -62,8 +88,14 @@ def test_a_margin_on_an_inch_board_is_in_inches_first(lang: str, distance: str) 
 def test_a_sub_millimetre_knife_edge_on_an_inch_board_stays_in_millimetres(
     lang: str, distance: str
 ) -> None:
-    s = fwwrules.loads(OVER_THE_WALL_IN_INCHES)
-    assert isinstance(s, fwwrules.Scenario)
+    s = over_the_wall(
+        title="Over the wall by a hair, in inches",
+        units="in",
+        base=1.26,
+        gunner=(3.937, 3.937),
+        raider=(15.748, 3.937),
+        wall=(7.874, 0.787, 11.811, 4.5512),
+    )
     sentence = said(s, "gunner", "raider", lang)
     assert distance in sentence and "″" not in sentence, sentence
     r = fwwrules.ruling(s, "gunner", "raider")
@@ -82,29 +114,18 @@ def test_the_threshold_is_one_millimetre() -> None:
     assert length(0.0, "mm-in", "de") == "0 mm"
 
 
-OVER_THE_WALL_IN_MM = """format: fwwrules/scenario@1
-title: Over the wall by less than a hair, in millimetres
-rules: core
-units: mm
-models:
-  - {id: gunner, name: Minuteman, faction: minutemen, base: 32, at: [100, 100],
-     skills: {rifle: 6}, weapons: [musket]}
-  - {id: raider, name: Raider, faction: raiders, base: 32, at: [400, 100]}
-terrain:
-  - {id: wall, name: Wall, kind: blocking,
-     polygon: [[200, 20], [300, 20], [300, 115.95], [200, 115.95]]}
-weapons:
-  - {id: musket, name: Laser Musket, type: rifle, short: green, long: blue,
-     dice: {short: [black], long: [black]}}
-"""
-
-
 @pytest.mark.parametrize(("lang", "distance"), [("en", "0.08 mm south"), ("de", "0,08 mm nach")])
 def test_a_millimetre_board_never_says_zero_inches(lang: str, distance: str) -> None:
     """A margin shorter than 0.005″ (0.127 mm) on a board in millimetres read "0.08 mm (0″)":
     the inches are left out where they would round to 0; an exact 0 keeps "(0″)"."""
-    s = fwwrules.loads(OVER_THE_WALL_IN_MM)
-    assert isinstance(s, fwwrules.Scenario)
+    s = over_the_wall(
+        title="Over the wall by less than a hair, in millimetres",
+        units="mm",
+        base=32,
+        gunner=(100, 100),
+        raider=(400, 100),
+        wall=(200, 20, 300, 115.95),
+    )
     sentence = said(s, "gunner", "raider", lang)
     assert distance in sentence and "″" not in sentence, sentence
     assert length(0.2, "mm", "en") == "0.2 mm (0.01″)"

@@ -159,6 +159,17 @@ def _past(s: Scenario, base: fwwrules.AttackRuling, model: str, way: tuple[float
     return None if after is None else changed(base, outcome(base), _ask(after))
 
 
+def _changes_past_by_each_hair(
+    s: Scenario, base: fwwrules.AttackRuling, m: Margin, decision: str
+) -> None:
+    """Moving the margin's model along its way a micrometre and 0.01 mm past the margin
+    changes ``decision`` (asserted)."""
+    assert m.mm is not None and m.model is not None and m.direction is not None
+    for hair in (MARGIN_PROBE_MM, HAIR_MM):
+        got = _past(s, base, m.model, m.direction, m.mm + hair)
+        assert got is not None and decision in got, hair
+
+
 def _no_way_changes_both(
     s: Scenario, base: fwwrules.AttackRuling, m: Margin, hair: float = HAIR_MM
 ) -> bool:
@@ -712,9 +723,7 @@ def test_known_gap_mended_contact_where_the_ring_meets_a_piece() -> None:
     assert m is not None and m.model == "m1" and m.method == "search" and m.mm is not None
     assert m.direction is not None and "melee.engaged" in m.changes
     assert m.mm - m.precision_mm - 1e-6 <= hand <= m.mm + 1e-6
-    for hair in (MARGIN_PROBE_MM, HAIR_MM):
-        got = _past(s, base, "m1", m.direction, m.mm + hair)
-        assert got is not None and "melee.engaged" in got, hair
+    _changes_past_by_each_hair(s, base, m, "melee.engaged")
     a120 = math.radians(120.0)
     assert _past(s, base, "m1", (math.cos(a120), math.sin(a120)), 17.2978)
     assert _nothing_changes_within(s)
@@ -748,9 +757,7 @@ def test_known_gap_mended_shooter_stepping_clear_of_two_touching_areas() -> None
     assert m is not None and m.model == "m0" and m.method == "exact" and m.direction is not None
     assert m.mm == pytest.approx(hand, abs=1e-9)
     assert "cover.area" in m.changes
-    for hair in (MARGIN_PROBE_MM, HAIR_MM):
-        got = _past(s, base, "m0", m.direction, m.mm + hair)
-        assert got is not None and "cover.area" in got, hair
+    _changes_past_by_each_hair(s, base, m, "cover.area")
     a160 = math.radians(160.0)
     assert _past(s, base, "m0", (math.cos(a160), math.sin(a160)), 4.49)
     assert _nothing_changes_within(s)

@@ -7,7 +7,10 @@ Cover rules, line of sight blockers and what the Line of Cover meets are compare
 through the whole threat map (tests/test_threat_map.py); the placement rule through
 ``check``, the ruling, the threat map and a drag (tests/test_placement_rule.py). This file
 compares the base contact of ``melee.engaged`` directly: ``engagement.in_contact`` (two models
-of a scenario) and ``engagement.in_contact_v`` (a base at many centres and elevations).
+of a scenario) and ``engagement.in_contact_v`` (a base at many centres and elevations); and the
+terrain polygon checks of a whole board at once against one polygon at a time (the validity
+verdict has a vector body of its own; the thin-feature check of many polygons lays their corners
+side by side).
 """
 
 from __future__ import annotations
@@ -21,6 +24,12 @@ from hypothesis import strategies as st
 from test_threat_map import random_board
 
 from fwwrules import Model
+from fwwrules.checks import (
+    _polygon_problems,
+    _polygons_problems,
+    _thin_polygon_problems,
+    _thin_polygons_problems,
+)
 from fwwrules.engagement import in_contact, in_contact_v
 
 
@@ -50,3 +59,21 @@ def test_melee_engaged_contact_scalar_and_vector_agree(seed: int, data: st.DataO
         scn, other.id, np.array([x]), np.array([y]), base / 2, np.array([elevation_mm])
     )
     assert bool(touch[0]) == scalar, (seed, other.id, gap, elevation_mm)
+
+
+_QUARTERS = st.integers(0, 48).map(lambda v: v / 4)  # features at and around 1 mm, exactly
+_CORNERS = st.lists(st.tuples(_QUARTERS, _QUARTERS), min_size=1, max_size=9)
+
+
+@settings(max_examples=300, deadline=None)
+@given(polygons=st.lists(_CORNERS, min_size=1, max_size=6), unit=st.sampled_from((1.0, 25.4)))
+def test_polygon_checks_of_many_and_of_one_agree(
+    polygons: list[list[tuple[float, float]]], unit: float
+) -> None:
+    paths = [("terrain", k, "polygon") for k in range(len(polygons))]
+    one = [_polygon_problems(c, p) for c, p in zip(polygons, paths, strict=True)]
+    assert _polygons_problems(polygons, paths) == one
+    simple = [k for k, found in enumerate(one) if not found]
+    many = _thin_polygons_problems([polygons[k] for k in simple], unit, [paths[k] for k in simple])
+    each = [_thin_polygon_problems(polygons[k], unit, paths[k]) for k in simple]
+    assert many == each

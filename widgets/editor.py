@@ -87,6 +87,19 @@ def editor_style(style: BoardStyle = DEFAULT_STYLE, canvas_px: int | None = None
     return dataclasses.replace(style, figsize=(w * scale, h * scale))
 
 
+@dataclasses.dataclass(frozen=True)
+class Gesture:
+    """A tool's press, drag and release in progress (scenario units): ``what`` is ``rect`` or
+    ``circle`` (a new piece spanned from ``start``), ``terrain`` (the piece ``ident`` moved
+    by the pointer's way from ``start``) or ``handle`` (the piece ``ident`` turned toward the
+    pointer); ``to`` is where the pointer is now (the press itself before any motion)."""
+
+    what: str
+    start: XY
+    to: XY
+    ident: str = ""
+
+
 def _interactive_default() -> bool:
     """The live board canvas is available and a Jupyter kernel runs this code."""
     if not live_canvas_available():
@@ -155,7 +168,7 @@ class BoardEditor(ControlPanel):
         self.artists: BoardArtists | None = None
         self.marks: EditorMarks | None = None
         self._drawn: tuple[tuple[Terrain, ...], str] | None = None
-        self._gesture: dict[str, Any] | None = None
+        self._gesture: Gesture | None = None
         self._corners: list[XY] = []
         self._dragged: Scenario | None = None
         self._flagged: frozenset[str] = frozenset()
@@ -781,7 +794,7 @@ class BoardEditor(ControlPanel):
         elif tool == "polygon":
             self._polygon_click(p)
         else:  # rect, circle: a rubber band from the press
-            self._gesture = {"what": tool, "start": self.snap(p), "to": p}
+            self._gesture = Gesture(tool, self.snap(p), p)
             self._preview_shape(p)
             assert self.marks is not None
             self.view.start_blit([self.marks.preview, self.marks.rubber_band])
@@ -798,7 +811,7 @@ class BoardEditor(ControlPanel):
         if ident != self.selected:
             self.selected = ident
             self._show()
-        self._gesture = {"what": kind, "id": ident, "start": p, "to": p}
+        self._gesture = Gesture(kind, p, p, ident)
         assert self.marks is not None
         self._ghost(p)
         self.view.start_blit([self.marks.ghost, self.marks.selection, self.marks.handle])
@@ -862,8 +875,8 @@ class BoardEditor(ControlPanel):
         """The rubber band (rectangle tool) or the circle's radius (circle tool) from the
         press to ``to``, snapped as the piece will be (mm)."""
         assert self._gesture is not None and self.marks is not None
-        sx, sy = self._mm(self._gesture["start"])
-        if self._gesture["what"] == "circle":
+        sx, sy = self._mm(self._gesture.start)
+        if self._gesture.what == "circle":
             tx, ty = self._mm(to)
             self.marks.preview.set_center((sx, sy))
             self.marks.preview.set_radius(max(1e-9, math.hypot(tx - sx, ty - sy)))
@@ -916,19 +929,19 @@ class BoardEditor(ControlPanel):
                 self.marks.show_corners(corners, self._mm(self.snap(p)))
                 self.view.blit()
             return
-        self._gesture["to"] = p
-        if self._gesture["what"] in ("circle", "rect"):
+        self._gesture = dataclasses.replace(self._gesture, to=p)
+        if self._gesture.what in ("circle", "rect"):
             self._preview_shape(p)
         else:
             self._ghost(p)
         self.view.blit()
 
-    def _moved(self, piece: Terrain, gesture: Mapping[str, Any], to: XY) -> Terrain:
+    def _moved(self, piece: Terrain, gesture: Gesture, to: XY) -> Terrain:
         """``piece`` as the gesture leaves it with the pointer at ``to``: moved by the
         pointer's way (its centre snapped), or turned toward it by the handle."""
-        if gesture["what"] == "handle":
+        if gesture.what == "handle":
             return editing.turned_piece(piece, self._drag_angle(piece, to))
-        sx, sy = gesture["start"]
+        sx, sy = gesture.start
         cx, cy = editing.centre_of(piece)
         nx, ny = self.snap((cx + to[0] - sx, cy + to[1] - sy))
         return editing.moved_piece(piece, nx - cx, ny - cy)
@@ -936,7 +949,7 @@ class BoardEditor(ControlPanel):
     def _ghost(self, to: XY) -> None:
         """The dragged piece where the drop will put it, and its handle."""
         assert self._gesture is not None and self.marks is not None
-        piece = self._piece(self._gesture["id"])
+        piece = self._piece(self._gesture.ident)
         if not isinstance(piece, Terrain):
             return
         moved = self._moved(piece, self._gesture, to)
@@ -968,15 +981,15 @@ class BoardEditor(ControlPanel):
         self.view.end_blit()
         if self.marks is not None:
             self.marks.hide_previews()
-        p = self._point(event, gesture["to"])
+        p = self._point(event, gesture.to)
         assert p is not None
         try:
             self._guard(lambda: self._drop(gesture, p))
         finally:
             self._show()  # the whole board again (also after a refusal or a click)
 
-    def _drop(self, gesture: Mapping[str, Any], p: XY) -> None:
-        what, (sx, sy) = gesture["what"], gesture["start"]
+    def _drop(self, gesture: Gesture, p: XY) -> None:
+        what, (sx, sy) = gesture.what, gesture.start
         if what == "circle":
             r = math.hypot(p[0] - sx, p[1] - sy)
             diameter = 2 * r if r > 0 else 25.4 / self.unit_mm  # a click: 1"
@@ -984,7 +997,7 @@ class BoardEditor(ControlPanel):
         elif what == "rect":
             self.add_rect((sx, sy), p, **self.form.terrain_fields(self.lang.value))
         elif p != (sx, sy):  # a click only selects
-            piece = self._piece(gesture["id"])
+            piece = self._piece(gesture.ident)
             if not isinstance(piece, Terrain):
                 return
             if what == "handle":

@@ -554,11 +554,17 @@ class _Obstacles:
         self.add_box((x - w / 2, y - h / 2, x + w / 2, y + h / 2))
 
     def best(
-        self, candidates: Iterable[tuple[float, float]], w: float, h: float
+        self,
+        candidates: Iterable[tuple[float, float]],
+        w: float,
+        h: float,
+        owner: Disc | None = None,
     ) -> tuple[float, float] | None:
         """The first candidate centre whose box lies in the Axes and covers no hard obstacle,
-        preferring one clear of lines (see :data:`LINE_PENALTY`); the candidates are tried
-        at once (numpy) against the obstacles the index finds near them."""
+        preferring one clear of lines (see :data:`LINE_PENALTY`) and, for the name of the
+        base ``owner``, one whose leader would not pass through another base; the
+        candidates are tried at once (numpy) against the obstacles the index finds near
+        them."""
         cands = np.asarray(list(candidates), dtype=float).reshape(-1, 2)
         if len(cands) == 0:
             return None
@@ -593,8 +599,45 @@ class _Obstacles:
         free = np.flatnonzero(ok)
         if len(free) == 0:
             return None
-        k = int(free[int(np.argmin(self._line_score(free, cands, x0, y0, x1, y1, region)))])
+        score = self._line_score(free, cands, x0, y0, x1, y1, region)
+        if owner is not None:
+            box = (x0[free], y0[free], x1[free], y1[free])
+            score += self._through_bases(owner, *box) * len(cands)
+        k = int(free[int(np.argmin(score))])
         return (float(cands[k, 0]), float(cands[k, 1]))
+
+    def _through_bases(
+        self,
+        owner: Disc,
+        x0: np.ndarray[Any, Any],
+        y0: np.ndarray[Any, Any],
+        x1: np.ndarray[Any, Any],
+        y1: np.ndarray[Any, Any],
+    ) -> np.ndarray[Any, Any]:
+        """For each box, whether the line from ``owner``'s centre to the box's nearest point
+        (where its leader runs, :func:`leader`) passes through another base: a reader would
+        take the name for that base's. A line that only touches a base (a base in contact
+        with ``owner``) does not count. Weighted as a ruling line in :meth:`best`."""
+        ox, oy, _r = owner
+        nx, ny = np.clip(ox, x0, x1), np.clip(oy, y0, y1)
+        region = (
+            min(ox, float(nx.min())),
+            min(oy, float(ny.min())),
+            max(ox, float(nx.max())),
+            max(oy, float(ny.max())),
+        )
+        d = self.discs[self.disc_index.near(*region)]
+        d = d[~(d == np.asarray(owner)).all(axis=1)]
+        if not len(d):
+            return np.zeros(len(x0), dtype=bool)
+        dx, dy = (nx - ox)[:, None], (ny - oy)[:, None]
+        cx, cy, radius = d[None, :, 0] - ox, d[None, :, 1] - oy, d[None, :, 2]
+        length2 = dx * dx + dy * dy
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = np.where(length2 > 0, (cx * dx + cy * dy) / length2, 0.0)
+        t = np.clip(t, 0.0, 1.0)
+        through: np.ndarray[Any, Any] = (np.hypot(t * dx - cx, t * dy - cy) < radius).any(axis=1)
+        return through
 
     def _line_score(
         self,
@@ -882,7 +925,8 @@ def _place_labels(artists: BoardArtists, renderer: Any) -> None:
     markers = 0
     pending, dropped = _pending(artists, obstacles, renderer, pad)
     for t, w, h, anchor_px in pending:
-        spot = obstacles.best(_candidates(t, artists, w, h, anchor_px, pad + 1.0), w, h)
+        cands = _candidates(t, artists, w, h, anchor_px, pad + 1.0)
+        spot = obstacles.best(cands, w, h, _owner_disc(t, artists))
         if spot is not None:
             t.set_position(tuple(to_data.transform(spot)))
             obstacles.add(spot[0], spot[1], w, h)
@@ -1234,7 +1278,8 @@ def _place_marker(
     mbox = _text_bbox(marker, renderer)
     mw, mh = mbox.width + 2 * pad, mbox.height + 2 * pad
     cands = _candidates(t, artists, mw, mh, anchor_px, pad + 1.0)
-    spot = obstacles.best(cands, mw, mh) or obstacles.anywhere(mw, mh, anchor_px)
+    spot = obstacles.best(cands, mw, mh, _owner_disc(t, artists))
+    spot = spot or obstacles.anywhere(mw, mh, anchor_px)
     if spot is None:
         marker.set_visible(False)
         return None
@@ -1294,7 +1339,8 @@ def place_names(
         t.set_horizontalalignment("center")
         t.set_verticalalignment("center")
         w, h = (v + 2 * pad for v in label_size(t, renderer))
-        spot = None if k >= room else obstacles.best(_around(x, y, w, h, r, r, pad + 1.0), w, h)
+        around = _around(x, y, w, h, r, r, pad + 1.0)
+        spot = None if k >= room else obstacles.best(around, w, h, (x, y, r))
         if spot is None:
             t.set_visible(False)
             hidden += 1
@@ -1335,7 +1381,8 @@ def follow(artists: BoardArtists, texts: Sequence[Text]) -> None:
         size = _text_bbox(t, renderer)
         w, h = size.width + 2 * pad, size.height + 2 * pad
         x, y = artists.ax.transData.transform(t.get_position())
-        spot = obstacles.best(_candidates(t, artists, w, h, (x, y), pad + 1.0), w, h)
+        cands = _candidates(t, artists, w, h, (x, y), pad + 1.0)
+        spot = obstacles.best(cands, w, h, _owner_disc(t, artists))
         if spot is not None:
             t.set_position(tuple(to_data.transform(spot)))
             obstacles.add(spot[0], spot[1], w, h)
