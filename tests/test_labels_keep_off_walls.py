@@ -83,7 +83,7 @@ def test_a_place_across_a_ruling_line_beats_one_across_a_wall() -> None:
     # ruling's line; nothing else in the way
     wall = [(45.0, 0.0, 45.0, 100.0)]
     line = [(0.0, 75.0, 100.0, 75.0)]
-    obstacles = _Obstacles((0.0, 0.0, 100.0, 100.0), 100.0, [], major=line, blocking=wall)
+    obstacles = _Obstacles((0.0, 0.0, 100.0, 100.0), [], major=line, blocking=wall)
     assert obstacles.best([(45.0, 20.0), (80.0, 75.0)], 10.0, 10.0) == (80.0, 75.0)
     # with a place clear of both, that one, even last
     assert obstacles.best([(45.0, 20.0), (80.0, 75.0), (80.0, 20.0)], 10.0, 10.0) == (80.0, 20.0)

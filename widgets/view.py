@@ -202,14 +202,14 @@ class BoardView:
     """
 
     def __init__(self, style: BoardStyle = DEFAULT_STYLE, *, interactive: bool | None = None):
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from fwwrules.draw.glyphs import GlyphCanvas
 
         self.style = style
         self.interactive = live_canvas_available() if interactive is None else interactive
         self.size_px = (round(style.figsize[0] * style.dpi), round(style.figsize[1] * style.dpi))
         """The board's size in CSS pixels (the same at every device pixel ratio)."""
         fig = Figure(figsize=style.figsize, dpi=style.dpi)
-        FigureCanvasAgg(fig)
+        GlyphCanvas(fig)  # matplotlib's Agg, its glyphs kept from frame to frame
         self._link: BoardLink | None = None
         self._widget: widgets.DOMWidget | None = None
         if not self.interactive:

@@ -30,11 +30,12 @@ def new_axes(
 
         fig = plt.figure(figsize=figsize, dpi=dpi)
     else:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
 
+        from .glyphs import GlyphCanvas
+
         fig = Figure(figsize=figsize, dpi=dpi)
-        FigureCanvasAgg(fig)
+        GlyphCanvas(fig)
     place_axes(fig, margins)
     return fig.add_subplot()
 

@@ -390,10 +390,6 @@ def _terrain_candidates(
 
 # --- placing ------------------------------------------------------------------------------------
 
-INDEX_CELL_PX = 48.0
-"""Side of one bucket of the obstacle index, in display pixels at 100 dpi (scaled with the
-dpi): about four label heights, so the candidates of one label meet a few dozen buckets."""
-
 MAX_MARKERS = 40
 """Most numbered markers on one board: past them (a board of hundreds of pieces) a label that
 finds no place is counted in the key's last line instead ("+ 412 more labels not shown")."""
@@ -410,63 +406,40 @@ than that readably, and each label tried costs a few milliseconds."""
 
 
 FEW_ITEMS = 64
-"""An :class:`_Index` of at most this many items answers with all of them."""
+""":func:`_crosses` tests more than this many segments against the boxes' common box first."""
 
 
 class _Index:
-    """A uniform grid of buckets over the Axes (display pixels): which items lie near a box.
+    """The boxes of numbered items (display pixels, rows ``x0, y0, x1, y1``): which items a
+    box meets.
 
-    Items are numbered; each is filed in every bucket its box meets (clipped to the Axes, so a
-    line running far beyond the board costs what its visible part does). :meth:`near` answers
-    with the items of the buckets a box meets: a superset of the items the box meets, never
-    missing one, so the exact tests run on a few dozen items instead of all of them. An index
-    of at most :data:`FEW_ITEMS` items answers with all of them (testing them all costs less
-    than finding the buckets).
+    :meth:`near` answers with every item whose box meets the given box (edges included): a
+    superset of the items the box's exact tests can find, never missing one, so those tests
+    run on the items near a label's candidates only. One vectorised comparison over the
+    boxes (a crowded board has a few hundred, a board of hundreds of pieces a few thousand)
+    costs less than walking a grid of buckets in Python. An item whose box is not finite is
+    never near anything.
     """
 
-    def __init__(self, axes_box: Rect, cell: float) -> None:
-        self.x0, self.y0 = axes_box[0], axes_box[1]
-        self.nx = max(1, math.ceil((axes_box[2] - axes_box[0]) / cell))
-        self.ny = max(1, math.ceil((axes_box[3] - axes_box[1]) / cell))
-        self.cell = cell
-        self.buckets: dict[int, list[int]] = {}
-        self.items: list[int] = []
+    def __init__(self, boxes: np.ndarray[Any, Any] | None = None) -> None:
+        rows = np.zeros((0, 4)) if boxes is None else np.asarray(boxes, dtype=float)
+        self._boxes = np.zeros((max(16, len(rows)), 4))
+        self.n = 0
+        self.extend(rows)
 
-    def _span(self, x0: float, y0: float, x1: float, y1: float) -> tuple[range, range]:
-        def clip(v: float, n: int) -> int:
-            return min(max(math.floor(v), 0), n - 1)
-
-        c = self.cell
-        i0, i1 = clip((x0 - self.x0) / c, self.nx), clip((x1 - self.x0) / c, self.nx)
-        j0, j1 = clip((y0 - self.y0) / c, self.ny), clip((y1 - self.y0) / c, self.ny)
-        return range(i0, i1 + 1), range(j0, j1 + 1)
-
-    def add(self, item: int, x0: float, y0: float, x1: float, y1: float) -> None:
-        if not all(map(math.isfinite, (x0, y0, x1, y1))):
-            return
-        self.items.append(item)
-        xs, ys = self._span(x0, y0, x1, y1)
-        for i in xs:
-            for j in ys:
-                self.buckets.setdefault(i * self.ny + j, []).append(item)
+    def extend(self, rows: np.ndarray[Any, Any]) -> None:
+        """Items ``n``, ``n + 1``, ... with the boxes ``rows``."""
+        rows = np.asarray(rows, dtype=float).reshape(-1, 4)
+        while self.n + len(rows) > len(self._boxes):
+            self._boxes = np.concatenate([self._boxes, np.zeros_like(self._boxes)])
+        part = self._boxes[self.n : self.n + len(rows)]
+        part[:] = rows
+        part[~np.isfinite(rows).all(axis=1)] = np.nan  # NaN compares false: never near
+        self.n += len(rows)
 
     def near(self, x0: float, y0: float, x1: float, y1: float) -> np.ndarray[Any, Any]:
-        if len(self.items) <= FEW_ITEMS:
-            return np.asarray(self.items, dtype=np.intp)
-        xs, ys = self._span(x0, y0, x1, y1)
-        found: list[int] = []
-        for i in xs:
-            for j in ys:
-                found += self.buckets.get(i * self.ny + j, ())
-        return np.unique(np.asarray(found, dtype=np.intp))
-
-
-def _indexed(axes_box: Rect, cell: float, boxes: np.ndarray[Any, Any]) -> _Index:
-    """An index of ``boxes`` (rows ``x0, y0, x1, y1``)."""
-    index = _Index(axes_box, cell)
-    for k, (x0, y0, x1, y1) in enumerate(boxes.tolist()):
-        index.add(k, x0, y0, x1, y1)
-    return index
+        b = self._boxes[: self.n]
+        return np.flatnonzero((b[:, 2] >= x0) & (b[:, 0] <= x1) & (b[:, 3] >= y0) & (b[:, 1] <= y1))
 
 
 def _segment_boxes(seg: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
@@ -482,14 +455,12 @@ def _segment_boxes(seg: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
 
 class _Obstacles:
     """What a label must not cover (bases, markers, boxes placed so far) and the lines it
-    should keep clear of, in display pixels, each kind filed in an :class:`_Index`: a label
-    is tested against what lies near its candidates only, so placing a label costs the same
-    on a board of two models as on one of hundreds of pieces."""
+    should keep clear of, in display pixels, each kind filed in an :class:`_Index`: a label's
+    exact tests run on what lies near its candidates only."""
 
     def __init__(
         self,
         axes_box: Rect,
-        dpi: float,
         discs: Sequence[Disc],
         major: Sequence[Segment] = (),
         minor: Sequence[Segment] = (),
@@ -502,23 +473,20 @@ class _Obstacles:
         free place clear of blocking lines crosses one, ``minor`` ones (outlines) when no
         place clear of them is near (:data:`LINE_PENALTY`)."""
         self.axes_box = axes_box
-        cell = INDEX_CELL_PX * dpi / 100.0
         self.discs = np.asarray(discs, dtype=float).reshape(-1, 3)
         x, y, r = self.discs[:, 0], self.discs[:, 1], self.discs[:, 2]
-        self.disc_index = _indexed(
-            self.axes_box, cell, np.column_stack([x - r, y - r, x + r, y + r])
-        )
+        self.disc_index = _Index(np.column_stack([x - r, y - r, x + r, y + r]))
         self._boxes = np.zeros((16, 4))
         self.n_boxes = 0
-        self.box_index = _Index(self.axes_box, cell)
+        self.box_index = _Index()
         self.free: _FreeRaster | None = None
         self.major = np.asarray(major, dtype=float).reshape(-1, 4)
         self.minor = np.asarray(minor, dtype=float).reshape(-1, 4)
-        self.major_index = _indexed(self.axes_box, cell, _segment_boxes(self.major))
-        self.minor_index = _indexed(self.axes_box, cell, _segment_boxes(self.minor))
+        self.major_index = _Index(_segment_boxes(self.major))
+        self.minor_index = _Index(_segment_boxes(self.minor))
         self.hard = np.asarray(hard, dtype=float).reshape(-1, 4)
         self.blocking = np.asarray(blocking, dtype=float).reshape(-1, 4)
-        self.blocking_index = _indexed(self.axes_box, cell, _segment_boxes(self.blocking))
+        self.blocking_index = _Index(_segment_boxes(self.blocking))
 
     @classmethod
     def of_board(
@@ -534,7 +502,6 @@ class _Obstacles:
         minor = dict.fromkeys(line_segments(artists) + terrain_edges(artists, blocking=False))
         obstacles = cls(
             _rect(artists.ax.get_window_extent(renderer)),
-            artists.figure.dpi,
             base_discs(artists) + marker_discs(artists),
             major,
             [s for s in minor if s not in seen],
@@ -567,7 +534,7 @@ class _Obstacles:
         """A line drawn after the index was made (a label's leader): later labels keep
         clear of it as of the ruling's lines."""
         self.major = np.vstack([self.major, np.asarray(segment, dtype=float)[None, :]])
-        self.major_index.add(len(self.major) - 1, *_segment_boxes(self.major[-1:])[0])
+        self.major_index.extend(_segment_boxes(self.major[-1:]))
 
     @property
     def boxes(self) -> np.ndarray[Any, Any]:
@@ -578,7 +545,7 @@ class _Obstacles:
         if self.n_boxes == len(self._boxes):
             self._boxes = np.concatenate([self._boxes, np.zeros_like(self._boxes)])
         self._boxes[self.n_boxes] = box
-        self.box_index.add(self.n_boxes, *box)
+        self.box_index.extend(np.asarray(box, dtype=float))
         self.n_boxes += 1
         if self.free is not None:
             self.free.take(box)
@@ -687,20 +654,24 @@ class _Obstacles:
         a blocking piece's edge (so any place clear of those wins, however far), plus
         :data:`LINE_PENALTY` when it crosses an outline (only among those near the best)."""
         score = free.astype(float)
-        for lines, index, weight in (
-            (self.major, self.major_index, len(cands)),
-            (self.blocking, self.blocking_index, 2 * len(cands)),
-        ):
-            near_lines = lines[index.near(*region)]
-            if len(near_lines):
-                score += _crosses(x0[free], y0[free], x1[free], y1[free], near_lines) * weight
-        minor = self.minor[self.minor_index.near(*region)]
+        major, blocking, minor = (
+            lines[index.near(*region)]
+            for lines, index in (
+                (self.major, self.major_index),
+                (self.blocking, self.blocking_index),
+                (self.minor, self.minor_index),
+            )
+        )
+        if not (len(major) or len(blocking) or len(minor)):
+            return score
+        fx0, fy0, fx1, fy1 = x0[free], y0[free], x1[free], y1[free]
+        on_major, on_blocking, on_minor = _crosses_each(
+            fx0, fy0, fx1, fy1, [major, blocking, minor]
+        )
+        score += on_major * len(cands) + on_blocking * (2 * len(cands))
         if len(minor):
             near = score <= score.min() + LINE_PENALTY
-            crossed = _crosses(
-                x0[free[near]], y0[free[near]], x1[free[near]], y1[free[near]], minor
-            )
-            score[near] += crossed * LINE_PENALTY
+            score[near] += on_minor[near] * LINE_PENALTY
             score[~near] = np.inf
         return score
 
@@ -780,13 +751,28 @@ def _crosses(
 ) -> np.ndarray[Any, Any]:
     """For each box, whether any segment passes through its inside (Liang-Barsky, at once on
     every pair of a box and a segment whose bounding boxes overlap: no other pair can cross)."""
+    return _crosses_each(x0, y0, x1, y1, [seg])[0]
+
+
+def _crosses_each(
+    x0: np.ndarray[Any, Any],
+    y0: np.ndarray[Any, Any],
+    x1: np.ndarray[Any, Any],
+    y1: np.ndarray[Any, Any],
+    groups: Sequence[np.ndarray[Any, Any]],
+) -> list[np.ndarray[Any, Any]]:
+    """:func:`_crosses` for each group of segments (rows ``x0, y0, x1, y1``), in one pass
+    over the pairs of every group (a label's candidates meet the ruling's lines, the blocking
+    edges and the outlines at once)."""
+    seg = np.concatenate([np.asarray(g, dtype=float).reshape(-1, 4) for g in groups])
+    group = np.repeat(np.arange(len(groups)), [len(g) for g in groups])
     lo_x = np.minimum(seg[:, 0], seg[:, 2])
     hi_x = np.maximum(seg[:, 0], seg[:, 2])
     lo_y = np.minimum(seg[:, 1], seg[:, 3])
     hi_y = np.maximum(seg[:, 1], seg[:, 3])
     if len(seg) > FEW_ITEMS:  # first the segments near the boxes at all
         near = (hi_x > x0.min()) & (lo_x < x1.max()) & (hi_y > y0.min()) & (lo_y < y1.max())
-        seg = seg[near]
+        seg, group = seg[near], group[near]
         lo_x, hi_x, lo_y, hi_y = lo_x[near], hi_x[near], lo_y[near], hi_y[near]
     meets = (  # a box and a segment whose boxes overlap (only these can cross)
         (hi_x[None, :] > x0[:, None])
@@ -795,9 +781,9 @@ def _crosses(
         & (lo_y[None, :] < y1[:, None])
     )
     box, k = np.nonzero(meets)  # Liang-Barsky on those pairs alone
-    crossed: np.ndarray[Any, Any] = np.zeros(len(x0), dtype=bool)
+    crossed: np.ndarray[Any, Any] = np.zeros((len(groups), len(x0)), dtype=bool)
     if len(box) == 0:
-        return crossed
+        return list(crossed)
     bx0, by0, bx1, by1 = x0[box], y0[box], x1[box], y1[box]
     sx, sy = seg[k, 0], seg[k, 1]
     dx, dy = seg[k, 2] - sx, seg[k, 3] - sy
@@ -810,8 +796,9 @@ def _crosses(
             inside &= ~((p == 0) & (q <= 0))
             lo = np.where(p < 0, np.maximum(lo, t), lo)
             hi = np.where(p > 0, np.minimum(hi, t), hi)
-    crossed[box[inside & (hi - lo > 1e-9)]] = True
-    return crossed
+    hit = inside & (hi - lo > 1e-9)
+    crossed[group[k[hit]], box[hit]] = True
+    return list(crossed)
 
 
 SCALE_BAR_CORNERS: tuple[str, ...] = ("lower left", "lower right", "upper left", "upper right")
@@ -1341,7 +1328,7 @@ def place_names(
     pad = PAD_PX * dpi / 100.0
     gap = LEADER_GAP_PX * dpi / 100.0
     axes_box = _rect(ax.get_window_extent(renderer))
-    obstacles = _Obstacles(axes_box, dpi, discs, lines, outlines)
+    obstacles = _Obstacles(axes_box, discs, lines, outlines)
     to_data = ax.transData.inverted()
     room = _room(axes_box, dpi)
     hidden = 0
