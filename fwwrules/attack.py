@@ -91,9 +91,9 @@ def _size_reasons(ctx: AttackContext) -> Step:
             out.append(
                 Reason("size.classes", "", {"model": mid, "diameter": diameter, "size": mg.size})
             )
-    for tid, kind in shot.kinds.items():
+    for tid, kind in shot.kinds.changed:
         declared = board.terrain[tid].kind
-        if kind != declared and tid not in shot.context.elevated_kind:
+        if tid not in shot.context.elevated_kind:
             # the Huge kind governs cover only when the target is Huge (terrain.kinds)
             key = "huge-variant" if shot.cover_kinds.get(tid) == kind else "huge-variant-sight"
             out.append(

@@ -816,12 +816,13 @@ def shot_context(scenario: Scenario, attacker_id: str, target_id: str) -> ShotCo
     tol = scenario.ruler_tolerance_mm
     attacker_elevated = levels_apart(diff, orange, tol)
     target_elevated = levels_apart(-diff, orange, tol)
-    values = {"difference": _r(scenario, abs(diff)), "orange": _r(scenario, orange), "unit": unit}
     if not (attacker_elevated or target_elevated):
         if abs(diff) > LENGTH_EPSILON_MM:
             pair = {"attacker": attacker_id, "target": target_id}
+            values = _elevation_values(scenario, diff, orange)
             reasons.append(Reason("elevation.elevated", "neither", {**pair, **values}))
         return ShotContext(excluded=excluded, out_of_sight=out_of_sight, reasons=tuple(reasons))
+    values = _elevation_values(scenario, diff, orange)
     high, low = (ma, mt) if attacker_elevated else (mt, ma)
     reasons.append(Reason("elevation.elevated", "yes", {"high": high.id, "low": low.id, **values}))
     elevated_kind = _elevated_kinds(board, ma, mt, excluded, reasons)
@@ -844,6 +845,16 @@ def shot_context(scenario: Scenario, attacker_id: str, target_id: str) -> ShotCo
         cover_within=cover_within,
         reasons=tuple(reasons),
     )
+
+
+def _elevation_values(scenario: Scenario, diff: float, orange: float) -> dict[str, Any]:
+    """What ``elevation.elevated``'s reasons say: the height difference and Orange (in the
+    scenario's units)."""
+    return {
+        "difference": _r(scenario, abs(diff)),
+        "orange": _r(scenario, orange),
+        "unit": scenario.units,
+    }
 
 
 def _standing_on(

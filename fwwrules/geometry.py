@@ -132,9 +132,12 @@ class _Solid:
     bounds: tuple[float, float, float, float]
 
     @cached_property
-    def edge_array(self) -> Array:
-        """``py_edges`` as one (E, 5) array, for :func:`_convex_clip` of many edges."""
-        return np.asarray(self.py_edges, dtype=float).reshape(-1, 5)
+    def edge_columns(self) -> tuple[Array, Array, Array, Array, Array]:
+        """``py_edges`` as five arrays (``ax, ay, ex, ey, |e|``, each contiguous), for
+        :func:`_convex_clip_many`."""
+        e = np.asarray(self.py_edges, dtype=float).reshape(-1, 5)
+        ax, ay, ex, ey, el = (np.ascontiguousarray(e[:, k]) for k in range(5))
+        return ax, ay, ex, ey, el
 
     @cached_property
     def core(self) -> BaseGeometry:
@@ -309,14 +312,27 @@ def _prep(prepared: Prepared | None) -> Prepared:
     return Prepared() if prepared is None else prepared
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class _Obstacles:
     solids: tuple[_Solid, ...]
     walls: tuple[_Wall, ...]
     discs: Array  # (H, 3): x, y, r
-    geoms: NDArray[Any]  # (S,) the solids' geometries, for vectorised predicates
-    cores: NDArray[Any]  # (S,)
-    deeps: NDArray[Any]  # (S,)
+
+    @cached_property
+    def geoms(self) -> NDArray[Any]:
+        """(S,) the solids' geometries, for vectorised predicates (made when first asked: a
+        search that ends early never asks)."""
+        return _object_array([s.geom for s in self.solids])
+
+    @cached_property
+    def cores(self) -> NDArray[Any]:
+        """(S,) the solids' cores (:attr:`_Solid.core`)."""
+        return _object_array([s.core for s in self.solids])
+
+    @cached_property
+    def deeps(self) -> NDArray[Any]:
+        """(S,) the solids' deep parts (:attr:`_Solid.deep`)."""
+        return _object_array([s.deep for s in self.solids])
 
     @property
     def empty(self) -> bool:
@@ -332,15 +348,13 @@ class _Obstacles:
         )
 
 
+def _object_array(items: list[Any]) -> NDArray[Any]:
+    """A 1-d object array of ``items`` (geometries stay elements, never unpacked)."""
+    return np.asarray([*items, None], dtype=object)[:-1]
+
+
 def _obstacles(solids: Sequence[_Solid], walls: Sequence[_Wall], discs: Array) -> _Obstacles:
-    return _Obstacles(
-        tuple(solids),
-        tuple(walls),
-        discs,
-        np.asarray([s.geom for s in solids] + [None], dtype=object)[:-1],
-        np.asarray([s.core for s in solids] + [None], dtype=object)[:-1],
-        np.asarray([s.deep for s in solids] + [None], dtype=object)[:-1],
-    )
+    return _Obstacles(tuple(solids), tuple(walls), discs)
 
 
 def _split(obstacles: Sequence[Obstacle], prep: Prepared) -> _Obstacles:
@@ -639,40 +653,48 @@ _CLIP_IN_NUMPY = 24
 """Edges of a convex piece past which :func:`_convex_clip_many` clips it (a circle's 128)."""
 
 
-def _convex_clip_many(p: Point, q: Point, e: Array) -> tuple[bool, float, float, float]:
-    """:func:`_convex_clip` with the edges as one (E, 5) array: the same operations on each
-    edge, in the same order, so the same numbers (the loop's results depend on no order)."""
+def _convex_clip_many(
+    p: Point, q: Point, edges: tuple[Array, Array, Array, Array, Array]
+) -> tuple[bool, float, float, float]:
+    """:func:`_convex_clip` with the edges as five arrays (:attr:`_Solid.edge_columns`): the
+    same operations on each edge, so the same numbers (the loop's results depend on no order:
+    maxima and minima are exact). Few numpy calls, none through a Python-level wrapper: on a
+    circle's 128 edges each call costs more than its arithmetic."""
     p0, p1 = p
     dx, dy = q[0] - p0, q[1] - p1
     flat = 1e-15 * math.hypot(dx, dy)
-    ax, ay, ex, ey, el = e[:, 0], e[:, 1], e[:, 2], e[:, 3], e[:, 4]
+    ax, ay, ex, ey, el = edges
     f = (ex * (p1 - ay) - ey * (p0 - ax)) / el
     g = (ex * dy - ey * dx) / el
-    par = (g >= -flat) & (g <= flat)
+    steep = np.abs(g)
     t0 = n0 = -math.inf
-    t1 = n1 = math.inf
-    if par.any():
-        fp = f[par]
-        if (fp < -_TOL).any():
+    fp = f[steep <= flat]  # parallel edges (flat >= 0)
+    if len(fp):
+        if _any(fp < -_TOL):
             return (False, 1.0, 0.0, -1.0)
-        if (fp < 0).any():
+        if _any(fp < 0):
             t0 = math.inf
-    up, down = g > flat, g < -flat  # not parallel: entering, leaving (flat >= 0)
-    if up.any():
-        fu, gu = f[up], g[up]
-        t0 = max(t0, float((-fu / gu).max()))
-        n0 = float((-(fu + _TOL) / gu).max())
-    if down.any():
-        fd, gd = f[down], g[down]
-        t1 = float((-fd / gd).min())
-        n1 = float((-(fd + _TOL) / gd).min())
+    cut = steep > flat  # not parallel: entering (g > 0) or leaving (g < 0)
+    fc, gc = f[cut], g[cut]
+    at, near_at = -fc / gc, -(fc + _TOL) / gc
+    entering = gc > 0
+    leaving = ~entering
+    t0 = max(t0, float(_max(at, where=entering, initial=-math.inf)))
+    n0 = float(_max(near_at, where=entering, initial=-math.inf))
+    t1 = float(_min(at, where=leaving, initial=math.inf))
+    n1 = float(_min(near_at, where=leaving, initial=math.inf))
     near = max(n0, 0.0) <= min(n1, 1.0)
     t0, t1 = max(t0, 0.0), min(t1, 1.0)
     if not near or t0 > t1:
         return (near, t0, t1, -1.0)
     tm = (t0 + t1) / 2
-    depth = float((f + tm * g).min())
+    depth = float(_min(f + tm * g))
     return (True, t0, t1, depth)
+
+
+_any, _max, _min = np.logical_or.reduce, np.maximum.reduce, np.minimum.reduce
+"""The reductions of :func:`_convex_clip_many`, called as ufunc methods (``ndarray.any`` and
+``.max`` go through Python-level wrappers first)."""
 
 
 def _solid_runs(p: Point, q: Point, data: _Solid) -> list[tuple[float, float]] | None:
@@ -684,7 +706,7 @@ def _solid_runs(p: Point, q: Point, data: _Solid) -> list[tuple[float, float]] |
         return []
     if data.is_convex:
         if len(data.py_edges) > _CLIP_IN_NUMPY:
-            near, t0, t1, depth = _convex_clip_many(p, q, data.edge_array)
+            near, t0, t1, depth = _convex_clip_many(p, q, data.edge_columns)
         else:
             near, t0, t1, depth = _convex_clip(p, q, data.py_edges)
         if not near:

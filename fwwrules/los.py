@@ -105,13 +105,17 @@ def _hull(shot: Shot) -> shapely.Geometry:
 
 
 _RING = np.linspace(0.0, 2.0 * math.pi, 32, endpoint=False)
+_RING_COS, _RING_SIN = np.cos(_RING), np.sin(_RING)
 _WIDEN = 1.0 / math.cos(math.pi / 32)
 """A regular 32-gon with this circumradius factor contains its circle."""
 
 
 def _ring(d: Disc) -> np.ndarray[Any, np.dtype[np.float64]]:
     r = d.r * _WIDEN + 1e-3
-    return np.column_stack((d.x + r * np.cos(_RING), d.y + r * np.sin(_RING)))
+    out = np.empty((len(_RING), 2))
+    out[:, 0] = d.x + r * _RING_COS
+    out[:, 1] = d.y + r * _RING_SIN
+    return out
 
 
 Blocking = tuple[PieceRef, Obstacle]

@@ -120,13 +120,16 @@ def merged(board: Board, kinds: Mapping[str, str], *, los: bool) -> SolidSet:
 
 
 class KindMap(dict[str, str]):
-    """Piece id -> kind for one shot, with a hashable ``signature`` of its contents."""
+    """Piece id -> kind for one shot, with a hashable ``signature`` of its contents and the
+    pieces whose kind differs from the ``declared`` one (``changed``: (id, kind) pairs in the
+    map's order; what a ruling tells)."""
 
-    __slots__ = ("signature",)
+    __slots__ = ("changed", "signature")
 
-    def __init__(self, kinds: Mapping[str, str]) -> None:
+    def __init__(self, kinds: Mapping[str, str], declared: Mapping[str, str]) -> None:
         super().__init__(kinds)
         self.signature = tuple(sorted(kinds.items()))
+        self.changed = tuple((tid, k) for tid, k in kinds.items() if k != declared[tid])
 
 
 def shot_kinds(
@@ -150,7 +153,8 @@ def shot_kinds(
                 tid: effective_kind(board.terrain[tid], huge=huge, elevated_kind=elevated_kind)
                 for tid in board.terrain_ids
                 if tid not in excluded
-            }
+            },
+            {tid: t.kind for tid, t in board.terrain.items()},
         )
         kinds_cache[key] = cached
     return cached

@@ -36,4 +36,4 @@ def test_the_clip_on_all_edges_at_once_is_the_edge_by_edge_clip(
         k = rng.random()
         q = (p[0], q[1]) if k < 0.1 else (q[0], p[1]) if k < 0.2 else p if k < 0.25 else q
         expected = geometry._convex_clip(p, q, solid.py_edges)
-        assert geometry._convex_clip_many(p, q, solid.edge_array) == expected, (p, q)
+        assert geometry._convex_clip_many(p, q, solid.edge_columns) == expected, (p, q)

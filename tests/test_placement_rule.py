@@ -375,16 +375,25 @@ def test_elevation_standing_on_panel_fields_drag_and_editor_give_one_level(
     """Typed x/y fields (``move``), a drag and the editor's move put a base at the same
     elevation, the number a file holds (3.0, not 2.9999999999999996): on top of a piece with a
     height under its centre, on the ground when it leaves one (it used to stay 3 in up in the
-    open when moved by the fields)."""
-    from fwwrules_widgets import AttackPanel, BoardEditor
+    open when moved by the fields; the ThreatPanel's ``move`` kept the old level until the
+    cross-surface audit found it: 3 in up in the open, or a "stands 3 in lower" error
+    instead of a map when moved onto the tower)."""
+    from fwwrules_widgets import AttackPanel, BoardEditor, MeleePanel, ThreatPanel
 
     s = _tower_table()
     fields = AttackPanel(s, attacker="initiate", target="raider", interactive=False)
     fields.move(model, *to)
     dragged = AttackPanel(s, attacker="initiate", target="raider", interactive=False)
     dragged._dragged(model, to[0] * s.unit_mm, to[1] * s.unit_mm)
+    melee = MeleePanel(s, interactive=False)
+    melee.move(model, *to)
+    threat = ThreatPanel(s, "raiders" if model == "initiate" else "brotherhood", step=4.0,
+                         interactive=False)  # fmt: skip
+    threat.move(model, *to)
+    assert threat.error is None, threat.error
     editor = BoardEditor(s)
     editor.move(model, to)
-    for scenario in (fields.scenario, dragged.scenario, editor.scenario):
+    for scenario in (fields.scenario, dragged.scenario, melee.scenario, threat.scenario,
+                     editor.scenario):  # fmt: skip
         assert scenario.model(model).at == to
         assert repr(scenario.model(model).elevation) == repr(level)

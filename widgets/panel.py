@@ -19,6 +19,12 @@ from .export import PictureExport
 from .text import ui
 
 
+def put(scenario: Scenario, model_id: str, x: float, y: float) -> Scenario:
+    """``scenario`` with the model's centre at (x, y) (scenario units) at the placement rule's
+    level (:func:`fwwrules.placement.level_at`): what every panel's ``move`` does."""
+    return move_model(scenario, model_id, x, y, level_at(scenario, model_id, (x, y)))
+
+
 class ControlPanel(PictureExport):
     """Base of the panels with a language control, a ``_relabel()`` and a ``refresh()``;
     every panel exports its picture (:meth:`save_picture`, :attr:`export_control`).
@@ -127,8 +133,7 @@ class MovablePanel(ControlPanel):
         a drag's and the editor's (:func:`fwwrules.placement.level_at`): on top of a piece
         with a height under the centre, on the ground when it leaves one, else as it was.
         """
-        level = level_at(self.scenario, model_id, (x, y))
-        self.scenario = move_model(self.scenario, model_id, x, y, level)
+        self.scenario = put(self.scenario, model_id, x, y)
         if model_id == self.model.value:
             self._show_position(x, y)
         self.refresh(moved=model_id)

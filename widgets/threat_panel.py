@@ -25,7 +25,7 @@ from fwwrules.threat import DEFAULT_BASE_MM, ThreatMap, default_area, sides_of
 from . import arguments as args
 from .attack_panel import error_html, move_model
 from .layout import board_and_side, fit_control, wrap_row
-from .panel import ControlPanel
+from .panel import ControlPanel, put
 from .text import snap_label, ui
 from .view import BoardView, static_bundle
 
@@ -214,8 +214,10 @@ class ThreatPanel(ControlPanel):
         self.view.redraw(moved)
 
     def move(self, model_id: str, x: float, y: float) -> None:
-        """Put a model's centre at (x, y) in scenario units and recompute the map."""
-        self.scenario = move_model(self.scenario, model_id, x, y)
+        """Put a model's centre at (x, y) in scenario units, at the placement rule's level
+        (as every panel's ``move``: on top of a piece with a height under the centre, on the
+        ground when it leaves one), and recompute the map."""
+        self.scenario = put(self.scenario, model_id, x, y)
         self.refresh(moved=model_id)
 
     def select(self, x: float, y: float) -> None:
