@@ -433,6 +433,7 @@ def fold(steps: Sequence[Step]) -> Folded:
     refusals: list[str] = []
     reasons: list[Reason] = []
     icon_value: tuple[str | None, int | None] = (None, None)
+    steps = [step for step in steps if step is not NO_STEP]  # it adds nothing to any total
     for step in steps:
         if step.refusals:
             refusals.extend(c for c in step.refusals if c not in refusals)

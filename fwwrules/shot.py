@@ -58,15 +58,11 @@ class Shot:
     context: ShotContext
     kinds: KindMap
     cover_kinds: KindMap
-
-    @property
-    def attacker_id(self) -> str:
-        return self.attacker.id
-
-    @property
-    def target_id(self) -> str:
-        """The target's id: a model's or terrain piece's id, or ``point(x,y)`` (the JSON's)."""
-        return self.target.name
+    attacker_id: str
+    """The attacker's id (``attacker.id``, kept: the rules ask it many times per shot)."""
+    target_id: str
+    """The target's id: a model's or terrain piece's id, or ``point(x,y)`` (the JSON's;
+    ``target.name``, kept)."""
 
     @property
     def smaller_diameter(self) -> float:
@@ -147,4 +143,6 @@ def build_shot(scenario: Scenario, attacker: str | Model, target: Target) -> Sho
         context=ctx,
         kinds=kinds,
         cover_kinds=cover_kinds,
+        attacker_id=a_model.id,
+        target_id=ref.name,
     )
