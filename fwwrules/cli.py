@@ -453,9 +453,9 @@ def _command(sub: Any, name: str, func: Callable[[argparse.Namespace], int], hel
     return sp
 
 
-def _answer_options(sp: Any) -> None:
+def _answer_options(sp: Any, json_help: str = "print the ruling as JSON") -> None:
     sp.add_argument("--lang", choices=LANGS, default="en", help="language of the text")
-    sp.add_argument("--json", action="store_true", help="print the ruling as JSON")
+    sp.add_argument("--json", action="store_true", help=json_help)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -505,7 +505,11 @@ def _add_threat(sub: Any) -> None:
         help="the layer drawn with -o",
     )
     sp.add_argument("-o", "--output", metavar="FILE", help="draw the map as PNG or SVG")
-    _answer_options(sp)
+    _answer_options(
+        sp,
+        "print the threat map as JSON instead of the summary: every shooter's cell at every "
+        "position (format fwwrules/threat@1; its schema: fwwrules schema --threat)",
+    )
 
 
 def _add_rulings(sub: Any) -> None:

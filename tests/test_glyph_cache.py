@@ -1,7 +1,8 @@
-"""Text from kept glyph bitmaps (fwwrules/draw/glyphs.py): every frame byte for byte the one
-matplotlib's Agg draws, for a panel's board (en and de, device pixel ratios 1 and 2, drawn
-again from the kept glyphs and after a move), and for texts at many sub-pixel places, sizes,
-weights, rotated, mathtext, without antialiasing, and with the store cut short."""
+"""Text from kept layouts and glyph bitmaps (fwwrules/draw/glyphs.py): every frame byte for
+byte the one matplotlib's Agg draws, for a panel's board (en and de, device pixel ratios 1 and
+2, drawn again from the kept layouts and glyphs and after a move), and for texts at many
+sub-pixel places, sizes, weights, rotated, mathtext, without antialiasing, and with the stores
+cut short."""
 
 from __future__ import annotations
 
@@ -47,8 +48,10 @@ def test_the_glyph_canvas_keeps_glyphs_on_this_matplotlib() -> None:
     fig = Figure(figsize=(2.0, 1.0), dpi=100)
     fig.text(0.1, 0.5, "kept")
     glyphs._KEPT.clear()
+    glyphs._LAID.clear()
     _frame(fig, GlyphCanvas)
     assert len(glyphs._KEPT) == 4
+    assert len(glyphs._LAID) == 1
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -90,9 +93,13 @@ def test_texts_at_sub_pixel_places_sizes_and_looks_are_drawn_as_agg_draws_them()
 
 def test_a_full_store_drops_its_oldest_and_draws_the_same(monkeypatch: Any) -> None:
     monkeypatch.setattr(glyphs, "MAX_GLYPHS", 16)
+    monkeypatch.setattr(glyphs, "MAX_LAYOUTS", 4)
     glyphs._KEPT.clear()
+    glyphs._LAID.clear()
     fig = Figure(figsize=(3.0, 1.0), dpi=100)
-    fig.text(0.05, 0.3, "abcdefghijklmnopqrstuvwxyz 0123456789")
+    for k in range(9):
+        fig.text(0.05, 0.1 * k, f"{k} abcdefghijklmnopqrstuvwxyz 0123456789", fontsize=6 + k)
     plain, kept = _both(fig)
     assert np.array_equal(plain, kept)
     assert len(glyphs._KEPT) <= 16
+    assert len(glyphs._LAID) <= 4

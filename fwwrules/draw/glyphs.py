@@ -1,19 +1,23 @@
-"""Agg text drawn from kept glyph bitmaps: the same pixels, without rendering them again.
+"""Agg text drawn from kept layouts and glyph bitmaps: the same pixels, without laying out
+and rendering them again.
 
-matplotlib's Agg renders every glyph of every text afresh on every draw (FreeType, at the
-glyph's sub-pixel position), and a board's picture has several hundred glyphs (names, the
+matplotlib's Agg lays out every text (FreeType's glyphs and their places) and renders every
+glyph afresh on every draw, and a board's picture has several hundred glyphs (names, the
 legend, ticks, the title) that stay where they are from one frame to the next: about a third of
-a full draw went into rendering them again. :class:`GlyphCanvas` is the Agg canvas of the
-figures :mod:`fwwrules.draw` and the panels make; its renderer keeps each unrotated glyph's
-bitmap by font, size, dpi, glyph, hinting, antialiasing and the glyph's offset within its pixel
-(in FreeType's 1/64 pixel units), and draws a kept bitmap at the glyph's whole-pixel place.
+a full draw went into laying them out and rendering them again. :class:`GlyphCanvas` is the
+Agg canvas of the figures :mod:`fwwrules.draw` and the panels make; its renderer keeps each
+text's layout by font, text, size, dpi, hinting, font features and language, and each
+unrotated glyph's bitmap by font, size, dpi, glyph, hinting, antialiasing and the glyph's
+offset within its pixel (in FreeType's 1/64 pixel units), and draws a kept bitmap at the
+glyph's whole-pixel place.
 
 The pixels are those matplotlib draws: FreeType applies the translation after hinting and
 rasterises relative to the glyph's own pixel box, so a glyph at the same offset within its
 pixel gives the same bitmap one whole pixel further on (tests/test_glyph_cache.py compares
 frames drawn both ways). Rotated text, slanted or stretched glyphs (mathtext) and text with
 boxes (mathtext's rules) are drawn by matplotlib's own code. Written for matplotlib 3.10–3.11's
-``RendererAgg._draw_text_glyphs_and_boxes``; with another version the canvas draws as Agg does.
+``RendererAgg.draw_text`` and ``_draw_text_glyphs_and_boxes``; with another version the canvas
+draws as Agg does.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ def _supported() -> bool:
         and hasattr(ft2font, "RenderMode")
         and hasattr(font, "_render_glyph")
         and hasattr(font, "_set_transform")
+        and hasattr(font, "_layout")
     )
 
 
@@ -101,6 +106,48 @@ def _draw_glyphs(
         )
 
 
+MAX_LAYOUTS = 2048
+"""Most text layouts kept (a list of glyphs each); past it the oldest quarter goes."""
+
+_LAID: dict[tuple[Any, ...], tuple[list[tuple[Any, int, float, float]], Any]] = {}
+"""Kept layouts: key -> (each glyph's font, index and place, the text's font kept alive)."""
+
+
+def _draw_text(
+    self: Any,
+    gc: Any,
+    x: float,
+    y: float,
+    s: str,
+    prop: Any,
+    angle: float,
+    ismath: Any = False,
+    mtext: Any = None,
+) -> None:
+    """``RendererAgg.draw_text`` with each text's layout (FreeType's glyphs and their places:
+    the same for the same text, font, size and dpi) kept, drawn by :func:`_draw_glyphs`."""
+    if ismath:
+        RendererAgg.draw_text(self, gc, x, y, s, prop, angle, ismath, mtext)  # type: ignore[no-untyped-call]
+        return
+    font = self._prepare_font(prop)
+    features = mtext.get_fontfeatures() if mtext is not None else None
+    language = mtext.get_language() if mtext is not None else None
+    flags = get_hinting_flag()  # type: ignore[no-untyped-call]
+    size = prop.get_size_in_points()
+    key = (id(font), s, size, self.dpi, flags, repr(features), repr(language))
+    kept = _LAID.get(key)
+    if kept is None:
+        items = font._layout(s, flags=flags, features=features, language=language)
+        if len(_LAID) >= MAX_LAYOUTS:
+            for old in list(islice(_LAID, MAX_LAYOUTS // 4)):
+                del _LAID[old]
+        laid = [(item.ft_object, item.glyph_index, item.x, item.y) for item in items]
+        kept = _LAID[key] = (laid, font)
+    self._draw_text_glyphs_and_boxes(
+        gc, x, y, angle, ((ft, size, index, 0, 1, gx, gy) for ft, index, gx, gy in kept[0]), []
+    )
+
+
 class GlyphCanvas(FigureCanvasAgg):
     """matplotlib's Agg canvas whose renderers draw text from kept glyph bitmaps (see the
     module's docstring); everything else as :class:`FigureCanvasAgg`."""
@@ -111,4 +158,5 @@ class GlyphCanvas(FigureCanvasAgg):
             renderer._draw_text_glyphs_and_boxes = MethodType(  # type: ignore[method-assign]
                 _draw_glyphs, renderer
             )
+            renderer.draw_text = MethodType(_draw_text, renderer)  # type: ignore[method-assign]
         return renderer

@@ -106,6 +106,9 @@ def _base_disc(artists: BoardArtists, model_id: str) -> Disc | None:
     """The base of ``model_id`` as ``(x, y, r)`` in display pixels, grown by its ring
     (:data:`BASE_RINGS`: the gap in mm and half the ring's width in points); None for a
     model without a base."""
+    memo: dict[str, Disc | None] | None = artists.state.get("base_discs")
+    if memo is not None and model_id in memo:  # placing: nothing moves but the labels
+        return memo[model_id]
     base = artists.bases.get(model_id)
     if base is None:
         return None
@@ -114,7 +117,10 @@ def _base_disc(artists: BoardArtists, model_id: str) -> Disc | None:
     ring = artists.state.get(BASE_RINGS, {}).get(model_id)
     gap_mm, width_pt = ring if ring is not None else (0.0, 0.0)
     (px, py), (ex, _) = artists.ax.transData.transform([(cx, cy), (cx + r + gap_mm, cy)])
-    return (float(px), float(py), float(ex - px) + width_pt / 2 * artists.figure.dpi / 72.0)
+    disc = (float(px), float(py), float(ex - px) + width_pt / 2 * artists.figure.dpi / 72.0)
+    if memo is not None:
+        memo[model_id] = disc
+    return disc
 
 
 def marker_discs(artists: BoardArtists) -> list[Disc]:
@@ -331,6 +337,14 @@ def _owner_disc(t: Text, artists: BoardArtists) -> Disc | None:
     return found
 
 
+_RINGS = [
+    (k, math.cos(a), math.sin(a))
+    for k in (1, 2, 3, 4)
+    for a in (i * math.pi / 8 for i in range(16))
+]
+"""The rings of :func:`_around`: ring number, cosine and sine of each of 16 directions."""
+
+
 def _around(
     x: float, y: float, w: float, h: float, rx: float, ry: float, gap: float
 ) -> list[tuple[float, float]]:
@@ -344,11 +358,7 @@ def _around(
     first += [(x - shift, y - dy), (x + shift, y - dy), (x - shift, y + dy), (x + shift, y + dy)]
     diag = [(x + dx, y - dy), (x - dx, y - dy), (x + dx, y + dy), (x - dx, y + dy)]
     far = [(x, y - dy - h - gap), (x, y + dy + h + gap), (x + dx + w / 2, y), (x - dx - w / 2, y)]
-    rings = [
-        (x + (dx + k * w / 2) * math.cos(a), y + (dy + k * h) * math.sin(a))
-        for k in (1, 2, 3, 4)
-        for a in (i * math.pi / 8 for i in range(16))
-    ]
+    rings = [(x + (dx + k * w / 2) * c, y + (dy + k * h) * s) for k, c, s in _RINGS]
     return first + diag + far + rings
 
 
@@ -903,10 +913,12 @@ def place_labels(artists: BoardArtists) -> None:
     if renderer is None:
         return
     artists.state["owner_discs"] = {}  # each label's base, found once (_owner_disc)
+    artists.state["base_discs"] = {}  # each base's disc, found once (_base_disc)
     try:
         _place_labels(artists, renderer)
     finally:
         del artists.state["owner_discs"]
+        del artists.state["base_discs"]
 
 
 def _place_labels(artists: BoardArtists, renderer: Any) -> None:
