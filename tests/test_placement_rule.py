@@ -246,6 +246,27 @@ def test_placement_messages_give_lengths_in_the_files_units() -> None:
     assert "'b' by 19.30 mm (more than the contact tolerance 0.5 mm)" in said["mm"][1]
 
 
+def test_elevation_standing_on_a_crate_says_it_gives_no_cover(tmp_path: Path) -> None:
+    """On a cover piece without a height the ruling says the crate gives no cover (it never
+    blocked line of sight; ``cover.line``'s desk), on a building that it blocks nothing."""
+    s = fwwrules.load(_example_at(tmp_path, "[275, 135]"))  # the knight's centre on the crate
+    assert pieces_under(s, "knight") == ("crate",)
+    r = fwwrules.ruling(s, "brute", "knight")
+    said = [x for x in r.reasons if x.clause == "elevation.standing-on"]
+    assert [x.key for x in said] == ["no-height-cover"]
+    assert (
+        said[0]
+        .text("en", r.labels)
+        .endswith("Crate gives no cover to shots to or from Knight Patrol.")
+    )
+    assert (
+        said[0]
+        .text("de", r.labels)
+        .endswith("Kiste gibt Schüssen zu oder von Knight Patrol keine Deckung.")
+    )
+    assert not r.cover  # the crate it stands on covers nothing
+
+
 def test_elevation_standing_on_a_hair_inside_the_outline_stands_on_it(tmp_path: Path) -> None:
     path = _example_at(tmp_path, "[120.21, 130]")
     assert _cli("check", str(path))[0] == 0
