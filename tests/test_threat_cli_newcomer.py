@@ -30,3 +30,28 @@ def test_help_says_json_prints_the_threat_map(capsys: pytest.CaptureFixture[str]
     assert "ruling as JSON" not in text
     code, out, _ = run(capsys, "ruling", "--help")  # the ruling's own help is unchanged
     assert "print the ruling as JSON" in " ".join(out.split())
+
+
+@pytest.mark.parametrize(
+    ("area", "wrong"),
+    [
+        ("30,30,10,10", "x1 (10) must be greater than x0 (30) and y1 (10) greater than y0 (30)"),
+        ("30,0,10,10", "x1 (10) must be greater than x0 (30)"),
+        ("0,5,3,5", "y1 (5) must be greater than y0 (5)"),
+    ],
+)
+def test_area_the_wrong_way_round_is_said_in_the_users_words(
+    capsys: pytest.CaptureFixture[str], area: str, wrong: str
+) -> None:
+    code, out, err = run(capsys, "threat", COVER_1, "--side", "brotherhood", "--area", area)
+    assert code == 2 and not out
+    assert f"--area: {area}: {wrong}: X0,Y0 is one corner" in err
+    assert "Bounds(" not in err and "xmin" not in err and "Traceback" not in err
+
+
+def test_area_the_wrong_way_round_in_python_names_the_numbers() -> None:
+    scenario = fwwrules.load(COVER_1)
+    with pytest.raises(fwwrules.QueryError) as info:
+        fwwrules.threat_map(scenario, "brotherhood", area=(30, 30, 10, 10))
+    assert str(info.value).startswith("area (30, 30, 10, 10): x1 (10) must be greater than x0")
+    assert "Bounds(" not in str(info.value)
