@@ -496,7 +496,13 @@ def _add_threat(sub: Any) -> None:
         "--side", type=_id, required=True, help="the side of the model standing at each position"
     )
     sp.add_argument("--base", type=float, help="its base diameter in the file's units (32 mm)")
-    sp.add_argument("--step", type=float, help="grid step in the file's units (1/4 in)")
+    sp.add_argument(
+        "--step",
+        type=float,
+        help="grid step in the file's units; default 1/4 in, widened on a large area or a "
+        "costly board so the map stays within its limits of positions and time (the summary "
+        "and the JSON's step say the step used)",
+    )
     sp.add_argument(
         "--area",
         type=_area,

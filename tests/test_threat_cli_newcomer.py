@@ -5,6 +5,8 @@ given the wrong way round is refused in the user's own words, a ``--weapon`` tha
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import fwwrules
@@ -55,3 +57,55 @@ def test_area_the_wrong_way_round_in_python_names_the_numbers() -> None:
         fwwrules.threat_map(scenario, "brotherhood", area=(30, 30, 10, 10))
     assert str(info.value).startswith("area (30, 30, 10, 10): x1 (10) must be greater than x0")
     assert "Bounds(" not in str(info.value)
+
+
+STEP_CASES = [  # (extra arguments, English line, German line); cover-example-1 is in mm
+    (
+        (),
+        "Grid step: 6.4 mm (0.25″), the default.",
+        "Rasterweite: 6,4 mm (0,25″), der Standardwert.",
+    ),
+    (
+        ("--area", "0,0,3000,3000"),  # 472 x 472 quarter inches: beyond the positions limit
+        "Grid step: 12.4 mm (0.49″), widened from the default 6.4 mm (0.25″) to keep the map "
+        "within its limits of positions and time (--step sets it).",
+        "Rasterweite: 12,4 mm (0,49″), vom Standardwert 6,4 mm (0,25″) vergrößert, damit die "
+        "Karte in ihren Grenzen für Positionen und Rechenzeit bleibt (--step legt sie fest).",
+    ),
+    (("--step", "20"), "Grid step: 20 mm (0.79″).", "Rasterweite: 20 mm (0,79″)."),
+]
+
+
+@pytest.mark.parametrize(("extra", "en", "de"), STEP_CASES)
+def test_the_summary_says_the_step_used(
+    capsys: pytest.CaptureFixture[str], extra: tuple[str, ...], en: str, de: str
+) -> None:
+    for lang, line in (("en", en), ("de", de)):
+        code, out, err = run(
+            capsys, "threat", COVER_1, "--side", "brotherhood", *extra, "--lang", lang
+        )
+        assert code == 0, err
+        assert out.splitlines()[1] == line
+
+
+def test_the_json_already_carries_the_step_used(capsys: pytest.CaptureFixture[str]) -> None:
+    """The JSON's ``step`` is the step used (the schema's field since threat@1): unchanged."""
+    area = ("--area", "0,0,3000,3000")
+    code, out, _ = run(capsys, "threat", COVER_1, "--side", "brotherhood", *area, "--json")
+    assert code == 0 and json.loads(out)["step"] == pytest.approx(12.40234375)
+
+
+def test_the_help_says_the_default_step_may_widen(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "threat", "--help")
+    assert "default 1/4 in, widened on a large area or a costly board" in " ".join(out.split())
+
+
+def test_a_maps_update_keeps_whether_its_step_was_the_default() -> None:
+    from fwwrules.threat.text import step_text
+
+    scenario = fwwrules.load(COVER_1)
+    tm = fwwrules.threat_map(scenario, "brotherhood")
+    assert tm.step_default == pytest.approx(6.35) and tm.step == pytest.approx(6.35)
+    assert step_text(tm.update(scenario, "brute"), "en") == step_text(tm, "en")
+    assert fwwrules.threat_map(scenario, "brotherhood", step=20).step_default is None
+    assert step_text(fwwrules.threat_map(scenario, "brotherhood", positions=[(0, 0)])) is None
