@@ -1052,6 +1052,9 @@ UI_TEXT: dict[str, Entry] = {
     "threat/summary-step": _T("ui:threat/summary-step"),
     "threat/summary-step-default": _T("ui:threat/summary-step-default"),
     "threat/summary-step-widened": _T("ui:threat/summary-step-widened"),
+    "threat/summary-weapon": _T("ui:threat/summary-weapon"),
+    "threat/summary-weapon-all": _T("ui:threat/summary-weapon-all"),
+    "threat/summary-weapon-none": _T("ui:threat/summary-weapon-none"),
     # --- review/: the translation review page's own labels
     "review/title": _T("ui:review/title"),
     "review/intro": _T("ui:review/intro"),

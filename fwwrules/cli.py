@@ -514,7 +514,9 @@ def _add_threat(sub: Any) -> None:
     sp.add_argument(
         "--weapon",
         default="best",
-        help="best (each shooter's best weapon), or a weapon id: shooters carrying it use it",
+        help="best (each shooter's best weapon), or a weapon id: shooters carrying it use it, "
+        "the others their best weapon (the summary names who carries it; the JSON's cells, "
+        "the weapon each was judged with)",
     )
     sp.add_argument(
         "--layer",

@@ -6,6 +6,7 @@ given the wrong way round is refused in the user's own words, a ``--weapon`` tha
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -109,3 +110,51 @@ def test_a_maps_update_keeps_whether_its_step_was_the_default() -> None:
     assert step_text(tm.update(scenario, "brute"), "en") == step_text(tm, "en")
     assert fwwrules.threat_map(scenario, "brotherhood", step=20).step_default is None
     assert step_text(fwwrules.threat_map(scenario, "brotherhood", positions=[(0, 0)])) is None
+
+
+def test_a_weapon_no_shooter_carries_is_said(capsys: pytest.CaptureFixture[str]) -> None:
+    """The brute (the only enemy of the brotherhood) carries a hunting rifle, no laser rifle:
+    the map is each shooter's best weapon, as the definitions promise, and the summary says
+    why; the JSON's cells name the weapon each shooter was judged with."""
+    ask = ("threat", COVER_1, "--side", "brotherhood", "--step", "20", "--weapon")
+    code, out, _ = run(capsys, *ask, "laser-rifle")
+    assert code == 0
+    assert out.splitlines()[2] == (
+        "Weapon laser-rifle: no enemy shooter carries it, so each uses its best weapon."
+    )
+    code, out, _ = run(capsys, *ask, "laser-rifle", "--lang", "de")
+    assert out.splitlines()[2] == (
+        "Waffe laser-rifle: kein feindlicher Schütze führt sie, daher nutzt jeder seine beste "
+        "Waffe."
+    )
+    code, out, _ = run(capsys, *ask, "laser-rifle", "--json")
+    doc = json.loads(out)
+    assert doc["weapon"] == "laser-rifle"
+    assert {cell["weapon"] for row in doc["cells"] for cell in row} == {"hunting-rifle"}
+    code, out, _ = run(capsys, *ask, "hunting-rifle")
+    assert out.splitlines()[2] == "Weapon hunting-rifle: carried by every shooter."
+    code, out, _ = run(capsys, *ask, "hunting-rifle", "--lang", "de")
+    assert out.splitlines()[2] == "Waffe hunting-rifle: jeder Schütze führt sie."
+    code, out, _ = run(capsys, "threat", COVER_1, "--side", "brotherhood", "--step", "20")
+    assert not any(line.startswith("Weapon") for line in out.splitlines())
+
+
+def test_the_shooters_carrying_a_weapon_are_named() -> None:
+    from fwwrules.threat.text import summary_text
+
+    scenario = fwwrules.load(fwwrules.example_path("cover-example-2"))
+    models = tuple(
+        replace(m, weapons=("laser-rifle",)) if m.id == "settler-b" else m for m in scenario.models
+    )
+    tm = fwwrules.threat_map(
+        replace(scenario, models=models), "brotherhood", step=40, weapon="laser-rifle"
+    )
+    assert tm.shooters == ("settler-a", "settler-b")
+    assert summary_text(tm, "en").splitlines()[2] == (
+        "Weapon laser-rifle: carried by settler-b; the other shooters use their best weapon."
+    )
+    assert summary_text(tm, "de").splitlines()[2] == (
+        "Waffe laser-rifle: geführt von settler-b; die übrigen Schützen nutzen ihre beste Waffe."
+    )
+    weapons = {(c["weapon"]) for row in tm.to_dict()["cells"] for c in row[1:]}
+    assert weapons == {"laser-rifle"}
