@@ -95,7 +95,7 @@ def _draw_glyphs(
                 buffer *= 0xFF
             if len(_KEPT) >= MAX_GLYPHS:
                 for old in list(islice(_KEPT, MAX_GLYPHS // 4)):
-                    del _KEPT[old]
+                    _KEPT.pop(old, None)  # another thread may have dropped it
             kept = _KEPT[key] = (buffer, bitmap.left, bitmap.top, font)
         buffer, left, top, _font = kept
         left += tx >> 6
@@ -140,7 +140,7 @@ def _draw_text(
         items = font._layout(s, flags=flags, features=features, language=language)
         if len(_LAID) >= MAX_LAYOUTS:
             for old in list(islice(_LAID, MAX_LAYOUTS // 4)):
-                del _LAID[old]
+                _LAID.pop(old, None)
         laid = [(item.ft_object, item.glyph_index, item.x, item.y) for item in items]
         kept = _LAID[key] = (laid, font)
     self._draw_text_glyphs_and_boxes(
