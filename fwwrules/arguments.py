@@ -119,8 +119,8 @@ def point(value: Any, what: str) -> tuple[float, float]:
 
 def area(value: Any, what: str) -> Bounds:
     """``value`` as :class:`~fwwrules.pieces.Bounds` ``(x0, y0, x1, y1)``: four finite numbers
-    within the coordinate limit (their order is the caller's to check), else a
-    :class:`QueryError`.
+    within the coordinate limit with ``x0 < x1`` and ``y0 < y1`` (:func:`area_order`), else a
+    :class:`QueryError` saying the numbers given and what is wrong.
 
     >>> area((0, 0, 1), "area")
     Traceback (most recent call last):
@@ -137,7 +137,31 @@ def area(value: Any, what: str) -> Bounds:
     x0, y0, x1, y1 = (
         number(v, f"{what}'s {n}") for v, n in zip(items, ("x0", "y0", "x1", "y1"), strict=True)
     )
+    wrong = area_order(x0, y0, x1, y1)
+    if wrong:
+        raise QueryError(f"{what} ({x0:g}, {y0:g}, {x1:g}, {y1:g}): {wrong}")
     return Bounds(x0, y0, x1, y1)
+
+
+def area_order(x0: float, y0: float, x1: float, y1: float) -> str | None:
+    """What is wrong with the corners of an area ``(x0, y0, x1, y1)`` (``x0 < x1`` and
+    ``y0 < y1``: an area of no width or height is none), or ``None``.
+
+    >>> area_order(30, 0, 10, 10)  # doctest: +ELLIPSIS
+    'x1 (10) must be greater than x0 (30): X0,Y0 is one corner, X1,Y1 the opposite one ...'
+    >>> area_order(0, 0, 10, 10) is None
+    True
+    """
+    wrong = []
+    if not x0 < x1:
+        wrong.append(f"x1 ({x1:g}) must be greater than x0 ({x0:g})")
+    if not y0 < y1:
+        wrong.append(f"y1 ({y1:g}) {'' if wrong else 'must be '}greater than y0 ({y0:g})")
+    if not wrong:
+        return None
+    return " and ".join(wrong) + (
+        ": X0,Y0 is one corner, X1,Y1 the opposite one with the larger x and y"
+    )
 
 
 def table_size(value: Any, units: str, what: str = "the table's size") -> tuple[float, float]:

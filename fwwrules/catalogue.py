@@ -1049,6 +1049,12 @@ UI_TEXT: dict[str, Entry] = {
     "threat/summary-by": _T("ui:threat/summary-by"),
     "threat/summary-uncovered": _T("ui:threat/summary-uncovered"),
     "threat/summary-exact": _T("ui:threat/summary-exact"),
+    "threat/summary-step": _T("ui:threat/summary-step"),
+    "threat/summary-step-default": _T("ui:threat/summary-step-default"),
+    "threat/summary-step-widened": _T("ui:threat/summary-step-widened"),
+    "threat/summary-weapon": _T("ui:threat/summary-weapon"),
+    "threat/summary-weapon-all": _T("ui:threat/summary-weapon-all"),
+    "threat/summary-weapon-none": _T("ui:threat/summary-weapon-none"),
     # --- review/: the translation review page's own labels
     "review/title": _T("ui:review/title"),
     "review/intro": _T("ui:review/intro"),

@@ -12,6 +12,7 @@ import atexit
 import contextlib
 import errno
 import json
+import math
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from . import __version__
-from .arguments import point
+from .arguments import area_order, point
 from .catalogue import LANGS
 from .checks import nfc
 from .errors import FwwError, QueryError, ScenarioError, printable
@@ -154,13 +155,18 @@ def _id(text: str) -> str:
 
 
 def _area(text: str) -> Bounds:
+    """``X0,Y0,X1,Y1``: four numbers with ``X0 < X1`` and ``Y0 < Y1``; a refusal quotes the
+    text as given and says what is wrong with it (:func:`~fwwrules.arguments.area_order`)."""
     try:
         x0, y0, x1, y1 = (float(v) for v in text.split(","))
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"expected X0,Y0,X1,Y1 (four numbers), got {text!r}"
+            f"expected X0,Y0,X1,Y1 (four numbers), got {printable(repr(text))}"
         ) from None
-    return Bounds(x0, y0, x1, y1)
+    wrong = area_order(x0, y0, x1, y1) if all(map(math.isfinite, (x0, y0, x1, y1))) else None
+    if wrong:
+        raise argparse.ArgumentTypeError(f"{printable(text)}: {wrong}")
+    return Bounds(x0, y0, x1, y1)  # the numbers' range: threat_map (arguments.area)
 
 
 def cmd_threat(args: argparse.Namespace) -> int:
@@ -453,9 +459,9 @@ def _command(sub: Any, name: str, func: Callable[[argparse.Namespace], int], hel
     return sp
 
 
-def _answer_options(sp: Any) -> None:
+def _answer_options(sp: Any, json_help: str = "print the ruling as JSON") -> None:
     sp.add_argument("--lang", choices=LANGS, default="en", help="language of the text")
-    sp.add_argument("--json", action="store_true", help="print the ruling as JSON")
+    sp.add_argument("--json", action="store_true", help=json_help)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -490,13 +496,27 @@ def _add_threat(sub: Any) -> None:
         "--side", type=_id, required=True, help="the side of the model standing at each position"
     )
     sp.add_argument("--base", type=float, help="its base diameter in the file's units (32 mm)")
-    sp.add_argument("--step", type=float, help="grid step in the file's units (1/4 in)")
-    sp.add_argument("--area", type=_area, metavar="X0,Y0,X1,Y1", help="the part of the table")
+    sp.add_argument(
+        "--step",
+        type=float,
+        help="grid step in the file's units; default 1/4 in, widened on a large area or a "
+        "costly board so the map stays within its limits of positions and time (the summary "
+        "and the JSON's step say the step used)",
+    )
+    sp.add_argument(
+        "--area",
+        type=_area,
+        metavar="X0,Y0,X1,Y1",
+        help="the part of the table, in the file's units: two opposite corners, "
+        "X0 < X1 and Y0 < Y1",
+    )
     sp.add_argument("--rules", choices=RULESET_NAMES)
     sp.add_argument(
         "--weapon",
         default="best",
-        help="best (each shooter's best weapon), or a weapon id: shooters carrying it use it",
+        help="best (each shooter's best weapon), or a weapon id: shooters carrying it use it, "
+        "the others their best weapon (the summary names who carries it; the JSON's cells, "
+        "the weapon each was judged with)",
     )
     sp.add_argument(
         "--layer",
@@ -505,7 +525,11 @@ def _add_threat(sub: Any) -> None:
         help="the layer drawn with -o",
     )
     sp.add_argument("-o", "--output", metavar="FILE", help="draw the map as PNG or SVG")
-    _answer_options(sp)
+    _answer_options(
+        sp,
+        "print the threat map as JSON instead of the summary: every shooter's cell at every "
+        "position (format fwwrules/threat@1; its schema: fwwrules schema --threat)",
+    )
 
 
 def _add_rulings(sub: Any) -> None:

@@ -10,12 +10,13 @@ one-position case is the scalar form (:func:`clashes_at`, :func:`pieces_stood_on
   tolerance (:func:`~fwwrules.thresholds.overlapping`); a base exactly that far in is in
   contact. Bases on different levels (a model on a gantry above one on the ground) may share
   a footprint.
-* A base whose centre lies on a solid piece (declared kind ``blocking`` or ``cover``; the
-  outline counts) **stands on it**: on a piece without a height at any elevation; on a piece
-  with a height only at an elevation of at least that height (lower, it is refused: it would
-  stand inside the piece). Any piece with a height above 0 under the centre is stood on at an
-  elevation of at least its height (``elevation.standing-on``: area terrain of height 0, or
-  any piece the model stands lower than, is stood *in*, not on).
+* A base whose centre lies on a solid piece (declared kind ``blocking`` or ``cover``; inside
+  its outline: a centre on the outline is half off the piece) **stands on it**: on a piece
+  without a height at any elevation; on a piece with a height only at an elevation of at
+  least that height (lower, it is refused: it would stand inside the piece). Any piece with
+  a height above 0 under the centre is stood on at an elevation of at least its height
+  (``elevation.standing-on``: area terrain of height 0, or any piece the model stands lower
+  than, is stood *in*, not on).
 * A base that overlaps a solid piece by more than the contact tolerance without standing on it
   (its centre off the piece) is refused, unless it stands at least as high as the piece's
   height (it overhangs the top); a piece without a height reaches every elevation.
@@ -59,6 +60,7 @@ import numpy as np
 import shapely
 from numpy.typing import NDArray
 from shapely.geometry import Point
+from shapely.geometry.base import BaseGeometry
 
 from .arguments import number, point, scenario_object
 from .cache import Key, Moved
@@ -113,9 +115,23 @@ def stands_on_v(t: TerrainGeometry, on: BoolArray, elevation_mm: Array) -> BoolA
     return on & (t.kind in SOLID_KINDS)
 
 
-def centres_on(t: TerrainGeometry, px: Array, py: Array) -> BoolArray:
-    """Where a centre lies on the piece (its outline included)."""
-    return np.asarray(shapely.intersects_xy(t.polygon, px, py))
+PIECE_CORES: Key[dict[str, BaseGeometry]] = Key("piece_cores", terrain_only=True, make=dict)
+"""Each piece's outline eroded by :data:`~fwwrules.constants.BOUNDARY_TOLERANCE_MM` (made on
+first use): the centres that lie on the piece (:func:`centres_on`)."""
+
+
+def centres_on(board: Board, t: TerrainGeometry, px: Array, py: Array) -> BoolArray:
+    """Where a centre lies on the piece: inside its outline. A centre on the outline (within
+    :data:`~fwwrules.constants.BOUNDARY_TOLERANCE_MM`, floating-point rounding) is not on it:
+    touching a boundary is not entering the piece, and half the base would hang over the
+    edge (``cover.line``: the piece a model stands on is the one its centre lies inside)."""
+    cores = board.derived.entry(PIECE_CORES)
+    core = cores.get(t.id)
+    if core is None:
+        core = shapely.buffer(t.polygon, -BOUNDARY_TOLERANCE_MM, join_style="mitre")
+        shapely.prepare(core)
+        cores[t.id] = core
+    return np.asarray(shapely.contains_xy(core, px, py))
 
 
 TALL_PIECES: Key[tuple[TerrainGeometry, ...]] = Key("tall_pieces", terrain_only=True)
@@ -136,7 +152,7 @@ def standing_height_v(board: Board, px: Array, py: Array) -> Array:
     piece with a height under it, 0 where there is none."""
     elev = np.zeros(len(px))
     for t in _tall(board):
-        on = centres_on(t, px, py)
+        on = centres_on(board, t, px, py)
         elev = np.where(on, np.maximum(elev, float(t.height or 0.0)), elev)
     return elev
 
@@ -157,7 +173,7 @@ def pieces_stood_on(board: Board, x: float, y: float, elevation_mm: float) -> tu
     found = [
         t
         for t in board.terrain_near(Point(x, y))
-        if bool(stands_on_v(t, centres_on(t, px, py), ev)[0])
+        if bool(stands_on_v(t, centres_on(board, t, px, py), ev)[0])
     ]
     found.sort(key=lambda t: -float(t.height or 0.0))
     return tuple(t.id for t in found)
@@ -255,7 +271,7 @@ def _piece_clashes(
         if t.id in skip:
             continue
         near = near_all[:, k]
-        on = centres_on(t, px, py) & near
+        on = centres_on(board, t, px, py) & near
         ref = TerrainRef((t.id,))
         if _has_height(t):
             below = on & ~_at_top(t, elevation_mm)

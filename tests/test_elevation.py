@@ -33,7 +33,7 @@ from fwwrules.elevation import (
     significant_edges_of,
     standing_on,
 )
-from fwwrules.placement import move_model
+from fwwrules.placement import move_model, placement_problems
 from fwwrules.scenario import Circle, Model, Rect, Scenario, Terrain
 
 ORANGE = 2 * 25.4  # mm
@@ -242,9 +242,15 @@ def test_elevation_standing_on_needs_the_height_reached() -> None:
     assert standing_on(s2, "on") == "crate"
 
 
-def test_elevation_standing_on_centre_on_the_outline_counts() -> None:
+def test_elevation_standing_on_centre_on_the_outline_does_not_count() -> None:
+    """A centre on the outline is not inside the piece (touching a boundary is not entering
+    it): at the crate's height the base overhangs its top, as one a hair further out does;
+    a hair further in, it stands on it."""
     s = scenario(box("crate", 0, 0, 50, 50, 30.0), model("on", 50, 25, 30.0))
-    assert standing_on(s, "on") == "crate"
+    assert standing_on(s, "on") is None
+    assert placement_problems(s) == []
+    inside = scenario(box("crate", 0, 0, 50, 50, 30.0), model("on", 49.99, 25, 30.0))
+    assert standing_on(inside, "on") == "crate"
 
 
 def test_elevation_standing_on_flat_piece_of_height_zero_does_not_count() -> None:

@@ -209,6 +209,44 @@ def test_elevation_standing_on_knight_half_over_the_building_is_refused_naming_b
     assert "'knight'" in err and "'building'" in err and "without standing on it" in err
 
 
+@pytest.mark.parametrize("at", ["[120.2, 130]", "[145, 160]", "[120.2, 98]"])
+def test_elevation_standing_on_knight_centre_on_the_buildings_outline_is_refused(
+    tmp_path: Path, at: str
+) -> None:
+    """A centre on the outline (an edge, a corner) is not on the piece (RULES: touching a
+    boundary is not entering it; ``cover.line``: a model stands on the piece its centre lies
+    inside): the base hangs half over the edge, refused as any base over a building. It used
+    to stand on it and see through the whole building."""
+    path = _example_at(tmp_path, at)
+    code, _, err = _cli("check", str(path))
+    assert code == 2, err
+    assert "'knight'" in err and "'building'" in err and "without standing on it" in err
+
+
+def test_elevation_standing_on_a_hair_inside_the_outline_stands_on_it(tmp_path: Path) -> None:
+    path = _example_at(tmp_path, "[120.21, 130]")
+    assert _cli("check", str(path))[0] == 0
+    assert pieces_under(fwwrules.load(path), "knight") == ("building",)
+
+
+@pytest.mark.parametrize("angle", [0.0, 30.0, 45.0, 90.0])
+def test_elevation_standing_on_centre_on_an_inch_edge_is_refused_whatever_the_rounding(
+    angle: float,
+) -> None:
+    """On an inch table the edge and the centre are each turned into millimetres (and a turned
+    piece's corners through sine and cosine): the centre can land a rounding error inside or
+    outside the outline. Within the boundary tolerance it is on the outline: never on the
+    piece, on every surface."""
+    c, a = (24.0, 24.0), math.radians(angle)
+    edge = (c[0] + 4.0 * math.cos(a), c[1] + 4.0 * math.sin(a))  # the middle of an 8" side
+    building = Terrain("building", "blocking", Rect(c, (8.0, 6.0), angle))
+    for x in (edge[0], math.nextafter(edge[0], 0.0), math.nextafter(edge[0], 99.0)):
+        knight = Model("knight", "brotherhood", 1.26, (x, edge[1]))
+        s = Scenario(models=(knight,), terrain=(building,), units="in", board_size=(48.0, 48.0))
+        assert pieces_under(s, "knight") == ()
+        assert [p.how for _, p in placement_problems(s)] == ["piece"], (angle, x)
+
+
 def test_elevation_standing_on_knight_centre_on_the_building_stands_on_it(tmp_path: Path) -> None:
     path = _example_at(tmp_path, "[145, 130]")
     assert _cli("check", str(path))[0] == 0

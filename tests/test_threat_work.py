@@ -137,7 +137,7 @@ def test_positions_on_overlapping_pieces_are_grouped_by_the_pieces_under_them() 
     need = rng.random(6000) < 0.9
     groups = stood_on_groups(board, px, py, need)
     flat = [t for t in board.terrain.values() if not (t.height or 0.0) > 0.0]
-    on = {t.id: centres_on(t, px, py) for t in flat}
+    on = {t.id: centres_on(board, t, px, py) for t in flat}
     several = 0
     seen = np.zeros(len(px), dtype=int)
     for pieces, where in groups.items():

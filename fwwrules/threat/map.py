@@ -38,7 +38,7 @@ from ..rulesets import ruleset_name
 from .compute import Computed, Query, affected, compute, with_model
 from .cost import Load, TooCostly, load_of, too_costly
 from .document import CELL_FIELDS, CellDoc, CellFields, GridDoc, ThreatDocument
-from .positions import DEFAULT_BASE_MM, faction_of, fresh_id, grid, sides_of
+from .positions import DEFAULT_BASE_MM, DEFAULT_STEP_MM, faction_of, fresh_id, grid, sides_of
 from .shooter import NO_REASON, Layers
 
 
@@ -83,6 +83,10 @@ class ThreatMap:
     clauses: tuple[str, ...] = field(default=("",))
     weapon_choice: str = "best"
     """``"best"``, or the weapon id asked for (shooters without it use their best weapon)."""
+    step_default: float | None = None
+    """The default step (a quarter inch, scenario units) when the grid's step was not given;
+    ``step`` is wider where the default grid grew to fit its limits. ``None``: a step was
+    given, or positions."""
 
     @classmethod
     def of(
@@ -92,8 +96,11 @@ class ThreatMap:
         pts: Array,
         where: tuple[tuple[int, int] | None, float | None],
         c: Computed,
+        *,
+        step_default: float | None = None,
     ) -> ThreatMap:
-        """The map of ``q`` at ``pts`` (a grid's ``(shape, step)``, or ``(None, step)``)."""
+        """The map of ``q`` at ``pts`` (a grid's ``(shape, step)``, or ``(None, step)``;
+        ``step_default``: the default step where none was given)."""
         pts.setflags(write=False)
         out = c.layers
         return cls(
@@ -117,6 +124,7 @@ class ThreatMap:
             exact=out.exact,
             clauses=c.clauses,
             weapon_choice=q.weapon,
+            step_default=step_default,
         )
 
     @property
@@ -240,7 +248,8 @@ class ThreatMap:
         only = affected(old, scenario, ids, q, pts) if same else None
         prior = self._computed() if same else None
         c = compute(scenario, q, pts, only=only, prior=prior)
-        return ThreatMap.of(scenario, q, pts, (self.shape, self.step), c)
+        where = (self.shape, self.step)
+        return ThreatMap.of(scenario, q, pts, where, c, step_default=self.step_default)
 
     def _computed(self) -> Computed:
         layers = Layers(
@@ -398,10 +407,12 @@ def _grid_map(
     rulings do not fit is refused, naming a step that would."""
     base, step, area = asked
     given = step is not None
+    default = None if given else DEFAULT_STEP_MM / scenario.unit_mm
     for _ in range(GRID_TRIES):
         pts, shape, step_used = grid(scenario, base, step, area, load, grown=not given)
         try:
-            return ThreatMap.of(scenario, q, pts, (shape, step_used), compute(scenario, q, pts))
+            c = compute(scenario, q, pts)
+            return ThreatMap.of(scenario, q, pts, (shape, step_used), c, step_default=default)
         except TooCostly as exc:
             fit = exc.fitting_step(step_used)
             if given:

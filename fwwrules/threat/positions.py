@@ -7,7 +7,7 @@ Boundary cases
   given ``area`` (default: the table, or every base and piece plus one target base) with
   cells of ``step``; positions are the cell centres, the grid centred on the area.
 * **Standing** (``elevation.standing-on``): the model stands on the ground, or, when its
-  centre lies on pieces with a height (outline included), on top of the highest of them
+  centre lies inside pieces with a height (not on an outline), on top of the highest of them
   (:func:`fwwrules.placement.standing_height_v`).
 * **Unplaceable**: where the placement rule refuses the base
   (:func:`fwwrules.placement.placeable_v`, the rule ``fwwrules check`` applies): overlapping

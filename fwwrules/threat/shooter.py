@@ -363,7 +363,7 @@ def stood_on_groups(
     pieces = [
         t for t in board.terrain.values() if t.kind in SOLID_KINDS and not (t.height or 0.0) > 0.0
     ]
-    ons = [centres_on(t, px, py) & need for t in pieces]
+    ons = [centres_on(board, t, px, py) & need for t in pieces]
     hit = [k for k, on in enumerate(ons) if on.any()]
     out: dict[frozenset[str], BoolArray] = {}
     if len(hit) > 62:  # more pieces than bits

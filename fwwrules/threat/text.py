@@ -21,6 +21,51 @@ def title(result: ThreatMap, lang: str = "en") -> str:
     return ui_text("threat/title", lang).format(base=_base(result, lang), side=side)
 
 
+def step_text(result: ThreatMap, lang: str = "en") -> str | None:
+    """The grid step the map used, in the board's units (``Grid step: 0.25″, the
+    default.``), saying so where the default grew to keep the map within its limits of
+    positions and time (:attr:`~fwwrules.threat.ThreatMap.step_default`); ``None`` for a map
+    of given positions."""
+    check_lang(lang)
+    if result.step is None:
+        return None
+    units = result.scenario.units
+    step = length(result.step, units, lang)
+    default = result.step_default
+    if default is None:
+        return ui_text("threat/summary-step", lang).format(step=step)
+    if result.step <= default * (1 + 1e-9):
+        return ui_text("threat/summary-step-default", lang).format(step=step)
+    return ui_text("threat/summary-step-widened", lang).format(
+        step=step, default=length(default, units, lang)
+    )
+
+
+def weapon_text(result: ThreatMap, lang: str = "en") -> str | None:
+    """Which shooters carry the weapon asked for (``--weapon``), ``None`` for each shooter's
+    best weapon. A decision (the module :mod:`fwwrules.threat.map`'s definitions): shooters
+    carrying it are judged with it alone, the others keep their best weapon, so the map stays
+    a map of every enemy model; this line says who carries it, and that none does (``Weapon
+    laser-rifle: no enemy shooter carries it, so each uses its best weapon.``)."""
+    check_lang(lang)
+    weapon = result.weapon_choice
+    if weapon == "best":
+        return None
+    scenario = result.scenario
+    carriers = [
+        sid
+        for sid in result.shooters
+        if any(w.id == weapon for w in scenario.weapons_of(scenario.model(sid)))
+    ]
+    if not carriers:
+        key = "threat/summary-weapon-none"
+    elif len(carriers) == len(result.shooters):
+        key = "threat/summary-weapon-all"
+    else:
+        key = "threat/summary-weapon"
+    return ui_text(key, lang).format(weapon=weapon, carriers=", ".join(carriers))
+
+
 def summary_text(result: ThreatMap, lang: str = "en") -> str:
     """A few lines for ``fwwrules threat`` without ``--json`` (English or German)."""
     check_lang(lang)
@@ -39,6 +84,7 @@ def summary_text(result: ThreatMap, lang: str = "en") -> str:
             k=len(result.shooters),
             shooters=", ".join(result.shooters) or "-",
         ),
+        *filter(None, [step_text(result, lang), weapon_text(result, lang)]),
         count(ui_text("threat/summary-safe", lang), int((att == 0).sum())),
     ]
     for n in range(1, int(att.max(initial=0)) + 1):
