@@ -385,6 +385,7 @@ CLAUSE_TEXTS: tuple[ClauseText, ...] = (
         messages={
             "": _T("elevation.standing-on"),
             "no-height": _T("elevation.standing-on/no-height"),
+            "no-height-cover": _T("elevation.standing-on/no-height-cover"),
         },
     ),
     # --- melee.*, action.quick ----------------------------------------------------------------

@@ -871,8 +871,9 @@ def _standing_on(
             if top.height is not None and top.height > 0.0:
                 values.update(height=_r(scenario, top.height), unit=scenario.units)
                 reasons.append(Reason("elevation.standing-on", "", values))
-            else:
-                reasons.append(Reason("elevation.standing-on", "no-height", values))
+            else:  # a crate gives no cover (cover.line's desk), a building blocks nothing
+                key = "no-height-cover" if top.kind == "cover" else "no-height"
+                reasons.append(Reason("elevation.standing-on", key, values))
     return _exclusions(board, unders)
 
 

@@ -130,7 +130,7 @@ from .ranges import band_limits, min_range_mm
 from .refs import ModelRef, PieceRef, TerrainRef
 from .rulings import AttackRuling, CoverEntry, IgnoredEntry
 from .terrain import Solid, merged
-from .thresholds import contact_reach, touching
+from .thresholds import contact_reach, ruler_floor, ruler_reach, touching
 
 Point2 = tuple[float, float]
 Array = NDArray[np.float64]
@@ -404,21 +404,23 @@ def _thresholds(ctx: AttackContext, ra: float, rt: float) -> list[_Threshold]:
         return []
     short_end, long_end = band_limits(s, w)
     tol = s.ruler_tolerance_mm
+    short = ruler_reach(short_end, tol)
     out = [
-        _Threshold("band", "ranged.range", "short", short_end + tol + ra + rt, True,
+        _Threshold("band", "ranged.range", "short", short + ra + rt, True,
                    "band-leaves", "band-enters"),
     ]  # fmt: skip
     if long_end is not None:
         out += [
-            _Threshold("band", "ranged.range", "long", short_end + tol + ra - rt, False,
+            _Threshold("band", "ranged.range", "long", short + ra - rt, False,
                        "band-enters", "band-leaves"),
-            _Threshold("band", "ranged.range", "long", long_end + tol + ra + rt, True,
-                       "band-leaves", "band-enters"),
+            _Threshold("band", "ranged.range", "long", ruler_reach(long_end, tol) + ra + rt,
+                       True, "band-leaves", "band-enters"),
         ]  # fmt: skip
     min_end = min_range_mm(s, w)
     if min_end > 0.0:
         out.append(
-            _Threshold("min-range", "ranged.min-range", None, min_end - tol + ra - rt, False,
+            _Threshold("min-range", "ranged.min-range", None,
+                       ruler_floor(min_end, tol) + ra - rt, False,
                        "min-range-outside", "min-range-inside")
         )  # fmt: skip
     return out
@@ -1573,7 +1575,7 @@ def elevation_candidates(
     sc = shot.context
     if not sc.elevated:
         return []
-    orange = s.board.orange_mm + s.ruler_tolerance_mm
+    orange = ruler_reach(s.board.orange_mm, s.ruler_tolerance_mm)
     high = shot.attacker_id if sc.attacker_elevated else shot.target_id
     out: list[Candidate] = []
     for mv in movers:

@@ -195,11 +195,12 @@ class Clash:
     def message(self, scenario: Scenario) -> str:
         """The problem in words, naming both (for ``fwwrules check``; English, as every file
         error is)."""
-        tol = scenario.board.contact_tolerance
+        tol = _length(scenario, scenario.board.contact_tolerance, ".3g", "g")
+        by = _length(scenario, self.mm, ".2f", ".2f")
         if isinstance(self.other, ModelRef):
             return (
-                f"the base of {self.model!r} overlaps {self.other.id!r} by {self.mm:.2f} mm "
-                f"(more than the contact tolerance {tol:g} mm)"
+                f"the base of {self.model!r} overlaps {self.other.id!r} by {by} "
+                f"(more than the contact tolerance {tol})"
             )
         t = scenario.board.terrain[self.other.ids[0]]
         piece = f"{t.kind} piece {t.id!r}"
@@ -212,10 +213,19 @@ class Clash:
                 f"(elevation at least {h:g})"
             )
         return (
-            f"the base of {self.model!r} overlaps {piece} by {self.mm:.2f} mm without standing "
-            f"on it (its centre is off the piece; more than the contact tolerance {tol:g} mm): "
+            f"the base of {self.model!r} overlaps {piece} by {by} without standing "
+            f"on it (its centre is off the piece; more than the contact tolerance {tol}): "
             "move the base off the piece, or its centre onto it"
         )
+
+
+def _length(scenario: Scenario, mm: float, inches: str, millimetres: str) -> str:
+    """A length of a file error in the file's units (format ``inches`` or ``millimetres``),
+    with millimetres beside inches: the contact tolerance is given in the file's units, and
+    an overlap is easier to see in millimetres."""
+    if scenario.units == "mm":
+        return f"{mm:{millimetres}} mm"
+    return f"{scenario.from_mm(mm):{inches}} in ({mm:{millimetres}} mm)"
 
 
 @dataclass(frozen=True, slots=True)

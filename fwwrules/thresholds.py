@@ -64,13 +64,26 @@ def overlapping(gap_mm: Any, contact_tolerance_mm: float) -> Any:
     return gap_mm < -contact_reach(contact_tolerance_mm)
 
 
+def ruler_reach(ruler_mm: float, tolerance_mm: float) -> float:
+    """The longest distance (mm) still within the ruler: its length plus the ruler tolerance
+    (:func:`within_ruler` compares with it; where a ruling that measures with the ruler
+    flips)."""
+    return ruler_mm + tolerance_mm
+
+
+def ruler_floor(ruler_mm: float, tolerance_mm: float) -> float:
+    """The shortest length (mm) that still reaches the ruler: its length less the ruler
+    tolerance (:func:`reaches_ruler` compares with it)."""
+    return ruler_mm - tolerance_mm
+
+
 @overload
 def within_ruler(distance_mm: float, ruler_mm: float, tolerance_mm: float) -> bool: ...
 @overload
 def within_ruler(distance_mm: FloatArray, ruler_mm: float, tolerance_mm: float) -> BoolArray: ...
 def within_ruler(distance_mm: Any, ruler_mm: float, tolerance_mm: float) -> Any:
     """``distance_mm`` lies within the ruler: at most its length plus the tolerance."""
-    return distance_mm <= ruler_mm + tolerance_mm
+    return distance_mm <= ruler_reach(ruler_mm, tolerance_mm)
 
 
 @overload
@@ -79,7 +92,7 @@ def reaches_ruler(length_mm: float, ruler_mm: float, tolerance_mm: float) -> boo
 def reaches_ruler(length_mm: FloatArray, ruler_mm: float, tolerance_mm: float) -> BoolArray: ...
 def reaches_ruler(length_mm: Any, ruler_mm: float, tolerance_mm: float) -> Any:
     """``length_mm`` is at least the ruler's length (less the tolerance): "Orange or more"."""
-    return length_mm >= ruler_mm - tolerance_mm
+    return length_mm >= ruler_floor(ruler_mm, tolerance_mm)
 
 
 @overload

@@ -223,6 +223,50 @@ def test_elevation_standing_on_knight_centre_on_the_buildings_outline_is_refused
     assert "'knight'" in err and "'building'" in err and "without standing on it" in err
 
 
+def test_placement_messages_give_lengths_in_the_files_units() -> None:
+    """An inch file's overlap and contact tolerance read in inches, millimetres beside them
+    (the tolerance is written in the file's units; the overlap used to read in mm alone);
+    a millimetre file's in millimetres."""
+    said = {}
+    for units, f in (("in", 1.0), ("mm", 25.4)):
+        building = Terrain("building", "blocking", Rect((24 * f, 24 * f), (8 * f, 6 * f)))
+        models = (
+            Model("a", "x", 1.26 * f, (19.9 * f, 24 * f)),
+            Model("b", "y", 1.26 * f, (10 * f, 10 * f)),
+            Model("c", "y", 1.26 * f, (10.5 * f, 10 * f)),
+        )
+        s = Scenario(models=models, terrain=(building,), units=units)
+        said[units] = [c.message(s) for _, c in placement_problems(s)]
+    assert "'building' by 0.53 in (13.46 mm) without" in said["in"][0]
+    assert (
+        "'b' by 0.76 in (19.30 mm) (more than the contact tolerance 0.0197 in (0.5 mm))"
+        in (said["in"][1])
+    )
+    assert "'building' by 13.46 mm without" in said["mm"][0]
+    assert "'b' by 19.30 mm (more than the contact tolerance 0.5 mm)" in said["mm"][1]
+
+
+def test_elevation_standing_on_a_crate_says_it_gives_no_cover(tmp_path: Path) -> None:
+    """On a cover piece without a height the ruling says the crate gives no cover (it never
+    blocked line of sight; ``cover.line``'s desk), on a building that it blocks nothing."""
+    s = fwwrules.load(_example_at(tmp_path, "[275, 135]"))  # the knight's centre on the crate
+    assert pieces_under(s, "knight") == ("crate",)
+    r = fwwrules.ruling(s, "brute", "knight")
+    said = [x for x in r.reasons if x.clause == "elevation.standing-on"]
+    assert [x.key for x in said] == ["no-height-cover"]
+    assert (
+        said[0]
+        .text("en", r.labels)
+        .endswith("Crate gives no cover to shots to or from Knight Patrol.")
+    )
+    assert (
+        said[0]
+        .text("de", r.labels)
+        .endswith("Kiste gibt Schüssen zu oder von Knight Patrol keine Deckung.")
+    )
+    assert not r.cover  # the crate it stands on covers nothing
+
+
 def test_elevation_standing_on_a_hair_inside_the_outline_stands_on_it(tmp_path: Path) -> None:
     path = _example_at(tmp_path, "[120.21, 130]")
     assert _cli("check", str(path))[0] == 0

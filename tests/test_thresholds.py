@@ -77,6 +77,34 @@ def test_no_contact_tolerance_arithmetic_outside_thresholds() -> None:
     assert not found, found
 
 
+def test_no_ruler_tolerance_arithmetic_outside_thresholds() -> None:
+    """Every threshold measured with a ruler goes through :mod:`fwwrules.thresholds`
+    (``within_ruler``, ``reaches_ruler``, ``ruler_reach``, ``ruler_floor``, ``levels_apart``):
+    no ``ruler_tolerance + ...`` nor ``orange + tol`` (nor the other way round) written inline
+    anywhere else (``margins`` wrote "within Orange" as ``orange_mm + ruler_tolerance_mm``)."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    tol = r"ruler_tolerance(?:_mm)?"
+    inline = re.compile(
+        rf"\b{tol}\s*[+-](?!=)|[+-]\s*(?:\w+\.)*{tol}\b"
+        r"|\borange\w*\s*[+-]\s*(?:\w+\.)*tol\w*\b"
+    )
+    found = []
+    for folder in ("fwwrules", "widgets"):
+        for path in sorted((root / folder).rglob("*.py")):
+            if path.name == "thresholds.py":
+                continue
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                code = line.split("#", 1)[0]
+                if inline.search(code):
+                    found.append(f"{path.relative_to(root)}:{n}: {line.strip()}")
+    assert not found, found
+    assert inline.search("x = s.board.orange_mm + s.ruler_tolerance_mm")
+    assert inline.search("d <= orange + tol") and not inline.search("orange = ruler(orange)")
+
+
 def test_size_classes_and_the_default_base_are_defined_once() -> None:
     """``size.classes``: the 32, 40 and 60 mm bases are named once (``fwwrules.constants``,
     gathered in ``board.BASE_SIZES_MM``); the size class, the editor's base sizes, the threat
