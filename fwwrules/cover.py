@@ -47,6 +47,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 import numpy as np
@@ -254,7 +255,14 @@ def touches_shooter(a: Disc, tol: float, piece: Met | VMet) -> bool:
     if piece.disc is not None:
         return bool(piece.disc.gap(a) <= tol)
     assert piece.geometry is not None
-    return bool(piece.geometry.distance(Point(a.x, a.y)) - a.r <= tol)
+    return bool(piece.geometry.distance(_centre(a.x, a.y)) - a.r <= tol)
+
+
+@lru_cache(maxsize=1024)
+def _centre(x: float, y: float) -> Point:
+    """A base's centre as a shapely point, made once per place (a shot asks it of every piece
+    its Line of Cover meets; shapely's ``Point`` costs several microseconds to make)."""
+    return Point(x, y)
 
 
 def _shooter_contact(s: CoverShot, m: Met) -> Verdict | None:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 from numpy.typing import NDArray
-from shapely.geometry import LineString, Polygon
+from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from .board import Board, Disc
@@ -128,7 +128,7 @@ def terrain_met(
     board: Board, kinds: Mapping[str, str], p: Point2, q: Point2, prepared: Prepared
 ) -> list[Met]:
     """The terrain pieces (or touching pieces as one) the LoC ``p -> q`` meets, in file order."""
-    loc = LineString([p, q])
+    loc = shapely.linestrings([p, q])  # the LineString([p, q]), without its Python-level checks
     out: list[Met] = []
     for solid in merged(board, kinds, los=False).near(loc):
         if not solid.geometry.intersects(loc):

@@ -1147,7 +1147,7 @@ def _clear_one(p: Point, q: Point, obs: _Obstacles) -> bool:
     if obs.walls and _walls_block(obs.walls, np.asarray([p]), np.asarray([q]))[0]:
         return False
     if len(obs.cores):
-        line = LineString([p, q])
+        line = shapely.linestrings([p, q])  # LineString([p, q]), without its Python-level checks
         hits = np.flatnonzero(shapely.intersects(obs.cores, line))
         for i in hits.tolist():
             s = obs.solids[i]
