@@ -40,13 +40,24 @@ so that its ``id`` in the key names no other font)."""
 _AGG_DRAW = getattr(RendererAgg, "_draw_text_glyphs_and_boxes", None)
 
 
-def _supported() -> bool:
-    """Whether this matplotlib draws text as :func:`_draw_glyphs` expects (3.10–3.11)."""
+TESTED_MATPLOTLIB = ((3, 10), (3, 11))
+"""The matplotlib releases (major, minor) whose private Agg and FreeType text code
+:func:`_draw_glyphs` follows, byte for byte (tests/test_glyph_cache.py); any other draws its
+text with matplotlib's own code: a newer release may keep the methods' names and change what
+they do."""
+
+
+def _supported(version: str | None = None) -> bool:
+    """Whether this matplotlib (or ``version``) is one of :data:`TESTED_MATPLOTLIB` and has
+    the private methods :func:`_draw_glyphs` calls."""
+    import matplotlib
     from matplotlib import ft2font
 
+    release = tuple(int(p) for p in (version or matplotlib.__version__).split(".")[:2])
     font = getattr(ft2font, "FT2Font", None)
     return (
-        _AGG_DRAW is not None
+        release in TESTED_MATPLOTLIB
+        and _AGG_DRAW is not None
         and hasattr(ft2font, "RenderMode")
         and hasattr(font, "_render_glyph")
         and hasattr(font, "_set_transform")
