@@ -43,6 +43,13 @@ def _both(fig: Figure) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
     return plain, first
 
 
+def test_an_untested_matplotlib_draws_its_own_text() -> None:
+    """A release the glyph store was not checked against gets matplotlib's own text code."""
+    assert glyphs._supported("3.11.2") and glyphs._supported("3.10.0")
+    assert not glyphs._supported("3.12.0") and not glyphs._supported("3.9.4")
+    assert not glyphs._supported("4.0.0rc1")
+
+
 def test_the_glyph_canvas_keeps_glyphs_on_this_matplotlib() -> None:
     assert glyphs._SUPPORTED
     fig = Figure(figsize=(2.0, 1.0), dpi=100)

@@ -40,13 +40,24 @@ so that its ``id`` in the key names no other font)."""
 _AGG_DRAW = getattr(RendererAgg, "_draw_text_glyphs_and_boxes", None)
 
 
-def _supported() -> bool:
-    """Whether this matplotlib draws text as :func:`_draw_glyphs` expects (3.10–3.11)."""
+TESTED_MATPLOTLIB = ((3, 10), (3, 11))
+"""The matplotlib releases (major, minor) whose private Agg and FreeType text code
+:func:`_draw_glyphs` follows, byte for byte (tests/test_glyph_cache.py); any other draws its
+text with matplotlib's own code: a newer release may keep the methods' names and change what
+they do."""
+
+
+def _supported(version: str | None = None) -> bool:
+    """Whether this matplotlib (or ``version``) is one of :data:`TESTED_MATPLOTLIB` and has
+    the private methods :func:`_draw_glyphs` calls."""
+    import matplotlib
     from matplotlib import ft2font
 
+    release = tuple(int(p) for p in (version or matplotlib.__version__).split(".")[:2])
     font = getattr(ft2font, "FT2Font", None)
     return (
-        _AGG_DRAW is not None
+        release in TESTED_MATPLOTLIB
+        and _AGG_DRAW is not None
         and hasattr(ft2font, "RenderMode")
         and hasattr(font, "_render_glyph")
         and hasattr(font, "_set_transform")
@@ -95,7 +106,7 @@ def _draw_glyphs(
                 buffer *= 0xFF
             if len(_KEPT) >= MAX_GLYPHS:
                 for old in list(islice(_KEPT, MAX_GLYPHS // 4)):
-                    del _KEPT[old]
+                    _KEPT.pop(old, None)  # another thread may have dropped it
             kept = _KEPT[key] = (buffer, bitmap.left, bitmap.top, font)
         buffer, left, top, _font = kept
         left += tx >> 6
@@ -140,7 +151,7 @@ def _draw_text(
         items = font._layout(s, flags=flags, features=features, language=language)
         if len(_LAID) >= MAX_LAYOUTS:
             for old in list(islice(_LAID, MAX_LAYOUTS // 4)):
-                del _LAID[old]
+                _LAID.pop(old, None)
         laid = [(item.ft_object, item.glyph_index, item.x, item.y) for item in items]
         kept = _LAID[key] = (laid, font)
     self._draw_text_glyphs_and_boxes(
