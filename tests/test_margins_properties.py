@@ -469,17 +469,18 @@ def test_known_gap_mended_shooter_standing_on_a_piece_steps_off_it() -> None:
 
 
 def test_known_gap_mended_target_standing_on_a_side_of_a_piece() -> None:
-    """Found by the properties on small boards (shrunk): m1's centre lies on the east side of
-    a 2 mm blocking square (it stands on it). Moving east, its base may stand again once
+    """Found by the properties on small boards (shrunk): m1's centre lay on the east side of
+    a 2 mm blocking square (then it stood on it; since a centre on an outline is off the
+    piece, it stands a hair, 0.01 mm, inside). Moving east, its base may stand again once
     15.5 mm clear of the square, and the Line of Cover then passes through it: cover. The
     side's nearest point was where m1 stands (distance 0) and was dropped: the margin said
     17.5 mm (m0 coming into contact). Straight across the side, either way, is a candidate
-    now: 15.5 mm east (searched)."""
+    now: 15.51 mm east (searched)."""
     square = ((48.0, -1.0), (50.0, -1.0), (50.0, 1.0), (48.0, 1.0))
-    s = _open_pieces((("m0", "x", (0.0, 0.0)), ("m1", "y", (50.0, 0.0))), ("blocking", square))
+    s = _open_pieces((("m0", "x", (0.0, 0.0)), ("m1", "y", (49.99, 0.0))), ("blocking", square))
     m = _ask(s).margin
     assert m is not None and m.model == "m1" and m.method == "search" and m.mm is not None
-    assert m.mm - m.precision_mm <= 15.5 - LENGTH_EPSILON_MM <= m.mm + 1e-9
+    assert m.mm - m.precision_mm <= 15.51 - LENGTH_EPSILON_MM <= m.mm + 1e-9
     assert _nothing_changes_within(s)
 
 

@@ -132,7 +132,7 @@ def test_a_narrow_margin_puts_the_bar_inside_the_table_not_across_its_edge() -> 
 
 def test_a_wide_margin_keeps_the_bar_off_the_table() -> None:
     # the attack panel's framing leaves room beside the table: the bar stays off the play area
-    s = board("[[10, 10], [12, 10], [12, 12], [10, 12]]")
+    s = board("[[10, 10], [11, 10], [11, 11], [10, 11]]")  # clear of the base at (12, 12)
     mm = 25.4
     art = drawn(s, Bounds(-6 * mm, -6 * mm, 30 * mm, 30 * mm))
     box = bar_box(art)
