@@ -8,6 +8,9 @@ same time. Both now ask :func:`~fwwrules.thresholds.reaches_ruler` with the rule
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from fwwrules.data import Scenario
@@ -56,25 +59,29 @@ def test_predicates_at_their_boundaries() -> None:
     assert touching(0.5, 0.5) and touching(-3.0, 0.5) and not touching(0.5001, 0.5)
 
 
-def test_no_contact_tolerance_arithmetic_outside_thresholds() -> None:
-    """Every comparison with the contact tolerance goes through :mod:`fwwrules.thresholds`
-    (``touching``, ``overlapping``, ``contact_reach``): no ``contact_tolerance + ...`` (nor
-    ``... + contact_tolerance``) written inline anywhere else."""
-    import re
-    from pathlib import Path
-
+def _inline(pattern: Any) -> list[str]:
+    """Every line of code in ``fwwrules`` and ``widgets`` (comments left out, thresholds.py
+    itself excepted) where ``pattern`` (a compiled regex) finds arithmetic written inline."""
     root = Path(__file__).resolve().parents[1]
-    inline = re.compile(r"contact_tolerance(?:_mm)?\s*[+-]|[+-]\s*(?:\w+\.)*contact_tolerance\b")
     found = []
     for folder in ("fwwrules", "widgets"):
         for path in sorted((root / folder).rglob("*.py")):
             if path.name == "thresholds.py":
                 continue
             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-                code = line.split("#", 1)[0]
-                if inline.search(code):
+                if pattern.search(line.split("#", 1)[0]):
                     found.append(f"{path.relative_to(root)}:{n}: {line.strip()}")
-    assert not found, found
+    return found
+
+
+def test_no_contact_tolerance_arithmetic_outside_thresholds() -> None:
+    """Every comparison with the contact tolerance goes through :mod:`fwwrules.thresholds`
+    (``touching``, ``overlapping``, ``contact_reach``): no ``contact_tolerance + ...`` (nor
+    ``... + contact_tolerance``) written inline anywhere else."""
+    import re
+
+    inline = re.compile(r"contact_tolerance(?:_mm)?\s*[+-]|[+-]\s*(?:\w+\.)*contact_tolerance\b")
+    assert not _inline(inline), _inline(inline)
 
 
 def test_no_ruler_tolerance_arithmetic_outside_thresholds() -> None:
@@ -83,24 +90,13 @@ def test_no_ruler_tolerance_arithmetic_outside_thresholds() -> None:
     no ``ruler_tolerance + ...`` nor ``orange + tol`` (nor the other way round) written inline
     anywhere else (``margins`` wrote "within Orange" as ``orange_mm + ruler_tolerance_mm``)."""
     import re
-    from pathlib import Path
 
-    root = Path(__file__).resolve().parents[1]
     tol = r"ruler_tolerance(?:_mm)?"
     inline = re.compile(
         rf"\b{tol}\s*[+-](?!=)|[+-]\s*(?:\w+\.)*{tol}\b"
         r"|\borange\w*\s*[+-]\s*(?:\w+\.)*tol\w*\b"
     )
-    found = []
-    for folder in ("fwwrules", "widgets"):
-        for path in sorted((root / folder).rglob("*.py")):
-            if path.name == "thresholds.py":
-                continue
-            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-                code = line.split("#", 1)[0]
-                if inline.search(code):
-                    found.append(f"{path.relative_to(root)}:{n}: {line.strip()}")
-    assert not found, found
+    assert not _inline(inline), _inline(inline)
     assert inline.search("x = s.board.orange_mm + s.ruler_tolerance_mm")
     assert inline.search("d <= orange + tol") and not inline.search("orange = ruler(orange)")
 
